@@ -1,0 +1,884 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * aifabricctl: the command-line client of the aifabric control socket.
+ *
+ *	aifabricctl [-s|--socket PATH] [--json] [--timeout SEC] COMMAND...
+ *
+ *	status                  {"cmd":"status"}
+ *	show ports|routes|neighbors|groups|counters
+ *	                        {"cmd":"show_ports"}, ...
+ *	clear counters          {"cmd":"clear_counters"}
+ *	load FILE               {"cmd":"load","config":<FILE's JSON object>}
+ *	raw JSON                JSON, sent as given
+ *
+ * One request, one reply line (see control/ctl_server.h for the protocol).
+ * The socket is -s PATH, else $AIFABRIC_SOCKET, else
+ * /run/aifabric/aifabric.sock.  --json prints the reply's result as JSON;
+ * otherwise it is rendered as text tables, each view described by a small
+ * column-spec array (struct col) so adding a view or a column is one line.
+ *
+ * Exit status: 0 ok; 1 an error reply, a bad command line or a bad FILE;
+ * 2 cannot connect (or the server hung up before replying); 3 no reply
+ * within --timeout seconds (default 10).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "ctl_server.h"
+
+#define EXIT_ERR 1
+#define EXIT_CONNECT 2
+#define EXIT_TIMEOUT 3
+
+#define DEFAULT_TIMEOUT_S 10.0
+#define MAX_COLS 16
+#define COL_GAP "  "
+
+/* ---------------------------------------------------------------- */
+/* Table rendering                                                   */
+
+enum fmt {
+	F_STR,   /* string as is; other scalars printed */
+	F_NUM,   /* number, right-aligned */
+	F_SPEED, /* Mb/s as "100G", "25G", "100M"; 0 is "-" */
+	F_LIST,  /* array of strings, comma-separated */
+	F_BOOL,  /* "yes" / "no" */
+	F_SUM,   /* object of numbers: their sum, right-aligned */
+};
+
+/* One column: its title, the row field it shows (or alt when key is
+ * absent) and how to format it. */
+struct col {
+	const char *title;
+	const char *key;
+	const char *alt;
+	enum fmt fmt;
+};
+
+#define COLS(a) (a), (sizeof(a) / sizeof((a)[0]))
+
+static const struct col port_cols[] = {
+	{ "NAME", "name", NULL, F_STR },
+	{ "DEVICE", "device", NULL, F_STR },
+	{ "DRIVER", "driver", NULL, F_STR },
+	{ "MAC", "mac", NULL, F_STR },
+	{ "SPEED", "speed_mbps", NULL, F_SPEED },
+	{ "MTU", "mtu", NULL, F_NUM },
+	{ "LINK", "link", NULL, F_STR },
+	{ "RXQ", "rx_queues", NULL, F_NUM },
+	{ "TXQ", "tx_queues", NULL, F_NUM },
+	{ "ADDRESSES", "addresses", NULL, F_LIST },
+};
+
+static const struct col route_cols[] = {
+	{ "PREFIX", "prefix", NULL, F_STR },
+	{ "TYPE", "type", NULL, F_STR },
+	{ "VIA", "group", "port", F_STR },
+};
+
+static const struct col neighbor_cols[] = {
+	{ "IP", "ip", NULL, F_STR },
+	{ "MAC", "mac", NULL, F_STR },
+	{ "PORT", "port", NULL, F_STR },
+	{ "TYPE", "type", NULL, F_STR },
+};
+
+static const struct col member_cols[] = {
+	{ "IP", "ip", NULL, F_STR },
+	{ "PORT", "port", NULL, F_STR },
+	{ "WEIGHT", "weight", NULL, F_NUM },
+	{ "RESOLVED", "resolved", NULL, F_BOOL },
+	{ "PACKETS", "packets", NULL, F_NUM },
+	{ "BYTES", "bytes", NULL, F_NUM },
+};
+
+static const struct col port_counter_cols[] = {
+	{ "NAME", "name", NULL, F_STR },
+	{ "RX_PKTS", "rx_packets", NULL, F_NUM },
+	{ "RX_BYTES", "rx_bytes", NULL, F_NUM },
+	{ "TX_PKTS", "tx_packets", NULL, F_NUM },
+	{ "TX_BYTES", "tx_bytes", NULL, F_NUM },
+	{ "DROPS", "drops", NULL, F_SUM },
+};
+
+/* Rows built from an object's entries: {"reason": key, "count": value}. */
+static const struct col drop_reason_cols[] = {
+	{ "REASON", "reason", NULL, F_STR },
+	{ "COUNT", "count", NULL, F_NUM },
+};
+
+static void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p == NULL) {
+		fprintf(stderr, "aifabricctl: out of memory\n");
+		exit(EXIT_ERR);
+	}
+	return p;
+}
+
+static char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+/* Server text goes to a terminal: no control characters. */
+static char *
+printable(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
+}
+
+/* Columns a string takes on a UTF-8 terminal (code points). */
+static size_t
+display_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s != '\0'; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* Any JSON value as one line of text; malloc'd. */
+static char *
+scalar_text(const json_t *v)
+{
+	char buf[64];
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		return printable(xstrdup(json_string_value(v)));
+	case JSON_INTEGER:
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(v));
+		return xstrdup(buf);
+	case JSON_REAL:
+		snprintf(buf, sizeof(buf), "%g", json_real_value(v));
+		return xstrdup(buf);
+	case JSON_TRUE:
+		return xstrdup("true");
+	case JSON_FALSE:
+		return xstrdup("false");
+	case JSON_NULL:
+		return xstrdup("-");
+	default: {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+
+		return s ? printable(s) : xstrdup("?");
+	}
+	}
+}
+
+static char *
+speed_text(const json_t *v)
+{
+	char buf[32];
+	json_int_t mbps;
+
+	if (!json_is_integer(v))
+		return json_is_real(v) ? scalar_text(v) : xstrdup("-");
+	mbps = json_integer_value(v);
+	if (mbps <= 0)
+		return xstrdup("-");
+	if (mbps % 1000000 == 0)
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT "T", mbps / 1000000);
+	else if (mbps % 1000 == 0)
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT "G", mbps / 1000);
+	else if (mbps > 1000)
+		snprintf(buf, sizeof(buf), "%.1fG", (double)mbps / 1000);
+	else
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT "M", mbps);
+	return xstrdup(buf);
+}
+
+static char *
+list_text(const json_t *v)
+{
+	size_t len = 1, i;
+	json_t *e;
+	char *s;
+
+	if (!json_is_array(v))
+		return scalar_text(v);
+	if (json_array_size(v) == 0)
+		return xstrdup("-");
+	json_array_foreach(v, i, e) {
+		char *t = scalar_text(e);
+
+		len += strlen(t) + 1;
+		free(t);
+	}
+	s = xmalloc(len);
+	s[0] = '\0';
+	json_array_foreach(v, i, e) {
+		char *t = scalar_text(e);
+
+		if (i > 0)
+			strcat(s, ",");
+		strcat(s, t);
+		free(t);
+	}
+	return s;
+}
+
+static char *
+sum_text(const json_t *v)
+{
+	const char *k;
+	json_int_t sum = 0;
+	json_t *e;
+	char buf[32];
+
+	if (!json_is_object(v))
+		return json_is_number(v) ? scalar_text(v) : xstrdup("-");
+	json_object_foreach((json_t *)v, k, e)
+		sum += json_is_integer(e) ? json_integer_value(e) : 0;
+	snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, sum);
+	return xstrdup(buf);
+}
+
+/* The text of one cell; "-" when the field is missing. */
+static char *
+cell_text(const struct col *c, const json_t *row)
+{
+	const json_t *v = json_object_get(row, c->key);
+
+	if ((v == NULL || json_is_null(v)) && c->alt != NULL)
+		v = json_object_get(row, c->alt);
+	if (v == NULL || json_is_null(v))
+		return xstrdup("-");
+	switch (c->fmt) {
+	case F_SPEED:
+		return speed_text(v);
+	case F_LIST:
+		return list_text(v);
+	case F_BOOL:
+		if (json_is_boolean(v))
+			return xstrdup(json_is_true(v) ? "yes" : "no");
+		return scalar_text(v);
+	case F_SUM:
+		return sum_text(v);
+	case F_STR:
+	case F_NUM:
+		break;
+	}
+	return scalar_text(v);
+}
+
+static bool
+right_aligned(enum fmt f)
+{
+	return f == F_NUM || f == F_SPEED || f == F_SUM;
+}
+
+/*
+ * Print the array rows as a table with the given columns, each as wide as
+ * its widest cell, two spaces apart, indent spaces in; with a title row
+ * unless header is false.  Rows that are not objects show "-" throughout.
+ */
+static void
+print_table(const struct col *cols, size_t ncols, const json_t *rows,
+	    bool header, int indent)
+{
+	size_t nrows = json_array_size(rows) + 1; /* + titles */
+	size_t width[MAX_COLS] = { 0 };
+	char **cell;
+
+	if (ncols > MAX_COLS)
+		ncols = MAX_COLS;
+	cell = xmalloc(nrows * ncols * sizeof(*cell));
+	for (size_t c = 0; c < ncols; c++)
+		cell[c] = xstrdup(cols[c].title);
+	for (size_t r = 1; r < nrows; r++)
+		for (size_t c = 0; c < ncols; c++)
+			cell[r * ncols + c] =
+				cell_text(&cols[c], json_array_get(rows, r - 1));
+	for (size_t r = header ? 0 : 1; r < nrows; r++)
+		for (size_t c = 0; c < ncols; c++) {
+			size_t w = display_width(cell[r * ncols + c]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+
+	for (size_t r = header ? 0 : 1; r < nrows; r++) {
+		printf("%*s", indent, "");
+		for (size_t c = 0; c < ncols; c++) {
+			const char *s = cell[r * ncols + c];
+			size_t pad = width[c] - display_width(s);
+			bool last = c + 1 == ncols;
+
+			if (right_aligned(cols[c].fmt))
+				printf("%*s%s", (int)pad, "", s);
+			else if (last)
+				printf("%s", s);
+			else
+				printf("%s%*s", s, (int)pad, "");
+			if (!last)
+				printf(COL_GAP);
+		}
+		printf("\n");
+	}
+	for (size_t i = 0; i < nrows * ncols; i++)
+		free(cell[i]);
+	free(cell);
+}
+
+/* ---------------------------------------------------------------- */
+/* Views                                                             */
+
+struct view {
+	const char *cmd;
+	void (*render)(const struct view *v, const json_t *result);
+	const struct col *cols;
+	size_t ncols;
+};
+
+static void render_json(const json_t *result);
+
+static void
+render_rows(const struct view *v, const json_t *result)
+{
+	if (!json_is_array(result)) {
+		render_json(result);
+		return;
+	}
+	print_table(v->cols, v->ncols, result, true, 0);
+}
+
+static void
+render_group_list(const json_t *groups)
+{
+	size_t i;
+	json_t *g;
+
+	if (json_array_size(groups) == 0) {
+		printf("no groups\n");
+		return;
+	}
+	json_array_foreach(groups, i, g) {
+		const json_t *members = json_object_get(g, "members");
+		size_t n = json_array_size(members);
+		char *name = cell_text(&(struct col){ NULL, "name", NULL, F_STR }, g);
+		char *scheme = cell_text(&(struct col){ NULL, "scheme", NULL, F_STR }, g);
+
+		if (i > 0)
+			printf("\n");
+		printf("group %s (%s, %zu member%s)\n", name, scheme, n,
+		       n == 1 ? "" : "s");
+		if (n > 0)
+			print_table(COLS(member_cols), members, true, 2);
+		free(name);
+		free(scheme);
+	}
+}
+
+static void
+render_groups(const struct view *v, const json_t *result)
+{
+	(void)v;
+	if (!json_is_array(result)) {
+		render_json(result);
+		return;
+	}
+	render_group_list(result);
+}
+
+static void
+render_counters(const struct view *v, const json_t *result)
+{
+	const json_t *drops = json_object_get(result, "drops");
+	const json_t *groups = json_object_get(result, "groups");
+	json_t *rows;
+	const char *k;
+	json_t *n;
+
+	(void)v;
+	if (!json_is_object(result)) {
+		render_json(result);
+		return;
+	}
+	print_table(COLS(port_counter_cols), json_object_get(result, "ports"),
+		    true, 0);
+
+	rows = json_array();
+	json_object_foreach((json_t *)drops, k, n) {
+		if (json_is_number(n) && json_number_value(n) == 0)
+			continue;
+		json_array_append_new(rows, json_pack("{s:s,s:O}", "reason", k,
+						      "count", n));
+	}
+	if (json_array_size(rows) == 0) {
+		printf("\ndrops by reason: none\n");
+	} else {
+		printf("\ndrops by reason:\n");
+		print_table(COLS(drop_reason_cols), rows, false, 2);
+	}
+	json_decref(rows);
+
+	if (json_array_size(groups) > 0) {
+		printf("\n");
+		render_group_list(groups);
+	}
+}
+
+/* "key: value" lines; nested objects as "key.sub: value". */
+static void
+print_kv(const json_t *obj, const char *prefix)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)obj, k, v) {
+		char *key, *text;
+		size_t n = strlen(prefix) + strlen(k) + 2;
+
+		key = xmalloc(n);
+		snprintf(key, n, "%s%s%s", prefix, *prefix ? "." : "", k);
+		if (json_is_object(v) && json_object_size(v) > 0) {
+			print_kv(v, key);
+			free(key);
+			continue;
+		}
+		text = json_is_array(v) ? list_text(v) : scalar_text(v);
+		printf("%s: %s\n", printable(key), text);
+		free(text);
+		free(key);
+	}
+}
+
+static void
+render_status(const struct view *v, const json_t *result)
+{
+	(void)v;
+	if (json_is_object(result))
+		print_kv(result, "");
+	else
+		render_json(result);
+}
+
+/* load, clear_counters and anything else: "ok" and what came back. */
+static void
+render_ok(const struct view *v, const json_t *result)
+{
+	(void)v;
+	printf("ok\n");
+	if (json_is_object(result))
+		print_kv(result, "");
+	else if (result != NULL && !json_is_null(result))
+		render_json(result);
+}
+
+static const struct view views[] = {
+	{ "status", render_status, NULL, 0 },
+	{ "show_ports", render_rows, COLS(port_cols) },
+	{ "show_routes", render_rows, COLS(route_cols) },
+	{ "show_neighbors", render_rows, COLS(neighbor_cols) },
+	{ "show_groups", render_groups, NULL, 0 },
+	{ "show_counters", render_counters, NULL, 0 },
+};
+
+static const struct view default_view = { NULL, render_ok, NULL, 0 };
+
+static const struct view *
+view_for(const char *cmd)
+{
+	for (size_t i = 0; cmd != NULL && i < sizeof(views) / sizeof(views[0]); i++)
+		if (strcmp(views[i].cmd, cmd) == 0)
+			return &views[i];
+	return &default_view;
+}
+
+static void
+render_json(const json_t *result)
+{
+	char *s = json_dumps(result, JSON_INDENT(2) | JSON_ENCODE_ANY);
+
+	printf("%s\n", s ? s : "null");
+	free(s);
+}
+
+/* ---------------------------------------------------------------- */
+/* Command line -> request                                           */
+
+/* Commands that take no argument of their own. */
+static const struct {
+	const char *word;
+	const char *arg;  /* second word, or NULL */
+	const char *cmd;
+} simple_cmds[] = {
+	{ "status", NULL, "status" },
+	{ "show", "ports", "show_ports" },
+	{ "show", "routes", "show_routes" },
+	{ "show", "neighbors", "show_neighbors" },
+	{ "show", "groups", "show_groups" },
+	{ "show", "counters", "show_counters" },
+	{ "clear", "counters", "clear_counters" },
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: aifabricctl [-s|--socket PATH] [--json] [--timeout SEC] COMMAND...\n"
+		"commands:\n"
+		"  status\n"
+		"  show ports|routes|neighbors|groups|counters\n"
+		"  clear counters\n"
+		"  load FILE\n"
+		"  raw JSON\n"
+		"socket: -s PATH, else $AIFABRIC_SOCKET, else %s\n",
+		AIF_CTL_DEFAULT_SOCKET);
+}
+
+/* {"cmd":"load","config":<FILE>} as a line; exits on a bad file. */
+static char *
+load_request(const char *file)
+{
+	json_error_t jerr;
+	json_t *cfg, *req;
+	char *line;
+
+	cfg = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+	if (cfg == NULL) {
+		if (jerr.line > 0)
+			fprintf(stderr, "%s:%d:%d: invalid JSON: %s\n", file,
+				jerr.line, jerr.column, jerr.text);
+		else
+			fprintf(stderr, "%s: %s\n", file, jerr.text);
+		exit(EXIT_ERR);
+	}
+	if (!json_is_object(cfg)) {
+		fprintf(stderr, "%s: configuration must be a JSON object\n", file);
+		json_decref(cfg);
+		exit(EXIT_ERR);
+	}
+	req = json_pack("{s:s,s:o}", "cmd", "load", "config", cfg);
+	line = req ? json_dumps(req, JSON_COMPACT) : NULL;
+	if (line == NULL) {
+		fprintf(stderr, "aifabricctl: out of memory\n");
+		exit(EXIT_ERR);
+	}
+	json_decref(req);
+	return line;
+}
+
+/*
+ * The request line (no '\n') for the words of a command, and in *cmd the
+ * command name that picks the view; exits on a bad command line.
+ */
+static char *
+build_request(int argc, char **argv, const char **cmd)
+{
+	if (argc == 2 && strcmp(argv[0], "load") == 0) {
+		*cmd = "load";
+		return load_request(argv[1]);
+	}
+	if (argc == 2 && strcmp(argv[0], "raw") == 0) {
+		json_t *j = json_loads(argv[1], JSON_DECODE_ANY, NULL);
+		static char name[64];
+
+		if (strchr(argv[1], '\n') != NULL) {
+			fprintf(stderr, "aifabricctl: raw request must be one line\n");
+			exit(EXIT_ERR);
+		}
+		*cmd = NULL;
+		if (json_is_string(json_object_get(j, "cmd"))) {
+			snprintf(name, sizeof(name), "%s",
+				 json_string_value(json_object_get(j, "cmd")));
+			*cmd = name;
+		}
+		json_decref(j);
+		return xstrdup(argv[1]);
+	}
+	for (size_t i = 0; i < sizeof(simple_cmds) / sizeof(simple_cmds[0]); i++) {
+		int words = simple_cmds[i].arg ? 2 : 1;
+		char *line;
+		json_t *req;
+
+		if (argc != words || strcmp(argv[0], simple_cmds[i].word) != 0 ||
+		    (words == 2 && strcmp(argv[1], simple_cmds[i].arg) != 0))
+			continue;
+		*cmd = simple_cmds[i].cmd;
+		req = json_pack("{s:s}", "cmd", *cmd);
+		line = req ? json_dumps(req, JSON_COMPACT) : NULL;
+		json_decref(req);
+		if (line == NULL) {
+			fprintf(stderr, "aifabricctl: out of memory\n");
+			exit(EXIT_ERR);
+		}
+		return line;
+	}
+	fprintf(stderr, "aifabricctl: unknown command:");
+	for (int i = 0; i < argc; i++)
+		fprintf(stderr, " %s", argv[i]);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	exit(EXIT_ERR);
+}
+
+/* ---------------------------------------------------------------- */
+/* Transport                                                         */
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *sock_path;
+static double timeout_s = DEFAULT_TIMEOUT_S;
+static double deadline_s;
+
+static void __attribute__((noreturn))
+timed_out(void)
+{
+	fprintf(stderr, "aifabricctl: no reply from %s within %g s\n",
+		sock_path, timeout_s);
+	exit(EXIT_TIMEOUT);
+}
+
+/* Milliseconds left before the deadline, for poll(). */
+static int
+ms_left(void)
+{
+	double left = deadline_s - now_s();
+
+	if (left <= 0)
+		timed_out();
+	return left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+}
+
+static int
+connect_socket(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	double left = deadline_s - now_s();
+	struct timeval tv = {
+		.tv_sec = (time_t)left,
+		.tv_usec = (suseconds_t)((left - (double)(time_t)left) * 1e6),
+	};
+	int fd;
+
+	if (strlen(sock_path) >= sizeof(addr.sun_path)) {
+		fprintf(stderr, "cannot connect to %s: %s\n", sock_path,
+			strerror(ENAMETOOLONG));
+		exit(EXIT_CONNECT);
+	}
+	strcpy(addr.sun_path, sock_path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		fprintf(stderr, "cannot connect to %s: %s\n", sock_path,
+			strerror(errno));
+		exit(EXIT_CONNECT);
+	}
+	/* A blocking connect() to a Unix socket waits SO_SNDTIMEO at most
+	 * when the server's backlog is full. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		if (errno == EAGAIN || errno == EINPROGRESS)
+			timed_out();
+		fprintf(stderr, "cannot connect to %s: %s\n", sock_path,
+			strerror(errno));
+		exit(EXIT_CONNECT);
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
+		fprintf(stderr, "aifabricctl: fcntl: %s\n", strerror(errno));
+		exit(EXIT_ERR);
+	}
+	return fd;
+}
+
+/* Send the request and its '\n'.  A server that hangs up early (a request
+ * over its size limit) still has a reply for us: stop sending and read. */
+static void
+send_request(int fd, const char *line)
+{
+	size_t len = strlen(line), off = 0;
+	char *buf = xmalloc(len + 1);
+
+	memcpy(buf, line, len);
+	buf[len++] = '\n';
+	while (off < len) {
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		ssize_t n = send(fd, buf + off, len - off, MSG_NOSIGNAL);
+
+		if (n >= 0) {
+			off += (size_t)n;
+			continue;
+		}
+		if (errno == EPIPE || errno == ECONNRESET)
+			break;
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			fprintf(stderr, "aifabricctl: send to %s: %s\n",
+				sock_path, strerror(errno));
+			exit(EXIT_CONNECT);
+		}
+		if (poll(&p, 1, ms_left()) == 0)
+			timed_out();
+	}
+	free(buf);
+}
+
+/* Read up to the first '\n'; the reply line, NUL-terminated. */
+static char *
+read_reply(int fd)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = xmalloc(cap);
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char *nl;
+		ssize_t n;
+
+		if (cap - len < 4096) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (buf == NULL) {
+				fprintf(stderr, "aifabricctl: out of memory\n");
+				exit(EXIT_ERR);
+			}
+		}
+		n = recv(fd, buf + len, cap - len - 1, 0);
+		if (n > 0) {
+			nl = memchr(buf + len, '\n', (size_t)n);
+			len += (size_t)n;
+			if (nl != NULL) {
+				*nl = '\0';
+				return buf;
+			}
+			continue;
+		}
+		if (n == 0 || errno == ECONNRESET) {
+			fprintf(stderr, "aifabricctl: %s closed the connection "
+				"without a reply\n", sock_path);
+			exit(EXIT_CONNECT);
+		}
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			fprintf(stderr, "aifabricctl: recv from %s: %s\n",
+				sock_path, strerror(errno));
+			exit(EXIT_CONNECT);
+		}
+		if (poll(&p, 1, ms_left()) == 0)
+			timed_out();
+	}
+}
+
+/* ---------------------------------------------------------------- */
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = NULL;
+	bool as_json = false;
+	json_error_t jerr;
+	json_t *reply, *ok, *result;
+	char *line, *text, *end;
+	int opt, fd;
+
+	sock_path = getenv("AIFABRIC_SOCKET");
+	if (sock_path == NULL || *sock_path == '\0')
+		sock_path = AIF_CTL_DEFAULT_SOCKET;
+	while ((opt = getopt_long(argc, argv, "s:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			sock_path = optarg;
+			break;
+		case 'j':
+			as_json = true;
+			break;
+		case 't':
+			timeout_s = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(timeout_s > 0) ||
+			    !isfinite(timeout_s)) {
+				fprintf(stderr, "aifabricctl: bad --timeout '%s'\n",
+					optarg);
+				return EXIT_ERR;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_ERR;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_ERR;
+	}
+
+	line = build_request(argc - optind, argv + optind, &cmd);
+	deadline_s = now_s() + timeout_s;
+	fd = connect_socket();
+	send_request(fd, line);
+	text = read_reply(fd);
+	close(fd);
+	free(line);
+
+	reply = json_loads(text, 0, &jerr);
+	ok = json_object_get(reply, "ok");
+	if (!json_is_boolean(ok)) {
+		fprintf(stderr, "aifabricctl: malformed reply from %s: %s\n",
+			sock_path, printable(text));
+		return EXIT_ERR;
+	}
+	free(text);
+	if (!json_is_true(ok)) {
+		const char *e = json_string_value(json_object_get(reply, "error"));
+		char *msg = xstrdup(e ? e : "(no reason given)");
+
+		fprintf(stderr, "error: %s\n", printable(msg));
+		free(msg);
+		json_decref(reply);
+		return EXIT_ERR;
+	}
+	result = json_object_get(reply, "result");
+	if (as_json) {
+		render_json(result ? result : json_null());
+	} else {
+		const struct view *v = view_for(cmd);
+
+		v->render(v, result);
+	}
+	json_decref(reply);
+	return fflush(stdout) == 0 ? 0 : EXIT_ERR;
+}

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Control command handlers (list in commands.h).  They run on the control
+ * thread only; the one that changes forwarding (load) builds new tables and
+ * publishes them, the others read the published tables, the neighbour
+ * table's control-side bookkeeping and the summed counters.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "commands.h"
+#include "compile.h"
+#include "config.h"
+
+static json_t *
+ip_json(const struct aif_ip *ip)
+{
+	char buf[64];
+	return json_string(aif_ip_fmt(ip, buf, sizeof(buf)));
+}
+
+static json_t *
+mac_json(const struct aif_mac *m)
+{
+	char buf[32];
+	return json_string(aif_mac_fmt(m, buf, sizeof(buf)));
+}
+
+static json_t *
+prefix_json(const struct aif_prefix *p)
+{
+	char buf[64];
+	return json_string(aif_prefix_fmt(p, buf, sizeof(buf)));
+}
+
+static const struct aif_tables *
+tables(const struct aif_ctl *c)
+{
+	return c->sw->tables;
+}
+
+static json_t *
+cmd_status(struct aif_ctl *c)
+{
+	const struct aif_tables *t = tables(c);
+	double up = (double)(aif_clock_now(&c->clock) - c->start_ns) / 1e9;
+	return json_pack("{s:s, s:s, s:f, s:i, s:i, s:I, s:I, s:I}",
+			 "version", AIF_VERSION, "switch", c->sw->name,
+			 "uptime_s", up, "workers", c->sw->n_workers,
+			 "ports", c->sw->n_ports,
+			 "config_generation", (json_int_t)(t ? t->generation : 0),
+			 "loads_ok", (json_int_t)c->loads_ok,
+			 "loads_rejected", (json_int_t)c->loads_rejected);
+}
+
+static json_t *
+cmd_show_ports(struct aif_ctl *c)
+{
+	const struct aif_tables *t = tables(c);
+	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
+	json_t *arr = json_array();
+
+	for (uint16_t p = 0; p < c->sw->n_ports; p++) {
+		const struct aif_port *port = &c->sw->ports[p];
+		const struct aif_port_info *pi = &c->pinfo[p];
+		json_t *addrs = json_array();
+		for (unsigned a = 0; a < t->ports[p].n_addrs; a++)
+			json_array_append_new(addrs, prefix_json(&t->ports[p].addrs[a]));
+		json_t *o = json_pack("{s:s, s:i, s:s, s:i, s:s, s:o, s:I, s:i, s:s, s:i, s:i, s:o}",
+				      "name", port->name, "index", p,
+				      "device", sp->ports[p].device,
+				      "dpdk_port", port->dpdk_port,
+				      "driver", pi->driver,
+				      "mac", mac_json(&t->ports[p].mac),
+				      "speed_mbps", (json_int_t)port->speed_mbps,
+				      "mtu", t->ports[p].mtu,
+				      "link", port->link_up ? "up" : "down",
+				      "rx_queues", port->n_rxq, "tx_queues", port->n_txq,
+				      "addresses", addrs);
+		json_object_set_new(o, "lossless",
+				    json_pack("{s:s, s:s, s:s}",
+					      "software_pfc", pi->software_pfc,
+					      "hardware_pfc", pi->hardware_pfc,
+					      "link_pause", pi->link_pause));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *
+route_json(const char *type, json_t *prefix, const char *group, const char *port)
+{
+	json_t *o = json_pack("{s:o, s:s}", "prefix", prefix, "type", type);
+	if (group)
+		json_object_set_new(o, "group", json_string(group));
+	if (port)
+		json_object_set_new(o, "port", json_string(port));
+	return o;
+}
+
+static json_t *
+cmd_show_routes(struct aif_ctl *c)
+{
+	const struct aif_tables *t = tables(c);
+	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
+	json_t *arr = json_array();
+
+	for (uint16_t p = 0; p < sp->n_ports; p++)
+		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++) {
+			struct aif_prefix net = sp->ports[p].addrs[a], host = net;
+			aif_prefix_normalize(&net);
+			host.len = host.addr.family == AIF_AF_INET4 ? 32 : 128;
+			json_array_append_new(arr, route_json("connected", prefix_json(&net),
+							      NULL, sp->ports[p].name));
+			json_array_append_new(arr, route_json("local", prefix_json(&host),
+							      NULL, sp->ports[p].name));
+		}
+	for (uint32_t r = 0; r < sp->n_routes; r++) {
+		const struct aif_route_params *rp = &sp->routes[r];
+		bool grp = rp->kind == AIF_ROUTE_GROUP;
+		json_array_append_new(arr, route_json(grp ? "group" : "drop",
+						      prefix_json(&rp->prefix),
+						      grp ? sp->groups[rp->group].name : NULL,
+						      NULL));
+	}
+	return arr;
+}
+
+static const char *const neigh_type_names[] = {
+	[AIF_NEIGH_FREE] = "free", [AIF_NEIGH_UNRESOLVED] = "unresolved",
+	[AIF_NEIGH_STATIC] = "static", [AIF_NEIGH_LEARNED] = "learned",
+};
+
+static json_t *
+cmd_show_neighbors(struct aif_ctl *c)
+{
+	const struct aif_neigh *nb = c->sw->neigh;
+	json_t *arr = json_array();
+
+	for (uint32_t s = 0; s < nb->cap; s++) {
+		const struct aif_neigh_meta *mt = &nb->meta[s];
+		if (mt->type == AIF_NEIGH_FREE)
+			continue;
+		uint64_t v = aif_neigh_read(nb, s);
+		struct aif_mac mac;
+		uint16_t port = mt->port;
+		json_t *o = json_pack("{s:o, s:s, s:s, s:i}", "ip", ip_json(&mt->ip),
+				      "port", port < c->sw->n_ports ? c->sw->ports[port].name : "-",
+				      "type", neigh_type_names[mt->type], "slot", (int)s);
+		if (v & AIF_NEIGH_VALID) {
+			aif_neigh_unpack(v, &mac, &port);
+			json_object_set_new(o, "mac", mac_json(&mac));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *
+groups_json(const struct aif_switch *sw)
+{
+	const struct aif_tables *t = sw->tables;
+	json_t *arr = json_array();
+
+	for (uint32_t g = 0; g < t->n_groups; g++) {
+		const struct aif_group *gr = &t->groups[g];
+		json_t *members = json_array();
+		for (uint16_t k = 0; k < gr->n; k++) {
+			const struct aif_member *m = &t->members[gr->first + k];
+			struct aif_member_ctr ctr;
+			aif_switch_member_counters(sw, m->ctr_slot, &ctr);
+			uint64_t v = aif_neigh_read(sw->neigh, m->neigh_slot);
+			json_array_append_new(members,
+				json_pack("{s:o, s:s, s:i, s:b, s:I, s:I}",
+					  "ip", ip_json(&m->ip),
+					  "port", sw->ports[m->port].name,
+					  "weight", m->weight,
+					  "resolved", (v & AIF_NEIGH_VALID) != 0,
+					  "packets", (json_int_t)ctr.packets,
+					  "bytes", (json_int_t)ctr.bytes));
+		}
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "name", gr->name,
+						     "scheme", "ecmp", "members", members));
+	}
+	return arr;
+}
+
+json_t *
+aif_ctl_counters_json(const struct aif_switch *sw)
+{
+	json_t *ports = json_array(), *total = json_object();
+	uint64_t sum[AIF_DROP_MAX] = { 0 };
+
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		struct aif_port_ctr ctr;
+		aif_switch_port_counters(sw, p, &ctr);
+		json_t *o = json_pack("{s:s}", "name", sw->ports[p].name);
+		const uint64_t *words = (const uint64_t *)&ctr;
+		for (unsigned i = 0; i < aif_port_ctr_n; i++)
+			json_object_set_new(o, aif_port_ctr_names[i],
+					    json_integer((json_int_t)words[i]));
+		json_t *drops = json_object();
+		for (unsigned r = 0; r < AIF_DROP_MAX; r++) {
+			json_object_set_new(drops, aif_drop_name(r),
+					    json_integer((json_int_t)ctr.drops[r]));
+			sum[r] += ctr.drops[r];
+		}
+		json_object_set_new(o, "drops", drops);
+		json_array_append_new(ports, o);
+	}
+	for (unsigned r = 0; r < AIF_DROP_MAX; r++)
+		json_object_set_new(total, aif_drop_name(r), json_integer((json_int_t)sum[r]));
+	return json_pack("{s:o, s:o, s:o}", "ports", ports, "drops", total,
+			 "groups", groups_json(sw));
+}
+
+/* The new config must bind the same ports to the same devices. */
+static int
+same_ports(const struct aif_ctl *c, const struct aif_switch_params *sp,
+	   char *err, size_t err_len)
+{
+	const struct aif_tables *t = tables(c);
+	const struct aif_switch_params *run = t ? &t->cfg->switches[t->sw_index] : NULL;
+
+	if (sp->n_ports != c->sw->n_ports) {
+		snprintf(err, err_len, "$.switches[0].ports: the running switch has %u ports, "
+			 "the new config %u (restart to change ports)",
+			 c->sw->n_ports, sp->n_ports);
+		return -1;
+	}
+	for (uint16_t p = 0; p < sp->n_ports; p++) {
+		if (strcmp(sp->ports[p].name, c->sw->ports[p].name) != 0 ||
+		    (run && strcmp(sp->ports[p].device, run->ports[p].device) != 0)) {
+			snprintf(err, err_len, "$.switches[0].ports[%u]: port %s on %s differs "
+				 "from the running port %s (restart to change ports)",
+				 p, sp->ports[p].name, sp->ports[p].device,
+				 c->sw->ports[p].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
+		     size_t err_len)
+{
+	struct aif_tables *t;
+
+	if (cfg->n_switches != 1) {
+		snprintf(err, err_len, "$.switches: this build runs one switch per "
+			 "process; the config has %u", cfg->n_switches);
+		goto reject;
+	}
+	if (same_ports(c, &cfg->switches[0], err, err_len) != 0)
+		goto reject;
+	t = aif_tables_compile(c->sw, cfg, 0, err, err_len);
+	if (t == NULL)
+		goto reject;
+	aif_time_ns now = aif_clock_now(&c->clock);
+	aif_switch_apply_neighbors(c->sw, t, now);
+	aif_switch_publish(c->sw, t);
+	aif_switch_gc_neighbors(c->sw, t);
+	c->loads_ok++;
+	return 0;
+reject:
+	aif_config_free(cfg);
+	c->loads_rejected++;
+	return -1;
+}
+
+static json_t *
+cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
+{
+	json_t *conf = json_object_get(req, "config");
+	json_t *path = json_object_get(req, "path");
+	struct aif_config *cfg = NULL;
+	int rc;
+
+	if (json_is_object(conf)) {
+		char *text = json_dumps(conf, JSON_COMPACT);
+		if (text == NULL) {
+			snprintf(err, err_len, "out of memory");
+			return NULL;
+		}
+		rc = aif_config_parse(text, strlen(text), &cfg, err, err_len);
+		free(text);
+	} else if (json_is_string(path)) {
+		rc = aif_config_load_file(json_string_value(path), &cfg, err, err_len);
+	} else {
+		snprintf(err, err_len, "load needs \"config\" (an object) or \"path\" (a string)");
+		return NULL;
+	}
+	if (rc != 0) {
+		c->loads_rejected++;
+		return NULL;
+	}
+	if (aif_ctl_apply_config(c, cfg, err, err_len) != 0)
+		return NULL;
+	const struct aif_tables *t = tables(c);
+	const struct aif_switch_params *sp = &t->cfg->switches[0];
+	return json_pack("{s:b, s:s, s:I, s:i, s:i, s:i}", "loaded", 1,
+			 "switch", sp->name, "generation", (json_int_t)t->generation,
+			 "routes", (int)sp->n_routes, "groups", (int)sp->n_groups,
+			 "neighbors", (int)sp->n_neighbors);
+}
+
+json_t *
+aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
+		 size_t err_len)
+{
+	struct aif_ctl *c = ctx;
+
+	if (strcmp(cmd, "load") == 0)
+		return cmd_load(c, req, err, err_len);
+	if (strcmp(cmd, "status") == 0)
+		return cmd_status(c);
+	if (tables(c) == NULL) {
+		snprintf(err, err_len, "no config loaded");
+		return NULL;
+	}
+	if (strcmp(cmd, "show_ports") == 0)
+		return cmd_show_ports(c);
+	if (strcmp(cmd, "show_routes") == 0)
+		return cmd_show_routes(c);
+	if (strcmp(cmd, "show_neighbors") == 0)
+		return cmd_show_neighbors(c);
+	if (strcmp(cmd, "show_groups") == 0)
+		return groups_json(c->sw);
+	if (strcmp(cmd, "show_counters") == 0)
+		return aif_ctl_counters_json(c->sw);
+	if (strcmp(cmd, "clear_counters") == 0) {
+		aif_switch_clear_counters(c->sw);
+		return json_pack("{s:b}", "cleared", 1);
+	}
+	snprintf(err, err_len, "unknown command '%s' (try status, load, show_ports, "
+		 "show_routes, show_neighbors, show_groups, show_counters, clear_counters)",
+		 cmd);
+	return NULL;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Control commands: the one command set served over the Unix socket and
+ * used for the start-up config (through aif_ctl_handle_line).
+ *
+ *   status                      version, uptime, workers, config generation
+ *   load {"config": {...}}      replace the running config (or {"path": F})
+ *   show_ports | show_routes | show_neighbors | show_groups | show_counters
+ *   clear_counters
+ *
+ * A rejected load changes nothing: the new config is parsed, validated and
+ * compiled into fresh tables before anything running is touched.
+ */
+#ifndef AIF_COMMANDS_H
+#define AIF_COMMANDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "../dataplane/clock.h"
+#include "../dataplane/switch.h"
+
+#define AIF_VERSION "0.1.0"
+
+/* What the start-up report found out about a port's device. */
+struct aif_port_info {
+	char driver[64];
+	char software_pfc[128];
+	char hardware_pfc[128];
+	char link_pause[128];
+	uint16_t max_rxq, max_txq;
+};
+
+struct aif_ctl {
+	struct aif_switch *sw;
+	struct aif_port_info pinfo[AIF_MAX_PORTS];
+	struct aif_clock clock;
+	aif_time_ns start_ns;
+	uint64_t loads_ok, loads_rejected;
+};
+
+/* The aif_ctl_handler for struct aif_ctl (ctx). */
+json_t *aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
+			 size_t err_len);
+
+/* Counters of a switch as JSON (show_counters, and the --stats file). */
+json_t *aif_ctl_counters_json(const struct aif_switch *sw);
+
+/*
+ * Load cfg (owned on success and on failure) into the switch: compile,
+ * install neighbours, publish.  Returns 0, or -1 with err set and the
+ * running config untouched.
+ */
+int aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
+			 size_t err_len);
+
+#endif /* AIF_COMMANDS_H */

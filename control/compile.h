@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Compile a validated config into the immutable tables one switch's workers
+ * read (dataplane/tables.h), and apply its static neighbours.
+ *
+ *	struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
+ *	if (t == NULL) reject(err);           // running tables untouched
+ *	aif_switch_apply_neighbors(sw, t);    // static neighbours, GC
+ *	aif_switch_publish(sw, t);
+ *	aif_switch_gc_neighbors(sw, t);
+ */
+#ifndef AIF_COMPILE_H
+#define AIF_COMPILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../dataplane/switch.h"
+#include "../dataplane/tables.h"
+#include "config.h"
+
+/*
+ * Build tables for switch sw_index of cfg.  On success the tables own cfg
+ * (freed with them).  On failure returns NULL with err set and cfg is left
+ * to the caller.
+ */
+struct aif_tables *aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
+				      uint16_t sw_index, char *err, size_t err_len);
+void aif_tables_free(struct aif_tables *t);
+
+/* Before publishing t: install its static neighbours. */
+void aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_tables *t,
+				aif_time_ns now_ns);
+/* After publishing t: free the neighbour slots nothing refers to any more. */
+void aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t);
+
+/* Fold a FIB next-hop value back into words for `show routes`. */
+const char *aif_nh_type_name(enum aif_nh_type type);
+
+#endif /* AIF_COMPILE_H */

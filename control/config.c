@@ -1,0 +1,1849 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Topology and policy file: JSON text -> struct aif_config (the params).
+ *
+ * Every field is checked; the first bad one is reported as
+ * "<json path>: <reason>", e.g.
+ *   "$.switches[0].ports[1].mac: invalid MAC address 'zz'"
+ *   "$.policies.default.dscp_to_tc_map.99: key must be a DSCP value 0..63"
+ * and a JSON syntax error as "line L column C: <jansson's text>".  Unknown
+ * fields are rejected everywhere ("<object path>: unknown field 'foo'"), as
+ * are duplicate keys in one object.  On any error nothing is kept.
+ *
+ * The file format (this block is mirrored in control/CONFIG.md):
+ *
+ * {
+ *   "policies": {                 optional object, keyed by policy name
+ *     "<name>": {                 name: 1..31 chars of [A-Za-z0-9_.-]
+ *       "trust": "dscp"|"pcp",    default "dscp"
+ *       "dscp_to_tc_map": {"26": 3, ...}
+ *                                 keys "0".."63", values 0..7; if given it
+ *                                 replaces the whole default map (26->3,
+ *                                 48->6); DSCPs not listed map to TC 0
+ *       "pcp_to_tc_map": {"3": 3, ...}
+ *                                 keys "0".."7", values 0..7; starts from the
+ *                                 identity map, entries given override it
+ *       "load_balancing": {
+ *         "scheme": "ecmp",       default "ecmp"
+ *         "hash": "crc32c"|"toeplitz",   default "crc32c"
+ *         "hash_fields": [...]    non-empty, no repeats, from "src_ip",
+ *                                 "dst_ip", "proto", "src_port", "dst_port",
+ *                                 "flow_label", "dest_qp"; default the first
+ *                                 five (AIF_HF_DEFAULT)
+ *       }
+ *     }
+ *   },                            a built-in policy "default" is always
+ *                                 policies[0]; a policy named "default"
+ *                                 overrides it; others follow in file order;
+ *                                 at most AIF_MAX_POLICIES in all
+ *   "switches": [                 required, 1..AIF_MAX_SWITCHES
+ *     {
+ *       "name": "leaf0",          required, unique, as policy names
+ *       "policy": "default",      optional, must name a policy
+ *       "seed": 7,                optional 0..4294967295; default: 32-bit
+ *                                 FNV-1a hash of the name
+ *       "proxy_arp": false,       optional boolean, default false
+ *       "ports": [                required, 1..AIF_MAX_PORTS
+ *         {
+ *           "name": "p0",         required, unique in the switch
+ *           "device": "net_pcap0",    required, EAL device name, 1..63
+ *                                 chars, unique in the whole file
+ *           "mac": "02:00:00:00:00:10",   optional, unicast, non-zero;
+ *                                 default: the device's own MAC
+ *           "mtu": 1500,          optional IP MTU 68..9600, default 1500
+ *           "speed_gbps": 100,    optional number > 0 (0.1 = 100 Mb/s),
+ *                                 stored as speed_mbps (rounded, >= 1);
+ *                                 default: as the device reports
+ *           "addresses": ["10.0.0.1/24", "2001:db8::1/64"]
+ *                                 optional, at most AIF_MAX_PORT_ADDRS;
+ *                                 address with its prefix length (required);
+ *                                 an IPv4 address on a subnet shorter than
+ *                                 /31 must be neither the network nor the
+ *                                 broadcast address; a subnet may appear only
+ *                                 once per switch
+ *         }
+ *       ],
+ *       "neighbors": [            optional static neighbours
+ *         {"ip": "10.0.1.0", "mac": "02:00:00:00:01:00", "port": "p1"}
+ *                                 all required; ip unique in the switch;
+ *                                 mac unicast, non-zero; port must exist
+ *       ],
+ *       "nexthop_groups": [       optional, names unique
+ *         {"name": "uplinks",
+ *          "members": [{"ip": "10.0.1.0", "port": "p1", "weight": 1}]}
+ *                                 1..AIF_MAX_MEMBERS members; weight
+ *                                 1..65535, default 1; no repeated
+ *                                 (ip, port); see "next hops" below
+ *       ],
+ *       "routes": [               optional, at most AIF_MAX_ROUTES
+ *         {"prefix": "10.2.0.0/16", "group": "uplinks"},
+ *         {"prefix": "10.3.0.0/16", "nexthop": {"ip": "10.0.1.0", "port": "p1"}},
+ *         {"prefix": "10.9.0.0/16", "action": "drop"}
+ *                                 exactly one of group / nexthop / action;
+ *                                 action is "drop"; prefix host bits are
+ *                                 cleared (a bare address is a /32 or /128);
+ *                                 no prefix twice; "nexthop" uses (or
+ *                                 creates) an implicit one-member group named
+ *                                 "<ip>@<port>", e.g. "10.0.1.0@p1", or
+ *                                 "@<group index>" if that would not fit in
+ *                                 AIF_NAME_MAX
+ *       ]
+ *     }
+ *   ],
+ *   "hosts": [                    optional
+ *     {"name": "h0", "switch": "leaf0", "port": "p0",
+ *      "ip": "10.0.0.2", "mac": "02:00:00:00:00:02"}
+ *                                 all required; name unique; each host is
+ *                                 also appended to its switch's static
+ *                                 neighbours (an ip already there is an error)
+ *   ],
+ *   "links": [                    optional
+ *     {"a": "leaf0:p2", "b": "spine0:p0", "rate_gbps": 100, "delay_ns": 1000}
+ *                                 a, b required "switch:port", both must
+ *                                 exist and differ; a port is in at most one
+ *                                 link and a linked port carries no host;
+ *                                 rate_gbps optional number > 0 (at most
+ *                                 1000000), default the port speed;
+ *                                 delay_ns optional integer >= 0, default 0
+ *   ]
+ * }
+ *
+ * Next hops (group members and route "nexthop"): the ip must lie in a subnet
+ * of one of its port's addresses, or be a static neighbour (or host) on that
+ * port, and must not be an address of the switch itself.
+ *
+ * Parsing runs in phases so a next hop can name a host: policies, then each
+ * switch's ports and neighbours, then hosts, then each switch's groups and
+ * routes, then links.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#define PATH_LEN 256
+#define FILE_MAX_BYTES (64u << 20)
+#define N_HASH_FIELDS 7
+#define GBPS_MAX 1000000.0
+
+struct pctx {
+	char *err;
+	size_t err_len;
+	struct aif_config *cfg;
+};
+
+static const char *const hash_field_names[N_HASH_FIELDS] = {
+	"src_ip", "dst_ip", "proto", "src_port", "dst_port", "flow_label",
+	"dest_qp",
+};
+
+/* ---- errors and paths ---- */
+
+static int __attribute__((format(printf, 3, 4)))
+fail(struct pctx *c, const char *path, const char *fmt, ...)
+{
+	char reason[AIF_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	if (c->err != NULL && c->err_len > 0)
+		snprintf(c->err, c->err_len, "%s: %s", path, reason);
+	return -1;
+}
+
+/* A path too long for PATH_LEN ends in "..." (only a user's key can do that). */
+static void
+path_mark_truncated(char *dst, int n)
+{
+	if (n >= PATH_LEN)
+		memcpy(dst + PATH_LEN - 4, "...", 4);
+}
+
+/* "$.a" + "b" -> "$.a.b" */
+static void
+path_key(char *dst, const char *parent, const char *key)
+{
+	path_mark_truncated(dst, snprintf(dst, PATH_LEN, "%s.%s", parent, key));
+}
+
+/* "$.a" + 3 -> "$.a[3]" */
+static void
+path_idx(char *dst, const char *parent, size_t i)
+{
+	path_mark_truncated(dst, snprintf(dst, PATH_LEN, "%s[%zu]", parent, i));
+}
+
+static const char *
+type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "object";
+	case JSON_ARRAY:
+		return "array";
+	case JSON_STRING:
+		return "string";
+	case JSON_INTEGER:
+		return "integer";
+	case JSON_REAL:
+		return "number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "boolean";
+	default:
+		return "null";
+	}
+}
+
+/* ---- typed field access: -1 error, 0 absent (optional), 1 present ---- */
+
+/* j must be an object whose keys are all in keys (NULL-terminated). */
+static int
+check_object(struct pctx *c, json_t *j, const char *path,
+	     const char *const *keys)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(j))
+		return fail(c, path, "expected object, got %s", type_name(j));
+	json_object_foreach(j, key, v) {
+		const char *const *k;
+
+		for (k = keys; *k != NULL; k++)
+			if (strcmp(*k, key) == 0)
+				break;
+		if (*k == NULL)
+			return fail(c, path, "unknown field '%s'", key);
+	}
+	return 0;
+}
+
+static int
+get_value(struct pctx *c, json_t *obj, const char *path, const char *key,
+	  bool req, json_t **out)
+{
+	char fp[PATH_LEN];
+
+	*out = json_object_get(obj, key);
+	if (*out != NULL)
+		return 1;
+	if (!req)
+		return 0;
+	path_key(fp, path, key);
+	return fail(c, fp, "required field is missing");
+}
+
+static int
+get_string(struct pctx *c, json_t *obj, const char *path, const char *key,
+	   bool req, const char **out)
+{
+	char fp[PATH_LEN];
+	json_t *v;
+	int rc = get_value(c, obj, path, key, req, &v);
+
+	if (rc <= 0)
+		return rc;
+	if (!json_is_string(v)) {
+		path_key(fp, path, key);
+		return fail(c, fp, "expected string, got %s", type_name(v));
+	}
+	*out = json_string_value(v);
+	return 1;
+}
+
+static int
+get_int(struct pctx *c, json_t *obj, const char *path, const char *key,
+	bool req, long long min, long long max, long long *out)
+{
+	char fp[PATH_LEN];
+	json_t *v;
+	int rc = get_value(c, obj, path, key, req, &v);
+
+	if (rc <= 0)
+		return rc;
+	path_key(fp, path, key);
+	if (!json_is_integer(v))
+		return fail(c, fp, "expected integer, got %s", type_name(v));
+	*out = json_integer_value(v);
+	if (*out < min || *out > max)
+		return fail(c, fp, "must be %lld..%lld, got %lld", min, max,
+			    *out);
+	return 1;
+}
+
+/* A number (integer or real) in (0, GBPS_MAX]. */
+static int
+get_gbps(struct pctx *c, json_t *obj, const char *path, const char *key,
+	 double *out)
+{
+	char fp[PATH_LEN];
+	json_t *v;
+	int rc = get_value(c, obj, path, key, false, &v);
+
+	if (rc <= 0)
+		return rc;
+	path_key(fp, path, key);
+	if (!json_is_number(v))
+		return fail(c, fp, "expected number, got %s", type_name(v));
+	*out = json_number_value(v);
+	if (!(*out > 0) || *out > GBPS_MAX)
+		return fail(c, fp, "must be > 0 and at most %.0f, got %g",
+			    GBPS_MAX, *out);
+	return 1;
+}
+
+static int
+get_bool(struct pctx *c, json_t *obj, const char *path, const char *key,
+	 bool *out)
+{
+	char fp[PATH_LEN];
+	json_t *v;
+	int rc = get_value(c, obj, path, key, false, &v);
+
+	if (rc <= 0)
+		return rc;
+	if (!json_is_boolean(v)) {
+		path_key(fp, path, key);
+		return fail(c, fp, "expected boolean, got %s", type_name(v));
+	}
+	*out = json_is_true(v);
+	return 1;
+}
+
+static int
+get_array(struct pctx *c, json_t *obj, const char *path, const char *key,
+	  bool req, size_t min, size_t max, json_t **out)
+{
+	char fp[PATH_LEN];
+	int rc = get_value(c, obj, path, key, req, out);
+
+	if (rc <= 0)
+		return rc;
+	path_key(fp, path, key);
+	if (!json_is_array(*out))
+		return fail(c, fp, "expected array, got %s", type_name(*out));
+	if (json_array_size(*out) < min || json_array_size(*out) > max)
+		return fail(c, fp, "expected %zu..%zu entries, got %zu", min,
+			    max, json_array_size(*out));
+	return 1;
+}
+
+static bool
+name_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= AIF_NAME_MAX)
+		return false;
+	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789_.-") == n;
+}
+
+static int
+check_name(struct pctx *c, const char *path, const char *s)
+{
+	if (name_valid(s))
+		return 0;
+	return fail(c, path,
+		    "invalid name '%s' (1..%d characters from A-Z a-z 0-9 _ . -)",
+		    s, AIF_NAME_MAX - 1);
+}
+
+static int
+get_name(struct pctx *c, json_t *obj, const char *path, const char *key,
+	 bool req, char *out)
+{
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	int rc = get_string(c, obj, path, key, req, &s);
+
+	if (rc <= 0)
+		return rc;
+	path_key(fp, path, key);
+	if (check_name(c, fp, s) < 0)
+		return -1;
+	snprintf(out, AIF_NAME_MAX, "%s", s);
+	return 1;
+}
+
+static int
+get_ip(struct pctx *c, json_t *obj, const char *path, const char *key,
+       struct aif_ip *out)
+{
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	int rc = get_string(c, obj, path, key, true, &s);
+
+	if (rc <= 0)
+		return -1;
+	if (aif_ip_parse(s, out) == 0)
+		return 1;
+	path_key(fp, path, key);
+	return fail(c, fp, "invalid IP address '%s'", s);
+}
+
+/* A unicast, non-zero MAC. */
+static int
+get_mac(struct pctx *c, json_t *obj, const char *path, const char *key,
+	bool req, struct aif_mac *out)
+{
+	static const struct aif_mac zero;
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	int rc = get_string(c, obj, path, key, req, &s);
+
+	if (rc <= 0)
+		return rc;
+	path_key(fp, path, key);
+	if (aif_mac_parse(s, out) < 0)
+		return fail(c, fp, "invalid MAC address '%s'", s);
+	if (out->b[0] & 1)
+		return fail(c, fp, "multicast MAC address '%s' is not allowed",
+			    s);
+	if (memcmp(out, &zero, sizeof(zero)) == 0)
+		return fail(c, fp, "zero MAC address is not allowed");
+	return 1;
+}
+
+/* ---- policies ---- */
+
+/* Canonical decimal "0".."max" (no sign, no leading zeros). */
+static int
+parse_small_uint(const char *s, unsigned int max, unsigned int *out)
+{
+	size_t n = strlen(s);
+	size_t i;
+
+	if (n == 0 || n > 3 || (n > 1 && s[0] == '0'))
+		return -1;
+	*out = 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		*out = *out * 10 + (unsigned int)(s[i] - '0');
+	}
+	return *out <= max ? 0 : -1;
+}
+
+/* {"<code>": tc, ...} into map[0..n-1]; what is "DSCP" or "PCP". */
+static int
+parse_tc_map(struct pctx *c, json_t *j, const char *path, uint8_t *map,
+	     unsigned int n, const char *what)
+{
+	char kp[PATH_LEN];
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(j))
+		return fail(c, path, "expected object, got %s", type_name(j));
+	json_object_foreach(j, key, v) {
+		unsigned int code;
+
+		path_key(kp, path, key);
+		if (parse_small_uint(key, n - 1, &code) < 0)
+			return fail(c, kp, "key must be a %s value 0..%u", what,
+				    n - 1);
+		if (!json_is_integer(v))
+			return fail(c, kp, "expected integer, got %s",
+				    type_name(v));
+		if (json_integer_value(v) < 0 || json_integer_value(v) > 7)
+			return fail(c, kp, "traffic class must be 0..7, got %lld",
+				    (long long)json_integer_value(v));
+		map[code] = (uint8_t)json_integer_value(v);
+	}
+	return 0;
+}
+
+static int
+hash_field_bit(const char *name, uint32_t *bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_HASH_FIELDS; i++) {
+		if (strcmp(hash_field_names[i], name) == 0) {
+			*bit = 1u << i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int
+parse_hash_fields(struct pctx *c, json_t *arr, const char *path,
+		  uint32_t *mask)
+{
+	char ep[PATH_LEN];
+	json_t *v;
+	size_t i;
+
+	*mask = 0;
+	json_array_foreach(arr, i, v) {
+		uint32_t bit;
+
+		path_idx(ep, path, i);
+		if (!json_is_string(v))
+			return fail(c, ep, "expected string, got %s",
+				    type_name(v));
+		if (hash_field_bit(json_string_value(v), &bit) < 0)
+			return fail(c, ep, "unknown hash field '%s'",
+				    json_string_value(v));
+		if (*mask & bit)
+			return fail(c, ep, "duplicate hash field '%s'",
+				    json_string_value(v));
+		*mask |= bit;
+	}
+	return 0;
+}
+
+static int
+parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
+{
+	static const char *const keys[] = {"scheme", "hash", "hash_fields",
+					   NULL};
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	json_t *arr;
+	int rc;
+
+	if (check_object(c, j, path, keys) < 0)
+		return -1;
+	rc = get_string(c, j, path, "scheme", false, &s);
+	if (rc < 0)
+		return -1;
+	if (rc > 0 && strcmp(s, "ecmp") != 0) {
+		path_key(fp, path, "scheme");
+		return fail(c, fp, "unknown scheme '%s' (expected \"ecmp\")", s);
+	}
+	rc = get_string(c, j, path, "hash", false, &s);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		if (strcmp(s, "crc32c") == 0) {
+			lb->hash_alg = AIF_HASH_CRC32C;
+		} else if (strcmp(s, "toeplitz") == 0) {
+			lb->hash_alg = AIF_HASH_TOEPLITZ;
+		} else {
+			path_key(fp, path, "hash");
+			return fail(c, fp,
+				    "unknown hash '%s' (expected \"crc32c\" or \"toeplitz\")",
+				    s);
+		}
+	}
+	rc = get_array(c, j, path, "hash_fields", false, 1, N_HASH_FIELDS, &arr);
+	if (rc < 0)
+		return -1;
+	path_key(fp, path, "hash_fields");
+	if (rc > 0 && parse_hash_fields(c, arr, fp, &lb->hash_fields) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+parse_trust(struct pctx *c, json_t *j, const char *path, uint8_t *trust)
+{
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	int rc = get_string(c, j, path, "trust", false, &s);
+
+	if (rc <= 0)
+		return rc;
+	if (strcmp(s, "dscp") == 0) {
+		*trust = AIF_TRUST_DSCP;
+	} else if (strcmp(s, "pcp") == 0) {
+		*trust = AIF_TRUST_PCP;
+	} else {
+		path_key(fp, path, "trust");
+		return fail(c, fp,
+			    "unknown trust '%s' (expected \"dscp\" or \"pcp\")",
+			    s);
+	}
+	return 0;
+}
+
+/* p already holds the defaults and its name. */
+static int
+parse_policy(struct pctx *c, json_t *j, const char *path,
+	     struct aif_policy_params *p)
+{
+	static const char *const keys[] = {"trust", "dscp_to_tc_map",
+					   "pcp_to_tc_map", "load_balancing",
+					   NULL};
+	char fp[PATH_LEN];
+	json_t *v;
+
+	if (check_object(c, j, path, keys) < 0)
+		return -1;
+	if (parse_trust(c, j, path, &p->trust) < 0)
+		return -1;
+	v = json_object_get(j, "dscp_to_tc_map");
+	if (v != NULL) {
+		memset(p->dscp_to_tc, 0, sizeof(p->dscp_to_tc));
+		path_key(fp, path, "dscp_to_tc_map");
+		if (parse_tc_map(c, v, fp, p->dscp_to_tc, 64, "DSCP") < 0)
+			return -1;
+	}
+	v = json_object_get(j, "pcp_to_tc_map");
+	if (v != NULL) {
+		path_key(fp, path, "pcp_to_tc_map");
+		if (parse_tc_map(c, v, fp, p->pcp_to_tc, 8, "PCP") < 0)
+			return -1;
+	}
+	v = json_object_get(j, "load_balancing");
+	if (v != NULL) {
+		path_key(fp, path, "load_balancing");
+		if (parse_lb(c, v, fp, &p->lb) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_policies(struct pctx *c, json_t *root)
+{
+	struct aif_config *cfg = c->cfg;
+	json_t *pol = json_object_get(root, "policies");
+	size_t n = 1;
+	const char *key;
+	char pp[PATH_LEN];
+	json_t *v;
+
+	if (pol != NULL) {
+		if (!json_is_object(pol))
+			return fail(c, "$.policies", "expected object, got %s",
+				    type_name(pol));
+		n += json_object_size(pol);
+		if (json_object_get(pol, "default") != NULL)
+			n--;
+		if (n > AIF_MAX_POLICIES)
+			return fail(c, "$.policies",
+				    "too many policies (%zu, max %d with \"default\")",
+				    n, AIF_MAX_POLICIES);
+	}
+	cfg->policies = calloc(n, sizeof(*cfg->policies));
+	if (cfg->policies == NULL)
+		return fail(c, "$.policies", "out of memory");
+	aif_policy_defaults(&cfg->policies[0]);
+	cfg->n_policies = 1;
+	if (pol == NULL)
+		return 0;
+	json_object_foreach(pol, key, v) {
+		struct aif_policy_params *p;
+
+		path_key(pp, "$.policies", key);
+		if (check_name(c, pp, key) < 0)
+			return -1;
+		p = &cfg->policies[0];
+		if (strcmp(key, "default") != 0)
+			p = &cfg->policies[cfg->n_policies++];
+		aif_policy_defaults(p);
+		snprintf(p->name, sizeof(p->name), "%s", key);
+		if (parse_policy(c, v, pp, p) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- ports ---- */
+
+/* Which switch:port already uses device dev (the switches parsed so far). */
+static bool
+device_used(const struct aif_config *cfg, const char *dev,
+	    const char **sw_name, const char **port_name)
+{
+	uint16_t s, p;
+
+	for (s = 0; s < cfg->n_switches; s++) {
+		const struct aif_switch_params *o = &cfg->switches[s];
+
+		for (p = 0; p < o->n_ports; p++) {
+			if (strcmp(o->ports[p].device, dev) == 0) {
+				*sw_name = o->name;
+				*port_name = o->ports[p].name;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Interface address "a/len": length required, not network/broadcast. */
+static int
+check_port_addr(struct pctx *c, const char *path, const char *s,
+		const struct aif_prefix *a)
+{
+	struct aif_prefix net = *a;
+	uint32_t host_mask;
+
+	if (strchr(s, '/') == NULL)
+		return fail(c, path, "prefix length is required in '%s'", s);
+	if (a->addr.family != AIF_AF_INET4 || a->len >= 31)
+		return 0;
+	aif_prefix_normalize(&net);
+	if (aif_ip_equal(&net.addr, &a->addr))
+		return fail(c, path, "'%s' is the network address of its subnet",
+			    s);
+	host_mask = a->len == 0 ? UINT32_MAX : UINT32_MAX >> a->len;
+	if ((aif_ip4_host(&a->addr) & host_mask) == host_mask)
+		return fail(c, path,
+			    "'%s' is the broadcast address of its subnet", s);
+	return 0;
+}
+
+/* Port holding subnet net among sw's ports (the new one included), or NULL. */
+static const char *
+subnet_owner(const struct aif_switch_params *sw, uint16_t n_ports,
+	     const struct aif_prefix *net)
+{
+	uint16_t p, i;
+
+	for (p = 0; p < n_ports; p++) {
+		const struct aif_port_params *port = &sw->ports[p];
+
+		for (i = 0; i < port->n_addrs; i++) {
+			struct aif_prefix o = port->addrs[i];
+
+			aif_prefix_normalize(&o);
+			if (o.len == net->len && aif_ip_equal(&o.addr, &net->addr))
+				return port->name;
+		}
+	}
+	return NULL;
+}
+
+static int
+parse_port_addrs(struct pctx *c, json_t *arr, const char *path,
+		 struct aif_switch_params *sw, uint16_t idx)
+{
+	struct aif_port_params *port = &sw->ports[idx];
+	char ep[PATH_LEN], buf[64];
+	const char *owner;
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(arr, i, v) {
+		struct aif_prefix a, net;
+		const char *s;
+
+		path_idx(ep, path, i);
+		if (!json_is_string(v))
+			return fail(c, ep, "expected string, got %s",
+				    type_name(v));
+		s = json_string_value(v);
+		if (aif_prefix_parse(s, &a) < 0)
+			return fail(c, ep, "invalid address '%s'", s);
+		if (check_port_addr(c, ep, s, &a) < 0)
+			return -1;
+		net = a;
+		aif_prefix_normalize(&net);
+		owner = subnet_owner(sw, idx + 1, &net);
+		if (owner != NULL)
+			return fail(c, ep, "subnet %s is already on port %s",
+				    aif_prefix_fmt(&net, buf, sizeof(buf)),
+				    owner);
+		port->addrs[port->n_addrs++] = a;
+	}
+	return 0;
+}
+
+static int
+parse_port_device(struct pctx *c, json_t *j, const char *path,
+		  struct aif_port_params *port)
+{
+	const char *dev = NULL, *sw_name = NULL, *port_name = NULL;
+	char fp[PATH_LEN];
+
+	if (get_string(c, j, path, "device", true, &dev) < 0)
+		return -1;
+	path_key(fp, path, "device");
+	if (dev[0] == '\0' || strlen(dev) >= AIF_DEV_NAME_MAX)
+		return fail(c, fp, "device name must be 1..%d characters",
+			    AIF_DEV_NAME_MAX - 1);
+	if (device_used(c->cfg, dev, &sw_name, &port_name))
+		return fail(c, fp, "device '%s' is already used by %s:%s", dev,
+			    sw_name, port_name);
+	snprintf(port->device, sizeof(port->device), "%s", dev);
+	return 0;
+}
+
+static int
+parse_port_speed(struct pctx *c, json_t *j, const char *path,
+		 struct aif_port_params *port)
+{
+	char fp[PATH_LEN];
+	double gbps, mbps;
+	int rc = get_gbps(c, j, path, "speed_gbps", &gbps);
+
+	if (rc <= 0)
+		return rc;
+	mbps = gbps * 1000.0 + 0.5;
+	if (mbps < 1.0) {
+		path_key(fp, path, "speed_gbps");
+		return fail(c, fp, "must be at least 0.001 (1 Mb/s), got %g",
+			    gbps);
+	}
+	port->speed_mbps = (uint32_t)mbps;
+	return 0;
+}
+
+/* sw->ports[idx]; sw->n_ports already counts it (zeroed). */
+static int
+parse_port(struct pctx *c, json_t *j, const char *path,
+	   struct aif_switch_params *sw, uint16_t idx)
+{
+	static const char *const keys[] = {"name", "device", "mac", "mtu",
+					   "speed_gbps", "addresses", NULL};
+	struct aif_port_params *port = &sw->ports[idx];
+	char fp[PATH_LEN];
+	long long mtu = 1500;
+	json_t *arr;
+	int rc;
+
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_name(c, j, path, "name", true, port->name) < 0)
+		return -1;
+	if (aif_config_port_find(sw, port->name) != idx) {
+		path_key(fp, path, "name");
+		return fail(c, fp, "duplicate port name '%s'", port->name);
+	}
+	if (parse_port_device(c, j, path, port) < 0)
+		return -1;
+	rc = get_mac(c, j, path, "mac", false, &port->mac);
+	if (rc < 0)
+		return -1;
+	port->mac_set = rc > 0;
+	if (get_int(c, j, path, "mtu", false, 68, 9600, &mtu) < 0)
+		return -1;
+	port->mtu = (uint16_t)mtu;
+	if (parse_port_speed(c, j, path, port) < 0)
+		return -1;
+	rc = get_array(c, j, path, "addresses", false, 0, AIF_MAX_PORT_ADDRS,
+		       &arr);
+	if (rc < 0)
+		return -1;
+	path_key(fp, path, "addresses");
+	if (rc > 0 && parse_port_addrs(c, arr, fp, sw, idx) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+parse_ports(struct pctx *c, json_t *j, const char *path,
+	    struct aif_switch_params *sw)
+{
+	char ap[PATH_LEN], ep[PATH_LEN];
+	json_t *arr, *v;
+	size_t i;
+
+	if (get_array(c, j, path, "ports", true, 1, AIF_MAX_PORTS, &arr) < 0)
+		return -1;
+	sw->ports = calloc(json_array_size(arr), sizeof(*sw->ports));
+	if (sw->ports == NULL)
+		return fail(c, path, "out of memory");
+	path_key(ap, path, "ports");
+	json_array_foreach(arr, i, v) {
+		path_idx(ep, ap, i);
+		sw->n_ports = (uint16_t)(i + 1);
+		if (parse_port(c, v, ep, sw, (uint16_t)i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- neighbours ---- */
+
+static int
+find_neighbor(const struct aif_switch_params *sw, const struct aif_ip *ip)
+{
+	uint32_t i;
+
+	for (i = 0; i < sw->n_neighbors; i++)
+		if (aif_ip_equal(&sw->neighbors[i].ip, ip))
+			return (int)i;
+	return -1;
+}
+
+/* The "port" field of j, as an index into sw->ports. */
+static int
+get_port_ref(struct pctx *c, json_t *j, const char *path,
+	     const struct aif_switch_params *sw, uint16_t *port)
+{
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	int idx;
+
+	if (get_string(c, j, path, "port", true, &s) < 0)
+		return -1;
+	idx = aif_config_port_find(sw, s);
+	if (idx < 0) {
+		path_key(fp, path, "port");
+		return fail(c, fp, "unknown port '%s' on switch %s", s,
+			    sw->name);
+	}
+	*port = (uint16_t)idx;
+	return 0;
+}
+
+static int
+parse_neighbor(struct pctx *c, json_t *j, const char *path,
+	       struct aif_switch_params *sw)
+{
+	static const char *const keys[] = {"ip", "mac", "port", NULL};
+	struct aif_neighbor_params *n = &sw->neighbors[sw->n_neighbors];
+	char fp[PATH_LEN], buf[64];
+
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_ip(c, j, path, "ip", &n->ip) < 0)
+		return -1;
+	if (find_neighbor(sw, &n->ip) >= 0) {
+		path_key(fp, path, "ip");
+		return fail(c, fp, "duplicate neighbor %s",
+			    aif_ip_fmt(&n->ip, buf, sizeof(buf)));
+	}
+	if (get_mac(c, j, path, "mac", true, &n->mac) < 0 ||
+	    get_port_ref(c, j, path, sw, &n->port) < 0)
+		return -1;
+	sw->n_neighbors++;
+	return 0;
+}
+
+static int
+parse_neighbors(struct pctx *c, json_t *j, const char *path,
+		struct aif_switch_params *sw)
+{
+	char ap[PATH_LEN], ep[PATH_LEN];
+	json_t *arr, *v;
+	size_t i;
+	int rc;
+
+	rc = get_array(c, j, path, "neighbors", false, 0, AIF_MAX_NEIGHBORS,
+		       &arr);
+	if (rc <= 0 || json_array_size(arr) == 0)
+		return rc;
+	sw->neighbors = calloc(json_array_size(arr), sizeof(*sw->neighbors));
+	if (sw->neighbors == NULL)
+		return fail(c, path, "out of memory");
+	path_key(ap, path, "neighbors");
+	json_array_foreach(arr, i, v) {
+		path_idx(ep, ap, i);
+		if (parse_neighbor(c, v, ep, sw) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- switches, phase 1: identity, ports, neighbours ---- */
+
+static uint32_t
+fnv1a32(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s != '\0'; s++) {
+		h ^= (uint8_t)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static int
+find_policy(const struct aif_config *cfg, const char *name)
+{
+	uint16_t i;
+
+	for (i = 0; i < cfg->n_policies; i++)
+		if (strcmp(cfg->policies[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+parse_switch_policy(struct pctx *c, json_t *j, const char *path,
+		    struct aif_switch_params *sw)
+{
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	int rc = get_string(c, j, path, "policy", false, &s);
+	int idx;
+
+	if (rc <= 0)
+		return rc;
+	idx = find_policy(c->cfg, s);
+	if (idx < 0) {
+		path_key(fp, path, "policy");
+		return fail(c, fp, "unknown policy '%s'", s);
+	}
+	sw->policy = (uint16_t)idx;
+	return 0;
+}
+
+/* cfg->switches[idx]; n_switches already counts it. */
+static int
+parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
+{
+	static const char *const keys[] = {"name", "policy", "seed",
+					   "proxy_arp", "ports", "neighbors",
+					   "nexthop_groups", "routes", NULL};
+	struct aif_switch_params *sw = &c->cfg->switches[idx];
+	char fp[PATH_LEN];
+	long long seed;
+	int rc;
+
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_name(c, j, path, "name", true, sw->name) < 0)
+		return -1;
+	if (aif_config_switch_find(c->cfg, sw->name) != idx) {
+		path_key(fp, path, "name");
+		return fail(c, fp, "duplicate switch name '%s'", sw->name);
+	}
+	if (parse_switch_policy(c, j, path, sw) < 0)
+		return -1;
+	rc = get_int(c, j, path, "seed", false, 0, UINT32_MAX, &seed);
+	if (rc < 0)
+		return -1;
+	sw->seed_set = rc > 0;
+	sw->seed = rc > 0 ? (uint32_t)seed : fnv1a32(sw->name);
+	if (get_bool(c, j, path, "proxy_arp", &sw->proxy_arp) < 0 ||
+	    parse_ports(c, j, path, sw) < 0 ||
+	    parse_neighbors(c, j, path, sw) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- hosts ---- */
+
+static int
+append_neighbor(struct pctx *c, const char *path, struct aif_switch_params *sw,
+		const struct aif_neighbor_params *n)
+{
+	struct aif_neighbor_params *grown;
+	char buf[64];
+
+	if (find_neighbor(sw, &n->ip) >= 0)
+		return fail(c, path, "%s is already a neighbor on switch %s",
+			    aif_ip_fmt(&n->ip, buf, sizeof(buf)), sw->name);
+	if (sw->n_neighbors >= AIF_MAX_NEIGHBORS)
+		return fail(c, path, "too many neighbors on switch %s (max %d)",
+			    sw->name, AIF_MAX_NEIGHBORS);
+	grown = realloc(sw->neighbors,
+			(sw->n_neighbors + 1) * sizeof(*sw->neighbors));
+	if (grown == NULL)
+		return fail(c, path, "out of memory");
+	sw->neighbors = grown;
+	sw->neighbors[sw->n_neighbors++] = *n;
+	return 0;
+}
+
+static int
+find_host(const struct aif_config *cfg, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < cfg->n_hosts; i++)
+		if (strcmp(cfg->hosts[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+get_switch_ref(struct pctx *c, json_t *j, const char *path, uint16_t *sw)
+{
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	int idx;
+
+	if (get_string(c, j, path, "switch", true, &s) < 0)
+		return -1;
+	idx = aif_config_switch_find(c->cfg, s);
+	if (idx < 0) {
+		path_key(fp, path, "switch");
+		return fail(c, fp, "unknown switch '%s'", s);
+	}
+	*sw = (uint16_t)idx;
+	return 0;
+}
+
+/* cfg->hosts[idx]; n_hosts already counts it. */
+static int
+parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx)
+{
+	static const char *const keys[] = {"name", "switch", "port", "ip",
+					   "mac", NULL};
+	struct aif_host_params *h = &c->cfg->hosts[idx];
+	struct aif_neighbor_params n;
+	struct aif_switch_params *sw;
+	char fp[PATH_LEN];
+
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_name(c, j, path, "name", true, h->name) < 0)
+		return -1;
+	if (find_host(c->cfg, h->name) != (int)idx) {
+		path_key(fp, path, "name");
+		return fail(c, fp, "duplicate host name '%s'", h->name);
+	}
+	if (get_switch_ref(c, j, path, &h->sw) < 0)
+		return -1;
+	sw = &c->cfg->switches[h->sw];
+	if (get_port_ref(c, j, path, sw, &h->port) < 0 ||
+	    get_ip(c, j, path, "ip", &h->ip) < 0 ||
+	    get_mac(c, j, path, "mac", true, &h->mac) < 0)
+		return -1;
+	memset(&n, 0, sizeof(n));
+	n.ip = h->ip;
+	n.mac = h->mac;
+	n.port = h->port;
+	path_key(fp, path, "ip");
+	return append_neighbor(c, fp, sw, &n);
+}
+
+static int
+parse_hosts(struct pctx *c, json_t *root)
+{
+	char ep[PATH_LEN];
+	json_t *arr, *v;
+	size_t i;
+	int rc;
+
+	rc = get_array(c, root, "$", "hosts", false, 0, SIZE_MAX, &arr);
+	if (rc <= 0 || json_array_size(arr) == 0)
+		return rc;
+	c->cfg->hosts = calloc(json_array_size(arr), sizeof(*c->cfg->hosts));
+	if (c->cfg->hosts == NULL)
+		return fail(c, "$.hosts", "out of memory");
+	json_array_foreach(arr, i, v) {
+		path_idx(ep, "$.hosts", i);
+		c->cfg->n_hosts = (uint32_t)(i + 1);
+		if (parse_host(c, v, ep, (uint32_t)i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- next hops and groups ---- */
+
+/* ip must be on a subnet of the port or a static neighbour on it. */
+static int
+check_nexthop(struct pctx *c, const char *path,
+	      const struct aif_switch_params *sw,
+	      const struct aif_nexthop_params *m)
+{
+	const struct aif_port_params *port = &sw->ports[m->port];
+	char buf[64];
+	uint16_t p, i;
+	int n;
+
+	aif_ip_fmt(&m->ip, buf, sizeof(buf));
+	for (p = 0; p < sw->n_ports; p++)
+		for (i = 0; i < sw->ports[p].n_addrs; i++)
+			if (aif_ip_equal(&sw->ports[p].addrs[i].addr, &m->ip))
+				return fail(c, path,
+					    "next hop %s is an address of this switch (port %s)",
+					    buf, sw->ports[p].name);
+	for (i = 0; i < port->n_addrs; i++)
+		if (aif_prefix_contains(&port->addrs[i], &m->ip))
+			return 0;
+	n = find_neighbor(sw, &m->ip);
+	if (n >= 0 && sw->neighbors[n].port == m->port)
+		return 0;
+	return fail(c, path,
+		    "next hop %s is not on a subnet of port %s and has no static neighbor",
+		    buf, port->name);
+}
+
+/* {"ip", "port"[, "weight"]} -> m, validated as a next hop of sw. */
+static int
+parse_nexthop(struct pctx *c, json_t *j, const char *path,
+	      const struct aif_switch_params *sw, bool weighted,
+	      struct aif_nexthop_params *m)
+{
+	static const char *const keys_w[] = {"ip", "port", "weight", NULL};
+	static const char *const keys[] = {"ip", "port", NULL};
+	char fp[PATH_LEN];
+	long long weight = 1;
+
+	memset(m, 0, sizeof(*m));
+	if (check_object(c, j, path, weighted ? keys_w : keys) < 0 ||
+	    get_ip(c, j, path, "ip", &m->ip) < 0 ||
+	    get_port_ref(c, j, path, sw, &m->port) < 0)
+		return -1;
+	if (weighted &&
+	    get_int(c, j, path, "weight", false, 1, 65535, &weight) < 0)
+		return -1;
+	m->weight = (uint32_t)weight;
+	path_key(fp, path, "ip");
+	return check_nexthop(c, fp, sw, m);
+}
+
+static int
+parse_members(struct pctx *c, json_t *arr, const char *path,
+	      const struct aif_switch_params *sw, struct aif_group_params *g)
+{
+	char ep[PATH_LEN], buf[64];
+	json_t *v;
+	size_t i;
+	uint16_t k;
+
+	json_array_foreach(arr, i, v) {
+		struct aif_nexthop_params *m = &g->members[i];
+
+		path_idx(ep, path, i);
+		if (parse_nexthop(c, v, ep, sw, true, m) < 0)
+			return -1;
+		for (k = 0; k < i; k++)
+			if (g->members[k].port == m->port &&
+			    aif_ip_equal(&g->members[k].ip, &m->ip))
+				return fail(c, ep, "duplicate member %s@%s",
+					    aif_ip_fmt(&m->ip, buf, sizeof(buf)),
+					    sw->ports[m->port].name);
+		g->n_members = (uint16_t)(i + 1);
+	}
+	return 0;
+}
+
+static int
+find_group(const struct aif_switch_params *sw, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < sw->n_groups; i++)
+		if (strcmp(sw->groups[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+parse_group(struct pctx *c, json_t *j, const char *path,
+	    struct aif_switch_params *sw)
+{
+	static const char *const keys[] = {"name", "members", NULL};
+	struct aif_group_params *g = &sw->groups[sw->n_groups];
+	char fp[PATH_LEN];
+	json_t *arr;
+
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_name(c, j, path, "name", true, g->name) < 0)
+		return -1;
+	if (find_group(sw, g->name) >= 0) {
+		path_key(fp, path, "name");
+		return fail(c, fp, "duplicate group name '%s'", g->name);
+	}
+	if (get_array(c, j, path, "members", true, 1, AIF_MAX_MEMBERS,
+		      &arr) < 0)
+		return -1;
+	path_key(fp, path, "members");
+	if (parse_members(c, arr, fp, sw, g) < 0)
+		return -1;
+	sw->n_groups++;
+	return 0;
+}
+
+/* Upper bound on groups: explicit ones plus one per "nexthop" route. */
+static size_t
+groups_needed(json_t *groups, json_t *routes)
+{
+	size_t n = json_is_array(groups) ? json_array_size(groups) : 0;
+	json_t *v;
+	size_t i;
+
+	if (!json_is_array(routes))
+		return n < AIF_MAX_GROUPS ? n : AIF_MAX_GROUPS;
+	json_array_foreach(routes, i, v) {
+		if (json_is_object(v) && json_object_get(v, "nexthop") != NULL)
+			n++;
+	}
+	return n < AIF_MAX_GROUPS ? n : AIF_MAX_GROUPS;
+}
+
+static int
+parse_groups(struct pctx *c, json_t *j, const char *path,
+	     struct aif_switch_params *sw)
+{
+	char ap[PATH_LEN], ep[PATH_LEN];
+	json_t *arr, *v;
+	size_t i, cap;
+	int rc;
+
+	rc = get_array(c, j, path, "nexthop_groups", false, 0, AIF_MAX_GROUPS,
+		       &arr);
+	if (rc < 0)
+		return -1;
+	cap = groups_needed(arr, json_object_get(j, "routes"));
+	if (cap == 0)
+		return 0;
+	sw->groups = calloc(cap, sizeof(*sw->groups));
+	if (sw->groups == NULL)
+		return fail(c, path, "out of memory");
+	if (rc == 0)
+		return 0;
+	path_key(ap, path, "nexthop_groups");
+	json_array_foreach(arr, i, v) {
+		path_idx(ep, ap, i);
+		if (parse_group(c, v, ep, sw) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- routes ---- */
+
+/* Index of the implicit group for m, created if new. */
+static int
+implicit_group(struct pctx *c, const char *path, struct aif_switch_params *sw,
+	       const struct aif_nexthop_params *m, uint16_t *group)
+{
+	struct aif_group_params *g;
+	char buf[64];
+	uint32_t i;
+	int n;
+
+	for (i = 0; i < sw->n_groups; i++) {
+		g = &sw->groups[i];
+		if (strchr(g->name, '@') != NULL && g->n_members == 1 &&
+		    g->members[0].port == m->port &&
+		    aif_ip_equal(&g->members[0].ip, &m->ip)) {
+			*group = (uint16_t)i;
+			return 0;
+		}
+	}
+	if (sw->n_groups >= AIF_MAX_GROUPS)
+		return fail(c, path, "too many next-hop groups (max %d)",
+			    AIF_MAX_GROUPS);
+	g = &sw->groups[sw->n_groups];
+	n = snprintf(g->name, sizeof(g->name), "%s@%s",
+		     aif_ip_fmt(&m->ip, buf, sizeof(buf)),
+		     sw->ports[m->port].name);
+	if (n < 0 || (size_t)n >= sizeof(g->name))
+		snprintf(g->name, sizeof(g->name), "@%u", sw->n_groups);
+	g->n_members = 1;
+	g->members[0] = *m;
+	*group = (uint16_t)sw->n_groups++;
+	return 0;
+}
+
+static int
+parse_route_target(struct pctx *c, json_t *j, const char *path,
+		   struct aif_switch_params *sw, struct aif_route_params *r)
+{
+	struct aif_nexthop_params m;
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	json_t *nh;
+	int idx, rc;
+
+	rc = get_string(c, j, path, "group", false, &s);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		path_key(fp, path, "group");
+		idx = find_group(sw, s);
+		if (idx < 0 || strchr(s, '@') != NULL)
+			return fail(c, fp, "unknown group '%s'", s);
+		r->kind = AIF_ROUTE_GROUP;
+		r->group = (uint16_t)idx;
+		return 0;
+	}
+	rc = get_string(c, j, path, "action", false, &s);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		path_key(fp, path, "action");
+		if (strcmp(s, "drop") != 0)
+			return fail(c, fp,
+				    "unknown action '%s' (expected \"drop\")", s);
+		r->kind = AIF_ROUTE_DROP;
+		return 0;
+	}
+	nh = json_object_get(j, "nexthop");
+	path_key(fp, path, "nexthop");
+	if (parse_nexthop(c, nh, fp, sw, false, &m) < 0)
+		return -1;
+	r->kind = AIF_ROUTE_GROUP;
+	return implicit_group(c, fp, sw, &m, &r->group);
+}
+
+static int
+parse_route(struct pctx *c, json_t *j, const char *path,
+	    struct aif_switch_params *sw, struct aif_route_params *r)
+{
+	static const char *const keys[] = {"prefix", "group", "nexthop",
+					   "action", NULL};
+	char fp[PATH_LEN];
+	const char *s = NULL;
+	int n;
+
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_string(c, j, path, "prefix", true, &s) < 0)
+		return -1;
+	if (aif_prefix_parse(s, &r->prefix) < 0) {
+		path_key(fp, path, "prefix");
+		return fail(c, fp, "invalid prefix '%s'", s);
+	}
+	aif_prefix_normalize(&r->prefix);
+	n = (json_object_get(j, "group") != NULL) +
+	    (json_object_get(j, "nexthop") != NULL) +
+	    (json_object_get(j, "action") != NULL);
+	if (n != 1)
+		return fail(c, path,
+			    "exactly one of 'group', 'nexthop' or 'action' is required");
+	return parse_route_target(c, j, path, sw, r);
+}
+
+struct route_key {
+	struct aif_prefix p;
+	uint32_t idx;
+};
+
+static int
+route_key_cmp(const void *va, const void *vb)
+{
+	const struct route_key *a = va, *b = vb;
+	int d;
+
+	if (a->p.addr.family != b->p.addr.family)
+		return a->p.addr.family < b->p.addr.family ? -1 : 1;
+	if (a->p.len != b->p.len)
+		return a->p.len < b->p.len ? -1 : 1;
+	d = memcmp(a->p.addr.b, b->p.addr.b, sizeof(a->p.addr.b));
+	if (d != 0)
+		return d;
+	return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+static bool
+route_key_same(const struct route_key *a, const struct route_key *b)
+{
+	return a->p.len == b->p.len && aif_ip_equal(&a->p.addr, &b->p.addr);
+}
+
+/* Report the first (in file order) route whose prefix came earlier too. */
+static int
+check_dup_routes(struct pctx *c, const char *path,
+		 const struct aif_switch_params *sw)
+{
+	struct route_key *k;
+	uint32_t i, dup = UINT32_MAX, first = 0;
+	char rp[PATH_LEN], fp[PATH_LEN], buf[64];
+
+	if (sw->n_routes < 2)
+		return 0;
+	k = calloc(sw->n_routes, sizeof(*k));
+	if (k == NULL)
+		return fail(c, path, "out of memory");
+	for (i = 0; i < sw->n_routes; i++) {
+		k[i].p = sw->routes[i].prefix;
+		k[i].idx = i;
+	}
+	qsort(k, sw->n_routes, sizeof(*k), route_key_cmp);
+	for (i = 1; i < sw->n_routes; i++) {
+		if (route_key_same(&k[i - 1], &k[i]) && k[i].idx < dup) {
+			dup = k[i].idx;
+			first = k[i - 1].idx;
+		}
+	}
+	free(k);
+	if (dup == UINT32_MAX)
+		return 0;
+	path_idx(rp, path, dup);
+	path_key(fp, rp, "prefix");
+	return fail(c, fp, "duplicate prefix %s (also routes[%u])",
+		    aif_prefix_fmt(&sw->routes[dup].prefix, buf, sizeof(buf)),
+		    first);
+}
+
+static int
+parse_routes(struct pctx *c, json_t *j, const char *path,
+	     struct aif_switch_params *sw)
+{
+	char ap[PATH_LEN], ep[PATH_LEN];
+	json_t *arr, *v;
+	size_t i;
+	int rc;
+
+	rc = get_array(c, j, path, "routes", false, 0, AIF_MAX_ROUTES, &arr);
+	if (rc <= 0 || json_array_size(arr) == 0)
+		return rc;
+	sw->routes = calloc(json_array_size(arr), sizeof(*sw->routes));
+	if (sw->routes == NULL)
+		return fail(c, path, "out of memory");
+	path_key(ap, path, "routes");
+	json_array_foreach(arr, i, v) {
+		path_idx(ep, ap, i);
+		if (parse_route(c, v, ep, sw, &sw->routes[i]) < 0)
+			return -1;
+		sw->n_routes = (uint32_t)(i + 1);
+	}
+	return check_dup_routes(c, ap, sw);
+}
+
+/* ---- switches ---- */
+
+static int
+parse_switches(struct pctx *c, json_t *arr)
+{
+	char ep[PATH_LEN];
+	json_t *v;
+	size_t i;
+
+	c->cfg->switches = calloc(json_array_size(arr),
+				  sizeof(*c->cfg->switches));
+	if (c->cfg->switches == NULL)
+		return fail(c, "$.switches", "out of memory");
+	json_array_foreach(arr, i, v) {
+		path_idx(ep, "$.switches", i);
+		c->cfg->n_switches = (uint16_t)(i + 1);
+		if (parse_switch_base(c, v, ep, (uint16_t)i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Phase 3: groups and routes, once every neighbour and host is known. */
+static int
+parse_switches_routing(struct pctx *c, json_t *arr)
+{
+	char ep[PATH_LEN];
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(arr, i, v) {
+		struct aif_switch_params *sw = &c->cfg->switches[i];
+
+		path_idx(ep, "$.switches", i);
+		if (parse_groups(c, v, ep, sw) < 0 ||
+		    parse_routes(c, v, ep, sw) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- links ---- */
+
+/* "switch:port" -> indices. */
+static int
+parse_endpoint(struct pctx *c, json_t *j, const char *path, const char *key,
+	       uint16_t *sw, uint16_t *port)
+{
+	char fp[PATH_LEN], name[AIF_NAME_MAX];
+	const char *s = NULL, *colon;
+	int si, pi;
+
+	if (get_string(c, j, path, key, true, &s) < 0)
+		return -1;
+	path_key(fp, path, key);
+	colon = strchr(s, ':');
+	if (colon == NULL || (size_t)(colon - s) >= sizeof(name))
+		return fail(c, fp, "invalid endpoint '%s' (expected \"switch:port\")",
+			    s);
+	memcpy(name, s, (size_t)(colon - s));
+	name[colon - s] = '\0';
+	si = aif_config_switch_find(c->cfg, name);
+	if (si < 0)
+		return fail(c, fp, "unknown switch '%s'", name);
+	pi = aif_config_port_find(&c->cfg->switches[si], colon + 1);
+	if (pi < 0)
+		return fail(c, fp, "unknown port '%s' on switch %s", colon + 1,
+			    name);
+	*sw = (uint16_t)si;
+	*port = (uint16_t)pi;
+	return 0;
+}
+
+/* A port joins at most one link and carries no host. */
+static int
+check_endpoint_free(struct pctx *c, const char *path, const char *key,
+		    uint32_t link, uint16_t sw, uint16_t port)
+{
+	const struct aif_config *cfg = c->cfg;
+	const char *sn = cfg->switches[sw].name;
+	const char *pn = cfg->switches[sw].ports[port].name;
+	char fp[PATH_LEN];
+	uint32_t i;
+
+	path_key(fp, path, key);
+	for (i = 0; i < link; i++) {
+		const struct aif_link_params *l = &cfg->links[i];
+
+		if ((l->a_switch == sw && l->a_port == port) ||
+		    (l->b_switch == sw && l->b_port == port))
+			return fail(c, fp, "port %s:%s is already in links[%u]",
+				    sn, pn, i);
+	}
+	for (i = 0; i < cfg->n_hosts; i++)
+		if (cfg->hosts[i].sw == sw && cfg->hosts[i].port == port)
+			return fail(c, fp,
+				    "port %s:%s carries host %s and cannot be in a link",
+				    sn, pn, cfg->hosts[i].name);
+	return 0;
+}
+
+static int
+parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
+{
+	static const char *const keys[] = {"a", "b", "rate_gbps", "delay_ns",
+					   NULL};
+	struct aif_link_params *l = &c->cfg->links[idx];
+	long long delay = 0;
+	double gbps;
+	int rc;
+
+	if (check_object(c, j, path, keys) < 0 ||
+	    parse_endpoint(c, j, path, "a", &l->a_switch, &l->a_port) < 0 ||
+	    parse_endpoint(c, j, path, "b", &l->b_switch, &l->b_port) < 0)
+		return -1;
+	if (l->a_switch == l->b_switch && l->a_port == l->b_port)
+		return fail(c, path, "both ends are %s:%s",
+			    c->cfg->switches[l->a_switch].name,
+			    c->cfg->switches[l->a_switch].ports[l->a_port].name);
+	if (check_endpoint_free(c, path, "a", idx, l->a_switch, l->a_port) < 0 ||
+	    check_endpoint_free(c, path, "b", idx, l->b_switch, l->b_port) < 0)
+		return -1;
+	rc = get_gbps(c, j, path, "rate_gbps", &gbps);
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		l->rate_bps = (uint64_t)(gbps * 1e9 + 0.5);
+	if (get_int(c, j, path, "delay_ns", false, 0, LLONG_MAX, &delay) < 0)
+		return -1;
+	l->delay_ns = (uint64_t)delay;
+	return 0;
+}
+
+static int
+parse_links(struct pctx *c, json_t *root)
+{
+	char ep[PATH_LEN];
+	json_t *arr, *v;
+	size_t i;
+	int rc;
+
+	rc = get_array(c, root, "$", "links", false, 0, SIZE_MAX, &arr);
+	if (rc <= 0 || json_array_size(arr) == 0)
+		return rc;
+	c->cfg->links = calloc(json_array_size(arr), sizeof(*c->cfg->links));
+	if (c->cfg->links == NULL)
+		return fail(c, "$.links", "out of memory");
+	json_array_foreach(arr, i, v) {
+		path_idx(ep, "$.links", i);
+		if (parse_link(c, v, ep, (uint32_t)i) < 0)
+			return -1;
+		c->cfg->n_links = (uint32_t)(i + 1);
+	}
+	return 0;
+}
+
+/* ---- entry points ---- */
+
+static int
+parse_root(struct pctx *c, json_t *root)
+{
+	static const char *const keys[] = {"policies", "switches", "hosts",
+					   "links", NULL};
+	json_t *switches;
+
+	if (check_object(c, root, "$", keys) < 0 ||
+	    parse_policies(c, root) < 0 ||
+	    get_array(c, root, "$", "switches", true, 1, AIF_MAX_SWITCHES,
+		      &switches) < 0 ||
+	    parse_switches(c, switches) < 0 ||
+	    parse_hosts(c, root) < 0 ||
+	    parse_switches_routing(c, switches) < 0 ||
+	    parse_links(c, root) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Parse and validate a config from JSON text, e.g.
+ *   if (aif_config_parse(buf, n, &cfg, err, sizeof(err)) < 0)
+ *           fprintf(stderr, "config: %s\n", err);
+ */
+int
+aif_config_parse(const char *text, size_t len, struct aif_config **out,
+		 char *err, size_t err_len)
+{
+	struct pctx c = { .err = err, .err_len = err_len };
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
+	if (err != NULL && err_len > 0)
+		err[0] = '\0';
+	if (out == NULL)
+		return -1;
+	*out = NULL;
+	root = json_loadb(text != NULL ? text : "", text != NULL ? len : 0,
+			  JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL) {
+		if (err != NULL && err_len > 0)
+			snprintf(err, err_len, "line %d column %d: %s",
+				 jerr.line, jerr.column, jerr.text);
+		return -1;
+	}
+	c.cfg = calloc(1, sizeof(*c.cfg));
+	if (c.cfg == NULL)
+		rc = fail(&c, "$", "out of memory");
+	else
+		rc = parse_root(&c, root);
+	json_decref(root);
+	if (rc < 0) {
+		aif_config_free(c.cfg);
+		return -1;
+	}
+	*out = c.cfg;
+	return 0;
+}
+
+static int
+io_fail(const char *path, int errnum, char *err, size_t err_len)
+{
+	if (err != NULL && err_len > 0)
+		snprintf(err, err_len, "%s: %s", path, strerror(errnum));
+	return -1;
+}
+
+/* Read a whole file into a malloc'd buffer; *n gets its length. */
+static char *
+read_file(const char *path, size_t *n, int *errnum)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 0;
+	char *buf = NULL;
+
+	*n = 0;
+	if (f == NULL) {
+		*errnum = errno;
+		return NULL;
+	}
+	for (;;) {
+		if (*n == cap) {
+			char *grown;
+
+			cap = cap == 0 ? 65536 : cap * 2;
+			grown = cap <= FILE_MAX_BYTES ? realloc(buf, cap) : NULL;
+			if (grown == NULL) {
+				*errnum = cap > FILE_MAX_BYTES ? EFBIG : ENOMEM;
+				goto err;
+			}
+			buf = grown;
+		}
+		*n += fread(buf + *n, 1, cap - *n, f);
+		if (ferror(f)) {
+			*errnum = EIO;
+			goto err;
+		}
+		if (feof(f))
+			break;
+	}
+	fclose(f);
+	return buf;
+err:
+	free(buf);
+	fclose(f);
+	return NULL;
+}
+
+/* Same as aif_config_parse(), from a file; err names the file on I/O errors. */
+int
+aif_config_load_file(const char *path, struct aif_config **out, char *err,
+		     size_t err_len)
+{
+	size_t n;
+	int errnum = 0;
+	char *text;
+	int rc;
+
+	if (out != NULL)
+		*out = NULL;
+	text = read_file(path, &n, &errnum);
+	if (text == NULL)
+		return io_fail(path, errnum, err, err_len);
+	rc = aif_config_parse(text, n, out, err, err_len);
+	free(text);
+	return rc;
+}
+
+/* Free a config from aif_config_parse(); NULL is fine. */
+void
+aif_config_free(struct aif_config *cfg)
+{
+	uint16_t i;
+
+	if (cfg == NULL)
+		return;
+	for (i = 0; i < cfg->n_switches; i++) {
+		free(cfg->switches[i].ports);
+		free(cfg->switches[i].groups);
+		free(cfg->switches[i].routes);
+		free(cfg->switches[i].neighbors);
+	}
+	free(cfg->switches);
+	free(cfg->policies);
+	free(cfg->links);
+	free(cfg->hosts);
+	free(cfg);
+}
+
+/*
+ * Default policy, named "default": trust DSCP, DSCP 26 -> TC 3, 48 -> TC 6,
+ * other DSCPs -> TC 0, PCP n -> TC n, ECMP over AIF_HF_DEFAULT with CRC32C.
+ */
+void
+aif_policy_defaults(struct aif_policy_params *p)
+{
+	unsigned int i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "default");
+	p->trust = AIF_TRUST_DSCP;
+	p->dscp_to_tc[26] = 3;
+	p->dscp_to_tc[48] = 6;
+	for (i = 0; i < 8; i++)
+		p->pcp_to_tc[i] = (uint8_t)i;
+	p->lb.scheme = AIF_LB_ECMP;
+	p->lb.hash_alg = AIF_HASH_CRC32C;
+	p->lb.hash_fields = AIF_HF_DEFAULT;
+}
+
+/* Index of the switch called name, or -1. */
+int
+aif_config_switch_find(const struct aif_config *cfg, const char *name)
+{
+	uint16_t i;
+
+	for (i = 0; i < cfg->n_switches; i++)
+		if (strcmp(cfg->switches[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Index of the port called name in sw, or -1. */
+int
+aif_config_port_find(const struct aif_switch_params *sw, const char *name)
+{
+	uint16_t i;
+
+	for (i = 0; i < sw->n_ports; i++)
+		if (strcmp(sw->ports[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Name of one AIF_HF_* bit ("src_ip", ...), or NULL if bit is not one. */
+const char *
+aif_hash_field_name(uint32_t bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_HASH_FIELDS; i++)
+		if (bit == 1u << i)
+			return hash_field_names[i];
+	return NULL;
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Topology and policy file: the params, as the user wrote them.
+ *
+ * aif_config_parse() turns the JSON text into a struct aif_config, checking
+ * every field; the first bad field is reported with its JSON path and the
+ * reason, e.g. "$.switches[0].ports[1].mac: invalid MAC address 'zz'".
+ * Nothing here touches DPDK: control/compile.c turns a validated config into
+ * the immutable tables the workers read.
+ *
+ * The file describes a fabric (switches, links, hosts, policies) even where
+ * the daemon runs a single switch.  See README.md "Configuration".
+ */
+#ifndef AIF_CONFIG_H
+#define AIF_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../dataplane/types.h"
+
+#define AIF_MAX_SWITCHES 256
+#define AIF_MAX_PORTS 64          /* per switch */
+#define AIF_MAX_PORT_ADDRS 8      /* per port, v4 and v6 together */
+#define AIF_MAX_GROUPS 1024       /* next-hop groups per switch */
+#define AIF_MAX_MEMBERS 64        /* members per next-hop group */
+#define AIF_MAX_ROUTES 65536      /* per switch */
+#define AIF_MAX_NEIGHBORS 4096    /* neighbour slots per switch */
+#define AIF_MAX_POLICIES 64
+#define AIF_DEV_NAME_MAX 64
+#define AIF_ERR_MAX 256
+
+/* Fields the ECMP hash may cover (policy load_balancing.hash_fields). */
+#define AIF_HF_SRC_IP (1u << 0)     /* "src_ip" */
+#define AIF_HF_DST_IP (1u << 1)     /* "dst_ip" */
+#define AIF_HF_PROTO (1u << 2)      /* "proto" */
+#define AIF_HF_SRC_PORT (1u << 3)   /* "src_port" (RoCE entropy) */
+#define AIF_HF_DST_PORT (1u << 4)   /* "dst_port" */
+#define AIF_HF_FLOW_LABEL (1u << 5) /* "flow_label" (IPv6) */
+#define AIF_HF_DEST_QP (1u << 6)    /* "dest_qp" (RoCE BTH) */
+#define AIF_HF_DEFAULT (AIF_HF_SRC_IP | AIF_HF_DST_IP | AIF_HF_PROTO | \
+			AIF_HF_SRC_PORT | AIF_HF_DST_PORT)
+
+enum aif_trust { AIF_TRUST_DSCP = 0, AIF_TRUST_PCP = 1 };
+enum aif_lb_scheme { AIF_LB_ECMP = 0 };           /* "ecmp"; more in later work */
+enum aif_hash_alg { AIF_HASH_CRC32C = 0, AIF_HASH_TOEPLITZ = 1 }; /* "crc32c", "toeplitz" */
+
+struct aif_lb_params {
+	uint8_t scheme;       /* enum aif_lb_scheme, default ECMP */
+	uint8_t hash_alg;     /* enum aif_hash_alg, default CRC32C */
+	uint32_t hash_fields; /* AIF_HF_* mask, default AIF_HF_DEFAULT */
+};
+
+struct aif_policy_params {
+	char name[AIF_NAME_MAX];
+	uint8_t trust;             /* enum aif_trust, default DSCP */
+	uint8_t dscp_to_tc[64];    /* default: 26->3, 48->6, others 0 */
+	uint8_t pcp_to_tc[8];      /* default: identity */
+	struct aif_lb_params lb;
+};
+
+struct aif_port_params {
+	char name[AIF_NAME_MAX];
+	char device[AIF_DEV_NAME_MAX]; /* EAL device name: "net_pcap0", "0000:03:00.0" */
+	struct aif_mac mac;            /* default: the device's own MAC */
+	bool mac_set;
+	uint32_t speed_mbps;           /* 0: as the device reports */
+	uint16_t mtu;                  /* IP MTU, default 1500 */
+	uint16_t n_addrs;
+	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS]; /* interface addresses with subnet */
+};
+
+/* A next hop: a neighbour IP reached through a port. */
+struct aif_nexthop_params {
+	struct aif_ip ip;
+	uint16_t port;   /* index into the switch's ports */
+	uint32_t weight; /* default 1 (used by weighted schemes) */
+};
+
+struct aif_group_params {
+	char name[AIF_NAME_MAX];
+	uint16_t n_members;
+	struct aif_nexthop_params members[AIF_MAX_MEMBERS];
+};
+
+enum aif_route_kind { AIF_ROUTE_GROUP = 0, AIF_ROUTE_DROP = 1 };
+
+struct aif_route_params {
+	struct aif_prefix prefix; /* normalised: host bits zero */
+	uint8_t kind;             /* enum aif_route_kind */
+	uint16_t group;           /* index into groups, for AIF_ROUTE_GROUP */
+};
+
+struct aif_neighbor_params {
+	struct aif_ip ip;
+	struct aif_mac mac;
+	uint16_t port;
+};
+
+struct aif_switch_params {
+	char name[AIF_NAME_MAX];
+	uint32_t seed;      /* per-switch hash seed; default derived from name */
+	bool seed_set;
+	bool proxy_arp;     /* answer ARP/NS for routed destinations too */
+	uint16_t policy;    /* index into aif_config.policies */
+	uint16_t n_ports;
+	struct aif_port_params *ports;
+	uint32_t n_groups;
+	struct aif_group_params *groups;
+	uint32_t n_routes;
+	struct aif_route_params *routes;
+	uint32_t n_neighbors;
+	struct aif_neighbor_params *neighbors; /* static, incl. those from "hosts" */
+};
+
+struct aif_link_params {
+	uint16_t a_switch, a_port, b_switch, b_port;
+	uint64_t rate_bps;   /* 0: port speed */
+	uint64_t delay_ns;
+};
+
+struct aif_host_params {
+	char name[AIF_NAME_MAX];
+	uint16_t sw, port;
+	struct aif_ip ip;
+	struct aif_mac mac;
+};
+
+struct aif_config {
+	uint16_t n_policies;
+	struct aif_policy_params *policies; /* [0] is "default" when none is named */
+	uint16_t n_switches;
+	struct aif_switch_params *switches;
+	uint32_t n_links;
+	struct aif_link_params *links;
+	uint32_t n_hosts;
+	struct aif_host_params *hosts;
+};
+
+/*
+ * Parse and validate a config from JSON text.  On success returns 0 and
+ * *out (free with aif_config_free).  On failure returns -1, *out is NULL
+ * and err holds "<json path>: <reason>".
+ */
+int aif_config_parse(const char *text, size_t len, struct aif_config **out,
+		     char *err, size_t err_len);
+
+/* Same, from a file; err names the file on I/O errors. */
+int aif_config_load_file(const char *path, struct aif_config **out, char *err,
+			 size_t err_len);
+
+void aif_config_free(struct aif_config *cfg);
+
+/* Default policy values (used for omitted fields). */
+void aif_policy_defaults(struct aif_policy_params *p);
+
+/* Index of a switch / port by name, or -1. */
+int aif_config_switch_find(const struct aif_config *cfg, const char *name);
+int aif_config_port_find(const struct aif_switch_params *sw, const char *name);
+
+/* Hash-field names <-> AIF_HF_* bits. */
+const char *aif_hash_field_name(uint32_t bit);
+
+#endif /* AIF_CONFIG_H */

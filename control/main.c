@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * aifabric: the switch daemon.
+ *
+ *	aifabric [EAL args] -- --config FILE [--socket PATH] [--duration SECONDS]
+ *	                       [--stats FILE]
+ *
+ * The main lcore runs the control thread (socket, neighbour learning, link
+ * state); every other lcore runs one worker that polls its RX queues and
+ * runs the pipeline to completion.  Ports come from EAL (PCI NICs or vdevs)
+ * and are bound to switch ports by the "device" name in the config.
+ * SIGINT/SIGTERM (or --duration) stop the workers; they flush their TX
+ * buffers, the ports are stopped and closed, and the summary says whether
+ * every mbuf went back to its pool.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_pdump.h>
+
+#include "../dataplane/clock.h"
+#include "../dataplane/switch.h"
+#include "../dataplane/worker.h"
+#include "commands.h"
+#include "config.h"
+#include "ctl_server.h"
+
+#define RX_DESC 1024
+#define TX_DESC 1024
+#define POOL_CACHE 256
+#define LINK_POLL_NS (500 * AIF_NS_PER_MS)
+
+static volatile sig_atomic_t stop_requested;
+static volatile int workers_run = 1;
+
+struct opts {
+	const char *config;
+	const char *socket;
+	const char *stats;
+	double duration_s;
+};
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void
+usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [EAL args] -- --config FILE [--socket PATH] "
+		"[--duration SECONDS] [--stats FILE]\n"
+		"  --config FILE      topology and policy (JSON, see README)\n"
+		"  --socket PATH      control socket (default %s)\n"
+		"  --duration SECONDS stop by itself after this long\n"
+		"  --stats FILE       write the final counters there as JSON\n",
+		prog, AIF_CTL_DEFAULT_SOCKET);
+}
+
+static int
+parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "stats", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+
+	o->socket = AIF_CTL_DEFAULT_SOCKET;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->config = optarg; break;
+		case 's': o->socket = optarg; break;
+		case 'S': o->stats = optarg; break;
+		case 'd':
+			o->duration_s = strtod(optarg, &end);
+			if (*end != '\0' || o->duration_s <= 0) {
+				fprintf(stderr, "--duration: '%s' is not a positive number\n", optarg);
+				return -1;
+			}
+			break;
+		default:
+			usage(argv[0]);
+			return -1;
+		}
+	}
+	if (o->config == NULL) {
+		fprintf(stderr, "--config FILE is required\n");
+		usage(argv[0]);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+describe_rc(char *buf, size_t len, int rc, const char *what)
+{
+	if (rc == 0)
+		snprintf(buf, len, "%s", what);
+	else if (rc == -ENOTSUP || rc == -ENOSYS)
+		snprintf(buf, len, "not supported by the driver (%s)", rc == -ENOTSUP ? "-ENOTSUP" : "-ENOSYS");
+	else
+		snprintf(buf, len, "error %d (%s)", rc, rte_strerror(-rc));
+}
+
+/* Which lossless mechanisms does this device offer?  (start-up report) */
+static void
+probe_lossless(uint16_t pid, struct aif_port_info *pi)
+{
+	struct rte_eth_fc_conf fc;
+	struct rte_eth_pfc_conf pfc;
+	int rc;
+
+	/* Asking to leave priority 3 unpaused is harmless where PFC works, and
+	 * the ethdev layer answers -ENOTSUP before touching hardware where it
+	 * does not. */
+	memset(&pfc, 0, sizeof(pfc));
+	pfc.fc.mode = RTE_ETH_FC_NONE;
+	pfc.priority = 3;
+	rc = rte_eth_dev_priority_flow_ctrl_set(pid, &pfc);
+	describe_rc(pi->hardware_pfc, sizeof(pi->hardware_pfc), rc,
+		    "available (rte_eth_dev_priority_flow_ctrl_set)");
+
+	memset(&fc, 0, sizeof(fc));
+	rc = rte_eth_dev_flow_ctrl_get(pid, &fc);
+	if (rc == 0)
+		snprintf(pi->link_pause, sizeof(pi->link_pause), "802.3x pause %s",
+			 fc.mode == RTE_ETH_FC_NONE ? "off" : "on");
+	else
+		describe_rc(pi->link_pause, sizeof(pi->link_pause), rc, "");
+
+	if (strstr(pi->driver, "i40e") != NULL)
+		snprintf(pi->software_pfc, sizeof(pi->software_pfc),
+			 "unavailable: the NIC drops transmitted EtherType 0x8808");
+	else
+		snprintf(pi->software_pfc, sizeof(pi->software_pfc),
+			 "available (frames built by the switch)");
+}
+
+static int
+port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
+	  const struct aif_port_params *pp, struct rte_mempool *pool,
+	  uint16_t n_workers)
+{
+	struct aif_port *port = &sw->ports[p];
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+	struct rte_ether_addr mac;
+	struct rte_eth_link link;
+	uint16_t pid;
+	int rc;
+
+	if (rte_eth_dev_get_port_by_name(pp->device, &pid) != 0) {
+		fprintf(stderr, "port %s: no DPDK device named '%s' (pass it to EAL, "
+			"e.g. --vdev %s,... or -a <PCI address>)\n",
+			pp->name, pp->device, pp->device);
+		return -1;
+	}
+	rc = rte_eth_dev_info_get(pid, &info);
+	if (rc != 0)
+		return rc;
+	snprintf(port->name, sizeof(port->name), "%s", pp->name);
+	snprintf(ctl->pinfo[p].driver, sizeof(ctl->pinfo[p].driver), "%s", info.driver_name);
+	ctl->pinfo[p].max_rxq = info.max_rx_queues;
+	ctl->pinfo[p].max_txq = info.max_tx_queues;
+	port->dpdk_port = pid;
+	port->n_rxq = RTE_MIN(n_workers, info.max_rx_queues);
+	port->n_txq = n_workers;
+	if (info.max_tx_queues < n_workers) {
+		fprintf(stderr, "port %s (%s): %u TX queues, %u workers need one each\n",
+			pp->name, pp->device, info.max_tx_queues, n_workers);
+		return -1;
+	}
+	memset(&conf, 0, sizeof(conf));
+	if (port->n_rxq > 1) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf =
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP) &
+			info.flow_type_rss_offloads;
+	}
+	rc = rte_eth_dev_configure(pid, port->n_rxq, port->n_txq, &conf);
+	if (rc != 0)
+		goto err;
+	uint16_t nrx = RX_DESC, ntx = TX_DESC;
+	rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nrx, &ntx);
+	for (uint16_t q = 0; q < port->n_rxq; q++)
+		if ((rc = rte_eth_rx_queue_setup(pid, q, nrx, rte_eth_dev_socket_id(pid),
+						 NULL, pool)) != 0)
+			goto err;
+	for (uint16_t q = 0; q < port->n_txq; q++)
+		if ((rc = rte_eth_tx_queue_setup(pid, q, ntx, rte_eth_dev_socket_id(pid),
+						 NULL)) != 0)
+			goto err;
+	/* The frame MTU; drivers without MTU control (vdevs) keep theirs. */
+	rte_eth_dev_set_mtu(pid, pp->mtu);
+	if (pp->mac_set)
+		rte_eth_dev_default_mac_addr_set(pid, (struct rte_ether_addr *)pp->mac.b);
+	rte_eth_macaddr_get(pid, &mac);
+	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
+	probe_lossless(pid, &ctl->pinfo[p]);
+	rc = rte_eth_dev_start(pid);
+	if (rc != 0)
+		goto err;
+	/* Software filters on destination MAC; promiscuous also lets ND multicast in. */
+	rte_eth_promiscuous_enable(pid);
+	rte_eth_link_get_nowait(pid, &link);
+	port->link_up = link.link_status;
+	port->speed_mbps = pp->speed_mbps ? pp->speed_mbps :
+			   (link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN ? link.link_speed : 0);
+	port->tx.burst = aif_txif_dpdk;
+	port->tx.dpdk_port = pid;
+	return 0;
+err:
+	fprintf(stderr, "port %s (%s): %s\n", pp->name, pp->device, rte_strerror(-rc));
+	return -1;
+}
+
+static void
+print_ports(const struct aif_ctl *ctl)
+{
+	const struct aif_switch *sw = ctl->sw;
+	const struct aif_tables *t = sw->tables;
+	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
+	char mac[32];
+
+	printf("switch %s: %u ports, %u workers\n", sw->name, sw->n_ports, sw->n_workers);
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		const struct aif_port *port = &sw->ports[p];
+		const struct aif_port_info *pi = &ctl->pinfo[p];
+		printf("  %-6s %-14s driver %-12s mac %s speed %u Mb/s mtu %u link %s rxq %u txq %u\n",
+		       port->name, sp->ports[p].device, pi->driver,
+		       aif_mac_fmt(&t->ports[p].mac, mac, sizeof(mac)), port->speed_mbps,
+		       t->ports[p].mtu, port->link_up ? "up" : "down", port->n_rxq,
+		       port->n_txq);
+		printf("         lossless: software PFC %s; hardware PFC %s; %s\n",
+		       pi->software_pfc, pi->hardware_pfc, pi->link_pause);
+	}
+	fflush(stdout);
+}
+
+static int
+worker_main(void *arg)
+{
+	struct aif_worker *w = arg;
+	struct aif_clock clk;
+
+	aif_clock_init_real(&clk);
+	while (__atomic_load_n(&workers_run, __ATOMIC_RELAXED))
+		aif_worker_step(w, aif_clock_now(&clk));
+	return 0;
+}
+
+static void
+poll_links(struct aif_switch *sw)
+{
+	struct rte_eth_link link;
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		if (rte_eth_link_get_nowait(sw->ports[p].dpdk_port, &link) == 0)
+			__atomic_store_n(&sw->ports[p].link_up, link.link_status,
+					 __ATOMIC_RELAXED);
+	}
+}
+
+static void
+print_summary(const struct aif_switch *sw, double elapsed_s)
+{
+	json_t *c = aif_ctl_counters_json(sw);
+	json_t *ports = json_object_get(c, "ports"), *p;
+	size_t i;
+
+	printf("\nsummary: %.2f s\n", elapsed_s);
+	printf("  %-6s %14s %14s %14s %14s %12s\n", "port", "rx_packets", "rx_bytes",
+	       "tx_packets", "tx_bytes", "rx_Mpps");
+	json_array_foreach(ports, i, p) {
+		json_int_t rx = json_integer_value(json_object_get(p, "rx_packets"));
+		printf("  %-6s %14" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT
+		       " %14" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT " %12.3f\n",
+		       json_string_value(json_object_get(p, "name")), rx,
+		       json_integer_value(json_object_get(p, "rx_bytes")),
+		       json_integer_value(json_object_get(p, "tx_packets")),
+		       json_integer_value(json_object_get(p, "tx_bytes")),
+		       elapsed_s > 0 ? (double)rx / elapsed_s / 1e6 : 0.0);
+	}
+	const char *k;
+	json_t *v;
+	int any = 0;
+	json_object_foreach(json_object_get(c, "drops"), k, v) {
+		if (json_integer_value(v) == 0)
+			continue;
+		if (!any++)
+			printf("  drops by reason:\n");
+		printf("    %-22s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
+	}
+	if (!any)
+		printf("  drops: none\n");
+	json_decref(c);
+}
+
+static int
+write_stats(const char *path, const struct aif_switch *sw, double elapsed_s)
+{
+	json_t *c = aif_ctl_counters_json(sw);
+	json_object_set_new(c, "elapsed_s", json_real(elapsed_s));
+	json_object_set_new(c, "workers", json_integer(sw->n_workers));
+	int rc = json_dump_file(c, path, JSON_INDENT(2));
+	json_decref(c);
+	if (rc != 0)
+		fprintf(stderr, "cannot write stats to %s\n", path);
+	return rc;
+}
+
+static double
+mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct aif_config *cfg = NULL;
+	struct aif_ctl ctl;
+	struct aif_ctl_server *srv = NULL;
+	struct rte_mempool *pool = NULL;
+	struct aif_switch *sw = NULL;
+	char err[AIF_ERR_MAX];
+	int ret = 1, n;
+
+	n = rte_eal_init(argc, argv);
+	if (n < 0) {
+		fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= n;
+	argv += n;
+	argv[0] = "aifabric";
+	if (parse_opts(argc, argv, &o) != 0)
+		goto out;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	rte_pdump_init();
+
+	if (aif_config_load_file(o.config, &cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "config %s: %s\n", o.config, err);
+		goto out;
+	}
+	if (cfg->n_switches != 1) {
+		fprintf(stderr, "config %s: $.switches: this build runs one switch per "
+			"process; the config has %u\n", o.config, cfg->n_switches);
+		goto out;
+	}
+	unsigned n_workers = rte_lcore_count() - 1;
+	if (n_workers == 0 || n_workers > AIF_MAX_WORKERS) {
+		fprintf(stderr, "need 1..%u worker lcores besides the main one (e.g. EAL -l 0-1)\n",
+			AIF_MAX_WORKERS);
+		goto out;
+	}
+	const struct aif_switch_params *sp = &cfg->switches[0];
+	uint16_t max_mtu = 1500;
+	for (uint16_t p = 0; p < sp->n_ports; p++)
+		max_mtu = RTE_MAX(max_mtu, sp->ports[p].mtu);
+	unsigned n_mbufs = sp->n_ports * (RX_DESC + TX_DESC + n_workers * 2 * AIF_BURST) +
+			   (n_workers + 1) * POOL_CACHE * 2 + 1024;
+	uint16_t room = RTE_MAX(RTE_MBUF_DEFAULT_BUF_SIZE,
+				max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_PKTMBUF_HEADROOM);
+	pool = rte_pktmbuf_pool_create("aif_pool", n_mbufs, POOL_CACHE, 0, room,
+				       rte_socket_id());
+	if (pool == NULL) {
+		fprintf(stderr, "cannot create mbuf pool: %s\n", rte_strerror(rte_errno));
+		goto out;
+	}
+	sw = aif_switch_create(sp->name, 0, (uint16_t)n_workers, pool);
+	if (sw == NULL) {
+		fprintf(stderr, "cannot create switch\n");
+		goto out;
+	}
+	sw->n_ports = sp->n_ports;
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.sw = sw;
+	aif_clock_init_real(&ctl.clock);
+	ctl.start_ns = aif_clock_now(&ctl.clock);
+	for (uint16_t p = 0; p < sp->n_ports; p++)
+		if (port_init(sw, &ctl, p, &sp->ports[p], pool, (uint16_t)n_workers) != 0)
+			goto out;
+
+	/* The start-up config goes through the same command as a socket load. */
+	json_t *req = json_pack("{s:s, s:s}", "cmd", "load", "path", o.config);
+	char *line = json_dumps(req, JSON_COMPACT);
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &ctl);
+	json_decref(req);
+	free(line);
+	json_t *rj = reply ? json_loads(reply, 0, NULL) : NULL;
+	bool ok = json_is_true(json_object_get(rj, "ok"));
+	json_decref(rj);
+	if (!ok) {
+		fprintf(stderr, "config %s: %s", o.config, reply ? reply : "out of memory\n");
+		free(reply);
+		goto out;
+	}
+	free(reply);
+
+	unsigned lcore, w = 0;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		struct aif_worker *wk = aif_worker_create(sw, (uint16_t)w, 0x5eed + w);
+		if (wk == NULL) {
+			fprintf(stderr, "cannot create worker %u\n", w);
+			goto out;
+		}
+		for (uint16_t p = 0; p < sw->n_ports; p++)
+			if (w < sw->ports[p].n_rxq)
+				aif_worker_add_rxq(wk, p, (uint16_t)w);
+		w++;
+	}
+
+	if (strchr(o.socket, '/') != NULL) {
+		char dir[512];
+		snprintf(dir, sizeof(dir), "%s", o.socket);
+		*strrchr(dir, '/') = '\0';
+		if (dir[0] != '\0')
+			mkdir(dir, 0770);
+	}
+	srv = aif_ctl_server_create(o.socket, aif_ctl_dispatch, &ctl, err, sizeof(err));
+	if (srv == NULL) {
+		fprintf(stderr, "control socket %s: %s\n", o.socket, err);
+		goto out;
+	}
+	print_ports(&ctl);
+	printf("control socket %s\n", o.socket);
+	fflush(stdout);
+
+	double t0 = mono_s();
+	w = 0;
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		rte_eal_remote_launch(worker_main, sw->workers[w++], lcore);
+
+	aif_time_ns next_link = 0;
+	while (!stop_requested) {
+		aif_ctl_server_poll(srv, 10);
+		aif_time_ns now = aif_clock_now(&ctl.clock);
+		aif_switch_learn(sw, now);
+		if (now >= next_link) {
+			poll_links(sw);
+			next_link = now + LINK_POLL_NS;
+		}
+		if (o.duration_s > 0 && mono_s() - t0 >= o.duration_s)
+			break;
+	}
+	__atomic_store_n(&workers_run, 0, __ATOMIC_RELAXED);
+	rte_eal_mp_wait_lcore();
+	double elapsed = mono_s() - t0;
+
+	print_summary(sw, elapsed);
+	if (o.stats && write_stats(o.stats, sw, elapsed) != 0)
+		goto out;
+	ret = 0;
+out:
+	aif_ctl_server_destroy(srv);
+	if (sw != NULL) {
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			if (sw->ports[p].tx.burst == NULL)
+				continue;
+			rte_eth_dev_stop(sw->ports[p].dpdk_port);
+			rte_eth_dev_close(sw->ports[p].dpdk_port);
+		}
+		aif_switch_free(sw);
+	}
+	if (pool != NULL) {
+		unsigned in_use = rte_mempool_in_use_count(pool);
+		printf("mbufs: %u of %u still held%s\n", in_use, pool->size,
+		       in_use ? " (LEAK)" : ", all returned to the pool");
+		if (in_use && ret == 0)
+			ret = 1;
+		rte_mempool_free(pool);
+	}
+	aif_config_free(cfg);
+	rte_eal_cleanup();
+	return ret;
+}

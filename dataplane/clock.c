@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The clock: TSC-backed real time or a virtual counter (see clock.h). */
+#include <rte_cycles.h>
+
+#include "clock.h"
+
+void
+aif_clock_init_real(struct aif_clock *c)
+{
+	c->is_virtual = false;
+	c->virt_ns = 0;
+	c->tsc_hz = rte_get_tsc_hz();
+	c->tsc_start = rte_rdtsc();
+}
+
+void
+aif_clock_init_virtual(struct aif_clock *c, aif_time_ns start_ns)
+{
+	c->is_virtual = true;
+	c->virt_ns = start_ns;
+	c->tsc_hz = 0;
+	c->tsc_start = 0;
+}
+
+aif_time_ns
+aif_clock_now(const struct aif_clock *c)
+{
+	if (c->is_virtual)
+		return c->virt_ns;
+	uint64_t d = rte_rdtsc() - c->tsc_start;
+	/* split to avoid overflow of d * 1e9 */
+	return (d / c->tsc_hz) * AIF_NS_PER_S +
+	       ((d % c->tsc_hz) * AIF_NS_PER_S) / c->tsc_hz;
+}
+
+void
+aif_clock_advance(struct aif_clock *c, aif_time_ns delta_ns)
+{
+	if (c->is_virtual)
+		c->virt_ns += delta_ns;
+}
+
+void
+aif_clock_set(struct aif_clock *c, aif_time_ns t_ns)
+{
+	if (c->is_virtual && t_ns > c->virt_ns)
+		c->virt_ns = t_ns;
+}

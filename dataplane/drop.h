@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Drop reasons, declared once.  The enum, the names shown by `aifabricctl
+ * show counters` and the JSON keys of the stats file all come from this list.
+ */
+#ifndef AIF_DROP_H
+#define AIF_DROP_H
+
+#define AIF_FOREACH_DROP(_)                                                    \
+	_(TRUNCATED, "truncated")          /* shorter than its headers say */  \
+	_(MALFORMED, "malformed")          /* bad version, IHL, length, csum */\
+	_(UNSUPPORTED, "unsupported")      /* EtherType or VLAN stack we do not route */ \
+	_(NOT_FOR_US, "l2_not_for_us")     /* unicast to another MAC */        \
+	_(TTL_EXPIRED, "ttl_expired")      /* TTL/hop limit <= 1 */            \
+	_(NO_ROUTE, "no_route")            /* no LPM match */                   \
+	_(NEIGH_UNRESOLVED, "neighbor_unresolved") /* next hop MAC unknown */  \
+	_(TO_SWITCH, "to_switch")          /* addressed to the switch, not answered */ \
+	_(MTU_EXCEEDED, "mtu_exceeded")    /* larger than the egress MTU */     \
+	_(MAC_CTRL, "mac_control")         /* PAUSE/PFC consumed, never forwarded */ \
+	_(PORT_DOWN, "port_down")          /* egress port link down */          \
+	_(TX_FULL, "tx_full")              /* the NIC refused it */
+
+enum aif_drop_reason {
+#define AIF_DROP_ENUM(id, name) AIF_DROP_##id,
+	AIF_FOREACH_DROP(AIF_DROP_ENUM)
+#undef AIF_DROP_ENUM
+	AIF_DROP_MAX
+};
+
+/* Name of a drop reason, as in counters output. */
+const char *aif_drop_name(enum aif_drop_reason r);
+
+#endif /* AIF_DROP_H */

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Switch object: creation, table publication, counter sums, neighbour
+ * learning.  Everything here runs on the control thread; the protocols are
+ * described in switch.h, tables.h and neigh.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "switch.h"
+#include "worker.h"
+
+#define LEARN_RING_SIZE 1024
+
+void aif_tables_free(struct aif_tables *t); /* control/compile.c */
+
+struct aif_switch *
+aif_switch_create(const char *name, uint16_t index, uint16_t n_workers,
+		  struct rte_mempool *pool)
+{
+	char rname[RTE_RING_NAMESIZE];
+	struct aif_switch *sw;
+
+	if (n_workers == 0 || n_workers > AIF_MAX_WORKERS)
+		return NULL;
+	sw = rte_zmalloc("aif_switch", sizeof(*sw), RTE_CACHE_LINE_SIZE);
+	if (sw == NULL)
+		return NULL;
+	snprintf(sw->name, sizeof(sw->name), "%s", name);
+	sw->index = index;
+	sw->n_workers = n_workers;
+	sw->pool = pool;
+
+	size_t qsz = rte_rcu_qsbr_get_memsize(n_workers);
+	sw->qsv = rte_zmalloc("aif_qsbr", qsz, RTE_CACHE_LINE_SIZE);
+	if (sw->qsv == NULL || rte_rcu_qsbr_init(sw->qsv, n_workers) != 0)
+		goto err;
+
+	snprintf(rname, sizeof(rname), "aif_learn_%u", index);
+	sw->learn_ring = rte_ring_create_elem(rname, sizeof(struct aif_learn),
+					      LEARN_RING_SIZE, SOCKET_ID_ANY,
+					      RING_F_SC_DEQ);
+	if (sw->learn_ring == NULL)
+		goto err;
+
+	snprintf(rname, sizeof(rname), "aif_nb_%u", index);
+	sw->neigh = aif_neigh_create(rname, AIF_MAX_NEIGHBORS, sw->qsv);
+	if (sw->neigh == NULL)
+		goto err;
+	return sw;
+err:
+	aif_switch_free(sw);
+	return NULL;
+}
+
+void
+aif_switch_free(struct aif_switch *sw)
+{
+	if (sw == NULL)
+		return;
+	for (unsigned i = 0; i < sw->n_workers; i++)
+		aif_worker_free(sw->workers[i]);
+	aif_tables_free(sw->tables);
+	aif_neigh_free(sw->neigh);
+	rte_ring_free(sw->learn_ring);
+	rte_free(sw->qsv);
+	rte_free(sw);
+}
+
+void
+aif_switch_publish(struct aif_switch *sw, struct aif_tables *t)
+{
+	struct aif_tables *old = sw->tables;
+
+	t->generation = ++sw->generation;
+	__atomic_store_n(&sw->tables, t, __ATOMIC_RELEASE);
+	/* Workers are online only inside a step, so this waits one step at most. */
+	rte_rcu_qsbr_synchronize(sw->qsv, RTE_QSBR_THRID_INVALID);
+	aif_tables_free(old);
+}
+
+static void
+sum_words(uint64_t *dst, const uint64_t *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] += __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+}
+
+static void
+raw_port_counters(const struct aif_switch *sw, uint16_t port,
+		  struct aif_port_ctr *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned w = 0; w < sw->n_workers; w++)
+		if (sw->workers[w] != NULL)
+			sum_words((uint64_t *)out,
+				  (const uint64_t *)&sw->workers[w]->port_ctr[port],
+				  AIF_PORT_CTR_WORDS);
+}
+
+static void
+raw_member_counters(const struct aif_switch *sw, uint32_t slot,
+		    struct aif_member_ctr *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned w = 0; w < sw->n_workers; w++)
+		if (sw->workers[w] != NULL)
+			sum_words((uint64_t *)out,
+				  (const uint64_t *)&sw->workers[w]->member_ctr[slot],
+				  2);
+}
+
+void
+aif_switch_port_counters(const struct aif_switch *sw, uint16_t port,
+			 struct aif_port_ctr *out)
+{
+	raw_port_counters(sw, port, out);
+	uint64_t *o = (uint64_t *)out;
+	const uint64_t *b = (const uint64_t *)&sw->port_base[port];
+	for (size_t i = 0; i < AIF_PORT_CTR_WORDS; i++)
+		o[i] -= b[i];
+}
+
+void
+aif_switch_member_counters(const struct aif_switch *sw, uint32_t slot,
+			   struct aif_member_ctr *out)
+{
+	raw_member_counters(sw, slot, out);
+	out->packets -= sw->member_base[slot].packets;
+	out->bytes -= sw->member_base[slot].bytes;
+}
+
+void
+aif_switch_clear_counters(struct aif_switch *sw)
+{
+	for (uint16_t p = 0; p < sw->n_ports; p++)
+		raw_port_counters(sw, p, &sw->port_base[p]);
+	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++)
+		if (sw->member_keys[s].used)
+			raw_member_counters(sw, s, &sw->member_base[s]);
+}
+
+/* Is ip on one of the subnets of port p? */
+static bool
+on_port_subnet(const struct aif_tables *t, uint16_t p, const struct aif_ip *ip)
+{
+	const struct aif_port_l3 *l3 = &t->ports[p];
+	for (unsigned i = 0; i < l3->n_addrs; i++)
+		if (aif_prefix_contains(&l3->addrs[i], ip) &&
+		    !aif_ip_equal(&l3->addrs[i].addr, ip))
+			return true;
+	return false;
+}
+
+unsigned
+aif_switch_learn(struct aif_switch *sw, aif_time_ns now_ns)
+{
+	struct aif_learn ev[32];
+	unsigned n, total = 0;
+	const struct aif_tables *t = sw->tables;
+
+	while ((n = rte_ring_dequeue_burst_elem(sw->learn_ring, ev, sizeof(ev[0]),
+						RTE_DIM(ev), NULL)) > 0) {
+		total += n;
+		for (unsigned i = 0; t != NULL && i < n; i++) {
+			if (ev[i].port >= t->n_ports ||
+			    !on_port_subnet(t, ev[i].port, &ev[i].ip))
+				continue;
+			uint32_t s = aif_neigh_get(sw->neigh, &ev[i].ip, ev[i].port);
+			if (s == AIF_NEIGH_NONE ||
+			    sw->neigh->meta[s].type == AIF_NEIGH_STATIC)
+				continue;
+			aif_neigh_set(sw->neigh, s, &ev[i].mac, ev[i].port,
+				      AIF_NEIGH_LEARNED, now_ns);
+		}
+	}
+	return total;
+}

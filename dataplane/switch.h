@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One emulated switch: its ports, its published route tables, its
+ * neighbour table, and the per-worker state that runs its pipeline.
+ *
+ * A switch is an object, not a global: a process may hold several (the
+ * fabric work), each with its own tables, buffers and counters.
+ *
+ * Who writes what:
+ *   control: tables (publish, tables.h), neigh (single writer, neigh.h),
+ *            ports[].link_up, the counter baselines;
+ *   worker w: workers[w] and everything in it (counters, TX buffers);
+ *   workers -> control: learn_ring (ARP/ND sender addresses, MP/SC).
+ */
+#ifndef AIF_SWITCH_H
+#define AIF_SWITCH_H
+
+#include <stdint.h>
+
+#include "counters.h"
+#include "neigh.h"
+#include "port.h"
+#include "tables.h"
+
+struct rte_ring;
+struct rte_rcu_qsbr;
+struct rte_mempool;
+struct aif_worker;
+
+#define AIF_MAX_WORKERS 16
+#define AIF_MAX_MEMBER_SLOTS 8192 /* distinct group members over a switch's life */
+
+/* A neighbour seen by a worker, for control to learn. */
+struct aif_learn {
+	struct aif_ip ip;
+	struct aif_mac mac;
+	uint16_t port;
+};
+
+/* Control-side registry of member counter slots, keyed by group/ip/port. */
+struct aif_member_key {
+	char group[AIF_NAME_MAX];
+	struct aif_ip ip;
+	uint16_t port;
+	uint8_t used;
+};
+
+struct aif_switch {
+	char name[AIF_NAME_MAX];
+	uint16_t index;
+	uint16_t n_ports;
+	struct aif_port ports[AIF_MAX_PORTS];
+
+	struct aif_tables *tables;  /* published: see tables.h */
+	struct aif_neigh *neigh;
+	struct rte_rcu_qsbr *qsv;
+	struct rte_ring *learn_ring;
+	struct rte_mempool *pool;   /* for packets the switch builds (ARP, ND) */
+
+	uint16_t n_workers;
+	struct aif_worker *workers[AIF_MAX_WORKERS];
+
+	/* control only */
+	uint64_t generation;
+	struct aif_member_key member_keys[AIF_MAX_MEMBER_SLOTS];
+	struct aif_port_ctr port_base[AIF_MAX_PORTS];          /* clear baseline */
+	struct aif_member_ctr member_base[AIF_MAX_MEMBER_SLOTS]; /* clear baseline */
+};
+
+/*
+ * Create a switch named name with n_workers worker slots (the workers are
+ * created separately, aif_worker_create).  pool feeds the packets the
+ * switch builds itself.  Returns NULL on failure.
+ */
+struct aif_switch *aif_switch_create(const char *name, uint16_t index,
+				     uint16_t n_workers, struct rte_mempool *pool);
+void aif_switch_free(struct aif_switch *sw);
+
+/* Control: publish new tables and free the old ones once no worker uses them. */
+void aif_switch_publish(struct aif_switch *sw, struct aif_tables *t);
+
+/* Control: sums of the per-worker counters, minus the clear baseline. */
+void aif_switch_port_counters(const struct aif_switch *sw, uint16_t port,
+			      struct aif_port_ctr *out);
+void aif_switch_member_counters(const struct aif_switch *sw, uint32_t slot,
+				struct aif_member_ctr *out);
+/* Control: set the baselines to the current sums. */
+void aif_switch_clear_counters(struct aif_switch *sw);
+
+/* Control: learn what the workers reported; returns entries processed. */
+unsigned aif_switch_learn(struct aif_switch *sw, aif_time_ns now_ns);
+
+#endif /* AIF_SWITCH_H */

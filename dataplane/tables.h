@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The route tables of one switch: what control compiled from the config
+ * (control/compile.c) for the workers to read.
+ *
+ * Publication protocol.  A struct aif_tables is immutable once published.
+ * Control builds a complete new one, then stores its pointer into
+ * aif_switch.tables with release ordering; a worker loads that pointer once
+ * per step (acquire) and uses only that snapshot for the whole step, then
+ * reports a quiescent state on the switch's rte_rcu_qsbr variable.  Control
+ * frees the old tables after rte_rcu_qsbr_synchronize() says every worker
+ * has moved on.  Workers never wait on control, and a reload never drops a
+ * packet: each packet sees either the whole old or the whole new table.
+ *
+ * FIB next hops encode a type and an index (aif_nh_make) so one 32-bit
+ * value says "group 12", "connected on port 3", "drop" or "local".
+ */
+#ifndef AIF_TABLES_H
+#define AIF_TABLES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../control/config.h"
+#include "types.h"
+
+struct rte_fib;
+struct rte_fib6;
+
+enum aif_nh_type {
+	AIF_NH_MISS = 0,      /* no route (the FIB's default next hop) */
+	AIF_NH_GROUP = 1,     /* index: next-hop group */
+	AIF_NH_CONNECTED = 2, /* index: port; the destination is the neighbour */
+	AIF_NH_DROP = 3,      /* a drop route */
+	AIF_NH_LOCAL = 4,     /* index: port; one of the switch's own addresses */
+};
+
+#define AIF_NH_TYPE_SHIFT 24
+#define AIF_NH_INDEX_MASK 0xFFFFFFu
+
+static inline uint64_t
+aif_nh_make(enum aif_nh_type type, uint32_t index)
+{
+	return ((uint64_t)type << AIF_NH_TYPE_SHIFT) | (index & AIF_NH_INDEX_MASK);
+}
+
+static inline enum aif_nh_type
+aif_nh_type(uint64_t nh)
+{
+	return (enum aif_nh_type)(nh >> AIF_NH_TYPE_SHIFT);
+}
+
+static inline uint32_t
+aif_nh_index(uint64_t nh)
+{
+	return (uint32_t)(nh & AIF_NH_INDEX_MASK);
+}
+
+/* One next hop inside a group. */
+struct aif_member {
+	uint32_t neigh_slot; /* neighbour slot (neigh.h): MAC and port */
+	uint32_t ctr_slot;   /* per-member counter slot (switch.h) */
+	uint16_t port;       /* egress port index */
+	uint16_t weight;
+	struct aif_ip ip;
+};
+
+struct aif_group {
+	uint32_t first;   /* index of the first member in aif_tables.members */
+	uint16_t n;       /* members */
+	uint8_t scheme;   /* enum aif_lb_scheme */
+	char name[AIF_NAME_MAX];
+};
+
+/* L3 view of a port: its MAC, MTU and addresses. */
+struct aif_port_l3 {
+	struct aif_mac mac;
+	uint16_t mtu;
+	uint16_t n_addrs;
+	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS];
+};
+
+struct aif_tables {
+	uint64_t generation;
+	struct rte_fib *fib4;
+	struct rte_fib6 *fib6;
+	uint32_t n_groups;
+	struct aif_group *groups;
+	uint32_t n_members;
+	struct aif_member *members;
+	uint16_t n_ports;
+	struct aif_port_l3 ports[AIF_MAX_PORTS];
+	/* policy, flattened */
+	uint8_t trust;
+	uint8_t dscp_to_tc[64];
+	uint8_t pcp_to_tc[8];
+	struct aif_lb_params lb;
+	uint32_t seed;
+	bool proxy_arp;
+	/* the config these tables came from (owned; control reads it for `show`) */
+	struct aif_config *cfg;
+	uint16_t sw_index; /* which switch of cfg */
+};
+
+#endif /* AIF_TABLES_H */

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Worker loop body: RX bursts -> pipeline -> per-port TX buffers -> flush.
+ * The stages themselves live in pipelines/ (pipeline.c puts them together).
+ */
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
+
+#include "../pipelines/pipeline.h"
+#include "switch.h"
+#include "worker.h"
+
+struct aif_worker *
+aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
+{
+	struct aif_worker *w;
+	size_t sz = sizeof(*w) +
+		    sizeof(struct aif_member_ctr) * AIF_MAX_MEMBER_SLOTS;
+
+	if (id >= sw->n_workers || sw->workers[id] != NULL)
+		return NULL;
+	w = rte_zmalloc("aif_worker", sz, RTE_CACHE_LINE_SIZE);
+	if (w == NULL)
+		return NULL;
+	w->id = id;
+	w->sw = sw;
+	w->txq = id;
+	aif_rng_seed(&w->rng, seed ^ ((uint64_t)id << 32));
+	if (rte_rcu_qsbr_thread_register(sw->qsv, id) != 0) {
+		rte_free(w);
+		return NULL;
+	}
+	sw->workers[id] = w;
+	return w;
+}
+
+void
+aif_worker_free(struct aif_worker *w)
+{
+	if (w == NULL)
+		return;
+	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
+		if (w->tx[p].n)
+			rte_pktmbuf_free_bulk(w->tx[p].pkts, w->tx[p].n);
+	rte_rcu_qsbr_thread_unregister(w->sw->qsv, w->id);
+	w->sw->workers[w->id] = NULL;
+	rte_free(w);
+}
+
+int
+aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue)
+{
+	if (w->n_rxq >= AIF_MAX_RXQ || port >= w->sw->n_ports)
+		return -1;
+	w->rxq[w->n_rxq++] = (struct aif_rxq){ .port = port, .queue = queue };
+	return 0;
+}
+
+static void
+flush_port(struct aif_worker *w, uint16_t p)
+{
+	struct aif_txbuf *b = &w->tx[p];
+	struct aif_port *port = &w->sw->ports[p];
+	struct aif_port_ctr *c = &w->port_ctr[p];
+	uint16_t sent = port->tx.burst(&port->tx, w->txq, b->pkts, b->n);
+	uint64_t bytes = 0;
+
+	for (uint16_t i = 0; i < sent; i++)
+		bytes += rte_pktmbuf_pkt_len(b->pkts[i]);
+	c->tx_packets += sent;
+	c->tx_bytes += bytes;
+	if (unlikely(sent < b->n)) {
+		/* counted on the egress port: the ingress port is not known here */
+		c->drops[AIF_DROP_TX_FULL] += b->n - sent;
+		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
+	}
+	b->n = 0;
+}
+
+void
+aif_worker_send(struct aif_worker *w, uint16_t port, struct rte_mbuf *m)
+{
+	struct aif_txbuf *b = &w->tx[port];
+	b->pkts[b->n++] = m;
+	if (unlikely(b->n == AIF_BURST))
+		flush_port(w, port);
+}
+
+void
+aif_worker_flush(struct aif_worker *w)
+{
+	for (uint16_t p = 0; p < w->sw->n_ports; p++)
+		if (w->tx[p].n)
+			flush_port(w, p);
+}
+
+void
+aif_worker_process(struct aif_worker *w, uint16_t in_port,
+		   struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct aif_tables *t =
+		__atomic_load_n(&w->sw->tables, __ATOMIC_ACQUIRE);
+	if (unlikely(t == NULL)) {
+		w->port_ctr[in_port].drops[AIF_DROP_NO_ROUTE] += n;
+		rte_pktmbuf_free_bulk(pkts, n);
+		return;
+	}
+	aif_pipeline_run(w, t, in_port, pkts, n);
+}
+
+unsigned
+aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
+{
+	struct rte_mbuf *pkts[AIF_BURST];
+	struct aif_switch *sw = w->sw;
+	unsigned total = 0;
+
+	w->now_ns = now_ns;
+	w->steps++;
+	/* The step is the RCU read-side critical section (tables.h). */
+	rte_rcu_qsbr_thread_online(sw->qsv, w->id);
+	for (uint16_t i = 0; i < w->n_rxq; i++) {
+		const struct aif_rxq *q = &w->rxq[i];
+		uint16_t n = rte_eth_rx_burst(sw->ports[q->port].dpdk_port,
+					      q->queue, pkts, AIF_BURST);
+		if (n == 0)
+			continue;
+		total += n;
+		aif_worker_process(w, q->port, pkts, n);
+	}
+	aif_worker_flush(w);
+	rte_rcu_qsbr_thread_offline(sw->qsv, w->id);
+	return total;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A worker: polls its RX queues and runs the switch pipeline to completion.
+ *
+ * aif_worker_step() is exactly one iteration: for each RX queue, one burst
+ * in, through the pipeline, into per-port TX buffers; then every buffer is
+ * flushed and a quiescent state reported.  The real-time loop is
+ *	while (running) aif_worker_step(w, aif_clock_now(&clk));
+ * and a test injects packets, advances a virtual clock, steps, and asserts.
+ */
+#ifndef AIF_WORKER_H
+#define AIF_WORKER_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "counters.h"
+#include "rng.h"
+#include "types.h"
+
+struct rte_mbuf;
+struct aif_switch;
+
+#define AIF_BURST 32
+#define AIF_MAX_RXQ 64
+#define AIF_ARP_RL_BUCKETS 256
+#define AIF_ARP_RL_NS (100 * AIF_NS_PER_MS) /* ARP/NS requests per bucket */
+
+struct aif_rxq {
+	uint16_t port;   /* switch port index */
+	uint16_t queue;  /* DPDK RX queue id */
+};
+
+struct aif_txbuf {
+	uint16_t n;
+	struct rte_mbuf *pkts[AIF_BURST];
+};
+
+struct aif_worker {
+	uint16_t id;
+	struct aif_switch *sw;
+	uint16_t txq;                 /* this worker's TX queue on every port */
+	uint16_t n_rxq;
+	struct aif_rxq rxq[AIF_MAX_RXQ];
+	struct aif_rng rng;
+	aif_time_ns now_ns;           /* of the current step */
+	uint64_t steps;
+	aif_time_ns arp_req_ns[AIF_ARP_RL_BUCKETS];
+
+	struct aif_txbuf tx[AIF_MAX_PORTS] __rte_cache_aligned;
+	struct aif_port_ctr port_ctr[AIF_MAX_PORTS] __rte_cache_aligned;
+	struct aif_member_ctr member_ctr[]; /* [AIF_MAX_MEMBER_SLOTS] */
+};
+
+/* Create worker id of sw (registers it with the switch and its RCU variable). */
+struct aif_worker *aif_worker_create(struct aif_switch *sw, uint16_t id,
+				     uint64_t seed);
+void aif_worker_free(struct aif_worker *w);
+/* Poll queue of switch port port (call before the worker runs). */
+int aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue);
+
+/* One iteration; returns the number of packets received. */
+unsigned aif_worker_step(struct aif_worker *w, aif_time_ns now_ns);
+
+/*
+ * Run one received burst of switch port in_port through the pipeline
+ * (used by step; tests may call it directly with hand-made mbufs).
+ */
+void aif_worker_process(struct aif_worker *w, uint16_t in_port,
+			struct rte_mbuf **pkts, uint16_t n);
+
+/* Send everything buffered; packets the port refuses are freed and counted. */
+void aif_worker_flush(struct aif_worker *w);
+
+/* Queue a packet the switch built itself (ARP, ND, ICMP) for transmit. */
+void aif_worker_send(struct aif_worker *w, uint16_t port, struct rte_mbuf *m);
+
+#endif /* AIF_WORKER_H */

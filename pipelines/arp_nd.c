@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ARP, IPv6 neighbour discovery and ping for the switch's own addresses
+ * (what, and which counters, in arp_nd.h).  Replies are built in place in
+ * the request's mbuf; solicitations come from the switch's pool.
+ */
+#include <rte_arp.h>
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
+#include <rte_hash_crc.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "../dataplane/switch.h"
+#include "../dataplane/worker.h"
+#include "arp_nd.h"
+#include "rewrite.h"
+
+#define ICMP6_ECHO_REQUEST 128
+#define ICMP6_ECHO_REPLY 129
+#define ND_NS 135
+#define ND_NA 136
+#define ND_OPT_SLLA 1
+#define ND_OPT_TLLA 2
+#define ND_NA_FLAGS_RSO 0xE0000000u
+#define ND_NA_FLAGS_RO 0xA0000000u
+#define ND_LEN 24  /* ICMPv6 NS/NA without options */
+#define ND_OPT_LL_LEN 8
+
+static bool
+port_has_addr(const struct aif_tables *t, uint16_t port, const struct aif_ip *ip)
+{
+	const struct aif_port_l3 *l3 = &t->ports[port];
+	for (unsigned i = 0; i < l3->n_addrs; i++)
+		if (aif_ip_equal(&l3->addrs[i].addr, ip))
+			return true;
+	return false;
+}
+
+/* The port's address to source a request to target from: same subnet first. */
+static const struct aif_ip *
+port_src_addr(const struct aif_tables *t, uint16_t port, const struct aif_ip *target)
+{
+	const struct aif_port_l3 *l3 = &t->ports[port];
+	const struct aif_ip *any = NULL;
+	for (unsigned i = 0; i < l3->n_addrs; i++) {
+		if (l3->addrs[i].addr.family != target->family)
+			continue;
+		if (aif_prefix_contains(&l3->addrs[i], target))
+			return &l3->addrs[i].addr;
+		if (any == NULL)
+			any = &l3->addrs[i].addr;
+	}
+	return any;
+}
+
+/* proxy_arp: answer for destinations routed through another port. */
+static bool
+proxy_ok(const struct aif_tables *t, uint16_t port, const struct aif_ip *ip)
+{
+	uint64_t nh;
+	if (!t->proxy_arp)
+		return false;
+	if (ip->family == AIF_AF_INET4) {
+		uint32_t a = aif_ip4_host(ip);
+		rte_fib_lookup_bulk(t->fib4, &a, &nh, 1);
+	} else {
+		uint8_t a[1][16];
+		memcpy(a[0], ip->b, 16);
+		rte_fib6_lookup_bulk(t->fib6, a, &nh, 1);
+	}
+	switch (aif_nh_type(nh)) {
+	case AIF_NH_GROUP:
+		return true;
+	case AIF_NH_CONNECTED:
+		return aif_nh_index(nh) != port;
+	default:
+		return false;
+	}
+}
+
+static void
+learn(struct aif_worker *w, uint16_t port, const struct aif_ip *ip,
+      const uint8_t *mac)
+{
+	struct aif_learn ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.ip = *ip;
+	memcpy(ev.mac.b, mac, 6);
+	ev.port = port;
+	/* a full ring loses a learn event, never blocks: the next ARP retries */
+	rte_ring_enqueue_elem(w->sw->learn_ring, &ev, sizeof(ev));
+}
+
+static void
+to_switch(struct aif_worker *w, uint16_t port, struct rte_mbuf *mb,
+	  enum aif_drop_reason r)
+{
+	w->port_ctr[port].drops[r]++;
+	rte_pktmbuf_free(mb);
+}
+
+void
+aif_arp_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
+	      struct rte_mbuf *mb, const struct aif_pkt *m)
+{
+	uint8_t *data = rte_pktmbuf_mtod(mb, uint8_t *);
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)data;
+	struct rte_arp_hdr *ah = (struct rte_arp_hdr *)(data + m->l3_off);
+	struct rte_arp_ipv4 *a = &ah->arp_data;
+	const struct aif_mac *pmac = &t->ports[port].mac;
+
+	w->port_ctr[port].arp_rx++;
+	if (a->arp_sip != 0)
+		learn(w, port, &m->src, a->arp_sha.addr_bytes);
+	if (ah->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REQUEST) &&
+	    (port_has_addr(t, port, &m->dst) || proxy_ok(t, port, &m->dst))) {
+		uint32_t tip = a->arp_tip;
+		ah->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
+		a->arp_tha = a->arp_sha;
+		a->arp_tip = a->arp_sip;
+		memcpy(a->arp_sha.addr_bytes, pmac->b, 6);
+		a->arp_sip = tip;
+		eh->dst_addr = eh->src_addr;
+		memcpy(eh->src_addr.addr_bytes, pmac->b, 6);
+		w->port_ctr[port].arp_tx++;
+		aif_worker_send(w, port, mb);
+		return;
+	}
+	rte_pktmbuf_free(mb);
+}
+
+/* Find a link-layer address option of type want in ND options. */
+static const uint8_t *
+nd_ll_option(const uint8_t *opt, int len, uint8_t want)
+{
+	while (len >= 2) {
+		int olen = opt[1] * 8;
+		if (olen == 0 || olen > len)
+			return NULL;
+		if (opt[0] == want && olen >= ND_OPT_LL_LEN)
+			return opt + 2;
+		opt += olen;
+		len -= olen;
+	}
+	return NULL;
+}
+
+/* ICMPv6 checksum over the pseudo-header (rte_ipv6_udptcp_cksum sums any L4). */
+static uint16_t
+icmp6_csum(const struct rte_ipv6_hdr *ip6, const void *l4)
+{
+	return rte_ipv6_udptcp_cksum(ip6, l4);
+}
+
+void
+aif_nd_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
+	     struct rte_mbuf *mb, const struct aif_pkt *m)
+{
+	uint8_t *data = rte_pktmbuf_mtod(mb, uint8_t *);
+	const uint8_t *icmp = data + m->l4_off;
+	int icmp_len = (int)m->l3_off + m->l3_len - m->l4_off;
+	static const uint8_t unspec[16];
+
+	w->port_ctr[port].nd_rx++;
+	if (m->ttl != 255 || icmp_len < ND_LEN) {
+		to_switch(w, port, mb, AIF_DROP_MALFORMED);
+		return;
+	}
+	struct aif_ip target = { .family = AIF_AF_INET6 };
+	memcpy(target.b, icmp + 8, 16);
+	const uint8_t *opts = icmp + ND_LEN;
+	int opts_len = icmp_len - ND_LEN;
+
+	if (icmp[0] == ND_NA) {
+		const uint8_t *ll = nd_ll_option(opts, opts_len, ND_OPT_TLLA);
+		learn(w, port, &target, ll ? ll : data + 6);
+		rte_pktmbuf_free(mb);
+		return;
+	}
+	/* neighbour solicitation */
+	bool from_unspec = memcmp(m->src.b, unspec, 16) == 0;
+	if (!from_unspec) {
+		const uint8_t *ll = nd_ll_option(opts, opts_len, ND_OPT_SLLA);
+		learn(w, port, &m->src, ll ? ll : data + 6);
+	}
+	if (!port_has_addr(t, port, &target) && !proxy_ok(t, port, &target)) {
+		rte_pktmbuf_free(mb);
+		return;
+	}
+	/* Answer in place with a neighbour advertisement carrying our MAC. */
+	uint16_t want = m->l3_off + sizeof(struct rte_ipv6_hdr) + ND_LEN + ND_OPT_LL_LEN;
+	if (rte_pktmbuf_data_len(mb) > want)
+		rte_pktmbuf_trim(mb, rte_pktmbuf_data_len(mb) - want);
+	else if (rte_pktmbuf_data_len(mb) < want &&
+		 rte_pktmbuf_append(mb, want - rte_pktmbuf_data_len(mb)) == NULL) {
+		rte_pktmbuf_free(mb);
+		return;
+	}
+	data = rte_pktmbuf_mtod(mb, uint8_t *);
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)data;
+	struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(data + m->l3_off);
+	uint8_t *na = (uint8_t *)(ip6 + 1);
+	const struct aif_mac *pmac = &t->ports[port].mac;
+	struct aif_ip src = m->src;
+
+	eh->dst_addr = eh->src_addr;
+	memcpy(eh->src_addr.addr_bytes, pmac->b, 6);
+	ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip6->payload_len = rte_cpu_to_be_16(ND_LEN + ND_OPT_LL_LEN);
+	ip6->proto = IPPROTO_ICMPV6;
+	ip6->hop_limits = 255;
+	memcpy(ip6->src_addr, target.b, 16);
+	if (from_unspec) { /* RFC 4861 7.2.4: to all-nodes, S clear */
+		static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
+		memcpy(ip6->dst_addr, all_nodes, 16);
+	} else {
+		memcpy(ip6->dst_addr, src.b, 16);
+	}
+	memset(na, 0, ND_LEN + ND_OPT_LL_LEN);
+	na[0] = ND_NA;
+	*(uint32_t *)(na + 4) = rte_cpu_to_be_32(from_unspec ? ND_NA_FLAGS_RO
+							     : ND_NA_FLAGS_RSO);
+	memcpy(na + 8, target.b, 16);
+	na[ND_LEN] = ND_OPT_TLLA;
+	na[ND_LEN + 1] = 1;
+	memcpy(na + ND_LEN + 2, pmac->b, 6);
+	*(uint16_t *)(na + 2) = icmp6_csum(ip6, na);
+	w->port_ctr[port].nd_tx++;
+	aif_worker_send(w, port, mb);
+}
+
+void
+aif_local_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
+		struct rte_mbuf *mb, const struct aif_pkt *m)
+{
+	uint8_t *data = rte_pktmbuf_mtod(mb, uint8_t *);
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)data;
+	uint8_t *icmp = data + m->l4_off;
+
+	if (!(m->flags & AIF_PKT_F_ICMP_ECHO) || m->l4_off == 0) {
+		to_switch(w, port, mb, AIF_DROP_TO_SWITCH);
+		return;
+	}
+	uint16_t *csum = (uint16_t *)(icmp + 2);
+	uint16_t old_word = *(uint16_t *)icmp;
+	if (m->kind == AIF_PKT_IPV4) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(data + m->l3_off);
+		uint32_t a = ip->src_addr;
+		ip->src_addr = ip->dst_addr;
+		ip->dst_addr = a;
+		ip->time_to_live = 64;
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = aif_ipv4_csum((const uint8_t *)ip,
+						 rte_ipv4_hdr_len(ip));
+		icmp[0] = RTE_IP_ICMP_ECHO_REPLY;
+	} else {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(data + m->l3_off);
+		uint8_t a[16];
+		memcpy(a, ip6->src_addr, 16);
+		memcpy(ip6->src_addr, ip6->dst_addr, 16);
+		memcpy(ip6->dst_addr, a, 16);
+		ip6->hop_limits = 64;
+		icmp[0] = ICMP6_ECHO_REPLY;
+	}
+	/* the pseudo-header sum is unchanged by swapping addresses */
+	*csum = aif_csum_update16(*csum, old_word, *(uint16_t *)icmp);
+	eh->dst_addr = eh->src_addr;
+	memcpy(eh->src_addr.addr_bytes, t->ports[port].mac.b, 6);
+	w->port_ctr[port].icmp_echo_replies++;
+	aif_worker_send(w, port, mb);
+}
+
+static bool
+rate_limited(struct aif_worker *w, const struct aif_ip *ip)
+{
+	uint32_t b = rte_hash_crc(ip->b, 16, 0) % AIF_ARP_RL_BUCKETS;
+	if (w->arp_req_ns[b] != 0 && w->now_ns - w->arp_req_ns[b] < AIF_ARP_RL_NS)
+		return true;
+	w->arp_req_ns[b] = w->now_ns ? w->now_ns : 1;
+	return false;
+}
+
+static int
+build_arp_request(struct rte_mbuf *mb, const struct aif_mac *smac,
+		  const struct aif_ip *sip, const struct aif_ip *tip)
+{
+	uint8_t *data = (uint8_t *)rte_pktmbuf_append(mb, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	if (data == NULL)
+		return -1;
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)data;
+	struct rte_arp_hdr *ah = (struct rte_arp_hdr *)(eh + 1);
+
+	memset(data, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(eh->dst_addr.addr_bytes, 0xff, 6);
+	memcpy(eh->src_addr.addr_bytes, smac->b, 6);
+	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+	ah->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	ah->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ah->arp_hlen = 6;
+	ah->arp_plen = 4;
+	ah->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REQUEST);
+	memcpy(ah->arp_data.arp_sha.addr_bytes, smac->b, 6);
+	memcpy(&ah->arp_data.arp_sip, sip->b, 4);
+	memcpy(&ah->arp_data.arp_tip, tip->b, 4);
+	return 0;
+}
+
+static int
+build_ns(struct rte_mbuf *mb, const struct aif_mac *smac,
+	 const struct aif_ip *sip, const struct aif_ip *tip)
+{
+	uint16_t len = sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv6_hdr) +
+		       ND_LEN + ND_OPT_LL_LEN;
+	uint8_t *data = (uint8_t *)rte_pktmbuf_append(mb, len);
+	if (data == NULL)
+		return -1;
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)data;
+	struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(eh + 1);
+	uint8_t *ns = (uint8_t *)(ip6 + 1);
+
+	memset(data, 0, len);
+	/* solicited-node multicast ff02::1:ffXX:XXXX and its MAC 33:33:ff:XX:XX:XX */
+	uint8_t dst[16] = { 0xff, 0x02, [11] = 0x01, [12] = 0xff };
+	memcpy(dst + 13, tip->b + 13, 3);
+	uint8_t dmac[6] = { 0x33, 0x33, 0xff, tip->b[13], tip->b[14], tip->b[15] };
+	memcpy(eh->dst_addr.addr_bytes, dmac, 6);
+	memcpy(eh->src_addr.addr_bytes, smac->b, 6);
+	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip6->payload_len = rte_cpu_to_be_16(ND_LEN + ND_OPT_LL_LEN);
+	ip6->proto = IPPROTO_ICMPV6;
+	ip6->hop_limits = 255;
+	memcpy(ip6->src_addr, sip->b, 16);
+	memcpy(ip6->dst_addr, dst, 16);
+	ns[0] = ND_NS;
+	memcpy(ns + 8, tip->b, 16);
+	ns[ND_LEN] = ND_OPT_SLLA;
+	ns[ND_LEN + 1] = 1;
+	memcpy(ns + ND_LEN + 2, smac->b, 6);
+	*(uint16_t *)(ns + 2) = icmp6_csum(ip6, ns);
+	return 0;
+}
+
+void
+aif_neigh_solicit(struct aif_worker *w, const struct aif_tables *t,
+		  uint16_t port, const struct aif_ip *target)
+{
+	const struct aif_ip *src;
+	struct rte_mbuf *mb;
+
+	if (port >= t->n_ports || rate_limited(w, target))
+		return;
+	src = port_src_addr(t, port, target);
+	if (src == NULL || (mb = rte_pktmbuf_alloc(w->sw->pool)) == NULL)
+		return;
+	int rc = target->family == AIF_AF_INET4
+		? build_arp_request(mb, &t->ports[port].mac, src, target)
+		: build_ns(mb, &t->ports[port].mac, src, target);
+	if (rc != 0) {
+		rte_pktmbuf_free(mb);
+		return;
+	}
+	if (target->family == AIF_AF_INET4)
+		w->port_ctr[port].arp_tx++;
+	else
+		w->port_ctr[port].nd_tx++;
+	aif_worker_send(w, port, mb);
+}

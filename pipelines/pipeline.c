@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The L3 switch pipeline for one RX burst (stage order in pipeline.h).
+ *
+ * Two passes over the burst: the first parses, checks and classifies each
+ * packet and gathers IPv4 and IPv6 destinations; then one bulk FIB lookup per
+ * family; the second pass load-balances, resolves the neighbour, rewrites
+ * and buffers for TX.  Drops are gathered and freed in bulk.
+ */
+#include <rte_branch_prediction.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "../dataplane/neigh.h"
+#include "../dataplane/switch.h"
+#include "../dataplane/worker.h"
+#include "arp_nd.h"
+#include "classify.h"
+#include "flow_hash.h"
+#include "lb.h"
+#include "parse.h"
+#include "pipeline.h"
+#include "rewrite.h"
+
+#define PREFETCH_AHEAD 4
+
+struct burst {
+	struct aif_pkt meta[AIF_BURST];
+	uint16_t idx4[AIF_BURST], idx6[AIF_BURST];
+	uint32_t ip4[AIF_BURST];
+	uint8_t ip6[AIF_BURST][16];
+	uint64_t nh4[AIF_BURST], nh6[AIF_BURST];
+	struct rte_mbuf *dropped[AIF_BURST];
+	uint16_t n4, n6, n_dropped;
+};
+
+static inline void
+drop(struct burst *b, struct aif_port_ctr *c, struct rte_mbuf *mb,
+     enum aif_drop_reason r)
+{
+	c->drops[r]++;
+	b->dropped[b->n_dropped++] = mb;
+}
+
+static inline bool
+mac_eq(const uint8_t *a, const struct aif_mac *b)
+{
+	return memcmp(a, b->b, 6) == 0;
+}
+
+/* Pass 1 for one packet: parse, divert control traffic, gather for lookup. */
+static inline void
+ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
+	struct burst *b, struct rte_mbuf *mb, uint16_t i)
+{
+	struct aif_port_ctr *c = &w->port_ctr[in_port];
+	struct aif_pkt *m = &b->meta[i];
+	const uint8_t *data = rte_pktmbuf_mtod(mb, const uint8_t *);
+	int rc = aif_parse(data, rte_pktmbuf_data_len(mb), m);
+
+	if (unlikely(rc != 0)) {
+		drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
+		return;
+	}
+	m->in_port = in_port;
+	switch (m->kind) {
+	case AIF_PKT_IPV4:
+		if (unlikely(!mac_eq(data, &t->ports[in_port].mac)))
+			goto not_unicast;
+		aif_classify(t, m);
+		b->idx4[b->n4] = i;
+		b->ip4[b->n4++] = aif_ip4_host(&m->dst);
+		return;
+	case AIF_PKT_IPV6:
+		if (unlikely(m->flags & AIF_PKT_F_ND)) {
+			aif_nd_input(w, t, in_port, mb, m);
+			return;
+		}
+		if (unlikely(!mac_eq(data, &t->ports[in_port].mac)))
+			goto not_unicast;
+		aif_classify(t, m);
+		b->idx6[b->n6] = i;
+		memcpy(b->ip6[b->n6++], m->dst.b, 16);
+		return;
+	case AIF_PKT_ARP:
+		aif_arp_input(w, t, in_port, mb, m);
+		return;
+	case AIF_PKT_MAC_CTRL:
+		drop(b, c, mb, AIF_DROP_MAC_CTRL);
+		return;
+	default:
+		drop(b, c, mb, AIF_DROP_UNSUPPORTED);
+		return;
+	}
+not_unicast:
+	/* group-addressed IP (RS, MLD, mDNS...) is for the switch, not routed */
+	drop(b, c, mb, (m->flags & AIF_PKT_F_L2_BCAST) ? AIF_DROP_TO_SWITCH
+						       : AIF_DROP_NOT_FOR_US);
+}
+
+/* Pass 2 for one packet with its FIB result. */
+static inline void
+forward(struct aif_worker *w, const struct aif_tables *t, struct burst *b,
+	struct rte_mbuf *mb, struct aif_pkt *m, uint64_t nh)
+{
+	struct aif_switch *sw = w->sw;
+	struct aif_port_ctr *c = &w->port_ctr[m->in_port];
+	uint32_t slot;
+
+	switch (aif_nh_type(nh)) {
+	case AIF_NH_GROUP: {
+		if (unlikely(m->ttl <= 1))
+			goto ttl_expired;
+		const struct aif_group *g = &t->groups[aif_nh_index(nh)];
+		const struct aif_member *mem = &t->members[g->first];
+		m->hash = aif_flow_hash(m, t->lb.hash_fields, t->lb.hash_alg, t->seed);
+		uint32_t k = g->n == 1 ? 0 :
+			aif_lb_schemes[g->scheme].select(g, mem, m, w, w->now_ns);
+		mem += k;
+		m->member = mem->ctr_slot;
+		slot = mem->neigh_slot;
+		break;
+	}
+	case AIF_NH_CONNECTED:
+		if (unlikely(m->ttl <= 1))
+			goto ttl_expired;
+		m->member = UINT32_MAX;
+		slot = aif_neigh_find(sw->neigh, &m->dst);
+		if (unlikely(slot == AIF_NEIGH_NONE)) {
+			aif_neigh_solicit(w, t, (uint16_t)aif_nh_index(nh), &m->dst);
+			drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
+			return;
+		}
+		break;
+	case AIF_NH_LOCAL:
+		aif_local_input(w, t, m->in_port, mb, m);
+		return;
+	default: /* miss, drop route */
+		drop(b, c, mb, AIF_DROP_NO_ROUTE);
+		return;
+	}
+
+	uint64_t nb = aif_neigh_read(sw->neigh, slot);
+	struct aif_mac dmac;
+	uint16_t out;
+	if (unlikely(!(nb & AIF_NEIGH_VALID))) {
+		const struct aif_neigh_meta *nm = &sw->neigh->meta[slot];
+		aif_neigh_solicit(w, t, nm->port, &m->dst);
+		drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
+		return;
+	}
+	aif_neigh_unpack(nb, &dmac, &out);
+	if (unlikely(m->l3_len > t->ports[out].mtu)) {
+		drop(b, c, mb, AIF_DROP_MTU_EXCEEDED);
+		return;
+	}
+	if (unlikely(!sw->ports[out].link_up)) {
+		drop(b, c, mb, AIF_DROP_PORT_DOWN);
+		return;
+	}
+	aif_rewrite_routed(rte_pktmbuf_mtod(mb, uint8_t *), m, &t->ports[out].mac,
+			   &dmac);
+	if (m->member != UINT32_MAX) {
+		w->member_ctr[m->member].packets++;
+		w->member_ctr[m->member].bytes += rte_pktmbuf_pkt_len(mb);
+	}
+	m->out_port = out;
+	aif_worker_send(w, out, mb);
+	return;
+ttl_expired:
+	drop(b, c, mb, AIF_DROP_TTL_EXPIRED);
+}
+
+void
+aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
+		 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct aif_port_ctr *c = &w->port_ctr[in_port];
+	struct burst b;
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	b.n4 = b.n6 = b.n_dropped = 0;
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		if (i + PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		ingress(w, t, in_port, &b, pkts[i], i);
+	}
+	c->rx_packets += n;
+	c->rx_bytes += bytes;
+
+	if (b.n4)
+		rte_fib_lookup_bulk(t->fib4, b.ip4, b.nh4, b.n4);
+	if (b.n6)
+		rte_fib6_lookup_bulk(t->fib6, b.ip6, b.nh6, b.n6);
+	for (i = 0; i < b.n4; i++)
+		forward(w, t, &b, pkts[b.idx4[i]], &b.meta[b.idx4[i]], b.nh4[i]);
+	for (i = 0; i < b.n6; i++)
+		forward(w, t, &b, pkts[b.idx6[i]], &b.meta[b.idx6[i]], b.nh6[i]);
+	if (b.n_dropped)
+		rte_pktmbuf_free_bulk(b.dropped, b.n_dropped);
+}

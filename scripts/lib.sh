@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Shared helpers for scripts/: dependency install, build, hugepages.
+# Source it; it changes nothing until a function is called.
+
+AIF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+AIF_PACKAGES=(build-essential meson ninja-build pkg-config dpdk dpdk-dev libdpdk-dev
+	libjansson-dev libcmocka-dev libpcap-dev python3-scapy tshark)
+
+aif_log() { printf '==> %s\n' "$*" >&2; }
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+		aif_log "need root for: $*"; return 1; fi
+}
+
+# Install the Debian 12 packages that are missing (nothing when all are there).
+aif_install_deps() {
+	local missing=()
+	for p in "${AIF_PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	aif_log "installing: ${missing[*]}"
+	echo 'wireshark-common wireshark-common/install-setuid boolean false' |
+		as_root debconf-set-selections 2>/dev/null || true
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Build into $1 (default build/) with warnings as errors; extra meson args follow.
+aif_build() {
+	local dir=${1:-build}
+	shift || true
+	cd "$AIF_ROOT" || return 1
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" -Dwerror=true "$@" >/dev/null || return 1
+	fi
+	ninja -C "$dir" >/dev/null || { ninja -C "$dir"; return 1; }
+}
+
+# Prepare 2 MiB hugepages; print the EAL memory arguments to use.
+aif_eal_mem_args() {
+	if [ -z "${AIF_NO_HUGE:-}" ]; then
+		local want=1024 have
+		have=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
+		[ "$have" -ge "$want" ] || echo "$want" 2>/dev/null | as_root tee /proc/sys/vm/nr_hugepages >/dev/null 2>&1
+		mountpoint -q /dev/hugepages 2>/dev/null ||
+			{ as_root mkdir -p /dev/hugepages && as_root mount -t hugetlbfs nodev /dev/hugepages; } >/dev/null 2>&1
+		local free
+		free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
+		if mountpoint -q /dev/hugepages 2>/dev/null && [ "${free:-0}" -ge 512 ]; then
+			echo "-m 1024"
+			return
+		fi
+	fi
+	echo "--no-huge -m 1024"
+}

@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for control/config.c: the shipped example parses to the
+ * expected params, defaults are filled in, and a table of bad configs each
+ * fails with its exact "<json path>: <reason>" message and *out NULL.
+ *
+ * Inline configs are written with single quotes for readability; q() turns
+ * them into JSON (no test string needs a literal single quote).
+ *
+ * Build: needs AIF_SOURCE_ROOT (a string literal, the source tree) to find
+ * config/example.json.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../control/config.h"
+
+#ifndef AIF_SOURCE_ROOT
+#error "define AIF_SOURCE_ROOT as the source tree, e.g. -DAIF_SOURCE_ROOT='\"/src\"'"
+#endif
+
+#define EXAMPLE_PATH AIF_SOURCE_ROOT "/config/example.json"
+
+/* 32-bit FNV-1a of "leaf0", computed independently of config.c. */
+#define LEAF0_SEED 0xa99b55ffu
+
+static char qbuf[8192];
+
+/* Single quotes -> double quotes. */
+static const char *
+q(const char *s)
+{
+	size_t i;
+
+	assert_true(strlen(s) < sizeof(qbuf));
+	for (i = 0; s[i] != '\0'; i++)
+		qbuf[i] = s[i] == '\'' ? '"' : s[i];
+	qbuf[i] = '\0';
+	return qbuf;
+}
+
+/* Parse q(text); must succeed. */
+static struct aif_config *
+parse_ok(const char *text)
+{
+	struct aif_config *cfg = NULL;
+	char err[AIF_ERR_MAX];
+	const char *json = q(text);
+
+	if (aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)) != 0)
+		fail_msg("unexpected error: %s", err);
+	assert_non_null(cfg);
+	assert_string_equal(err, "");
+	return cfg;
+}
+
+static const char *
+fmt_ip(const struct aif_ip *ip)
+{
+	static char buf[64];
+
+	return aif_ip_fmt(ip, buf, sizeof(buf));
+}
+
+static const char *
+fmt_prefix(const struct aif_prefix *p)
+{
+	static char buf[64];
+
+	return aif_prefix_fmt(p, buf, sizeof(buf));
+}
+
+static const char *
+fmt_mac(const struct aif_mac *m)
+{
+	static char buf[32];
+
+	return aif_mac_fmt(m, buf, sizeof(buf));
+}
+
+/* ---- the example file ---- */
+
+static void
+test_example_file(void **state)
+{
+	const struct aif_switch_params *sw;
+	const struct aif_policy_params *pol;
+	struct aif_config *cfg = NULL;
+	char err[AIF_ERR_MAX];
+	unsigned int i;
+
+	(void)state;
+	if (aif_config_load_file(EXAMPLE_PATH, &cfg, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(cfg->n_policies, 1);
+	assert_int_equal(cfg->n_switches, 1);
+	assert_int_equal(cfg->n_hosts, 1);
+	assert_int_equal(cfg->n_links, 0);
+
+	pol = &cfg->policies[0];
+	assert_string_equal(pol->name, "default");
+	assert_int_equal(pol->trust, AIF_TRUST_DSCP);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(pol->dscp_to_tc[i],
+				 i == 26 ? 3 : i == 48 ? 6 : 0);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(pol->pcp_to_tc[i], i);
+	assert_int_equal(pol->lb.scheme, AIF_LB_ECMP);
+	assert_int_equal(pol->lb.hash_alg, AIF_HASH_CRC32C);
+	assert_int_equal(pol->lb.hash_fields, AIF_HF_DEFAULT);
+
+	sw = &cfg->switches[0];
+	assert_string_equal(sw->name, "leaf0");
+	assert_false(sw->seed_set);
+	assert_int_equal(sw->seed, LEAF0_SEED);
+	assert_false(sw->proxy_arp);
+	assert_int_equal(sw->policy, 0);
+
+	assert_int_equal(sw->n_ports, 4);
+	assert_string_equal(sw->ports[0].name, "p0");
+	assert_string_equal(sw->ports[0].device, "net_pcap0");
+	assert_true(sw->ports[0].mac_set);
+	assert_string_equal(fmt_mac(&sw->ports[0].mac), "02:00:00:00:00:10");
+	assert_int_equal(sw->ports[0].mtu, 1500);
+	assert_int_equal(sw->ports[0].speed_mbps, 100000);
+	assert_int_equal(sw->ports[0].n_addrs, 2);
+	assert_string_equal(fmt_prefix(&sw->ports[0].addrs[0]), "10.0.0.1/24");
+	assert_string_equal(fmt_prefix(&sw->ports[0].addrs[1]),
+			    "2001:db8::1/64");
+	assert_string_equal(sw->ports[3].name, "p3");
+	assert_string_equal(sw->ports[3].device, "net_pcap3");
+	assert_int_equal(sw->ports[3].mtu, 9000);
+	assert_string_equal(fmt_prefix(&sw->ports[3].addrs[0]), "10.0.1.5/31");
+	assert_string_equal(fmt_prefix(&sw->ports[3].addrs[1]),
+			    "2001:db8:ff::5/127");
+
+	/* 6 explicit neighbours + host h0 appended last. */
+	assert_int_equal(sw->n_neighbors, 7);
+	assert_string_equal(fmt_ip(&sw->neighbors[0].ip), "10.0.1.0");
+	assert_int_equal(sw->neighbors[0].port, 1);
+	assert_string_equal(fmt_ip(&sw->neighbors[3].ip), "2001:db8:ff::");
+	assert_string_equal(fmt_ip(&sw->neighbors[6].ip), "10.0.0.2");
+	assert_string_equal(fmt_mac(&sw->neighbors[6].mac), "02:00:00:00:00:02");
+	assert_int_equal(sw->neighbors[6].port, 0);
+
+	/* uplinks, uplinks6 and the implicit group of the nexthop route. */
+	assert_int_equal(sw->n_groups, 3);
+	assert_string_equal(sw->groups[0].name, "uplinks");
+	assert_int_equal(sw->groups[0].n_members, 3);
+	assert_string_equal(fmt_ip(&sw->groups[0].members[2].ip), "10.0.1.4");
+	assert_int_equal(sw->groups[0].members[2].port, 3);
+	assert_int_equal(sw->groups[0].members[2].weight, 1);
+	assert_string_equal(sw->groups[1].name, "uplinks6");
+	assert_int_equal(sw->groups[1].n_members, 3);
+	assert_string_equal(fmt_ip(&sw->groups[1].members[0].ip),
+			    "2001:db8:ff::");
+	assert_string_equal(sw->groups[2].name, "10.0.1.2@p2");
+	assert_int_equal(sw->groups[2].n_members, 1);
+	assert_int_equal(sw->groups[2].members[0].port, 2);
+	assert_int_equal(sw->groups[2].members[0].weight, 1);
+
+	assert_int_equal(sw->n_routes, 4);
+	assert_string_equal(fmt_prefix(&sw->routes[0].prefix), "10.1.0.0/16");
+	assert_int_equal(sw->routes[0].kind, AIF_ROUTE_GROUP);
+	assert_int_equal(sw->routes[0].group, 0);
+	assert_string_equal(fmt_prefix(&sw->routes[1].prefix),
+			    "2001:db8:1::/48");
+	assert_int_equal(sw->routes[1].group, 1);
+	assert_int_equal(sw->routes[2].kind, AIF_ROUTE_GROUP);
+	assert_int_equal(sw->routes[2].group, 2);
+	assert_string_equal(fmt_prefix(&sw->routes[3].prefix), "10.9.0.0/16");
+	assert_int_equal(sw->routes[3].kind, AIF_ROUTE_DROP);
+
+	assert_string_equal(cfg->hosts[0].name, "h0");
+	assert_int_equal(cfg->hosts[0].sw, 0);
+	assert_int_equal(cfg->hosts[0].port, 0);
+	assert_string_equal(fmt_ip(&cfg->hosts[0].ip), "10.0.0.2");
+
+	assert_int_equal(aif_config_switch_find(cfg, "leaf0"), 0);
+	assert_int_equal(aif_config_switch_find(cfg, "leaf1"), -1);
+	assert_int_equal(aif_config_port_find(sw, "p2"), 2);
+	assert_int_equal(aif_config_port_find(sw, "p9"), -1);
+	aif_config_free(cfg);
+}
+
+/* ---- good inline configs: defaults and derived values ---- */
+
+#define P0 "{'name':'p0','device':'d0','addresses':['10.0.0.1/24']}"
+#define P1 "{'name':'p1','device':'d1','addresses':['10.0.1.1/31']}"
+#define PORTS "'ports':[" P0 "," P1 "]"
+/* One switch s0 with ports p0, p1 and more switch fields. */
+#define SW(extra) "{'switches':[{'name':'s0'," PORTS extra "}]}"
+/* Same, plus top-level fields after "switches". */
+#define SWT(extra, top) "{'switches':[{'name':'s0'," PORTS extra "}]" top "}"
+/* Two switches s0 (p0, p1) and s1 (p0, p1). */
+#define TWO(top) \
+	"{'switches':[{'name':'s0'," PORTS "}," \
+	"{'name':'s1','ports':[{'name':'p0','device':'e0'}," \
+	"{'name':'p1','device':'e1'}]}]" top "}"
+
+static void
+test_defaults(void **state)
+{
+	struct aif_config *cfg;
+	const struct aif_port_params *p;
+
+	(void)state;
+	cfg = parse_ok("{'switches':[{'name':'x','ports':[{'name':'a','device':'d'}]}]}");
+	assert_int_equal(cfg->n_policies, 1);
+	assert_string_equal(cfg->policies[0].name, "default");
+	assert_int_equal(cfg->policies[0].dscp_to_tc[26], 3);
+	assert_int_equal(cfg->policies[0].dscp_to_tc[48], 6);
+	assert_int_equal(cfg->policies[0].dscp_to_tc[46], 0);
+	assert_int_equal(cfg->switches[0].seed, 0xfd0c5087u); /* FNV-1a("x") */
+	p = &cfg->switches[0].ports[0];
+	assert_false(p->mac_set);
+	assert_int_equal(p->mtu, 1500);
+	assert_int_equal(p->speed_mbps, 0);
+	assert_int_equal(p->n_addrs, 0);
+	assert_int_equal(cfg->switches[0].n_neighbors, 0);
+	assert_null(cfg->switches[0].neighbors);
+	assert_int_equal(cfg->switches[0].n_groups, 0);
+	assert_int_equal(cfg->switches[0].n_routes, 0);
+	aif_config_free(cfg);
+}
+
+static void
+test_policies(void **state)
+{
+	const struct aif_policy_params *p;
+	struct aif_config *cfg;
+
+	(void)state;
+	cfg = parse_ok("{'policies':{'gold':{'trust':'pcp','pcp_to_tc_map':{'3':5},"
+		       "'load_balancing':{'hash':'toeplitz','hash_fields':['dest_qp','flow_label']}},"
+		       "'default':{'dscp_to_tc_map':{'10':2}}},"
+		       "'switches':[{'name':'s0','policy':'gold','seed':7,'proxy_arp':true,"
+		       "'ports':[{'name':'p0','device':'d0','speed_gbps':0.1,'mtu':9600}]}]}");
+	assert_int_equal(cfg->n_policies, 2);
+	assert_string_equal(cfg->policies[0].name, "default");
+	assert_int_equal(cfg->policies[0].dscp_to_tc[10], 2);
+	assert_int_equal(cfg->policies[0].dscp_to_tc[26], 0); /* map replaced */
+	assert_int_equal(cfg->policies[0].dscp_to_tc[48], 0);
+	p = &cfg->policies[1];
+	assert_string_equal(p->name, "gold");
+	assert_int_equal(p->trust, AIF_TRUST_PCP);
+	assert_int_equal(p->pcp_to_tc[3], 5);
+	assert_int_equal(p->pcp_to_tc[2], 2); /* identity kept */
+	assert_int_equal(p->pcp_to_tc[7], 7);
+	assert_int_equal(p->dscp_to_tc[26], 3); /* default map kept */
+	assert_int_equal(p->lb.hash_alg, AIF_HASH_TOEPLITZ);
+	assert_int_equal(p->lb.hash_fields, AIF_HF_DEST_QP | AIF_HF_FLOW_LABEL);
+	assert_int_equal(cfg->switches[0].policy, 1);
+	assert_true(cfg->switches[0].seed_set);
+	assert_int_equal(cfg->switches[0].seed, 7);
+	assert_true(cfg->switches[0].proxy_arp);
+	assert_int_equal(cfg->switches[0].ports[0].speed_mbps, 100);
+	assert_int_equal(cfg->switches[0].ports[0].mtu, 9600);
+	aif_config_free(cfg);
+}
+
+static void
+test_routes_and_groups(void **state)
+{
+	const struct aif_switch_params *sw;
+	struct aif_config *cfg;
+
+	(void)state;
+	cfg = parse_ok(SW(",'neighbors':[{'ip':'192.168.9.9','mac':'02:00:00:00:09:09','port':'p1'}],"
+			  "'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.0','port':'p1','weight':65535},"
+			  "{'ip':'192.168.9.9','port':'p1'}]}],"
+			  "'routes':[{'prefix':'10.5.6.7/16','nexthop':{'ip':'10.0.0.9','port':'p0'}},"
+			  "{'prefix':'10.6.0.0/16','nexthop':{'ip':'10.0.0.9','port':'p0'}},"
+			  "{'prefix':'10.7.0.0/16','nexthop':{'ip':'192.168.9.9','port':'p1'}},"
+			  "{'prefix':'10.8.0.1','group':'g'}]"));
+	sw = &cfg->switches[0];
+	assert_int_equal(sw->n_groups, 3); /* g + two implicit, one reused */
+	assert_int_equal(sw->groups[0].members[0].weight, 65535);
+	assert_string_equal(sw->groups[1].name, "10.0.0.9@p0");
+	assert_string_equal(sw->groups[2].name, "192.168.9.9@p1");
+	assert_int_equal(sw->n_routes, 4);
+	assert_string_equal(fmt_prefix(&sw->routes[0].prefix), "10.5.0.0/16");
+	assert_int_equal(sw->routes[0].group, 1);
+	assert_int_equal(sw->routes[1].group, 1);
+	assert_int_equal(sw->routes[2].group, 2);
+	assert_string_equal(fmt_prefix(&sw->routes[3].prefix), "10.8.0.1/32");
+	assert_int_equal(sw->routes[3].group, 0);
+	aif_config_free(cfg);
+
+	/* "<ip>@<port>" too long for AIF_NAME_MAX: "@<group index>". */
+	cfg = parse_ok("{'switches':[{'name':'s0','ports':[{'name':'port_with_long_name',"
+		       "'device':'d0','addresses':['2001:db8::1/64']}],"
+		       "'routes':[{'prefix':'::/0','nexthop':{'ip':'2001:db8::1111:2222:3333:4444',"
+		       "'port':'port_with_long_name'}}]}]}");
+	sw = &cfg->switches[0];
+	assert_int_equal(sw->n_groups, 1);
+	assert_string_equal(sw->groups[0].name, "@0");
+	assert_string_equal(fmt_prefix(&sw->routes[0].prefix), "::/0");
+	aif_config_free(cfg);
+}
+
+static void
+test_links(void **state)
+{
+	struct aif_config *cfg;
+
+	(void)state;
+	cfg = parse_ok(TWO(",'links':[{'a':'s0:p1','b':'s1:p0','rate_gbps':2.5,'delay_ns':1000},"
+			   "{'a':'s0:p0','b':'s1:p1'}]"));
+	assert_int_equal(cfg->n_links, 2);
+	assert_int_equal(cfg->links[0].a_switch, 0);
+	assert_int_equal(cfg->links[0].a_port, 1);
+	assert_int_equal(cfg->links[0].b_switch, 1);
+	assert_int_equal(cfg->links[0].b_port, 0);
+	assert_int_equal(cfg->links[0].rate_bps, 2500000000ull);
+	assert_int_equal(cfg->links[0].delay_ns, 1000);
+	assert_int_equal(cfg->links[1].rate_bps, 0);
+	assert_int_equal(cfg->links[1].delay_ns, 0);
+	aif_config_free(cfg);
+}
+
+/* ---- bad configs ---- */
+
+struct bad_case {
+	const char *json; /* single-quoted, see q() */
+	const char *err;  /* the whole expected message */
+};
+
+static const struct bad_case bad_cases[] = {
+	/* structure and types */
+	{ "{'switches':[", "line 1 column 13: ']' expected near end of file" },
+	{ "{'switches':[1],'switches':[2]}",
+	  "line 1 column 26: duplicate object key near '\"switches\"'" },
+	{ "[]", "$: expected object, got array" },
+	{ "{}", "$.switches: required field is missing" },
+	{ "{'switches':[]}", "$.switches: expected 1..256 entries, got 0" },
+	{ "{'switches':{}}", "$.switches: expected array, got object" },
+	{ "{'switches':[5]}", "$.switches[0]: expected object, got integer" },
+	{ SWT("", ",'switch':1"), "$: unknown field 'switch'" },
+	{ "{'switches':[{'name':5," PORTS "}]}",
+	  "$.switches[0].name: expected string, got integer" },
+	{ "{'switches':[{'name':'a b'," PORTS "}]}",
+	  "$.switches[0].name: invalid name 'a b' (1..31 characters from A-Z a-z 0-9 _ . -)" },
+	{ "{'switches':[{'name':'s0'," PORTS "},{'name':'s0','ports':[{'name':'p0','device':'e0'}]}]}",
+	  "$.switches[1].name: duplicate switch name 's0'" },
+	{ "{'switches':[{'name':'s0'}]}", "$.switches[0].ports: required field is missing" },
+	{ SW(",'seed':-1"), "$.switches[0].seed: must be 0..4294967295, got -1" },
+	{ SW(",'proxy_arp':1"), "$.switches[0].proxy_arp: expected boolean, got integer" },
+	/* ports */
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','foo':1}]}]}",
+	  "$.switches[0].ports[0]: unknown field 'foo'" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0'}]}]}",
+	  "$.switches[0].ports[0].device: required field is missing" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mac':'zz'}]}]}",
+	  "$.switches[0].ports[0].mac: invalid MAC address 'zz'" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mac':'01:00:5e:00:00:01'}]}]}",
+	  "$.switches[0].ports[0].mac: multicast MAC address '01:00:5e:00:00:01' is not allowed" },
+	{ "{'switches':[{'name':'s0','ports':[" P0 ",{'name':'p0','device':'d1'}]}]}",
+	  "$.switches[0].ports[1].name: duplicate port name 'p0'" },
+	{ "{'switches':[{'name':'s0','ports':[" P0 ",{'name':'p1','device':'d0'}]}]}",
+	  "$.switches[0].ports[1].device: device 'd0' is already used by s0:p0" },
+	{ "{'switches':[{'name':'s0'," PORTS "},{'name':'s1','ports':[{'name':'p0','device':'d1'}]}]}",
+	  "$.switches[1].ports[0].device: device 'd1' is already used by s0:p1" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mtu':20}]}]}",
+	  "$.switches[0].ports[0].mtu: must be 68..9600, got 20" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mtu':'1500'}]}]}",
+	  "$.switches[0].ports[0].mtu: expected integer, got string" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','speed_gbps':0}]}]}",
+	  "$.switches[0].ports[0].speed_gbps: must be > 0 and at most 1000000, got 0" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/33']}]}]}",
+	  "$.switches[0].ports[0].addresses[0]: invalid address '10.0.0.1/33'" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1']}]}]}",
+	  "$.switches[0].ports[0].addresses[0]: prefix length is required in '10.0.0.1'" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.0/24']}]}]}",
+	  "$.switches[0].ports[0].addresses[0]: '10.0.0.0/24' is the network address of its subnet" },
+	{ "{'switches':[{'name':'s0','ports':[" P0 ",{'name':'p1','device':'d1','addresses':['2001:db8::1/64','10.0.0.2/24']}]}]}",
+	  "$.switches[0].ports[1].addresses[1]: subnet 10.0.0.0/24 is already on port p0" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':"
+	  "['1.0.0.1/8','2.0.0.1/8','3.0.0.1/8','4.0.0.1/8','5.0.0.1/8','6.0.0.1/8','7.0.0.1/8','8.0.0.1/8','9.0.0.1/8']}]}]}",
+	  "$.switches[0].ports[0].addresses: expected 0..8 entries, got 9" },
+	/* neighbours */
+	{ SW(",'neighbors':[{'ip':'10.0.0.5','mac':'02:00:00:00:00:05','port':'p9'}]"),
+	  "$.switches[0].neighbors[0].port: unknown port 'p9' on switch s0" },
+	{ SW(",'neighbors':[{'ip':'10.0.0.5','mac':'00:00:00:00:00:00','port':'p0'}]"),
+	  "$.switches[0].neighbors[0].mac: zero MAC address is not allowed" },
+	{ SW(",'neighbors':[{'ip':'10.0.0.5','mac':'02:00:00:00:00:05','port':'p0'},"
+	     "{'ip':'10.0.0.5','mac':'02:00:00:00:00:06','port':'p0'}]"),
+	  "$.switches[0].neighbors[1].ip: duplicate neighbor 10.0.0.5" },
+	{ SW(",'neighbors':[{'ip':'10.0.0.300','mac':'02:00:00:00:00:05','port':'p0'}]"),
+	  "$.switches[0].neighbors[0].ip: invalid IP address '10.0.0.300'" },
+	/* groups */
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.9.9.9','port':'p1'}]}]"),
+	  "$.switches[0].nexthop_groups[0].members[0].ip: next hop 10.9.9.9 is not on a subnet of port p1 and has no static neighbor" },
+	{ SW(",'neighbors':[{'ip':'10.9.9.9','mac':'02:00:00:00:00:05','port':'p0'}],"
+	     "'nexthop_groups':[{'name':'g','members':[{'ip':'10.9.9.9','port':'p1'}]}]"),
+	  "$.switches[0].nexthop_groups[0].members[0].ip: next hop 10.9.9.9 is not on a subnet of port p1 and has no static neighbor" },
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.1','port':'p1'}]}]"),
+	  "$.switches[0].nexthop_groups[0].members[0].ip: next hop 10.0.1.1 is an address of this switch (port p1)" },
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.0','port':'p1'},{'ip':'10.0.1.0','port':'p1'}]}]"),
+	  "$.switches[0].nexthop_groups[0].members[1]: duplicate member 10.0.1.0@p1" },
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.0','port':'p1','weight':0}]}]"),
+	  "$.switches[0].nexthop_groups[0].members[0].weight: must be 1..65535, got 0" },
+	{ SW(",'nexthop_groups':[{'name':'g','members':[]}]"),
+	  "$.switches[0].nexthop_groups[0].members: expected 1..64 entries, got 0" },
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.0','port':'p1'}]},"
+	     "{'name':'g','members':[{'ip':'10.0.1.0','port':'p1'}]}]"),
+	  "$.switches[0].nexthop_groups[1].name: duplicate group name 'g'" },
+	/* routes */
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.0','port':'p1'}]}],"
+	     "'routes':[{'prefix':'10.2.0.0/16','group':'g','nexthop':{'ip':'10.0.1.0','port':'p1'}}]"),
+	  "$.switches[0].routes[0]: exactly one of 'group', 'nexthop' or 'action' is required" },
+	{ SW(",'routes':[{'prefix':'10.2.0.0/16'}]"),
+	  "$.switches[0].routes[0]: exactly one of 'group', 'nexthop' or 'action' is required" },
+	{ SW(",'routes':[{'prefix':'10.2.0.0/16','group':'nope'}]"),
+	  "$.switches[0].routes[0].group: unknown group 'nope'" },
+	{ SW(",'routes':[{'prefix':'10.2.0.0/16','group':5}]"),
+	  "$.switches[0].routes[0].group: expected string, got integer" },
+	{ SW(",'routes':[{'prefix':'10.0.0.0/33','action':'drop'}]"),
+	  "$.switches[0].routes[0].prefix: invalid prefix '10.0.0.0/33'" },
+	{ SW(",'routes':[{'prefix':'10.2.0.0/16','action':'forward'}]"),
+	  "$.switches[0].routes[0].action: unknown action 'forward' (expected \"drop\")" },
+	{ SW(",'routes':[{'prefix':'10.2.0.0/16','nexthop':{'ip':'10.9.9.9','port':'p1'}}]"),
+	  "$.switches[0].routes[0].nexthop.ip: next hop 10.9.9.9 is not on a subnet of port p1 and has no static neighbor" },
+	{ SW(",'routes':[{'prefix':'10.2.0.0/16','nexthop':{'ip':'10.0.1.0','port':'p1','weight':2}}]"),
+	  "$.switches[0].routes[0].nexthop: unknown field 'weight'" },
+	{ SW(",'routes':[{'prefix':'10.3.0.0/16','action':'drop'},{'prefix':'10.2.0.0/16','action':'drop'},"
+	     "{'prefix':'10.2.1.1/16','action':'drop'},{'prefix':'10.3.0.0/16','action':'drop'}]"),
+	  "$.switches[0].routes[2].prefix: duplicate prefix 10.2.0.0/16 (also routes[1])" },
+	/* policies */
+	{ SWT("", ",'policies':{'default':{'dscp_to_tc_map':{'64':1}}}"),
+	  "$.policies.default.dscp_to_tc_map.64: key must be a DSCP value 0..63" },
+	{ SWT("", ",'policies':{'default':{'dscp_to_tc_map':{'07':1}}}"),
+	  "$.policies.default.dscp_to_tc_map.07: key must be a DSCP value 0..63" },
+	{ SWT("", ",'policies':{'default':{'pcp_to_tc_map':{'3':8}}}"),
+	  "$.policies.default.pcp_to_tc_map.3: traffic class must be 0..7, got 8" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'hash_fields':[]}}}"),
+	  "$.policies.default.load_balancing.hash_fields: expected 1..7 entries, got 0" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'hash_fields':['src_ip','ttl']}}}"),
+	  "$.policies.default.load_balancing.hash_fields[1]: unknown hash field 'ttl'" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'hash':'md5'}}}"),
+	  "$.policies.default.load_balancing.hash: unknown hash 'md5' (expected \"crc32c\" or \"toeplitz\")" },
+	{ SWT("", ",'policies':{'p':{'trust':'cos'}}"),
+	  "$.policies.p.trust: unknown trust 'cos' (expected \"dscp\" or \"pcp\")" },
+	{ SWT("", ",'policies':{'p':{'ecn':1}}"), "$.policies.p: unknown field 'ecn'" },
+	{ SW(",'policy':'gold'"), "$.switches[0].policy: unknown policy 'gold'" },
+	/* hosts */
+	{ SWT("", ",'hosts':[{'name':'h0','switch':'s9','port':'p0','ip':'10.0.0.2','mac':'02:00:00:00:00:02'}]"),
+	  "$.hosts[0].switch: unknown switch 's9'" },
+	{ SWT(",'neighbors':[{'ip':'10.0.0.2','mac':'02:00:00:00:00:05','port':'p0'}]",
+	      ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2','mac':'02:00:00:00:00:02'}]"),
+	  "$.hosts[0].ip: 10.0.0.2 is already a neighbor on switch s0" },
+	{ SWT("", ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2'}]"),
+	  "$.hosts[0].mac: required field is missing" },
+	/* links */
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p9'}]"), "$.links[0].b: unknown port 'p9' on switch s1" },
+	{ TWO(",'links':[{'a':'s0p0','b':'s1:p0'}]"),
+	  "$.links[0].a: invalid endpoint 's0p0' (expected \"switch:port\")" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s2:p0'}]"), "$.links[0].b: unknown switch 's2'" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s0:p0'}]"), "$.links[0]: both ends are s0:p0" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0'},{'a':'s0:p0','b':'s1:p1'}]"),
+	  "$.links[1].a: port s0:p0 is already in links[0]" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0'},{'a':'s1:p1','b':'s1:p0'}]"),
+	  "$.links[1].b: port s1:p0 is already in links[0]" },
+	{ TWO(",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2','mac':'02:00:00:00:00:02'}],"
+	      "'links':[{'a':'s0:p0','b':'s1:p0'}]"),
+	  "$.links[0].a: port s0:p0 carries host h0 and cannot be in a link" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','delay_ns':-1}]"),
+	  "$.links[0].delay_ns: must be 0..9223372036854775807, got -1" },
+};
+
+static void
+test_bad_configs(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *bc = &bad_cases[i];
+		struct aif_config *cfg = (struct aif_config *)&cfg;
+		char err[AIF_ERR_MAX];
+		const char *json = q(bc->json);
+		int rc;
+
+		memset(err, 'x', sizeof(err));
+		rc = aif_config_parse(json, strlen(json), &cfg, err,
+				      sizeof(err));
+		if (rc != -1 || cfg != NULL)
+			fail_msg("case %zu parsed: %s", i, bc->json);
+		assert_non_null(memchr(err, '\0', sizeof(err)));
+		if (strcmp(err, bc->err) != 0)
+			fail_msg("case %zu: got\n  %s\nwant\n  %s", i, err,
+				 bc->err);
+	}
+	assert_true(i >= 25);
+}
+
+static void
+test_limits(void **state)
+{
+	char *json = malloc(65536);
+	struct aif_config *cfg = NULL;
+	char err[AIF_ERR_MAX];
+	size_t n;
+	int i;
+
+	(void)state;
+	assert_non_null(json);
+	n = (size_t)sprintf(json, "{\"switches\":[{\"name\":\"s\",\"ports\":[");
+	for (i = 0; i <= AIF_MAX_PORTS; i++)
+		n += (size_t)sprintf(json + n, "%s{\"name\":\"p%d\",\"device\":\"d%d\"}",
+				     i ? "," : "", i, i);
+	n += (size_t)sprintf(json + n, "]}]}");
+	assert_int_equal(aif_config_parse(json, n, &cfg, err, sizeof(err)), -1);
+	assert_null(cfg);
+	assert_string_equal(err, "$.switches[0].ports: expected 1..64 entries, got 65");
+	free(json);
+}
+
+static void
+test_err_buffer(void **state)
+{
+	const char *json = q("{'switches':[]}");
+	struct aif_config *cfg = NULL;
+	char err[8];
+
+	(void)state;
+	memset(err, 'x', sizeof(err));
+	assert_int_equal(aif_config_parse(json, strlen(json), &cfg, err,
+					  sizeof(err)), -1);
+	assert_string_equal(err, "$.switc");
+	assert_null(cfg);
+	/* err_len 0: err untouched; NULL err is allowed too. */
+	memset(err, 'x', sizeof(err));
+	assert_int_equal(aif_config_parse(json, strlen(json), &cfg, err, 0), -1);
+	assert_int_equal(err[0], 'x');
+	assert_int_equal(aif_config_parse(json, strlen(json), &cfg, NULL, 64), -1);
+	assert_int_equal(aif_config_parse(NULL, 0, &cfg, err, sizeof(err)), -1);
+	assert_null(cfg);
+	aif_config_free(NULL);
+}
+
+static void
+test_load_file_missing(void **state)
+{
+	struct aif_config *cfg = (struct aif_config *)&cfg;
+	char err[AIF_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(aif_config_load_file("/nonexistent/aif.json", &cfg,
+					      err, sizeof(err)), -1);
+	assert_null(cfg);
+	assert_string_equal(err, "/nonexistent/aif.json: No such file or directory");
+}
+
+static void
+test_hash_field_names(void **state)
+{
+	(void)state;
+	assert_string_equal(aif_hash_field_name(AIF_HF_SRC_IP), "src_ip");
+	assert_string_equal(aif_hash_field_name(AIF_HF_DST_PORT), "dst_port");
+	assert_string_equal(aif_hash_field_name(AIF_HF_FLOW_LABEL), "flow_label");
+	assert_string_equal(aif_hash_field_name(AIF_HF_DEST_QP), "dest_qp");
+	assert_null(aif_hash_field_name(0));
+	assert_null(aif_hash_field_name(AIF_HF_SRC_IP | AIF_HF_DST_IP));
+	assert_null(aif_hash_field_name(1u << 7));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_example_file),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_routes_and_groups),
+		cmocka_unit_test(test_links),
+		cmocka_unit_test(test_bad_configs),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_err_buffer),
+		cmocka_unit_test(test_load_file_missing),
+		cmocka_unit_test(test_hash_field_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -148,10 +148,11 @@ probe_lossless(uint16_t pid, struct aif_port_info *pi)
 	if (rc == 0)
 		snprintf(pi->link_pause, sizeof(pi->link_pause), "802.3x pause %s",
 			 fc.mode == RTE_ETH_FC_NONE ? "off" : "on");
-	else
-		describe_rc(pi->link_pause, sizeof(pi->link_pause) - 16, rc, ""),
-		memmove(pi->link_pause + 14, pi->link_pause, strlen(pi->link_pause) + 1),
-		memcpy(pi->link_pause, "802.3x pause: ", 14);
+	else {
+		char why[96];
+		describe_rc(why, sizeof(why), rc, "");
+		snprintf(pi->link_pause, sizeof(pi->link_pause), "802.3x pause: %s", why);
+	}
 
 	if (strstr(pi->driver, "i40e") != NULL)
 		snprintf(pi->software_pfc, sizeof(pi->software_pfc),

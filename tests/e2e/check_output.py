@@ -23,7 +23,7 @@ import struct
 import sys
 import zlib
 
-from scapy.all import Ether, IP, IPv6, UDP, TCP, RawPcapReader  # noqa: E402
+from scapy.all import Ether, IP, UDP, TCP, RawPcapReader
 from scapy.contrib.roce import BTH
 
 TAG = b"AIFT"

@@ -44,7 +44,7 @@ import struct
 import sys
 import zlib
 
-from scapy.all import Ether, IP, IPv6, UDP, TCP, Raw, wrpcap  # noqa: E402
+from scapy.all import Ether, IP, IPv6, UDP, TCP, Raw, wrpcap
 from scapy.contrib.roce import BTH
 
 ROCE_PORT = 4791

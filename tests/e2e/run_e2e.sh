@@ -91,6 +91,8 @@ EOF
 # net_pcap accepts a tx-only device (it gives it a dummy rx queue that
 # never returns packets), so p1..p3 have no rx_pcap.
 rc=0
+# $MEM is empty or "--no-huge -m 1024": split on purpose.
+# shellcheck disable=SC2086
 timeout -k 5 60 "$BIN" -l 0-1 --file-prefix "$PREFIX" --no-pci $MEM \
 	--vdev "net_pcap0,rx_pcap=$T/in.pcap,tx_pcap=$T/out_p0.pcap" \
 	--vdev "net_pcap1,tx_pcap=$T/out_p1.pcap" \

@@ -84,6 +84,7 @@ static int
 build_fibs(struct aif_tables *t, const struct aif_switch_params *sp,
 	   char *err, size_t err_len)
 {
+	static uint64_t seq; /* FIB names must be unique in the process */
 	char name[64];
 	uint32_t n4 = 0, n6 = 0, long4 = 0;
 
@@ -109,7 +110,7 @@ build_fibs(struct aif_tables *t, const struct aif_switch_params *sp,
 		.max_routes = (int)n4 + 16,
 		.dir24_8 = { .nh_sz = RTE_FIB_DIR24_8_4B, .num_tbl8 = long4 + 16 },
 	};
-	snprintf(name, sizeof(name), "aif4_%u_%" PRIu64, t->sw_index, t->generation);
+	snprintf(name, sizeof(name), "aif4_%u_%" PRIu64, t->sw_index, ++seq);
 	t->fib4 = rte_fib_create(name, SOCKET_ID_ANY, &c4);
 	struct rte_fib6_conf c6 = {
 		.type = RTE_FIB6_TRIE,
@@ -117,7 +118,7 @@ build_fibs(struct aif_tables *t, const struct aif_switch_params *sp,
 		.max_routes = (int)n6 + 16,
 		.trie = { .nh_sz = RTE_FIB6_TRIE_4B, .num_tbl8 = n6 * 14 + 64 },
 	};
-	snprintf(name, sizeof(name), "aif6_%u_%" PRIu64, t->sw_index, t->generation);
+	snprintf(name, sizeof(name), "aif6_%u_%" PRIu64, t->sw_index, seq);
 	t->fib6 = rte_fib6_create(name, SOCKET_ID_ANY, &c6);
 	if (t->fib4 == NULL || t->fib6 == NULL) {
 		snprintf(err, err_len, "cannot create FIB: %s", rte_strerror(rte_errno));

@@ -19,6 +19,7 @@
 #define AIF_FLOW_HASH_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_hash_crc.h>
@@ -36,6 +37,21 @@ aif_fmix32(uint32_t h)
 	h *= 0xc2b2ae35;
 	h ^= h >> 16;
 	return h;
+}
+
+/*
+ * CRC32C of a 16-byte address.  Same value as rte_hash_crc(b, 16, h), which
+ * loads uint64_t words through a cast: the address sits at 4-byte alignment
+ * in struct aif_pkt, so that load is misaligned (UBSan stops on it).
+ */
+static inline uint32_t
+aif_crc_ip6(const uint8_t *b, uint32_t h)
+{
+	uint64_t w[2];
+
+	memcpy(w, b, sizeof(w));
+	h = rte_hash_crc_8byte(w[0], h);
+	return rte_hash_crc_8byte(w[1], h);
 }
 
 /* Toeplitz over the selected fields, as host-order 32-bit words. */
@@ -58,9 +74,9 @@ aif_flow_hash(const struct aif_pkt *m, uint32_t fields, uint8_t alg,
 				h = rte_hash_crc_4byte(*(const uint32_t *)m->dst.b, h);
 		} else {
 			if (fields & AIF_HF_SRC_IP)
-				h = rte_hash_crc(m->src.b, 16, h);
+				h = aif_crc_ip6(m->src.b, h);
 			if (fields & AIF_HF_DST_IP)
-				h = rte_hash_crc(m->dst.b, 16, h);
+				h = aif_crc_ip6(m->dst.b, h);
 			if (fields & AIF_HF_FLOW_LABEL)
 				h = rte_hash_crc_4byte(m->flow_label, h);
 		}

@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for control/compile.c: a config compiled into the FIBs the
+ * workers read (the LPM), the group members' neighbour and counter slots,
+ * and the failure path.
+ *
+ * Needs EAL (rte_fib, rte_hash, rte_malloc): the group setup starts it with
+ * --no-huge --no-pci and a private file prefix, and creates one switch with
+ * the four ports of the config below.  Every lookup is checked against an
+ * exact (type, index) or (GROUP, group name).
+ *
+ * Inline configs are written with single quotes for readability; q() turns
+ * them into JSON.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "compile.h"
+#include "config.h"
+#include "neigh.h"
+#include "switch.h"
+#include "tables.h"
+
+#define N_PORTS 4
+
+/*
+ * One single-member group per prefix of the nest 10.0.0.0/8 > 10.1.0.0/16 >
+ * 10.1.2.0/24 > 10.1.2.128/25 > 10.1.2.129/32, and of the IPv6 nest
+ * ::/0 > 2001:db8::/32 > 2001:db8:1::/48 > 2001:db8:1:2::/64 > a /128.
+ * gdef shares its next hop (10.0.0.10@p0) with g8: one neighbour slot, two
+ * counter slots.  The IPv4 default route is spliced in at %s.
+ */
+static const char *const cfg_fmt =
+	"{'switches': [{'name': 'leaf0', 'seed': 7, 'ports': ["
+	" {'name': 'p0', 'device': 'net_null0', 'mac': '02:00:00:00:00:10',"
+	"  'addresses': ['10.0.0.1/24', '2001:db8::1/64']},"
+	" {'name': 'p1', 'device': 'net_null1', 'mac': '02:00:00:00:00:11',"
+	"  'addresses': ['10.0.1.1/31', '2001:db8:ff::1/127']},"
+	" {'name': 'p2', 'device': 'net_null2', 'mac': '02:00:00:00:00:12',"
+	"  'addresses': ['10.0.1.3/31', '2001:db8:ff::3/127']},"
+	" {'name': 'p3', 'device': 'net_null3',"
+	"  'addresses': ['10.0.1.5/31', '2001:db8:ff::5/127']}],"
+	" 'nexthop_groups': ["
+	"  {'name': 'g8', 'members': [{'ip': '10.0.0.10', 'port': 'p0'}]},"
+	"  {'name': 'g16', 'members': [{'ip': '10.0.1.0', 'port': 'p1'}]},"
+	"  {'name': 'g24', 'members': [{'ip': '10.0.1.2', 'port': 'p2'}]},"
+	"  {'name': 'g25', 'members': [{'ip': '10.0.1.4', 'port': 'p3'}]},"
+	"  {'name': 'g32', 'members': [{'ip': '10.0.0.11', 'port': 'p0'}]},"
+	"  {'name': 'gdef', 'members': [{'ip': '10.0.0.10', 'port': 'p0'}]},"
+	"  {'name': 'h0', 'members': [{'ip': '2001:db8::10', 'port': 'p0'}]},"
+	"  {'name': 'h32', 'members': [{'ip': '2001:db8:ff::', 'port': 'p1'}]},"
+	"  {'name': 'h48', 'members': [{'ip': '2001:db8:ff::2', 'port': 'p2'}]},"
+	"  {'name': 'h64', 'members': [{'ip': '2001:db8:ff::4', 'port': 'p3'}]},"
+	"  {'name': 'h128', 'members': [{'ip': '2001:db8::11', 'port': 'p0'}]}],"
+	" 'routes': [%s"
+	"  {'prefix': '10.0.0.0/8', 'group': 'g8'},"
+	"  {'prefix': '10.1.0.0/16', 'group': 'g16'},"
+	"  {'prefix': '10.1.2.0/24', 'group': 'g24'},"
+	"  {'prefix': '10.1.2.128/25', 'group': 'g25'},"
+	"  {'prefix': '10.1.2.129/32', 'group': 'g32'},"
+	"  {'prefix': '10.9.0.0/16', 'action': 'drop'},"
+	"  {'prefix': '::/0', 'group': 'h0'},"
+	"  {'prefix': '2001:db8::/32', 'group': 'h32'},"
+	"  {'prefix': '2001:db8:1::/48', 'group': 'h48'},"
+	"  {'prefix': '2001:db8:1:2::/64', 'group': 'h64'},"
+	"  {'prefix': '2001:db8:1:2::99/128', 'group': 'h128'},"
+	"  {'prefix': '2001:db8:dead::/48', 'action': 'drop'}]}]}";
+
+#define DEFAULT_ROUTE "{'prefix': '0.0.0.0/0', 'group': 'gdef'},"
+
+static struct rte_mempool *pool;
+static struct aif_switch *sw;
+static char qbuf[8192];
+
+/* ---- helpers ---- */
+
+static const char *
+q(const char *s)
+{
+	size_t i;
+
+	assert_true(strlen(s) < sizeof(qbuf));
+	for (i = 0; s[i] != '\0'; i++)
+		qbuf[i] = s[i] == '\'' ? '"' : s[i];
+	qbuf[i] = '\0';
+	return qbuf;
+}
+
+static struct aif_config *
+parse_cfg(bool with_default)
+{
+	char text[sizeof(qbuf)];
+	struct aif_config *cfg = NULL;
+	char err[AIF_ERR_MAX] = "";
+
+	snprintf(text, sizeof(text), cfg_fmt, with_default ? DEFAULT_ROUTE : "");
+	const char *json = q(text);
+	if (aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)) != 0)
+		fail_msg("config: %s", err);
+	assert_non_null(cfg);
+	return cfg;
+}
+
+/* Compile and publish (as the control thread does); returns the tables. */
+static struct aif_tables *
+compile_publish(bool with_default)
+{
+	struct aif_config *cfg = parse_cfg(with_default);
+	char err[AIF_ERR_MAX] = "";
+
+	struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
+	if (t == NULL) {
+		aif_config_free(cfg);
+		fail_msg("compile: %s", err);
+	}
+	assert_ptr_equal(t->cfg, cfg);
+	aif_switch_publish(sw, t);
+	return t;
+}
+
+static int
+group_index(const struct aif_tables *t, const char *name)
+{
+	for (uint32_t g = 0; g < t->n_groups; g++)
+		if (strcmp(t->groups[g].name, name) == 0)
+			return (int)g;
+	fail_msg("no group %s", name);
+	return -1;
+}
+
+/* Expected FIB result: a type and either a port index or a group name. */
+struct lpm_case {
+	const char *addr;
+	enum aif_nh_type type;
+	unsigned port;     /* CONNECTED, LOCAL */
+	const char *group; /* GROUP */
+};
+
+#define GRP(a, g) { a, AIF_NH_GROUP, 0, g }
+#define CONN(a, p) { a, AIF_NH_CONNECTED, p, NULL }
+#define LOCAL(a, p) { a, AIF_NH_LOCAL, p, NULL }
+#define DROP(a) { a, AIF_NH_DROP, 0, NULL }
+#define MISS(a) { a, AIF_NH_MISS, 0, NULL }
+
+static uint64_t
+lookup(const struct aif_tables *t, const char *addr)
+{
+	struct aif_ip ip;
+	uint64_t nh = UINT64_MAX;
+
+	if (aif_ip_parse(addr, &ip) != 0)
+		fail_msg("bad address in test table: %s", addr);
+	if (ip.family == AIF_AF_INET4) {
+		uint32_t a = aif_ip4_host(&ip);
+		assert_int_equal(rte_fib_lookup_bulk(t->fib4, &a, &nh, 1), 0);
+	} else {
+		uint8_t a[1][RTE_FIB6_IPV6_ADDR_SIZE];
+		memcpy(a[0], ip.b, 16);
+		assert_int_equal(rte_fib6_lookup_bulk(t->fib6, a, &nh, 1), 0);
+	}
+	return nh;
+}
+
+static void
+check_cases(const struct aif_tables *t, const struct lpm_case *c, size_t n)
+{
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t nh = lookup(t, c[i].addr);
+		enum aif_nh_type type = aif_nh_type(nh);
+		uint32_t idx = aif_nh_index(nh);
+		bool ok = type == c[i].type;
+
+		if (ok && (type == AIF_NH_CONNECTED || type == AIF_NH_LOCAL))
+			ok = idx == c[i].port;
+		if (ok && type == AIF_NH_GROUP)
+			ok = idx < t->n_groups && strcmp(t->groups[idx].name, c[i].group) == 0;
+		if (ok && (type == AIF_NH_MISS || type == AIF_NH_DROP))
+			ok = idx == 0;
+		if (!ok) {
+			printf("%s: got %s %u (%s), want %s %u %s\n", c[i].addr,
+			       aif_nh_type_name(type), idx,
+			       type == AIF_NH_GROUP && idx < t->n_groups ? t->groups[idx].name : "-",
+			       aif_nh_type_name(c[i].type), c[i].port,
+			       c[i].group ? c[i].group : "");
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* ---- setup ---- */
+
+static int
+group_setup(void **state)
+{
+	char prefix[64];
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "aif-ut-compile-%d", (int)getpid());
+	char *argv[] = {
+		"test_compile", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		"--file-prefix", prefix, "-l", "0", "--log-level", "error",
+	};
+	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("ut_compile", 511, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (pool == NULL)
+		return -1;
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return 0;
+}
+
+/* A fresh switch per test: neighbour and counter slots start empty. */
+static int
+setup_switch(void **state)
+{
+	static const char *const names[N_PORTS] = { "p0", "p1", "p2", "p3" };
+
+	(void)state;
+	sw = aif_switch_create("leaf0", 0, 1, pool);
+	if (sw == NULL)
+		return -1;
+	sw->n_ports = N_PORTS;
+	for (unsigned p = 0; p < N_PORTS; p++) {
+		snprintf(sw->ports[p].name, sizeof(sw->ports[p].name), "%s", names[p]);
+		sw->ports[p].dpdk_port = (uint16_t)p;
+		sw->ports[p].dev_mac = (struct aif_mac){ { 0x02, 0xde, 0x0e, 0, 0, (uint8_t)p } };
+	}
+	return 0;
+}
+
+static int
+teardown_switch(void **state)
+{
+	(void)state;
+	aif_switch_free(sw); /* frees the published tables and their config */
+	sw = NULL;
+	return 0;
+}
+
+/* ---- LPM ---- */
+
+static const struct lpm_case v4_cases[] = {
+	/* the nest: the longest prefix wins */
+	GRP("10.1.2.129", "g32"),
+	GRP("10.1.2.128", "g25"),  /* first of the /25 */
+	GRP("10.1.2.130", "g25"),  /* next after the /32 */
+	GRP("10.1.2.255", "g25"),  /* last of the /25 */
+	GRP("10.1.2.127", "g24"),  /* one below the /25 */
+	GRP("10.1.2.0", "g24"),    /* first of the /24 */
+	GRP("10.1.3.0", "g16"),    /* one above the /24 */
+	GRP("10.1.1.255", "g16"),  /* one below the /24 */
+	GRP("10.1.0.0", "g16"),    /* first of the /16 */
+	GRP("10.1.255.255", "g16"),/* last of the /16 */
+	GRP("10.0.255.255", "g8"), /* one below the /16 */
+	GRP("10.2.0.0", "g8"),     /* one above the /16 */
+	GRP("10.255.255.255", "g8"), /* last of the /8 */
+	GRP("10.0.1.6", "g8"),     /* past the last /31 port subnet */
+	GRP("10.0.2.0", "g8"),
+	/* default route */
+	GRP("11.0.0.0", "gdef"),   /* one above the /8 */
+	GRP("9.255.255.255", "gdef"), /* one below the /8 */
+	GRP("0.0.0.0", "gdef"),
+	GRP("255.255.255.255", "gdef"),
+	GRP("192.0.2.1", "gdef"),
+	/* drop route inside the /8 */
+	DROP("10.9.0.0"),
+	DROP("10.9.128.7"),
+	DROP("10.9.255.255"),
+	GRP("10.8.255.255", "g8"),
+	GRP("10.10.0.0", "g8"),
+	/* connected subnets (more specific than the /8) */
+	CONN("10.0.0.0", 0),
+	CONN("10.0.0.2", 0),
+	CONN("10.0.0.10", 0),
+	CONN("10.0.0.255", 0),
+	CONN("10.0.1.0", 1),
+	CONN("10.0.1.2", 2),
+	CONN("10.0.1.4", 3),
+	/* the switch's own addresses */
+	LOCAL("10.0.0.1", 0),
+	LOCAL("10.0.1.1", 1),
+	LOCAL("10.0.1.3", 2),
+	LOCAL("10.0.1.5", 3),
+};
+
+static const struct lpm_case v6_cases[] = {
+	GRP("2001:db8:1:2::99", "h128"),
+	GRP("2001:db8:1:2::98", "h64"),   /* one below the /128 */
+	GRP("2001:db8:1:2::9a", "h64"),   /* one above the /128 */
+	GRP("2001:db8:1:2::", "h64"),     /* first of the /64 */
+	GRP("2001:db8:1:2:ffff:ffff:ffff:ffff", "h64"), /* last of the /64 */
+	GRP("2001:db8:1:1:ffff:ffff:ffff:ffff", "h48"), /* one below the /64 */
+	GRP("2001:db8:1:3::", "h48"),     /* one above the /64 */
+	GRP("2001:db8:1::", "h48"),       /* first of the /48 */
+	GRP("2001:db8:1:ffff:ffff:ffff:ffff:ffff", "h48"), /* last of the /48 */
+	GRP("2001:db8:0:ffff:ffff:ffff:ffff:ffff", "h32"), /* one below the /48 */
+	GRP("2001:db8:2::", "h32"),       /* one above the /48 */
+	GRP("2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", "h32"), /* last of the /32 */
+	GRP("2001:db8:ff::6", "h32"),     /* past the last /127 port subnet */
+	GRP("2001:db9::", "h0"),          /* one above the /32 */
+	GRP("2001:db7:ffff:ffff:ffff:ffff:ffff:ffff", "h0"), /* one below */
+	GRP("::", "h0"),
+	GRP("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", "h0"),
+	DROP("2001:db8:dead::"),
+	DROP("2001:db8:dead:ffff:ffff:ffff:ffff:ffff"),
+	GRP("2001:db8:deae::", "h32"),
+	CONN("2001:db8::", 0),
+	CONN("2001:db8::2", 0),
+	CONN("2001:db8::ffff:ffff:ffff:ffff", 0),
+	CONN("2001:db8:ff::", 1),
+	CONN("2001:db8:ff::2", 2),
+	CONN("2001:db8:ff::4", 3),
+	LOCAL("2001:db8::1", 0),
+	LOCAL("2001:db8:ff::1", 1),
+	LOCAL("2001:db8:ff::3", 2),
+	LOCAL("2001:db8:ff::5", 3),
+};
+
+static const struct lpm_case v4_no_default_cases[] = {
+	MISS("11.0.0.0"),
+	MISS("9.255.255.255"),
+	MISS("0.0.0.0"),
+	MISS("255.255.255.255"),
+	MISS("192.0.2.1"),
+	GRP("10.1.2.129", "g32"),
+	GRP("10.255.255.255", "g8"),
+	DROP("10.9.0.0"),
+	CONN("10.0.0.2", 0),
+	LOCAL("10.0.0.1", 0),
+};
+
+static void
+test_lpm_v4(void **state)
+{
+	(void)state;
+	struct aif_tables *t = compile_publish(true);
+	check_cases(t, v4_cases, sizeof(v4_cases) / sizeof(v4_cases[0]));
+}
+
+static void
+test_lpm_v6(void **state)
+{
+	(void)state;
+	struct aif_tables *t = compile_publish(true);
+	check_cases(t, v6_cases, sizeof(v6_cases) / sizeof(v6_cases[0]));
+}
+
+static void
+test_lpm_no_default(void **state)
+{
+	(void)state;
+	struct aif_tables *t = compile_publish(false);
+	check_cases(t, v4_no_default_cases,
+		    sizeof(v4_no_default_cases) / sizeof(v4_no_default_cases[0]));
+}
+
+/* A burst lookup gives what one-by-one lookups give, in order. */
+static void
+test_lpm_bulk(void **state)
+{
+	enum { N = sizeof(v4_cases) / sizeof(v4_cases[0]) };
+	uint32_t ips[N];
+	uint64_t nh[N];
+
+	(void)state;
+	struct aif_tables *t = compile_publish(true);
+	for (unsigned i = 0; i < N; i++) {
+		struct aif_ip ip;
+		assert_int_equal(aif_ip_parse(v4_cases[i].addr, &ip), 0);
+		ips[i] = aif_ip4_host(&ip);
+	}
+	assert_int_equal(rte_fib_lookup_bulk(t->fib4, ips, nh, N), 0);
+	for (unsigned i = 0; i < N; i++)
+		assert_int_equal(nh[i], lookup(t, v4_cases[i].addr));
+}
+
+/* ---- what else the tables carry ---- */
+
+static void
+test_tables_fields(void **state)
+{
+	static const struct aif_mac mac0 = { { 0x02, 0, 0, 0, 0, 0x10 } };
+
+	(void)state;
+	struct aif_tables *t = compile_publish(true);
+	assert_ptr_equal(sw->tables, t);
+	assert_int_equal(t->generation, 1);
+	assert_int_equal(t->n_ports, N_PORTS);
+	assert_int_equal(t->seed, 7);
+	assert_int_equal(t->n_groups, 11);
+	assert_int_equal(t->n_members, 11);
+	assert_memory_equal(&t->ports[0].mac, &mac0, sizeof(mac0));
+	/* p3 has no mac in the config: the device's */
+	assert_memory_equal(&t->ports[3].mac, &sw->ports[3].dev_mac, sizeof(mac0));
+	assert_int_equal(t->ports[1].n_addrs, 2);
+	assert_int_equal(t->ports[1].addrs[0].len, 31);
+	for (uint32_t g = 0; g < t->n_groups; g++) {
+		assert_int_equal(t->groups[g].first, g);
+		assert_int_equal(t->groups[g].n, 1);
+		assert_int_equal(t->groups[g].scheme, AIF_LB_ECMP);
+	}
+	assert_int_equal(group_index(t, "g8"), 0);
+	assert_int_equal(group_index(t, "h128"), 10);
+}
+
+/* ---- neighbour and counter slots ---- */
+
+static void
+test_member_slots(void **state)
+{
+	struct aif_member first[11];
+
+	(void)state;
+	struct aif_tables *t = compile_publish(true);
+	assert_int_equal(t->n_members, 11);
+	for (uint32_t m = 0; m < t->n_members; m++) {
+		const struct aif_member *mb = &t->members[m];
+		uint32_t s = mb->neigh_slot;
+
+		assert_int_not_equal(s, AIF_NEIGH_NONE);
+		assert_true(s < sw->neigh->cap);
+		assert_int_equal(aif_neigh_find(sw->neigh, &mb->ip), s);
+		assert_true(aif_ip_equal(&sw->neigh->meta[s].ip, &mb->ip));
+		assert_int_equal(sw->neigh->meta[s].port, mb->port);
+		assert_int_equal(sw->neigh->meta[s].type, AIF_NEIGH_UNRESOLVED);
+		/* no MAC yet: the worker sees an invalid slot */
+		assert_int_equal(aif_neigh_read(sw->neigh, s), 0);
+		/* counter slots are handed out in member order from an empty switch */
+		assert_int_equal(mb->ctr_slot, m);
+		assert_int_equal(mb->weight, 1);
+	}
+	/* g8 and gdef share the next hop 10.0.0.10@p0: one neighbour, two counters */
+	const struct aif_member *g8 = &t->members[t->groups[group_index(t, "g8")].first];
+	const struct aif_member *gd = &t->members[t->groups[group_index(t, "gdef")].first];
+	assert_int_equal(g8->neigh_slot, gd->neigh_slot);
+	assert_int_not_equal(g8->ctr_slot, gd->ctr_slot);
+	for (uint32_t a = 0; a < t->n_members; a++)
+		for (uint32_t b = a + 1; b < t->n_members; b++) {
+			assert_int_not_equal(t->members[a].ctr_slot, t->members[b].ctr_slot);
+			if (!aif_ip_equal(&t->members[a].ip, &t->members[b].ip))
+				assert_int_not_equal(t->members[a].neigh_slot,
+						     t->members[b].neigh_slot);
+		}
+	memcpy(first, t->members, sizeof(first));
+
+	/* the same config again: the same slots (publishing frees the old tables) */
+	t = compile_publish(true);
+	assert_int_equal(t->generation, 2);
+	assert_int_equal(t->n_members, 11);
+	for (uint32_t m = 0; m < t->n_members; m++) {
+		assert_int_equal(t->members[m].neigh_slot, first[m].neigh_slot);
+		assert_int_equal(t->members[m].ctr_slot, first[m].ctr_slot);
+	}
+
+	/* without the default route gdef still exists: its slots are kept too */
+	t = compile_publish(false);
+	assert_int_equal(t->generation, 3);
+	for (uint32_t m = 0; m < t->n_members; m++) {
+		assert_int_equal(t->members[m].neigh_slot, first[m].neigh_slot);
+		assert_int_equal(t->members[m].ctr_slot, first[m].ctr_slot);
+	}
+}
+
+/* ---- failure ---- */
+
+static void
+test_compile_fails(void **state)
+{
+	char err[AIF_ERR_MAX];
+	struct aif_config *cfg;
+	const char *one_port =
+		"{'switches': [{'name': 'leaf0', 'ports': ["
+		" {'name': 'p0', 'device': 'net_null0', 'addresses': ['10.0.0.1/24']}]}]}";
+
+	(void)state;
+	/* a config with another number of ports than the running switch */
+	const char *json = q(one_port);
+	assert_int_equal(aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)), 0);
+	memset(err, 0, sizeof(err));
+	assert_null(aif_tables_compile(sw, cfg, 0, err, sizeof(err)));
+	assert_string_equal(err, "switch leaf0 has 1 ports, the running switch 4");
+	assert_null(sw->tables);
+	aif_config_free(cfg); /* still the caller's */
+
+	/* a switch index past the config's switches */
+	cfg = parse_cfg(true);
+	memset(err, 0, sizeof(err));
+	assert_null(aif_tables_compile(sw, cfg, 1, err, sizeof(err)));
+	assert_string_equal(err, "no switch 1 in config");
+	/* the rejected compiles left nothing behind: the same config compiles */
+	struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
+	assert_non_null(t);
+	aif_switch_publish(sw, t);
+	assert_int_equal(t->generation, 1);
+	assert_int_equal(aif_nh_type(lookup(t, "10.1.2.129")), AIF_NH_GROUP);
+}
+
+#define SW_TEST(f) cmocka_unit_test_setup_teardown(f, setup_switch, teardown_switch)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		SW_TEST(test_lpm_v4),
+		SW_TEST(test_lpm_v6),
+		SW_TEST(test_lpm_no_default),
+		SW_TEST(test_lpm_bulk),
+		SW_TEST(test_tables_fields),
+		SW_TEST(test_member_slots),
+		SW_TEST(test_compile_fails),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -223,8 +223,10 @@ aif_nd_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 	}
 	memset(na, 0, ND_LEN + ND_OPT_LL_LEN);
 	na[0] = ND_NA;
-	*(uint32_t *)(na + 4) = rte_cpu_to_be_32(from_unspec ? ND_NA_FLAGS_RO
-							     : ND_NA_FLAGS_RSO);
+	/* na + 4 is only 2-byte aligned (14 + 40 + 4 from the frame start) */
+	uint32_t na_flags = rte_cpu_to_be_32(from_unspec ? ND_NA_FLAGS_RO
+							 : ND_NA_FLAGS_RSO);
+	memcpy(na + 4, &na_flags, sizeof(na_flags));
 	memcpy(na + 8, target.b, 16);
 	na[ND_LEN] = ND_OPT_TLLA;
 	na[ND_LEN + 1] = 1;

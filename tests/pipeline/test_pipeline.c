@@ -1,0 +1,1737 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Pipeline tests: one whole switch ("leaf0", four ports) run in virtual time.
+ *
+ * Harness.  EAL starts once for the group (--no-huge, no PCI, a private file
+ * prefix).  Each switch port is a DPDK ring-backed ethdev
+ * (rte_eth_from_rings): the test enqueues mbufs into the port's RX ring
+ * (what arrives at the switch) and dequeues from its TX ring (what the
+ * switch sent).  The ports are configured like control/main.c port_init
+ * does, the config goes in through the same command line the control socket
+ * serves ({"cmd":"load","config":{...}} through aif_ctl_handle_line and
+ * aif_ctl_dispatch), and worker 0 polls queue 0 of every port.  Time is the
+ * control's virtual clock: every aif_worker_step() advances it by 1 us.  No
+ * test sleeps or reads the wall clock.
+ *
+ * Every test compares exact counter deltas (aif_switch_port_counters,
+ * aif_switch_member_counters) and output bytes, and ends with every ring
+ * empty and every mbuf back in the pool.
+ *
+ * Frames are built by hand below (Ethernet, IPv4/IPv6, UDP, the RoCEv2
+ * BTH, ARP, ICMP, ICMPv6 ND); checksums of what the switch sends are checked
+ * with this file's own RFC 1071 sum, not with the code under test.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "clock.h"
+#include "commands.h"
+#include "counters.h"
+#include "ctl_server.h"
+#include "drop.h"
+#include "flow_hash.h"
+#include "lb.h"
+#include "neigh.h"
+#include "parse.h"
+#include "pkt.h"
+#include "rewrite.h"
+#include "switch.h"
+#include "tables.h"
+#include "worker.h"
+
+#define N_PORTS 4
+#define RING_SIZE 4096      /* per RX/TX ring of a test port */
+#define POOL_SIZE 8191
+#define POOL_CACHE 64
+#define MAX_STEPS 1000      /* bound on steps to drain the RX rings */
+#define STEP_NS AIF_NS_PER_US
+#define FRAME_MAX 256
+#define ROCE_PAYLOAD 64
+#define N_FLOWS4 1024
+#define N_FLOWS6 256
+#define RELOAD_STEPS 200
+#define RELOAD_EVERY 10
+#define RELOAD_PKTS_PER_STEP 8
+
+#define ETH_HLEN 14
+#define IP4_HLEN 20
+#define IP6_HLEN 40
+#define UDP_HLEN 8
+
+/* ---------------------------------------------------------------- */
+/* Addresses of the test config                                      */
+
+static const uint8_t mac_port[N_PORTS][6] = {
+	{ 0x02, 0, 0, 0, 0, 0x10 }, { 0x02, 0, 0, 0, 0, 0x11 },
+	{ 0x02, 0, 0, 0, 0, 0x12 }, { 0x02, 0, 0, 0, 0, 0x13 },
+};
+/* the static neighbour behind each uplink (v4 and v6 share the MAC) */
+static const uint8_t mac_nbr[N_PORTS][6] = {
+	{ 0 }, { 0x02, 0, 0, 0, 0x01, 0x00 },
+	{ 0x02, 0, 0, 0, 0x01, 0x02 }, { 0x02, 0, 0, 0, 0x01, 0x04 },
+};
+static const uint8_t mac_h0[6] = { 0x02, 0, 0, 0, 0, 0x02 };
+static const uint8_t mac_h7[6] = { 0x02, 0, 0, 0, 0, 0x07 };
+static const uint8_t mac_foreign[6] = { 0x02, 0, 0, 0, 0x99, 0x99 };
+static const uint8_t mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const uint8_t mac_pfc[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
+
+#define IP4(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | \
+			 ((uint32_t)(c) << 8) | (uint32_t)(d))
+static const uint32_t ip_p0 = IP4(10, 0, 0, 1);
+static const uint32_t ip_h0 = IP4(10, 0, 0, 2);
+static const uint32_t ip_h7 = IP4(10, 0, 0, 7);
+static const uint32_t ip_unknown = IP4(10, 0, 0, 99);
+static const uint32_t ip_remote = IP4(10, 1, 2, 3);
+
+static const uint8_t ip6_p0[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+static const uint8_t ip6_h0[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+static const uint8_t ip6_h7[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 7 };
+static const uint8_t ip6_remote[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x01,
+					[15] = 5 };
+static const uint8_t ip6_remote_src[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x01,
+					    [15] = 9 };
+
+/*
+ * The config: p0 host side, p1..p3 uplinks, ECMP groups over the uplinks.
+ * %u: seed; %s: the uplinks members (order varies across reloads); %s:
+ * the device name of p3; %s: extra routes (with a leading comma).
+ */
+static const char config_fmt[] =
+	"{\"switches\": [{\"name\": \"leaf0\", \"seed\": %u,"
+	" \"ports\": ["
+	"  {\"name\": \"p0\", \"device\": \"net_ring_pl0\", \"mac\": \"02:00:00:00:00:10\","
+	"   \"addresses\": [\"10.0.0.1/24\", \"2001:db8::1/64\"]},"
+	"  {\"name\": \"p1\", \"device\": \"net_ring_pl1\", \"mac\": \"02:00:00:00:00:11\", \"mtu\": 9000,"
+	"   \"addresses\": [\"10.0.1.1/31\", \"2001:db8:ff::1/127\"]},"
+	"  {\"name\": \"p2\", \"device\": \"net_ring_pl2\", \"mac\": \"02:00:00:00:00:12\", \"mtu\": 9000,"
+	"   \"addresses\": [\"10.0.1.3/31\", \"2001:db8:ff::3/127\"]},"
+	"  {\"name\": \"p3\", \"device\": \"%s\", \"mac\": \"02:00:00:00:00:13\", \"mtu\": 9000,"
+	"   \"addresses\": [\"10.0.1.5/31\", \"2001:db8:ff::5/127\"]}],"
+	" \"neighbors\": ["
+	"  {\"ip\": \"10.0.1.0\", \"mac\": \"02:00:00:00:01:00\", \"port\": \"p1\"},"
+	"  {\"ip\": \"10.0.1.2\", \"mac\": \"02:00:00:00:01:02\", \"port\": \"p2\"},"
+	"  {\"ip\": \"10.0.1.4\", \"mac\": \"02:00:00:00:01:04\", \"port\": \"p3\"},"
+	"  {\"ip\": \"2001:db8:ff::\", \"mac\": \"02:00:00:00:01:00\", \"port\": \"p1\"},"
+	"  {\"ip\": \"2001:db8:ff::2\", \"mac\": \"02:00:00:00:01:02\", \"port\": \"p2\"},"
+	"  {\"ip\": \"2001:db8:ff::4\", \"mac\": \"02:00:00:00:01:04\", \"port\": \"p3\"}],"
+	" \"nexthop_groups\": ["
+	"  {\"name\": \"uplinks\", \"members\": [%s]},"
+	"  {\"name\": \"uplinks6\", \"members\": ["
+	"   {\"ip\": \"2001:db8:ff::\", \"port\": \"p1\"},"
+	"   {\"ip\": \"2001:db8:ff::2\", \"port\": \"p2\"},"
+	"   {\"ip\": \"2001:db8:ff::4\", \"port\": \"p3\"}]}],"
+	" \"routes\": ["
+	"  {\"prefix\": \"10.1.0.0/16\", \"group\": \"uplinks\"},"
+	"  {\"prefix\": \"2001:db8:1::/48\", \"group\": \"uplinks6\"},"
+	"  {\"prefix\": \"10.9.0.0/16\", \"action\": \"drop\"}%s]}],"
+	" \"hosts\": [{\"name\": \"h0\", \"switch\": \"leaf0\", \"port\": \"p0\","
+	"  \"ip\": \"10.0.0.2\", \"mac\": \"02:00:00:00:00:02\"}]}";
+
+static const char members_fwd[] =
+	"{\"ip\": \"10.0.1.0\", \"port\": \"p1\"},"
+	"{\"ip\": \"10.0.1.2\", \"port\": \"p2\"},"
+	"{\"ip\": \"10.0.1.4\", \"port\": \"p3\"}";
+static const char members_rev[] =
+	"{\"ip\": \"10.0.1.4\", \"port\": \"p3\"},"
+	"{\"ip\": \"10.0.1.2\", \"port\": \"p2\"},"
+	"{\"ip\": \"10.0.1.0\", \"port\": \"p1\"}";
+
+#define BASE_SEED 0x1eaf0u
+
+/* A valid config of three ports: the running switch has four. */
+static const char config_3ports[] =
+	"{\"switches\": [{\"name\": \"leaf0\", \"ports\": ["
+	"  {\"name\": \"p0\", \"device\": \"net_ring_pl0\", \"addresses\": [\"10.0.0.1/24\"]},"
+	"  {\"name\": \"p1\", \"device\": \"net_ring_pl1\", \"addresses\": [\"10.0.1.1/31\"]},"
+	"  {\"name\": \"p2\", \"device\": \"net_ring_pl2\", \"addresses\": [\"10.0.1.3/31\"]}],"
+	" \"routes\": [{\"prefix\": \"10.9.0.0/16\", \"action\": \"drop\"}]}]}";
+
+/* ---------------------------------------------------------------- */
+/* Harness state                                                     */
+
+struct harness {
+	struct rte_mempool *pool;
+	struct rte_ring *rx[N_PORTS];  /* enqueue here: arrives at the switch */
+	struct rte_ring *tx[N_PORTS];  /* dequeue here: the switch sent it */
+	uint16_t pid[N_PORTS];
+	bool started[N_PORTS];
+	struct aif_switch *sw;
+	struct aif_worker *w;
+	struct aif_ctl ctl;            /* its clock is the virtual clock */
+	unsigned pool_base;            /* mbufs in use when the test started */
+};
+
+static struct harness H;
+
+static uint64_t rng_state = 0x243f6a8885a308d3ull;
+
+/* xorshift64*: fixed seed, so a failure reproduces. */
+static uint32_t
+rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t
+get32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+	       ((uint32_t)p[2] << 8) | p[3];
+}
+
+/* RFC 1071 sum of big-endian 16-bit words (odd tail padded), folded. */
+static uint32_t
+sum16(uint32_t sum, const uint8_t *p, size_t n)
+{
+	size_t i;
+	for (i = 0; i + 1 < n; i += 2)
+		sum += get16(p + i);
+	if (n & 1)
+		sum += (uint32_t)p[n - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
+/* One's complement sum over the IPv6 pseudo-header and an L4 message. */
+static uint32_t
+sum_ipv6_l4(const uint8_t *ip6, const uint8_t *l4, uint32_t l4_len, uint8_t nh)
+{
+	uint8_t pseudo[40];
+	memcpy(pseudo, ip6 + 8, 32);
+	put32(pseudo + 32, l4_len);
+	put32(pseudo + 36, nh);
+	return sum16(sum16(0, pseudo, sizeof(pseudo)), l4, l4_len);
+}
+
+/* Checksum field value that makes the IPv6 L4 message sum to 0xffff. */
+static uint16_t
+csum_ipv6_l4(const uint8_t *ip6, const uint8_t *l4, uint32_t l4_len, uint8_t nh)
+{
+	return (uint16_t)~sum_ipv6_l4(ip6, l4, l4_len, nh);
+}
+
+/* ---------------------------------------------------------------- */
+/* Frames                                                            */
+
+static uint8_t *
+eth(uint8_t *f, const uint8_t *dmac, const uint8_t *smac, uint16_t type)
+{
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	put16(f + 12, type);
+	return f + ETH_HLEN;
+}
+
+struct roce {
+	const uint8_t *dmac, *smac;
+	uint32_t sip, dip;         /* v4, host order */
+	const uint8_t *sip6, *dip6; /* v6 */
+	uint16_t sport;
+	uint8_t ttl;
+	uint32_t qp;
+	uint32_t flow_label;
+};
+
+/* UDP + BTH + payload + ICRC; returns the UDP length. */
+static uint16_t
+udp_roce(uint8_t *udp, const struct roce *r)
+{
+	uint16_t udp_len = UDP_HLEN + AIF_BTH_LEN + ROCE_PAYLOAD + AIF_ICRC_LEN;
+	uint8_t *bth = udp + UDP_HLEN;
+
+	put16(udp, r->sport);
+	put16(udp + 2, AIF_UDP_PORT_ROCEV2);
+	put16(udp + 4, udp_len);
+	put16(udp + 6, 0);        /* RoCEv2: no UDP checksum */
+	bth[0] = 0x04;            /* RC SEND Only */
+	bth[1] = 0x40;            /* MigReq */
+	put16(bth + 2, 0xffff);   /* P_Key */
+	put32(bth + 4, r->qp & 0xffffff);
+	put32(bth + 8, 0x80000000u | (r->sport * 7u & 0xffffff)); /* AckReq, PSN */
+	for (unsigned i = 0; i < ROCE_PAYLOAD; i++)
+		bth[AIF_BTH_LEN + i] = (uint8_t)(i * 13 + r->sport);
+	/* an opaque ICRC: it must come out as it went in */
+	put32(bth + AIF_BTH_LEN + ROCE_PAYLOAD, 0xdeadbeef ^ r->sport);
+	return udp_len;
+}
+
+/* Ethernet / IPv4 (DSCP 26, ECT(0), DF) / UDP 4791 / BTH; returns the length. */
+static uint16_t
+build_roce4(uint8_t *f, const struct roce *r)
+{
+	uint8_t *ip = eth(f, r->dmac, r->smac, AIF_ETHERTYPE_IPV4);
+	uint16_t udp_len = udp_roce(ip + IP4_HLEN, r);
+	uint16_t csum;
+
+	ip[0] = 0x45;
+	ip[1] = (26 << 2) | 2;
+	put16(ip + 2, IP4_HLEN + udp_len);
+	put16(ip + 4, r->sport ^ 0x5a5a);
+	put16(ip + 6, 0x4000);
+	ip[8] = r->ttl;
+	ip[9] = 17;
+	put16(ip + 10, 0);
+	put32(ip + 12, r->sip);
+	put32(ip + 16, r->dip);
+	csum = aif_ipv4_csum(ip, IP4_HLEN);
+	memcpy(ip + 10, &csum, 2);
+	return ETH_HLEN + IP4_HLEN + udp_len;
+}
+
+/* Ethernet / IPv6 / UDP 4791 / BTH; returns the length. */
+static uint16_t
+build_roce6(uint8_t *f, const struct roce *r)
+{
+	uint8_t *ip = eth(f, r->dmac, r->smac, AIF_ETHERTYPE_IPV6);
+	uint16_t udp_len = udp_roce(ip + IP6_HLEN, r);
+
+	put32(ip, (6u << 28) | (((26u << 2) | 2) << 20) | (r->flow_label & 0xfffff));
+	put16(ip + 4, udp_len);
+	ip[6] = 17;
+	ip[7] = r->ttl;
+	memcpy(ip + 8, r->sip6, 16);
+	memcpy(ip + 24, r->dip6, 16);
+	return ETH_HLEN + IP6_HLEN + udp_len;
+}
+
+/* ARP over Ethernet; tha NULL means zero; returns 42. */
+static uint16_t
+build_arp(uint8_t *f, const uint8_t *dmac, const uint8_t *smac, uint16_t op,
+	  const uint8_t *sha, uint32_t spa, const uint8_t *tha, uint32_t tpa)
+{
+	static const uint8_t zero[6];
+	uint8_t *a = eth(f, dmac, smac, AIF_ETHERTYPE_ARP);
+
+	put16(a, 1);
+	put16(a + 2, AIF_ETHERTYPE_IPV4);
+	a[4] = 6;
+	a[5] = 4;
+	put16(a + 6, op);
+	memcpy(a + 8, sha, 6);
+	put32(a + 14, spa);
+	memcpy(a + 18, tha ? tha : zero, 6);
+	put32(a + 24, tpa);
+	return ETH_HLEN + 28;
+}
+
+#define ECHO_DATA 32
+
+/* ICMP echo request, id 0x1234 seq 7; returns the length. */
+static uint16_t
+build_echo4(uint8_t *f, const uint8_t *dmac, const uint8_t *smac, uint32_t sip,
+	    uint32_t dip)
+{
+	uint8_t *ip = eth(f, dmac, smac, AIF_ETHERTYPE_IPV4);
+	uint8_t *icmp = ip + IP4_HLEN;
+	uint16_t icmp_len = 8 + ECHO_DATA, csum;
+
+	memset(ip, 0, IP4_HLEN);
+	ip[0] = 0x45;
+	put16(ip + 2, IP4_HLEN + icmp_len);
+	put16(ip + 4, 0x0101);
+	ip[8] = 64;
+	ip[9] = 1;
+	put32(ip + 12, sip);
+	put32(ip + 16, dip);
+	csum = aif_ipv4_csum(ip, IP4_HLEN);
+	memcpy(ip + 10, &csum, 2);
+	icmp[0] = 8;
+	icmp[1] = 0;
+	put16(icmp + 2, 0);
+	put16(icmp + 4, 0x1234);
+	put16(icmp + 6, 7);
+	for (unsigned i = 0; i < ECHO_DATA; i++)
+		icmp[8 + i] = (uint8_t)(0xa0 + i);
+	put16(icmp + 2, (uint16_t)~sum16(0, icmp, icmp_len));
+	return ETH_HLEN + IP4_HLEN + icmp_len;
+}
+
+/* ICMPv6 echo request, id 0x4321 seq 9; returns the length. */
+static uint16_t
+build_echo6(uint8_t *f, const uint8_t *dmac, const uint8_t *smac,
+	    const uint8_t *sip, const uint8_t *dip)
+{
+	uint8_t *ip = eth(f, dmac, smac, AIF_ETHERTYPE_IPV6);
+	uint8_t *icmp = ip + IP6_HLEN;
+	uint16_t icmp_len = 8 + ECHO_DATA;
+
+	put32(ip, 6u << 28);
+	put16(ip + 4, icmp_len);
+	ip[6] = 58;
+	ip[7] = 64;
+	memcpy(ip + 8, sip, 16);
+	memcpy(ip + 24, dip, 16);
+	icmp[0] = 128;
+	icmp[1] = 0;
+	put16(icmp + 2, 0);
+	put16(icmp + 4, 0x4321);
+	put16(icmp + 6, 9);
+	for (unsigned i = 0; i < ECHO_DATA; i++)
+		icmp[8 + i] = (uint8_t)(0x50 + i);
+	put16(icmp + 2, csum_ipv6_l4(ip, icmp, icmp_len, 58));
+	return ETH_HLEN + IP6_HLEN + icmp_len;
+}
+
+/* Neighbour solicitation for target from sip/smac, with a source LL option. */
+static uint16_t
+build_ns(uint8_t *f, const uint8_t *smac, const uint8_t *sip, const uint8_t *target,
+	 uint8_t hlim)
+{
+	uint8_t dip[16] = { 0xff, 0x02, [11] = 0x01, [12] = 0xff };
+	uint8_t dmac[6] = { 0x33, 0x33, 0xff, target[13], target[14], target[15] };
+	memcpy(dip + 13, target + 13, 3);
+	uint8_t *ip = eth(f, dmac, smac, AIF_ETHERTYPE_IPV6);
+	uint8_t *ns = ip + IP6_HLEN;
+	uint16_t ns_len = 24 + 8;
+
+	put32(ip, 6u << 28);
+	put16(ip + 4, ns_len);
+	ip[6] = 58;
+	ip[7] = hlim;
+	memcpy(ip + 8, sip, 16);
+	memcpy(ip + 24, dip, 16);
+	memset(ns, 0, ns_len);
+	ns[0] = 135;
+	memcpy(ns + 8, target, 16);
+	ns[24] = 1; /* source link-layer address */
+	ns[25] = 1;
+	memcpy(ns + 26, smac, 6);
+	put16(ns + 2, csum_ipv6_l4(ip, ns, ns_len, 58));
+	return ETH_HLEN + IP6_HLEN + ns_len;
+}
+
+/* ---------------------------------------------------------------- */
+/* Running the switch                                                */
+
+static aif_time_ns
+now_ns(void)
+{
+	return aif_clock_now(&H.ctl.clock);
+}
+
+static void
+step(void)
+{
+	aif_clock_advance(&H.ctl.clock, STEP_NS);
+	aif_worker_step(H.w, now_ns());
+}
+
+static bool
+rx_pending(void)
+{
+	for (unsigned p = 0; p < N_PORTS; p++)
+		if (rte_ring_count(H.rx[p]) != 0)
+			return true;
+	return false;
+}
+
+/* Step until every RX ring is empty (at least once). */
+static void
+run(void)
+{
+	unsigned i = 0;
+	do
+		step();
+	while (rx_pending() && ++i < MAX_STEPS);
+	assert_false(rx_pending());
+}
+
+static struct rte_mbuf *
+mbuf_of(const uint8_t *f, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(H.pool);
+	assert_non_null(m);
+	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, len);
+	assert_non_null(d);
+	memcpy(d, f, len);
+	return m;
+}
+
+static void
+inject(uint16_t port, const uint8_t *f, uint16_t len)
+{
+	assert_int_equal(rte_ring_enqueue(H.rx[port], mbuf_of(f, len)), 0);
+}
+
+/* Everything the switch sent on port (up to max); the ring is left empty. */
+static unsigned
+sent(uint16_t port, struct rte_mbuf **out, unsigned max)
+{
+	unsigned n = rte_ring_dequeue_burst(H.tx[port], (void **)out, max, NULL);
+	assert_int_equal(rte_ring_count(H.tx[port]), 0);
+	return n;
+}
+
+/* Exactly one frame sent on port, nothing on the others; caller frees it. */
+static struct rte_mbuf *
+sent_one(uint16_t port)
+{
+	struct rte_mbuf *m[4];
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		if (p != port)
+			assert_int_equal(rte_ring_count(H.tx[p]), 0);
+	assert_int_equal(sent(port, m, 4), 1);
+	assert_int_equal(m[0]->nb_segs, 1);
+	return m[0];
+}
+
+static void
+assert_no_tx(void)
+{
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		assert_int_equal(rte_ring_count(H.tx[p]), 0);
+}
+
+static void
+free_all(struct rte_mbuf **m, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		rte_pktmbuf_free(m[i]);
+}
+
+/* Every ring empty, every mbuf back in the pool. */
+static void
+assert_clean(void)
+{
+	assert_false(rx_pending());
+	assert_no_tx();
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		assert_int_equal(H.w->tx[p].n, 0);
+	assert_int_equal(rte_mempool_in_use_count(H.pool), H.pool_base);
+}
+
+/*
+ * Before each test: empty every ring (left over only when an earlier test
+ * failed half-way), so that one failure does not cascade.
+ */
+static int
+test_setup(void **state)
+{
+	struct rte_mbuf *m[64];
+	unsigned n;
+
+	(void)state;
+	for (uint16_t p = 0; p < N_PORTS; p++) {
+		while ((n = rte_ring_dequeue_burst(H.rx[p], (void **)m, 64, NULL)) > 0)
+			free_all(m, n);
+		while ((n = rte_ring_dequeue_burst(H.tx[p], (void **)m, 64, NULL)) > 0)
+			free_all(m, n);
+	}
+	H.pool_base = rte_mempool_in_use_count(H.pool);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Counters                                                          */
+
+struct snap {
+	struct aif_port_ctr port[N_PORTS];
+};
+
+static void
+snap_take(struct snap *s)
+{
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		aif_switch_port_counters(H.sw, p, &s->port[p]);
+}
+
+/* Counters of port since the snapshot. */
+static struct aif_port_ctr
+delta(const struct snap *before, uint16_t port)
+{
+	struct aif_port_ctr now;
+	uint64_t *n = (uint64_t *)&now;
+	const uint64_t *b = (const uint64_t *)&before->port[port];
+
+	aif_switch_port_counters(H.sw, port, &now);
+	for (size_t i = 0; i < AIF_PORT_CTR_WORDS; i++)
+		n[i] -= b[i];
+	return now;
+}
+
+/* Since the snapshot: exactly `count` drops of reason r on port, no other drop. */
+static void
+assert_drops(const struct snap *before, uint16_t port, enum aif_drop_reason r,
+	     uint64_t count)
+{
+	for (uint16_t p = 0; p < N_PORTS; p++) {
+		struct aif_port_ctr d = delta(before, p);
+		for (unsigned k = 0; k < AIF_DROP_MAX; k++) {
+			uint64_t want = (p == port && k == (unsigned)r) ? count : 0;
+			if (d.drops[k] != want)
+				fail_msg("port p%u drop %s: %llu, expected %llu", p,
+					 aif_drop_name(k), (unsigned long long)d.drops[k],
+					 (unsigned long long)want);
+		}
+	}
+}
+
+static void
+assert_no_drops(const struct snap *before)
+{
+	assert_drops(before, 0, AIF_DROP_TRUNCATED, 0);
+}
+
+static const struct aif_group *
+group_named(const char *name)
+{
+	const struct aif_tables *t = H.sw->tables;
+	for (uint32_t g = 0; g < t->n_groups; g++)
+		if (strcmp(t->groups[g].name, name) == 0)
+			return &t->groups[g];
+	fail_msg("no group %s", name);
+	return NULL;
+}
+
+/* Member counters of group name indexed by egress port. */
+static void
+member_ctrs_by_port(const char *name, struct aif_member_ctr out[N_PORTS])
+{
+	const struct aif_tables *t = H.sw->tables;
+	const struct aif_group *g = group_named(name);
+
+	memset(out, 0, sizeof(struct aif_member_ctr) * N_PORTS);
+	for (uint16_t k = 0; k < g->n; k++) {
+		const struct aif_member *mem = &t->members[g->first + k];
+		assert_true(mem->port < N_PORTS);
+		aif_switch_member_counters(H.sw, mem->ctr_slot, &out[mem->port]);
+	}
+}
+
+/* The port ECMP must choose for frame f (parsed and hashed as the pipeline does). */
+static uint16_t
+expected_port(const uint8_t *f, uint16_t len, const char *group)
+{
+	const struct aif_tables *t = H.sw->tables;
+	const struct aif_group *g = group_named(group);
+	struct aif_pkt m;
+
+	assert_int_equal(aif_parse(f, len, &m), 0);
+	assert_true(m.flags & AIF_PKT_F_ROCE);
+	uint32_t h = aif_flow_hash(&m, t->lb.hash_fields, t->lb.hash_alg, t->seed);
+	return t->members[g->first + aif_lb_ecmp_pick(h, g->n)].port;
+}
+
+/* ---------------------------------------------------------------- */
+/* Control                                                           */
+
+static char *
+config_text(uint32_t seed, const char *members, const char *p3_device,
+	    const char *extra_routes)
+{
+	size_t n = sizeof(config_fmt) + 1024;
+	char *s = malloc(n);
+	assert_non_null(s);
+	int len = snprintf(s, n, config_fmt, seed, p3_device, members, extra_routes);
+	assert_true(len > 0 && (size_t)len < n);
+	return s;
+}
+
+/*
+ * Send {"cmd":"load","config":<text>} through the socket's line handler.
+ * Returns whether the reply said ok; err (if given) gets the error.
+ */
+static bool
+load_line(const char *config, char *err, size_t err_len)
+{
+	size_t n = strlen(config) + 64;
+	char *line = malloc(n);
+	assert_non_null(line);
+	snprintf(line, n, "{\"cmd\": \"load\", \"config\": %s}", config);
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &H.ctl);
+	free(line);
+	assert_non_null(reply);
+	json_error_t jerr;
+	json_t *j = json_loads(reply, 0, &jerr);
+	if (j == NULL)
+		fail_msg("reply is not JSON: %s", reply);
+	free(reply);
+	bool ok = json_is_true(json_object_get(j, "ok"));
+	if (!ok && err != NULL)
+		snprintf(err, err_len, "%s",
+			 json_string_value(json_object_get(j, "error")) ?: "");
+	json_decref(j);
+	return ok;
+}
+
+static void
+load_config(uint32_t seed, const char *members)
+{
+	char err[AIF_ERR_MAX] = "";
+	char *text = config_text(seed, members, "net_ring_pl3", "");
+	bool ok = load_line(text, err, sizeof(err));
+	free(text);
+	if (!ok)
+		fail_msg("load rejected: %s", err);
+}
+
+/* ---------------------------------------------------------------- */
+/* Group setup: EAL, pool, ring ports, switch, config, worker        */
+
+/* What control/main.c port_init does, for a ring-backed port. */
+static int
+port_setup(uint16_t p)
+{
+	struct rte_eth_conf conf;
+	struct rte_ether_addr mac;
+	struct rte_eth_link link;
+	char name[RTE_RING_NAMESIZE];
+	struct aif_port *port = &H.sw->ports[p];
+	int pid;
+
+	snprintf(name, sizeof(name), "pl_rx%u", p);
+	H.rx[p] = rte_ring_create(name, RING_SIZE, (int)rte_socket_id(),
+				  RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "pl_tx%u", p);
+	H.tx[p] = rte_ring_create(name, RING_SIZE, (int)rte_socket_id(),
+				  RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (H.rx[p] == NULL || H.tx[p] == NULL)
+		return -1;
+	snprintf(name, sizeof(name), "pl%u", p);
+	pid = rte_eth_from_rings(name, &H.rx[p], 1, &H.tx[p], 1, rte_socket_id());
+	if (pid < 0)
+		return -1;
+	H.pid[p] = (uint16_t)pid;
+
+	memset(&conf, 0, sizeof(conf));
+	if (rte_eth_dev_configure(H.pid[p], 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(H.pid[p], 0, RING_SIZE, rte_socket_id(), NULL,
+				   H.pool) != 0 ||
+	    rte_eth_tx_queue_setup(H.pid[p], 0, RING_SIZE, rte_socket_id(), NULL) != 0 ||
+	    rte_eth_dev_start(H.pid[p]) != 0)
+		return -1;
+	H.started[p] = true;
+	rte_eth_promiscuous_enable(H.pid[p]);
+	rte_eth_link_get_nowait(H.pid[p], &link);
+	rte_eth_macaddr_get(H.pid[p], &mac);
+
+	snprintf(port->name, sizeof(port->name), "p%u", p);
+	port->dpdk_port = H.pid[p];
+	port->n_rxq = port->n_txq = 1;
+	port->link_up = 1;
+	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
+	port->tx.burst = aif_txif_dpdk;
+	port->tx.dpdk_port = H.pid[p];
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	if (H.sw != NULL)
+		aif_switch_free(H.sw);
+	for (uint16_t p = 0; p < N_PORTS; p++) {
+		if (H.started[p]) {
+			rte_eth_dev_stop(H.pid[p]);
+			rte_eth_dev_close(H.pid[p]);
+		}
+		rte_ring_free(H.rx[p]);
+		rte_ring_free(H.tx[p]);
+	}
+	rte_mempool_free(H.pool);
+	rte_eal_cleanup();
+	memset(&H, 0, sizeof(H));
+	return 0;
+}
+
+static int
+group_setup(void **state)
+{
+	char prefix[64];
+	snprintf(prefix, sizeof(prefix), "aif-pl-%d", (int)getpid());
+	char *argv[] = {
+		"test_pipeline", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		"--file-prefix", prefix, "-l", "0", "--log-level", "error", NULL,
+	};
+	int argc = (int)RTE_DIM(argv) - 1;
+
+	(void)state;
+	memset(&H, 0, sizeof(H));
+	if (rte_eal_init(argc, argv) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return -1;
+	}
+	H.pool = rte_pktmbuf_pool_create("pl_pool", POOL_SIZE, POOL_CACHE, 0,
+					 RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	if (H.pool == NULL)
+		goto err;
+	H.sw = aif_switch_create("leaf0", 0, 1, H.pool);
+	if (H.sw == NULL)
+		goto err;
+	H.sw->n_ports = N_PORTS;
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		if (port_setup(p) != 0) {
+			fprintf(stderr, "port p%u: setup failed\n", p);
+			goto err;
+		}
+	H.ctl.sw = H.sw;
+	aif_clock_init_virtual(&H.ctl.clock, 0);
+	H.ctl.start_ns = 0;
+
+	char err[AIF_ERR_MAX] = "";
+	char *text = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
+	bool ok = load_line(text, err, sizeof(err));
+	free(text);
+	if (!ok) {
+		fprintf(stderr, "config rejected: %s\n", err);
+		goto err;
+	}
+	H.w = aif_worker_create(H.sw, 0, 0x5eed);
+	if (H.w == NULL)
+		goto err;
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		if (aif_worker_add_rxq(H.w, p, 0) != 0)
+			goto err;
+	return 0;
+err:
+	group_teardown(state);
+	return -1;
+}
+
+/* ---------------------------------------------------------------- */
+/* 1. IPv4 RoCEv2 over ECMP                                          */
+
+/* Checks one routed frame against the frame that went in. */
+static void
+check_routed4(const struct rte_mbuf *mb, uint16_t out, const uint8_t *in,
+	      uint16_t len)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(mb, const uint8_t *);
+	const uint8_t *ip = f + ETH_HLEN, *ip_in = in + ETH_HLEN;
+
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), len);
+	assert_int_equal(rte_pktmbuf_data_len(mb), len);
+	assert_memory_equal(f, mac_nbr[out], 6);
+	assert_memory_equal(f + 6, mac_port[out], 6);
+	assert_memory_equal(f + 12, in + 12, 2);
+	assert_int_equal(ip[8], ip_in[8] - 1);
+	assert_int_equal(sum16(0, ip, IP4_HLEN), 0xffff);
+	/* the rest of the IP header as it was (the ICRC masks TTL and checksum only) */
+	assert_memory_equal(ip, ip_in, 8);
+	assert_int_equal(ip[9], ip_in[9]);
+	assert_memory_equal(ip + 12, ip_in + 12, 8);
+	assert_memory_equal(ip + IP4_HLEN, ip_in + IP4_HLEN,
+			    len - ETH_HLEN - IP4_HLEN);
+}
+
+static void
+test_forward_ipv4_roce(void **state)
+{
+	static uint16_t sport[N_FLOWS4];
+	static int16_t flow_of[0x4000]; /* sport - 0xC000 -> flow */
+	static int16_t port_of[N_FLOWS4];
+	uint8_t f[FRAME_MAX];
+	uint16_t len = 0;
+	struct rte_mbuf *out[N_FLOWS4];
+	struct aif_member_ctr m0[N_PORTS], m1[N_PORTS];
+	unsigned per_port[N_PORTS] = { 0 };
+	struct snap before;
+
+	(void)state;
+	/* 1024 distinct random RoCE source ports (the entropy field) */
+	memset(flow_of, 0xff, sizeof(flow_of));
+	for (unsigned i = 0; i < N_FLOWS4; i++) {
+		uint16_t s;
+		do
+			s = (uint16_t)(0xC000 | (rnd() & 0x3fff));
+		while (flow_of[s - 0xC000] >= 0);
+		flow_of[s - 0xC000] = (int16_t)i;
+		sport[i] = s;
+		port_of[i] = -1;
+	}
+	snap_take(&before);
+	member_ctrs_by_port("uplinks", m0);
+
+	for (unsigned round = 0; round < 2; round++) {
+		for (unsigned i = 0; i < N_FLOWS4; i++) {
+			struct roce r = { .dmac = mac_port[0], .smac = mac_h0,
+					  .sip = ip_h0, .dip = ip_remote,
+					  .sport = sport[i], .ttl = 64, .qp = 0x000123 };
+			len = build_roce4(f, &r);
+			inject(0, f, len);
+		}
+		run();
+		assert_int_equal(rte_ring_count(H.tx[0]), 0);
+		unsigned total = 0;
+		for (uint16_t p = 1; p < N_PORTS; p++) {
+			unsigned n = sent(p, out, N_FLOWS4);
+			total += n;
+			per_port[p] += n;
+			for (unsigned k = 0; k < n; k++) {
+				const uint8_t *fo = rte_pktmbuf_mtod(out[k], const uint8_t *);
+				uint16_t s = get16(fo + ETH_HLEN + IP4_HLEN);
+				assert_true(s >= 0xC000);
+				int i = flow_of[s - 0xC000];
+				assert_true(i >= 0);
+				struct roce r = { .dmac = mac_port[0], .smac = mac_h0,
+						  .sip = ip_h0, .dip = ip_remote,
+						  .sport = s, .ttl = 64, .qp = 0x000123 };
+				len = build_roce4(f, &r);
+				check_routed4(out[k], p, f, len);
+				assert_int_equal(expected_port(f, len, "uplinks"), p);
+				if (round == 0) {
+					assert_int_equal(port_of[i], -1); /* each frame once */
+					port_of[i] = (int16_t)p;
+				} else {
+					assert_int_equal(port_of[i], p); /* same flow, same port */
+				}
+			}
+			free_all(out, n);
+		}
+		assert_int_equal(total, N_FLOWS4);
+	}
+	for (uint16_t p = 1; p < N_PORTS; p++)
+		assert_true(per_port[p] >= 2 * N_FLOWS4 / 3 / 2); /* every uplink used, roughly evenly */
+
+	/* counters: p0 received everything, each uplink sent its share */
+	struct aif_port_ctr d0 = delta(&before, 0);
+	assert_int_equal(d0.rx_packets, 2 * N_FLOWS4);
+	assert_int_equal(d0.rx_bytes, 2ull * N_FLOWS4 * len);
+	assert_int_equal(d0.tx_packets, 0);
+	member_ctrs_by_port("uplinks", m1);
+	uint64_t msum = 0;
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		struct aif_port_ctr d = delta(&before, p);
+		assert_int_equal(d.rx_packets, 0);
+		assert_int_equal(d.tx_packets, per_port[p]);
+		assert_int_equal(d.tx_bytes, (uint64_t)per_port[p] * len);
+		assert_int_equal(m1[p].packets - m0[p].packets, per_port[p]);
+		assert_int_equal(m1[p].bytes - m0[p].bytes, (uint64_t)per_port[p] * len);
+		msum += m1[p].packets - m0[p].packets;
+	}
+	assert_int_equal(msum, d0.rx_packets);
+	assert_no_drops(&before);
+	assert_clean();
+}
+
+/* ---------------------------------------------------------------- */
+/* 2. IPv6 RoCEv2                                                     */
+
+static void
+test_forward_ipv6_roce(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	uint16_t len = 0;
+	struct rte_mbuf *out[N_FLOWS6];
+	struct aif_member_ctr m0[N_PORTS], m1[N_PORTS];
+	unsigned per_port[N_PORTS] = { 0 };
+	struct snap before;
+
+	(void)state;
+	snap_take(&before);
+	member_ctrs_by_port("uplinks6", m0);
+	for (unsigned i = 0; i < N_FLOWS6; i++) {
+		struct roce r = { .dmac = mac_port[0], .smac = mac_h0,
+				  .sip6 = ip6_h0, .dip6 = ip6_remote,
+				  .sport = (uint16_t)(0xC000 + i * 61), .ttl = 64,
+				  .qp = 0x000456, .flow_label = i };
+		len = build_roce6(f, &r);
+		inject(0, f, len);
+	}
+	run();
+	assert_int_equal(rte_ring_count(H.tx[0]), 0);
+	unsigned total = 0;
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		unsigned n = sent(p, out, N_FLOWS6);
+		total += n;
+		per_port[p] = n;
+		for (unsigned k = 0; k < n; k++) {
+			const uint8_t *fo = rte_pktmbuf_mtod(out[k], const uint8_t *);
+			uint16_t s = get16(fo + ETH_HLEN + IP6_HLEN);
+			unsigned i = (unsigned)(s - 0xC000) / 61;
+			assert_true(i < N_FLOWS6 && s == 0xC000 + i * 61);
+			struct roce r = { .dmac = mac_port[0], .smac = mac_h0,
+					  .sip6 = ip6_h0, .dip6 = ip6_remote,
+					  .sport = s, .ttl = 64, .qp = 0x000456,
+					  .flow_label = i };
+			len = build_roce6(f, &r);
+			assert_int_equal(rte_pktmbuf_pkt_len(out[k]), len);
+			assert_memory_equal(fo, mac_nbr[p], 6);
+			assert_memory_equal(fo + 6, mac_port[p], 6);
+			/* hop limit - 1, every other byte as it came in */
+			assert_int_equal(fo[ETH_HLEN + 7], 63);
+			assert_memory_equal(fo + 12, f + 12, 2 + 7);
+			assert_memory_equal(fo + ETH_HLEN + 8, f + ETH_HLEN + 8,
+					    len - ETH_HLEN - 8);
+			assert_int_equal(expected_port(f, len, "uplinks6"), p);
+		}
+		free_all(out, n);
+	}
+	assert_int_equal(total, N_FLOWS6);
+
+	struct aif_port_ctr d0 = delta(&before, 0);
+	assert_int_equal(d0.rx_packets, N_FLOWS6);
+	assert_int_equal(d0.rx_bytes, (uint64_t)N_FLOWS6 * len);
+	member_ctrs_by_port("uplinks6", m1);
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		struct aif_port_ctr d = delta(&before, p);
+		assert_true(per_port[p] > 0);
+		assert_int_equal(d.tx_packets, per_port[p]);
+		assert_int_equal(d.tx_bytes, (uint64_t)per_port[p] * len);
+		assert_int_equal(m1[p].packets - m0[p].packets, per_port[p]);
+		assert_int_equal(m1[p].bytes - m0[p].bytes, (uint64_t)per_port[p] * len);
+	}
+	assert_no_drops(&before);
+	assert_clean();
+}
+
+/* ---------------------------------------------------------------- */
+/* 3. Drops by reason                                                 */
+
+enum drop_frame {
+	DF_TTL1, DF_NO_ROUTE, DF_DROP_ROUTE, DF_BAD_CSUM, DF_TRUNC_IP,
+	DF_TRUNC_ETH, DF_FOREIGN_MAC, DF_ETHERTYPE, DF_PFC, DF_TTL1_V6,
+	DF_NO_ROUTE_V6,
+};
+
+struct drop_case {
+	const char *name;
+	enum drop_frame frame;
+	uint16_t port;
+	enum aif_drop_reason reason;
+};
+
+static const struct drop_case drop_cases[] = {
+	{ "TTL 1", DF_TTL1, 0, AIF_DROP_TTL_EXPIRED },
+	{ "no route 172.16.0.1", DF_NO_ROUTE, 0, AIF_DROP_NO_ROUTE },
+	{ "drop route 10.9.1.1", DF_DROP_ROUTE, 0, AIF_DROP_NO_ROUTE },
+	{ "bad IPv4 checksum", DF_BAD_CSUM, 0, AIF_DROP_MALFORMED },
+	{ "IPv4 cut short", DF_TRUNC_IP, 0, AIF_DROP_TRUNCATED },
+	{ "runt", DF_TRUNC_ETH, 2, AIF_DROP_TRUNCATED },
+	{ "foreign unicast MAC", DF_FOREIGN_MAC, 0, AIF_DROP_NOT_FOR_US },
+	{ "unknown EtherType", DF_ETHERTYPE, 1, AIF_DROP_UNSUPPORTED },
+	{ "PFC", DF_PFC, 3, AIF_DROP_MAC_CTRL },
+	{ "hop limit 1", DF_TTL1_V6, 0, AIF_DROP_TTL_EXPIRED },
+	{ "no IPv6 route", DF_NO_ROUTE_V6, 0, AIF_DROP_NO_ROUTE },
+};
+
+static uint16_t
+build_drop_frame(uint8_t *f, const struct drop_case *c)
+{
+	struct roce r = { .dmac = mac_port[c->port], .smac = mac_h0, .sip = ip_h0,
+			  .dip = ip_remote, .sport = 0xC123, .ttl = 64, .qp = 7,
+			  .sip6 = ip6_h0, .dip6 = ip6_remote };
+	static const uint8_t ip6_nowhere[16] = { 0x20, 0x01, 0x0d, 0xb9, [15] = 1 };
+	uint16_t len;
+
+	switch (c->frame) {
+	case DF_TTL1:
+		r.ttl = 1;
+		return build_roce4(f, &r);
+	case DF_NO_ROUTE:
+		r.dip = IP4(172, 16, 0, 1);
+		return build_roce4(f, &r);
+	case DF_DROP_ROUTE:
+		r.dip = IP4(10, 9, 1, 1);
+		return build_roce4(f, &r);
+	case DF_BAD_CSUM:
+		len = build_roce4(f, &r);
+		f[ETH_HLEN + 10] ^= 0x01;
+		return len;
+	case DF_TRUNC_IP:
+		build_roce4(f, &r);
+		return ETH_HLEN + IP4_HLEN + 4; /* total length says far more */
+	case DF_TRUNC_ETH:
+		build_roce4(f, &r);
+		return 10;
+	case DF_FOREIGN_MAC:
+		r.dmac = mac_foreign;
+		return build_roce4(f, &r);
+	case DF_ETHERTYPE:
+		len = build_roce4(f, &r);
+		put16(f + 12, 0x88B5); /* local experimental */
+		return len;
+	case DF_PFC: {
+		uint8_t *p = eth(f, mac_pfc, mac_nbr[3], AIF_ETHERTYPE_MAC_CTRL);
+		memset(p, 0, 60 - ETH_HLEN);
+		put16(p, 0x0101);        /* PFC opcode */
+		put16(p + 2, 1u << 3);   /* priority 3 enabled */
+		put16(p + 4 + 3 * 2, 0xffff);
+		return 60;
+	}
+	case DF_TTL1_V6:
+		r.ttl = 1;
+		return build_roce6(f, &r);
+	case DF_NO_ROUTE_V6:
+		r.dip6 = ip6_nowhere;
+		return build_roce6(f, &r);
+	}
+	fail_msg("bad case");
+	return 0;
+}
+
+static void
+test_drops(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	struct snap before;
+
+	(void)state;
+	for (size_t i = 0; i < RTE_DIM(drop_cases); i++) {
+		const struct drop_case *c = &drop_cases[i];
+		uint16_t len = build_drop_frame(f, c);
+
+		snap_take(&before);
+		inject(c->port, f, len);
+		run();
+		assert_no_tx();
+		for (uint16_t p = 0; p < N_PORTS; p++) {
+			struct aif_port_ctr d = delta(&before, p);
+			assert_int_equal(d.rx_packets, p == c->port ? 1 : 0);
+			assert_int_equal(d.rx_bytes, p == c->port ? len : 0);
+			assert_int_equal(d.tx_packets, 0);
+			assert_int_equal(d.arp_tx + d.nd_tx + d.icmp_echo_replies, 0);
+		}
+		print_message("  %-22s -> %s on p%u\n", c->name, aif_drop_name(c->reason),
+			      c->port);
+		assert_drops(&before, c->port, c->reason, 1);
+		assert_clean();
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* 4. ARP: answer, learn, resolve                                    */
+
+static void
+check_arp_request(const struct rte_mbuf *mb, uint32_t target)
+{
+	uint8_t want[60] = { 0 };
+	build_arp(want, mac_bcast, mac_port[0], 1, mac_port[0], ip_p0, NULL, target);
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), 60); /* padded to the minimum */
+	assert_memory_equal(rte_pktmbuf_mtod(mb, const uint8_t *), want, 60);
+}
+
+static void
+test_arp(void **state)
+{
+	uint8_t f[FRAME_MAX], want[FRAME_MAX];
+	struct snap before;
+	struct rte_mbuf *mb;
+	uint16_t len;
+
+	(void)state;
+	/* a request for the switch's address is answered on the port it came in */
+	snap_take(&before);
+	len = build_arp(f, mac_bcast, mac_h7, 1, mac_h7, ip_h7, NULL, ip_p0);
+	inject(0, f, len);
+	run();
+	mb = sent_one(0);
+	build_arp(want, mac_h7, mac_port[0], 2, mac_port[0], ip_p0, mac_h7, ip_h7);
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), len);
+	assert_memory_equal(rte_pktmbuf_mtod(mb, const uint8_t *), want, len);
+	rte_pktmbuf_free(mb);
+	struct aif_port_ctr d = delta(&before, 0);
+	assert_int_equal(d.rx_packets, 1);
+	assert_int_equal(d.arp_rx, 1);
+	assert_int_equal(d.arp_tx, 1);
+	assert_int_equal(d.tx_packets, 1);
+	assert_int_equal(d.tx_bytes, len);
+	assert_no_drops(&before);
+
+	/* control learns the requester, and traffic to it is then forwarded */
+	assert_int_equal(aif_neigh_find(H.sw->neigh, &(struct aif_ip){
+		.family = AIF_AF_INET4, .b = { 10, 0, 0, 7 } }), AIF_NEIGH_NONE);
+	assert_true(aif_switch_learn(H.sw, now_ns()) >= 1);
+	uint32_t slot = aif_neigh_find(H.sw->neigh, &(struct aif_ip){
+		.family = AIF_AF_INET4, .b = { 10, 0, 0, 7 } });
+	assert_int_not_equal(slot, AIF_NEIGH_NONE);
+	assert_int_equal(H.sw->neigh->meta[slot].type, AIF_NEIGH_LEARNED);
+
+	snap_take(&before);
+	struct roce r = { .dmac = mac_port[1], .smac = mac_nbr[1], .sip = IP4(10, 1, 0, 9),
+			  .dip = ip_h7, .sport = 0xD000, .ttl = 9, .qp = 3 };
+	len = build_roce4(f, &r);
+	inject(1, f, len);
+	run();
+	mb = sent_one(0);
+	const uint8_t *fo = rte_pktmbuf_mtod(mb, const uint8_t *);
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), len);
+	assert_memory_equal(fo, mac_h7, 6);
+	assert_memory_equal(fo + 6, mac_port[0], 6);
+	assert_int_equal(fo[ETH_HLEN + 8], 8);
+	assert_int_equal(sum16(0, fo + ETH_HLEN, IP4_HLEN), 0xffff);
+	assert_memory_equal(fo + ETH_HLEN + IP4_HLEN, f + ETH_HLEN + IP4_HLEN,
+			    len - ETH_HLEN - IP4_HLEN);
+	rte_pktmbuf_free(mb);
+	assert_int_equal(delta(&before, 1).rx_packets, 1);
+	assert_int_equal(delta(&before, 0).tx_packets, 1);
+	assert_no_drops(&before);
+
+	/* an unknown host on a connected subnet: dropped, and asked for */
+	snap_take(&before);
+	r.dip = ip_unknown;
+	len = build_roce4(f, &r);
+	inject(1, f, len);
+	run();
+	aif_time_ns t_first = now_ns();
+	mb = sent_one(0);
+	check_arp_request(mb, ip_unknown);
+	rte_pktmbuf_free(mb);
+	assert_drops(&before, 1, AIF_DROP_NEIGH_UNRESOLVED, 1);
+	d = delta(&before, 0);
+	assert_int_equal(d.arp_tx, 1);
+	assert_int_equal(d.tx_packets, 1);
+	assert_int_equal(d.tx_bytes, 60);
+
+	/* again within 100 ms: dropped, not asked again */
+	aif_clock_set(&H.ctl.clock, t_first + AIF_ARP_RL_NS - 10 * AIF_NS_PER_US);
+	inject(1, f, len);
+	run();
+	assert_true(now_ns() - t_first < AIF_ARP_RL_NS);
+	assert_no_tx();
+	assert_drops(&before, 1, AIF_DROP_NEIGH_UNRESOLVED, 2);
+	assert_int_equal(delta(&before, 0).arp_tx, 1);
+
+	/* 100 ms after the first request: asked again */
+	aif_clock_set(&H.ctl.clock, t_first + AIF_ARP_RL_NS);
+	inject(1, f, len);
+	run();
+	mb = sent_one(0);
+	check_arp_request(mb, ip_unknown);
+	rte_pktmbuf_free(mb);
+	assert_drops(&before, 1, AIF_DROP_NEIGH_UNRESOLVED, 3);
+	assert_int_equal(delta(&before, 0).arp_tx, 2);
+	assert_int_equal(delta(&before, 1).rx_packets, 3);
+
+	/* the reply teaches the switch the MAC, and the next packet goes through */
+	len = build_arp(f, mac_port[0], mac_h7, 2, mac_h7, ip_unknown, mac_port[0], ip_p0);
+	inject(0, f, len);
+	run();
+	assert_no_tx();
+	assert_true(aif_switch_learn(H.sw, now_ns()) >= 1);
+	len = build_roce4(f, &r);
+	inject(1, f, len);
+	run();
+	mb = sent_one(0);
+	assert_memory_equal(rte_pktmbuf_mtod(mb, const uint8_t *), mac_h7, 6);
+	rte_pktmbuf_free(mb);
+	assert_drops(&before, 1, AIF_DROP_NEIGH_UNRESOLVED, 3);
+	assert_clean();
+}
+
+/* ---------------------------------------------------------------- */
+/* 5. IPv6 neighbour discovery                                       */
+
+static void
+test_nd(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	struct snap before;
+	struct rte_mbuf *mb;
+	uint16_t len;
+
+	(void)state;
+	snap_take(&before);
+	len = build_ns(f, mac_h7, ip6_h7, ip6_p0, 255);
+	inject(0, f, len);
+	run();
+	mb = sent_one(0);
+
+	const uint8_t *fo = rte_pktmbuf_mtod(mb, const uint8_t *);
+	const uint8_t *ip = fo + ETH_HLEN, *na = ip + IP6_HLEN;
+	uint16_t na_len = 24 + 8;
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), ETH_HLEN + IP6_HLEN + na_len);
+	assert_memory_equal(fo, mac_h7, 6);
+	assert_memory_equal(fo + 6, mac_port[0], 6);
+	assert_int_equal(get16(fo + 12), AIF_ETHERTYPE_IPV6);
+	assert_int_equal(get32(ip) >> 28, 6);
+	assert_int_equal(get16(ip + 4), na_len);
+	assert_int_equal(ip[6], 58);
+	assert_int_equal(ip[7], 255);
+	assert_memory_equal(ip + 8, ip6_p0, 16);
+	assert_memory_equal(ip + 24, ip6_h7, 16);
+	assert_int_equal(na[0], 136);
+	assert_int_equal(na[1], 0);
+	assert_int_equal(get32(na + 4), 0xE0000000u); /* router, solicited, override */
+	assert_memory_equal(na + 8, ip6_p0, 16);
+	assert_int_equal(na[24], 2);                 /* target link-layer address */
+	assert_int_equal(na[25], 1);
+	assert_memory_equal(na + 26, mac_port[0], 6);
+	assert_int_equal(sum_ipv6_l4(ip, na, na_len, 58), 0xffff);
+	rte_pktmbuf_free(mb);
+	struct aif_port_ctr d = delta(&before, 0);
+	assert_int_equal(d.nd_rx, 1);
+	assert_int_equal(d.nd_tx, 1);
+	assert_int_equal(d.tx_packets, 1);
+	assert_no_drops(&before);
+
+	/* the solicitation taught control the sender's MAC */
+	assert_true(aif_switch_learn(H.sw, now_ns()) >= 1);
+	snap_take(&before);
+	struct roce r = { .dmac = mac_port[2], .smac = mac_nbr[2], .sip6 = ip6_remote_src,
+			  .dip6 = ip6_h7, .sport = 0xE000, .ttl = 2, .qp = 5 };
+	len = build_roce6(f, &r);
+	inject(2, f, len);
+	run();
+	mb = sent_one(0);
+	fo = rte_pktmbuf_mtod(mb, const uint8_t *);
+	assert_memory_equal(fo, mac_h7, 6);
+	assert_memory_equal(fo + 6, mac_port[0], 6);
+	assert_int_equal(fo[ETH_HLEN + 7], 1);
+	rte_pktmbuf_free(mb);
+	assert_no_drops(&before);
+
+	/* a solicitation with hop limit below 255 is not from a neighbour */
+	snap_take(&before);
+	len = build_ns(f, mac_h7, ip6_h7, ip6_p0, 64);
+	inject(0, f, len);
+	run();
+	assert_no_tx();
+	assert_drops(&before, 0, AIF_DROP_MALFORMED, 1);
+	assert_clean();
+}
+
+/* ---------------------------------------------------------------- */
+/* 6. Ping the switch                                                 */
+
+static void
+test_icmp_echo(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	struct snap before;
+	struct rte_mbuf *mb;
+	uint16_t len;
+
+	(void)state;
+	snap_take(&before);
+	len = build_echo4(f, mac_port[0], mac_h0, ip_h0, ip_p0);
+	inject(0, f, len);
+	run();
+	mb = sent_one(0);
+	const uint8_t *fo = rte_pktmbuf_mtod(mb, const uint8_t *);
+	const uint8_t *ip = fo + ETH_HLEN, *icmp = ip + IP4_HLEN;
+	uint16_t icmp_len = 8 + ECHO_DATA;
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), len);
+	assert_memory_equal(fo, mac_h0, 6);
+	assert_memory_equal(fo + 6, mac_port[0], 6);
+	assert_int_equal(sum16(0, ip, IP4_HLEN), 0xffff);
+	assert_int_equal(get32(ip + 12), ip_p0);
+	assert_int_equal(get32(ip + 16), ip_h0);
+	assert_int_equal(get16(ip + 2), IP4_HLEN + icmp_len);
+	assert_int_equal(ip[9], 1);
+	assert_true(ip[8] > 1);
+	assert_int_equal(icmp[0], 0);
+	assert_int_equal(icmp[1], 0);
+	assert_int_equal(sum16(0, icmp, icmp_len), 0xffff);
+	assert_memory_equal(icmp + 4, f + ETH_HLEN + IP4_HLEN + 4, icmp_len - 4);
+	rte_pktmbuf_free(mb);
+	struct aif_port_ctr d = delta(&before, 0);
+	assert_int_equal(d.icmp_echo_replies, 1);
+	assert_int_equal(d.rx_packets, 1);
+	assert_int_equal(d.tx_packets, 1);
+	assert_no_drops(&before);
+
+	/* and over IPv6 (h0's v6 address is on p0's subnet) */
+	snap_take(&before);
+	len = build_echo6(f, mac_port[0], mac_h0, ip6_h0, ip6_p0);
+	inject(0, f, len);
+	run();
+	mb = sent_one(0);
+	fo = rte_pktmbuf_mtod(mb, const uint8_t *);
+	ip = fo + ETH_HLEN;
+	icmp = ip + IP6_HLEN;
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), len);
+	assert_memory_equal(fo, mac_h0, 6);
+	assert_memory_equal(fo + 6, mac_port[0], 6);
+	assert_memory_equal(ip + 8, ip6_p0, 16);
+	assert_memory_equal(ip + 24, ip6_h0, 16);
+	assert_int_equal(icmp[0], 129);
+	assert_int_equal(sum_ipv6_l4(ip, icmp, icmp_len, 58), 0xffff);
+	assert_memory_equal(icmp + 4, f + ETH_HLEN + IP6_HLEN + 4, icmp_len - 4);
+	rte_pktmbuf_free(mb);
+	assert_int_equal(delta(&before, 0).icmp_echo_replies, 1);
+	assert_no_drops(&before);
+
+	/* other traffic to the switch is dropped as to_switch */
+	snap_take(&before);
+	struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+			  .dip = ip_p0, .sport = 0xC001, .ttl = 64, .qp = 1 };
+	len = build_roce4(f, &r);
+	inject(0, f, len);
+	run();
+	assert_no_tx();
+	assert_drops(&before, 0, AIF_DROP_TO_SWITCH, 1);
+	assert_clean();
+}
+
+/* ---------------------------------------------------------------- */
+/* 7. Reload under traffic                                            */
+
+static void
+inject_flows(unsigned n)
+{
+	uint8_t f[FRAME_MAX];
+	for (unsigned i = 0; i < n; i++) {
+		struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+				  .dip = IP4(10, 1, rnd() & 0xff, rnd() & 0xff),
+				  .sport = (uint16_t)(0xC000 | (rnd() & 0x3fff)),
+				  .ttl = 64, .qp = 9 };
+		uint16_t len = build_roce4(f, &r);
+		inject(0, f, len);
+	}
+}
+
+/* Dequeue and free what the uplinks sent; returns how many. */
+static unsigned
+drain_uplinks(void)
+{
+	struct rte_mbuf *out[RING_SIZE];
+	unsigned total = 0;
+	assert_int_equal(rte_ring_count(H.tx[0]), 0);
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		unsigned n = sent(p, out, RING_SIZE);
+		for (unsigned k = 0; k < n; k++)
+			assert_memory_equal(rte_pktmbuf_mtod(out[k], const uint8_t *),
+					    mac_nbr[p], 6);
+		free_all(out, n);
+		total += n;
+	}
+	return total;
+}
+
+static void
+test_reload_under_traffic(void **state)
+{
+	struct snap before;
+	uint64_t injected = 0, out = 0;
+	uint64_t gen0 = H.sw->generation;
+	uint32_t seed0 = H.sw->tables->seed;
+	unsigned reloads = 0;
+
+	(void)state;
+	snap_take(&before);
+	for (unsigned s = 0; s < RELOAD_STEPS; s++) {
+		if (s % RELOAD_EVERY == RELOAD_EVERY - 1) {
+			/* alternate: new seed and reversed members, then back */
+			bool odd = (reloads++ & 1) == 0;
+			load_config(odd ? BASE_SEED + 1 : BASE_SEED,
+				    odd ? members_rev : members_fwd);
+			assert_int_equal(H.sw->generation, gen0 + reloads);
+			assert_int_equal(H.sw->tables->generation, H.sw->generation);
+			assert_int_equal(H.sw->tables->seed, odd ? BASE_SEED + 1 : BASE_SEED);
+		}
+		/* packets already queued before the reload meet the new tables */
+		inject_flows(RELOAD_PKTS_PER_STEP);
+		injected += RELOAD_PKTS_PER_STEP;
+		if (s % 3 == 0) /* and some wait in the ring across a reload */
+			continue;
+		step();
+		out += drain_uplinks();
+	}
+	run();
+	out += drain_uplinks();
+	assert_int_equal(reloads, RELOAD_STEPS / RELOAD_EVERY);
+	assert_int_equal(out, injected);
+	assert_int_equal(delta(&before, 0).rx_packets, injected);
+	uint64_t tx = 0;
+	for (uint16_t p = 1; p < N_PORTS; p++)
+		tx += delta(&before, p).tx_packets;
+	assert_int_equal(tx, injected);
+	assert_no_drops(&before);
+	/* an even number of reloads: back on the base config */
+	assert_int_equal(H.sw->tables->seed, seed0);
+	assert_clean();
+}
+
+/*
+ * The same for real: the worker steps on its own thread and a traffic thread
+ * keeps injecting and collecting while control (this thread) publishes 20
+ * configs, so traffic flows through every pointer swap and old tables are
+ * freed while the worker runs (the RCU protocol of tables.h).  A table freed
+ * too early is a use-after-free that ASan may catch, but only when the
+ * timing hits it: this is a smoke test of the protocol, not a proof; the
+ * exact no-loss accounting is test_reload_under_traffic's.  The worker keeps
+ * its own virtual clock.  Each ring still has one producer and one consumer.
+ */
+#define CONC_TEMPLATES 64
+#define CONC_RX_FILL 256 /* keep at most this many waiting in p0's RX ring */
+#define CONC_RELOADS 20
+
+struct conc {
+	int stop_worker, stop_traffic;
+	aif_time_ns now_ns;
+	uint64_t steps;
+	uint64_t injected, out, bad;
+	uint8_t frame[CONC_TEMPLATES][FRAME_MAX];
+	uint16_t len[CONC_TEMPLATES];
+};
+
+static void *
+conc_worker(void *arg)
+{
+	struct conc *c = arg;
+	while (!__atomic_load_n(&c->stop_worker, __ATOMIC_ACQUIRE)) {
+		c->now_ns += STEP_NS;
+		aif_worker_step(H.w, c->now_ns);
+		c->steps++;
+	}
+	return NULL;
+}
+
+/* Collect what the switch sent: count it, check its MACs, free it. */
+static void
+conc_collect(struct conc *c)
+{
+	struct rte_mbuf *m[AIF_BURST];
+	unsigned n;
+
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		while ((n = rte_ring_dequeue_burst(H.tx[p], (void **)m, AIF_BURST,
+						   NULL)) > 0) {
+			for (unsigned k = 0; k < n; k++) {
+				const uint8_t *f = rte_pktmbuf_mtod(m[k], const uint8_t *);
+				if (p == 0 || memcmp(f, mac_nbr[p], 6) != 0 ||
+				    memcmp(f + 6, mac_port[p], 6) != 0)
+					c->bad++;
+			}
+			c->out += n;
+			free_all(m, n);
+		}
+}
+
+static void *
+conc_traffic(void *arg)
+{
+	struct conc *c = arg;
+	unsigned t = 0;
+
+	while (!__atomic_load_n(&c->stop_traffic, __ATOMIC_ACQUIRE)) {
+		/* whole bursts, so the worker spends its time in the pipeline */
+		struct rte_mbuf *m[AIF_BURST];
+		if (rte_ring_count(H.rx[0]) < CONC_RX_FILL &&
+		    rte_pktmbuf_alloc_bulk(H.pool, m, AIF_BURST) == 0) {
+			for (unsigned k = 0; k < AIF_BURST; k++) {
+				memcpy(rte_pktmbuf_append(m[k], c->len[t]), c->frame[t],
+				       c->len[t]);
+				t = (t + 1) % CONC_TEMPLATES;
+			}
+			unsigned n = rte_ring_enqueue_burst(H.rx[0], (void **)m,
+							    AIF_BURST, NULL);
+			c->injected += n;
+			free_all(m + n, AIF_BURST - n);
+		}
+		conc_collect(c);
+	}
+	return NULL;
+}
+
+static void
+test_reload_concurrent(void **state)
+{
+	static struct conc c;
+	struct snap before;
+	uint64_t gen0 = H.sw->generation;
+	unsigned reloads = CONC_RELOADS;
+	pthread_t worker, traffic;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.now_ns = now_ns();
+	for (unsigned i = 0; i < CONC_TEMPLATES; i++) {
+		struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+				  .dip = IP4(10, 1, rnd() & 0xff, rnd() & 0xff),
+				  .sport = (uint16_t)(0xC000 | (rnd() & 0x3fff)),
+				  .ttl = 64, .qp = 11 };
+		c.len[i] = build_roce4(c.frame[i], &r);
+	}
+	snap_take(&before);
+	assert_int_equal(pthread_create(&worker, NULL, conc_worker, &c), 0);
+	assert_int_equal(pthread_create(&traffic, NULL, conc_traffic, &c), 0);
+	for (unsigned i = 0; i < reloads; i++)
+		load_config((i & 1) == 0 ? BASE_SEED + 1 : BASE_SEED,
+			    (i & 1) == 0 ? members_rev : members_fwd);
+	__atomic_store_n(&c.stop_traffic, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(traffic, NULL), 0);
+	__atomic_store_n(&c.stop_worker, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(worker, NULL), 0);
+
+	/* single-threaded again: finish what is still queued */
+	aif_clock_set(&H.ctl.clock, c.now_ns);
+	run();
+	conc_collect(&c);
+	print_message("  %u reloads, %llu packets, %llu worker steps\n", reloads,
+		      (unsigned long long)c.injected, (unsigned long long)c.steps);
+	assert_int_equal(H.sw->generation, gen0 + reloads);
+	assert_int_equal(H.sw->tables->seed, BASE_SEED);
+	assert_true(c.injected > 0);
+	assert_int_equal(c.bad, 0);
+	assert_int_equal(c.out, c.injected);
+	assert_int_equal(delta(&before, 0).rx_packets, c.injected);
+	assert_no_drops(&before);
+	assert_clean();
+}
+
+static void
+test_reload_rejected(void **state)
+{
+	char err[AIF_ERR_MAX];
+	struct snap before;
+
+	(void)state;
+	const struct aif_tables *t0 = H.sw->tables;
+	uint64_t gen0 = H.sw->generation, tgen0 = t0->generation;
+	uint64_t ok0 = H.ctl.loads_ok, rej0 = H.ctl.loads_rejected;
+
+	/* a route naming a group that does not exist */
+	char *bad_group = config_text(BASE_SEED + 7, members_rev, "net_ring_pl3",
+				      ", {\"prefix\": \"10.3.0.0/16\", \"group\": \"nosuch\"}");
+	/* p3 bound to another device */
+	char *bad_dev = config_text(BASE_SEED + 7, members_rev, "net_ring_other", "");
+	const char *bad[] = { bad_group, bad_dev, config_3ports, "{\"switches\": 5}" };
+	const char *why[] = { "nosuch", "p3", "ports", "switches" };
+
+	for (size_t i = 0; i < RTE_DIM(bad); i++) {
+		err[0] = '\0';
+		assert_false(load_line(bad[i], err, sizeof(err)));
+		print_message("  rejected: %s\n", err);
+		if (strstr(err, why[i]) == NULL)
+			fail_msg("error '%s' does not mention '%s'", err, why[i]);
+		assert_ptr_equal(H.sw->tables, t0);
+		assert_int_equal(H.sw->generation, gen0);
+		assert_int_equal(H.sw->tables->generation, tgen0);
+		assert_int_equal(H.ctl.loads_rejected, rej0 + i + 1);
+		assert_int_equal(H.ctl.loads_ok, ok0);
+	}
+	free(bad_group);
+	free(bad_dev);
+
+	/* and the running tables still forward */
+	snap_take(&before);
+	inject_flows(64);
+	run();
+	assert_int_equal(drain_uplinks(), 64);
+	assert_no_drops(&before);
+	assert_clean();
+}
+
+/* ---------------------------------------------------------------- */
+/* 8. clear counters                                                  */
+
+static void
+test_clear_counters(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	struct aif_port_ctr c;
+	struct aif_member_ctr mc[N_PORTS];
+	uint16_t len = 0;
+
+	(void)state;
+	/* make sure there is something to clear, a drop included */
+	inject_flows(10);
+	struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+			  .dip = IP4(172, 16, 0, 1), .sport = 0xC000, .ttl = 64, .qp = 1 };
+	len = build_roce4(f, &r);
+	inject(0, f, len);
+	run();
+	drain_uplinks();
+	aif_switch_port_counters(H.sw, 0, &c);
+	assert_true(c.rx_packets > 0 && c.drops[AIF_DROP_NO_ROUTE] > 0);
+
+	aif_switch_clear_counters(H.sw);
+	for (uint16_t p = 0; p < N_PORTS; p++) {
+		aif_switch_port_counters(H.sw, p, &c);
+		const uint64_t *w = (const uint64_t *)&c;
+		for (size_t i = 0; i < AIF_PORT_CTR_WORDS; i++)
+			assert_int_equal(w[i], 0);
+	}
+	member_ctrs_by_port("uplinks", mc);
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		assert_int_equal(mc[p].packets + mc[p].bytes, 0);
+
+	/* and they count again from zero */
+	r.dip = ip_remote;
+	len = build_roce4(f, &r);
+	for (unsigned i = 0; i < 5; i++)
+		inject(0, f, len);
+	r.dip = IP4(172, 16, 0, 1);
+	uint16_t len_nr = build_roce4(f, &r);
+	inject(0, f, len_nr);
+	run();
+	assert_int_equal(drain_uplinks(), 5);
+	aif_switch_port_counters(H.sw, 0, &c);
+	assert_int_equal(c.rx_packets, 6);
+	assert_int_equal(c.rx_bytes, 5ull * len + len_nr);
+	assert_int_equal(c.tx_packets, 0);
+	for (unsigned k = 0; k < AIF_DROP_MAX; k++)
+		assert_int_equal(c.drops[k], k == AIF_DROP_NO_ROUTE ? 1 : 0);
+	uint64_t tx = 0, txb = 0;
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		aif_switch_port_counters(H.sw, p, &c);
+		tx += c.tx_packets;
+		txb += c.tx_bytes;
+	}
+	assert_int_equal(tx, 5);
+	assert_int_equal(txb, 5ull * len);
+	member_ctrs_by_port("uplinks", mc);
+	uint64_t mp = 0;
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		mp += mc[p].packets;
+	assert_int_equal(mp, 5);
+	assert_clean();
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_forward_ipv4_roce, test_setup),
+		cmocka_unit_test_setup(test_forward_ipv6_roce, test_setup),
+		cmocka_unit_test_setup(test_drops, test_setup),
+		cmocka_unit_test_setup(test_arp, test_setup),
+		cmocka_unit_test_setup(test_nd, test_setup),
+		cmocka_unit_test_setup(test_icmp_echo, test_setup),
+		cmocka_unit_test_setup(test_reload_under_traffic, test_setup),
+		cmocka_unit_test_setup(test_reload_concurrent, test_setup),
+		cmocka_unit_test_setup(test_reload_rejected, test_setup),
+		cmocka_unit_test_setup(test_clear_counters, test_setup),
+	};
+	return cmocka_run_group_tests_name("pipeline", tests, group_setup,
+					   group_teardown);
+}

@@ -27,6 +27,7 @@ struct aif_clock {
 	aif_time_ns virt_ns;  /* virtual: current time */
 	uint64_t tsc_start;   /* real: TSC at init */
 	uint64_t tsc_hz;      /* real: TSC frequency */
+	uint64_t ns_per_tsc_q32; /* real: ns per TSC tick, 32.32 fixed point */
 };
 
 /* Real clock starting at 0 now; tsc_hz from rte_get_tsc_hz(). */

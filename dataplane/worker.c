@@ -65,24 +65,26 @@ flush_port(struct aif_worker *w, uint16_t p)
 	struct aif_port *port = &w->sw->ports[p];
 	struct aif_port_ctr *c = &w->port_ctr[p];
 	uint16_t sent = port->tx.burst(&port->tx, w->txq, b->pkts, b->n);
-	uint64_t bytes = 0;
+	uint32_t bytes = b->bytes;
 
-	for (uint16_t i = 0; i < sent; i++)
-		bytes += rte_pktmbuf_pkt_len(b->pkts[i]);
-	c->tx_packets += sent;
-	c->tx_bytes += bytes;
 	if (unlikely(sent < b->n)) {
+		for (uint16_t i = sent; i < b->n; i++)
+			bytes -= rte_pktmbuf_pkt_len(b->pkts[i]);
 		/* counted on the egress port: the ingress port is not known here */
 		c->drops[AIF_DROP_TX_FULL] += b->n - sent;
 		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
 	}
+	c->tx_packets += sent;
+	c->tx_bytes += bytes;
 	b->n = 0;
+	b->bytes = 0;
 }
 
 void
 aif_worker_send(struct aif_worker *w, uint16_t port, struct rte_mbuf *m)
 {
 	struct aif_txbuf *b = &w->tx[port];
+	b->bytes += rte_pktmbuf_pkt_len(m);
 	b->pkts[b->n++] = m;
 	if (unlikely(b->n == AIF_BURST))
 		flush_port(w, port);

@@ -34,6 +34,7 @@ struct aif_rxq {
 
 struct aif_txbuf {
 	uint16_t n;
+	uint32_t bytes; /* of the n buffered packets */
 	struct rte_mbuf *pkts[AIF_BURST];
 };
 

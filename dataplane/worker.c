@@ -58,8 +58,8 @@ aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue)
 	return 0;
 }
 
-static void
-flush_port(struct aif_worker *w, uint16_t p)
+void
+aif_worker_flush_port(struct aif_worker *w, uint16_t p)
 {
 	struct aif_txbuf *b = &w->tx[p];
 	struct aif_port *port = &w->sw->ports[p];
@@ -81,21 +81,11 @@ flush_port(struct aif_worker *w, uint16_t p)
 }
 
 void
-aif_worker_send(struct aif_worker *w, uint16_t port, struct rte_mbuf *m)
-{
-	struct aif_txbuf *b = &w->tx[port];
-	b->bytes += rte_pktmbuf_pkt_len(m);
-	b->pkts[b->n++] = m;
-	if (unlikely(b->n == AIF_BURST))
-		flush_port(w, port);
-}
-
-void
 aif_worker_flush(struct aif_worker *w)
 {
 	for (uint16_t p = 0; p < w->sw->n_ports; p++)
 		if (w->tx[p].n)
-			flush_port(w, p);
+			aif_worker_flush_port(w, p);
 }
 
 void

@@ -13,13 +13,14 @@
 
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_mbuf.h>
 
 #include "counters.h"
 #include "rng.h"
 #include "types.h"
 
-struct rte_mbuf;
 struct aif_switch;
 
 #define AIF_BURST 32
@@ -74,7 +75,18 @@ void aif_worker_process(struct aif_worker *w, uint16_t in_port,
 /* Send everything buffered; packets the port refuses are freed and counted. */
 void aif_worker_flush(struct aif_worker *w);
 
-/* Queue a packet the switch built itself (ARP, ND, ICMP) for transmit. */
-void aif_worker_send(struct aif_worker *w, uint16_t port, struct rte_mbuf *m);
+/* Send port's buffer now (aif_worker_send does it when the buffer fills). */
+void aif_worker_flush_port(struct aif_worker *w, uint16_t port);
+
+/* Buffer a packet for transmit on switch port port (per packet: inline). */
+static inline void
+aif_worker_send(struct aif_worker *w, uint16_t port, struct rte_mbuf *m)
+{
+	struct aif_txbuf *b = &w->tx[port];
+	b->bytes += rte_pktmbuf_pkt_len(m);
+	b->pkts[b->n++] = m;
+	if (unlikely(b->n == AIF_BURST))
+		aif_worker_flush_port(w, port);
+}
 
 #endif /* AIF_WORKER_H */

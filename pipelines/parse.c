@@ -18,6 +18,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "parse.h"
 
@@ -290,13 +293,32 @@ parse_arp(const uint8_t *frame, uint32_t off, uint32_t len, struct aif_pkt *m)
 	return 0;
 }
 
+/*
+ * Zero the metadata.  A plain memset of this size becomes "rep stos", whose
+ * start-up cost was a third of the parser's time; 16-byte stores are not.
+ */
+static inline void
+pkt_zero(struct aif_pkt *m)
+{
+#ifdef __SSE2__
+	uint8_t *p = (uint8_t *)m;
+	size_t i;
+	for (i = 0; i + 16 <= sizeof(*m); i += 16)
+		_mm_storeu_si128((__m128i *)(p + i), _mm_setzero_si128());
+	for (; i < sizeof(*m); i++)
+		p[i] = 0;
+#else
+	memset(m, 0, sizeof(*m));
+#endif
+}
+
 int
 aif_parse(const uint8_t *frame, uint32_t len, struct aif_pkt *m)
 {
 	uint32_t off = ETH_HLEN;
 	uint16_t type, tci;
 
-	memset(m, 0, sizeof(*m));
+	pkt_zero(m);
 	m->kind = AIF_PKT_OTHER;
 	if (len < ETH_HLEN)
 		return fail(m, AIF_DROP_TRUNCATED);

@@ -26,6 +26,26 @@
 
 #define PREFETCH_AHEAD 4
 
+/*
+ * What every packet of a burst reads, loaded once per burst into locals:
+ * the rewrite writes packet bytes through char pointers, which may alias
+ * anything, so without this the compiler reloads each pointer chain
+ * (w->sw->neigh->slot, t->ports...) for every packet.
+ */
+struct fwd_ctx {
+	const struct aif_tables *t;
+	const struct aif_port_l3 *l3;   /* t->ports */
+	const struct aif_group *groups;
+	const struct aif_member *members;
+	const uint64_t *neigh_slot;     /* sw->neigh->slot */
+	const struct aif_port *ports;   /* sw->ports */
+	struct aif_member_ctr *mctr;    /* w->member_ctr */
+	struct aif_port_ctr *in_ctr;    /* w->port_ctr[in_port] */
+	uint32_t hash_fields, seed;
+	uint8_t hash_alg;
+	aif_time_ns now_ns;
+};
+
 struct burst {
 	struct aif_pkt meta[AIF_BURST];
 	uint16_t idx4[AIF_BURST], idx6[AIF_BURST];
@@ -102,70 +122,69 @@ not_unicast:
 
 /* Pass 2 for one packet with its FIB result. */
 static inline void
-forward(struct aif_worker *w, const struct aif_tables *t, struct burst *b,
+forward(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 	struct rte_mbuf *mb, struct aif_pkt *m, uint64_t nh)
 {
-	struct aif_switch *sw = w->sw;
-	struct aif_port_ctr *c = &w->port_ctr[m->in_port];
-	uint32_t slot;
+	struct aif_port_ctr *c = x->in_ctr;
+	uint32_t slot, member = UINT32_MAX;
 
 	switch (aif_nh_type(nh)) {
 	case AIF_NH_GROUP: {
 		if (unlikely(m->ttl <= 1))
 			goto ttl_expired;
-		const struct aif_group *g = &t->groups[aif_nh_index(nh)];
-		const struct aif_member *mem = &t->members[g->first];
-		m->hash = aif_flow_hash(m, t->lb.hash_fields, t->lb.hash_alg, t->seed);
-		uint32_t k = g->n == 1 ? 0 :
-			aif_lb_schemes[g->scheme].select(g, mem, m, w, w->now_ns);
-		mem += k;
-		m->member = mem->ctr_slot;
+		const struct aif_group *g = &x->groups[aif_nh_index(nh)];
+		const struct aif_member *mem = &x->members[g->first];
+		if (g->n > 1) {
+			m->hash = aif_flow_hash(m, x->hash_fields, x->hash_alg, x->seed);
+			mem += aif_lb_schemes[g->scheme].select(g, mem, m, w, x->now_ns);
+		}
+		member = mem->ctr_slot;
 		slot = mem->neigh_slot;
 		break;
 	}
 	case AIF_NH_CONNECTED:
 		if (unlikely(m->ttl <= 1))
 			goto ttl_expired;
-		m->member = UINT32_MAX;
-		slot = aif_neigh_find(sw->neigh, &m->dst);
+		slot = aif_neigh_find(w->sw->neigh, &m->dst);
 		if (unlikely(slot == AIF_NEIGH_NONE)) {
-			aif_neigh_solicit(w, t, (uint16_t)aif_nh_index(nh), &m->dst);
+			aif_neigh_solicit(w, x->t, (uint16_t)aif_nh_index(nh), &m->dst);
 			drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
 			return;
 		}
 		break;
 	case AIF_NH_LOCAL:
-		aif_local_input(w, t, m->in_port, mb, m);
+		aif_local_input(w, x->t, m->in_port, mb, m);
 		return;
 	default: /* miss, drop route */
 		drop(b, c, mb, AIF_DROP_NO_ROUTE);
 		return;
 	}
 
-	uint64_t nb = aif_neigh_read(sw->neigh, slot);
+	uint64_t nb = __atomic_load_n(&x->neigh_slot[slot], __ATOMIC_RELAXED);
 	struct aif_mac dmac;
 	uint16_t out;
 	if (unlikely(!(nb & AIF_NEIGH_VALID))) {
-		const struct aif_neigh_meta *nm = &sw->neigh->meta[slot];
-		aif_neigh_solicit(w, t, nm->port, &m->dst);
+		const struct aif_neigh_meta *nm = &w->sw->neigh->meta[slot];
+		aif_neigh_solicit(w, x->t, nm->port, &m->dst);
 		drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
 		return;
 	}
 	aif_neigh_unpack(nb, &dmac, &out);
-	if (unlikely(m->l3_len > t->ports[out].mtu)) {
+	if (unlikely(m->l3_len > x->l3[out].mtu)) {
 		drop(b, c, mb, AIF_DROP_MTU_EXCEEDED);
 		return;
 	}
-	if (unlikely(!sw->ports[out].link_up)) {
+	if (unlikely(!x->ports[out].link_up)) {
 		drop(b, c, mb, AIF_DROP_PORT_DOWN);
 		return;
 	}
-	aif_rewrite_routed(rte_pktmbuf_mtod(mb, uint8_t *), m, &t->ports[out].mac,
-			   &dmac);
-	if (m->member != UINT32_MAX) {
-		w->member_ctr[m->member].packets++;
-		w->member_ctr[m->member].bytes += rte_pktmbuf_pkt_len(mb);
+	uint32_t len = rte_pktmbuf_pkt_len(mb);
+	aif_rewrite_routed(rte_pktmbuf_mtod(mb, uint8_t *), m, &x->l3[out].mac, &dmac);
+	if (member != UINT32_MAX) {
+		x->mctr[member].packets++;
+		x->mctr[member].bytes += len;
 	}
+	m->member = member;
 	m->out_port = out;
 	aif_worker_send(w, out, mb);
 	return;
@@ -198,10 +217,17 @@ aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
 		rte_fib_lookup_bulk(t->fib4, b.ip4, b.nh4, b.n4);
 	if (b.n6)
 		rte_fib6_lookup_bulk(t->fib6, b.ip6, b.nh6, b.n6);
+	const struct fwd_ctx x = {
+		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,
+		.neigh_slot = w->sw->neigh->slot, .ports = w->sw->ports,
+		.mctr = w->member_ctr, .in_ctr = c,
+		.hash_fields = t->lb.hash_fields, .seed = t->seed,
+		.hash_alg = t->lb.hash_alg, .now_ns = w->now_ns,
+	};
 	for (i = 0; i < b.n4; i++)
-		forward(w, t, &b, pkts[b.idx4[i]], &b.meta[b.idx4[i]], b.nh4[i]);
+		forward(w, &x, &b, pkts[b.idx4[i]], &b.meta[b.idx4[i]], b.nh4[i]);
 	for (i = 0; i < b.n6; i++)
-		forward(w, t, &b, pkts[b.idx6[i]], &b.meta[b.idx6[i]], b.nh6[i]);
+		forward(w, &x, &b, pkts[b.idx6[i]], &b.meta[b.idx6[i]], b.nh6[i]);
 	if (b.n_dropped)
 		rte_pktmbuf_free_bulk(b.dropped, b.n_dropped);
 }

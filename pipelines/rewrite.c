@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
+
 #include "rewrite.h"
 
 #define IPV4_TTL_OFF 8
@@ -74,9 +76,12 @@ aif_rewrite_routed(uint8_t *frame, const struct aif_pkt *m,
 	memcpy(frame + 6, src->b, sizeof(src->b));
 
 	if (m->kind == AIF_PKT_IPV4) {
+		/* TTL is the first byte of the (TTL, protocol) word: decrement it
+		 * in a register and store the word once.  A byte store followed
+		 * by a word load of the same bytes stalls store forwarding. */
 		memcpy(&old_word, l3 + IPV4_TTL_OFF, sizeof(old_word));
-		l3[IPV4_TTL_OFF]--;
-		memcpy(&new_word, l3 + IPV4_TTL_OFF, sizeof(new_word));
+		new_word = rte_cpu_to_be_16((uint16_t)(rte_be_to_cpu_16(old_word) - 0x100));
+		memcpy(l3 + IPV4_TTL_OFF, &new_word, sizeof(new_word));
 		memcpy(&csum, l3 + IPV4_CSUM_OFF, sizeof(csum));
 		csum = csum_update16(csum, old_word, new_word);
 		memcpy(l3 + IPV4_CSUM_OFF, &csum, sizeof(csum));

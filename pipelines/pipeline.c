@@ -2,10 +2,12 @@
 /*
  * The L3 switch pipeline for one RX burst (stage order in pipeline.h).
  *
- * Two passes over the burst: the first parses, checks and classifies each
+ * Passes over the burst: the first parses, checks and classifies each
  * packet and gathers IPv4 and IPv6 destinations; then one bulk FIB lookup per
- * family; the second pass load-balances, resolves the neighbour, rewrites
- * and buffers for TX.  Drops are gathered and freed in bulk.
+ * family; then one pass chooses each packet's next hop (load balancing) and
+ * a last one resolves the neighbour, rewrites and buffers for TX.  Each pass
+ * is a short loop of independent packets, so the CPU overlaps them.  Drops
+ * are gathered and freed in bulk.
  */
 #include <rte_branch_prediction.h>
 #include <rte_fib.h>
@@ -120,13 +122,20 @@ not_unicast:
 						       : AIF_DROP_NOT_FOR_US);
 }
 
-/* Pass 2 for one packet with its FIB result. */
-static inline void
-forward(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
+/*
+ * Pass 2a for one packet with its FIB result: choose the next hop (group
+ * member, or the destination itself when connected) and leave its
+ * neighbour slot in m->nh_slot.  Returns false when the packet was consumed
+ * (dropped, or answered by the switch).  Split from pass 2b so the hash ->
+ * member -> slot chains of a whole burst overlap instead of each packet
+ * waiting for its own.
+ */
+static inline bool
+resolve(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 	struct rte_mbuf *mb, struct aif_pkt *m, uint64_t nh)
 {
 	struct aif_port_ctr *c = x->in_ctr;
-	uint32_t slot, member = UINT32_MAX;
+	uint32_t slot;
 
 	switch (aif_nh_type(nh)) {
 	case AIF_NH_GROUP: {
@@ -138,9 +147,9 @@ forward(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 			m->hash = aif_flow_hash(m, x->hash_fields, x->hash_alg, x->seed);
 			mem += aif_lb_schemes[g->scheme].select(g, mem, m, w, x->now_ns);
 		}
-		member = mem->ctr_slot;
-		slot = mem->neigh_slot;
-		break;
+		m->member = mem->ctr_slot;
+		m->nh_slot = mem->neigh_slot;
+		return true;
 	}
 	case AIF_NH_CONNECTED:
 		if (unlikely(m->ttl <= 1))
@@ -149,22 +158,35 @@ forward(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 		if (unlikely(slot == AIF_NEIGH_NONE)) {
 			aif_neigh_solicit(w, x->t, (uint16_t)aif_nh_index(nh), &m->dst);
 			drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
-			return;
+			return false;
 		}
-		break;
+		m->member = UINT32_MAX;
+		m->nh_slot = slot;
+		return true;
 	case AIF_NH_LOCAL:
 		aif_local_input(w, x->t, m->in_port, mb, m);
-		return;
+		return false;
 	default: /* miss, drop route */
 		drop(b, c, mb, AIF_DROP_NO_ROUTE);
-		return;
+		return false;
 	}
+ttl_expired:
+	drop(b, c, mb, AIF_DROP_TTL_EXPIRED);
+	return false;
+}
 
-	uint64_t nb = __atomic_load_n(&x->neigh_slot[slot], __ATOMIC_RELAXED);
+/* Pass 2b: neighbour MAC and port, MTU and link checks, rewrite, TX buffer. */
+static inline void
+emit(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
+     struct rte_mbuf *mb, struct aif_pkt *m)
+{
+	struct aif_port_ctr *c = x->in_ctr;
+	uint64_t nb = __atomic_load_n(&x->neigh_slot[m->nh_slot], __ATOMIC_RELAXED);
 	struct aif_mac dmac;
 	uint16_t out;
+
 	if (unlikely(!(nb & AIF_NEIGH_VALID))) {
-		const struct aif_neigh_meta *nm = &w->sw->neigh->meta[slot];
+		const struct aif_neigh_meta *nm = &w->sw->neigh->meta[m->nh_slot];
 		aif_neigh_solicit(w, x->t, nm->port, &m->dst);
 		drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
 		return;
@@ -180,16 +202,12 @@ forward(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 	}
 	uint32_t len = rte_pktmbuf_pkt_len(mb);
 	aif_rewrite_routed(rte_pktmbuf_mtod(mb, uint8_t *), m, &x->l3[out].mac, &dmac);
-	if (member != UINT32_MAX) {
-		x->mctr[member].packets++;
-		x->mctr[member].bytes += len;
+	if (m->member != UINT32_MAX) {
+		x->mctr[m->member].packets++;
+		x->mctr[m->member].bytes += len;
 	}
-	m->member = member;
 	m->out_port = out;
 	aif_worker_send(w, out, mb);
-	return;
-ttl_expired:
-	drop(b, c, mb, AIF_DROP_TTL_EXPIRED);
 }
 
 void
@@ -224,10 +242,15 @@ aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
 		.hash_fields = t->lb.hash_fields, .seed = t->seed,
 		.hash_alg = t->lb.hash_alg, .now_ns = w->now_ns,
 	};
+	uint16_t live[AIF_BURST], n_live = 0;
 	for (i = 0; i < b.n4; i++)
-		forward(w, &x, &b, pkts[b.idx4[i]], &b.meta[b.idx4[i]], b.nh4[i]);
+		if (resolve(w, &x, &b, pkts[b.idx4[i]], &b.meta[b.idx4[i]], b.nh4[i]))
+			live[n_live++] = b.idx4[i];
 	for (i = 0; i < b.n6; i++)
-		forward(w, &x, &b, pkts[b.idx6[i]], &b.meta[b.idx6[i]], b.nh6[i]);
+		if (resolve(w, &x, &b, pkts[b.idx6[i]], &b.meta[b.idx6[i]], b.nh6[i]))
+			live[n_live++] = b.idx6[i];
+	for (i = 0; i < n_live; i++)
+		emit(w, &x, &b, pkts[live[i]], &b.meta[live[i]]);
 	if (b.n_dropped)
 		rte_pktmbuf_free_bulk(b.dropped, b.n_dropped);
 }

@@ -145,7 +145,10 @@ resolve(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 		const struct aif_member *mem = &x->members[g->first];
 		if (g->n > 1) {
 			m->hash = aif_flow_hash(m, x->hash_fields, x->hash_alg, x->seed);
-			mem += aif_lb_schemes[g->scheme].select(g, mem, m, w, x->now_ns);
+			/* ECMP, the common case, without the indirect call */
+			mem += likely(g->scheme == AIF_LB_ECMP)
+				? aif_lb_ecmp_pick(m->hash, g->n)
+				: aif_lb_schemes[g->scheme].select(g, mem, m, w, x->now_ns);
 		}
 		m->member = mem->ctr_slot;
 		m->nh_slot = mem->neigh_slot;
@@ -191,7 +194,9 @@ emit(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 		drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
 		return;
 	}
-	aif_neigh_unpack(nb, &dmac, &out);
+	out = (uint16_t)((nb >> 48) & 0x7FFF);
+	nb = rte_cpu_to_le_64(nb); /* MAC bytes first, in wire order */
+	memcpy(dmac.b, &nb, 6);
 	if (unlikely(m->l3_len > x->l3[out].mtu)) {
 		drop(b, c, mb, AIF_DROP_MTU_EXCEEDED);
 		return;

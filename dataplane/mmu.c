@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Shared-buffer MMU: admission, release, thresholds, PFC XOFF/XON.  The
+ * model, the buckets, the arithmetic and the knobs are described in mmu.h.
+ *
+ * The two models share the accounting and differ in three places, each a
+ * switch on cfg->model: the pool's total reserve (config init), the XOFF
+ * comparison (>= for HPCC, > for Broadcom) and the XON rule.
+ *
+ * Where this departs from HPCC's switch-mmu.cc, on purpose:
+ *   - a packet that straddles the end of the reserve keeps its reserved part
+ *     there when the rest goes to headroom (HPCC moves the whole packet);
+ *   - a PG with no shared bytes is never XOFF for the shared clause (HPCC
+ *     pauses it when the threshold has fallen to 0, and its XON rule would
+ *     resume it at once);
+ *   - lossy PGs (HPCC has none): no headroom, drop at the threshold;
+ *   - egress limit for lossy queues (HPCC admits everything at egress).
+ */
+#include <assert.h>
+#include <string.h>
+
+#include "../control/config.h"
+#include "mmu.h"
+
+_Static_assert(AIF_MMU_MAX_PORTS == AIF_MAX_PORTS,
+	       "one MMU port per switch port");
+
+#define DYNAMIC_TH_MIN (-16)
+#define DYNAMIC_TH_MAX 3
+
+static const char *const verdict_names[AIF_MMU_VERDICT_MAX] = {
+#define AIF_MMU_VERDICT_NAME(id, name) [AIF_MMU_##id] = name,
+	AIF_FOREACH_MMU_VERDICT(AIF_MMU_VERDICT_NAME)
+#undef AIF_MMU_VERDICT_NAME
+};
+
+static const char *const err_names[AIF_MMU_ERR_MAX] = {
+	[AIF_MMU_OK] = "ok",
+#define AIF_MMU_ERR_NAME(id, text) [AIF_MMU_ERR_##id] = text,
+	AIF_FOREACH_MMU_ERR(AIF_MMU_ERR_NAME)
+#undef AIF_MMU_ERR_NAME
+};
+
+const char *
+aif_mmu_verdict_name(enum aif_mmu_verdict v)
+{
+	if ((unsigned)v >= AIF_MMU_VERDICT_MAX)
+		return "unknown";
+	return verdict_names[v];
+}
+
+const char *
+aif_mmu_err_name(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= AIF_MMU_ERR_MAX)
+		return "unknown";
+	return err_names[err];
+}
+
+/* ---- arithmetic ---- */
+
+static inline uint32_t
+min32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline uint32_t
+sub_sat32(uint32_t a, uint32_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static inline uint64_t
+sub_sat64(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* x * 2^log2, log2 in DYNAMIC_TH_MIN..DYNAMIC_TH_MAX (x < 2^60: no overflow). */
+static inline uint64_t
+scale_pow2(uint64_t x, int8_t log2)
+{
+	return log2 >= 0 ? x << log2 : x >> -log2;
+}
+
+/* The PG shared threshold: alpha * free shared pool, or the static value. */
+static inline uint64_t
+threshold(const struct aif_mmu *m)
+{
+	const struct aif_mmu_config *c = m->cfg;
+
+	if (c->th_mode == AIF_MMU_TH_STATIC)
+		return c->static_th_bytes;
+	return scale_pow2(sub_sat64(c->shared_limit_bytes, m->shared_used_bytes),
+			  c->dynamic_th);
+}
+
+/* Lossy egress limit of one queue, in bytes. */
+static inline uint64_t
+egress_limit(const struct aif_mmu *m)
+{
+	const struct aif_mmu_config *c = m->cfg;
+
+	switch (c->egress_mode) {
+	case AIF_MMU_EGRESS_STATIC:
+		return c->egress_static_th_bytes;
+	case AIF_MMU_EGRESS_DYNAMIC:
+		return scale_pow2(sub_sat64(c->egress_pool_bytes, m->used_bytes),
+				  c->egress_dynamic_th);
+	default:
+		return UINT64_MAX;
+	}
+}
+
+uint32_t
+aif_mmu_headroom_bytes(enum aif_mmu_model model, uint64_t speed_bps,
+		       uint64_t delay_ns, uint32_t mtu_bytes)
+{
+	/* BDP = floor(speed_bps * delay_ns / 8 / 1e9), as HPCC's integer code. */
+	unsigned __int128 bdp = (unsigned __int128)speed_bps * delay_ns / 8 /
+				1000000000u;
+	unsigned __int128 h;
+
+	if (model == AIF_MMU_BROADCOM)
+		h = 2 * bdp + 2 * (unsigned __int128)mtu_bytes;
+	else
+		h = 3 * bdp;
+	return h > UINT32_MAX ? UINT32_MAX : (uint32_t)h;
+}
+
+/* ---- set-up ---- */
+
+void
+aif_mmu_params_default(struct aif_mmu_params *p, enum aif_mmu_model model,
+		       uint16_t n_ports)
+{
+	memset(p, 0, sizeof(*p));
+	p->model = model;
+	p->n_ports = n_ports;
+	p->mtu_bytes = 1500;
+	p->th_mode = AIF_MMU_TH_DYNAMIC;
+	if (model == AIF_MMU_BROADCOM) {
+		p->buffer_bytes = 9ull * 1024 * 1024;
+		p->reserve_bytes = p->mtu_bytes;
+		p->port_reserve_bytes = p->mtu_bytes;
+		p->dynamic_th = -4;
+		p->resume_offset_bytes = 16;
+		p->egress_mode = AIF_MMU_EGRESS_DYNAMIC;
+		p->egress_dynamic_th = 0;
+	} else {
+		p->buffer_bytes = 12ull * 1024 * 1024;
+		p->reserve_bytes = 4 * 1024;
+		p->port_reserve_bytes = 0;
+		p->dynamic_th = -3;
+		p->resume_offset_bytes = 3 * 1024;
+		p->egress_mode = AIF_MMU_EGRESS_NONE;
+	}
+	for (unsigned i = 0; i < AIF_MMU_MAX_PORTS; i++)
+		p->port[i].pfc_enable = (1u << 3) | (1u << 4);
+}
+
+int
+aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
+{
+	uint64_t total_hdrm = 0, total_rsrv;
+
+	memset(c, 0, sizeof(*c));
+	if ((unsigned)p->model >= AIF_MMU_MODEL_MAX)
+		return -AIF_MMU_ERR_MODEL;
+	if (p->n_ports == 0 || p->n_ports > AIF_MMU_MAX_PORTS)
+		return -AIF_MMU_ERR_N_PORTS;
+	if (p->buffer_bytes == 0)
+		return -AIF_MMU_ERR_BUFFER;
+	if (p->model == AIF_MMU_BROADCOM && p->mtu_bytes == 0)
+		return -AIF_MMU_ERR_MTU;
+	if ((unsigned)p->th_mode >= AIF_MMU_TH_MODE_MAX)
+		return -AIF_MMU_ERR_TH_MODE;
+	if (p->dynamic_th < DYNAMIC_TH_MIN || p->dynamic_th > DYNAMIC_TH_MAX)
+		return -AIF_MMU_ERR_DYNAMIC_TH;
+	if (p->th_mode == AIF_MMU_TH_STATIC && p->static_th_bytes == 0)
+		return -AIF_MMU_ERR_STATIC_TH;
+	if ((unsigned)p->egress_mode >= AIF_MMU_EGRESS_MODE_MAX)
+		return -AIF_MMU_ERR_EGRESS_MODE;
+	if (p->egress_dynamic_th < DYNAMIC_TH_MIN ||
+	    p->egress_dynamic_th > DYNAMIC_TH_MAX)
+		return -AIF_MMU_ERR_EGRESS_DYNAMIC_TH;
+	if (p->egress_mode == AIF_MMU_EGRESS_STATIC && p->egress_static_th_bytes == 0)
+		return -AIF_MMU_ERR_EGRESS_STATIC_TH;
+
+	for (unsigned i = 0; i < p->n_ports; i++) {
+		const struct aif_mmu_port_params *pp = &p->port[i];
+		uint32_t h = pp->headroom_bytes;
+
+		if (h == 0 && pp->speed_bps != 0)
+			h = aif_mmu_headroom_bytes(p->model, pp->speed_bps,
+						   pp->cable_delay_ns, p->mtu_bytes);
+		/* A lossless PG without headroom drops at the first XOFF (SONiC#480). */
+		if (h == 0 && pp->pfc_enable != 0)
+			return -AIF_MMU_ERR_HEADROOM;
+		c->headroom_bytes[i] = h;
+		c->pfc_enable[i] = pp->pfc_enable;
+		total_hdrm += h;
+	}
+
+	if (p->model == AIF_MMU_BROADCOM)
+		total_rsrv = (uint64_t)p->n_ports *
+			     ((uint64_t)AIF_MMU_N_PG * p->reserve_bytes + p->port_reserve_bytes);
+	else
+		total_rsrv = (uint64_t)p->n_ports * p->reserve_bytes;
+	if (total_rsrv >= p->buffer_bytes)
+		return -AIF_MMU_ERR_RESERVE;
+	if (total_rsrv + total_hdrm >= p->buffer_bytes)
+		return -AIF_MMU_ERR_POOL;
+	if (p->resume_offset_bytes >= p->buffer_bytes - total_rsrv - total_hdrm)
+		return -AIF_MMU_ERR_RESUME_OFFSET;
+
+	c->model = (uint8_t)p->model;
+	c->th_mode = (uint8_t)p->th_mode;
+	c->egress_mode = (uint8_t)p->egress_mode;
+	c->dynamic_th = p->dynamic_th;
+	c->egress_dynamic_th = p->egress_dynamic_th;
+	c->n_ports = p->n_ports;
+	c->reserve_bytes = p->reserve_bytes;
+	c->port_reserve_bytes = p->port_reserve_bytes;
+	c->static_th_bytes = p->static_th_bytes;
+	c->resume_offset_bytes = p->resume_offset_bytes;
+	c->egress_static_th_bytes = p->egress_static_th_bytes;
+	c->buffer_bytes = p->buffer_bytes;
+	c->total_headroom_bytes = total_hdrm;
+	c->total_reserve_bytes = total_rsrv;
+	c->shared_limit_bytes = p->buffer_bytes - total_hdrm - total_rsrv;
+	c->egress_pool_bytes = p->buffer_bytes - total_rsrv;
+	return 0;
+}
+
+void
+aif_mmu_init(struct aif_mmu *m, const struct aif_mmu_config *cfg)
+{
+	memset(m, 0, sizeof(*m));
+	m->cfg = cfg;
+}
+
+void
+aif_mmu_watermarks_clear(struct aif_mmu *m)
+{
+	memset(&m->wm, 0, sizeof(m->wm));
+}
+
+/* ---- per packet ---- */
+
+static inline void
+wm_max32(uint32_t *wm, uint32_t v)
+{
+	if (v > *wm)
+		*wm = v;
+}
+
+static inline void
+wm_max64(uint64_t *wm, uint64_t v)
+{
+	if (v > *wm)
+		*wm = v;
+}
+
+enum aif_mmu_verdict
+aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port,
+	      uint8_t queue, uint32_t bytes, bool lossless, struct aif_mmu_charge *ch)
+{
+	const struct aif_mmu_config *c = m->cfg;
+	struct aif_mmu_port *ip = &m->port[in_port];
+	struct aif_mmu_pg *g = &ip->pg[pg];
+	uint32_t left = bytes, to_rsv, to_prsv, to_shared = 0, to_hdrm = 0;
+	enum aif_mmu_verdict v = AIF_MMU_ADMIT;
+
+	assert(in_port < c->n_ports && out_port < c->n_ports);
+	assert(pg < AIF_MMU_N_PG && queue < AIF_MMU_N_QUEUE);
+
+	/* 1, 2: the guarantees. */
+	to_rsv = min32(left, sub_sat32(c->reserve_bytes, g->reserve_bytes));
+	left -= to_rsv;
+	to_prsv = min32(left, sub_sat32(c->port_reserve_bytes, ip->port_reserve_bytes));
+	left -= to_prsv;
+
+	/* 3, 4: shared while under the threshold, then headroom or a drop. */
+	if (left != 0) {
+		bool under_th = (uint64_t)g->shared_bytes + left <= threshold(m);
+		bool pool_room = m->shared_used_bytes + left <= c->shared_limit_bytes;
+
+		if (under_th && pool_room)
+			to_shared = left;
+		else if (!lossless)
+			v = under_th ? AIF_MMU_DROP_POOL_FULL : AIF_MMU_DROP_SHARED_LIMIT;
+		else if ((uint64_t)g->headroom_bytes + left > c->headroom_bytes[in_port])
+			v = AIF_MMU_DROP_HEADROOM_OVERFLOW;
+		else
+			to_hdrm = left;
+	}
+	if (v == AIF_MMU_ADMIT && !lossless &&
+	    (uint64_t)m->port[out_port].queue_bytes[queue] + bytes > egress_limit(m))
+		v = AIF_MMU_DROP_EGRESS_LIMIT;
+	if (v == AIF_MMU_ADMIT && m->used_bytes + bytes > c->buffer_bytes)
+		v = AIF_MMU_DROP_POOL_FULL;
+
+	m->pg_ctr[in_port][pg].packets[v]++;
+	m->pg_ctr[in_port][pg].bytes[v] += bytes;
+	if (v != AIF_MMU_ADMIT) {
+		m->queue_ctr[out_port][queue].drop_packets++;
+		m->queue_ctr[out_port][queue].drop_bytes += bytes;
+		return v;
+	}
+
+	g->reserve_bytes += to_rsv;
+	g->port_reserve_bytes += to_prsv;
+	ip->port_reserve_bytes += to_prsv;
+	g->shared_bytes += to_shared;
+	g->headroom_bytes += to_hdrm;
+	m->shared_used_bytes += to_shared;
+	m->headroom_used_bytes += to_hdrm;
+	m->used_bytes += bytes;
+	m->port[out_port].queue_bytes[queue] += bytes;
+
+	wm_max32(&m->wm.pg_shared_bytes[in_port][pg], g->shared_bytes);
+	wm_max32(&m->wm.pg_headroom_bytes[in_port][pg], g->headroom_bytes);
+	wm_max32(&m->wm.queue_bytes[out_port][queue], m->port[out_port].queue_bytes[queue]);
+	wm_max64(&m->wm.pool_used_bytes, m->used_bytes);
+	wm_max64(&m->wm.pool_shared_bytes, m->shared_used_bytes);
+	wm_max64(&m->wm.pool_headroom_bytes, m->headroom_used_bytes);
+
+	ch->bytes = bytes;
+	ch->shared_bytes = to_shared;
+	ch->headroom_bytes = to_hdrm;
+	ch->in_port = in_port;
+	ch->out_port = out_port;
+	ch->pg = pg;
+	ch->queue = queue;
+	ch->lossless = lossless;
+	ch->pad = 0;
+	return AIF_MMU_ADMIT;
+}
+
+void
+aif_mmu_release(struct aif_mmu *m, const struct aif_mmu_charge *ch)
+{
+	struct aif_mmu_port *ip = &m->port[ch->in_port];
+	struct aif_mmu_pg *g = &ip->pg[ch->pg];
+	uint32_t left = ch->bytes, n;
+
+	/* HPCC order: headroom, shared, then the guarantees. */
+	n = min32(left, g->headroom_bytes);
+	g->headroom_bytes -= n;
+	m->headroom_used_bytes -= n;
+	left -= n;
+	n = min32(left, g->shared_bytes);
+	g->shared_bytes -= n;
+	m->shared_used_bytes -= n;
+	left -= n;
+	n = min32(left, g->port_reserve_bytes);
+	g->port_reserve_bytes -= n;
+	ip->port_reserve_bytes -= n;
+	left -= n;
+	n = min32(left, g->reserve_bytes);
+	g->reserve_bytes -= n;
+	left -= n;
+	assert(left == 0); /* released more than the PG held */
+
+	assert(m->port[ch->out_port].queue_bytes[ch->queue] >= ch->bytes);
+	m->port[ch->out_port].queue_bytes[ch->queue] -= ch->bytes;
+	m->used_bytes -= ch->bytes;
+}
+
+uint32_t
+aif_mmu_threshold_bytes(const struct aif_mmu *m)
+{
+	uint64_t t = threshold(m);
+
+	return t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+}
+
+static inline bool
+pause_due(const struct aif_mmu *m, const struct aif_mmu_pg *g, uint64_t thr)
+{
+	if (g->headroom_bytes != 0)
+		return true;
+	if (g->shared_bytes == 0)
+		return false;
+	if (m->cfg->model == AIF_MMU_BROADCOM)
+		return g->shared_bytes > thr;
+	return g->shared_bytes >= thr;
+}
+
+static inline bool
+resume_due(const struct aif_mmu *m, const struct aif_mmu_pg *g, uint64_t thr)
+{
+	const struct aif_mmu_config *c = m->cfg;
+	uint64_t off_th;
+
+	if (g->headroom_bytes != 0)
+		return false;
+	if (g->shared_bytes == 0)
+		return true;
+	if (c->model != AIF_MMU_BROADCOM)
+		return (uint64_t)g->shared_bytes + c->resume_offset_bytes <= thr;
+	/* Broadcom: below alpha * (free - offset), or static - offset. */
+	if (c->th_mode == AIF_MMU_TH_STATIC)
+		off_th = sub_sat64(c->static_th_bytes, c->resume_offset_bytes);
+	else
+		off_th = scale_pow2(sub_sat64(sub_sat64(c->shared_limit_bytes,
+							m->shared_used_bytes),
+					      c->resume_offset_bytes),
+				    c->dynamic_th);
+	return g->shared_bytes < off_th;
+}
+
+bool
+aif_mmu_should_pause(const struct aif_mmu *m, uint16_t port, uint8_t pg)
+{
+	return pause_due(m, &m->port[port].pg[pg], threshold(m));
+}
+
+bool
+aif_mmu_should_resume(const struct aif_mmu *m, uint16_t port, uint8_t pg)
+{
+	return resume_due(m, &m->port[port].pg[pg], threshold(m));
+}
+
+uint8_t
+aif_mmu_xoff_mask(struct aif_mmu *m, uint16_t port)
+{
+	struct aif_mmu_port *p = &m->port[port];
+	unsigned en = m->cfg->pfc_enable[port];
+	unsigned mask = p->xoff_mask & en;
+	uint64_t thr = threshold(m);
+
+	for (unsigned pg = 0; en != 0; pg++, en >>= 1) {
+		unsigned bit = 1u << pg;
+
+		if (!(en & 1))
+			continue;
+		if (mask & bit) {
+			if (resume_due(m, &p->pg[pg], thr)) {
+				mask &= ~bit;
+				m->pg_ctr[port][pg].xon_events++;
+			}
+		} else if (pause_due(m, &p->pg[pg], thr)) {
+			mask |= bit;
+			m->pg_ctr[port][pg].xoff_events++;
+		}
+	}
+	p->xoff_mask = (uint8_t)mask;
+	return (uint8_t)mask;
+}

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Shared-buffer memory management unit (MMU): one per switch.  Ingress
+ * accounting per (in-port, priority group), egress accounting per
+ * (out-port, queue), the PFC XOFF/XON decision per PG, lossy drops.
+ *
+ * Reads:  per packet the caller's (in_port, pg, out_port, queue, bytes,
+ *         lossless); the read-only struct aif_mmu_config.
+ * Writes: only struct aif_mmu (state, watermarks, counters) and the
+ *         caller's struct aif_mmu_charge.  Never the packet.
+ * Time:   none is needed: every decision depends on occupancy only.
+ *
+ * Use (one worker owns the struct aif_mmu; nothing here is atomic):
+ *
+ *	struct aif_mmu_charge ch;                   // kept with the packet
+ *	v = aif_mmu_admit(m, in, pg, out, q, len, aif_mmu_pg_lossless(m, in, pg), &ch);
+ *	if (v != AIF_MMU_ADMIT) drop, counted by reason;  else enqueue
+ *	mask = aif_mmu_xoff_mask(m, in);            // PFC sender sends on change
+ *	...
+ *	aif_mmu_release(m, &ch);                    // when the packet leaves its queue
+ *	mask = aif_mmu_xoff_mask(m, ch.in_port);    // XON may be due now
+ *
+ * Buckets of one ingress PG, charged in this order (HPCC switch-mmu.cc
+ * UpdateIngressAdmission; the Broadcom variant adds the port minimum):
+ *   1. reserve:      guaranteed per PG, reserve_bytes (HPCC 4 KB, BCM pg_min = 1 MTU);
+ *   2. port reserve: guaranteed per port, shared by its PGs (BCM port_min = 1 MTU, HPCC 0);
+ *   3. shared:       the switch-wide shared pool, while the PG's shared bytes
+ *                    plus the packet stay <= the threshold;
+ *   4. headroom:     lossless PGs only, beyond the threshold, up to the
+ *                    port's headroom_bytes per PG; beyond that the packet
+ *                    is dropped as AIF_MMU_DROP_HEADROOM_OVERFLOW (a
+ *                    lossless violation: the headroom was too small).
+ * A lossy PG beyond the threshold drops (AIF_MMU_DROP_SHARED_LIMIT).  A
+ * lossy packet whose egress queue is over the egress limit drops
+ * (AIF_MMU_DROP_EGRESS_LIMIT).  A packet that does not fit in the buffer
+ * drops (AIF_MMU_DROP_POOL_FULL); with the defaults this cannot happen to
+ * a lossless packet, only with an oversubscribed configuration (static or
+ * alpha > 1 thresholds, several lossless PGs on one port's headroom).
+ *
+ * Release (on dequeue) takes the packet's bytes back from its PG's
+ * buckets in the order headroom, shared, port reserve, reserve (HPCC
+ * RemoveFromIngressAdmission), not from the buckets the packet itself went
+ * to: packets leave FIFO, so undoing each packet's own split would free
+ * the oldest (reserve) bytes first and keep headroom occupied until the PG
+ * drained, holding XON back.  The charge record keeps the admit split for
+ * inspection; the sums always return to zero because a PG's total is
+ * conserved.
+ *
+ * Pool arithmetic (bytes; all ports count, lossless PGs or not):
+ *   total_headroom = sum over ports of headroom_bytes[port]   (one per port,
+ *                    HPCC ConfigNPort; each lossless PG of the port may use
+ *                    up to it, like a shared headroom pool)
+ *   total_reserve  = HPCC: n_ports * reserve_bytes             (one per port,
+ *                          as HPCC ConfigNPort, though each PG may hold one)
+ *                    BCM:  n_ports * (8 * reserve_bytes + port_reserve_bytes)
+ *   shared_limit   = buffer - total_headroom - total_reserve
+ *   dynamic threshold (HPCC GetPfcThreshold, SONiC dynamic_th):
+ *     threshold = alpha * (shared_limit - shared_used),  alpha = 2^dynamic_th
+ *     i.e. (shared_limit - shared_used) >> shift with shift = -dynamic_th
+ *   static threshold: threshold = static_th_bytes.
+ *   Scenario A1: buffer 32 MiB = 33,554,432, 17 ports, headroom 37,500,
+ *     reserve 4,096, shift 3, empty pool:
+ *     (33,554,432 - 17*37,500 - 17*4,096 - 0) >> 3 = 32,847,300 >> 3 = 4,105,912.
+ *
+ * XOFF / XON per lossless PG (shared = the PG's shared bytes, hdrm = its
+ * headroom bytes, thr = threshold above):
+ *   HPCC:  XOFF when hdrm > 0 or shared >= thr;
+ *          XON  when hdrm == 0 and (shared == 0 or shared + resume_offset <= thr)
+ *          (resume_offset 3 KB).
+ *   BCM:   XOFF when hdrm > 0 or shared > thr;
+ *          XON  when hdrm == 0 and (shared == 0 or
+ *               shared < alpha * (shared_limit - shared_used - resume_offset))
+ *          (resume_offset 16, bytes as in ConWeave's switch-mmu.cc; static
+ *          mode: shared < static_th - resume_offset).
+ *   aif_mmu_xoff_mask() keeps the hysteresis: an XOFF PG stays XOFF until
+ *   the XON condition holds.  "shared == 0" releases a PG whose threshold
+ *   fell below the offset (the sonic-mgmt#7058 trap).
+ *
+ * Egress limit (lossy packets only; lossless queues are held by PFC):
+ *   none (HPCC default), static (egress_static_th_bytes per queue) or
+ *   dynamic: limit = alpha_e * (buffer - total_reserve - used), alpha_e =
+ *   2^egress_dynamic_th (BCM default 1); drop when queue + packet > limit.
+ *
+ * Headroom from the link (aif_mmu_headroom_bytes), BDP = floor(rate * delay / 8):
+ *   HPCC (scratch/third.cc): 3 * BDP;   100G, 1 us: 3 * 12,500 = 37,500 B.
+ *   BCM  (ConWeave):         2 * BDP + 2 * MTU;  100G, 1 us, 1500: 28,000 B.
+ *
+ * Knobs (struct aif_mmu_params; SONiC names in brackets): model, buffer_bytes
+ * [BUFFER_POOL size], reserve_bytes / port_reserve_bytes, th_mode
+ * [BUFFER_POOL mode], dynamic_th / static_th_bytes [BUFFER_PROFILE
+ * dynamic_th, static_th], resume_offset_bytes, egress_mode /
+ * egress_dynamic_th / egress_static_th_bytes, per port headroom_bytes
+ * [BUFFER_PROFILE xoff] or speed_bps + cable_delay_ns, pfc_enable
+ * [PORT_QOS_MAP pfc_enable].
+ *
+ * Counters (AIF_FOREACH_MMU_VERDICT, AIF_FOREACH_MMU_PG_CTR,
+ * AIF_FOREACH_MMU_QUEUE_CTR): per (in-port, PG) packets and bytes by verdict
+ * (admitted, and dropped by reason), XOFF and XON transitions; per (out-port,
+ * queue) dropped packets and bytes.  Watermarks (peak bytes): per PG shared
+ * and headroom, per egress queue, pool used / shared / headroom;
+ * aif_mmu_watermarks_clear() resets them (call it on the owning worker).
+ */
+#ifndef AIF_MMU_H
+#define AIF_MMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define AIF_MMU_MAX_PORTS 64 /* = AIF_MAX_PORTS (control/config.h), checked in mmu.c */
+#define AIF_MMU_N_PG 8
+#define AIF_MMU_N_QUEUE 8
+
+enum aif_mmu_model {
+	AIF_MMU_HPCC = 0,  /* alibaba-edu/HPCC switch-mmu.cc */
+	AIF_MMU_BROADCOM,  /* ConWeave/TLT switch-mmu.cc, Broadcom-style */
+	AIF_MMU_MODEL_MAX
+};
+
+enum aif_mmu_th_mode {
+	AIF_MMU_TH_DYNAMIC = 0, /* alpha * free shared pool */
+	AIF_MMU_TH_STATIC,      /* fixed bytes per PG */
+	AIF_MMU_TH_MODE_MAX
+};
+
+enum aif_mmu_egress_mode {
+	AIF_MMU_EGRESS_NONE = 0, /* no egress limit (HPCC CheckEgressAdmission) */
+	AIF_MMU_EGRESS_STATIC,   /* fixed bytes per queue */
+	AIF_MMU_EGRESS_DYNAMIC,  /* alpha_e * free buffer */
+	AIF_MMU_EGRESS_MODE_MAX
+};
+
+/* Verdicts of aif_mmu_admit, declared once: enum, names, counter keys. */
+#define AIF_FOREACH_MMU_VERDICT(_)                                             \
+	_(ADMIT, "admit")                                                      \
+	_(DROP_SHARED_LIMIT, "shared_limit")     /* lossy PG over its threshold */ \
+	_(DROP_HEADROOM_OVERFLOW, "headroom_overflow") /* lossless: headroom full */ \
+	_(DROP_EGRESS_LIMIT, "egress_limit")     /* lossy, egress queue over limit */ \
+	_(DROP_POOL_FULL, "pool_full")           /* no room left in the buffer */
+
+enum aif_mmu_verdict {
+#define AIF_MMU_VERDICT_ENUM(id, name) AIF_MMU_##id,
+	AIF_FOREACH_MMU_VERDICT(AIF_MMU_VERDICT_ENUM)
+#undef AIF_MMU_VERDICT_ENUM
+	AIF_MMU_VERDICT_MAX
+};
+
+/* Config errors: aif_mmu_config_init returns -AIF_MMU_ERR_<field>. */
+#define AIF_FOREACH_MMU_ERR(_)                                                 \
+	_(MODEL, "model: unknown")                                             \
+	_(N_PORTS, "n_ports: 1..AIF_MMU_MAX_PORTS")                            \
+	_(BUFFER, "buffer_bytes: zero")                                        \
+	_(MTU, "mtu_bytes: zero")                                              \
+	_(RESERVE, "reserve_bytes/port_reserve_bytes: larger than the buffer") \
+	_(TH_MODE, "th_mode: unknown")                                         \
+	_(DYNAMIC_TH, "dynamic_th: outside -16..3")                            \
+	_(STATIC_TH, "static_th_bytes: zero in static mode")                   \
+	_(RESUME_OFFSET, "resume_offset_bytes: not below the shared pool")     \
+	_(EGRESS_MODE, "egress_mode: unknown")                                 \
+	_(EGRESS_DYNAMIC_TH, "egress_dynamic_th: outside -16..3")              \
+	_(EGRESS_STATIC_TH, "egress_static_th_bytes: zero in static mode")     \
+	_(HEADROOM, "headroom: a lossless PG with neither headroom_bytes nor speed_bps") \
+	_(POOL, "buffer_bytes: reserves and headroom leave no shared pool")
+
+enum aif_mmu_err {
+	AIF_MMU_OK = 0,
+#define AIF_MMU_ERR_ENUM(id, text) AIF_MMU_ERR_##id,
+	AIF_FOREACH_MMU_ERR(AIF_MMU_ERR_ENUM)
+#undef AIF_MMU_ERR_ENUM
+	AIF_MMU_ERR_MAX
+};
+
+/* ---- params: what the user wrote ---- */
+
+struct aif_mmu_port_params {
+	uint64_t speed_bps;      /* port speed, for a derived headroom */
+	uint32_t cable_delay_ns; /* one-way propagation delay of the attached link */
+	uint32_t headroom_bytes; /* per lossless PG; 0 = derive from speed_bps, cable_delay_ns */
+	uint8_t pfc_enable;      /* bit n set: PG n is lossless */
+};
+
+struct aif_mmu_params {
+	enum aif_mmu_model model;
+	uint16_t n_ports;
+	uint64_t buffer_bytes;          /* the pool */
+	uint32_t mtu_bytes;             /* BCM headroom derivation */
+	uint32_t reserve_bytes;         /* per PG guaranteed (HPCC reserve, BCM pg_min) */
+	uint32_t port_reserve_bytes;    /* per port guaranteed (BCM port_min; HPCC 0) */
+	enum aif_mmu_th_mode th_mode;
+	int8_t dynamic_th;              /* alpha = 2^dynamic_th, -16..3 (HPCC -3, BCM -4) */
+	uint32_t static_th_bytes;       /* static mode: PG shared bytes threshold */
+	uint32_t resume_offset_bytes;   /* XON hysteresis (HPCC 3072, BCM 16) */
+	enum aif_mmu_egress_mode egress_mode;
+	int8_t egress_dynamic_th;       /* alpha_e = 2^egress_dynamic_th (BCM 0) */
+	uint32_t egress_static_th_bytes;
+	struct aif_mmu_port_params port[AIF_MMU_MAX_PORTS];
+};
+
+/* ---- config: precomputed, read-only for the worker ---- */
+
+struct aif_mmu_config {
+	uint8_t model;              /* enum aif_mmu_model */
+	uint8_t th_mode;            /* enum aif_mmu_th_mode */
+	uint8_t egress_mode;        /* enum aif_mmu_egress_mode */
+	int8_t dynamic_th;
+	int8_t egress_dynamic_th;
+	uint16_t n_ports;
+	uint32_t reserve_bytes;
+	uint32_t port_reserve_bytes;
+	uint32_t static_th_bytes;
+	uint32_t resume_offset_bytes;
+	uint32_t egress_static_th_bytes;
+	uint64_t buffer_bytes;
+	uint64_t total_headroom_bytes;
+	uint64_t total_reserve_bytes;
+	uint64_t shared_limit_bytes; /* buffer - total_headroom - total_reserve */
+	uint64_t egress_pool_bytes;  /* buffer - total_reserve */
+	uint32_t headroom_bytes[AIF_MMU_MAX_PORTS]; /* per lossless PG of the port */
+	uint8_t pfc_enable[AIF_MMU_MAX_PORTS];
+};
+
+/* ---- state: one worker writes it ---- */
+
+/* One ingress PG's occupancy, by bucket. */
+struct aif_mmu_pg {
+	uint32_t reserve_bytes;
+	uint32_t port_reserve_bytes; /* this PG's part of the port minimum */
+	uint32_t shared_bytes;
+	uint32_t headroom_bytes;
+};
+
+struct aif_mmu_port {
+	struct aif_mmu_pg pg[AIF_MMU_N_PG];
+	uint32_t queue_bytes[AIF_MMU_N_QUEUE]; /* egress: bytes queued to send */
+	uint32_t port_reserve_bytes;           /* sum of the PGs' port_reserve_bytes */
+	uint8_t xoff_mask;                     /* bit n: PG n is XOFF (hysteresis state) */
+};
+
+/* What aif_mmu_admit charged; the caller keeps it with the packet. */
+struct aif_mmu_charge {
+	uint32_t bytes;
+	uint32_t shared_bytes;   /* of bytes, went to the shared pool */
+	uint32_t headroom_bytes; /* of bytes, went to headroom; the rest to reserves */
+	uint16_t in_port;
+	uint16_t out_port;
+	uint8_t pg;
+	uint8_t queue;
+	uint8_t lossless;
+	uint8_t pad;
+};
+
+#define AIF_FOREACH_MMU_PG_CTR(_) \
+	_(xoff_events)            \
+	_(xon_events)
+
+struct aif_mmu_pg_ctr {
+	uint64_t packets[AIF_MMU_VERDICT_MAX]; /* [AIF_MMU_ADMIT] admitted, else dropped by reason */
+	uint64_t bytes[AIF_MMU_VERDICT_MAX];
+#define AIF_MMU_CTR_FIELD(n) uint64_t n;
+	AIF_FOREACH_MMU_PG_CTR(AIF_MMU_CTR_FIELD)
+#undef AIF_MMU_CTR_FIELD
+};
+
+#define AIF_FOREACH_MMU_QUEUE_CTR(_) \
+	_(drop_packets)              \
+	_(drop_bytes)
+
+struct aif_mmu_queue_ctr {
+#define AIF_MMU_CTR_FIELD(n) uint64_t n;
+	AIF_FOREACH_MMU_QUEUE_CTR(AIF_MMU_CTR_FIELD)
+#undef AIF_MMU_CTR_FIELD
+};
+
+/* Peak bytes since the last aif_mmu_watermarks_clear(). */
+struct aif_mmu_watermarks {
+	uint32_t pg_shared_bytes[AIF_MMU_MAX_PORTS][AIF_MMU_N_PG];
+	uint32_t pg_headroom_bytes[AIF_MMU_MAX_PORTS][AIF_MMU_N_PG];
+	uint32_t queue_bytes[AIF_MMU_MAX_PORTS][AIF_MMU_N_QUEUE];
+	uint64_t pool_used_bytes;
+	uint64_t pool_shared_bytes;
+	uint64_t pool_headroom_bytes;
+};
+
+struct aif_mmu {
+	const struct aif_mmu_config *cfg; /* read-only; outlives the MMU */
+	uint64_t used_bytes;              /* every byte held, all buckets */
+	uint64_t shared_used_bytes;       /* the shared pool (HPCC shared_used_bytes) */
+	uint64_t headroom_used_bytes;
+	struct aif_mmu_port port[AIF_MMU_MAX_PORTS];
+	struct aif_mmu_watermarks wm;
+	struct aif_mmu_pg_ctr pg_ctr[AIF_MMU_MAX_PORTS][AIF_MMU_N_PG];
+	struct aif_mmu_queue_ctr queue_ctr[AIF_MMU_MAX_PORTS][AIF_MMU_N_QUEUE];
+};
+
+/* ---- set-up (control) ---- */
+
+/*
+ * Model defaults for n_ports ports.  HPCC: 12 MiB buffer, reserve 4096,
+ * dynamic_th -3, resume offset 3072, no egress limit.  BCM: 9 MiB, MTU
+ * 1500, pg_min = port_min = MTU, dynamic_th -4, resume offset 16, dynamic
+ * egress limit with alpha 1.  Every port: pfc_enable 0x18 (priorities 3 and
+ * 4, SONiC), headroom derived: set speed_bps and cable_delay_ns (or
+ * headroom_bytes) before aif_mmu_config_init.
+ */
+void aif_mmu_params_default(struct aif_mmu_params *p, enum aif_mmu_model model,
+			    uint16_t n_ports);
+
+/* Check params and precompute; 0, or -AIF_MMU_ERR_<field> for the first bad field. */
+int aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p);
+
+/* Text for a config error (accepts err or -err). */
+const char *aif_mmu_err_name(int err);
+
+/* Name of a verdict, as in counters output. */
+const char *aif_mmu_verdict_name(enum aif_mmu_verdict v);
+
+/*
+ * Headroom bytes for a PG on a link: HPCC 3 * BDP, BCM 2 * BDP + 2 * mtu,
+ * BDP = floor(speed_bps * delay_ns / 8e9).  Saturates at UINT32_MAX.
+ *	aif_mmu_headroom_bytes(AIF_MMU_HPCC, 100000000000ull, 1000, 0) == 37500
+ */
+uint32_t aif_mmu_headroom_bytes(enum aif_mmu_model model, uint64_t speed_bps,
+				uint64_t delay_ns, uint32_t mtu_bytes);
+
+/* Empty state over cfg (kept by pointer); counters and watermarks zero. */
+void aif_mmu_init(struct aif_mmu *m, const struct aif_mmu_config *cfg);
+
+/* ---- per packet (worker) ---- */
+
+/*
+ * Admission of one packet of `bytes` from (in_port, pg) to (out_port,
+ * queue).  On AIF_MMU_ADMIT the bytes are charged and *ch says where; keep
+ * it and hand it to aif_mmu_release() when the packet leaves.  On a drop
+ * nothing is charged, the reason is counted, and *ch is untouched.
+ */
+enum aif_mmu_verdict aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t pg,
+				   uint16_t out_port, uint8_t queue, uint32_t bytes,
+				   bool lossless, struct aif_mmu_charge *ch);
+
+/* Give back what aif_mmu_admit charged (on dequeue). */
+void aif_mmu_release(struct aif_mmu *m, const struct aif_mmu_charge *ch);
+
+/* Current PG shared threshold in bytes (dynamic or static), capped at UINT32_MAX. */
+uint32_t aif_mmu_threshold_bytes(const struct aif_mmu *m);
+
+/* The XOFF condition of (port, pg), without hysteresis or pfc_enable. */
+bool aif_mmu_should_pause(const struct aif_mmu *m, uint16_t port, uint8_t pg);
+
+/* The XON condition of (port, pg), without hysteresis or pfc_enable. */
+bool aif_mmu_should_resume(const struct aif_mmu *m, uint16_t port, uint8_t pg);
+
+/*
+ * The port's XOFF mask (bit n: PG n paused) with hysteresis: a lossless PG
+ * turns XOFF when should_pause holds and back XON only when should_resume
+ * holds; lossy PGs are never XOFF.  Counts transitions.  Call after each
+ * admit (its in_port) and each release (every port whose XON may be due:
+ * a release raises the dynamic threshold for all).
+ */
+uint8_t aif_mmu_xoff_mask(struct aif_mmu *m, uint16_t port);
+
+/* Zero the watermarks (on the owning worker). */
+void aif_mmu_watermarks_clear(struct aif_mmu *m);
+
+static inline bool
+aif_mmu_pg_lossless(const struct aif_mmu *m, uint16_t port, uint8_t pg)
+{
+	return (m->cfg->pfc_enable[port] >> pg) & 1;
+}
+
+/* Bytes queued on (port, queue): for ECN and schedulers. */
+static inline uint32_t
+aif_mmu_queue_bytes(const struct aif_mmu *m, uint16_t port, uint8_t queue)
+{
+	return m->port[port].queue_bytes[queue];
+}
+
+static inline const struct aif_mmu_pg *
+aif_mmu_pg_get(const struct aif_mmu *m, uint16_t port, uint8_t pg)
+{
+	return &m->port[port].pg[pg];
+}
+
+#endif /* AIF_MMU_H */

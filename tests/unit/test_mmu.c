@@ -1,0 +1,1112 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for dataplane/mmu.c (and mmu.h): the shared-buffer MMU.  No
+ * EAL, no clock: occupancy only, and scenario A1 in virtual time.
+ *
+ *   - Headroom derivation (HPCC 3*BDP, Broadcom 2*BDP + 2*MTU), table-driven.
+ *   - Config errors: one distinct error per bad field, each with a name.
+ *   - Dynamic threshold arithmetic: A1 pool, alpha 1/8, 1, 2; static mode.
+ *   - Charging order reserve -> shared -> headroom, overflow, release in
+ *     HPCC order, every counter back to zero.
+ *   - Lossy drops by reason: shared limit, egress limit (static, dynamic),
+ *     pool full; lossless ignores the egress limit.
+ *   - XOFF/XON hysteresis at threshold - 3072 exactly; shared == 0 resumes.
+ *   - Broadcom variant: pg_min, port_min, 1/16 threshold, strict XOFF, XON
+ *     below alpha * (free - 16).
+ *   - Watermarks, clear, counter names.
+ *   - Scenario A1 (lossless-fabric.md section 9): one switch, 16 senders at
+ *     100G -> 1 receiver at 100G, 1 us links, 32 MiB, alpha 1/8, reserve
+ *     4 KB, headroom 37,500 B per port, no host congestion control; with PFC
+ *     on priority 3, then with the PG lossy.
+ *
+ * A1 simulation (1 ns steps, deterministic):
+ *   - a packet is 1000 bytes on the wire, serialised in 80 ns at 100G:
+ *     1000 B * 8 / 100 Gb/s = 80 ns.  No preamble/IFG is added (the 1000 B
+ *     are the whole wire cost of a packet); the threshold arithmetic does
+ *     not depend on this choice.
+ *   - sender i (switch port i, 0..15) starts a packet every 80 ns while not
+ *     paused; it arrives whole at the switch 80 + 1000 ns later
+ *     (store-and-forward, 1 us propagation).
+ *   - the switch admits it (in_port i, PG 3 -> out port 16, queue 3); the
+ *     receiver port dequeues one packet every 80 ns and releases it from
+ *     the MMU when it starts sending (as HPCC does at dequeue).
+ *   - after every admit and every release the xoff mask of all 16 ingress
+ *     ports is evaluated (a release raises the threshold of every port);
+ *     a change reaches the sender 1 us later (PFC frame time neglected);
+ *     a paused sender finishes the packet it is sending.
+ *   - within one ns: PFC frames reach senders, packets reach the switch
+ *     (port order), the receiver port dequeues, senders start packets.
+ *   - senders send during [0, 300 us), then the switch drains.
+ *   - the test keeps its own model of the threshold and of the XOFF/XON
+ *     hysteresis and checks the MMU against it after every event.
+ *
+ * 4,105,912 B is the threshold on the empty pool:
+ *   (32 MiB - 17 ports * 37,500 - 17 ports * 4,096 - 0) >> 3
+ *   = (33,554,432 - 637,500 - 69,632) >> 3 = 32,847,300 >> 3 = 4,105,912
+ * (one reserve per port, as HPCC's ConfigNPort; "32 MB" is MiB: 32,000,000
+ * would give 3,911,608).  The threshold is dynamic, and in the incast all
+ * 16 PGs fill together, so when the first PG meets it the pool holds ~16x
+ * that PG and the threshold is ~L/24 = 1,368,637, a third of 4,105,912:
+ * the test asserts both figures exactly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mmu.h"
+#include "types.h"
+
+#define GBPS 1000000000ull
+#define PG3 3
+#define Q3 3
+
+static struct aif_mmu *
+mmu_new(const struct aif_mmu_config *c)
+{
+	struct aif_mmu *m = calloc(1, sizeof(*m));
+
+	assert_non_null(m);
+	aif_mmu_init(m, c);
+	return m;
+}
+
+/* Every occupancy figure is zero. */
+static void
+assert_empty(const struct aif_mmu *m)
+{
+	assert_int_equal(m->used_bytes, 0);
+	assert_int_equal(m->shared_used_bytes, 0);
+	assert_int_equal(m->headroom_used_bytes, 0);
+	for (unsigned p = 0; p < m->cfg->n_ports; p++) {
+		const struct aif_mmu_port *ps = &m->port[p];
+
+		assert_int_equal(ps->port_reserve_bytes, 0);
+		for (unsigned g = 0; g < AIF_MMU_N_PG; g++) {
+			assert_int_equal(ps->pg[g].reserve_bytes, 0);
+			assert_int_equal(ps->pg[g].port_reserve_bytes, 0);
+			assert_int_equal(ps->pg[g].shared_bytes, 0);
+			assert_int_equal(ps->pg[g].headroom_bytes, 0);
+		}
+		for (unsigned q = 0; q < AIF_MMU_N_QUEUE; q++)
+			assert_int_equal(ps->queue_bytes[q], 0);
+	}
+}
+
+/* A1's switch: 17 ports at 100G with 1 us links, 32 MiB, HPCC defaults. */
+static void
+a1_params(struct aif_mmu_params *p, bool pfc)
+{
+	aif_mmu_params_default(p, AIF_MMU_HPCC, 17);
+	p->buffer_bytes = 32ull * 1024 * 1024;
+	for (unsigned i = 0; i < 17; i++) {
+		p->port[i].speed_bps = 100 * GBPS;
+		p->port[i].cable_delay_ns = 1000;
+		p->port[i].pfc_enable = pfc ? 1u << PG3 : 0;
+	}
+}
+
+/* ---- headroom ---- */
+
+static void
+test_headroom_derivation(void **state)
+{
+	static const struct {
+		enum aif_mmu_model model;
+		uint64_t speed_bps, delay_ns;
+		uint32_t mtu, want;
+	} t[] = {
+		{ AIF_MMU_HPCC, 100 * GBPS, 1000, 0, 37500 },   /* A1 */
+		{ AIF_MMU_HPCC, 100 * GBPS, 1000, 9000, 37500 }, /* MTU unused */
+		{ AIF_MMU_HPCC, 400 * GBPS, 1000, 0, 150000 },
+		{ AIF_MMU_HPCC, 25 * GBPS, 1000, 0, 9375 },
+		{ AIF_MMU_HPCC, 40 * GBPS, 1500, 0, 22500 },
+		{ AIF_MMU_HPCC, 10 * GBPS, 1, 0, 3 },          /* floor(1.25) * 3 */
+		{ AIF_MMU_HPCC, 100 * GBPS, 0, 0, 0 },
+		{ AIF_MMU_BROADCOM, 100 * GBPS, 1000, 1500, 28000 },
+		{ AIF_MMU_BROADCOM, 400 * GBPS, 1000, 1048, 102096 },
+		{ AIF_MMU_BROADCOM, 100 * GBPS, 0, 1500, 3000 },
+		{ AIF_MMU_HPCC, 800 * GBPS, 1000000000ull, 0, UINT32_MAX }, /* saturates */
+	};
+	(void)state;
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint32_t got = aif_mmu_headroom_bytes(t[i].model, t[i].speed_bps,
+						      t[i].delay_ns, t[i].mtu);
+		if (got != t[i].want)
+			printf("case %u: got %u want %u\n", i, got, t[i].want);
+		assert_int_equal(got, t[i].want);
+	}
+}
+
+/* ---- config ---- */
+
+static void
+test_config_errors(void **state)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	const char *names[AIF_MMU_ERR_MAX] = { 0 };
+
+	(void)state;
+	a1_params(&p, true);
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	assert_int_equal(c.total_headroom_bytes, 17 * 37500);
+	assert_int_equal(c.total_reserve_bytes, 17 * 4096);
+	assert_int_equal(c.shared_limit_bytes, 32847300);
+	assert_int_equal(c.headroom_bytes[16], 37500);
+
+#define BAD(mutation, err)                                                     \
+	do {                                                                   \
+		a1_params(&p, true);                                           \
+		mutation;                                                      \
+		assert_int_equal(aif_mmu_config_init(&c, &p), -(err));         \
+		names[err] = aif_mmu_err_name(-(err));                         \
+	} while (0)
+
+	BAD(p.model = AIF_MMU_MODEL_MAX, AIF_MMU_ERR_MODEL);
+	BAD(p.n_ports = 0, AIF_MMU_ERR_N_PORTS);
+	BAD(p.n_ports = AIF_MMU_MAX_PORTS + 1, AIF_MMU_ERR_N_PORTS);
+	BAD(p.buffer_bytes = 0, AIF_MMU_ERR_BUFFER);
+	BAD((p.model = AIF_MMU_BROADCOM, p.mtu_bytes = 0), AIF_MMU_ERR_MTU);
+	BAD(p.reserve_bytes = 2 * 1024 * 1024, AIF_MMU_ERR_RESERVE);
+	BAD(p.th_mode = AIF_MMU_TH_MODE_MAX, AIF_MMU_ERR_TH_MODE);
+	BAD(p.dynamic_th = 4, AIF_MMU_ERR_DYNAMIC_TH);
+	BAD(p.dynamic_th = -17, AIF_MMU_ERR_DYNAMIC_TH);
+	BAD(p.th_mode = AIF_MMU_TH_STATIC, AIF_MMU_ERR_STATIC_TH);
+	BAD(p.resume_offset_bytes = 32847300, AIF_MMU_ERR_RESUME_OFFSET);
+	BAD(p.egress_mode = AIF_MMU_EGRESS_MODE_MAX, AIF_MMU_ERR_EGRESS_MODE);
+	BAD(p.egress_dynamic_th = 5, AIF_MMU_ERR_EGRESS_DYNAMIC_TH);
+	BAD(p.egress_mode = AIF_MMU_EGRESS_STATIC, AIF_MMU_ERR_EGRESS_STATIC_TH);
+	BAD(p.port[5].speed_bps = 0, AIF_MMU_ERR_HEADROOM);
+	BAD(p.port[5].headroom_bytes = 2000000000u, AIF_MMU_ERR_POOL);
+#undef BAD
+
+	/* A lossy port needs no headroom; an explicit one wins over the derived. */
+	a1_params(&p, true);
+	p.port[5].speed_bps = 0;
+	p.port[5].pfc_enable = 0;
+	p.port[6].headroom_bytes = 1234;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	assert_int_equal(c.headroom_bytes[5], 0);
+	assert_int_equal(c.headroom_bytes[6], 1234);
+
+	/* Distinct names for distinct errors. */
+	for (unsigned i = 1; i < AIF_MMU_ERR_MAX; i++) {
+		assert_non_null(names[i]);
+		assert_string_not_equal(names[i], "unknown");
+		for (unsigned j = 1; j < i; j++)
+			assert_string_not_equal(names[i], names[j]);
+	}
+	assert_string_equal(aif_mmu_err_name(0), "ok");
+	assert_string_equal(aif_mmu_err_name(-AIF_MMU_ERR_MAX), "unknown");
+	assert_string_equal(aif_mmu_verdict_name(AIF_MMU_ADMIT), "admit");
+	assert_string_equal(aif_mmu_verdict_name(AIF_MMU_DROP_HEADROOM_OVERFLOW),
+			    "headroom_overflow");
+	assert_string_equal(aif_mmu_verdict_name(AIF_MMU_VERDICT_MAX), "unknown");
+}
+
+/* ---- thresholds ---- */
+
+static void
+test_threshold_arithmetic(void **state)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	struct aif_mmu_charge ch[64];
+	struct aif_mmu *m;
+
+	(void)state;
+	a1_params(&p, true);
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+
+	/*
+	 * Empty pool: (33,554,432 - 17*37,500 - 17*4,096 - 0) >> 3
+	 *           = (33,554,432 - 637,500 - 69,632) >> 3 = 32,847,300 >> 3
+	 *           = 4,105,912 (the .5 is dropped).
+	 */
+	assert_int_equal(aif_mmu_threshold_bytes(m), 4105912);
+
+	/* 4 KB of reserve leaves the threshold alone; shared bytes lower it by 1/8. */
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(aif_mmu_admit(m, 0, PG3, 16, Q3, 1024, true, &ch[i]),
+				 AIF_MMU_ADMIT);
+	assert_int_equal(m->port[0].pg[PG3].reserve_bytes, 4096);
+	assert_int_equal(aif_mmu_threshold_bytes(m), 4105912);
+	for (unsigned i = 4; i < 4 + 40; i++)
+		assert_int_equal(aif_mmu_admit(m, 1 + i % 15, PG3, 16, Q3, 1000, true, &ch[i]),
+				 AIF_MMU_ADMIT);
+	/* 40 packets: 15 ports' first 4096 B go to reserve... count it out. */
+	{
+		uint64_t shared = 0;
+
+		for (unsigned i = 1; i < 16; i++)
+			shared += m->port[i].pg[PG3].shared_bytes;
+		assert_int_equal(shared, m->shared_used_bytes);
+		/* 15 ports got 40 packets: ports 5..15 two (2000 B, all reserve),
+		 * ports 1..4 three (3000 B, reserve): nothing shared yet. */
+		assert_int_equal(shared, 0);
+	}
+	/* Now push one PG past its reserve: 10 more packets on port 0. */
+	for (unsigned i = 44; i < 54; i++)
+		assert_int_equal(aif_mmu_admit(m, 0, PG3, 16, Q3, 1000, true, &ch[i]),
+				 AIF_MMU_ADMIT);
+	assert_int_equal(m->shared_used_bytes, 10000);
+	assert_int_equal(aif_mmu_threshold_bytes(m), (32847300 - 10000) >> 3);
+	assert_int_equal(aif_mmu_threshold_bytes(m), 4104662);
+
+	/* alpha = 1 and 2 over the same occupancy (config swap, state kept). */
+	{
+		struct aif_mmu_config c1 = c, c2 = c, cs = c;
+
+		c1.dynamic_th = 0;
+		c2.dynamic_th = 1;
+		cs.th_mode = AIF_MMU_TH_STATIC;
+		cs.static_th_bytes = 123456;
+		m->cfg = &c1;
+		assert_int_equal(aif_mmu_threshold_bytes(m), 32837300);
+		m->cfg = &c2;
+		assert_int_equal(aif_mmu_threshold_bytes(m), 65674600);
+		m->cfg = &cs;
+		assert_int_equal(aif_mmu_threshold_bytes(m), 123456);
+		m->cfg = &c;
+	}
+
+	for (unsigned i = 0; i < 54; i++)
+		aif_mmu_release(m, &ch[i]);
+	assert_empty(m);
+	assert_int_equal(aif_mmu_threshold_bytes(m), 4105912);
+	free(m);
+}
+
+/* ---- charging and release ---- */
+
+static void
+test_charge_release(void **state)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	struct aif_mmu_charge ch[20];
+	struct aif_mmu *m;
+	unsigned i;
+
+	(void)state;
+	aif_mmu_params_default(&p, AIF_MMU_HPCC, 4);
+	for (i = 0; i < 4; i++) {
+		p.port[i].pfc_enable = 1u << PG3;
+		p.port[i].headroom_bytes = 5000;
+	}
+	p.th_mode = AIF_MMU_TH_STATIC;
+	p.static_th_bytes = 10000;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+
+	/*
+	 * 1000-byte lossless packets on (0, PG3) -> (1, Q3):
+	 *   1-4:   reserve (4000);
+	 *   5:     96 reserve + 904 shared;
+	 *   6-14:  shared, 9904 after the 14th;
+	 *   15-19: 9904 + 1000 > 10000: headroom, 5000 after the 19th;
+	 *   20:    5000 + 1000 > 5000: headroom overflow, dropped.
+	 */
+	for (i = 0; i < 19; i++) {
+		uint32_t want_shared = i < 4 ? 0 : i == 4 ? 904 : i < 14 ? 1000 : 0;
+		uint32_t want_hdrm = i >= 14 ? 1000 : 0;
+
+		assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &ch[i]),
+				 AIF_MMU_ADMIT);
+		assert_int_equal(ch[i].bytes, 1000);
+		assert_int_equal(ch[i].shared_bytes, want_shared);
+		assert_int_equal(ch[i].headroom_bytes, want_hdrm);
+		assert_int_equal(ch[i].in_port, 0);
+		assert_int_equal(ch[i].out_port, 1);
+		assert_int_equal(ch[i].pg, PG3);
+		assert_int_equal(ch[i].queue, Q3);
+		assert_true(ch[i].lossless);
+		if (i == 13)
+			assert_int_equal(aif_mmu_xoff_mask(m, 0), 0); /* 9904 < 10000 */
+	}
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3);
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &ch[19]),
+			 AIF_MMU_DROP_HEADROOM_OVERFLOW);
+	assert_int_equal(m->port[0].pg[PG3].reserve_bytes, 4096);
+	assert_int_equal(m->port[0].pg[PG3].shared_bytes, 9904);
+	assert_int_equal(m->port[0].pg[PG3].headroom_bytes, 5000);
+	assert_int_equal(m->used_bytes, 19000);
+	assert_int_equal(m->shared_used_bytes, 9904);
+	assert_int_equal(m->headroom_used_bytes, 5000);
+	assert_int_equal(aif_mmu_queue_bytes(m, 1, Q3), 19000);
+	assert_int_equal(m->pg_ctr[0][PG3].packets[AIF_MMU_ADMIT], 19);
+	assert_int_equal(m->pg_ctr[0][PG3].bytes[AIF_MMU_ADMIT], 19000);
+	assert_int_equal(m->pg_ctr[0][PG3].packets[AIF_MMU_DROP_HEADROOM_OVERFLOW], 1);
+	assert_int_equal(m->queue_ctr[1][Q3].drop_packets, 1);
+	assert_int_equal(m->queue_ctr[1][Q3].drop_bytes, 1000);
+	assert_int_equal(m->wm.pg_headroom_bytes[0][PG3], 5000);
+	assert_int_equal(m->wm.pg_shared_bytes[0][PG3], 9904);
+	assert_int_equal(m->wm.queue_bytes[1][Q3], 19000);
+	assert_int_equal(m->wm.pool_used_bytes, 19000);
+
+	/* FIFO release takes from headroom first, then shared, then reserve. */
+	for (i = 0; i < 5; i++) {
+		aif_mmu_release(m, &ch[i]);
+		assert_int_equal(m->port[0].pg[PG3].headroom_bytes, 4000 - 1000 * i);
+		assert_int_equal(m->port[0].pg[PG3].shared_bytes, 9904);
+		assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3);
+	}
+	aif_mmu_release(m, &ch[5]); /* shared 8904 */
+	aif_mmu_release(m, &ch[6]); /* shared 7904: +3072 = 10976 > 10000 */
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3);
+	aif_mmu_release(m, &ch[7]); /* shared 6904: +3072 = 9976 <= 10000 */
+	assert_int_equal(m->port[0].pg[PG3].shared_bytes, 6904);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	for (i = 8; i < 19; i++)
+		aif_mmu_release(m, &ch[i]);
+	assert_empty(m);
+	assert_int_equal(m->pg_ctr[0][PG3].xoff_events, 1);
+	assert_int_equal(m->pg_ctr[0][PG3].xon_events, 1);
+	/* Watermarks stay until cleared. */
+	assert_int_equal(m->wm.pg_headroom_bytes[0][PG3], 5000);
+	aif_mmu_watermarks_clear(m);
+	assert_int_equal(m->wm.pg_headroom_bytes[0][PG3], 0);
+	assert_int_equal(m->wm.pool_used_bytes, 0);
+	free(m);
+}
+
+/* ---- lossy drops ---- */
+
+static void
+test_lossy_drops(void **state)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	struct aif_mmu_charge ch[64], x;
+	struct aif_mmu *m;
+	unsigned i, n;
+
+	(void)state;
+	aif_mmu_params_default(&p, AIF_MMU_HPCC, 4);
+	for (i = 0; i < 4; i++) {
+		p.port[i].pfc_enable = 1u << PG3;
+		p.port[i].headroom_bytes = 5000;
+	}
+	p.reserve_bytes = 0;
+	p.th_mode = AIF_MMU_TH_STATIC;
+	p.static_th_bytes = 10000;
+	p.egress_mode = AIF_MMU_EGRESS_STATIC;
+	p.egress_static_th_bytes = 15000;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+
+	/* Lossy PG 0 on port 0: 10 packets fit, the 11th is over the threshold. */
+	for (n = 0; n < 10; n++)
+		assert_int_equal(aif_mmu_admit(m, 0, 0, 1, 0, 1000, false, &ch[n]),
+				 AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_admit(m, 0, 0, 1, 0, 1000, false, &x),
+			 AIF_MMU_DROP_SHARED_LIMIT);
+	assert_int_equal(m->port[0].pg[0].headroom_bytes, 0);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0); /* lossy: never paused */
+	assert_true(aif_mmu_should_pause(m, 0, 0));   /* though the condition holds */
+
+	/* Lossy PG 0 on port 2 into the same queue: egress limit 15000. */
+	for (i = 0; i < 5; i++, n++)
+		assert_int_equal(aif_mmu_admit(m, 2, 0, 1, 0, 1000, false, &ch[n]),
+				 AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_queue_bytes(m, 1, 0), 15000);
+	assert_int_equal(aif_mmu_admit(m, 2, 0, 1, 0, 1000, false, &x),
+			 AIF_MMU_DROP_EGRESS_LIMIT);
+	/* A lossless packet to that queue ignores the egress limit. */
+	assert_int_equal(aif_mmu_admit(m, 2, PG3, 1, 0, 1000, true, &ch[n++]),
+			 AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_queue_bytes(m, 1, 0), 16000);
+
+	assert_int_equal(m->pg_ctr[0][0].packets[AIF_MMU_DROP_SHARED_LIMIT], 1);
+	assert_int_equal(m->pg_ctr[2][0].packets[AIF_MMU_DROP_EGRESS_LIMIT], 1);
+	assert_int_equal(m->pg_ctr[2][0].bytes[AIF_MMU_DROP_EGRESS_LIMIT], 1000);
+	assert_int_equal(m->queue_ctr[1][0].drop_packets, 2);
+	assert_int_equal(m->pg_ctr[2][PG3].packets[AIF_MMU_ADMIT], 1);
+	for (i = 0; i < n; i++)
+		aif_mmu_release(m, &ch[i]);
+	assert_empty(m);
+	free(m);
+
+	/*
+	 * Pool full: a static threshold above the pool.  2 ports, 100,000 B,
+	 * headroom 40,000 each, no reserve: shared pool 20,000.
+	 *   lossy: 20 packets of 1000 fill the pool; the 21st is under its
+	 *          threshold (50,000) but there is no pool left: pool_full.
+	 *   lossless, threshold 1000, 8 PGs sharing one port's headroom
+	 *          reservation (40,000 set aside, each PG may use 40,000):
+	 *          the buffer runs out before the headroom does.
+	 */
+	aif_mmu_params_default(&p, AIF_MMU_HPCC, 2);
+	p.buffer_bytes = 100000;
+	p.reserve_bytes = 0;
+	p.port[0].headroom_bytes = p.port[1].headroom_bytes = 40000;
+	p.port[0].pfc_enable = 0xff;
+	p.th_mode = AIF_MMU_TH_STATIC;
+	p.static_th_bytes = 50000;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	assert_int_equal(c.shared_limit_bytes, 20000);
+	m = mmu_new(&c);
+	for (n = 0; n < 20; n++)
+		assert_int_equal(aif_mmu_admit(m, 1, 0, 0, 0, 1000, false, &ch[n]),
+				 AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_admit(m, 1, 0, 0, 0, 1000, false, &x),
+			 AIF_MMU_DROP_POOL_FULL);
+	for (i = 0; i < n; i++)
+		aif_mmu_release(m, &ch[i]);
+	assert_empty(m);
+	free(m);
+
+	p.static_th_bytes = 1000;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+	{
+		static struct aif_mmu_charge big[200];
+		enum aif_mmu_verdict v = AIF_MMU_ADMIT;
+
+		/* Round robin over the 8 PGs: 1000 shared each, then headroom. */
+		for (n = 0; n < 200; n++) {
+			v = aif_mmu_admit(m, 0, n % 8, 1, 0, 1000, true, &big[n]);
+			if (v != AIF_MMU_ADMIT)
+				break;
+		}
+		assert_int_equal(v, AIF_MMU_DROP_POOL_FULL);
+		assert_int_equal(n, 100); /* 100 * 1000 = the whole buffer */
+		assert_int_equal(m->used_bytes, 100000);
+		assert_int_equal(m->shared_used_bytes, 8000);
+		assert_int_equal(m->headroom_used_bytes, 92000);
+		assert_int_equal(aif_mmu_xoff_mask(m, 0), 0xff);
+		for (i = 0; i < n; i++)
+			aif_mmu_release(m, &big[i]);
+		assert_empty(m);
+		assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	}
+	free(m);
+
+	/*
+	 * Dynamic egress limit, alpha_e = 1/2: limit = (pool - used) / 2 with
+	 * pool = buffer - total_reserve = 100,000.  One lossy queue alone:
+	 * q + 1000 > (100,000 - q) / 2  <=>  q > 32,666: the 34th packet
+	 * (q = 33,000) is refused.
+	 */
+	aif_mmu_params_default(&p, AIF_MMU_HPCC, 2);
+	p.buffer_bytes = 100000;
+	p.reserve_bytes = 0;
+	p.port[0].pfc_enable = p.port[1].pfc_enable = 0;
+	p.th_mode = AIF_MMU_TH_STATIC;
+	p.static_th_bytes = 100000;
+	p.egress_mode = AIF_MMU_EGRESS_DYNAMIC;
+	p.egress_dynamic_th = -1;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+	for (n = 0; n < 64; n++)
+		if (aif_mmu_admit(m, 0, 0, 1, 0, 1000, false, &ch[n]) != AIF_MMU_ADMIT)
+			break;
+	assert_int_equal(n, 33);
+	assert_int_equal(m->pg_ctr[0][0].packets[AIF_MMU_DROP_EGRESS_LIMIT], 1);
+	for (i = 0; i < n; i++)
+		aif_mmu_release(m, &ch[i]);
+	assert_empty(m);
+	free(m);
+}
+
+/* ---- hysteresis ---- */
+
+static void
+test_xoff_hysteresis(void **state)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	struct aif_mmu_charge a, b, d, e;
+	struct aif_mmu *m;
+
+	(void)state;
+	aif_mmu_params_default(&p, AIF_MMU_HPCC, 2);
+	p.port[0].pfc_enable = (1u << PG3) | (1u << 4);
+	p.port[0].headroom_bytes = p.port[1].headroom_bytes = 20000;
+	p.port[1].pfc_enable = 0;
+	p.reserve_bytes = 0;
+	p.th_mode = AIF_MMU_TH_STATIC;
+	p.static_th_bytes = 10000;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+
+	/* 3071 + 1 + 6928 = 10000 shared >= 10000: XOFF. */
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 3071, true, &a), AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1, true, &b), AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 6928, true, &d), AIF_MMU_ADMIT);
+	assert_int_equal(m->port[0].pg[PG3].headroom_bytes, 0);
+	assert_true(aif_mmu_should_pause(m, 0, PG3));
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3); /* no double count */
+	assert_int_equal(m->pg_ctr[0][PG3].xoff_events, 1);
+
+	/* 6929: below the threshold but 6929 + 3072 = 10001 > 10000: stays XOFF. */
+	aif_mmu_release(m, &a);
+	assert_false(aif_mmu_should_pause(m, 0, PG3));
+	assert_false(aif_mmu_should_resume(m, 0, PG3));
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3);
+	/* 6928 + 3072 = 10000 <= 10000: XON, exactly at threshold - 3072. */
+	aif_mmu_release(m, &b);
+	assert_true(aif_mmu_should_resume(m, 0, PG3));
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	assert_int_equal(m->pg_ctr[0][PG3].xon_events, 1);
+
+	/* PG 4 alongside: its own state.  Port 1 has no lossless PG. */
+	assert_int_equal(aif_mmu_admit(m, 0, 4, 1, 4, 10000, true, &e), AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << 4);
+	aif_mmu_release(m, &e);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	aif_mmu_release(m, &d);
+	assert_empty(m);
+	free(m);
+
+	/* Threshold below the offset: only an empty PG resumes (shared == 0). */
+	p.static_th_bytes = 2000;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &a), AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &b), AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3);
+	aif_mmu_release(m, &a);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3); /* 1000 + 3072 > 2000 */
+	aif_mmu_release(m, &b);
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	free(m);
+}
+
+/* ---- Broadcom variant ---- */
+
+static void
+test_broadcom(void **state)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	static struct aif_mmu_charge ch[2000];
+	struct aif_mmu *m;
+	unsigned n, i;
+	bool paused = false;
+
+	(void)state;
+	aif_mmu_params_default(&p, AIF_MMU_BROADCOM, 4);
+	for (i = 0; i < 4; i++) {
+		p.port[i].speed_bps = 100 * GBPS;
+		p.port[i].cable_delay_ns = 1000;
+		p.port[i].pfc_enable = 1u << PG3;
+	}
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	/* 2 * 12,500 + 2 * 1500 = 28,000 per port; 4 * (8*1500 + 1500) reserve. */
+	assert_int_equal(c.headroom_bytes[0], 28000);
+	assert_int_equal(c.total_headroom_bytes, 112000);
+	assert_int_equal(c.total_reserve_bytes, 54000);
+	assert_int_equal(c.shared_limit_bytes, 9437184 - 112000 - 54000);
+	m = mmu_new(&c);
+	/* alpha 1/16: 9,271,184 >> 4 = 579,449. */
+	assert_int_equal(aif_mmu_threshold_bytes(m), 579449);
+
+	/* pg_min 1500, then port_min 1500, then shared. */
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &ch[0]), AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &ch[1]), AIF_MMU_ADMIT);
+	assert_int_equal(m->port[0].pg[PG3].reserve_bytes, 1500);
+	assert_int_equal(m->port[0].pg[PG3].port_reserve_bytes, 500);
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &ch[2]), AIF_MMU_ADMIT);
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &ch[3]), AIF_MMU_ADMIT);
+	assert_int_equal(m->port[0].port_reserve_bytes, 1500);
+	assert_int_equal(ch[2].shared_bytes, 0);
+	assert_int_equal(ch[3].shared_bytes, 1000);
+	/* Another PG of the port: its own pg_min, the port_min is used up. */
+	assert_int_equal(aif_mmu_admit(m, 0, 1, 1, 1, 2000, false, &ch[4]), AIF_MMU_ADMIT);
+	assert_int_equal(m->port[0].pg[1].reserve_bytes, 1500);
+	assert_int_equal(m->port[0].pg[1].port_reserve_bytes, 0);
+	assert_int_equal(m->port[0].pg[1].shared_bytes, 500);
+	for (i = 4; i-- > 0;)
+		aif_mmu_release(m, &ch[i]); /* out of order is fine too */
+	aif_mmu_release(m, &ch[4]);
+	assert_empty(m);
+
+	/*
+	 * Port 0 PG 3 fills alone; at each step the XOFF/XON conditions match
+	 * the Broadcom rules computed here from the public state:
+	 *   XOFF: hdrm > 0 or shared > (L - S) >> 4
+	 *   XON:  hdrm == 0 and (shared == 0 or shared < (L - S - 16) >> 4)
+	 */
+	for (n = 0; n < 1000; n++) {
+		const struct aif_mmu_pg *g = aif_mmu_pg_get(m, 0, PG3);
+		uint64_t free_b = c.shared_limit_bytes - m->shared_used_bytes;
+		bool xoff = g->headroom_bytes > 0 || g->shared_bytes > (free_b >> 4);
+		bool xon = g->headroom_bytes == 0 &&
+			   (g->shared_bytes == 0 || g->shared_bytes < ((free_b - 16) >> 4));
+
+		assert_int_equal(aif_mmu_should_pause(m, 0, PG3), xoff);
+		assert_int_equal(aif_mmu_should_resume(m, 0, PG3), xon);
+		if (aif_mmu_xoff_mask(m, 0)) {
+			paused = true;
+			break;
+		}
+		assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &ch[n]),
+				 AIF_MMU_ADMIT);
+	}
+	assert_true(paused);
+	/*
+	 * Alone, a packet goes to shared while s + 1000 <= (L - s) >> 4 (s
+	 * before the packet): 17 s + 16,000 <= 9,271,184, s <= 544,422.  So
+	 * 3000 B of guarantees (3 packets), 545 packets of shared (545,000),
+	 * then the next packet goes to headroom and the PG turns XOFF.
+	 */
+	assert_int_equal(m->port[0].pg[PG3].shared_bytes, 545000);
+	assert_int_equal(m->port[0].pg[PG3].headroom_bytes, 1000);
+	assert_int_equal(n, 3 + 545 + 1);
+	/*
+	 * Lossy traffic from port 1 PG 0 to the same egress port: the egress
+	 * limit (alpha_e 1) is far; the ingress 1/16 threshold refuses it once
+	 * s1 + 1000 > (L - 545,000 - s1) >> 4 (S = 545,000 + s1 before the
+	 * packet): admitted while 17 s1 + 16,000 <= 8,726,184, s1 <= 512,363,
+	 * so 3 packets of guarantees + 513 shared are admitted, the next dropped.
+	 */
+	{
+		unsigned k = 0;
+
+		while (n + k < 2000 &&
+		       aif_mmu_admit(m, 1, 0, 1, 0, 1000, false, &ch[n + k]) == AIF_MMU_ADMIT)
+			k++;
+		assert_int_equal(k, 3 + 513);
+		assert_int_equal(m->pg_ctr[1][0].packets[AIF_MMU_DROP_SHARED_LIMIT], 1);
+		assert_int_equal(aif_mmu_xoff_mask(m, 1), 0); /* lossy */
+		for (i = 0; i < k; i++)
+			aif_mmu_release(m, &ch[n + i]);
+	}
+	for (i = 0; i < n; i++) {
+		aif_mmu_release(m, &ch[i]);
+		if (!(aif_mmu_xoff_mask(m, 0) & (1u << PG3)))
+			break;
+	}
+	/* XON: headroom gone (first release) and shared < (L - S - 16) >> 4. */
+	{
+		const struct aif_mmu_pg *g = aif_mmu_pg_get(m, 0, PG3);
+		uint64_t free_b = c.shared_limit_bytes - m->shared_used_bytes;
+
+		assert_int_equal(g->headroom_bytes, 0);
+		assert_true(g->shared_bytes < ((free_b - 16) >> 4));
+		assert_true(g->shared_bytes + 1000 >= ((free_b - 1000 - 16) >> 4));
+	}
+	for (i++; i < n; i++)
+		aif_mmu_release(m, &ch[i]);
+	assert_empty(m);
+	free(m);
+}
+
+/* ---- scenario A1 ---- */
+
+#define A1_SENDERS 16
+#define A1_RX 16
+#define A1_PKT_BYTES 1000
+#define A1_SER_NS 80     /* 1000 B at 100 Gb/s */
+#define A1_LINK_NS 1000  /* one-way propagation */
+#define A1_SEND_NS 300000
+#define A1_END_NS 10000000
+#define A1_FIFO 65536
+#define A1_RING 64
+#define A1_OFFSET 3072
+
+struct a1_sender {
+	bool paused;                 /* as the sender sees it */
+	aif_time_ns next_tx_ns;
+	/* PFC frames on the way back: (time, xoff) */
+	aif_time_ns pfc_ns[A1_RING];
+	bool pfc_xoff[A1_RING];
+	unsigned pfc_head, pfc_tail;
+	/* packets on the wire to the switch: arrival times */
+	aif_time_ns pkt_ns[A1_RING];
+	unsigned pkt_head, pkt_tail;
+	uint64_t sent;
+};
+
+struct a1_result {
+	uint64_t sent, admitted, delivered;
+	uint64_t drops[AIF_MMU_VERDICT_MAX];
+	/* lossless run */
+	aif_time_ns first_xoff_ns;
+	unsigned first_xoff_port;
+	uint32_t first_xoff_thr, first_xoff_shared, first_xoff_hdrm;
+	uint64_t first_xoff_shared_used;
+	aif_time_ns first_xon_ns;
+	unsigned first_xon_port;
+	uint32_t first_xon_thr, first_xon_shared;
+	uint64_t xoff_events, xon_events;
+	uint64_t hysteresis_evals; /* XOFF, hdrm 0, shared < thr < shared + 3072 */
+	uint64_t xon_by_threshold;  /* XONs with headroom already empty before */
+	uint32_t xon_max_margin;    /* of those: max threshold - (shared + 3072) */
+	aif_time_ns port_first_xoff_ns[A1_SENDERS];
+	uint32_t peak_hdrm[A1_SENDERS];
+	uint32_t max_queue_bytes;
+	uint32_t min_thr;
+	aif_time_ns drained_ns;
+};
+
+struct a1_sim {
+	struct aif_mmu *m;
+	struct a1_sender s[A1_SENDERS];
+	struct aif_mmu_charge *fifo;
+	unsigned fifo_head, fifo_tail;
+	uint8_t mask[A1_SENDERS]; /* the test's own hysteresis model */
+	uint32_t prev_hdrm[A1_SENDERS]; /* PG 3 headroom at the previous evaluation */
+	struct a1_result *r;
+	bool pfc;
+};
+
+/* HPCC threshold from the test's own sums, to check the MMU's. */
+static uint32_t
+a1_threshold(const struct aif_mmu *m)
+{
+	uint64_t shared = 0;
+
+	for (unsigned i = 0; i <= A1_RX; i++)
+		for (unsigned g = 0; g < AIF_MMU_N_PG; g++)
+			shared += m->port[i].pg[g].shared_bytes;
+	assert_int_equal(shared, m->shared_used_bytes);
+	return (uint32_t)((33554432ull - 17 * 37500 - 17 * 4096 - shared) >> 3);
+}
+
+/* After every MMU event: every ingress port's mask against the model. */
+static void
+a1_check_masks(struct a1_sim *sim, aif_time_ns now)
+{
+	struct a1_result *r = sim->r;
+	uint32_t thr = a1_threshold(sim->m);
+
+	assert_int_equal(aif_mmu_threshold_bytes(sim->m), thr);
+	if (thr < r->min_thr)
+		r->min_thr = thr;
+	for (unsigned i = 0; i < A1_SENDERS; i++) {
+		const struct aif_mmu_pg *g = aif_mmu_pg_get(sim->m, (uint16_t)i, PG3);
+		uint8_t got = aif_mmu_xoff_mask(sim->m, (uint16_t)i);
+		uint8_t want = sim->mask[i];
+
+		if (!sim->pfc) {
+			assert_int_equal(got, 0);
+			continue;
+		}
+		if (want) {
+			if (g->headroom_bytes == 0 &&
+			    (g->shared_bytes == 0 || g->shared_bytes + A1_OFFSET <= thr))
+				want = 0;
+			else if (g->headroom_bytes == 0 && g->shared_bytes < thr)
+				r->hysteresis_evals++;
+		} else if (g->headroom_bytes > 0 ||
+			   (g->shared_bytes > 0 && g->shared_bytes >= thr)) {
+			want = 1u << PG3;
+		}
+		assert_int_equal(got, want);
+		if (want == sim->mask[i]) {
+			sim->prev_hdrm[i] = g->headroom_bytes;
+			continue;
+		}
+		sim->mask[i] = want;
+		if (want) {
+			r->xoff_events++;
+			/* Reached within one packet of the threshold. */
+			assert_true(g->shared_bytes + A1_PKT_BYTES > thr);
+			assert_true(g->headroom_bytes <= A1_PKT_BYTES);
+			if (r->port_first_xoff_ns[i] == 0)
+				r->port_first_xoff_ns[i] = now;
+			if (r->xoff_events == 1) {
+				r->first_xoff_ns = now;
+				r->first_xoff_port = i;
+				r->first_xoff_thr = thr;
+				r->first_xoff_shared = g->shared_bytes;
+				r->first_xoff_hdrm = g->headroom_bytes;
+				r->first_xoff_shared_used = sim->m->shared_used_bytes;
+			}
+		} else {
+			r->xon_events++;
+			/*
+			 * Headroom already empty: the XON came from this event moving
+			 * shared (-1000 at most) or the threshold (+125 at most), so it
+			 * lands within one step of threshold - 3072.
+			 */
+			if (sim->prev_hdrm[i] == 0 && g->shared_bytes != 0) {
+				uint32_t margin = thr - (g->shared_bytes + A1_OFFSET);
+
+				r->xon_by_threshold++;
+				if (margin > r->xon_max_margin)
+					r->xon_max_margin = margin;
+				assert_true(margin < A1_PKT_BYTES + 126);
+			}
+			if (r->xon_events == 1) {
+				r->first_xon_ns = now;
+				r->first_xon_port = i;
+				r->first_xon_thr = thr;
+				r->first_xon_shared = g->shared_bytes;
+			}
+		}
+		/* The PFC frame reaches the sender one link delay later. */
+		{
+			struct a1_sender *s = &sim->s[i];
+
+			assert_true(s->pfc_tail - s->pfc_head < A1_RING);
+			s->pfc_ns[s->pfc_tail % A1_RING] = now + A1_LINK_NS;
+			s->pfc_xoff[s->pfc_tail % A1_RING] = want != 0;
+			s->pfc_tail++;
+		}
+		sim->prev_hdrm[i] = g->headroom_bytes;
+	}
+}
+
+static void
+a1_run(bool pfc, struct a1_result *r)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	struct a1_sim sim;
+	aif_time_ns busy_until = 0, now;
+
+	memset(r, 0, sizeof(*r));
+	memset(&sim, 0, sizeof(sim));
+	r->min_thr = UINT32_MAX;
+	a1_params(&p, pfc);
+	if (!pfc) /* same pool arithmetic: the headroom stays set aside */
+		for (unsigned i = 0; i < 17; i++)
+			p.port[i].headroom_bytes = 37500;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	sim.m = mmu_new(&c);
+	sim.fifo = calloc(A1_FIFO, sizeof(*sim.fifo));
+	assert_non_null(sim.fifo);
+	sim.r = r;
+	sim.pfc = pfc;
+	assert_int_equal(aif_mmu_threshold_bytes(sim.m), 4105912);
+
+	for (now = 0; now < A1_END_NS; now++) {
+		/* 1. PFC frames reach the senders. */
+		for (unsigned i = 0; i < A1_SENDERS; i++) {
+			struct a1_sender *s = &sim.s[i];
+
+			while (s->pfc_head != s->pfc_tail &&
+			       s->pfc_ns[s->pfc_head % A1_RING] == now) {
+				s->paused = s->pfc_xoff[s->pfc_head % A1_RING];
+				s->pfc_head++;
+			}
+		}
+		/* 2. Packets reach the switch, port order. */
+		for (unsigned i = 0; i < A1_SENDERS; i++) {
+			struct a1_sender *s = &sim.s[i];
+			struct aif_mmu_charge ch;
+			enum aif_mmu_verdict v;
+
+			if (s->pkt_head == s->pkt_tail || s->pkt_ns[s->pkt_head % A1_RING] != now)
+				continue;
+			s->pkt_head++;
+			v = aif_mmu_admit(sim.m, (uint16_t)i, PG3, A1_RX, Q3, A1_PKT_BYTES,
+					  pfc, &ch);
+			if (v == AIF_MMU_ADMIT) {
+				assert_true(sim.fifo_tail - sim.fifo_head < A1_FIFO);
+				sim.fifo[sim.fifo_tail++ % A1_FIFO] = ch;
+				r->admitted++;
+			} else {
+				r->drops[v]++;
+			}
+			a1_check_masks(&sim, now);
+		}
+		/* 3. The receiver port starts its next packet. */
+		if (now >= busy_until && sim.fifo_head != sim.fifo_tail) {
+			aif_mmu_release(sim.m, &sim.fifo[sim.fifo_head++ % A1_FIFO]);
+			busy_until = now + A1_SER_NS;
+			r->delivered++;
+			a1_check_masks(&sim, now);
+		}
+		/* 4. Senders start packets. */
+		for (unsigned i = 0; i < A1_SENDERS; i++) {
+			struct a1_sender *s = &sim.s[i];
+
+			if (now >= A1_SEND_NS || s->paused || now < s->next_tx_ns)
+				continue;
+			assert_true(s->pkt_tail - s->pkt_head < A1_RING);
+			s->pkt_ns[s->pkt_tail++ % A1_RING] = now + A1_SER_NS + A1_LINK_NS;
+			s->next_tx_ns = now + A1_SER_NS;
+			s->sent++;
+			r->sent++;
+		}
+		if (now > A1_SEND_NS && sim.fifo_head == sim.fifo_tail &&
+		    now >= busy_until) {
+			bool in_flight = false;
+
+			for (unsigned i = 0; i < A1_SENDERS; i++)
+				in_flight |= sim.s[i].pkt_head != sim.s[i].pkt_tail;
+			if (!in_flight) {
+				r->drained_ns = now;
+				break;
+			}
+		}
+	}
+	assert_true(r->drained_ns != 0);
+
+	for (unsigned i = 0; i < A1_SENDERS; i++) {
+		r->peak_hdrm[i] = sim.m->wm.pg_headroom_bytes[i][PG3];
+		/* Per-PG counters: every packet sent was admitted or dropped once. */
+		{
+			uint64_t seen = 0;
+
+			for (unsigned v = 0; v < AIF_MMU_VERDICT_MAX; v++)
+				seen += sim.m->pg_ctr[i][PG3].packets[v];
+			assert_int_equal(seen, sim.s[i].sent);
+			assert_int_equal(sim.m->pg_ctr[i][PG3].bytes[AIF_MMU_ADMIT],
+					 sim.m->pg_ctr[i][PG3].packets[AIF_MMU_ADMIT] * A1_PKT_BYTES);
+		}
+	}
+	r->max_queue_bytes = sim.m->wm.queue_bytes[A1_RX][Q3];
+	/* Everything charged came back. */
+	assert_int_equal(r->admitted, r->delivered);
+	assert_int_equal(r->sent, r->admitted + r->drops[AIF_MMU_DROP_SHARED_LIMIT] +
+			 r->drops[AIF_MMU_DROP_HEADROOM_OVERFLOW] +
+			 r->drops[AIF_MMU_DROP_EGRESS_LIMIT] + r->drops[AIF_MMU_DROP_POOL_FULL]);
+	assert_empty(sim.m);
+	if (pfc) /* the last releases resumed every port */
+		for (unsigned i = 0; i < A1_SENDERS; i++)
+			assert_int_equal(sim.mask[i], 0);
+	free(sim.fifo);
+	free(sim.m);
+}
+
+static void
+test_a1_incast_pfc(void **state)
+{
+	static struct a1_result r;
+	uint32_t peak = 0;
+
+	(void)state;
+	a1_run(true, &r);
+
+	printf("# A1 PFC: sent %lu, admitted %lu, drops %lu, drained at %lu ns\n",
+	       (unsigned long)r.sent, (unsigned long)r.admitted,
+	       (unsigned long)(r.sent - r.admitted), (unsigned long)r.drained_ns);
+	printf("# A1 PFC: threshold on an empty pool 4105912 B; first XOFF at %lu ns, "
+	       "port %u: threshold %u B, PG shared %u B, headroom %u B, pool shared %lu B\n",
+	       (unsigned long)r.first_xoff_ns, r.first_xoff_port, r.first_xoff_thr,
+	       r.first_xoff_shared, r.first_xoff_hdrm,
+	       (unsigned long)r.first_xoff_shared_used);
+	printf("# A1 PFC: first XON at %lu ns, port %u: threshold %u B, PG shared %u B "
+	       "(shared + 3072 = %u <= threshold)\n",
+	       (unsigned long)r.first_xon_ns, r.first_xon_port, r.first_xon_thr,
+	       r.first_xon_shared, r.first_xon_shared + A1_OFFSET);
+	printf("# A1 PFC: %lu XOFF, %lu XON transitions; %lu evaluations held XOFF "
+	       "in the hysteresis band; lowest threshold %u B\n",
+	       (unsigned long)r.xoff_events, (unsigned long)r.xon_events,
+	       (unsigned long)r.hysteresis_evals, r.min_thr);
+	printf("# A1 PFC: %lu XON with headroom already empty, threshold - (shared + 3072) "
+	       "at most %u B there\n", (unsigned long)r.xon_by_threshold, r.xon_max_margin);
+	printf("# A1 PFC: peak headroom per port (B):");
+	for (unsigned i = 0; i < A1_SENDERS; i++) {
+		printf(" %u", r.peak_hdrm[i]);
+		if (r.peak_hdrm[i] > peak)
+			peak = r.peak_hdrm[i];
+	}
+	printf("\n# A1 PFC: max queue %u B\n", r.max_queue_bytes);
+
+	/* Lossless: nothing dropped, for any reason. */
+	for (unsigned v = 1; v < AIF_MMU_VERDICT_MAX; v++)
+		assert_int_equal(r.drops[v], 0);
+	assert_int_equal(r.sent, r.admitted);
+	/* Every ingress port went XOFF, and headroom never passed 37,500 B. */
+	for (unsigned i = 0; i < A1_SENDERS; i++) {
+		assert_true(r.port_first_xoff_ns[i] != 0);
+		assert_true(r.peak_hdrm[i] <= 37500);
+	}
+	assert_true(r.xon_events > 0);
+	assert_true(r.hysteresis_evals > 0);
+
+	/*
+	 * The threshold starts at 4,105,912 B on the empty pool (checked in
+	 * a1_run) and falls as the 16 PGs fill together: a PG meets it when
+	 * s = (L - 16 s) / 8, i.e. s = L / 24 = 32,847,300 / 24 = 1,368,637 B,
+	 * so the threshold at the first XOFF is about a third of 4,105,912.
+	 *
+	 * Exactly: at t = 118,200 ns = 1080 + 1464 * 80, port 0 has received
+	 * its 1465th packet; its shared is 1,368,904 (1373 held - 4096 of
+	 * reserve), 75 B under the threshold (L - S) >> 3 = 1,368,979.  Port
+	 * 1's 1465th packet (same ns, port order) lowers the threshold by 125
+	 * to 1,368,854 <= 1,368,904: port 0 goes XOFF.  Pool then: 1465 + 1465
+	 * + 14 * 1464 received - 1464 sent = 21,962 packets = 21,962,000 B,
+	 * minus 16 reserves of 4096 = 21,896,464 B shared;
+	 * (32,847,300 - 21,896,464) >> 3 = 10,950,836 >> 3 = 1,368,854.
+	 */
+	assert_int_equal(r.first_xoff_ns, 118200);
+	assert_int_equal(r.first_xoff_port, 0);
+	assert_int_equal(r.first_xoff_shared_used, 21896464);
+	assert_int_equal(r.first_xoff_thr, 1368854);
+	assert_int_equal(r.first_xoff_thr,
+			 (uint32_t)((32847300 - r.first_xoff_shared_used) >> 3));
+	assert_int_equal(r.first_xoff_shared, 1368904);
+	assert_int_equal(r.first_xoff_hdrm, 0);
+	for (unsigned i = 0; i < A1_SENDERS; i++) /* all within one packet time */
+		assert_in_range(r.port_first_xoff_ns[i], 118200, 118200 + A1_SER_NS);
+
+	/*
+	 * First XON: port 0 once its 25,000 B of headroom drained (released
+	 * first, 16 ports x ~25,000 B at 12.5 B/ns: ~32 us after the senders
+	 * stopped) and its shared + 3072 <= threshold.
+	 */
+	assert_int_equal(r.first_xon_ns, 152120);
+	assert_int_equal(r.first_xon_port, 0);
+	assert_int_equal(r.first_xon_shared, 1366904);
+	assert_int_equal(r.first_xon_thr, 1370229);
+	assert_true(r.first_xon_shared + A1_OFFSET <= r.first_xon_thr);
+
+	/* Whole run, deterministic. */
+	assert_int_equal(r.sent, 25704);
+	assert_int_equal(r.xoff_events, 85);
+	assert_int_equal(r.xon_events, 85);
+	assert_int_equal(r.xon_by_threshold, 85);
+	assert_int_equal(r.xon_max_margin, 1003);
+	assert_int_equal(r.max_queue_bytes, 22351000);
+	assert_int_equal(r.drained_ns, 2057400);
+	assert_int_equal(peak, 25000);
+	assert_int_equal(r.peak_hdrm[8], 24000);
+}
+
+static void
+test_a1_incast_lossy(void **state)
+{
+	static struct a1_result r;
+
+	(void)state;
+	a1_run(false, &r);
+	printf("# A1 lossy: sent %lu, admitted %lu, dropped %lu (shared_limit %lu), "
+	       "max queue %u B, lowest threshold %u B\n",
+	       (unsigned long)r.sent, (unsigned long)r.admitted,
+	       (unsigned long)(r.sent - r.admitted),
+	       (unsigned long)r.drops[AIF_MMU_DROP_SHARED_LIMIT], r.max_queue_bytes, r.min_thr);
+	assert_true(r.drops[AIF_MMU_DROP_SHARED_LIMIT] > 0);
+	assert_int_equal(r.drops[AIF_MMU_DROP_HEADROOM_OVERFLOW], 0);
+	assert_int_equal(r.drops[AIF_MMU_DROP_EGRESS_LIMIT], 0);
+	assert_int_equal(r.drops[AIF_MMU_DROP_POOL_FULL], 0);
+	assert_int_equal(r.xoff_events, 0);
+	/* Nobody paused: every sender sent at line rate for 300 us. */
+	assert_int_equal(r.sent, 16 * (A1_SEND_NS / A1_SER_NS));
+	assert_int_equal(r.admitted, 25711);
+	assert_int_equal(r.drops[AIF_MMU_DROP_SHARED_LIMIT], 34289);
+	assert_int_equal(r.max_queue_bytes, 21963000);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_headroom_derivation),
+		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_threshold_arithmetic),
+		cmocka_unit_test(test_charge_release),
+		cmocka_unit_test(test_lossy_drops),
+		cmocka_unit_test(test_xoff_hysteresis),
+		cmocka_unit_test(test_broadcom),
+		cmocka_unit_test(test_a1_incast_pfc),
+		cmocka_unit_test(test_a1_incast_lossy),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

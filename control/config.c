@@ -30,6 +30,51 @@
  *                                 "dst_ip", "proto", "src_port", "dst_port",
  *                                 "flow_label", "dest_qp"; default the first
  *                                 five (AIF_HF_DEFAULT)
+ *       },
+ *       "qos": {                  optional; every field optional, defaults
+ *                                 as documented above struct
+ *                                 aif_qos_params in config.h
+ *         "enable": true,
+ *         "tc_to_queue_map": {"3": 3, ...}
+ *         "tc_to_pg_map": {"3": 3, ...}
+ *                                 keys "0".."7", values 0..7; start from
+ *                                 the identity map, entries override it
+ *         "pfc_enable": [3],      distinct priorities 0..7, may be empty;
+ *                                 replaces the default
+ *         "scheduler": {
+ *           "strict": [6],        distinct queues 0..7, may be empty;
+ *                                 replaces the default
+ *           "weights": {"0": 1, ...}   keys "0".."7", values 1..65535,
+ *                                 override the default 1
+ *         },
+ *         "buffer": {
+ *           "model": "hpcc"|"broadcom",
+ *           "size_bytes": 12582912,     65536..2^34
+ *           "reserve_bytes": 4096,      0..1048576, per PG
+ *           "dynamic_th": -3,           -16..3 (alpha = 2^dynamic_th)
+ *           "resume_offset_bytes": 3072,    0..1048576
+ *           "headroom_bytes": 0,        0..16777216; 0: derived
+ *           "cable_delay_ns": 1000      0..100000000
+ *         },
+ *         "ecn": {
+ *           "queues": [3],        distinct queues 0..7, may be empty;
+ *                                 replaces the default
+ *           "mode": "ecn"|"wred"|"off",
+ *           "mark": "dequeue"|"enqueue",
+ *           "kmin_bytes": 100000, "kmax_bytes": 400000,
+ *                                 0..4294967295, kmin <= kmax (reported
+ *                                 at kmax_bytes, or at kmin_bytes when
+ *                                 kmax_bytes is not given)
+ *           "pmax": 0.2           number 0..1
+ *         },
+ *         "pfc": {
+ *           "quanta": 65535,      1..65535
+ *           "watchdog": {
+ *             "detection_ms": 200,     number > 0, at most 5000
+ *             "restoration_ms": 200,   number > 0, at most 60000
+ *             "action": "drop"|"forward"|"alert"
+ *           }                     ms are stored as ns, rounded, >= 1 ns
+ *         }
  *       }
  *     }
  *   },                            a built-in policy "default" is always
@@ -54,6 +99,10 @@
  *           "speed_gbps": 100,    optional number > 0 (0.1 = 100 Mb/s),
  *                                 stored as speed_mbps (rounded, >= 1);
  *                                 default: as the device reports
+ *           "shaper_gbps": 40,    optional egress rate limit, number > 0
+ *                                 (at most 1000000), stored as shaper_bps
+ *                                 (rounded); at most speed_gbps if that is
+ *                                 given; default none (0)
  *           "addresses": ["10.0.0.1/24", "2001:db8::1/64"]
  *                                 optional, at most AIF_MAX_PORT_ADDRS;
  *                                 address with its prefix length (required);
@@ -319,6 +368,61 @@ get_bool(struct pctx *c, json_t *obj, const char *path, const char *key,
 	return 1;
 }
 
+/* A number (integer or real) in [min, max], or (min, max] if min_open. */
+static int
+get_real(struct pctx *c, json_t *obj, const char *path, const char *key,
+	 double min, bool min_open, double max, double *out)
+{
+	char fp[PATH_LEN];
+	json_t *v;
+	int rc = get_value(c, obj, path, key, false, &v);
+
+	if (rc <= 0)
+		return rc;
+	path_key(fp, path, key);
+	if (!json_is_number(v))
+		return fail(c, fp, "expected number, got %s", type_name(v));
+	*out = json_number_value(v);
+	if (min_open && (!(*out > min) || *out > max))
+		return fail(c, fp, "must be > %g and at most %g, got %g", min,
+			    max, *out);
+	if (!min_open && (!(*out >= min) || *out > max))
+		return fail(c, fp, "must be %g..%g, got %g", min, max, *out);
+	return 1;
+}
+
+/*
+ * A string from names (NULL-terminated, in the order of the enum it stands
+ * for); *out gets its index.  The error names them:
+ *   "unknown mode 'x' (expected \"ecn\", \"wred\" or \"off\")".
+ */
+static int
+get_enum(struct pctx *c, json_t *obj, const char *path, const char *key,
+	 const char *const *names, const char *what, uint8_t *out)
+{
+	char fp[PATH_LEN], expect[128];
+	const char *s = NULL;
+	size_t n, len = 0, i;
+	int rc = get_string(c, obj, path, key, false, &s);
+
+	if (rc <= 0)
+		return rc;
+	for (n = 0; names[n] != NULL; n++) {
+		if (strcmp(names[n], s) == 0) {
+			*out = (uint8_t)n;
+			return 1;
+		}
+	}
+	expect[0] = '\0';
+	for (i = 0; i < n && len < sizeof(expect); i++)
+		len += (size_t)snprintf(expect + len, sizeof(expect) - len,
+					"%s\"%s\"",
+					i == 0 ? "" : i + 1 == n ? " or " : ", ",
+					names[i]);
+	path_key(fp, path, key);
+	return fail(c, fp, "unknown %s '%s' (expected %s)", what, s, expect);
+}
+
 static int
 get_array(struct pctx *c, json_t *obj, const char *path, const char *key,
 	  bool req, size_t min, size_t max, json_t **out)
@@ -434,10 +538,18 @@ parse_small_uint(const char *s, unsigned int max, unsigned int *out)
 	return *out <= max ? 0 : -1;
 }
 
-/* {"<code>": tc, ...} into map[0..n-1]; what is "DSCP" or "PCP". */
+/* The keys and values of a {"<code>": value, ...} map. */
+struct code_map {
+	unsigned int n;       /* keys "0".."n-1" */
+	const char *key_what; /* "DSCP value", "traffic class", ... */
+	const char *val_what; /* "traffic class", "queue", "weight", ... */
+	long long min, max;   /* values */
+};
+
+/* {"<code>": value, ...} into vals[0..m->n-1]; codes not given keep theirs. */
 static int
-parse_tc_map(struct pctx *c, json_t *j, const char *path, uint8_t *map,
-	     unsigned int n, const char *what)
+parse_code_map(struct pctx *c, json_t *j, const char *path,
+	       const struct code_map *m, uint32_t *vals)
 {
 	char kp[PATH_LEN];
 	const char *key;
@@ -447,21 +559,57 @@ parse_tc_map(struct pctx *c, json_t *j, const char *path, uint8_t *map,
 		return fail(c, path, "expected object, got %s", type_name(j));
 	json_object_foreach(j, key, v) {
 		unsigned int code;
+		long long x;
 
 		path_key(kp, path, key);
-		if (parse_small_uint(key, n - 1, &code) < 0)
-			return fail(c, kp, "key must be a %s value 0..%u", what,
-				    n - 1);
+		if (parse_small_uint(key, m->n - 1, &code) < 0)
+			return fail(c, kp, "key must be a %s 0..%u", m->key_what,
+				    m->n - 1);
 		if (!json_is_integer(v))
 			return fail(c, kp, "expected integer, got %s",
 				    type_name(v));
-		if (json_integer_value(v) < 0 || json_integer_value(v) > 7)
-			return fail(c, kp, "traffic class must be 0..7, got %lld",
-				    (long long)json_integer_value(v));
-		map[code] = (uint8_t)json_integer_value(v);
+		x = json_integer_value(v);
+		if (x < m->min || x > m->max)
+			return fail(c, kp, "%s must be %lld..%lld, got %lld",
+				    m->val_what, m->min, m->max, x);
+		vals[code] = (uint32_t)x;
 	}
 	return 0;
 }
+
+/* Same, for a map of small values (at most 64 codes, values <= 255). */
+static int
+parse_code_map8(struct pctx *c, json_t *j, const char *path,
+		const struct code_map *m, uint8_t *map)
+{
+	uint32_t vals[64];
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		vals[i] = map[i];
+	if (parse_code_map(c, j, path, m, vals) < 0)
+		return -1;
+	for (i = 0; i < m->n; i++)
+		map[i] = (uint8_t)vals[i];
+	return 0;
+}
+
+static const struct code_map dscp_to_tc_map = {
+	64, "DSCP value", "traffic class", 0, 7,
+};
+static const struct code_map pcp_to_tc_map = {
+	8, "PCP value", "traffic class", 0, 7,
+};
+/* The maps of "qos". */
+static const struct code_map tc_to_queue_map = {
+	8, "traffic class", "queue", 0, 7,
+};
+static const struct code_map tc_to_pg_map = {
+	8, "traffic class", "priority group", 0, 7,
+};
+static const struct code_map queue_weight_map = {
+	8, "queue", "weight", 1, 65535,
+};
 
 static int
 hash_field_bit(const char *name, uint32_t *bit)
@@ -509,35 +657,16 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 {
 	static const char *const keys[] = {"scheme", "hash", "hash_fields",
 					   NULL};
+	static const char *const schemes[] = {"ecmp", NULL};
+	static const char *const hashes[] = {"crc32c", "toeplitz", NULL};
 	char fp[PATH_LEN];
-	const char *s = NULL;
 	json_t *arr;
 	int rc;
 
-	if (check_object(c, j, path, keys) < 0)
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_enum(c, j, path, "scheme", schemes, "scheme", &lb->scheme) < 0 ||
+	    get_enum(c, j, path, "hash", hashes, "hash", &lb->hash_alg) < 0)
 		return -1;
-	rc = get_string(c, j, path, "scheme", false, &s);
-	if (rc < 0)
-		return -1;
-	if (rc > 0 && strcmp(s, "ecmp") != 0) {
-		path_key(fp, path, "scheme");
-		return fail(c, fp, "unknown scheme '%s' (expected \"ecmp\")", s);
-	}
-	rc = get_string(c, j, path, "hash", false, &s);
-	if (rc < 0)
-		return -1;
-	if (rc > 0) {
-		if (strcmp(s, "crc32c") == 0) {
-			lb->hash_alg = AIF_HASH_CRC32C;
-		} else if (strcmp(s, "toeplitz") == 0) {
-			lb->hash_alg = AIF_HASH_TOEPLITZ;
-		} else {
-			path_key(fp, path, "hash");
-			return fail(c, fp,
-				    "unknown hash '%s' (expected \"crc32c\" or \"toeplitz\")",
-				    s);
-		}
-	}
 	rc = get_array(c, j, path, "hash_fields", false, 1, N_HASH_FIELDS, &arr);
 	if (rc < 0)
 		return -1;
@@ -547,27 +676,235 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 	return 0;
 }
 
+/* ---- policies: qos ---- */
+
+/*
+ * [3, 4] -> bit per entry: distinct integers 0..7, what is "priority" or
+ * "queue".  The array may be empty; it replaces *mask when present.
+ */
 static int
-parse_trust(struct pctx *c, json_t *j, const char *path, uint8_t *trust)
+get_bitset8(struct pctx *c, json_t *obj, const char *path, const char *key,
+	    const char *what, uint8_t *mask)
 {
-	char fp[PATH_LEN];
-	const char *s = NULL;
-	int rc = get_string(c, j, path, "trust", false, &s);
+	char ap[PATH_LEN], ep[PATH_LEN];
+	json_t *arr, *v;
+	uint8_t m = 0;
+	size_t i;
+	int rc = get_array(c, obj, path, key, false, 0, 8, &arr);
 
 	if (rc <= 0)
 		return rc;
-	if (strcmp(s, "dscp") == 0) {
-		*trust = AIF_TRUST_DSCP;
-	} else if (strcmp(s, "pcp") == 0) {
-		*trust = AIF_TRUST_PCP;
-	} else {
-		path_key(fp, path, "trust");
-		return fail(c, fp,
-			    "unknown trust '%s' (expected \"dscp\" or \"pcp\")",
-			    s);
+	path_key(ap, path, key);
+	json_array_foreach(arr, i, v) {
+		long long x;
+
+		path_idx(ep, ap, i);
+		if (!json_is_integer(v))
+			return fail(c, ep, "expected integer, got %s",
+				    type_name(v));
+		x = json_integer_value(v);
+		if (x < 0 || x > 7)
+			return fail(c, ep, "%s must be 0..7, got %lld", what, x);
+		if (m & (1u << x))
+			return fail(c, ep, "duplicate %s %lld", what, x);
+		m |= (uint8_t)(1u << x);
 	}
+	*mask = m;
+	return 1;
+}
+
+/* The optional object j[key], checked against keys; *out NULL if absent. */
+static int
+get_object(struct pctx *c, json_t *obj, const char *path, const char *key,
+	   const char *const *keys, char *fp, json_t **out)
+{
+	*out = json_object_get(obj, key);
+	if (*out == NULL)
+		return 0;
+	path_key(fp, path, key);
+	return check_object(c, *out, fp, keys) < 0 ? -1 : 1;
+}
+
+static int
+parse_qos_scheduler(struct pctx *c, json_t *j, const char *path,
+		    struct aif_qos_params *q)
+{
+	char fp[PATH_LEN];
+	json_t *v;
+
+	if (get_bitset8(c, j, path, "strict", "queue", &q->strict_queues) < 0)
+		return -1;
+	v = json_object_get(j, "weights");
+	if (v == NULL)
+		return 0;
+	path_key(fp, path, "weights");
+	return parse_code_map(c, v, fp, &queue_weight_map, q->weight);
+}
+
+static int
+parse_qos_buffer(struct pctx *c, json_t *j, const char *path,
+		 struct aif_qos_params *q)
+{
+	static const char *const models[] = {"hpcc", "broadcom", NULL};
+	long long size = (long long)q->buffer_bytes, rsv = q->reserve_bytes;
+	long long th = q->dynamic_th, resume = q->resume_offset_bytes;
+	long long hr = q->headroom_bytes, cable = q->cable_delay_ns;
+
+	if (get_enum(c, j, path, "model", models, "model",
+		     &q->buffer_model) < 0 ||
+	    get_int(c, j, path, "size_bytes", false, 65536, 1ll << 34,
+		    &size) < 0 ||
+	    get_int(c, j, path, "reserve_bytes", false, 0, 1 << 20, &rsv) < 0 ||
+	    get_int(c, j, path, "dynamic_th", false, -16, 3, &th) < 0 ||
+	    get_int(c, j, path, "resume_offset_bytes", false, 0, 1 << 20,
+		    &resume) < 0 ||
+	    get_int(c, j, path, "headroom_bytes", false, 0, 1 << 24, &hr) < 0 ||
+	    get_int(c, j, path, "cable_delay_ns", false, 0, 100000000,
+		    &cable) < 0)
+		return -1;
+	q->buffer_bytes = (uint64_t)size;
+	q->reserve_bytes = (uint32_t)rsv;
+	q->dynamic_th = (int8_t)th;
+	q->resume_offset_bytes = (uint32_t)resume;
+	q->headroom_bytes = (uint32_t)hr;
+	q->cable_delay_ns = (uint32_t)cable;
 	return 0;
 }
+
+/* Kmin <= Kmax: reported at kmax_bytes if given, else at kmin_bytes. */
+static int
+parse_qos_ecn(struct pctx *c, json_t *j, const char *path,
+	      struct aif_qos_params *q)
+{
+	static const char *const modes[] = {"ecn", "wred", "off", NULL};
+	static const char *const marks[] = {"dequeue", "enqueue", NULL};
+	long long kmin = q->kmin_bytes, kmax = q->kmax_bytes;
+	char fp[PATH_LEN];
+	int rc;
+
+	if (get_bitset8(c, j, path, "queues", "queue", &q->ecn_queues) < 0 ||
+	    get_enum(c, j, path, "mode", modes, "mode", &q->ecn_mode) < 0 ||
+	    get_enum(c, j, path, "mark", marks, "mark point",
+		     &q->ecn_mark_point) < 0 ||
+	    get_int(c, j, path, "kmin_bytes", false, 0, UINT32_MAX, &kmin) < 0)
+		return -1;
+	rc = get_int(c, j, path, "kmax_bytes", false, 0, UINT32_MAX, &kmax);
+	if (rc < 0)
+		return -1;
+	if (kmin > kmax) {
+		if (rc > 0) {
+			path_key(fp, path, "kmax_bytes");
+			return fail(c, fp, "must be >= kmin_bytes (%lld)", kmin);
+		}
+		path_key(fp, path, "kmin_bytes");
+		return fail(c, fp, "must be <= kmax_bytes (%lld)", kmax);
+	}
+	q->kmin_bytes = (uint32_t)kmin;
+	q->kmax_bytes = (uint32_t)kmax;
+	return get_real(c, j, path, "pmax", 0, false, 1, &q->pmax) < 0 ? -1 : 0;
+}
+
+/* j[key] in milliseconds, (0, max_ms], into *ns (rounded, at least 1 ns). */
+static int
+get_ms(struct pctx *c, json_t *j, const char *path, const char *key,
+       double max_ms, aif_time_ns *ns)
+{
+	char fp[PATH_LEN];
+	double ms = 0;
+	int rc = get_real(c, j, path, key, 0, true, max_ms, &ms);
+
+	if (rc <= 0)
+		return rc;
+	if (ms * 1e6 + 0.5 < 1.0) {
+		path_key(fp, path, key);
+		return fail(c, fp, "must be at least 0.000001 (1 ns), got %g",
+			    ms);
+	}
+	*ns = (aif_time_ns)(ms * 1e6 + 0.5);
+	return 1;
+}
+
+static int
+parse_qos_pfc(struct pctx *c, json_t *j, const char *path,
+	      struct aif_qos_params *q)
+{
+	static const char *const wd_keys[] = {"detection_ms", "restoration_ms",
+					      "action", NULL};
+	static const char *const actions[] = {"drop", "forward", "alert", NULL};
+	long long quanta = q->pfc_quanta;
+	char wp[PATH_LEN];
+	json_t *wd;
+	int rc;
+
+	if (get_int(c, j, path, "quanta", false, 1, 65535, &quanta) < 0)
+		return -1;
+	q->pfc_quanta = (uint16_t)quanta;
+	rc = get_object(c, j, path, "watchdog", wd_keys, wp, &wd);
+	if (rc <= 0)
+		return rc;
+	if (get_ms(c, wd, wp, "detection_ms", 5000, &q->wd_detection_ns) < 0 ||
+	    get_ms(c, wd, wp, "restoration_ms", 60000,
+		   &q->wd_restoration_ns) < 0 ||
+	    get_enum(c, wd, wp, "action", actions, "action", &q->wd_action) < 0)
+		return -1;
+	return 0;
+}
+
+/* The "qos" object of a policy; q already holds the defaults. */
+static int
+parse_qos(struct pctx *c, json_t *j, const char *path,
+	  struct aif_qos_params *q)
+{
+	static const char *const keys[] = {"enable", "tc_to_queue_map",
+					   "tc_to_pg_map", "pfc_enable",
+					   "scheduler", "buffer", "ecn", "pfc",
+					   NULL};
+	static const char *const sched_keys[] = {"strict", "weights", NULL};
+	static const char *const buf_keys[] = {"model", "size_bytes",
+					       "reserve_bytes", "dynamic_th",
+					       "resume_offset_bytes",
+					       "headroom_bytes",
+					       "cable_delay_ns", NULL};
+	static const char *const ecn_keys[] = {"queues", "mode", "mark",
+					       "kmin_bytes", "kmax_bytes",
+					       "pmax", NULL};
+	static const char *const pfc_keys[] = {"quanta", "watchdog", NULL};
+	char fp[PATH_LEN];
+	json_t *v;
+	int rc;
+
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_bool(c, j, path, "enable", &q->enable) < 0)
+		return -1;
+	v = json_object_get(j, "tc_to_queue_map");
+	path_key(fp, path, "tc_to_queue_map");
+	if (v != NULL &&
+	    parse_code_map8(c, v, fp, &tc_to_queue_map, q->tc_to_queue) < 0)
+		return -1;
+	v = json_object_get(j, "tc_to_pg_map");
+	path_key(fp, path, "tc_to_pg_map");
+	if (v != NULL &&
+	    parse_code_map8(c, v, fp, &tc_to_pg_map, q->tc_to_pg) < 0)
+		return -1;
+	if (get_bitset8(c, j, path, "pfc_enable", "priority",
+			&q->pfc_enable) < 0)
+		return -1;
+	rc = get_object(c, j, path, "scheduler", sched_keys, fp, &v);
+	if (rc < 0 || (rc > 0 && parse_qos_scheduler(c, v, fp, q) < 0))
+		return -1;
+	rc = get_object(c, j, path, "buffer", buf_keys, fp, &v);
+	if (rc < 0 || (rc > 0 && parse_qos_buffer(c, v, fp, q) < 0))
+		return -1;
+	rc = get_object(c, j, path, "ecn", ecn_keys, fp, &v);
+	if (rc < 0 || (rc > 0 && parse_qos_ecn(c, v, fp, q) < 0))
+		return -1;
+	rc = get_object(c, j, path, "pfc", pfc_keys, fp, &v);
+	if (rc < 0 || (rc > 0 && parse_qos_pfc(c, v, fp, q) < 0))
+		return -1;
+	return 0;
+}
+
+/* ---- policies: the policy object ---- */
 
 /* p already holds the defaults and its name. */
 static int
@@ -576,31 +913,38 @@ parse_policy(struct pctx *c, json_t *j, const char *path,
 {
 	static const char *const keys[] = {"trust", "dscp_to_tc_map",
 					   "pcp_to_tc_map", "load_balancing",
-					   NULL};
+					   "qos", NULL};
+	static const char *const trusts[] = {"dscp", "pcp", NULL};
 	char fp[PATH_LEN];
 	json_t *v;
 
-	if (check_object(c, j, path, keys) < 0)
-		return -1;
-	if (parse_trust(c, j, path, &p->trust) < 0)
+	if (check_object(c, j, path, keys) < 0 ||
+	    get_enum(c, j, path, "trust", trusts, "trust", &p->trust) < 0)
 		return -1;
 	v = json_object_get(j, "dscp_to_tc_map");
 	if (v != NULL) {
 		memset(p->dscp_to_tc, 0, sizeof(p->dscp_to_tc));
 		path_key(fp, path, "dscp_to_tc_map");
-		if (parse_tc_map(c, v, fp, p->dscp_to_tc, 64, "DSCP") < 0)
+		if (parse_code_map8(c, v, fp, &dscp_to_tc_map,
+				    p->dscp_to_tc) < 0)
 			return -1;
 	}
 	v = json_object_get(j, "pcp_to_tc_map");
 	if (v != NULL) {
 		path_key(fp, path, "pcp_to_tc_map");
-		if (parse_tc_map(c, v, fp, p->pcp_to_tc, 8, "PCP") < 0)
+		if (parse_code_map8(c, v, fp, &pcp_to_tc_map, p->pcp_to_tc) < 0)
 			return -1;
 	}
 	v = json_object_get(j, "load_balancing");
 	if (v != NULL) {
 		path_key(fp, path, "load_balancing");
 		if (parse_lb(c, v, fp, &p->lb) < 0)
+			return -1;
+	}
+	v = json_object_get(j, "qos");
+	if (v != NULL) {
+		path_key(fp, path, "qos");
+		if (parse_qos(c, v, fp, &p->qos) < 0)
 			return -1;
 	}
 	return 0;
@@ -794,13 +1138,40 @@ parse_port_speed(struct pctx *c, json_t *j, const char *path,
 	return 0;
 }
 
+/*
+ * "shaper_gbps" into shaper_bps (rounded); at most the port's speed_gbps,
+ * as written and as stored, when that is given (parsed before).
+ */
+static int
+parse_port_shaper(struct pctx *c, json_t *j, const char *path,
+		  struct aif_port_params *port)
+{
+	json_t *speed = json_object_get(j, "speed_gbps");
+	char fp[PATH_LEN];
+	double gbps;
+	int rc = get_gbps(c, j, path, "shaper_gbps", &gbps);
+
+	if (rc <= 0)
+		return rc;
+	port->shaper_bps = (uint64_t)(gbps * 1e9 + 0.5);
+	if (speed != NULL &&
+	    (gbps > json_number_value(speed) ||
+	     port->shaper_bps > (uint64_t)port->speed_mbps * 1000000u)) {
+		path_key(fp, path, "shaper_gbps");
+		return fail(c, fp, "must be at most speed_gbps (%g), got %g",
+			    json_number_value(speed), gbps);
+	}
+	return 0;
+}
+
 /* sw->ports[idx]; sw->n_ports already counts it (zeroed). */
 static int
 parse_port(struct pctx *c, json_t *j, const char *path,
 	   struct aif_switch_params *sw, uint16_t idx)
 {
 	static const char *const keys[] = {"name", "device", "mac", "mtu",
-					   "speed_gbps", "addresses", NULL};
+					   "speed_gbps", "shaper_gbps",
+					   "addresses", NULL};
 	struct aif_port_params *port = &sw->ports[idx];
 	char fp[PATH_LEN];
 	long long mtu = 1500;
@@ -823,7 +1194,8 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 	if (get_int(c, j, path, "mtu", false, 68, 9600, &mtu) < 0)
 		return -1;
 	port->mtu = (uint16_t)mtu;
-	if (parse_port_speed(c, j, path, port) < 0)
+	if (parse_port_speed(c, j, path, port) < 0 ||
+	    parse_port_shaper(c, j, path, port) < 0)
 		return -1;
 	rc = get_array(c, j, path, "addresses", false, 0, AIF_MAX_PORT_ADDRS,
 		       &arr);
@@ -1791,9 +2163,43 @@ aif_config_free(struct aif_config *cfg)
 	free(cfg);
 }
 
+/* The defaults documented above struct aif_qos_params in config.h. */
+static void
+qos_defaults(struct aif_qos_params *q)
+{
+	unsigned int i;
+
+	q->enable = true;
+	for (i = 0; i < 8; i++) {
+		q->tc_to_queue[i] = (uint8_t)i;
+		q->tc_to_pg[i] = (uint8_t)i;
+		q->weight[i] = 1;
+	}
+	q->pfc_enable = 1u << 3;
+	q->strict_queues = 1u << 6;
+	q->buffer_model = AIF_QOS_BUF_HPCC;
+	q->buffer_bytes = 12u << 20;
+	q->reserve_bytes = 4096;
+	q->dynamic_th = -3;
+	q->resume_offset_bytes = 3072;
+	q->headroom_bytes = 0;
+	q->cable_delay_ns = 1000;
+	q->ecn_queues = 1u << 3;
+	q->ecn_mode = AIF_QOS_ECN_ON;
+	q->ecn_mark_point = AIF_QOS_MARK_DEQUEUE;
+	q->kmin_bytes = 100000;
+	q->kmax_bytes = 400000;
+	q->pmax = 0.2;
+	q->pfc_quanta = 0xFFFF;
+	q->wd_detection_ns = 200000000;
+	q->wd_restoration_ns = 200000000;
+	q->wd_action = AIF_QOS_WD_DROP;
+}
+
 /*
  * Default policy, named "default": trust DSCP, DSCP 26 -> TC 3, 48 -> TC 6,
- * other DSCPs -> TC 0, PCP n -> TC n, ECMP over AIF_HF_DEFAULT with CRC32C.
+ * other DSCPs -> TC 0, PCP n -> TC n, ECMP over AIF_HF_DEFAULT with CRC32C,
+ * and the qos defaults (config.h, above struct aif_qos_params).
  */
 void
 aif_policy_defaults(struct aif_policy_params *p)
@@ -1810,6 +2216,7 @@ aif_policy_defaults(struct aif_policy_params *p)
 	p->lb.scheme = AIF_LB_ECMP;
 	p->lb.hash_alg = AIF_HASH_CRC32C;
 	p->lb.hash_fields = AIF_HF_DEFAULT;
+	qos_defaults(&p->qos);
 }
 
 /* Index of the switch called name, or -1. */

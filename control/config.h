@@ -52,12 +52,57 @@ struct aif_lb_params {
 	uint32_t hash_fields; /* AIF_HF_* mask, default AIF_HF_DEFAULT */
 };
 
+/*
+ * Lossless QoS of a policy (the "qos" object; SONiC names in comments).
+ * Defaults (aif_policy_defaults): enabled; TC -> queue and TC -> PG identity;
+ * PFC on priority 3; queue 6 strict priority (CNP), the others DWRR weight 1;
+ * HPCC buffer model, 12 MiB, reserve 4096 B per PG, dynamic_th -3 (alpha
+ * 1/8), resume offset 3072 B, headroom derived from port speed and a 1 us
+ * cable; ECN on queue 3 with Kmin 100 KB, Kmax 400 KB, Pmax 0.2 marked at
+ * dequeue; PFC quanta 0xFFFF; watchdog 200 ms / 200 ms / drop.
+ */
+enum aif_qos_mark_point { AIF_QOS_MARK_DEQUEUE = 0, AIF_QOS_MARK_ENQUEUE = 1 };
+enum aif_qos_ecn_mode { AIF_QOS_ECN_ON = 0, AIF_QOS_ECN_WRED = 1, AIF_QOS_ECN_OFF = 2 };
+enum aif_qos_buffer_model { AIF_QOS_BUF_HPCC = 0, AIF_QOS_BUF_BROADCOM = 1 };
+enum aif_qos_wd_action { AIF_QOS_WD_DROP = 0, AIF_QOS_WD_FORWARD = 1, AIF_QOS_WD_ALERT = 2 };
+
+struct aif_qos_params {
+	bool enable;                /* "enable" */
+	uint8_t tc_to_queue[8];     /* "tc_to_queue_map" (PORT_QOS_MAP) */
+	uint8_t tc_to_pg[8];        /* "tc_to_pg_map" */
+	uint8_t pfc_enable;         /* "pfc_enable": [3, 4]: bit per priority = PG */
+	/* "scheduler" */
+	uint8_t strict_queues;      /* "strict": [6]: bit per queue */
+	uint32_t weight[8];         /* "weights": {"0": 1, ...}, DWRR, 1..65535 */
+	/* "buffer" (BUFFER_POOL / BUFFER_PROFILE) */
+	uint8_t buffer_model;       /* "model": "hpcc" | "broadcom" */
+	uint64_t buffer_bytes;      /* "size_bytes" */
+	uint32_t reserve_bytes;     /* "reserve_bytes", per PG */
+	int8_t dynamic_th;          /* "dynamic_th": alpha = 2^dynamic_th, -16..3 */
+	uint32_t resume_offset_bytes; /* "resume_offset_bytes" (XON hysteresis) */
+	uint32_t headroom_bytes;    /* "headroom_bytes" per lossless PG; 0: derived */
+	uint32_t cable_delay_ns;    /* "cable_delay_ns": for derived headroom */
+	/* "ecn" (WRED_PROFILE) */
+	uint8_t ecn_queues;         /* "queues": [3]: bit per queue using the profile */
+	uint8_t ecn_mode;           /* "mode": "ecn" | "wred" | "off" */
+	uint8_t ecn_mark_point;     /* "mark": "dequeue" | "enqueue" */
+	uint32_t kmin_bytes;        /* "kmin_bytes" (green_min_threshold) */
+	uint32_t kmax_bytes;        /* "kmax_bytes" (green_max_threshold) */
+	double pmax;                /* "pmax" 0..1 (green_drop_probability / 100) */
+	/* "pfc" */
+	uint16_t pfc_quanta;        /* "quanta", 1..65535 */
+	aif_time_ns wd_detection_ns;   /* "watchdog": {"detection_ms"} */
+	aif_time_ns wd_restoration_ns; /* {"restoration_ms"} */
+	uint8_t wd_action;          /* {"action": "drop" | "forward" | "alert"} */
+};
+
 struct aif_policy_params {
 	char name[AIF_NAME_MAX];
 	uint8_t trust;             /* enum aif_trust, default DSCP */
 	uint8_t dscp_to_tc[64];    /* default: 26->3, 48->6, others 0 */
 	uint8_t pcp_to_tc[8];      /* default: identity */
 	struct aif_lb_params lb;
+	struct aif_qos_params qos;
 };
 
 struct aif_port_params {
@@ -67,6 +112,7 @@ struct aif_port_params {
 	bool mac_set;
 	uint32_t speed_mbps;           /* 0: as the device reports */
 	uint16_t mtu;                  /* IP MTU, default 1500 */
+	uint64_t shaper_bps;           /* "shaper_gbps": egress rate limit, 0 = none */
 	uint16_t n_addrs;
 	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS]; /* interface addresses with subnet */
 };

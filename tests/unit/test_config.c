@@ -85,6 +85,39 @@ fmt_mac(const struct aif_mac *m)
 	return aif_mac_fmt(m, buf, sizeof(buf));
 }
 
+/* Every qos field holds the default documented in config.h. */
+static void
+assert_qos_defaults(const struct aif_qos_params *q)
+{
+	unsigned int i;
+
+	assert_true(q->enable);
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(q->tc_to_queue[i], i);
+		assert_int_equal(q->tc_to_pg[i], i);
+		assert_int_equal(q->weight[i], 1);
+	}
+	assert_int_equal(q->pfc_enable, 1u << 3);
+	assert_int_equal(q->strict_queues, 1u << 6);
+	assert_int_equal(q->buffer_model, AIF_QOS_BUF_HPCC);
+	assert_int_equal(q->buffer_bytes, 12 * 1024 * 1024);
+	assert_int_equal(q->reserve_bytes, 4096);
+	assert_int_equal(q->dynamic_th, -3);
+	assert_int_equal(q->resume_offset_bytes, 3072);
+	assert_int_equal(q->headroom_bytes, 0);
+	assert_int_equal(q->cable_delay_ns, 1000);
+	assert_int_equal(q->ecn_queues, 1u << 3);
+	assert_int_equal(q->ecn_mode, AIF_QOS_ECN_ON);
+	assert_int_equal(q->ecn_mark_point, AIF_QOS_MARK_DEQUEUE);
+	assert_int_equal(q->kmin_bytes, 100000);
+	assert_int_equal(q->kmax_bytes, 400000);
+	assert_true(q->pmax == 0.2);
+	assert_int_equal(q->pfc_quanta, 0xFFFF);
+	assert_int_equal(q->wd_detection_ns, 200000000);
+	assert_int_equal(q->wd_restoration_ns, 200000000);
+	assert_int_equal(q->wd_action, AIF_QOS_WD_DROP);
+}
+
 /* ---- the example file ---- */
 
 static void
@@ -115,6 +148,7 @@ test_example_file(void **state)
 	assert_int_equal(pol->lb.scheme, AIF_LB_ECMP);
 	assert_int_equal(pol->lb.hash_alg, AIF_HASH_CRC32C);
 	assert_int_equal(pol->lb.hash_fields, AIF_HF_DEFAULT);
+	assert_qos_defaults(&pol->qos); /* spelled out, equal to the defaults */
 
 	sw = &cfg->switches[0];
 	assert_string_equal(sw->name, "leaf0");
@@ -130,6 +164,8 @@ test_example_file(void **state)
 	assert_string_equal(fmt_mac(&sw->ports[0].mac), "02:00:00:00:00:10");
 	assert_int_equal(sw->ports[0].mtu, 1500);
 	assert_int_equal(sw->ports[0].speed_mbps, 100000);
+	assert_int_equal(sw->ports[0].shaper_bps, 40000000000ull);
+	assert_int_equal(sw->ports[1].shaper_bps, 0);
 	assert_int_equal(sw->ports[0].n_addrs, 2);
 	assert_string_equal(fmt_prefix(&sw->ports[0].addrs[0]), "10.0.0.1/24");
 	assert_string_equal(fmt_prefix(&sw->ports[0].addrs[1]),
@@ -204,6 +240,8 @@ test_example_file(void **state)
 	"{'switches':[{'name':'s0'," PORTS "}," \
 	"{'name':'s1','ports':[{'name':'p0','device':'e0'}," \
 	"{'name':'p1','device':'e1'}]}]" top "}"
+/* One switch with the default policy's "qos" holding fields. */
+#define QOS(fields) SWT("", ",'policies':{'default':{'qos':{" fields "}}}")
 
 static void
 test_defaults(void **state)
@@ -223,11 +261,123 @@ test_defaults(void **state)
 	assert_false(p->mac_set);
 	assert_int_equal(p->mtu, 1500);
 	assert_int_equal(p->speed_mbps, 0);
+	assert_int_equal(p->shaper_bps, 0);
 	assert_int_equal(p->n_addrs, 0);
 	assert_int_equal(cfg->switches[0].n_neighbors, 0);
 	assert_null(cfg->switches[0].neighbors);
 	assert_int_equal(cfg->switches[0].n_groups, 0);
 	assert_int_equal(cfg->switches[0].n_routes, 0);
+	assert_qos_defaults(&cfg->policies[0].qos);
+	aif_config_free(cfg);
+}
+
+static void
+test_qos_defaults(void **state)
+{
+	struct aif_policy_params p;
+
+	(void)state;
+	memset(&p, 0xa5, sizeof(p));
+	aif_policy_defaults(&p);
+	assert_string_equal(p.name, "default");
+	assert_qos_defaults(&p.qos);
+}
+
+static void
+test_qos_full(void **state)
+{
+	const struct aif_qos_params *q;
+	const struct aif_port_params *port;
+	struct aif_config *cfg;
+	unsigned int i;
+
+	(void)state;
+	cfg = parse_ok("{'policies':{'rdma':{'qos':{'enable':false,"
+		       "'tc_to_queue_map':{'0':1,'7':0},'tc_to_pg_map':{'3':4,'4':3},"
+		       "'pfc_enable':[4,3],"
+		       "'scheduler':{'strict':[7,6],'weights':{'0':10,'5':65535}},"
+		       "'buffer':{'model':'broadcom','size_bytes':17179869184,'reserve_bytes':0,"
+		       "'dynamic_th':1,'resume_offset_bytes':1048576,'headroom_bytes':262144,"
+		       "'cable_delay_ns':5000},"
+		       "'ecn':{'queues':[3,4],'mode':'wred','mark':'enqueue','kmin_bytes':5000,"
+		       "'kmax_bytes':200000,'pmax':0.01},"
+		       "'pfc':{'quanta':1000,'watchdog':{'detection_ms':0.5,'restoration_ms':1500,"
+		       "'action':'alert'}}}},"
+		       "'lossy':{'qos':{'pfc_enable':[],'scheduler':{'strict':[]},"
+		       "'buffer':{'model':'hpcc','dynamic_th':-16},"
+		       "'ecn':{'queues':[],'mode':'off','mark':'dequeue','kmin_bytes':7,'kmax_bytes':7,'pmax':1},"
+		       "'pfc':{'watchdog':{'action':'forward'}}}},"
+		       "'default':{'qos':{'ecn':{'mode':'ecn','kmin_bytes':50000},'pfc':{}}}},"
+		       "'switches':[{'name':'s0','policy':'rdma','ports':["
+		       "{'name':'p0','device':'d0','speed_gbps':100,'shaper_gbps':40},"
+		       "{'name':'p1','device':'d1','speed_gbps':0.1,'shaper_gbps':0.1},"
+		       "{'name':'p2','device':'d2','shaper_gbps':2.5},"
+		       "{'name':'p3','device':'d3','shaper_gbps':0.0000000015}]}]}");
+	assert_int_equal(cfg->n_policies, 3);
+
+	q = &cfg->policies[1].qos;
+	assert_string_equal(cfg->policies[1].name, "rdma");
+	assert_false(q->enable);
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(q->tc_to_queue[i], i == 0 ? 1 : i == 7 ? 0 : i);
+		assert_int_equal(q->tc_to_pg[i], i == 3 ? 4 : i == 4 ? 3 : i);
+		assert_int_equal(q->weight[i], i == 0 ? 10 : i == 5 ? 65535 : 1);
+	}
+	assert_int_equal(q->pfc_enable, (1u << 3) | (1u << 4));
+	assert_int_equal(q->strict_queues, (1u << 6) | (1u << 7));
+	assert_int_equal(q->buffer_model, AIF_QOS_BUF_BROADCOM);
+	assert_int_equal(q->buffer_bytes, 1ull << 34);
+	assert_int_equal(q->reserve_bytes, 0);
+	assert_int_equal(q->dynamic_th, 1);
+	assert_int_equal(q->resume_offset_bytes, 1048576);
+	assert_int_equal(q->headroom_bytes, 262144);
+	assert_int_equal(q->cable_delay_ns, 5000);
+	assert_int_equal(q->ecn_queues, (1u << 3) | (1u << 4));
+	assert_int_equal(q->ecn_mode, AIF_QOS_ECN_WRED);
+	assert_int_equal(q->ecn_mark_point, AIF_QOS_MARK_ENQUEUE);
+	assert_int_equal(q->kmin_bytes, 5000);
+	assert_int_equal(q->kmax_bytes, 200000);
+	assert_true(q->pmax == 0.01);
+	assert_int_equal(q->pfc_quanta, 1000);
+	assert_int_equal(q->wd_detection_ns, 500000);
+	assert_int_equal(q->wd_restoration_ns, 1500000000ull);
+	assert_int_equal(q->wd_action, AIF_QOS_WD_ALERT);
+
+	/* Empty arrays clear the masks; the rest keeps its defaults. */
+	q = &cfg->policies[2].qos;
+	assert_string_equal(cfg->policies[2].name, "lossy");
+	assert_true(q->enable);
+	assert_int_equal(q->pfc_enable, 0);
+	assert_int_equal(q->strict_queues, 0);
+	assert_int_equal(q->weight[6], 1);
+	assert_int_equal(q->buffer_model, AIF_QOS_BUF_HPCC);
+	assert_int_equal(q->buffer_bytes, 12 * 1024 * 1024);
+	assert_int_equal(q->dynamic_th, -16);
+	assert_int_equal(q->ecn_queues, 0);
+	assert_int_equal(q->ecn_mode, AIF_QOS_ECN_OFF);
+	assert_int_equal(q->ecn_mark_point, AIF_QOS_MARK_DEQUEUE);
+	assert_int_equal(q->kmin_bytes, 7);
+	assert_int_equal(q->kmax_bytes, 7);
+	assert_true(q->pmax == 1.0);
+	assert_int_equal(q->pfc_quanta, 0xFFFF);
+	assert_int_equal(q->wd_detection_ns, 200000000);
+	assert_int_equal(q->wd_action, AIF_QOS_WD_FORWARD);
+
+	/* "default" overridden field by field. */
+	q = &cfg->policies[0].qos;
+	assert_int_equal(q->kmin_bytes, 50000);
+	assert_int_equal(q->kmax_bytes, 400000);
+	assert_int_equal(q->ecn_mode, AIF_QOS_ECN_ON);
+	assert_int_equal(q->pfc_enable, 1u << 3);
+	assert_int_equal(q->pfc_quanta, 0xFFFF);
+
+	assert_int_equal(cfg->switches[0].policy, 1);
+	port = cfg->switches[0].ports;
+	assert_int_equal(port[0].shaper_bps, 40000000000ull);
+	assert_int_equal(port[1].speed_mbps, 100);
+	assert_int_equal(port[1].shaper_bps, 100000000ull);
+	assert_int_equal(port[2].shaper_bps, 2500000000ull);
+	assert_int_equal(port[3].shaper_bps, 2); /* 1.5 b/s rounds up */
 	aif_config_free(cfg);
 }
 
@@ -450,6 +600,106 @@ static const struct bad_case bad_cases[] = {
 	  "$.policies.p.trust: unknown trust 'cos' (expected \"dscp\" or \"pcp\")" },
 	{ SWT("", ",'policies':{'p':{'ecn':1}}"), "$.policies.p: unknown field 'ecn'" },
 	{ SW(",'policy':'gold'"), "$.switches[0].policy: unknown policy 'gold'" },
+	/* policies: qos */
+	{ QOS("'foo':1"), "$.policies.default.qos: unknown field 'foo'" },
+	{ SWT("", ",'policies':{'gold':{'qos':1}}"),
+	  "$.policies.gold.qos: expected object, got integer" },
+	{ QOS("'enable':'yes'"), "$.policies.default.qos.enable: expected boolean, got string" },
+	{ QOS("'tc_to_queue_map':{'8':1}"),
+	  "$.policies.default.qos.tc_to_queue_map.8: key must be a traffic class 0..7" },
+	{ QOS("'tc_to_queue_map':{'3':8}"),
+	  "$.policies.default.qos.tc_to_queue_map.3: queue must be 0..7, got 8" },
+	{ QOS("'tc_to_pg_map':{'03':1}"),
+	  "$.policies.default.qos.tc_to_pg_map.03: key must be a traffic class 0..7" },
+	{ QOS("'tc_to_pg_map':{'3':8}"),
+	  "$.policies.default.qos.tc_to_pg_map.3: priority group must be 0..7, got 8" },
+	{ QOS("'tc_to_pg_map':[]"),
+	  "$.policies.default.qos.tc_to_pg_map: expected object, got array" },
+	{ QOS("'pfc_enable':[3,4,3]"),
+	  "$.policies.default.qos.pfc_enable[2]: duplicate priority 3" },
+	{ QOS("'pfc_enable':[9]"),
+	  "$.policies.default.qos.pfc_enable[0]: priority must be 0..7, got 9" },
+	{ QOS("'pfc_enable':['3']"),
+	  "$.policies.default.qos.pfc_enable[0]: expected integer, got string" },
+	{ QOS("'pfc_enable':3"), "$.policies.default.qos.pfc_enable: expected array, got integer" },
+	{ QOS("'pfc_enable':[0,1,2,3,4,5,6,7,0]"),
+	  "$.policies.default.qos.pfc_enable: expected 0..8 entries, got 9" },
+	{ QOS("'scheduler':[]"), "$.policies.default.qos.scheduler: expected object, got array" },
+	{ QOS("'scheduler':{'wrr':1}"), "$.policies.default.qos.scheduler: unknown field 'wrr'" },
+	{ QOS("'scheduler':{'strict':[8]}"),
+	  "$.policies.default.qos.scheduler.strict[0]: queue must be 0..7, got 8" },
+	{ QOS("'scheduler':{'strict':[6,6]}"),
+	  "$.policies.default.qos.scheduler.strict[1]: duplicate queue 6" },
+	{ QOS("'scheduler':{'weights':{'0':0}}"),
+	  "$.policies.default.qos.scheduler.weights.0: weight must be 1..65535, got 0" },
+	{ QOS("'scheduler':{'weights':{'7':70000}}"),
+	  "$.policies.default.qos.scheduler.weights.7: weight must be 1..65535, got 70000" },
+	{ QOS("'scheduler':{'weights':{'8':1}}"),
+	  "$.policies.default.qos.scheduler.weights.8: key must be a queue 0..7" },
+	{ QOS("'buffer':{'size':1}"), "$.policies.default.qos.buffer: unknown field 'size'" },
+	{ QOS("'buffer':{'model':'cisco'}"),
+	  "$.policies.default.qos.buffer.model: unknown model 'cisco' (expected \"hpcc\" or \"broadcom\")" },
+	{ QOS("'buffer':{'size_bytes':100}"),
+	  "$.policies.default.qos.buffer.size_bytes: must be 65536..17179869184, got 100" },
+	{ QOS("'buffer':{'size_bytes':17179869185}"),
+	  "$.policies.default.qos.buffer.size_bytes: must be 65536..17179869184, got 17179869185" },
+	{ QOS("'buffer':{'reserve_bytes':1048577}"),
+	  "$.policies.default.qos.buffer.reserve_bytes: must be 0..1048576, got 1048577" },
+	{ QOS("'buffer':{'dynamic_th':4}"),
+	  "$.policies.default.qos.buffer.dynamic_th: must be -16..3, got 4" },
+	{ QOS("'buffer':{'dynamic_th':-17}"),
+	  "$.policies.default.qos.buffer.dynamic_th: must be -16..3, got -17" },
+	{ QOS("'buffer':{'resume_offset_bytes':-1}"),
+	  "$.policies.default.qos.buffer.resume_offset_bytes: must be 0..1048576, got -1" },
+	{ QOS("'buffer':{'headroom_bytes':16777217}"),
+	  "$.policies.default.qos.buffer.headroom_bytes: must be 0..16777216, got 16777217" },
+	{ QOS("'buffer':{'cable_delay_ns':100000001}"),
+	  "$.policies.default.qos.buffer.cable_delay_ns: must be 0..100000000, got 100000001" },
+	{ QOS("'ecn':{'kmin':1}"), "$.policies.default.qos.ecn: unknown field 'kmin'" },
+	{ QOS("'ecn':{'kmin_bytes':500000,'kmax_bytes':400000}"),
+	  "$.policies.default.qos.ecn.kmax_bytes: must be >= kmin_bytes (500000)" },
+	{ QOS("'ecn':{'kmax_bytes':50000}"),
+	  "$.policies.default.qos.ecn.kmax_bytes: must be >= kmin_bytes (100000)" },
+	{ QOS("'ecn':{'kmin_bytes':500000}"),
+	  "$.policies.default.qos.ecn.kmin_bytes: must be <= kmax_bytes (400000)" },
+	{ QOS("'ecn':{'kmin_bytes':4294967296}"),
+	  "$.policies.default.qos.ecn.kmin_bytes: must be 0..4294967295, got 4294967296" },
+	{ QOS("'ecn':{'pmax':1.5}"), "$.policies.default.qos.ecn.pmax: must be 0..1, got 1.5" },
+	{ QOS("'ecn':{'pmax':-0.1}"), "$.policies.default.qos.ecn.pmax: must be 0..1, got -0.1" },
+	{ QOS("'ecn':{'pmax':'0.2'}"), "$.policies.default.qos.ecn.pmax: expected number, got string" },
+	{ QOS("'ecn':{'mark':'middle'}"),
+	  "$.policies.default.qos.ecn.mark: unknown mark point 'middle' (expected \"dequeue\" or \"enqueue\")" },
+	{ QOS("'ecn':{'mode':'red'}"),
+	  "$.policies.default.qos.ecn.mode: unknown mode 'red' (expected \"ecn\", \"wred\" or \"off\")" },
+	{ QOS("'ecn':{'queues':[3,3]}"), "$.policies.default.qos.ecn.queues[1]: duplicate queue 3" },
+	{ QOS("'pfc':{'watchdg':{}}"), "$.policies.default.qos.pfc: unknown field 'watchdg'" },
+	{ QOS("'pfc':{'quanta':0}"), "$.policies.default.qos.pfc.quanta: must be 1..65535, got 0" },
+	{ QOS("'pfc':{'quanta':70000}"),
+	  "$.policies.default.qos.pfc.quanta: must be 1..65535, got 70000" },
+	{ QOS("'pfc':{'watchdog':{'timeout_ms':1}}"),
+	  "$.policies.default.qos.pfc.watchdog: unknown field 'timeout_ms'" },
+	{ QOS("'pfc':{'watchdog':[]}"),
+	  "$.policies.default.qos.pfc.watchdog: expected object, got array" },
+	{ QOS("'pfc':{'watchdog':{'detection_ms':0}}"),
+	  "$.policies.default.qos.pfc.watchdog.detection_ms: must be > 0 and at most 5000, got 0" },
+	{ QOS("'pfc':{'watchdog':{'detection_ms':5000.5}}"),
+	  "$.policies.default.qos.pfc.watchdog.detection_ms: must be > 0 and at most 5000, got 5000.5" },
+	{ QOS("'pfc':{'watchdog':{'detection_ms':0.0000001}}"),
+	  "$.policies.default.qos.pfc.watchdog.detection_ms: must be at least 0.000001 (1 ns), got 1e-07" },
+	{ QOS("'pfc':{'watchdog':{'restoration_ms':60001}}"),
+	  "$.policies.default.qos.pfc.watchdog.restoration_ms: must be > 0 and at most 60000, got 60001" },
+	{ QOS("'pfc':{'watchdog':{'action':'panic'}}"),
+	  "$.policies.default.qos.pfc.watchdog.action: unknown action 'panic' (expected \"drop\", \"forward\" or \"alert\")" },
+	/* ports: shaper */
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_gbps':0}]}]}",
+	  "$.switches[0].ports[0].shaper_gbps: must be > 0 and at most 1000000, got 0" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_gbps':'1'}]}]}",
+	  "$.switches[0].ports[0].shaper_gbps: expected number, got string" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','speed_gbps':10,'shaper_gbps':25}]}]}",
+	  "$.switches[0].ports[0].shaper_gbps: must be at most speed_gbps (10), got 25" },
+	/* speed rounds down to 1 Mb/s: 1.2 Mb/s is more than the port carries */
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','speed_gbps':0.0014,'shaper_gbps':0.0012}]}]}",
+	  "$.switches[0].ports[0].shaper_gbps: must be at most speed_gbps (0.0014), got 0.0012" },
 	/* hosts */
 	{ SWT("", ",'hosts':[{'name':'h0','switch':'s9','port':'p0','ip':'10.0.0.2','mac':'02:00:00:00:00:02'}]"),
 	  "$.hosts[0].switch: unknown switch 's9'" },
@@ -498,7 +748,7 @@ test_bad_configs(void **state)
 			fail_msg("case %zu: got\n  %s\nwant\n  %s", i, err,
 				 bc->err);
 	}
-	assert_true(i >= 25);
+	assert_true(i >= 120);
 }
 
 static void
@@ -578,6 +828,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_example_file),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_qos_defaults),
+		cmocka_unit_test(test_qos_full),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_routes_and_groups),
 		cmocka_unit_test(test_links),

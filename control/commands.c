@@ -10,6 +10,7 @@
 
 #include <rte_ethdev.h>
 
+#include "../dataplane/qos.h"
 #include "commands.h"
 #include "compile.h"
 #include "config.h"
@@ -256,10 +257,28 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	}
 	if (same_ports(c, &cfg->switches[0], err, err_len) != 0)
 		goto reject;
+	const struct aif_switch_params *sp = &cfg->switches[0];
+	if (cfg->policies[sp->policy].qos.enable && c->sw->n_workers > 1) {
+		snprintf(err, err_len, "$.policies.%s.qos.enable: the lossless QoS state of a "
+			 "switch belongs to one worker; run one worker (EAL -l 0-1) or set "
+			 "\"enable\": false", cfg->policies[sp->policy].name);
+		goto reject;
+	}
 	t = aif_tables_compile(c->sw, cfg, 0, err, err_len);
 	if (t == NULL)
 		goto reject;
 	aif_time_ns now = aif_clock_now(&c->clock);
+	if (t->qos->enable && c->sw->qos == NULL) {
+		/* created here, owned by worker 0 from the moment it is published */
+		struct aif_qos *q = aif_qos_create(t->qos, c->sw->n_ports, 0);
+		if (q == NULL) {
+			snprintf(err, err_len, "cannot allocate the egress queues");
+			aif_tables_free(t);
+			c->loads_rejected++;
+			return -1;
+		}
+		__atomic_store_n(&c->sw->qos, q, __ATOMIC_RELEASE);
+	}
 	aif_switch_apply_neighbors(c->sw, t, now);
 	aif_switch_publish(c->sw, t);
 	aif_switch_gc_neighbors(c->sw, t);

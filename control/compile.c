@@ -18,6 +18,7 @@
 #include <rte_memory.h>
 #include <rte_fib6.h>
 
+#include "../dataplane/qos.h"
 #include "compile.h"
 
 static const char *const nh_type_names[] = {
@@ -41,6 +42,7 @@ aif_tables_free(struct aif_tables *t)
 	rte_fib6_free(t->fib6);
 	free(t->groups);
 	free(t->members);
+	free(t->qos);
 	aif_config_free(t->cfg);
 	free(t);
 }
@@ -234,6 +236,22 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		}
 	}
 	if (build_fibs(t, sp, err, err_len) != 0)
+		goto err;
+
+	/* Lossless QoS; ports of unknown speed count as 10 Gb/s. */
+	uint64_t speed_bps[AIF_MAX_PORTS];
+	for (uint16_t p = 0; p < sp->n_ports; p++) {
+		uint64_t mbps = sp->ports[p].speed_mbps ? sp->ports[p].speed_mbps
+							: sw->ports[p].speed_mbps;
+		speed_bps[p] = (mbps ? mbps : 10000) * 1000000ull;
+	}
+	t->qos = malloc(sizeof(*t->qos));
+	if (t->qos == NULL) {
+		snprintf(err, err_len, "out of memory");
+		goto err;
+	}
+	if (aif_qos_compile(t->qos, &pol->qos, sp->ports, sp->n_ports, speed_bps,
+			    sp->policy, err, err_len) != 0)
 		goto err;
 	t->cfg = cfg;
 	return t;

@@ -18,6 +18,13 @@
 	_(MTU_EXCEEDED, "mtu_exceeded")    /* larger than the egress MTU */     \
 	_(MAC_CTRL, "mac_control")         /* PAUSE/PFC consumed, never forwarded */ \
 	_(PORT_DOWN, "port_down")          /* egress port link down */          \
+	_(BUFFER_LIMIT, "buffer_shared_limit") /* lossy PG over its shared threshold */ \
+	_(LOSSLESS_VIOLATION, "lossless_headroom_overflow") /* lossless PG: headroom full */ \
+	_(EGRESS_LIMIT, "egress_queue_limit") /* lossy egress queue over its limit */ \
+	_(POOL_FULL, "buffer_pool_full")   /* no room left in the shared buffer */ \
+	_(WRED, "wred")                    /* Not-ECT on a congested lossy queue */ \
+	_(QUEUE_FULL, "queue_full")        /* the egress queue ring is full */ \
+	_(PFCWD, "pfc_watchdog")           /* dropped by the PFC storm watchdog */ \
 	_(TX_FULL, "tx_full")              /* the NIC refused it */
 
 enum aif_drop_reason {

@@ -11,6 +11,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
+#include "qos.h"
 #include "switch.h"
 #include "worker.h"
 
@@ -25,7 +26,8 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_workers,
 	char rname[RTE_RING_NAMESIZE];
 	struct aif_switch *sw;
 
-	if (n_workers == 0 || n_workers > AIF_MAX_WORKERS)
+	if (n_workers == 0 || n_workers > AIF_MAX_WORKERS ||
+	    aif_qos_register_dynfield() != 0)
 		return NULL;
 	sw = rte_zmalloc("aif_switch", sizeof(*sw), RTE_CACHE_LINE_SIZE);
 	if (sw == NULL)
@@ -65,6 +67,7 @@ aif_switch_free(struct aif_switch *sw)
 	for (unsigned i = 0; i < sw->n_workers; i++)
 		aif_worker_free(sw->workers[i]);
 	aif_tables_free(sw->tables);
+	aif_qos_free(sw->qos);
 	aif_neigh_free(sw->neigh);
 	rte_ring_free(sw->learn_ring);
 	rte_free(sw->qsv);

@@ -26,6 +26,7 @@ struct rte_ring;
 struct rte_rcu_qsbr;
 struct rte_mempool;
 struct aif_worker;
+struct aif_qos;
 
 #define AIF_MAX_WORKERS 16
 #define AIF_MAX_MEMBER_SLOTS 8192 /* distinct group members over a switch's life */
@@ -56,6 +57,8 @@ struct aif_switch {
 	struct rte_rcu_qsbr *qsv;
 	struct rte_ring *learn_ring;
 	struct rte_mempool *pool;   /* for packets the switch builds (ARP, ND) */
+	struct aif_qos *qos;        /* egress QoS state: created by control, then
+				     * owned by worker 0 (qos.h); NULL when off */
 
 	uint16_t n_workers;
 	struct aif_worker *workers[AIF_MAX_WORKERS];

@@ -25,6 +25,7 @@
 #include "types.h"
 
 struct rte_fib;
+struct aif_qos_config;
 struct rte_fib6;
 
 enum aif_nh_type {
@@ -97,6 +98,7 @@ struct aif_tables {
 	struct aif_lb_params lb;
 	uint32_t seed;
 	bool proxy_arp;
+	struct aif_qos_config *qos; /* lossless QoS of the switch's policy */
 	/* the config these tables came from (owned; control reads it for `show`) */
 	struct aif_config *cfg;
 	uint16_t sw_index; /* which switch of cfg */

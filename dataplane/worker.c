@@ -8,7 +8,9 @@
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 
+#include "../pipelines/egress.h"
 #include "../pipelines/pipeline.h"
+#include "qos.h"
 #include "switch.h"
 #include "worker.h"
 
@@ -113,6 +115,12 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 	w->steps++;
 	/* The step is the RCU read-side critical section (tables.h). */
 	rte_rcu_qsbr_thread_online(sw->qsv, w->id);
+	struct aif_qos *qos = w->id == 0 ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE) : NULL;
+	if (qos != NULL) {
+		const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
+		if (t != NULL && t->generation != qos->generation)
+			aif_qos_apply(qos, t->qos, t->generation, now_ns);
+	}
 	for (uint16_t i = 0; i < w->n_rxq; i++) {
 		const struct aif_rxq *q = &w->rxq[i];
 		uint16_t n = rte_eth_rx_burst(sw->ports[q->port].dpdk_port,
@@ -122,6 +130,8 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 		total += n;
 		aif_worker_process(w, q->port, pkts, n);
 	}
+	if (qos != NULL)
+		aif_egress_service(w, qos, now_ns);
 	aif_worker_flush(w);
 	rte_rcu_qsbr_thread_offline(sw->qsv, w->id);
 	return total;

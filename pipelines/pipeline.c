@@ -20,6 +20,7 @@
 #include "../dataplane/worker.h"
 #include "arp_nd.h"
 #include "classify.h"
+#include "egress.h"
 #include "flow_hash.h"
 #include "lb.h"
 #include "parse.h"
@@ -43,6 +44,7 @@ struct fwd_ctx {
 	const struct aif_port *ports;   /* sw->ports */
 	struct aif_member_ctr *mctr;    /* w->member_ctr */
 	struct aif_port_ctr *in_ctr;    /* w->port_ctr[in_port] */
+	struct aif_qos *qos;            /* egress QoS, NULL when off */
 	uint32_t hash_fields, seed;
 	uint8_t hash_alg;
 	aif_time_ns now_ns;
@@ -109,9 +111,21 @@ ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
 	case AIF_PKT_ARP:
 		aif_arp_input(w, t, in_port, mb, m);
 		return;
-	case AIF_PKT_MAC_CTRL:
+	case AIF_PKT_MAC_CTRL: {
+		/* PAUSE/PFC: consumed by the port's pause state, never forwarded */
+		struct aif_qos *q = w->id == 0 ? w->sw->qos : NULL;
+		if (q != NULL && q->cfg.enable) {
+			rc = aif_egress_pfc_input(w, q, in_port, data,
+						  rte_pktmbuf_data_len(mb), w->now_ns);
+			if (rc != 0)
+				drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
+			else
+				rte_pktmbuf_free(mb);
+			return;
+		}
 		drop(b, c, mb, AIF_DROP_MAC_CTRL);
 		return;
+	}
 	default:
 		drop(b, c, mb, AIF_DROP_UNSUPPORTED);
 		return;
@@ -207,12 +221,20 @@ emit(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 	}
 	uint32_t len = rte_pktmbuf_pkt_len(mb);
 	aif_rewrite_routed(rte_pktmbuf_mtod(mb, uint8_t *), m, &x->l3[out].mac, &dmac);
+	m->out_port = out;
+	if (x->qos != NULL) {
+		int rc = aif_egress_enqueue(w, x->qos, mb, m, out);
+		if (unlikely(rc != 0)) {
+			drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
+			return;
+		}
+	} else {
+		aif_worker_send(w, out, mb);
+	}
 	if (m->member != UINT32_MAX) {
 		x->mctr[m->member].packets++;
 		x->mctr[m->member].bytes += len;
 	}
-	m->out_port = out;
-	aif_worker_send(w, out, mb);
 }
 
 void
@@ -246,6 +268,8 @@ aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
 		.mctr = w->member_ctr, .in_ctr = c,
 		.hash_fields = t->lb.hash_fields, .seed = t->seed,
 		.hash_alg = t->lb.hash_alg, .now_ns = w->now_ns,
+		.qos = w->id == 0 && w->sw->qos != NULL && w->sw->qos->cfg.enable
+			? w->sw->qos : NULL,
 	};
 	uint16_t live[AIF_BURST], n_live = 0;
 	for (i = 0; i < b.n4; i++)

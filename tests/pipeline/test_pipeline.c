@@ -1047,7 +1047,7 @@ static const struct drop_case drop_cases[] = {
 	{ "runt", DF_TRUNC_ETH, 2, AIF_DROP_TRUNCATED },
 	{ "foreign unicast MAC", DF_FOREIGN_MAC, 0, AIF_DROP_NOT_FOR_US },
 	{ "unknown EtherType", DF_ETHERTYPE, 1, AIF_DROP_UNSUPPORTED },
-	{ "PFC", DF_PFC, 3, AIF_DROP_MAC_CTRL },
+	{ "PFC, reserved class-vector bits", DF_PFC, 3, AIF_DROP_MALFORMED },
 	{ "hop limit 1", DF_TTL1_V6, 0, AIF_DROP_TTL_EXPIRED },
 	{ "no IPv6 route", DF_NO_ROUTE_V6, 0, AIF_DROP_NO_ROUTE },
 };
@@ -1092,7 +1092,10 @@ build_drop_frame(uint8_t *f, const struct drop_case *c)
 		uint8_t *p = eth(f, mac_pfc, mac_nbr[3], AIF_ETHERTYPE_MAC_CTRL);
 		memset(p, 0, 60 - ETH_HLEN);
 		put16(p, 0x0101);        /* PFC opcode */
-		put16(p + 2, 1u << 3);   /* priority 3 enabled */
+		/* priority 3, and a bit in the vector's reserved upper octet: the
+		 * port's pause state rejects it (a valid frame pauses, see the
+		 * QoS tests) and it is never forwarded */
+		put16(p + 2, 0x0100 | 1u << 3);
 		put16(p + 4 + 3 * 2, 0xffff);
 		return 60;
 	}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Lossless QoS of one switch: the egress half of the pipeline.
+ *
+ * Routed packets go, per egress port, through
+ *   MMU admission (mmu.h: reserve, shared pool, headroom, drops by reason)
+ *   -> ECN/WRED at enqueue or dequeue (ecn.h)
+ *   -> one of 8 queues, strict priority over DWRR, shaped (sched.h)
+ *   -> TX, unless PFC frames received on the port pause the queue (pfc.h),
+ * and every admission or release re-evaluates the ingress port's XOFF mask,
+ * which the PFC sender turns into XOFF / refresh / XON frames out of that
+ * port.  The PFC watchdog (pfcwd.h) watches paused queues.
+ *
+ * Params come from the policy's "qos" object (control/config.h); control
+ * compiles them into a struct aif_qos_config inside the immutable tables.
+ * The state (struct aif_qos) belongs to the one worker that runs the switch
+ * (a switch is run by one worker: the fabric work gives each worker a set of
+ * switches); it copies the config it uses when the tables change, at the
+ * start of a step, so nothing it holds between steps points into tables
+ * that control may free.
+ *
+ * Mapping: traffic class -> queue (tc_to_queue) and -> priority group
+ * (tc_to_pg); PG p is lossless when bit p of pfc_enable is set; a received
+ * PFC frame for priority p pauses queue p (SONiC's default pfc_to_queue_map).
+ */
+#ifndef AIF_QOS_H
+#define AIF_QOS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../control/config.h"
+#include "ecn.h"
+#include "mmu.h"
+#include "pfc.h"
+#include "pfcwd.h"
+#include "sched.h"
+#include "types.h"
+
+struct rte_mbuf;
+
+#define AIF_QOS_NQ 8
+#define AIF_QOS_WD_PERIOD_NS (1 * AIF_NS_PER_MS) /* watchdog sampling */
+
+/* Compiled from the policy, read-only (lives in struct aif_tables). */
+struct aif_qos_config {
+	bool enable;
+	uint8_t tc_to_queue[8];
+	uint8_t tc_to_pg[8];
+	uint8_t pfc_enable;
+	uint8_t ecn_queues;
+	uint8_t ecn_at_enqueue;
+	uint16_t n_ports;
+	struct aif_mmu_config mmu;
+	struct aif_ecn_config ecn;
+	struct aif_pfcwd_config wd;
+	struct aif_sched_config sched[AIF_MAX_PORTS];
+	struct aif_pfc_tx_config pfc_tx[AIF_MAX_PORTS];
+	uint64_t speed_bps[AIF_MAX_PORTS];
+};
+
+struct aif_qos_port {
+	struct aif_sched sched;
+	struct aif_pfc_rx_state pfc_rx;
+	struct aif_pfc_tx_state pfc_tx;
+	struct aif_pfcwd_state wd[AIF_QOS_NQ];
+	struct aif_ecn_ctr ecn[AIF_QOS_NQ];
+	uint8_t xoff_mask;            /* last XOFF mask of the port's PGs */
+};
+
+/* Owned by the switch's worker; control reads its counters. */
+struct aif_qos {
+	uint64_t generation;          /* of the tables the config came from */
+	struct aif_qos_config cfg;    /* copy, see above */
+	struct aif_mmu mmu;
+	uint64_t check_xoff;          /* bit p: re-evaluate port p's XOFF mask */
+	aif_time_ns next_wd_ns;
+	uint16_t n_ports;
+	struct aif_qos_port port[AIF_MAX_PORTS];
+};
+
+/*
+ * Control: compile the QoS part of policy pol for a switch whose ports run at
+ * speed_bps[] and are described by ports[] (shaper, MTU).  Returns 0 or -1
+ * with err naming the JSON path and the reason.
+ */
+int aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
+		    const struct aif_port_params *ports, uint16_t n_ports,
+		    const uint64_t *speed_bps, uint16_t policy_index,
+		    char *err, size_t err_len);
+
+/* Worker: create the state for n_ports ports (calloc'd; sched rings sized
+ * from the config's buffer); NULL on failure. */
+struct aif_qos *aif_qos_create(const struct aif_qos_config *qc, uint16_t n_ports,
+			       aif_time_ns now_ns);
+void aif_qos_free(struct aif_qos *q);
+
+/* Worker: adopt a new config (tables of a new generation). */
+int aif_qos_apply(struct aif_qos *q, const struct aif_qos_config *qc,
+		  uint64_t generation, aif_time_ns now_ns);
+
+/* The MMU charge record kept with every queued packet (an mbuf dynfield). */
+extern int aif_qos_charge_off;
+int aif_qos_register_dynfield(void);
+
+static inline struct aif_mmu_charge *
+aif_qos_charge(struct rte_mbuf *m)
+{
+	return (struct aif_mmu_charge *)((char *)m + aif_qos_charge_off);
+}
+
+#endif /* AIF_QOS_H */

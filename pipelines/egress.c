@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Egress with lossless QoS: MMU admission, ECN/WRED, queues, scheduler,
+ * PFC reception and generation, watchdog (contract in egress.h).
+ */
+#include <rte_branch_prediction.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "../dataplane/switch.h"
+#include "../dataplane/worker.h"
+#include "egress.h"
+
+static const uint8_t mmu_drop[] = {
+	[AIF_MMU_DROP_SHARED_LIMIT] = AIF_DROP_BUFFER_LIMIT,
+	[AIF_MMU_DROP_HEADROOM_OVERFLOW] = AIF_DROP_LOSSLESS_VIOLATION,
+	[AIF_MMU_DROP_EGRESS_LIMIT] = AIF_DROP_EGRESS_LIMIT,
+	[AIF_MMU_DROP_POOL_FULL] = AIF_DROP_POOL_FULL,
+};
+
+/* Frame bytes as the scheduler and shaper count them: the FCS too. */
+static inline uint32_t
+wire_bytes(const struct rte_mbuf *mb)
+{
+	return rte_pktmbuf_pkt_len(mb) + RTE_ETHER_CRC_LEN;
+}
+
+int
+aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
+		   const struct aif_pkt *m, uint16_t out)
+{
+	const struct aif_qos_config *c = &q->cfg;
+	struct aif_mmu_charge *ch = aif_qos_charge(mb);
+	uint8_t queue = c->tc_to_queue[m->tc & 7], pg = c->tc_to_pg[m->tc & 7];
+	bool lossless = (c->pfc_enable >> pg) & 1;
+	uint32_t bytes = rte_pktmbuf_pkt_len(mb);
+	struct aif_qos_port *qp = &q->port[out];
+
+	if (unlikely(aif_pfcwd_drop(&qp->wd[queue], &c->wd))) {
+		aif_pfcwd_count_drop(&qp->wd[queue], 1, bytes);
+		return AIF_DROP_PFCWD + 1;
+	}
+	enum aif_mmu_verdict v = aif_mmu_admit(&q->mmu, m->in_port, pg, out, queue,
+					       bytes, lossless, ch);
+	q->check_xoff |= 1ull << m->in_port;
+	if (unlikely(v != AIF_MMU_ADMIT))
+		return mmu_drop[v] + 1;
+
+	mb->l2_len = m->l3_off;
+	mb->packet_type = m->kind == AIF_PKT_IPV6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4;
+	if (c->ecn_at_enqueue && ((c->ecn_queues >> queue) & 1)) {
+		enum aif_ecn_verdict e = aif_ecn_decide(&c->ecn,
+			(uint32_t)aif_mmu_queue_bytes(&q->mmu, out, queue), m->ecn,
+			lossless, &w->rng, &qp->ecn[queue]);
+		if (e == AIF_ECN_MARK) {
+			aif_ecn_mark_ce(rte_pktmbuf_mtod_offset(mb, uint8_t *, m->l3_off),
+					m->kind == AIF_PKT_IPV6);
+		} else if (unlikely(e == AIF_ECN_DROP)) {
+			aif_mmu_release(&q->mmu, ch);
+			return AIF_DROP_WRED + 1;
+		}
+	}
+	if (unlikely(aif_sched_enqueue(&qp->sched, queue, mb, wire_bytes(mb)) != 0)) {
+		aif_mmu_release(&q->mmu, ch);
+		return AIF_DROP_QUEUE_FULL + 1;
+	}
+	return 0;
+}
+
+int
+aif_egress_pfc_input(struct aif_worker *w, struct aif_qos *q, uint16_t port,
+		     const uint8_t *frame, uint32_t len, aif_time_ns now_ns)
+{
+	(void)w;
+	if (aif_pfc_rx_input(&q->port[port].pfc_rx, frame, len,
+			     q->cfg.speed_bps[port], now_ns) < 0)
+		return AIF_DROP_MALFORMED + 1;
+	return 0;
+}
+
+/* ECN at dequeue on one packet leaving queue qid of port p; false: dropped. */
+static inline bool
+ecn_dequeue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
+	    uint16_t p, uint8_t qid, const struct aif_mmu_charge *ch)
+{
+	const struct aif_qos_config *c = &q->cfg;
+	bool v6 = mb->packet_type == RTE_PTYPE_L3_IPV6;
+	uint8_t *l3 = rte_pktmbuf_mtod_offset(mb, uint8_t *, mb->l2_len);
+	enum aif_ecn_verdict e = aif_ecn_decide(&c->ecn,
+		(uint32_t)aif_mmu_queue_bytes(&q->mmu, p, qid), aif_ecn_bits(l3, v6),
+		ch->lossless, &w->rng, &q->port[p].ecn[qid]);
+
+	if (e == AIF_ECN_MARK)
+		aif_ecn_mark_ce(l3, v6);
+	else if (unlikely(e == AIF_ECN_DROP))
+		return false;
+	return true;
+}
+
+static void
+send_pfc(struct aif_worker *w, struct aif_qos *q, uint16_t p, aif_time_ns now_ns)
+{
+	struct aif_qos_port *qp = &q->port[p];
+	uint8_t mask = aif_mmu_xoff_mask(&q->mmu, p), ce;
+	uint16_t quanta[AIF_PFC_PRIOS];
+	struct rte_mbuf *mb;
+
+	qp->xoff_mask = mask;
+	if (!aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta))
+		return;
+	const struct aif_tables *t = w->sw->tables;
+	mb = rte_pktmbuf_alloc(w->sw->pool);
+	uint8_t *buf = mb ? (uint8_t *)rte_pktmbuf_append(mb, AIF_PFC_FRAME_LEN) : NULL;
+	if (buf == NULL) {
+		rte_pktmbuf_free(mb);
+		aif_pfc_tx_unsent(&qp->pfc_tx, ce, quanta);
+		return;
+	}
+	aif_pfc_frame_build(buf, AIF_PFC_FRAME_LEN, &t->ports[p].mac, ce, quanta);
+	/* MAC control goes straight to the port, never behind queued data */
+	aif_worker_send(w, p, mb);
+}
+
+static void
+watchdog(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
+	 aif_time_ns now_ns)
+{
+	struct aif_qos_port *qp = &q->port[p];
+	void *pkts[AIF_BURST];
+	uint32_t lens[AIF_BURST];
+
+	for (uint8_t k = 0; k < AIF_QOS_NQ; k++) {
+		aif_pfcwd_update(&qp->wd[k], &q->cfg.wd, (rx_paused >> k) & 1,
+				 aif_sched_qlen_pkts(&qp->sched, k) != 0, now_ns);
+		if (!aif_pfcwd_drop(&qp->wd[k], &q->cfg.wd))
+			continue;
+		unsigned n;
+		while ((n = aif_sched_drain(&qp->sched, k, pkts, lens, AIF_BURST)) > 0) {
+			uint64_t bytes = 0;
+			for (unsigned i = 0; i < n; i++) {
+				struct rte_mbuf *mb = pkts[i];
+				const struct aif_mmu_charge *ch = aif_qos_charge(mb);
+				w->port_ctr[ch->in_port].drops[AIF_DROP_PFCWD]++;
+				bytes += rte_pktmbuf_pkt_len(mb);
+				aif_mmu_release(&q->mmu, ch);
+			}
+			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+			aif_pfcwd_count_drop(&qp->wd[k], n, bytes);
+			q->check_xoff = ~0ull;
+		}
+	}
+	(void)w;
+}
+
+void
+aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns)
+{
+	void *pkts[AIF_BURST];
+	uint32_t lens[AIF_BURST];
+	uint8_t qids[AIF_BURST];
+	bool wd_tick = now_ns >= q->next_wd_ns;
+
+	if (wd_tick)
+		q->next_wd_ns = now_ns + AIF_QOS_WD_PERIOD_NS;
+	for (uint16_t p = 0; p < q->n_ports; p++) {
+		struct aif_qos_port *qp = &q->port[p];
+		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
+
+		if (unlikely(wd_tick))
+			watchdog(w, q, p, paused, now_ns);
+		for (uint8_t k = 0; paused && k < AIF_QOS_NQ; k++)
+			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
+				paused &= (uint8_t)~(1u << k);
+		unsigned room = AIF_BURST - w->tx[p].n;
+		unsigned n = aif_sched_dequeue_qid(&qp->sched, now_ns, paused, pkts,
+						   lens, qids, room);
+		if (n)
+			q->check_xoff = ~0ull; /* a release raises every port's threshold */
+		for (unsigned i = 0; i < n; i++) {
+			struct rte_mbuf *mb = pkts[i];
+			const struct aif_mmu_charge *ch = aif_qos_charge(mb);
+			aif_mmu_release(&q->mmu, ch);
+			if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> qids[i]) & 1) &&
+			    !ecn_dequeue(w, q, mb, p, qids[i], ch)) {
+				w->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
+				rte_pktmbuf_free(mb);
+				continue;
+			}
+			aif_worker_send(w, p, mb);
+		}
+	}
+	/* PFC: ports whose XOFF mask may have changed, and refreshes due */
+	for (uint16_t p = 0; p < q->n_ports; p++)
+		if (((q->check_xoff >> p) & 1) || q->port[p].pfc_tx.xoff)
+			send_pfc(w, q, p, now_ns);
+	q->check_xoff = 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Stage: egress with lossless QoS (dataplane/qos.h says what and why).
+ *
+ * aif_egress_enqueue(), per routed packet after the rewrite:
+ *   reads  pkt->tc, in_port, ecn, kind, l3_off; the QoS config maps;
+ *   writes the MMU charge (mbuf dynfield), mbuf l2_len (= l3 offset) and
+ *          packet_type (IPv4/IPv6), for ECN at dequeue;
+ *   returns 0 (queued) or AIF_DROP_<reason> + 1 (the caller drops it).
+ * aif_egress_service(), once per worker step after the RX bursts: serves
+ *   every port's queues (PFC pause, watchdog, shaper), releases the MMU
+ *   charge, applies ECN at dequeue, and sends the PFC XOFF/refresh/XON
+ *   frames the ports' XOFF masks call for.
+ * aif_egress_pfc_input(): a MAC control frame received on a port.
+ * Counters: the modules' own (mmu, sched, ecn, pfc, pfcwd, in struct
+ * aif_qos), plus drop reasons on the ingress port.
+ */
+#ifndef AIF_EGRESS_H
+#define AIF_EGRESS_H
+
+#include <stdint.h>
+
+#include "../dataplane/pkt.h"
+#include "../dataplane/qos.h"
+
+struct rte_mbuf;
+struct aif_worker;
+
+int aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q,
+		       struct rte_mbuf *mb, const struct aif_pkt *m, uint16_t out);
+void aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns);
+/* Returns 0 when consumed, or AIF_DROP_MALFORMED + 1. */
+int aif_egress_pfc_input(struct aif_worker *w, struct aif_qos *q, uint16_t port,
+			 const uint8_t *frame, uint32_t len, aif_time_ns now_ns);
+
+#endif /* AIF_EGRESS_H */

@@ -390,6 +390,11 @@ main(int argc, char **argv)
 		max_mtu = RTE_MAX(max_mtu, sp->ports[p].mtu);
 	unsigned n_mbufs = sp->n_ports * (RX_DESC + TX_DESC + n_workers * 2 * AIF_BURST) +
 			   (n_workers + 1) * POOL_CACHE * 2 + 1024;
+	/* Packets held in the egress queues: as many as the shared buffer holds
+	 * at 256 bytes each, up to 65536 (the queue rings are sized alike). */
+	const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
+	if (qp->enable)
+		n_mbufs += (unsigned)RTE_MIN(qp->buffer_bytes / 256, (uint64_t)65536);
 	uint16_t room = RTE_MAX(RTE_MBUF_DEFAULT_BUF_SIZE,
 				max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_PKTMBUF_HEADROOM);
 	pool = rte_pktmbuf_pool_create("aif_pool", n_mbufs, POOL_CACHE, 0, room,

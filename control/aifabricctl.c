@@ -70,6 +70,7 @@ struct col {
 	const char *key;
 	const char *alt;
 	enum fmt fmt;
+	unsigned at;     /* 1-based element of an array field; 0: the field itself */
 };
 
 #define COLS(a) (a), (sizeof(a) / sizeof((a)[0]))
@@ -116,6 +117,53 @@ static const struct col port_counter_cols[] = {
 	{ "TX_PKTS", "tx_packets", NULL, F_NUM },
 	{ "TX_BYTES", "tx_bytes", NULL, F_NUM },
 	{ "DROPS", "drops", NULL, F_SUM },
+};
+
+/* Per-priority arrays as SONiC's PFC0..PFC7 columns. */
+#define PRIO_COLS(key) \
+	{ "PFC0", key, NULL, F_NUM, 1 }, { "PFC1", key, NULL, F_NUM, 2 }, \
+	{ "PFC2", key, NULL, F_NUM, 3 }, { "PFC3", key, NULL, F_NUM, 4 }, \
+	{ "PFC4", key, NULL, F_NUM, 5 }, { "PFC5", key, NULL, F_NUM, 6 }, \
+	{ "PFC6", key, NULL, F_NUM, 7 }, { "PFC7", key, NULL, F_NUM, 8 }
+
+static const struct col pfc_rx_cols[] = { { "PORT RX", "name", NULL, F_STR }, PRIO_COLS("rx_pfc") };
+static const struct col pfc_tx_cols[] = { { "PORT TX", "name", NULL, F_STR }, PRIO_COLS("tx_pfc") };
+static const struct col pfc_us_cols[] = { { "PAUSED us", "name", NULL, F_STR }, PRIO_COLS("paused_us") };
+
+static const struct col queue_cols[] = {
+	{ "PORT", "port", NULL, F_STR },
+	{ "QUEUE", "queue", NULL, F_NUM },
+	{ "PACKETS", "packets", NULL, F_NUM },
+	{ "BYTES", "bytes", NULL, F_NUM },
+	{ "DROPS", "drop_packets", NULL, F_NUM },
+	{ "DROP_BYTES", "drop_bytes", NULL, F_NUM },
+	{ "ECN_MARKED", "ecn_marked", NULL, F_NUM },
+	{ "WRED", "wred_drops", NULL, F_NUM },
+	{ "DEPTH", "depth_bytes", NULL, F_NUM },
+	{ "WATERMARK", "watermark_bytes", NULL, F_NUM },
+};
+
+static const struct col pg_cols[] = {
+	{ "PORT", "port", NULL, F_STR },
+	{ "PG", "pg", NULL, F_NUM },
+	{ "LOSSLESS", "lossless", NULL, F_BOOL },
+	{ "XOFF", "xoff", NULL, F_BOOL },
+	{ "SHARED", "shared_bytes", NULL, F_NUM },
+	{ "HEADROOM", "headroom_bytes", NULL, F_NUM },
+	{ "SHARED_WM", "shared_watermark_bytes", NULL, F_NUM },
+	{ "HEADROOM_WM", "headroom_watermark_bytes", NULL, F_NUM },
+	{ "XOFFS", "xoff_events", NULL, F_NUM },
+	{ "XONS", "xon_events", NULL, F_NUM },
+};
+
+static const struct col pfcwd_cols[] = {
+	{ "PORT", "port", NULL, F_STR },
+	{ "QUEUE", "queue", NULL, F_NUM },
+	{ "STATUS", "status", NULL, F_STR },
+	{ "ACTION", "action", NULL, F_STR },
+	{ "STORMS", "storms_detected", NULL, F_NUM },
+	{ "RESTORED", "storms_restored", NULL, F_NUM },
+	{ "DROPS", "drop_packets", NULL, F_NUM },
 };
 
 /* Rows built from an object's entries: {"reason": key, "count": value}. */
@@ -271,6 +319,8 @@ cell_text(const struct col *c, const json_t *row)
 
 	if ((v == NULL || json_is_null(v)) && c->alt != NULL)
 		v = json_object_get(row, c->alt);
+	if (c->at && json_is_array(v))
+		v = json_array_get(v, c->at - 1);
 	if (v == NULL || json_is_null(v))
 		return xstrdup("-");
 	switch (c->fmt) {
@@ -495,6 +545,43 @@ render_ok(const struct view *v, const json_t *result)
 		render_json(result);
 }
 
+static void
+render_pfc(const struct view *v, const json_t *result)
+{
+	(void)v;
+	if (!json_is_array(result)) {
+		render_json(result);
+		return;
+	}
+	print_table(COLS(pfc_rx_cols), result, true, 0);
+	printf("\n");
+	print_table(COLS(pfc_tx_cols), result, true, 0);
+	printf("\n");
+	print_table(COLS(pfc_us_cols), result, true, 0);
+}
+
+static void
+render_buffer(const struct view *v, const json_t *result)
+{
+	const json_t *pool = json_object_get(result, "pool");
+	const char *k;
+	json_t *e;
+
+	(void)v;
+	if (!json_is_object(pool)) {
+		render_json(result);
+		return;
+	}
+	printf("buffer pool:\n");
+	json_object_foreach((json_t *)pool, k, e) {
+		char *s = scalar_text(e);
+		printf("  %-26s %s\n", k, s);
+		free(s);
+	}
+	printf("\n");
+	print_table(COLS(pg_cols), json_object_get(result, "priority_groups"), true, 0);
+}
+
 static const struct view views[] = {
 	{ "status", render_status, NULL, 0 },
 	{ "show_ports", render_rows, COLS(port_cols) },
@@ -502,6 +589,10 @@ static const struct view views[] = {
 	{ "show_neighbors", render_rows, COLS(neighbor_cols) },
 	{ "show_groups", render_groups, NULL, 0 },
 	{ "show_counters", render_counters, NULL, 0 },
+	{ "show_pfc", render_pfc, NULL, 0 },
+	{ "show_queues", render_rows, COLS(queue_cols) },
+	{ "show_buffer", render_buffer, NULL, 0 },
+	{ "show_pfcwd", render_rows, COLS(pfcwd_cols) },
 };
 
 static const struct view default_view = { NULL, render_ok, NULL, 0 };
@@ -540,6 +631,11 @@ static const struct {
 	{ "show", "groups", "show_groups" },
 	{ "show", "counters", "show_counters" },
 	{ "clear", "counters", "clear_counters" },
+	{ "show", "pfc", "show_pfc" },
+	{ "show", "queues", "show_queues" },
+	{ "show", "buffer", "show_buffer" },
+	{ "show", "pfcwd", "show_pfcwd" },
+	{ "clear", "watermarks", "clear_watermarks" },
 };
 
 static void
@@ -550,7 +646,8 @@ usage(FILE *f)
 		"commands:\n"
 		"  status\n"
 		"  show ports|routes|neighbors|groups|counters\n"
-		"  clear counters\n"
+		"  show pfc|queues|buffer|pfcwd\n"
+		"  clear counters|watermarks\n"
 		"  load FILE\n"
 		"  raw JSON\n"
 		"socket: -s PATH, else $AIFABRIC_SOCKET, else %s\n",

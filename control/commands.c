@@ -350,12 +350,23 @@ aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 		return groups_json(c->sw);
 	if (strcmp(cmd, "show_counters") == 0)
 		return aif_ctl_counters_json(c->sw);
+	if (strcmp(cmd, "show_pfc") == 0)
+		return aif_ctl_show_pfc(c->sw, aif_clock_now(&c->clock), err, err_len);
+	if (strcmp(cmd, "show_queues") == 0)
+		return aif_ctl_show_queues(c->sw, err, err_len);
+	if (strcmp(cmd, "show_buffer") == 0)
+		return aif_ctl_show_buffer(c->sw, err, err_len);
+	if (strcmp(cmd, "show_pfcwd") == 0)
+		return aif_ctl_show_pfcwd(c->sw, err, err_len);
+	if (strcmp(cmd, "clear_watermarks") == 0)
+		return aif_ctl_clear_watermarks(c->sw, err, err_len);
 	if (strcmp(cmd, "clear_counters") == 0) {
 		aif_switch_clear_counters(c->sw);
 		return json_pack("{s:b}", "cleared", 1);
 	}
 	snprintf(err, err_len, "unknown command '%s' (try status, load, show_ports, "
-		 "show_routes, show_neighbors, show_groups, show_counters, clear_counters)",
+		 "show_routes, show_neighbors, show_groups, show_counters, clear_counters, "
+		 "show_pfc, show_queues, show_buffer, show_pfcwd, clear_watermarks)",
 		 cmd);
 	return NULL;
 }

@@ -7,6 +7,8 @@
  *   load {"config": {...}}      replace the running config (or {"path": F})
  *   show_ports | show_routes | show_neighbors | show_groups | show_counters
  *   clear_counters
+ *   show_pfc | show_queues | show_buffer | show_pfcwd | clear_watermarks
+ *                               lossless QoS (qos_views.c)
  *
  * A rejected load changes nothing: the new config is parsed, validated and
  * compiled into fresh tables before anything running is touched.
@@ -44,6 +46,14 @@ struct aif_ctl {
 /* The aif_ctl_handler for struct aif_ctl (ctx). */
 json_t *aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 			 size_t err_len);
+
+/* QoS views (qos_views.c); NULL with err when QoS is off. */
+json_t *aif_ctl_show_pfc(const struct aif_switch *sw, aif_time_ns now_ns, char *err,
+			 size_t err_len);
+json_t *aif_ctl_show_queues(const struct aif_switch *sw, char *err, size_t err_len);
+json_t *aif_ctl_show_buffer(const struct aif_switch *sw, char *err, size_t err_len);
+json_t *aif_ctl_show_pfcwd(const struct aif_switch *sw, char *err, size_t err_len);
+json_t *aif_ctl_clear_watermarks(struct aif_switch *sw, char *err, size_t err_len);
 
 /* Counters of a switch as JSON (show_counters, and the --stats file). */
 json_t *aif_ctl_counters_json(const struct aif_switch *sw);

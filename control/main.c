@@ -32,6 +32,7 @@
 #include <rte_pdump.h>
 
 #include "../dataplane/clock.h"
+#include "../dataplane/qos.h"
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
 #include "commands.h"
@@ -314,7 +315,7 @@ print_summary(const struct aif_switch *sw, double elapsed_s)
 			continue;
 		if (!any++)
 			printf("  drops by reason:\n");
-		printf("    %-22s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
+		printf("    %-28s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
 	}
 	if (!any)
 		printf("  drops: none\n");
@@ -484,6 +485,12 @@ main(int argc, char **argv)
 	double elapsed = mono_s() - t0;
 
 	print_summary(sw, elapsed);
+	if (sw->qos != NULL) {
+		unsigned left = aif_qos_discard(sw->qos);
+		if (left)
+			printf("  %u packets still in the egress queues at stop were discarded\n",
+			       left);
+	}
 	if (o.stats && write_stats(o.stats, sw, elapsed) != 0)
 		goto out;
 	ret = 0;

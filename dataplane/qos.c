@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
 #include "qos.h"
@@ -131,11 +132,30 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 	return 0;
 }
 
+unsigned
+aif_qos_discard(struct aif_qos *q)
+{
+	void *pkts[64];
+	uint32_t lens[64];
+	unsigned n, total = 0;
+
+	for (uint16_t p = 0; p < q->n_ports; p++)
+		for (uint8_t k = 0; k < AIF_QOS_NQ; k++)
+			while ((n = aif_sched_drain(&q->port[p].sched, k, pkts, lens, 64)) > 0) {
+				for (unsigned i = 0; i < n; i++)
+					aif_mmu_release(&q->mmu, aif_qos_charge(pkts[i]));
+				rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+				total += n;
+			}
+	return total;
+}
+
 void
 aif_qos_free(struct aif_qos *q)
 {
 	if (q == NULL)
 		return;
+	aif_qos_discard(q);
 	for (uint16_t p = 0; p < q->n_ports; p++)
 		aif_sched_free(&q->port[p].sched);
 	free(q);

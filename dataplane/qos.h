@@ -74,6 +74,8 @@ struct aif_qos {
 	struct aif_qos_config cfg;    /* copy, see above */
 	struct aif_mmu mmu;
 	uint64_t check_xoff;          /* bit p: re-evaluate port p's XOFF mask */
+	uint32_t clear_wm_req;        /* control asks (increments)... */
+	uint32_t clear_wm_done;       /* ...the worker clears the watermarks */
 	aif_time_ns next_wd_ns;
 	uint16_t n_ports;
 	struct aif_qos_port port[AIF_MAX_PORTS];
@@ -94,6 +96,10 @@ int aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 struct aif_qos *aif_qos_create(const struct aif_qos_config *qc, uint16_t n_ports,
 			       aif_time_ns now_ns);
 void aif_qos_free(struct aif_qos *q);
+
+/* Free every packet still queued (releasing its buffer charge); returns how
+ * many.  For the owning worker, or anyone once the workers have stopped. */
+unsigned aif_qos_discard(struct aif_qos *q);
 
 /* Worker: adopt a new config (tables of a new generation). */
 int aif_qos_apply(struct aif_qos *q, const struct aif_qos_config *qc,

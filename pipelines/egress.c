@@ -162,6 +162,11 @@ aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns)
 
 	if (wd_tick)
 		q->next_wd_ns = now_ns + AIF_QOS_WD_PERIOD_NS;
+	uint32_t req = __atomic_load_n(&q->clear_wm_req, __ATOMIC_ACQUIRE);
+	if (unlikely(req != q->clear_wm_done)) {
+		aif_mmu_watermarks_clear(&q->mmu);
+		q->clear_wm_done = req;
+	}
 	for (uint16_t p = 0; p < q->n_ports; p++) {
 		struct aif_qos_port *qp = &q->port[p];
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);

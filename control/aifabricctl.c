@@ -139,6 +139,7 @@ static const struct col queue_cols[] = {
 	{ "DROP_BYTES", "drop_bytes", NULL, F_NUM },
 	{ "ECN_MARKED", "ecn_marked", NULL, F_NUM },
 	{ "WRED", "wred_drops", NULL, F_NUM },
+	{ "TRIMMED", "trimmed", NULL, F_NUM },
 	{ "DEPTH", "depth_bytes", NULL, F_NUM },
 	{ "WATERMARK", "watermark_bytes", NULL, F_NUM },
 };

@@ -850,6 +850,23 @@ parse_qos_pfc(struct pctx *c, json_t *j, const char *path,
 	return 0;
 }
 
+static int
+parse_qos_trimming(struct pctx *c, json_t *j, const char *path,
+		   struct aif_qos_params *q)
+{
+	long long size = q->trim_size_bytes, dscp = q->trim_dscp, queue = q->trim_queue;
+
+	if (get_bitset8(c, j, path, "queues", "queue", &q->trim_queues) < 0 ||
+	    get_int(c, j, path, "size_bytes", false, 64, 1500, &size) < 0 ||
+	    get_int(c, j, path, "dscp", false, 0, 63, &dscp) < 0 ||
+	    get_int(c, j, path, "queue", false, 0, 7, &queue) < 0)
+		return -1;
+	q->trim_size_bytes = (uint16_t)size;
+	q->trim_dscp = (uint8_t)dscp;
+	q->trim_queue = (uint8_t)queue;
+	return 0;
+}
+
 /* The "qos" object of a policy; q already holds the defaults. */
 static int
 parse_qos(struct pctx *c, json_t *j, const char *path,
@@ -858,7 +875,9 @@ parse_qos(struct pctx *c, json_t *j, const char *path,
 	static const char *const keys[] = {"enable", "tc_to_queue_map",
 					   "tc_to_pg_map", "pfc_enable",
 					   "scheduler", "buffer", "ecn", "pfc",
-					   NULL};
+					   "trimming", NULL};
+	static const char *const trim_keys[] = {"queues", "size_bytes", "dscp",
+						"queue", NULL};
 	static const char *const sched_keys[] = {"strict", "weights", NULL};
 	static const char *const buf_keys[] = {"model", "size_bytes",
 					       "reserve_bytes", "dynamic_th",
@@ -900,6 +919,9 @@ parse_qos(struct pctx *c, json_t *j, const char *path,
 		return -1;
 	rc = get_object(c, j, path, "pfc", pfc_keys, fp, &v);
 	if (rc < 0 || (rc > 0 && parse_qos_pfc(c, v, fp, q) < 0))
+		return -1;
+	rc = get_object(c, j, path, "trimming", trim_keys, fp, &v);
+	if (rc < 0 || (rc > 0 && parse_qos_trimming(c, v, fp, q) < 0))
 		return -1;
 	return 0;
 }
@@ -2190,6 +2212,10 @@ qos_defaults(struct aif_qos_params *q)
 	q->kmin_bytes = 100000;
 	q->kmax_bytes = 400000;
 	q->pmax = 0.2;
+	q->trim_queues = 0;
+	q->trim_size_bytes = 128;
+	q->trim_dscp = 11;
+	q->trim_queue = 7;
 	q->pfc_quanta = 0xFFFF;
 	q->wd_detection_ns = 200000000;
 	q->wd_restoration_ns = 200000000;

@@ -59,7 +59,8 @@ struct aif_lb_params {
  * HPCC buffer model, 12 MiB, reserve 4096 B per PG, dynamic_th -3 (alpha
  * 1/8), resume offset 3072 B, headroom derived from port speed and a 1 us
  * cable; ECN on queue 3 with Kmin 100 KB, Kmax 400 KB, Pmax 0.2 marked at
- * dequeue; PFC quanta 0xFFFF; watchdog 200 ms / 200 ms / drop.
+ * dequeue; PFC quanta 0xFFFF; watchdog 200 ms / 200 ms / drop; no trimming
+ * (when on: 128-byte frames, DSCP 11, queue 7).
  */
 enum aif_qos_mark_point { AIF_QOS_MARK_DEQUEUE = 0, AIF_QOS_MARK_ENQUEUE = 1 };
 enum aif_qos_ecn_mode { AIF_QOS_ECN_ON = 0, AIF_QOS_ECN_WRED = 1, AIF_QOS_ECN_OFF = 2 };
@@ -89,6 +90,12 @@ struct aif_qos_params {
 	uint32_t kmin_bytes;        /* "kmin_bytes" (green_min_threshold) */
 	uint32_t kmax_bytes;        /* "kmax_bytes" (green_max_threshold) */
 	double pmax;                /* "pmax" 0..1 (green_drop_probability / 100) */
+	/* "trimming" (Ultra Ethernet packet trimming, SAI PACKET_DISCARD_ACTION TRIM) */
+	uint8_t trim_queues;        /* "queues": [0]: lossy queues whose overflow is
+				     * trimmed instead of dropped; default none */
+	uint16_t trim_size_bytes;   /* "size_bytes": frame bytes kept, 64..1500, default 128 */
+	uint8_t trim_dscp;          /* "dscp": DSCP of trimmed packets, default 11 */
+	uint8_t trim_queue;         /* "queue": where trimmed packets go, default 7 */
 	/* "pfc" */
 	uint16_t pfc_quanta;        /* "quanta", 1..65535 */
 	aif_time_ns wd_detection_ns;   /* "watchdog": {"detection_ms"} */

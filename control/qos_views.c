@@ -93,7 +93,7 @@ aif_ctl_show_queues(const struct aif_switch *sw, char *err, size_t err_len)
 			const struct aif_mmu_queue_ctr *mc = &q->mmu.queue_ctr[p][k];
 			const struct aif_ecn_ctr *ec = &qp->ecn[k];
 			json_array_append_new(rows, json_pack(
-				"{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+				"{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 				"port", sw->ports[p].name, "queue", k,
 				"packets", (json_int_t)sc->deq_packets,
 				"bytes", (json_int_t)sc->deq_bytes,
@@ -103,6 +103,7 @@ aif_ctl_show_queues(const struct aif_switch *sw, char *err, size_t err_len)
 							   sc->drain_bytes),
 				"ecn_marked", (json_int_t)ec->ce_marked,
 				"wred_drops", (json_int_t)ec->wred_drops,
+				"trimmed", (json_int_t)qp->trimmed[k],
 				"depth_bytes", (json_int_t)q->mmu.port[p].queue_bytes[k],
 				"watermark_bytes", (json_int_t)q->mmu.wm.queue_bytes[p][k]));
 		}

@@ -56,6 +56,11 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 	qc->pfc_enable = qp->pfc_enable;
 	qc->ecn_queues = qp->ecn_queues;
 	qc->ecn_at_enqueue = qp->ecn_mark_point == AIF_QOS_MARK_ENQUEUE;
+	/* trimming applies to lossy queues only: a lossless one never overflows */
+	qc->trim_queues = qp->trim_queues;
+	qc->trim_queue = qp->trim_queue;
+	qc->trim_dscp = qp->trim_dscp;
+	qc->trim_size_bytes = qp->trim_size_bytes;
 	qc->n_ports = n_ports;
 
 	aif_mmu_params_default(&mp, qp->buffer_model == AIF_QOS_BUF_BROADCOM
@@ -111,6 +116,10 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		}
 		sp.mtu_bytes = (uint32_t)ports[p].mtu + 18; /* frame: + Ethernet + FCS */
 		sp.rate_bps = ports[p].shaper_bps;
+		if (sp.rate_bps != 0) /* see AIF_QOS_SHAPER_SLACK_NS */
+			sp.burst_bytes = sp.mtu_bytes + AIF_SCHED_WIRE_OVERHEAD_BYTES +
+				(uint32_t)((sp.rate_bps * AIF_QOS_SHAPER_SLACK_NS + 8 * AIF_NS_PER_S - 1) /
+					   (8 * AIF_NS_PER_S));
 		sp.ring_pkts = ring_pkts_for(qp->buffer_bytes);
 		if ((rc = aif_sched_config_init(&qc->sched[p], &sp)) != 0) {
 			snprintf(err, err_len, "$.policies[%u].qos.scheduler (port %s): %s",

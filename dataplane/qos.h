@@ -41,6 +41,17 @@ struct rte_mbuf;
 
 #define AIF_QOS_NQ 8
 #define AIF_QOS_WD_PERIOD_NS (1 * AIF_NS_PER_MS) /* watchdog sampling */
+/*
+ * A shaped port's token bucket holds one MTU frame plus what the rate earns
+ * in this long: the worker serves a port once per step, and tokens earned
+ * beyond a full bucket between two services are lost, so a bucket of one
+ * frame (the scheduler's default) loses rate whenever a step takes longer
+ * than the frame's slack (at 10 Gb/s a 1 us step sends one 1000 B frame per
+ * step: 8.2 Gb/s).  Steps up to this long keep the exact rate (the rule
+ * Linux tbf states as burst >= rate / HZ); the price is a burst of this much
+ * at line rate after an idle period.
+ */
+#define AIF_QOS_SHAPER_SLACK_NS (10 * AIF_NS_PER_US)
 
 /* Compiled from the policy, read-only (lives in struct aif_tables). */
 struct aif_qos_config {
@@ -50,6 +61,10 @@ struct aif_qos_config {
 	uint8_t pfc_enable;
 	uint8_t ecn_queues;
 	uint8_t ecn_at_enqueue;
+	uint8_t trim_queues;          /* bit q: overflow of queue q is trimmed */
+	uint8_t trim_queue;
+	uint8_t trim_dscp;
+	uint16_t trim_size_bytes;
 	uint16_t n_ports;
 	struct aif_mmu_config mmu;
 	struct aif_ecn_config ecn;
@@ -65,6 +80,7 @@ struct aif_qos_port {
 	struct aif_pfc_tx_state pfc_tx;
 	struct aif_pfcwd_state wd[AIF_QOS_NQ];
 	struct aif_ecn_ctr ecn[AIF_QOS_NQ];
+	uint64_t trimmed[AIF_QOS_NQ];  /* packets trimmed on overflow of queue q */
 	uint8_t xoff_mask;            /* last XOFF mask of the port's PGs */
 };
 

@@ -5,11 +5,14 @@
  */
 #include <rte_branch_prediction.h>
 #include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_udp.h>
 
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
 #include "egress.h"
+#include "rewrite.h"
 
 static const uint8_t mmu_drop[] = {
 	[AIF_MMU_DROP_SHARED_LIMIT] = AIF_DROP_BUFFER_LIMIT,
@@ -23,6 +26,47 @@ static inline uint32_t
 wire_bytes(const struct rte_mbuf *mb)
 {
 	return rte_pktmbuf_pkt_len(mb) + RTE_ETHER_CRC_LEN;
+}
+
+/*
+ * Packet trimming (Ultra Ethernet, SAI PACKET_DISCARD_ACTION TRIM): instead
+ * of dropping a UDP packet that overflows a lossy queue, keep its first
+ * trim_size_bytes, mark it with trim_dscp (ECN bits kept), fix the IP and UDP
+ * lengths and checksums, and queue it on trim_queue so the receiver learns of
+ * the loss at once.  The RoCE ICRC no longer matches: the DSCP says why.
+ * Returns false when the packet cannot be trimmed (not UDP, already short).
+ */
+static bool
+trim(const struct aif_qos_config *c, struct rte_mbuf *mb, const struct aif_pkt *m)
+{
+	uint16_t keep = c->trim_size_bytes;
+
+	if (m->l4_proto != IPPROTO_UDP || !(m->flags & AIF_PKT_F_L4) ||
+	    rte_pktmbuf_pkt_len(mb) <= keep || m->l4_off + sizeof(struct rte_udp_hdr) > keep ||
+	    rte_pktmbuf_trim(mb, (uint16_t)(rte_pktmbuf_pkt_len(mb) - keep)) != 0)
+		return false;
+	uint8_t *f = rte_pktmbuf_mtod(mb, uint8_t *);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(f + m->l4_off);
+	uint16_t l3_len = keep - m->l3_off;
+
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(keep - m->l4_off));
+	udp->dgram_cksum = 0;
+	if (m->kind == AIF_PKT_IPV4) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + m->l3_off);
+		ip->total_length = rte_cpu_to_be_16(l3_len);
+		ip->type_of_service = (uint8_t)(c->trim_dscp << 2 | (ip->type_of_service & 3));
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = aif_ipv4_csum((const uint8_t *)ip, rte_ipv4_hdr_len(ip));
+	} else {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(f + m->l3_off);
+		uint32_t vtc = rte_be_to_cpu_32(ip6->vtc_flow);
+		vtc = (vtc & ~(0x3Fu << 22)) | ((uint32_t)c->trim_dscp << 22);
+		ip6->vtc_flow = rte_cpu_to_be_32(vtc);
+		ip6->payload_len = rte_cpu_to_be_16((uint16_t)(l3_len - sizeof(*ip6)));
+		if ((uint8_t *)udp == (uint8_t *)(ip6 + 1)) /* IPv6 needs the checksum */
+			udp->dgram_cksum = rte_ipv6_udptcp_cksum(ip6, udp);
+	}
+	return true;
 }
 
 int
@@ -43,14 +87,27 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 	enum aif_mmu_verdict v = aif_mmu_admit(&q->mmu, m->in_port, pg, out, queue,
 					       bytes, lossless, ch);
 	q->check_xoff |= 1ull << m->in_port;
-	if (unlikely(v != AIF_MMU_ADMIT))
-		return mmu_drop[v] + 1;
+	if (unlikely(v != AIF_MMU_ADMIT)) {
+		/* the trimmed header is charged to the trim queue's own PG: the
+		 * PG that just overflowed would refuse it for the same reason */
+		if (!lossless && ((c->trim_queues >> queue) & 1) && trim(c, mb, m) &&
+		    aif_mmu_admit(&q->mmu, m->in_port, c->trim_queue, out, c->trim_queue,
+				  rte_pktmbuf_pkt_len(mb), false, ch) == AIF_MMU_ADMIT) {
+			qp->trimmed[queue]++;
+			queue = c->trim_queue;
+			/* the trimmed packet's ECN bits are as they were: go on */
+		} else {
+			return mmu_drop[v] + 1;
+		}
+	}
 
 	mb->l2_len = m->l3_off;
 	mb->packet_type = m->kind == AIF_PKT_IPV6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4;
 	if (c->ecn_at_enqueue && ((c->ecn_queues >> queue) & 1)) {
+		/* the bytes queued before this packet joins (ecn.h): admit has
+		 * already counted it (ch->bytes: trimmed, it is shorter) */
 		enum aif_ecn_verdict e = aif_ecn_decide(&c->ecn,
-			(uint32_t)aif_mmu_queue_bytes(&q->mmu, out, queue), m->ecn,
+			aif_mmu_queue_bytes(&q->mmu, out, queue) - ch->bytes, m->ecn,
 			lossless, &w->rng, &qp->ecn[queue]);
 		if (e == AIF_ECN_MARK) {
 			aif_ecn_mark_ce(rte_pktmbuf_mtod_offset(mb, uint8_t *, m->l3_off),

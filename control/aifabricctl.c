@@ -9,6 +9,11 @@
  *	                        {"cmd":"show_ports"}, ...
  *	clear counters          {"cmd":"clear_counters"}
  *	load FILE               {"cmd":"load","config":<FILE's JSON object>}
+ *	capture start PORT FILE [--drops] [--snaplen N]
+ *	                        {"cmd":"capture_start","port":PORT,"file":FILE,...}
+ *	                        (FILE made absolute: the daemon writes it)
+ *	capture stop PORT       {"cmd":"capture_stop","port":PORT}
+ *	show captures           {"cmd":"show_captures"}
  *	raw JSON                JSON, sent as given
  *
  * One request, one reply line (see control/ctl_server.h for the protocol).
@@ -165,6 +170,16 @@ static const struct col pfcwd_cols[] = {
 	{ "STORMS", "storms_detected", NULL, F_NUM },
 	{ "RESTORED", "storms_restored", NULL, F_NUM },
 	{ "DROPS", "drop_packets", NULL, F_NUM },
+};
+
+static const struct col capture_cols[] = {
+	{ "PORT", "port", NULL, F_STR },
+	{ "FILE", "file", NULL, F_STR },
+	{ "DROPS", "drops", NULL, F_BOOL },
+	{ "SNAPLEN", "snaplen", NULL, F_NUM },
+	{ "WRITTEN", "packets_written", NULL, F_NUM },
+	{ "SKIPPED", "packets_skipped", NULL, F_NUM },
+	{ "BYTES", "bytes_written", NULL, F_NUM },
 };
 
 /* Rows built from an object's entries: {"reason": key, "count": value}. */
@@ -594,6 +609,7 @@ static const struct view views[] = {
 	{ "show_queues", render_rows, COLS(queue_cols) },
 	{ "show_buffer", render_buffer, NULL, 0 },
 	{ "show_pfcwd", render_rows, COLS(pfcwd_cols) },
+	{ "show_captures", render_rows, COLS(capture_cols) },
 };
 
 static const struct view default_view = { NULL, render_ok, NULL, 0 };
@@ -637,6 +653,7 @@ static const struct {
 	{ "show", "buffer", "show_buffer" },
 	{ "show", "pfcwd", "show_pfcwd" },
 	{ "clear", "watermarks", "clear_watermarks" },
+	{ "show", "captures", "show_captures" },
 };
 
 static void
@@ -650,6 +667,9 @@ usage(FILE *f)
 		"  show pfc|queues|buffer|pfcwd\n"
 		"  clear counters|watermarks\n"
 		"  load FILE\n"
+		"  capture start PORT FILE [--drops] [--snaplen N]\n"
+		"  capture stop PORT\n"
+		"  show captures\n"
 		"  raw JSON\n"
 		"socket: -s PATH, else $AIFABRIC_SOCKET, else %s\n",
 		AIF_CTL_DEFAULT_SOCKET);
@@ -687,6 +707,66 @@ load_request(const char *file)
 	return line;
 }
 
+/* capture start's options (getopt takes them anywhere on the line). */
+static bool opt_drops;
+static const char *opt_snaplen;
+
+static char *
+dump_request(json_t *req)
+{
+	char *line = req ? json_dumps(req, JSON_COMPACT) : NULL;
+
+	json_decref(req);
+	if (line == NULL) {
+		fprintf(stderr, "aifabricctl: out of memory\n");
+		exit(EXIT_ERR);
+	}
+	return line;
+}
+
+/* capture start PORT FILE | capture stop PORT; NULL: not a capture command. */
+static char *
+capture_request(int argc, char **argv, const char **cmd)
+{
+	if (argc == 4 && strcmp(argv[1], "start") == 0) {
+		json_t *req;
+		char *file, *end;
+
+		if (argv[3][0] == '/') {
+			file = xstrdup(argv[3]);
+		} else {
+			char *cwd = getcwd(NULL, 0);
+			size_t n;
+			if (cwd == NULL) {
+				perror("aifabricctl: getcwd");
+				exit(EXIT_ERR);
+			}
+			n = strlen(cwd) + strlen(argv[3]) + 2;
+			file = xmalloc(n);
+			snprintf(file, n, "%s/%s", cwd, argv[3]);
+			free(cwd);
+		}
+		*cmd = "capture_start";
+		req = json_pack("{s:s, s:s, s:s, s:b}", "cmd", *cmd, "port", argv[2],
+				"file", file, "drops", opt_drops);
+		free(file);
+		if (opt_snaplen != NULL) {
+			long v = strtol(opt_snaplen, &end, 10);
+			if (end == opt_snaplen || *end != '\0') {
+				fprintf(stderr, "aifabricctl: bad --snaplen '%s'\n", opt_snaplen);
+				exit(EXIT_ERR);
+			}
+			json_object_set_new(req, "snaplen", json_integer(v));
+		}
+		return dump_request(req);
+	}
+	if (argc == 3 && strcmp(argv[1], "stop") == 0 && !opt_drops && !opt_snaplen) {
+		*cmd = "capture_stop";
+		return dump_request(json_pack("{s:s, s:s}", "cmd", *cmd, "port", argv[2]));
+	}
+	return NULL;
+}
+
 /*
  * The request line (no '\n') for the words of a command, and in *cmd the
  * command name that picks the view; exits on a bad command line.
@@ -694,6 +774,16 @@ load_request(const char *file)
 static char *
 build_request(int argc, char **argv, const char **cmd)
 {
+	if (argc >= 1 && strcmp(argv[0], "capture") == 0) {
+		char *line = capture_request(argc, argv, cmd);
+		if (line != NULL)
+			return line;
+		goto unknown;
+	}
+	if (opt_drops || opt_snaplen) {
+		fprintf(stderr, "aifabricctl: --drops and --snaplen go with capture start\n");
+		exit(EXIT_ERR);
+	}
 	if (argc == 2 && strcmp(argv[0], "load") == 0) {
 		*cmd = "load";
 		return load_request(argv[1]);
@@ -733,6 +823,7 @@ build_request(int argc, char **argv, const char **cmd)
 		}
 		return line;
 	}
+unknown:
 	fprintf(stderr, "aifabricctl: unknown command:");
 	for (int i = 0; i < argc; i++)
 		fprintf(stderr, " %s", argv[i]);
@@ -902,6 +993,8 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "drops", no_argument, NULL, 'D' },
+		{ "snaplen", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = NULL;
@@ -934,6 +1027,12 @@ main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'D':
+			opt_drops = true;
+			break;
+		case 'n':
+			opt_snaplen = optarg;
+			break;
 		default:
 			usage(stderr);
 			return EXIT_ERR;

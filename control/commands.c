@@ -10,6 +10,7 @@
 
 #include <rte_ethdev.h>
 
+#include "../dataplane/capture.h"
 #include "../dataplane/qos.h"
 #include "commands.h"
 #include "compile.h"
@@ -326,6 +327,103 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 			 "neighbors", (int)sp->n_neighbors);
 }
 
+/* The switch port named by req's "port"; -1 with err set when none. */
+static int
+req_port(const struct aif_ctl *c, const json_t *req, char *err, size_t err_len)
+{
+	const char *name = json_string_value(json_object_get(req, "port"));
+
+	if (name == NULL) {
+		snprintf(err, err_len, "\"port\" (a port name) is required");
+		return -1;
+	}
+	for (uint16_t p = 0; p < c->sw->n_ports; p++)
+		if (strcmp(c->sw->ports[p].name, name) == 0)
+			return p;
+	snprintf(err, err_len, "unknown port '%s'", name);
+	return -1;
+}
+
+static json_t *
+capture_json(const struct aif_switch *sw, uint16_t p, const struct aif_capture_info *ci)
+{
+	json_t *o = json_pack("{s:s, s:s, s:b, s:i, s:I, s:I, s:I, s:I, s:f}",
+			      "port", sw->ports[p].name, "file", ci->path,
+			      "drops", ci->drops, "snaplen", (int)ci->snaplen,
+			      "packets_written", (json_int_t)ci->written,
+			      "packets_skipped", (json_int_t)ci->skipped,
+			      "drops_annotated", (json_int_t)ci->drop_comments,
+			      "bytes_written", (json_int_t)ci->bytes,
+			      "seconds", ci->seconds);
+	if (ci->write_errno != 0)
+		json_object_set_new(o, "write_error", json_string(strerror(ci->write_errno)));
+	return o;
+}
+
+/* {"cmd":"capture_start","port":"p0","file":"/x.pcapng","drops":true,"snaplen":256} */
+static json_t *
+cmd_capture_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
+{
+	const json_t *file = json_object_get(req, "file");
+	const json_t *drops = json_object_get(req, "drops");
+	const json_t *snap = json_object_get(req, "snaplen");
+	json_int_t snaplen = AIF_CAPTURE_SNAPLEN_DEFAULT;
+	struct aif_capture_info ci;
+	int p = req_port(c, req, err, err_len);
+
+	if (p < 0)
+		return NULL;
+	if (!json_is_string(file) || json_string_value(file)[0] == '\0') {
+		snprintf(err, err_len, "\"file\" (a path the daemon can write) is required");
+		return NULL;
+	}
+	if (drops != NULL && !json_is_boolean(drops)) {
+		snprintf(err, err_len, "\"drops\" must be true or false");
+		return NULL;
+	}
+	if (snap != NULL) {
+		if (!json_is_integer(snap)) {
+			snprintf(err, err_len, "\"snaplen\" must be an integer, %u..%u",
+				 AIF_CAPTURE_SNAPLEN_MIN, AIF_CAPTURE_SNAPLEN_MAX);
+			return NULL;
+		}
+		snaplen = json_integer_value(snap);
+		if (snaplen < AIF_CAPTURE_SNAPLEN_MIN || snaplen > AIF_CAPTURE_SNAPLEN_MAX) {
+			snprintf(err, err_len, "snaplen %" JSON_INTEGER_FORMAT " out of range %u..%u",
+				 snaplen, AIF_CAPTURE_SNAPLEN_MIN, AIF_CAPTURE_SNAPLEN_MAX);
+			return NULL;
+		}
+	}
+	if (aif_capture_start(c->sw, (uint16_t)p, json_string_value(file), (uint32_t)snaplen,
+			      json_is_true(drops), err, err_len) != 0)
+		return NULL;
+	aif_capture_get(c->sw, (uint16_t)p, &ci);
+	return capture_json(c->sw, (uint16_t)p, &ci);
+}
+
+static json_t *
+cmd_capture_stop(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
+{
+	struct aif_capture_info ci;
+	int p = req_port(c, req, err, err_len);
+
+	if (p < 0 || aif_capture_stop(c->sw, (uint16_t)p, &ci, err, err_len) != 0)
+		return NULL;
+	return capture_json(c->sw, (uint16_t)p, &ci);
+}
+
+static json_t *
+cmd_show_captures(struct aif_ctl *c)
+{
+	struct aif_capture_info ci;
+	json_t *arr = json_array();
+
+	for (uint16_t p = 0; p < c->sw->n_ports; p++)
+		if (aif_capture_get(c->sw, p, &ci))
+			json_array_append_new(arr, capture_json(c->sw, p, &ci));
+	return arr;
+}
+
 json_t *
 aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 		 size_t err_len)
@@ -364,9 +462,16 @@ aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 		aif_switch_clear_counters(c->sw);
 		return json_pack("{s:b}", "cleared", 1);
 	}
+	if (strcmp(cmd, "capture_start") == 0)
+		return cmd_capture_start(c, req, err, err_len);
+	if (strcmp(cmd, "capture_stop") == 0)
+		return cmd_capture_stop(c, req, err, err_len);
+	if (strcmp(cmd, "show_captures") == 0)
+		return cmd_show_captures(c);
 	snprintf(err, err_len, "unknown command '%s' (try status, load, show_ports, "
 		 "show_routes, show_neighbors, show_groups, show_counters, clear_counters, "
-		 "show_pfc, show_queues, show_buffer, show_pfcwd, clear_watermarks)",
+		 "show_pfc, show_queues, show_buffer, show_pfcwd, clear_watermarks, "
+		 "capture_start, capture_stop, show_captures)",
 		 cmd);
 	return NULL;
 }

@@ -9,6 +9,10 @@
  *   clear_counters
  *   show_pfc | show_queues | show_buffer | show_pfcwd | clear_watermarks
  *                               lossless QoS (qos_views.c)
+ *   capture_start {"port": "p0", "file": "/x.pcapng", "drops": true, "snaplen": 256}
+ *   capture_stop {"port": "p0"} | show_captures
+ *                               pcapng capture of a port (dataplane/capture.h);
+ *                               drops and snaplen optional (false, 65535)
  *
  * A rejected load changes nothing: the new config is parsed, validated and
  * compiled into fresh tables before anything running is touched.

@@ -31,6 +31,7 @@
 #include <rte_mbuf.h>
 #include <rte_pdump.h>
 
+#include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
 #include "../dataplane/qos.h"
 #include "../dataplane/switch.h"
@@ -473,6 +474,7 @@ main(int argc, char **argv)
 		aif_ctl_server_poll(srv, 10);
 		aif_time_ns now = aif_clock_now(&ctl.clock);
 		aif_switch_learn(sw, now);
+		aif_capture_poll(sw); /* packet copies to their files */
 		if (now >= next_link) {
 			poll_links(sw);
 			next_link = now + LINK_POLL_NS;
@@ -485,6 +487,15 @@ main(int argc, char **argv)
 	double elapsed = mono_s() - t0;
 
 	print_summary(sw, elapsed);
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		struct aif_capture_info ci;
+		if (aif_capture_get(sw, p, NULL) &&
+		    aif_capture_stop(sw, p, &ci, err, sizeof(err)) == 0)
+			printf("  capture %s: %" PRIu64 " packets written to %s, %" PRIu64
+			       " skipped%s%s\n", sw->ports[p].name, ci.written, ci.path,
+			       ci.skipped, ci.write_errno ? ", write error: " : "",
+			       ci.write_errno ? strerror(ci.write_errno) : "");
+	}
 	if (sw->qos != NULL) {
 		unsigned left = aif_qos_discard(sw->qos);
 		if (left)

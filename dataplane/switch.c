@@ -11,6 +11,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
+#include "capture.h"
 #include "qos.h"
 #include "switch.h"
 #include "worker.h"
@@ -64,6 +65,7 @@ aif_switch_free(struct aif_switch *sw)
 {
 	if (sw == NULL)
 		return;
+	aif_capture_free(sw); /* stops captures: workers must be stopped */
 	for (unsigned i = 0; i < sw->n_workers; i++)
 		aif_worker_free(sw->workers[i]);
 	aif_tables_free(sw->tables);

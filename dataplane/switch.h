@@ -10,7 +10,8 @@
  *   control: tables (publish, tables.h), neigh (single writer, neigh.h),
  *            ports[].link_up, the counter baselines;
  *   worker w: workers[w] and everything in it (counters, TX buffers);
- *   workers -> control: learn_ring (ARP/ND sender addresses, MP/SC).
+ *   workers -> control: learn_ring (ARP/ND sender addresses, MP/SC),
+ *            capture rings (packet copies, SP/SC per worker, capture.h).
  */
 #ifndef AIF_SWITCH_H
 #define AIF_SWITCH_H
@@ -27,6 +28,7 @@ struct rte_rcu_qsbr;
 struct rte_mempool;
 struct aif_worker;
 struct aif_qos;
+struct aif_capture;
 
 #define AIF_MAX_WORKERS 16
 #define AIF_MAX_MEMBER_SLOTS 8192 /* distinct group members over a switch's life */
@@ -59,6 +61,8 @@ struct aif_switch {
 	struct rte_mempool *pool;   /* for packets the switch builds (ARP, ND) */
 	struct aif_qos *qos;        /* egress QoS state: created by control, then
 				     * owned by worker 0 (qos.h); NULL when off */
+	struct aif_capture *capture; /* packet capture (capture.h); NULL until
+				      * the first capture starts */
 
 	uint16_t n_workers;
 	struct aif_worker *workers[AIF_MAX_WORKERS];

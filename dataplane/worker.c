@@ -10,6 +10,7 @@
 
 #include "../pipelines/egress.h"
 #include "../pipelines/pipeline.h"
+#include "capture.h"
 #include "qos.h"
 #include "switch.h"
 #include "worker.h"
@@ -66,7 +67,10 @@ aif_worker_flush_port(struct aif_worker *w, uint16_t p)
 	struct aif_txbuf *b = &w->tx[p];
 	struct aif_port *port = &w->sw->ports[p];
 	struct aif_port_ctr *c = &w->port_ctr[p];
-	uint16_t sent = port->tx.burst(&port->tx, w->txq, b->pkts, b->n);
+	/* capture off: one predictable branch per flush (capture.h) */
+	uint16_t sent = likely(!((w->capture_ports >> p) & 1))
+		? port->tx.burst(&port->tx, w->txq, b->pkts, b->n)
+		: aif_capture_tx_burst(w, p, b->pkts, b->n);
 	uint32_t bytes = b->bytes;
 
 	if (unlikely(sent < b->n)) {
@@ -115,6 +119,7 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 	w->steps++;
 	/* The step is the RCU read-side critical section (tables.h). */
 	rte_rcu_qsbr_thread_online(sw->qsv, w->id);
+	aif_capture_load(w);
 	struct aif_qos *qos = w->id == 0 ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE) : NULL;
 	if (qos != NULL) {
 		const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
@@ -128,7 +133,10 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 		if (n == 0)
 			continue;
 		total += n;
-		aif_worker_process(w, q->port, pkts, n);
+		if (likely(!((w->capture_ports >> q->port) & 1)))
+			aif_worker_process(w, q->port, pkts, n);
+		else
+			aif_capture_rx_process(w, q->port, pkts, n);
 	}
 	if (qos != NULL)
 		aif_egress_service(w, qos, now_ns);

@@ -48,6 +48,8 @@ struct aif_worker {
 	struct aif_rng rng;
 	aif_time_ns now_ns;           /* of the current step */
 	uint64_t steps;
+	uint64_t capture_ports;       /* ports capturing, this step (capture.h) */
+	uint64_t capture_drops;       /* of those, ports annotating drops */
 	aif_time_ns arp_req_ns[AIF_ARP_RL_BUCKETS];
 
 	struct aif_txbuf tx[AIF_MAX_PORTS] __rte_cache_aligned;

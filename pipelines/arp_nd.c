@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "../dataplane/capture.h"
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
 #include "arp_nd.h"
@@ -101,6 +102,10 @@ to_switch(struct aif_worker *w, uint16_t port, struct rte_mbuf *mb,
 	  enum aif_drop_reason r)
 {
 	w->port_ctr[port].drops[r]++;
+	if (unlikely((w->capture_drops >> port) & 1)) {
+		uint8_t r8 = (uint8_t)r;
+		aif_capture_drops(w, port, &mb, &r8, 1);
+	}
 	rte_pktmbuf_free(mb);
 }
 

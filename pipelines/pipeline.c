@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "../dataplane/capture.h"
 #include "../dataplane/neigh.h"
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
@@ -57,6 +58,7 @@ struct burst {
 	uint8_t ip6[AIF_BURST][16];
 	uint64_t nh4[AIF_BURST], nh6[AIF_BURST];
 	struct rte_mbuf *dropped[AIF_BURST];
+	uint8_t drop_reason[AIF_BURST]; /* for a capture with drops (capture.h) */
 	uint16_t n4, n6, n_dropped;
 };
 
@@ -65,6 +67,7 @@ drop(struct burst *b, struct aif_port_ctr *c, struct rte_mbuf *mb,
      enum aif_drop_reason r)
 {
 	c->drops[r]++;
+	b->drop_reason[b->n_dropped] = (uint8_t)r;
 	b->dropped[b->n_dropped++] = mb;
 }
 
@@ -280,6 +283,9 @@ aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
 			live[n_live++] = b.idx6[i];
 	for (i = 0; i < n_live; i++)
 		emit(w, &x, &b, pkts[live[i]], &b.meta[live[i]]);
-	if (b.n_dropped)
+	if (b.n_dropped) {
+		if (unlikely((w->capture_drops >> in_port) & 1))
+			aif_capture_drops(w, in_port, b.dropped, b.drop_reason, b.n_dropped);
 		rte_pktmbuf_free_bulk(b.dropped, b.n_dropped);
+	}
 }

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Per-port packet capture to pcapng: what a switch port received, what it
+ * sent (the PFC frames and ARP/ND answers the switch builds itself
+ * included: dpdk-dumpcap never sees MAC control frames, section 8 of the
+ * lossless-fabric notes), and optionally why a received frame was dropped.
+ *
+ * Why our own pcapng writer, not rte_pcapng: rte_pcapng (22.11) has no
+ * per-packet comment, names interfaces after DPDK ports, and converts TSC
+ * timestamps itself.  Ours writes one interface per file named after the
+ * switch port (if_name "p0"), nanosecond timestamps from the worker clock
+ * (virtual in tests), epb_flags with the direction (inbound/outbound) and
+ * an opt_comment "drop: <reason>" (names as in `show counters`) on dropped
+ * frames; tshark shows them as frame.packet_flags_direction and
+ * frame.comment.  At stop an interface statistics block carries the count
+ * of copies the capture lost (isb_ifdrop).
+ *
+ * Protocol (who does what):
+ *   control  aif_capture_start opens the file, writes the section header
+ *            and interface blocks, fills the port's snaplen and drops flag,
+ *            then sets the port's bit in on_mask (and drops_mask) with a
+ *            release store.  aif_capture_poll (every control-loop round,
+ *            10 ms) drains the per-worker rings into the files.
+ *            aif_capture_stop clears the bits, waits one worker step
+ *            (rte_rcu_qsbr_synchronize: a step is a read-side critical
+ *            section and the worker loads the masks inside it), drains,
+ *            writes the statistics block and closes.  Only control does
+ *            file I/O.
+ *   worker   loads on_mask/drops_mask once per step (aif_capture_load).
+ *            With the port's bit clear: nothing else, one predictable
+ *            branch per RX burst and per TX flush.  With it set it copies
+ *            every packet (rte_pktmbuf_copy, at most snaplen bytes) into
+ *            the capture pool and enqueues {copy, now_ns, length, port,
+ *            direction, drop reason} on its own SP/SC ring.  It never
+ *            blocks: a full ring or an empty pool skips the copy and counts
+ *            it (skipped[port], worker-written, control-summed).
+ *
+ * What is captured on a port:
+ *   rx  every frame as received, before the pipeline touches it.  The
+ *       copies of a burst are enqueued after the pipeline has run on it,
+ *       so with drops on, the copy of a frame the pipeline dropped carries
+ *       the reason.  Drops that happen later (in the egress queues, at
+ *       dequeue, by the PFC watchdog) are not annotated: the frame was
+ *       captured as received, without a comment.
+ *   tx  what the port accepted (after tx_burst), in burst order.  Frames
+ *       the NIC refused are not "sent": with drops on they are written as
+ *       outbound with "drop: tx_full", else not at all.
+ * Timestamps: the worker's clock starts at 0 at its launch; at start control
+ * records, per worker, wall clock (CLOCK_REALTIME) minus the worker's
+ * now_ns, and adds it when writing.  Every frame of one step has that
+ * step's time.
+ */
+#ifndef AIF_CAPTURE_H
+#define AIF_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_branch_prediction.h>
+
+#include "switch.h"
+#include "worker.h"
+
+struct rte_mbuf;
+struct rte_mempool;
+struct rte_ring;
+
+#define AIF_CAPTURE_SNAPLEN_MIN 64
+#define AIF_CAPTURE_SNAPLEN_MAX 65535
+#define AIF_CAPTURE_SNAPLEN_DEFAULT 65535
+#define AIF_CAPTURE_RING_SIZE 4096  /* records per worker ring */
+#define AIF_CAPTURE_POOL_SIZE 8191  /* copies in flight, all workers */
+#define AIF_CAPTURE_NO_DROP 0xff    /* reason of a frame that was not dropped */
+#define AIF_CAPTURE_PATH_MAX 512
+
+/* epb_flags direction bits (pcapng). */
+enum aif_capture_dir {
+	AIF_CAPTURE_IN = 1,
+	AIF_CAPTURE_OUT = 2,
+};
+
+/* One copy on its way from a worker to the file (24 bytes). */
+struct aif_capture_rec {
+	struct rte_mbuf *m;   /* the copy, from the capture pool */
+	aif_time_ns ts_ns;    /* the worker's now_ns */
+	uint32_t orig_len;    /* frame length on the wire (no FCS) */
+	uint16_t port;        /* switch port */
+	uint8_t dir;          /* enum aif_capture_dir */
+	uint8_t reason;       /* enum aif_drop_reason, or AIF_CAPTURE_NO_DROP */
+};
+
+/* One worker's side: written by that worker only (skipped: read by control). */
+struct aif_capture_wk {
+	struct rte_ring *ring;              /* SP: the worker, SC: control */
+	uint64_t skipped[AIF_MAX_PORTS];    /* copies lost: pool empty or ring full */
+	/* the RX burst the pipeline is running on (aif_capture_rx_process) */
+	uint16_t rx_port, rx_n;
+	bool rx_active;
+	struct rte_mbuf *rx_orig[AIF_BURST];
+	struct aif_capture_rec rx_rec[AIF_BURST];
+} __rte_cache_aligned;
+
+/* A port's capture: control only. */
+struct aif_capture_port {
+	FILE *f;                  /* NULL: not capturing */
+	char path[AIF_CAPTURE_PATH_MAX];
+	uint32_t snaplen;
+	bool drops;
+	int write_errno;          /* first write error, 0 if none */
+	uint64_t written, bytes;  /* packets written, file bytes */
+	uint64_t drop_comments;   /* of those, frames written with a drop reason */
+	uint64_t skipped_base;    /* sum of skipped[port] at start */
+	uint64_t start_wall_ns;
+	int64_t wall_off_ns[AIF_MAX_WORKERS]; /* wall clock - worker now_ns */
+};
+
+struct aif_capture {
+	uint64_t on_mask;       /* ports capturing (control stores, workers load) */
+	uint64_t drops_mask;    /* of those, ports that annotate drops */
+	uint32_t snaplen[AIF_MAX_PORTS]; /* set before the port's bit goes on */
+	struct rte_mempool *pool;
+	uint64_t orphans;       /* records for a port with no file (control) */
+	struct aif_capture_wk wk[AIF_MAX_WORKERS];
+	struct aif_capture_port port[AIF_MAX_PORTS];
+};
+
+/* What a capture did: for capture_stop and show_captures. */
+struct aif_capture_info {
+	char path[AIF_CAPTURE_PATH_MAX];
+	uint32_t snaplen;
+	bool drops;
+	uint64_t written, bytes, drop_comments, skipped;
+	double seconds;
+	int write_errno;
+};
+
+/* ---- worker side ---- */
+
+/*
+ * Once per step, inside the RCU critical section: which ports capture.
+ * sw->capture is NULL until the first capture starts.
+ */
+static inline void
+aif_capture_load(struct aif_worker *w)
+{
+	const struct aif_capture *c = __atomic_load_n(&w->sw->capture, __ATOMIC_ACQUIRE);
+
+	if (likely(c == NULL)) {
+		w->capture_ports = 0;
+		w->capture_drops = 0;
+		return;
+	}
+	w->capture_ports = __atomic_load_n(&c->on_mask, __ATOMIC_ACQUIRE);
+	w->capture_drops = __atomic_load_n(&c->drops_mask, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * An RX burst of a capturing port: copy each frame, run the pipeline on
+ * the burst (aif_worker_process), then enqueue the copies, each with its
+ * drop reason when the port captures drops.
+ */
+void aif_capture_rx_process(struct aif_worker *w, uint16_t port,
+			    struct rte_mbuf **pkts, uint16_t n);
+
+/*
+ * tx.burst for a capturing port: copy, send, enqueue the copies of what the
+ * port took (and with drops on, those it refused, as "tx_full").  Returns
+ * what tx.burst returned.
+ */
+uint16_t aif_capture_tx_burst(struct aif_worker *w, uint16_t port,
+			      struct rte_mbuf **pkts, uint16_t n);
+
+/*
+ * Frames of port the pipeline drops (reasons[i]: enum aif_drop_reason),
+ * called before they are freed when the port captures drops.  Inside
+ * aif_capture_rx_process it annotates the copies already made; otherwise
+ * (a test calling the pipeline directly) it copies them itself.
+ */
+void aif_capture_drops(struct aif_worker *w, uint16_t port,
+		       struct rte_mbuf *const *pkts, const uint8_t *reasons,
+		       uint16_t n);
+
+/* ---- control side ---- */
+
+/*
+ * Start capturing port of sw into path (created or truncated): snaplen
+ * AIF_CAPTURE_SNAPLEN_MIN..MAX bytes per frame; drops: annotate dropped
+ * frames.  Creates the capture pool and rings on first use.  Returns 0, or
+ * -1 with a reason in err (port capturing already, bad snaplen, file).
+ *
+ *	if (aif_capture_start(sw, 0, "/tmp/p0.pcapng", 256, true, err, sizeof(err)))
+ *		puts(err);
+ */
+int aif_capture_start(struct aif_switch *sw, uint16_t port, const char *path,
+		      uint32_t snaplen, bool drops, char *err, size_t err_len);
+
+/* Stop port's capture: drain, write statistics, close; info may be NULL. */
+int aif_capture_stop(struct aif_switch *sw, uint16_t port,
+		     struct aif_capture_info *info, char *err, size_t err_len);
+
+/* Is port capturing?  If so, fill info (may be NULL). */
+bool aif_capture_get(const struct aif_switch *sw, uint16_t port,
+		     struct aif_capture_info *info);
+
+/* Control loop: write what the workers copied; returns records drained. */
+unsigned aif_capture_poll(struct aif_switch *sw);
+
+/* Stop every capture and free the capture state (switch teardown). */
+void aif_capture_free(struct aif_switch *sw);
+
+/* ---- pcapng writer (no EAL needed) ---- */
+
+#define AIF_PCAPNG_LINKTYPE_ETHERNET 1
+
+/* Section header block. */
+int aif_pcapng_write_shb(FILE *f, const char *hardware, const char *os,
+			 const char *app);
+/* Interface description block (if_tsresol 9: timestamps in ns). */
+int aif_pcapng_write_idb(FILE *f, uint16_t linktype, uint32_t snaplen,
+			 const char *if_name, const char *if_description);
+/*
+ * Enhanced packet block on interface if_id: cap_len bytes of a frame of
+ * orig_len, epb_flags = dir (enum aif_capture_dir, 0: unknown), comment
+ * (may be NULL).  Returns the bytes written, or -1 (errno set).
+ */
+long aif_pcapng_write_epb(FILE *f, uint32_t if_id, uint64_t ts_ns,
+			  const void *data, uint32_t cap_len, uint32_t orig_len,
+			  uint32_t dir, const char *comment);
+/* Interface statistics block: isb_starttime/endtime, ifrecv, ifdrop. */
+int aif_pcapng_write_isb(FILE *f, uint32_t if_id, uint64_t ts_ns,
+			 uint64_t start_ns, uint64_t end_ns, uint64_t ifrecv,
+			 uint64_t ifdrop);
+
+#endif /* AIF_CAPTURE_H */

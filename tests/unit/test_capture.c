@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for dataplane/capture.c.
+ *
+ * Writer (no EAL): a file with a section header, an interface, frames in
+ * and out (one of odd length, so padded), one with a drop comment, and a
+ * statistics block; read back block by block: types, both length fields,
+ * 32-bit alignment, every field and option.
+ *
+ * Capture path (EAL, --no-huge): a switch with two ports on a fake
+ * transmit function that takes only part of each burst; a capture on port
+ * 0 with drops and snaplen 64; frames sent, refused, received and dropped;
+ * then the file must hold exactly the frames port 0 sent (outbound), the
+ * refused ones as "drop: tx_full", the received ones (inbound) and the
+ * dropped one with its reason, cut to the snaplen; nothing from port 1.
+ * And the start/stop errors.  tshark reads such files in
+ * tests/e2e/check_capture.sh.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+
+#include "capture.h"
+#include "drop.h"
+#include "switch.h"
+#include "worker.h"
+
+/* ---- a pcapng reader, just enough for the checks ---- */
+
+#define MAX_BLOCKS 64
+
+struct opt {
+	uint16_t code, len;
+	const uint8_t *v;
+};
+
+struct block {
+	uint32_t type, len;
+	const uint8_t *body; /* after type and length */
+	uint32_t body_len;   /* up to the trailing length */
+	struct opt opts[8];
+	unsigned n_opts;
+	/* EPB */
+	uint32_t if_id, cap_len, orig_len;
+	uint64_t ts;
+	const uint8_t *data;
+};
+
+struct file {
+	uint8_t *buf;
+	size_t size;
+	struct block b[MAX_BLOCKS];
+	unsigned n;
+};
+
+static uint32_t
+rd32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void
+parse_opts(struct block *b, const uint8_t *p, const uint8_t *end)
+{
+	while (p + 4 <= end) {
+		uint16_t h[2];
+		memcpy(h, p, 4);
+		if (h[0] == 0) {
+			assert_int_equal(h[1], 0);
+			assert_ptr_equal(p + 4, end); /* opt_endofopt is last */
+			return;
+		}
+		assert_true(b->n_opts < 8);
+		b->opts[b->n_opts++] = (struct opt){ h[0], h[1], p + 4 };
+		p += 4 + ((h[1] + 3u) & ~3u);
+	}
+	fail_msg("options not ended by opt_endofopt");
+}
+
+static const struct opt *
+find_opt(const struct block *b, uint16_t code)
+{
+	for (unsigned i = 0; i < b->n_opts; i++)
+		if (b->opts[i].code == code)
+			return &b->opts[i];
+	return NULL;
+}
+
+static void
+assert_opt_str(const struct block *b, uint16_t code, const char *want)
+{
+	const struct opt *o = find_opt(b, code);
+	if (want == NULL) {
+		assert_null(o);
+		return;
+	}
+	assert_non_null(o);
+	assert_int_equal(o->len, strlen(want));
+	assert_memory_equal(o->v, want, o->len);
+}
+
+static void
+read_file(const char *path, struct file *f)
+{
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	f->size = (size_t)ftell(fp);
+	rewind(fp);
+	f->buf = malloc(f->size + 1);
+	assert_int_equal(fread(f->buf, 1, f->size, fp), f->size);
+	fclose(fp);
+	f->n = 0;
+
+	size_t off = 0;
+	while (off < f->size) {
+		assert_true(f->n < MAX_BLOCKS);
+		assert_true(off + 12 <= f->size);
+		struct block *b = &f->b[f->n++];
+		memset(b, 0, sizeof(*b));
+		b->type = rd32(f->buf + off);
+		b->len = rd32(f->buf + off + 4);
+		assert_true(b->len >= 12);
+		assert_int_equal(b->len % 4, 0);
+		assert_true(off + b->len <= f->size);
+		assert_int_equal(rd32(f->buf + off + b->len - 4), b->len);
+		b->body = f->buf + off + 8;
+		b->body_len = b->len - 12;
+		const uint8_t *end = b->body + b->body_len, *o;
+		switch (b->type) {
+		case 0x0A0D0D0A: /* SHB */
+			assert_int_equal(rd32(b->body), 0x1A2B3C4D);
+			assert_int_equal(rd32(b->body + 4), 1); /* 1.0 */
+			o = b->body + 16;
+			break;
+		case 1: /* IDB */
+			o = b->body + 8;
+			break;
+		case 5: /* ISB */
+			b->if_id = rd32(b->body);
+			b->ts = (uint64_t)rd32(b->body + 4) << 32 | rd32(b->body + 8);
+			o = b->body + 12;
+			break;
+		case 6: /* EPB */
+			b->if_id = rd32(b->body);
+			b->ts = (uint64_t)rd32(b->body + 4) << 32 | rd32(b->body + 8);
+			b->cap_len = rd32(b->body + 12);
+			b->orig_len = rd32(b->body + 16);
+			b->data = b->body + 20;
+			o = b->data + ((b->cap_len + 3u) & ~3u);
+			break;
+		default:
+			fail_msg("unexpected block type %#x", b->type);
+			return;
+		}
+		assert_true(o <= end);
+		parse_opts(b, o, end);
+		off += b->len;
+	}
+}
+
+static uint32_t
+epb_dir(const struct block *b)
+{
+	const struct opt *o = find_opt(b, 2);
+	if (o == NULL)
+		return 0;
+	assert_int_equal(o->len, 4);
+	return rd32(o->v);
+}
+
+static void
+tmp_path(char *buf, size_t len, const char *tag)
+{
+	snprintf(buf, len, "/tmp/aif-ut-capture-%d-%s.pcapng", (int)getpid(), tag);
+}
+
+/* ---- writer ---- */
+
+static void
+test_writer_blocks(void **state)
+{
+	char path[128];
+	uint8_t f60[60], f61[61], f100[100];
+	struct file f;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(f100); i++)
+		f100[i] = (uint8_t)i;
+	memcpy(f60, f100, sizeof(f60));
+	memcpy(f61, f100 + 1, sizeof(f61));
+	tmp_path(path, sizeof(path), "writer");
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(aif_pcapng_write_shb(fp, NULL, "Linux", "aifabric"), 0);
+	assert_int_equal(aif_pcapng_write_idb(fp, AIF_PCAPNG_LINKTYPE_ETHERNET, 256, "p0",
+					      "switch leaf0 port p0"), 0);
+	uint64_t t0 = 1700000000123456789ull;
+	assert_int_equal(aif_pcapng_write_epb(fp, 0, t0, f60, 60, 60, AIF_CAPTURE_IN, NULL),
+			 28 + 60 + 8 + 4 + 4); /* header, data, epb_flags, end, length */
+	assert_true(aif_pcapng_write_epb(fp, 0, t0 + 1, f61, 61, 61, AIF_CAPTURE_OUT, NULL) > 0);
+	assert_true(aif_pcapng_write_epb(fp, 0, t0 + 2, f100, 64, 100, AIF_CAPTURE_IN,
+					 "drop: no_route") > 0);
+	assert_int_equal(aif_pcapng_write_isb(fp, 0, t0 + 3, t0 - 5, t0 + 3, 10, 7), 0);
+	assert_int_equal(fclose(fp), 0);
+
+	read_file(path, &f);
+	assert_int_equal(f.n, 6);
+	assert_int_equal(f.b[0].type, 0x0A0D0D0A);
+	assert_opt_str(&f.b[0], 2, NULL);         /* shb_hardware not given */
+	assert_opt_str(&f.b[0], 3, "Linux");
+	assert_opt_str(&f.b[0], 4, "aifabric");
+
+	assert_int_equal(f.b[1].type, 1);
+	assert_int_equal(f.b[1].body[0] | f.b[1].body[1] << 8, 1); /* Ethernet */
+	assert_int_equal(rd32(f.b[1].body + 4), 256);
+	assert_opt_str(&f.b[1], 2, "p0");
+	assert_opt_str(&f.b[1], 3, "switch leaf0 port p0");
+	const struct opt *res = find_opt(&f.b[1], 9);
+	assert_non_null(res);
+	assert_int_equal(res->len, 1);
+	assert_int_equal(res->v[0], 9);
+
+	const struct { uint32_t cap, orig, dir; const uint8_t *data; const char *comment; }
+	want[] = {
+		{ 60, 60, AIF_CAPTURE_IN, f60, NULL },
+		{ 61, 61, AIF_CAPTURE_OUT, f61, NULL },
+		{ 64, 100, AIF_CAPTURE_IN, f100, "drop: no_route" },
+	};
+	for (unsigned i = 0; i < 3; i++) {
+		const struct block *b = &f.b[2 + i];
+		assert_int_equal(b->type, 6);
+		assert_int_equal(b->if_id, 0);
+		assert_true(b->ts == t0 + i);
+		assert_int_equal(b->cap_len, want[i].cap);
+		assert_int_equal(b->orig_len, want[i].orig);
+		assert_memory_equal(b->data, want[i].data, want[i].cap);
+		assert_int_equal(epb_dir(b), want[i].dir);
+		assert_opt_str(b, 1, want[i].comment);
+	}
+	const struct block *isb = &f.b[5];
+	assert_int_equal(isb->type, 5);
+	assert_true(isb->ts == t0 + 3);
+	const struct opt *o = find_opt(isb, 2);
+	assert_non_null(o);
+	assert_true(((uint64_t)rd32(o->v) << 32 | rd32(o->v + 4)) == t0 - 5);
+	uint64_t v;
+	o = find_opt(isb, 4);
+	assert_non_null(o);
+	memcpy(&v, o->v, 8);
+	assert_true(v == 10);
+	o = find_opt(isb, 5);
+	assert_non_null(o);
+	memcpy(&v, o->v, 8);
+	assert_true(v == 7);
+	free(f.buf);
+	unlink(path);
+}
+
+/* ---- capture path (EAL) ---- */
+
+static struct rte_mempool *pool;
+
+struct fake_tx {
+	uint16_t accept; /* per burst */
+	unsigned bursts;
+};
+
+static uint16_t
+fake_burst(struct aif_txif *tx, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct fake_tx *ft = tx->ctx;
+	uint16_t k = RTE_MIN(n, ft->accept);
+
+	(void)queue;
+	ft->bursts++;
+	rte_pktmbuf_free_bulk(pkts, k); /* the driver owns what it took */
+	return k;
+}
+
+static struct rte_mbuf *
+frame(uint16_t len, uint8_t tag)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	assert_non_null(m);
+	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, len);
+	assert_non_null(d);
+	for (uint16_t i = 0; i < len; i++)
+		d[i] = (uint8_t)(tag + i);
+	return m;
+}
+
+static int
+eal_setup(void **state)
+{
+	char prefix[64];
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "aif-ut-capture-%d", (int)getpid());
+	char *argv[] = {
+		"test_capture", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		"--file-prefix", prefix, "-l", "0", "--log-level", "error",
+	};
+	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("ut_capture", 1023, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+eal_teardown(void **state)
+{
+	(void)state;
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return 0;
+}
+
+static void
+test_capture_path(void **state)
+{
+	struct fake_tx ft[2] = { { .accept = 3 }, { .accept = 32 } };
+	struct aif_capture_info ci;
+	char path[128], err[256];
+	struct file f;
+
+	(void)state;
+	struct aif_switch *sw = aif_switch_create("leaf0", 0, 1, pool);
+	assert_non_null(sw);
+	sw->n_ports = 2;
+	for (uint16_t p = 0; p < 2; p++) {
+		snprintf(sw->ports[p].name, sizeof(sw->ports[p].name), "p%u", p);
+		sw->ports[p].tx = (struct aif_txif){ .burst = fake_burst, .ctx = &ft[p] };
+	}
+	struct aif_worker *w = aif_worker_create(sw, 0, 1);
+	assert_non_null(w);
+	unsigned in_use = rte_mempool_in_use_count(pool);
+
+	aif_worker_step(w, 5 * AIF_NS_PER_S); /* the worker clock is not 0 */
+	tmp_path(path, sizeof(path), "path");
+	struct timespec t_start;
+	clock_gettime(CLOCK_REALTIME, &t_start);
+	assert_int_equal(aif_capture_start(sw, 0, path, 64, true, err, sizeof(err)), 0);
+
+	/* errors */
+	assert_int_equal(aif_capture_start(sw, 0, path, 64, true, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "port p0 is capturing already"));
+	assert_int_equal(aif_capture_start(sw, 1, path, 10, false, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "snaplen 10 out of range 64..65535"));
+	assert_int_equal(aif_capture_start(sw, 1, "/nonexistent-dir/x.pcapng", 64, false,
+					   err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot open /nonexistent-dir/x.pcapng"));
+	assert_int_equal(aif_capture_stop(sw, 1, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "port p1 is not capturing");
+	assert_true(aif_capture_get(sw, 0, NULL));
+	assert_false(aif_capture_get(sw, 1, NULL));
+
+	/* 5 frames out of p0 (the port takes 3), 2 out of p1 (not captured) */
+	for (uint8_t i = 0; i < 5; i++)
+		aif_worker_send(w, 0, frame(100, (uint8_t)(0x10 * i)));
+	aif_worker_send(w, 1, frame(80, 0xAA));
+	aif_worker_send(w, 1, frame(80, 0xBB));
+	aif_worker_step(w, 5 * AIF_NS_PER_S + 1000); /* loads the masks, flushes */
+	assert_int_equal(ft[0].bursts, 1);
+	assert_int_equal(w->port_ctr[0].tx_packets, 3);
+	assert_int_equal(w->port_ctr[0].drops[AIF_DROP_TX_FULL], 2);
+
+	/* two received frames: no tables, so the worker drops them (not
+	 * annotated: that drop is not the pipeline's) */
+	struct rte_mbuf *rx[2] = { frame(70, 0x40), frame(30, 0x50) };
+	aif_capture_rx_process(w, 0, rx, 2);
+	/* a pipeline drop outside an RX burst: copied by itself */
+	struct rte_mbuf *d = frame(100, 0x60);
+	uint8_t why = AIF_DROP_NO_ROUTE;
+	aif_capture_drops(w, 0, &d, &why, 1);
+	rte_pktmbuf_free(d);
+
+	assert_true(aif_capture_poll(sw) > 0);
+	assert_int_equal(aif_capture_stop(sw, 0, &ci, err, sizeof(err)), 0);
+	assert_int_equal(ci.written, 8);
+	assert_int_equal(ci.skipped, 0);
+	assert_int_equal(ci.drop_comments, 3);
+	assert_int_equal(ci.snaplen, 64);
+	assert_true(ci.drops);
+	assert_int_equal(ci.write_errno, 0);
+	assert_false(aif_capture_get(sw, 0, NULL));
+	/* every copy went back to the capture pool, every frame to ours */
+	assert_int_equal(rte_mempool_in_use_count(sw->capture->pool), 0);
+	assert_int_equal(rte_mempool_in_use_count(pool), in_use);
+
+	read_file(path, &f);
+	assert_int_equal(f.n, 1 + 1 + 8 + 1);
+	assert_opt_str(&f.b[1], 2, "p0");
+	const struct { uint32_t cap, orig, dir; uint8_t tag; const char *comment; } want[] = {
+		{ 64, 100, AIF_CAPTURE_OUT, 0x00, NULL },
+		{ 64, 100, AIF_CAPTURE_OUT, 0x10, NULL },
+		{ 64, 100, AIF_CAPTURE_OUT, 0x20, NULL },
+		{ 64, 100, AIF_CAPTURE_OUT, 0x30, "drop: tx_full" },
+		{ 64, 100, AIF_CAPTURE_OUT, 0x40, "drop: tx_full" },
+		{ 64, 70, AIF_CAPTURE_IN, 0x40, NULL },
+		{ 30, 30, AIF_CAPTURE_IN, 0x50, NULL },
+		{ 64, 100, AIF_CAPTURE_IN, 0x60, "drop: no_route" },
+	};
+	uint64_t start_ns = (uint64_t)t_start.tv_sec * AIF_NS_PER_S + (uint64_t)t_start.tv_nsec;
+	for (unsigned i = 0; i < 8; i++) {
+		const struct block *b = &f.b[2 + i];
+		assert_int_equal(b->type, 6);
+		assert_int_equal(b->cap_len, want[i].cap);
+		assert_int_equal(b->orig_len, want[i].orig);
+		assert_int_equal(b->data[0], want[i].tag);
+		assert_int_equal(b->data[b->cap_len - 1], (uint8_t)(want[i].tag + b->cap_len - 1));
+		assert_int_equal(epb_dir(b), want[i].dir);
+		assert_opt_str(b, 1, want[i].comment);
+		/* wall clock: start + the 1000 ns the worker clock moved, or so */
+		assert_true(b->ts >= start_ns && b->ts < start_ns + 5 * AIF_NS_PER_S);
+	}
+	assert_int_equal(f.b[10].type, 5);
+	free(f.buf);
+	unlink(path);
+
+	/* a capture can start again; the switch stops it when freed */
+	assert_int_equal(aif_capture_start(sw, 0, path, 65535, false, err, sizeof(err)), 0);
+	aif_switch_free(sw);
+	read_file(path, &f);
+	assert_int_equal(f.n, 3); /* SHB, IDB, ISB */
+	free(f.buf);
+	unlink(path);
+	assert_int_equal(rte_mempool_in_use_count(pool), in_use);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest writer[] = {
+		cmocka_unit_test(test_writer_blocks),
+	};
+	const struct CMUnitTest path[] = {
+		cmocka_unit_test(test_capture_path),
+	};
+	int rc = cmocka_run_group_tests_name("writer", writer, NULL, NULL);
+	return rc | cmocka_run_group_tests_name("capture path", path, eal_setup, eal_teardown);
+}

@@ -100,6 +100,9 @@
  *                                 stored as speed_mbps (rounded, >= 1);
  *                                 default: as the device reports
  *           "shaper_gbps": 40,    optional egress rate limit, number > 0
+ *           "pfc_mode": "software" optional: who sends PFC for the port's
+ *                                 lossless priorities, "software" (the
+ *                                 switch) or "hardware" (the NIC)
  *                                 (at most 1000000), stored as shaper_bps
  *                                 (rounded); at most speed_gbps if that is
  *                                 given; default none (0)
@@ -1193,7 +1196,8 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 {
 	static const char *const keys[] = {"name", "device", "mac", "mtu",
 					   "speed_gbps", "shaper_gbps",
-					   "addresses", NULL};
+					   "pfc_mode", "addresses", NULL};
+	static const char *const pfc_modes[] = {"software", "hardware", NULL};
 	struct aif_port_params *port = &sw->ports[idx];
 	char fp[PATH_LEN];
 	long long mtu = 1500;
@@ -1217,7 +1221,8 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 		return -1;
 	port->mtu = (uint16_t)mtu;
 	if (parse_port_speed(c, j, path, port) < 0 ||
-	    parse_port_shaper(c, j, path, port) < 0)
+	    parse_port_shaper(c, j, path, port) < 0 ||
+	    get_enum(c, j, path, "pfc_mode", pfc_modes, "PFC mode", &port->pfc_mode) < 0)
 		return -1;
 	rc = get_array(c, j, path, "addresses", false, 0, AIF_MAX_PORT_ADDRS,
 		       &arr);

@@ -112,6 +112,12 @@ struct aif_policy_params {
 	struct aif_qos_params qos;
 };
 
+/* Who sends PFC for a port's lossless priorities (port "pfc_mode"). */
+enum aif_pfc_mode {
+	AIF_PFC_MODE_SOFTWARE = 0, /* "software": the switch builds the frames */
+	AIF_PFC_MODE_HARDWARE = 1, /* "hardware": the NIC, via rte_eth_dev_priority_flow_ctrl_set */
+};
+
 struct aif_port_params {
 	char name[AIF_NAME_MAX];
 	char device[AIF_DEV_NAME_MAX]; /* EAL device name: "net_pcap0", "0000:03:00.0" */
@@ -120,6 +126,7 @@ struct aif_port_params {
 	uint32_t speed_mbps;           /* 0: as the device reports */
 	uint16_t mtu;                  /* IP MTU, default 1500 */
 	uint64_t shaper_bps;           /* "shaper_gbps": egress rate limit, 0 = none */
+	uint8_t pfc_mode;              /* "pfc_mode": enum aif_pfc_mode, default software */
 	uint16_t n_addrs;
 	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS]; /* interface addresses with subnet */
 };

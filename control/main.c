@@ -164,10 +164,43 @@ probe_lossless(uint16_t pid, struct aif_port_info *pi)
 			 "available (frames built by the switch)");
 }
 
+/*
+ * "pfc_mode": "hardware": the NIC sends PFC for the lossless priorities from
+ * its own receive buffer (and honours PFC it receives); the switch then sends
+ * none of its own for that port.  Water marks are the driver's units (ixgbe:
+ * KB of its Rx packet buffer); the values here suit a 10G/25G port.
+ */
+static int
+enable_hw_pfc(uint16_t pid, const struct aif_port_params *pp, uint8_t pfc_enable,
+	      struct aif_port_info *pi)
+{
+	for (uint8_t prio = 0; prio < 8; prio++) {
+		if (!((pfc_enable >> prio) & 1))
+			continue;
+		struct rte_eth_pfc_conf pfc = {
+			.fc = { .mode = RTE_ETH_FC_FULL, .high_water = 160, .low_water = 128,
+				.pause_time = 0xFFFF, .send_xon = 1 },
+			.priority = prio,
+		};
+		int rc = rte_eth_dev_priority_flow_ctrl_set(pid, &pfc);
+		if (rc != 0) {
+			fprintf(stderr, "port %s (%s): \"pfc_mode\": \"hardware\" but the driver "
+				"cannot enable PFC on priority %u: %s; use \"software\"\n",
+				pp->name, pp->device, prio,
+				rc == -ENOTSUP || rc == -ENOSYS ? "not supported" : rte_strerror(-rc));
+			return -1;
+		}
+	}
+	snprintf(pi->hardware_pfc, sizeof(pi->hardware_pfc),
+		 "enabled by the switch (pfc_mode hardware), mask 0x%02x", pfc_enable);
+	snprintf(pi->software_pfc, sizeof(pi->software_pfc), "off (the NIC sends PFC)");
+	return 0;
+}
+
 static int
 port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	  const struct aif_port_params *pp, struct rte_mempool *pool,
-	  uint16_t n_workers)
+	  uint16_t n_workers, uint8_t pfc_enable)
 {
 	struct aif_port *port = &sw->ports[p];
 	struct rte_eth_dev_info info;
@@ -225,6 +258,9 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	rte_eth_macaddr_get(pid, &mac);
 	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
 	probe_lossless(pid, &ctl->pinfo[p]);
+	if (pp->pfc_mode == AIF_PFC_MODE_HARDWARE &&
+	    enable_hw_pfc(pid, pp, pfc_enable, &ctl->pinfo[p]) != 0)
+		return -1;
 	rc = rte_eth_dev_start(pid);
 	if (rc != 0)
 		goto err;
@@ -416,7 +452,8 @@ main(int argc, char **argv)
 	aif_clock_init_real(&ctl.clock);
 	ctl.start_ns = aif_clock_now(&ctl.clock);
 	for (uint16_t p = 0; p < sp->n_ports; p++)
-		if (port_init(sw, &ctl, p, &sp->ports[p], pool, (uint16_t)n_workers) != 0)
+		if (port_init(sw, &ctl, p, &sp->ports[p], pool, (uint16_t)n_workers,
+			      qp->enable ? qp->pfc_enable : 0) != 0)
 			goto out;
 
 	/* The start-up config goes through the same command as a socket load. */

@@ -130,7 +130,8 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		for (unsigned q = 0; q < AIF_PFC_PRIOS; q++)
 			tp.quanta[q] = qp->pfc_quanta;
 		tp.speed_bps = speed_bps[p];
-		tp.pfc_enable = qp->pfc_enable;
+		/* with hardware PFC the NIC pauses the sender from its own buffer */
+		tp.pfc_enable = ports[p].pfc_mode == AIF_PFC_MODE_HARDWARE ? 0 : qp->pfc_enable;
 		if ((rc = aif_pfc_tx_config_init(&qc->pfc_tx[p], &tp)) != 0) {
 			snprintf(err, err_len, "$.policies[%u].qos.pfc (port %s): %s",
 				 policy_index, ports[p].name, aif_pfc_err_name(rc));

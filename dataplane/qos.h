@@ -81,6 +81,12 @@ struct aif_qos_port {
 	struct aif_pfcwd_state wd[AIF_QOS_NQ];
 	struct aif_ecn_ctr ecn[AIF_QOS_NQ];
 	uint64_t trimmed[AIF_QOS_NQ];  /* packets trimmed on overflow of queue q */
+	/* Cut-through: admitted while nothing was queued on the port; sent by
+	 * this step's egress service unless their queue was paused meanwhile.
+	 * Anything enqueued on the port first moves these into the queues. */
+	uint16_t n_through;
+	uint8_t through_q[32];
+	void *through[32];
 	uint8_t xoff_mask;            /* last XOFF mask of the port's PGs */
 };
 

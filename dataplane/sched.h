@@ -287,6 +287,25 @@ aif_sched_qlen_pkts(const struct aif_sched *s, uint8_t q)
 	return s->q[q].tail - s->q[q].head;
 }
 
+/* True when nothing is queued on the port and it is not shaped: a packet
+ * would be the very next one sent, so it may skip the queue. */
+static inline bool
+aif_sched_idle(const struct aif_sched *s)
+{
+	return s->nonempty_mask == 0 && s->cfg.rate_bps == 0;
+}
+
+/* Count a packet that went straight through an idle scheduler as queued and
+ * sent, so the queue counters still see it. */
+static inline void
+aif_sched_count_through(struct aif_sched *s, uint8_t q, uint32_t bytes)
+{
+	s->qctr[q].enq_packets++;
+	s->qctr[q].enq_bytes += bytes;
+	s->qctr[q].deq_packets++;
+	s->qctr[q].deq_bytes += bytes;
+}
+
 static inline const struct aif_sched_qctr *
 aif_sched_queue_ctr(const struct aif_sched *s, uint8_t q)
 {

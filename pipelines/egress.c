@@ -63,10 +63,31 @@ trim(const struct aif_qos_config *c, struct rte_mbuf *mb, const struct aif_pkt *
 		vtc = (vtc & ~(0x3Fu << 22)) | ((uint32_t)c->trim_dscp << 22);
 		ip6->vtc_flow = rte_cpu_to_be_32(vtc);
 		ip6->payload_len = rte_cpu_to_be_16((uint16_t)(l3_len - sizeof(*ip6)));
-		if ((uint8_t *)udp == (uint8_t *)(ip6 + 1)) /* IPv6 needs the checksum */
-			udp->dgram_cksum = rte_ipv6_udptcp_cksum(ip6, udp);
+		/* IPv6 needs the checksum (a zero one is discarded), extension
+		 * headers or not: the pseudo-header's length and next header are
+		 * the UDP ones, which DPDK takes from the header it is given */
+		struct rte_ipv6_hdr ph = *ip6;
+		ph.payload_len = udp->dgram_len;
+		ph.proto = IPPROTO_UDP;
+		udp->dgram_cksum = rte_ipv6_udptcp_cksum(&ph, udp);
 	}
 	return true;
+}
+
+/* Move the cut-through list into the queues (in order); the buffer charge
+ * they carry stays until they are dequeued. */
+static void
+through_to_queues(struct aif_qos *q, struct aif_qos_port *qp)
+{
+	for (uint16_t i = 0; i < qp->n_through; i++) {
+		struct rte_mbuf *mb = qp->through[i];
+		if (aif_sched_enqueue(&qp->sched, qp->through_q[i], mb, wire_bytes(mb)) != 0) {
+			/* cannot happen: the queues were empty when these came */
+			aif_mmu_release(&q->mmu, aif_qos_charge(mb));
+			rte_pktmbuf_free(mb);
+		}
+	}
+	qp->n_through = 0;
 }
 
 int
@@ -117,6 +138,17 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 			return AIF_DROP_WRED + 1;
 		}
 	}
+	/* Cut-through: with nothing queued on an unshaped port the packet would be
+	 * the next one sent anyway, so it skips the queue and waits in a short
+	 * list for this step's egress service (which still honours a pause that
+	 * arrives later in the step). */
+	if (likely(aif_sched_idle(&qp->sched)) && qp->n_through < RTE_DIM(qp->through)) {
+		qp->through_q[qp->n_through] = queue;
+		qp->through[qp->n_through++] = mb;
+		return 0;
+	}
+	if (unlikely(qp->n_through != 0))
+		through_to_queues(q, qp); /* keep them ahead of this one */
 	if (unlikely(aif_sched_enqueue(&qp->sched, queue, mb, wire_bytes(mb)) != 0)) {
 		aif_mmu_release(&q->mmu, ch);
 		return AIF_DROP_QUEUE_FULL + 1;
@@ -209,6 +241,37 @@ watchdog(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 	(void)w;
 }
 
+/* Send the port's cut-through list, unless a pause arrived for its queue. */
+static void
+serve_through(struct aif_worker *w, struct aif_qos *q, struct aif_qos_port *qp,
+	      uint16_t p, uint8_t paused)
+{
+	uint8_t seen = 0;
+
+	for (uint16_t i = 0; i < qp->n_through; i++)
+		seen |= (uint8_t)(1u << qp->through_q[i]);
+	if (unlikely(seen & paused) || w->tx[p].n + qp->n_through > AIF_BURST) {
+		through_to_queues(q, qp); /* the scheduler sorts it out */
+		return;
+	}
+	for (uint16_t i = 0; i < qp->n_through; i++) {
+		struct rte_mbuf *mb = qp->through[i];
+		const struct aif_mmu_charge *ch = aif_qos_charge(mb);
+		uint8_t k = qp->through_q[i];
+		aif_mmu_release(&q->mmu, ch);
+		aif_sched_count_through(&qp->sched, k, wire_bytes(mb));
+		if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> k) & 1) &&
+		    !ecn_dequeue(w, q, mb, p, k, ch)) {
+			w->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
+			rte_pktmbuf_free(mb);
+			continue;
+		}
+		aif_worker_send(w, p, mb);
+	}
+	qp->n_through = 0;
+	q->check_xoff = ~0ull;
+}
+
 void
 aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns)
 {
@@ -233,6 +296,8 @@ aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns)
 		for (uint8_t k = 0; paused && k < AIF_QOS_NQ; k++)
 			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
 				paused &= (uint8_t)~(1u << k);
+		if (qp->n_through != 0)
+			serve_through(w, q, qp, p, paused);
 		unsigned room = AIF_BURST - w->tx[p].n;
 		unsigned n = aif_sched_dequeue_qid(&qp->sched, now_ns, paused, pkts,
 						   lens, qids, room);

@@ -116,6 +116,10 @@ assert_qos_defaults(const struct aif_qos_params *q)
 	assert_int_equal(q->wd_detection_ns, 200000000);
 	assert_int_equal(q->wd_restoration_ns, 200000000);
 	assert_int_equal(q->wd_action, AIF_QOS_WD_DROP);
+	assert_int_equal(q->trim_queues, 0);
+	assert_int_equal(q->trim_size_bytes, 128);
+	assert_int_equal(q->trim_dscp, 11);
+	assert_int_equal(q->trim_queue, 7);
 }
 
 /* ---- the example file ---- */
@@ -302,12 +306,15 @@ test_qos_full(void **state)
 		       "'ecn':{'queues':[3,4],'mode':'wred','mark':'enqueue','kmin_bytes':5000,"
 		       "'kmax_bytes':200000,'pmax':0.01},"
 		       "'pfc':{'quanta':1000,'watchdog':{'detection_ms':0.5,'restoration_ms':1500,"
-		       "'action':'alert'}}}},"
+		       "'action':'alert'}},"
+		       "'trimming':{'queues':[3,0],'size_bytes':1500,'dscp':0,'queue':0}}},"
 		       "'lossy':{'qos':{'pfc_enable':[],'scheduler':{'strict':[]},"
 		       "'buffer':{'model':'hpcc','dynamic_th':-16},"
 		       "'ecn':{'queues':[],'mode':'off','mark':'dequeue','kmin_bytes':7,'kmax_bytes':7,'pmax':1},"
-		       "'pfc':{'watchdog':{'action':'forward'}}}},"
-		       "'default':{'qos':{'ecn':{'mode':'ecn','kmin_bytes':50000},'pfc':{}}}},"
+		       "'pfc':{'watchdog':{'action':'forward'}},"
+		       "'trimming':{'queues':[7],'size_bytes':64,'dscp':63}}},"
+		       "'default':{'qos':{'ecn':{'mode':'ecn','kmin_bytes':50000},'pfc':{},"
+		       "'trimming':{}}}},"
 		       "'switches':[{'name':'s0','policy':'rdma','ports':["
 		       "{'name':'p0','device':'d0','speed_gbps':100,'shaper_gbps':40},"
 		       "{'name':'p1','device':'d1','speed_gbps':0.1,'shaper_gbps':0.1},"
@@ -342,6 +349,10 @@ test_qos_full(void **state)
 	assert_int_equal(q->wd_detection_ns, 500000);
 	assert_int_equal(q->wd_restoration_ns, 1500000000ull);
 	assert_int_equal(q->wd_action, AIF_QOS_WD_ALERT);
+	assert_int_equal(q->trim_queues, (1u << 0) | (1u << 3));
+	assert_int_equal(q->trim_size_bytes, 1500);
+	assert_int_equal(q->trim_dscp, 0);
+	assert_int_equal(q->trim_queue, 0);
 
 	/* Empty arrays clear the masks; the rest keeps its defaults. */
 	q = &cfg->policies[2].qos;
@@ -362,6 +373,10 @@ test_qos_full(void **state)
 	assert_int_equal(q->pfc_quanta, 0xFFFF);
 	assert_int_equal(q->wd_detection_ns, 200000000);
 	assert_int_equal(q->wd_action, AIF_QOS_WD_FORWARD);
+	assert_int_equal(q->trim_queues, 1u << 7);
+	assert_int_equal(q->trim_size_bytes, 64);
+	assert_int_equal(q->trim_dscp, 63);
+	assert_int_equal(q->trim_queue, 7); /* the default */
 
 	/* "default" overridden field by field. */
 	q = &cfg->policies[0].qos;
@@ -370,6 +385,11 @@ test_qos_full(void **state)
 	assert_int_equal(q->ecn_mode, AIF_QOS_ECN_ON);
 	assert_int_equal(q->pfc_enable, 1u << 3);
 	assert_int_equal(q->pfc_quanta, 0xFFFF);
+	/* an empty "trimming" object: still off, the defaults kept */
+	assert_int_equal(q->trim_queues, 0);
+	assert_int_equal(q->trim_size_bytes, 128);
+	assert_int_equal(q->trim_dscp, 11);
+	assert_int_equal(q->trim_queue, 7);
 
 	assert_int_equal(cfg->switches[0].policy, 1);
 	port = cfg->switches[0].ports;
@@ -690,6 +710,29 @@ static const struct bad_case bad_cases[] = {
 	  "$.policies.default.qos.pfc.watchdog.restoration_ms: must be > 0 and at most 60000, got 60001" },
 	{ QOS("'pfc':{'watchdog':{'action':'panic'}}"),
 	  "$.policies.default.qos.pfc.watchdog.action: unknown action 'panic' (expected \"drop\", \"forward\" or \"alert\")" },
+	{ QOS("'trimming':[]"), "$.policies.default.qos.trimming: expected object, got array" },
+	{ QOS("'trimming':{'size':128}"), "$.policies.default.qos.trimming: unknown field 'size'" },
+	{ QOS("'trimming':{'queues':3}"),
+	  "$.policies.default.qos.trimming.queues: expected array, got integer" },
+	{ QOS("'trimming':{'queues':[3,3]}"),
+	  "$.policies.default.qos.trimming.queues[1]: duplicate queue 3" },
+	{ QOS("'trimming':{'queues':[8]}"),
+	  "$.policies.default.qos.trimming.queues[0]: queue must be 0..7, got 8" },
+	{ QOS("'trimming':{'size_bytes':63}"),
+	  "$.policies.default.qos.trimming.size_bytes: must be 64..1500, got 63" },
+	{ QOS("'trimming':{'size_bytes':1501}"),
+	  "$.policies.default.qos.trimming.size_bytes: must be 64..1500, got 1501" },
+	{ QOS("'trimming':{'dscp':64}"),
+	  "$.policies.default.qos.trimming.dscp: must be 0..63, got 64" },
+	{ QOS("'trimming':{'dscp':-1}"),
+	  "$.policies.default.qos.trimming.dscp: must be 0..63, got -1" },
+	{ QOS("'trimming':{'queue':8}"),
+	  "$.policies.default.qos.trimming.queue: must be 0..7, got 8" },
+	{ QOS("'trimming':{'queue':'7'}"),
+	  "$.policies.default.qos.trimming.queue: expected integer, got string" },
+	/* ports: PFC mode */
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','pfc_mode':'magic'}]}]}",
+	  "$.switches[0].ports[0].pfc_mode: unknown PFC mode 'magic' (expected \"software\" or \"hardware\")" },
 	/* ports: shaper */
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_gbps':0}]}]}",
 	  "$.switches[0].ports[0].shaper_gbps: must be > 0 and at most 1000000, got 0" },

@@ -341,6 +341,29 @@ aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port
 	return AIF_MMU_ADMIT;
 }
 
+bool
+aif_mmu_admit_passing(struct aif_mmu *m, uint16_t in_port, uint8_t pg,
+		      uint16_t out_port, uint8_t queue, uint32_t bytes)
+{
+	const struct aif_mmu_config *c = m->cfg;
+	const struct aif_mmu_pg *g = &m->port[in_port].pg[pg];
+
+	if ((uint64_t)g->reserve_bytes + bytes > c->reserve_bytes ||
+	    m->used_bytes + bytes > c->buffer_bytes)
+		return false;
+	m->pg_ctr[in_port][pg].packets[AIF_MMU_ADMIT]++;
+	m->pg_ctr[in_port][pg].bytes[AIF_MMU_ADMIT] += bytes;
+	wm_max32(&m->wm.queue_bytes[out_port][queue],
+		 m->port[out_port].queue_bytes[queue] + bytes);
+	return true;
+}
+
+/* Scalar on purpose: vectorised, it loaded a PG's four counters in one
+ * 16-byte read right after admit stored them one by one, a store-forwarding
+ * stall that cost more than the whole function. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-vectorize")))
+#endif
 void
 aif_mmu_release(struct aif_mmu *m, const struct aif_mmu_charge *ch)
 {

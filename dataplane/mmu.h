@@ -339,6 +339,16 @@ enum aif_mmu_verdict aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t 
 /* Give back what aif_mmu_admit charged (on dequeue). */
 void aif_mmu_release(struct aif_mmu *m, const struct aif_mmu_charge *ch);
 
+/*
+ * For a packet that leaves at once (cut-through): true when it fits in what
+ * is left of its PG's reserve and of the pool, where aif_mmu_admit would
+ * admit it into the reserve; it is then counted as admitted (and the queue
+ * watermark sees it) but nothing is held, so no release follows.  False: use
+ * aif_mmu_admit.
+ */
+bool aif_mmu_admit_passing(struct aif_mmu *m, uint16_t in_port, uint8_t pg,
+			   uint16_t out_port, uint8_t queue, uint32_t bytes);
+
 /* Current PG shared threshold in bytes (dynamic or static), capped at UINT32_MAX. */
 uint32_t aif_mmu_threshold_bytes(const struct aif_mmu *m);
 

@@ -86,6 +86,7 @@ struct aif_qos_port {
 	 * Anything enqueued on the port first moves these into the queues. */
 	uint16_t n_through;
 	uint8_t through_q[32];
+	uint8_t through_charged[32];  /* 0: admitted without a charge (passing) */
 	void *through[32];
 	uint8_t xoff_mask;            /* last XOFF mask of the port's PGs */
 };

@@ -74,18 +74,38 @@ trim(const struct aif_qos_config *c, struct rte_mbuf *mb, const struct aif_pkt *
 	return true;
 }
 
-/* Move the cut-through list into the queues (in order); the buffer charge
- * they carry stays until they are dequeued. */
+static inline void
+through_add(struct aif_qos_port *qp, struct rte_mbuf *mb, uint8_t queue, uint8_t charged)
+{
+	qp->through_q[qp->n_through] = queue;
+	qp->through_charged[qp->n_through] = charged;
+	qp->through[qp->n_through++] = mb;
+}
+
+/* Move the cut-through list into the queues, in order.  A passing packet
+ * (admitted without a charge) is charged now: it will be held after all. */
 static void
-through_to_queues(struct aif_qos *q, struct aif_qos_port *qp)
+through_to_queues(struct aif_worker *w, struct aif_qos *q, struct aif_qos_port *qp)
 {
 	for (uint16_t i = 0; i < qp->n_through; i++) {
 		struct rte_mbuf *mb = qp->through[i];
-		if (aif_sched_enqueue(&qp->sched, qp->through_q[i], mb, wire_bytes(mb)) != 0) {
-			/* cannot happen: the queues were empty when these came */
-			aif_mmu_release(&q->mmu, aif_qos_charge(mb));
-			rte_pktmbuf_free(mb);
+		struct aif_mmu_charge *ch = aif_qos_charge(mb);
+		enum aif_mmu_verdict v = AIF_MMU_ADMIT;
+
+		if (!qp->through_charged[i]) {
+			v = aif_mmu_admit(&q->mmu, ch->in_port, ch->pg, ch->out_port,
+					  ch->queue, ch->bytes, ch->lossless, ch);
+			q->check_xoff |= 1ull << ch->in_port;
 		}
+		if (v == AIF_MMU_ADMIT &&
+		    aif_sched_enqueue(&qp->sched, qp->through_q[i], mb, wire_bytes(mb)) == 0)
+			continue;
+		/* queues that were empty a moment ago cannot be full; the buffer can */
+		if (v == AIF_MMU_ADMIT)
+			aif_mmu_release(&q->mmu, ch);
+		w->port_ctr[ch->in_port].drops[v == AIF_MMU_ADMIT ? AIF_DROP_QUEUE_FULL
+								 : mmu_drop[v]]++;
+		rte_pktmbuf_free(mb);
 	}
 	qp->n_through = 0;
 }
@@ -105,6 +125,28 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 		aif_pfcwd_count_drop(&qp->wd[queue], 1, bytes);
 		return AIF_DROP_PFCWD + 1;
 	}
+	mb->l2_len = m->l3_off;
+	mb->packet_type = m->kind == AIF_PKT_IPV6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4;
+	/* what a later aif_mmu_admit (or a drop count) needs, if it comes */
+	ch->bytes = bytes;
+	ch->in_port = m->in_port;
+	ch->out_port = out;
+	ch->pg = pg;
+	ch->queue = queue;
+	ch->lossless = lossless;
+
+	/* Cut-through: with nothing queued on an unshaped port the packet would be
+	 * the next one sent anyway, so it skips the queue and waits in a short
+	 * list for this step's egress service (which still honours a pause that
+	 * arrives later in the step).  If it fits in its PG's unused reserve it is
+	 * admitted without holding buffer at all. */
+	bool idle = aif_sched_idle(&qp->sched) && qp->n_through < RTE_DIM(qp->through);
+	if (likely(idle) && (!c->ecn_at_enqueue || !((c->ecn_queues >> queue) & 1)) &&
+	    aif_mmu_admit_passing(&q->mmu, m->in_port, pg, out, queue, bytes)) {
+		through_add(qp, mb, queue, 0);
+		return 0;
+	}
+
 	enum aif_mmu_verdict v = aif_mmu_admit(&q->mmu, m->in_port, pg, out, queue,
 					       bytes, lossless, ch);
 	q->check_xoff |= 1ull << m->in_port;
@@ -122,14 +164,11 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 		}
 	}
 
-	mb->l2_len = m->l3_off;
-	mb->packet_type = m->kind == AIF_PKT_IPV6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4;
 	if (c->ecn_at_enqueue && ((c->ecn_queues >> queue) & 1)) {
-		/* the bytes queued before this packet joins (ecn.h): admit has
-		 * already counted it (ch->bytes: trimmed, it is shorter) */
+		/* the bytes queued before this packet joins (admit added it) */
 		enum aif_ecn_verdict e = aif_ecn_decide(&c->ecn,
-			aif_mmu_queue_bytes(&q->mmu, out, queue) - ch->bytes, m->ecn,
-			lossless, &w->rng, &qp->ecn[queue]);
+			(uint32_t)(aif_mmu_queue_bytes(&q->mmu, out, queue) - ch->bytes),
+			m->ecn, lossless, &w->rng, &qp->ecn[queue]);
 		if (e == AIF_ECN_MARK) {
 			aif_ecn_mark_ce(rte_pktmbuf_mtod_offset(mb, uint8_t *, m->l3_off),
 					m->kind == AIF_PKT_IPV6);
@@ -138,17 +177,12 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 			return AIF_DROP_WRED + 1;
 		}
 	}
-	/* Cut-through: with nothing queued on an unshaped port the packet would be
-	 * the next one sent anyway, so it skips the queue and waits in a short
-	 * list for this step's egress service (which still honours a pause that
-	 * arrives later in the step). */
-	if (likely(aif_sched_idle(&qp->sched)) && qp->n_through < RTE_DIM(qp->through)) {
-		qp->through_q[qp->n_through] = queue;
-		qp->through[qp->n_through++] = mb;
+	if (idle && aif_sched_idle(&qp->sched)) {
+		through_add(qp, mb, queue, 1);
 		return 0;
 	}
 	if (unlikely(qp->n_through != 0))
-		through_to_queues(q, qp); /* keep them ahead of this one */
+		through_to_queues(w, q, qp); /* keep them ahead of this one */
 	if (unlikely(aif_sched_enqueue(&qp->sched, queue, mb, wire_bytes(mb)) != 0)) {
 		aif_mmu_release(&q->mmu, ch);
 		return AIF_DROP_QUEUE_FULL + 1;
@@ -251,14 +285,15 @@ serve_through(struct aif_worker *w, struct aif_qos *q, struct aif_qos_port *qp,
 	for (uint16_t i = 0; i < qp->n_through; i++)
 		seen |= (uint8_t)(1u << qp->through_q[i]);
 	if (unlikely(seen & paused) || w->tx[p].n + qp->n_through > AIF_BURST) {
-		through_to_queues(q, qp); /* the scheduler sorts it out */
+		through_to_queues(w, q, qp); /* the scheduler sorts it out */
 		return;
 	}
 	for (uint16_t i = 0; i < qp->n_through; i++) {
 		struct rte_mbuf *mb = qp->through[i];
 		const struct aif_mmu_charge *ch = aif_qos_charge(mb);
 		uint8_t k = qp->through_q[i];
-		aif_mmu_release(&q->mmu, ch);
+		if (qp->through_charged[i])
+			aif_mmu_release(&q->mmu, ch);
 		aif_sched_count_through(&qp->sched, k, wire_bytes(mb));
 		if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> k) & 1) &&
 		    !ecn_dequeue(w, q, mb, p, k, ch)) {

@@ -42,15 +42,17 @@ command -v tshark >/dev/null || { echo "check_capture: needs tshark" >&2; exit 2
 
 T=$(mktemp -d /tmp/aif-capture.XXXXXX)
 PREFIX=aif-capture-$$
-VA=aifc$$a   # the hosts' end
+VA=aifc$$a   # the hosts' end, inside namespace $NS
 VB=aifc$$b   # the switch's end
+NS=aifcap$$  # the test hosts' own network namespace
 SOCK=$T/aifabric.sock
 CAP=$T/p0.pcapng
 DPID=
 
 cleanup() {
 	[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null && wait "$DPID" 2>/dev/null
-	ip link del "$VA" 2>/dev/null
+	ip link del "$VB" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
 	rm -rf "/var/run/dpdk/$PREFIX"
 	if [ "${CAPTURE_KEEP:-0}" = 1 ]; then
 		echo "check_capture: files kept in $T"
@@ -64,10 +66,15 @@ if ! ip link add "$VA" type veth peer name "$VB" 2>"$T/ip.err"; then
 	echo "check_capture: cannot create a veth pair: $(cat "$T/ip.err")" >&2
 	exit 2
 fi
-for v in "$VA" "$VB"; do
-	sysctl -qw "net.ipv6.conf.$v.disable_ipv6=1" 2>/dev/null # no RS/MLD noise
-	ip link set "$v" up
-done
+# The hosts' end lives in a namespace of our own: nothing leaves this pair.
+if ! ip netns add "$NS" 2>"$T/ip.err" || ! ip link set "$VA" netns "$NS"; then
+	echo "check_capture: cannot create network namespace: $(cat "$T/ip.err")" >&2
+	exit 2
+fi
+sysctl -qw "net.ipv6.conf.$VB.disable_ipv6=1" 2>/dev/null # no RS/MLD noise
+ip netns exec "$NS" sysctl -qw "net.ipv6.conf.$VA.disable_ipv6=1" 2>/dev/null
+ip link set "$VB" up
+ip netns exec "$NS" ip link set "$VA" up
 
 passed=0 failed=0
 check() { # check NAME EXPECTED GOT
@@ -166,7 +173,7 @@ ctl show captures
 
 # ---- traffic ----
 t_send=$(date +%s.%N)
-if ! "$PY" - "$VA" > "$T/sent.txt" 2> "$T/scapy.err" <<'EOF'
+if ! ip netns exec "$NS" "$PY" - "$VA" > "$T/sent.txt" 2> "$T/scapy.err" <<'EOF'
 import sys
 from scapy.all import ARP, Ether, IP, UDP, Raw, sendp
 iface = sys.argv[1]

@@ -19,6 +19,7 @@
 #include <rte_fib6.h>
 
 #include "../dataplane/qos.h"
+#include "../pipelines/lb_buckets.h"
 #include "compile.h"
 
 static const char *const nh_type_names[] = {
@@ -42,6 +43,7 @@ aif_tables_free(struct aif_tables *t)
 	rte_fib6_free(t->fib6);
 	free(t->groups);
 	free(t->members);
+	free(t->buckets);
 	free(t->qos);
 	aif_config_free(t->cfg);
 	free(t);
@@ -211,7 +213,16 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		snprintf(err, err_len, "out of memory");
 		goto err;
 	}
-	uint32_t m = 0;
+	uint32_t n_buckets = 0;
+	for (uint32_t g = 0; g < sp->n_groups; g++)
+		n_buckets += (uint32_t)sp->groups[g].n_members * t->lb.buckets_per_member;
+	t->buckets = malloc(n_buckets ? n_buckets : 1);
+	if (t->buckets == NULL) {
+		snprintf(err, err_len, "out of memory");
+		goto err;
+	}
+	const struct aif_tables *prev = sw->tables;
+	uint32_t m = 0, b = 0;
 	for (uint32_t g = 0; g < sp->n_groups; g++) {
 		const struct aif_group_params *gp = &sp->groups[g];
 		struct aif_group *gr = &t->groups[g];
@@ -219,6 +230,9 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		gr->first = m;
 		gr->n = gp->n_members;
 		gr->scheme = t->lb.scheme;
+		gr->bucket_first = b;
+		gr->n_buckets = (uint32_t)gp->n_members * t->lb.buckets_per_member;
+		b += gr->n_buckets;
 		for (uint16_t k = 0; k < gp->n_members; k++, m++) {
 			const struct aif_nexthop_params *np = &gp->members[k];
 			struct aif_member *mem = &t->members[m];
@@ -234,6 +248,33 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 				goto err;
 			}
 		}
+	}
+	/* Bucket tables: weights count for WCMP only; members on ports whose link
+	 * is down get none; the running table of a group with the same name and
+	 * members is the starting point, so only the flows that must move do. */
+	for (uint32_t g = 0; g < t->n_groups; g++) {
+		const struct aif_group *gr = &t->groups[g];
+		uint32_t weights[AIF_MAX_MEMBERS];
+		bool up[AIF_MAX_MEMBERS];
+		const uint8_t *pb = NULL;
+		uint32_t pn = 0;
+		for (uint16_t k = 0; k < gr->n; k++) {
+			const struct aif_member *mem = &t->members[gr->first + k];
+			weights[k] = t->lb.scheme == AIF_LB_WCMP ? mem->weight : 1;
+			up[k] = sw->ports[mem->port].link_up || sw->ports[mem->port].tx.burst == NULL;
+		}
+		for (uint32_t q = 0; prev != NULL && q < prev->n_groups; q++) {
+			const struct aif_group *pg = &prev->groups[q];
+			if (strcmp(pg->name, gr->name) == 0 && pg->n == gr->n &&
+			    memcmp(&prev->members[pg->first].ip, &t->members[gr->first].ip,
+				   sizeof(struct aif_ip)) == 0) {
+				pb = prev->buckets + pg->bucket_first;
+				pn = pg->n_buckets;
+				break;
+			}
+		}
+		aif_lb_buckets_build(t->buckets + gr->bucket_first, gr->n_buckets, gr->n,
+				     weights, up, pb, pn);
 	}
 	if (build_fibs(t, sp, err, err_len) != 0)
 		goto err;

@@ -655,27 +655,144 @@ parse_hash_fields(struct pctx *c, json_t *arr, const char *path,
 	return 0;
 }
 
+static int get_object(struct pctx *c, json_t *obj, const char *path, const char *key,
+		      const char *const *keys, char *fp, json_t **out);
+
+/* Scheme names, in enum aif_lb_scheme order. */
+static const char *const lb_schemes[] = {"ecmp", "wcmp", "flowlet", "spray",
+					 "adaptive", NULL};
+
+static int
+parse_lb_flowlet(struct pctx *c, json_t *j, const char *path,
+		 struct aif_lb_params *lb)
+{
+	static const char *const modes[] = {"random", "least_loaded", NULL};
+	double gap_us = (double)lb->flowlet_gap_ns / 1e3;
+	double age_us = (double)lb->flowlet_age_ns / 1e3;
+	long long size = lb->flowlet_table_size;
+	char fp[PATH_LEN];
+
+	if (get_real(c, j, path, "gap_us", 0, true, 1e6, &gap_us) < 0 ||
+	    get_real(c, j, path, "aging_us", 0, true, 1e8, &age_us) < 0 ||
+	    get_int(c, j, path, "table_size", false, 16, AIF_FLOWLET_TABLE_MAX, &size) < 0 ||
+	    get_enum(c, j, path, "mode", modes, "mode", &lb->flowlet_mode) < 0)
+		return -1;
+	if (size & (size - 1)) {
+		path_key(fp, path, "table_size");
+		return fail(c, fp, "must be a power of two, got %lld", size);
+	}
+	lb->flowlet_gap_ns = (aif_time_ns)(gap_us * 1e3 + 0.5);
+	lb->flowlet_age_ns = (aif_time_ns)(age_us * 1e3 + 0.5);
+	lb->flowlet_table_size = (uint32_t)size;
+	return 0;
+}
+
+static int
+parse_lb_spray(struct pctx *c, json_t *j, const char *path,
+	       struct aif_lb_params *lb)
+{
+	static const char *const modes[] = {"round_robin", "random", "drill", NULL};
+	long long d = lb->drill_samples;
+
+	if (get_enum(c, j, path, "mode", modes, "mode", &lb->spray_mode) < 0 ||
+	    get_int(c, j, path, "samples", false, 1, 8, &d) < 0)
+		return -1;
+	lb->drill_samples = (uint8_t)d;
+	return 0;
+}
+
+static int
+parse_lb_adaptive(struct pctx *c, json_t *j, const char *path,
+		  struct aif_lb_params *lb)
+{
+	static const char *const modes[] = {"packet", "flowlet", NULL};
+	long long period = (long long)lb->adaptive_period_ns, shift = lb->adaptive_ewma_shift;
+
+	if (get_int(c, j, path, "period_ns", false, 100, 1000000000, &period) < 0 ||
+	    get_int(c, j, path, "ewma_shift", false, 0, 16, &shift) < 0 ||
+	    get_enum(c, j, path, "mode", modes, "mode", &lb->adaptive_mode) < 0)
+		return -1;
+	lb->adaptive_period_ns = (aif_time_ns)period;
+	lb->adaptive_ewma_shift = (uint8_t)shift;
+	return 0;
+}
+
+/* "per_tc": {"3": "spray"}: keys "0".."7", values scheme names. */
+static int
+parse_lb_per_tc(struct pctx *c, json_t *j, const char *path,
+		struct aif_lb_params *lb)
+{
+	char fp[PATH_LEN];
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(j))
+		return fail(c, path, "expected object, got %s", type_name(j));
+	json_object_foreach(j, key, v) {
+		path_key(fp, path, key);
+		if (strlen(key) != 1 || key[0] < '0' || key[0] > '7')
+			return fail(c, fp, "key must be a traffic class 0..7");
+		unsigned tc = (unsigned)(key[0] - '0');
+		unsigned k;
+		if (!json_is_string(v))
+			return fail(c, fp, "expected string, got %s", type_name(v));
+		for (k = 0; lb_schemes[k] != NULL; k++)
+			if (strcmp(lb_schemes[k], json_string_value(v)) == 0)
+				break;
+		if (lb_schemes[k] == NULL)
+			return fail(c, fp, "unknown scheme '%s'", json_string_value(v));
+		lb->scheme_by_tc[tc] = (uint8_t)k;
+		lb->tc_scheme_set |= (uint8_t)(1u << tc);
+	}
+	return 0;
+}
+
 static int
 parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 {
 	static const char *const keys[] = {"scheme", "hash", "hash_fields",
-					   NULL};
-	static const char *const schemes[] = {"ecmp", NULL};
+					   "buckets_per_member", "per_tc", "flowlet",
+					   "spray", "adaptive", NULL};
+	static const char *const flowlet_keys[] = {"gap_us", "aging_us", "table_size",
+						   "mode", NULL};
+	static const char *const spray_keys[] = {"mode", "samples", NULL};
+	static const char *const adaptive_keys[] = {"period_ns", "ewma_shift", "mode", NULL};
 	static const char *const hashes[] = {"crc32c", "toeplitz", NULL};
+	long long bpm = lb->buckets_per_member;
 	char fp[PATH_LEN];
-	json_t *arr;
+	json_t *arr, *v;
 	int rc;
 
 	if (check_object(c, j, path, keys) < 0 ||
-	    get_enum(c, j, path, "scheme", schemes, "scheme", &lb->scheme) < 0 ||
-	    get_enum(c, j, path, "hash", hashes, "hash", &lb->hash_alg) < 0)
+	    get_enum(c, j, path, "scheme", lb_schemes, "scheme", &lb->scheme) < 0 ||
+	    get_enum(c, j, path, "hash", hashes, "hash", &lb->hash_alg) < 0 ||
+	    get_int(c, j, path, "buckets_per_member", false, 1, 256, &bpm) < 0)
 		return -1;
+	lb->buckets_per_member = (uint16_t)bpm;
 	rc = get_array(c, j, path, "hash_fields", false, 1, N_HASH_FIELDS, &arr);
 	if (rc < 0)
 		return -1;
 	path_key(fp, path, "hash_fields");
 	if (rc > 0 && parse_hash_fields(c, arr, fp, &lb->hash_fields) < 0)
 		return -1;
+	rc = get_object(c, j, path, "flowlet", flowlet_keys, fp, &v);
+	if (rc < 0 || (rc > 0 && parse_lb_flowlet(c, v, fp, lb) < 0))
+		return -1;
+	rc = get_object(c, j, path, "spray", spray_keys, fp, &v);
+	if (rc < 0 || (rc > 0 && parse_lb_spray(c, v, fp, lb) < 0))
+		return -1;
+	rc = get_object(c, j, path, "adaptive", adaptive_keys, fp, &v);
+	if (rc < 0 || (rc > 0 && parse_lb_adaptive(c, v, fp, lb) < 0))
+		return -1;
+	v = json_object_get(j, "per_tc");
+	if (v != NULL) {
+		path_key(fp, path, "per_tc");
+		if (parse_lb_per_tc(c, v, fp, lb) < 0)
+			return -1;
+	}
+	for (unsigned tc = 0; tc < 8; tc++)
+		if (!((lb->tc_scheme_set >> tc) & 1))
+			lb->scheme_by_tc[tc] = lb->scheme;
 	return 0;
 }
 
@@ -2247,6 +2364,16 @@ aif_policy_defaults(struct aif_policy_params *p)
 	p->lb.scheme = AIF_LB_ECMP;
 	p->lb.hash_alg = AIF_HASH_CRC32C;
 	p->lb.hash_fields = AIF_HF_DEFAULT;
+	p->lb.flowlet_gap_ns = 100 * AIF_NS_PER_US;
+	p->lb.flowlet_age_ns = 2 * AIF_NS_PER_MS;
+	p->lb.flowlet_table_size = 4096;
+	p->lb.flowlet_mode = AIF_FLOWLET_RANDOM;
+	p->lb.spray_mode = AIF_SPRAY_RR;
+	p->lb.drill_samples = 2;
+	p->lb.adaptive_period_ns = 1 * AIF_NS_PER_US;
+	p->lb.adaptive_mode = AIF_ADAPTIVE_FLOWLET;
+	p->lb.adaptive_ewma_shift = 3;
+	p->lb.buckets_per_member = 64;
 	qos_defaults(&p->qos);
 }
 

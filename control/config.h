@@ -28,6 +28,7 @@
 #define AIF_MAX_ROUTES 65536      /* per switch */
 #define AIF_MAX_NEIGHBORS 4096    /* neighbour slots per switch */
 #define AIF_MAX_POLICIES 64
+#define AIF_FLOWLET_TABLE_MAX 65536 /* = AIF_FLOWLET_MAX (pipelines/lb.h) */
 #define AIF_DEV_NAME_MAX 64
 #define AIF_ERR_MAX 256
 
@@ -43,13 +44,39 @@
 			AIF_HF_SRC_PORT | AIF_HF_DST_PORT)
 
 enum aif_trust { AIF_TRUST_DSCP = 0, AIF_TRUST_PCP = 1 };
-enum aif_lb_scheme { AIF_LB_ECMP = 0 };           /* "ecmp"; more in later work */
+/* Load-balancing schemes ("scheme"), in the order of aif_lb_schemes (lb.c). */
+enum aif_lb_scheme {
+	AIF_LB_ECMP = 0,     /* "ecmp": flow hash over a resilient bucket table */
+	AIF_LB_WCMP = 1,     /* "wcmp": the same, buckets in proportion to weights */
+	AIF_LB_FLOWLET = 2,  /* "flowlet": LetFlow / least-loaded per flowlet */
+	AIF_LB_SPRAY = 3,    /* "spray": per packet, round robin / random / DRILL */
+	AIF_LB_ADAPTIVE = 4, /* "adaptive": quality bands (DLB / Spectrum-X-like) */
+	AIF_LB_N_SCHEMES
+};
+enum aif_flowlet_mode { AIF_FLOWLET_RANDOM = 0, AIF_FLOWLET_LEAST_LOADED = 1 };
+enum aif_spray_mode { AIF_SPRAY_RR = 0, AIF_SPRAY_RANDOM = 1, AIF_SPRAY_DRILL = 2 };
+enum aif_adaptive_mode { AIF_ADAPTIVE_PACKET = 0, AIF_ADAPTIVE_FLOWLET = 1 };
 enum aif_hash_alg { AIF_HASH_CRC32C = 0, AIF_HASH_TOEPLITZ = 1 }; /* "crc32c", "toeplitz" */
 
 struct aif_lb_params {
 	uint8_t scheme;       /* enum aif_lb_scheme, default ECMP */
 	uint8_t hash_alg;     /* enum aif_hash_alg, default CRC32C */
 	uint32_t hash_fields; /* AIF_HF_* mask, default AIF_HF_DEFAULT */
+	uint8_t scheme_by_tc[8]; /* "per_tc": {"3": "spray"}; default: scheme */
+	uint8_t tc_scheme_set;   /* bit tc: scheme_by_tc[tc] was given */
+	/* "flowlet" */
+	aif_time_ns flowlet_gap_ns;   /* "gap_us", default 100 us */
+	aif_time_ns flowlet_age_ns;   /* "aging_us", default 2 ms */
+	uint32_t flowlet_table_size;  /* "table_size", power of two, default 4096 */
+	uint8_t flowlet_mode;         /* "mode": "random" (LetFlow) | "least_loaded" */
+	/* "spray" */
+	uint8_t spray_mode;           /* "mode": "round_robin" | "random" | "drill" */
+	uint8_t drill_samples;        /* "samples": d, default 2 */
+	/* "adaptive" */
+	aif_time_ns adaptive_period_ns; /* "period_ns", default 1000 */
+	uint8_t adaptive_mode;        /* "mode": "packet" | "flowlet" */
+	uint8_t adaptive_ewma_shift;  /* "ewma_shift": load EWMA gain 2^-shift, default 3 */
+	uint16_t buckets_per_member;  /* "buckets_per_member": resilient table, default 64 */
 };
 
 /*

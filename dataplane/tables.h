@@ -70,6 +70,8 @@ struct aif_group {
 	uint32_t first;   /* index of the first member in aif_tables.members */
 	uint16_t n;       /* members */
 	uint8_t scheme;   /* enum aif_lb_scheme */
+	uint32_t bucket_first; /* index of its buckets in aif_tables.buckets */
+	uint32_t n_buckets;    /* resilient hash table: bucket -> member offset */
 	char name[AIF_NAME_MAX];
 };
 
@@ -89,6 +91,7 @@ struct aif_tables {
 	struct aif_group *groups;
 	uint32_t n_members;
 	struct aif_member *members;
+	uint8_t *buckets;         /* every group's bucket table, concatenated */
 	uint16_t n_ports;
 	struct aif_port_l3 ports[AIF_MAX_PORTS];
 	/* policy, flattened */

@@ -9,6 +9,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "../pipelines/egress.h"
+#include "../pipelines/lb.h"
 #include "../pipelines/pipeline.h"
 #include "capture.h"
 #include "qos.h"
@@ -30,8 +31,14 @@ aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 	w->id = id;
 	w->sw = sw;
 	w->txq = id;
+	w->lb = rte_zmalloc("aif_lb_state", sizeof(*w->lb), RTE_CACHE_LINE_SIZE);
+	if (w->lb == NULL) {
+		rte_free(w);
+		return NULL;
+	}
 	aif_rng_seed(&w->rng, seed ^ ((uint64_t)id << 32));
 	if (rte_rcu_qsbr_thread_register(sw->qsv, id) != 0) {
+		rte_free(w->lb);
 		rte_free(w);
 		return NULL;
 	}
@@ -49,6 +56,7 @@ aif_worker_free(struct aif_worker *w)
 			rte_pktmbuf_free_bulk(w->tx[p].pkts, w->tx[p].n);
 	rte_rcu_qsbr_thread_unregister(w->sw->qsv, w->id);
 	w->sw->workers[w->id] = NULL;
+	rte_free(w->lb);
 	rte_free(w);
 }
 
@@ -125,6 +133,12 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 		const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
 		if (t != NULL && t->generation != qos->generation)
 			aif_qos_apply(qos, t->qos, t->generation, now_ns);
+		/* what the load-aware schemes see: bytes queued per port */
+		for (uint16_t p = 0; p < qos->n_ports; p++) {
+			const uint32_t *qb = qos->mmu.port[p].queue_bytes;
+			w->port_qbytes[p] = qb[0] + qb[1] + qb[2] + qb[3] +
+					    qb[4] + qb[5] + qb[6] + qb[7];
+		}
 	}
 	for (uint16_t i = 0; i < w->n_rxq; i++) {
 		const struct aif_rxq *q = &w->rxq[i];

@@ -22,6 +22,7 @@
 #include "types.h"
 
 struct aif_switch;
+struct aif_lb_state;
 
 #define AIF_BURST 32
 #define AIF_MAX_RXQ 64
@@ -51,6 +52,9 @@ struct aif_worker {
 	uint64_t capture_ports;       /* ports capturing, this step (capture.h) */
 	uint64_t capture_drops;       /* of those, ports annotating drops */
 	aif_time_ns arp_req_ns[AIF_ARP_RL_BUCKETS];
+
+	struct aif_lb_state *lb;      /* load-balancing state (pipelines/lb.h) */
+	uint32_t port_qbytes[AIF_MAX_PORTS]; /* bytes queued per port, this step */
 
 	struct aif_txbuf tx[AIF_MAX_PORTS] __rte_cache_aligned;
 	struct aif_port_ctr port_ctr[AIF_MAX_PORTS] __rte_cache_aligned;

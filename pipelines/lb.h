@@ -3,29 +3,86 @@
  * Stage: load balancing, and the seam every scheme plugs into.
  *
  * A scheme is one function that picks a member of a next-hop group for one
- * packet.  It is given the group, its members, the packet metadata (with
- * pkt->hash already computed), the worker (its random source and state) and
- * now_ns.  Adding a scheme is one file in pipelines/ plus one line in
- * aif_lb_schemes (lb.c).
+ * packet: aif_lb_select_fn.  It is given the group and its members (from the
+ * immutable tables, with the group's resilient bucket table), the packet
+ * metadata with pkt->hash already computed, and a context: the worker's own
+ * mutable load-balancing state (flowlet table, round-robin positions,
+ * quality bands), the switch's load-balancing params, the bytes queued on
+ * every egress port now, the worker's random source and now_ns.  Adding a
+ * scheme is one file in pipelines/ plus one line in aif_lb_schemes (lb.c);
+ * the programmable (eBPF) schemes will plug in here too.
  *
- * Reads:  pkt->hash; the group.   Writes: nothing (returns a member offset).
+ * Reads:  pkt->hash; the group; the context.
+ * Writes: the worker's aif_lb_state only (never the tables).
+ * Counters (per member counter slot, in aif_lb_state): flowlet starts,
+ * reselections (a flow moved to another member); flowlet-table collisions.
+ *
+ * Schemes (params in control/config.h, struct aif_lb_params):
+ *   ecmp, wcmp  member = buckets[hash -> bucket]: a resilient table of
+ *               buckets_per_member buckets per member (WCMP: in proportion to
+ *               weights); removing a member moves only its own buckets.
+ *   flowlet     a flow keeps its member while its packets come closer than
+ *               gap_ns apart; after a longer gap a new flowlet picks a member
+ *               uniformly at random (LetFlow) or the least-loaded one.
+ *   spray       per packet: round robin, random, or DRILL (d random samples
+ *               plus the previous best, fewest queued bytes).
+ *   adaptive    every member gets a quality band 0..7 from its port's recent
+ *               transmitted load (EWMA) and queued bytes, refreshed every
+ *               period_ns; the best band wins, per packet or per flowlet.
  */
 #ifndef AIF_LB_H
 #define AIF_LB_H
 
 #include <stdint.h>
 
+#include "../control/config.h"
 #include "../dataplane/pkt.h"
+#include "../dataplane/rng.h"
+#include "../dataplane/switch.h"
 #include "../dataplane/tables.h"
 #include "../dataplane/types.h"
 
-struct aif_worker;
+#define AIF_FLOWLET_MAX AIF_FLOWLET_TABLE_MAX /* flowlet table entries per worker */
+
+struct aif_flowlet_entry {
+	uint32_t key;           /* flow hash, 0 = empty */
+	uint16_t group;         /* group index the choice belongs to */
+	uint8_t member;         /* member offset in the group */
+	uint8_t pad;
+	aif_time_ns last_ns;    /* last packet of the flow */
+};
+
+/* Per worker, mutable, owned by the worker; control only reads counters. */
+struct aif_lb_state {
+	uint32_t rr[AIF_MAX_GROUPS];         /* spray: next member offset */
+	uint8_t drill_best[AIF_MAX_GROUPS];  /* spray DRILL: previous best offset */
+	/* adaptive */
+	aif_time_ns next_band_ns;
+	uint64_t last_tx_bytes[AIF_MAX_PORTS];
+	uint64_t load_ewma_bps[AIF_MAX_PORTS];
+	uint8_t band[AIF_MAX_PORTS];         /* 0 best .. 7 worst */
+	/* counters */
+	uint64_t flowlet_collisions;
+	uint64_t flowlet_starts[AIF_MAX_MEMBER_SLOTS];
+	uint64_t reselections[AIF_MAX_MEMBER_SLOTS];
+	struct aif_flowlet_entry flowlet[AIF_FLOWLET_MAX];
+};
+
+struct aif_lb_ctx {
+	struct aif_lb_state *st;
+	const struct aif_lb_params *p;       /* the switch's (from the tables) */
+	const uint32_t *port_qbytes;         /* bytes queued per egress port now */
+	struct aif_rng *rng;
+	aif_time_ns now_ns;
+	uint16_t group;                      /* index of g in the tables */
+};
 
 /* Returns the member offset in [0, g->n). */
 typedef uint32_t (*aif_lb_select_fn)(const struct aif_group *g,
 				     const struct aif_member *members,
+				     const uint8_t *buckets,
 				     const struct aif_pkt *m,
-				     struct aif_worker *w, aif_time_ns now_ns);
+				     struct aif_lb_ctx *x);
 
 struct aif_lb_scheme_ops {
 	const char *name;       /* as in the policy file */
@@ -36,16 +93,22 @@ struct aif_lb_scheme_ops {
 extern const struct aif_lb_scheme_ops aif_lb_schemes[];
 extern const unsigned aif_lb_n_schemes;
 
-/* ECMP: hash -> member, multiply-shift onto [0, n) (no modulo bias worth the name). */
+/* hash -> [0, n) by multiply-shift (no modulo bias worth the name). */
 static inline uint32_t
 aif_lb_ecmp_pick(uint32_t hash, uint32_t n)
 {
 	return (uint32_t)(((uint64_t)hash * n) >> 32);
 }
 
-uint32_t aif_lb_ecmp_select(const struct aif_group *g,
-			    const struct aif_member *members,
-			    const struct aif_pkt *m, struct aif_worker *w,
-			    aif_time_ns now_ns);
+/* ECMP and WCMP: the group's resilient bucket table (g->n_buckets entries). */
+static inline uint32_t
+aif_lb_bucket_pick(const struct aif_group *g, const uint8_t *buckets, uint32_t hash)
+{
+	return buckets[aif_lb_ecmp_pick(hash, g->n_buckets)];
+}
+
+uint32_t aif_lb_ecmp_select(const struct aif_group *g, const struct aif_member *members,
+			    const uint8_t *buckets, const struct aif_pkt *m,
+			    struct aif_lb_ctx *x);
 
 #endif /* AIF_LB_H */

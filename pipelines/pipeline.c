@@ -46,6 +46,9 @@ struct fwd_ctx {
 	struct aif_member_ctr *mctr;    /* w->member_ctr */
 	struct aif_port_ctr *in_ctr;    /* w->port_ctr[in_port] */
 	struct aif_qos *qos;            /* egress QoS, NULL when off */
+	const uint8_t *buckets;         /* t->buckets */
+	const uint8_t *scheme_by_tc;    /* t->lb.scheme_by_tc */
+	struct aif_lb_ctx *lb;          /* for the schemes with state */
 	uint32_t hash_fields, seed;
 	uint8_t hash_alg;
 	aif_time_ns now_ns;
@@ -162,10 +165,15 @@ resolve(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 		const struct aif_member *mem = &x->members[g->first];
 		if (g->n > 1) {
 			m->hash = aif_flow_hash(m, x->hash_fields, x->hash_alg, x->seed);
-			/* ECMP, the common case, without the indirect call */
-			mem += likely(g->scheme == AIF_LB_ECMP)
-				? aif_lb_ecmp_pick(m->hash, g->n)
-				: aif_lb_schemes[g->scheme].select(g, mem, m, w, x->now_ns);
+			const uint8_t *bk = x->buckets + g->bucket_first;
+			uint8_t scheme = x->scheme_by_tc[m->tc & 7];
+			/* ECMP/WCMP, the common case, without the indirect call */
+			if (likely(scheme <= AIF_LB_WCMP)) {
+				mem += aif_lb_bucket_pick(g, bk, m->hash);
+			} else {
+				x->lb->group = (uint16_t)aif_nh_index(nh);
+				mem += aif_lb_schemes[scheme].select(g, mem, bk, m, x->lb);
+			}
 		}
 		m->member = mem->ctr_slot;
 		m->nh_slot = mem->neigh_slot;
@@ -265,6 +273,10 @@ aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
 		rte_fib_lookup_bulk(t->fib4, b.ip4, b.nh4, b.n4);
 	if (b.n6)
 		rte_fib6_lookup_bulk(t->fib6, b.ip6, b.nh6, b.n6);
+	struct aif_lb_ctx lbx = {
+		.st = w->lb, .p = &t->lb, .port_qbytes = w->port_qbytes,
+		.rng = &w->rng, .now_ns = w->now_ns,
+	};
 	const struct fwd_ctx x = {
 		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,
 		.neigh_slot = w->sw->neigh->slot, .ports = w->sw->ports,
@@ -273,6 +285,7 @@ aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
 		.hash_alg = t->lb.hash_alg, .now_ns = w->now_ns,
 		.qos = w->id == 0 && w->sw->qos != NULL && w->sw->qos->cfg.enable
 			? w->sw->qos : NULL,
+		.buckets = t->buckets, .scheme_by_tc = t->lb.scheme_by_tc, .lb = &lbx,
 	};
 	uint16_t live[AIF_BURST], n_live = 0;
 	for (i = 0; i < b.n4; i++)

@@ -655,7 +655,7 @@ expected_port(const uint8_t *f, uint16_t len, const char *group)
 	assert_int_equal(aif_parse(f, len, &m), 0);
 	assert_true(m.flags & AIF_PKT_F_ROCE);
 	uint32_t h = aif_flow_hash(&m, t->lb.hash_fields, t->lb.hash_alg, t->seed);
-	return t->members[g->first + aif_lb_ecmp_pick(h, g->n)].port;
+	return t->members[g->first + aif_lb_bucket_pick(g, t->buckets + g->bucket_first, h)].port;
 }
 
 /* ---------------------------------------------------------------- */

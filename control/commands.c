@@ -48,13 +48,15 @@ cmd_status(struct aif_ctl *c)
 {
 	const struct aif_tables *t = tables(c);
 	double up = (double)(aif_clock_now(&c->clock) - c->start_ns) / 1e9;
-	return json_pack("{s:s, s:s, s:f, s:i, s:i, s:I, s:I, s:I}",
+	json_t *st = json_pack("{s:s, s:s, s:f, s:i, s:i, s:I, s:I, s:I}",
 			 "version", AIF_VERSION, "switch", c->sw->name,
 			 "uptime_s", up, "workers", c->sw->n_workers,
 			 "ports", c->sw->n_ports,
 			 "config_generation", (json_int_t)(t ? t->generation : 0),
 			 "loads_ok", (json_int_t)c->loads_ok,
 			 "loads_rejected", (json_int_t)c->loads_rejected);
+	json_object_set_new(st, "link_rebuilds", json_integer((json_int_t)c->link_rebuilds));
+	return st;
 }
 
 static json_t *
@@ -81,6 +83,8 @@ cmd_show_ports(struct aif_ctl *c)
 				      "link", port->link_up ? "up" : "down",
 				      "rx_queues", port->n_rxq, "tx_queues", port->n_txq,
 				      "addresses", addrs);
+		json_object_set_new(o, "link_changes",
+				    json_integer((json_int_t)c->link_changes[p]));
 		json_object_set_new(o, "lossless",
 				    json_pack("{s:s, s:s, s:s}",
 					      "software_pfc", pi->software_pfc,
@@ -291,6 +295,24 @@ reject:
 	return -1;
 }
 
+int
+aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len)
+{
+	struct aif_config *cfg;
+
+	if (c->running_text == NULL)
+		return 0;
+	if (aif_config_parse(c->running_text, strlen(c->running_text), &cfg, err,
+			     err_len) != 0)
+		return -1;
+	/* the same config: only the bucket tables see the new link states */
+	if (aif_ctl_apply_config(c, cfg, err, err_len) != 0)
+		return -1;
+	c->loads_ok--; /* a rebuild, not a load the user asked for */
+	c->link_rebuilds++;
+	return 0;
+}
+
 static json_t *
 cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 {
@@ -299,26 +321,35 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	struct aif_config *cfg = NULL;
 	int rc;
 
+	char *text = NULL;
 	if (json_is_object(conf)) {
-		char *text = json_dumps(conf, JSON_COMPACT);
+		text = json_dumps(conf, JSON_COMPACT);
 		if (text == NULL) {
 			snprintf(err, err_len, "out of memory");
 			return NULL;
 		}
 		rc = aif_config_parse(text, strlen(text), &cfg, err, err_len);
-		free(text);
 	} else if (json_is_string(path)) {
 		rc = aif_config_load_file(json_string_value(path), &cfg, err, err_len);
+		/* keep the text too, for re-applying it when links change */
+		json_t *j = rc == 0 ? json_load_file(json_string_value(path), 0, NULL) : NULL;
+		text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+		json_decref(j);
 	} else {
 		snprintf(err, err_len, "load needs \"config\" (an object) or \"path\" (a string)");
 		return NULL;
 	}
 	if (rc != 0) {
+		free(text);
 		c->loads_rejected++;
 		return NULL;
 	}
-	if (aif_ctl_apply_config(c, cfg, err, err_len) != 0)
+	if (aif_ctl_apply_config(c, cfg, err, err_len) != 0) {
+		free(text);
 		return NULL;
+	}
+	free(c->running_text);
+	c->running_text = text;
 	const struct aif_tables *t = tables(c);
 	const struct aif_switch_params *sp = &t->cfg->switches[0];
 	return json_pack("{s:b, s:s, s:I, s:i, s:i, s:i}", "loaded", 1,

@@ -45,6 +45,9 @@ struct aif_ctl {
 	struct aif_clock clock;
 	aif_time_ns start_ns;
 	uint64_t loads_ok, loads_rejected;
+	char *running_text;            /* the running config, as JSON text */
+	uint64_t link_changes[AIF_MAX_PORTS]; /* link up/down transitions seen */
+	uint64_t link_rebuilds;        /* tables rebuilt for a link change */
 };
 
 /* The aif_ctl_handler for struct aif_ctl (ctx). */
@@ -58,6 +61,13 @@ json_t *aif_ctl_show_queues(const struct aif_switch *sw, char *err, size_t err_l
 json_t *aif_ctl_show_buffer(const struct aif_switch *sw, char *err, size_t err_len);
 json_t *aif_ctl_show_pfcwd(const struct aif_switch *sw, char *err, size_t err_len);
 json_t *aif_ctl_clear_watermarks(struct aif_switch *sw, char *err, size_t err_len);
+
+/*
+ * A port's link went down or up: rebuild the tables from the running config
+ * so that group members on down ports leave their groups (their buckets go
+ * to the others) and members that came back rejoin.  0, or -1 with err.
+ */
+int aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len);
 
 /* Counters of a switch as JSON (show_counters, and the --stats file). */
 json_t *aif_ctl_counters_json(const struct aif_switch *sw);

@@ -43,7 +43,7 @@
 #define RX_DESC 1024
 #define TX_DESC 1024
 #define POOL_CACHE 256
-#define LINK_POLL_NS (500 * AIF_NS_PER_MS)
+#define LINK_POLL_NS (10 * AIF_NS_PER_MS)
 
 static volatile sig_atomic_t stop_requested;
 static volatile int workers_run = 1;
@@ -313,15 +313,27 @@ worker_main(void *arg)
 	return 0;
 }
 
+/* Read every port's link; on a change, count it and rebuild the tables so
+ * group members follow their links. */
 static void
-poll_links(struct aif_switch *sw)
+poll_links(struct aif_ctl *c)
 {
+	struct aif_switch *sw = c->sw;
 	struct rte_eth_link link;
+	bool changed = false;
+	char err[AIF_ERR_MAX];
+
 	for (uint16_t p = 0; p < sw->n_ports; p++) {
-		if (rte_eth_link_get_nowait(sw->ports[p].dpdk_port, &link) == 0)
-			__atomic_store_n(&sw->ports[p].link_up, link.link_status,
-					 __ATOMIC_RELAXED);
+		if (rte_eth_link_get_nowait(sw->ports[p].dpdk_port, &link) != 0 ||
+		    link.link_status == sw->ports[p].link_up)
+			continue;
+		__atomic_store_n(&sw->ports[p].link_up, link.link_status, __ATOMIC_RELAXED);
+		c->link_changes[p]++;
+		changed = true;
+		printf("port %s: link %s\n", sw->ports[p].name, link.link_status ? "up" : "down");
 	}
+	if (changed && aif_ctl_links_changed(c, err, sizeof(err)) != 0)
+		fprintf(stderr, "rebuilding the tables after a link change failed: %s\n", err);
 }
 
 static void
@@ -385,7 +397,7 @@ main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct aif_config *cfg = NULL;
-	struct aif_ctl ctl;
+	struct aif_ctl ctl = { 0 };
 	struct aif_ctl_server *srv = NULL;
 	struct rte_mempool *pool = NULL;
 	struct aif_switch *sw = NULL;
@@ -513,7 +525,7 @@ main(int argc, char **argv)
 		aif_switch_learn(sw, now);
 		aif_capture_poll(sw); /* packet copies to their files */
 		if (now >= next_link) {
-			poll_links(sw);
+			poll_links(&ctl);
 			next_link = now + LINK_POLL_NS;
 		}
 		if (o.duration_s > 0 && mono_s() - t0 >= o.duration_s)
@@ -562,6 +574,7 @@ out:
 		rte_mempool_free(pool);
 	}
 	aif_config_free(cfg);
+	free(ctl.running_text);
 	rte_eal_cleanup();
 	return ret;
 }

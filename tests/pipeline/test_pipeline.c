@@ -1720,6 +1720,109 @@ test_clear_counters(void **state)
 	assert_clean();
 }
 
+/* ---------------------------------------------------------------- */
+/* Member state: a link goes down, then comes back                    */
+
+#define MEMBER_FLOWS 600
+
+static void
+member_flow(uint8_t *f, uint16_t *len, unsigned i)
+{
+	struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+			  .dip = IP4(10, 1, (uint8_t)(i >> 8), (uint8_t)i),
+			  .sport = (uint16_t)(0xC000 | ((i * 2654435761u) & 0x3fff)),
+			  .ttl = 64, .qp = 5 };
+	*len = build_roce4(f, &r);
+}
+
+/* Send every flow once; per port, how many left there. */
+static void
+member_send_all(unsigned *per_port)
+{
+	uint8_t f[FRAME_MAX];
+	uint16_t len;
+	struct rte_mbuf *out[RING_SIZE];
+
+	memset(per_port, 0, sizeof(unsigned) * N_PORTS);
+	for (unsigned i = 0; i < MEMBER_FLOWS; i++) {
+		member_flow(f, &len, i);
+		inject(0, f, len);
+		if (i % 64 == 63)
+			run();
+	}
+	run();
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		unsigned n = sent(p, out, RING_SIZE);
+		per_port[p] += n;
+		free_all(out, n);
+	}
+}
+
+static void
+test_member_down_up(void **state)
+{
+	uint16_t before[MEMBER_FLOWS], down[MEMBER_FLOWS], back[MEMBER_FLOWS];
+	unsigned per_port[N_PORTS], expect[N_PORTS];
+	uint8_t f[FRAME_MAX];
+	uint16_t len;
+	char err[AIF_ERR_MAX];
+	struct snap snap0;
+
+	(void)state;
+	load_config(BASE_SEED, members_fwd);
+	snap_take(&snap0);
+	for (unsigned i = 0; i < MEMBER_FLOWS; i++) {
+		member_flow(f, &len, i);
+		before[i] = expected_port(f, len, "uplinks");
+	}
+
+	/* p2 goes down: its members leave, nobody else's flows move */
+	uint64_t rebuilds = H.ctl.link_rebuilds;
+	H.sw->ports[2].link_up = 0;
+	assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
+	assert_int_equal(H.ctl.link_rebuilds, rebuilds + 1);
+	unsigned moved = 0, was_on_2 = 0;
+	memset(expect, 0, sizeof(expect));
+	for (unsigned i = 0; i < MEMBER_FLOWS; i++) {
+		member_flow(f, &len, i);
+		down[i] = expected_port(f, len, "uplinks");
+		assert_int_not_equal(down[i], 2);
+		if (before[i] != 2)
+			assert_int_equal(down[i], before[i]); /* resilient */
+		was_on_2 += before[i] == 2;
+		moved += down[i] != before[i];
+		expect[down[i]]++;
+	}
+	assert_int_equal(moved, was_on_2);
+	print_message("# member p2 down: %u of %u flows moved (all of them were on p2)\n",
+		      moved, MEMBER_FLOWS);
+	member_send_all(per_port);
+	for (uint16_t p = 1; p < N_PORTS; p++)
+		assert_int_equal(per_port[p], expect[p]);
+
+	/* p2 comes back: it rejoins; only flows that go to p2 move */
+	H.sw->ports[2].link_up = 1;
+	assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
+	unsigned to_2 = 0;
+	memset(expect, 0, sizeof(expect));
+	for (unsigned i = 0; i < MEMBER_FLOWS; i++) {
+		member_flow(f, &len, i);
+		back[i] = expected_port(f, len, "uplinks");
+		if (back[i] != down[i])
+			assert_int_equal(back[i], 2);
+		to_2 += back[i] == 2;
+		expect[back[i]]++;
+	}
+	/* it takes about its third back */
+	assert_true(to_2 > MEMBER_FLOWS / 5 && to_2 < MEMBER_FLOWS / 2);
+	print_message("# member p2 back: %u of %u flows go to it again\n", to_2, MEMBER_FLOWS);
+	member_send_all(per_port);
+	for (uint16_t p = 1; p < N_PORTS; p++)
+		assert_int_equal(per_port[p], expect[p]);
+	assert_no_drops(&snap0);
+	assert_clean();
+}
+
 int
 main(void)
 {
@@ -1734,6 +1837,7 @@ main(void)
 		cmocka_unit_test_setup(test_reload_concurrent, test_setup),
 		cmocka_unit_test_setup(test_reload_rejected, test_setup),
 		cmocka_unit_test_setup(test_clear_counters, test_setup),
+		cmocka_unit_test_setup(test_member_down_up, test_setup),
 	};
 	return cmocka_run_group_tests_name("pipeline", tests, group_setup,
 					   group_teardown);

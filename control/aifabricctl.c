@@ -111,8 +111,11 @@ static const struct col member_cols[] = {
 	{ "PORT", "port", NULL, F_STR },
 	{ "WEIGHT", "weight", NULL, F_NUM },
 	{ "RESOLVED", "resolved", NULL, F_BOOL },
+	{ "UP", "up", NULL, F_BOOL },
 	{ "PACKETS", "packets", NULL, F_NUM },
 	{ "BYTES", "bytes", NULL, F_NUM },
+	{ "FLOWLETS", "flowlet_starts", NULL, F_NUM },
+	{ "RESELECT", "reselections", NULL, F_NUM },
 };
 
 static const struct col port_counter_cols[] = {
@@ -170,6 +173,19 @@ static const struct col pfcwd_cols[] = {
 	{ "STORMS", "storms_detected", NULL, F_NUM },
 	{ "RESTORED", "storms_restored", NULL, F_NUM },
 	{ "DROPS", "drop_packets", NULL, F_NUM },
+};
+
+static const struct col trace_cols[] = {
+	{ "T_NS", "t_ns", NULL, F_NUM },
+	{ "SRC", "src", NULL, F_STR },
+	{ "DST", "dst", NULL, F_STR },
+	{ "SPORT", "src_port", NULL, F_NUM },
+	{ "DPORT", "dst_port", NULL, F_NUM },
+	{ "PSN", "psn", NULL, F_NUM },
+	{ "GROUP", "group", NULL, F_STR },
+	{ "SCHEME", "scheme", NULL, F_STR },
+	{ "MEMBER", "member", NULL, F_NUM },
+	{ "PORT", "port", NULL, F_STR },
 };
 
 static const struct col capture_cols[] = {
@@ -598,6 +614,21 @@ render_buffer(const struct view *v, const json_t *result)
 	print_table(COLS(pg_cols), json_object_get(result, "priority_groups"), true, 0);
 }
 
+static void
+render_trace(const struct view *v, const json_t *result)
+{
+	(void)v;
+	const json_t *rows = json_object_get(result, "packets");
+	if (!json_is_array(rows)) {
+		render_json(result);
+		return;
+	}
+	printf("tracing: %s, lost: %" JSON_INTEGER_FORMAT "\n",
+	       json_is_true(json_object_get(result, "tracing")) ? "on" : "off",
+	       json_integer_value(json_object_get(result, "lost")));
+	print_table(COLS(trace_cols), rows, true, 0);
+}
+
 static const struct view views[] = {
 	{ "status", render_status, NULL, 0 },
 	{ "show_ports", render_rows, COLS(port_cols) },
@@ -610,6 +641,7 @@ static const struct view views[] = {
 	{ "show_buffer", render_buffer, NULL, 0 },
 	{ "show_pfcwd", render_rows, COLS(pfcwd_cols) },
 	{ "show_captures", render_rows, COLS(capture_cols) },
+	{ "show_trace", render_trace, NULL, 0 },
 };
 
 static const struct view default_view = { NULL, render_ok, NULL, 0 };
@@ -654,6 +686,7 @@ static const struct {
 	{ "show", "pfcwd", "show_pfcwd" },
 	{ "clear", "watermarks", "clear_watermarks" },
 	{ "show", "captures", "show_captures" },
+	{ "show", "trace", "show_trace" },
 };
 
 static void
@@ -670,6 +703,9 @@ usage(FILE *f)
 		"  capture start PORT FILE [--drops] [--snaplen N]\n"
 		"  capture stop PORT\n"
 		"  show captures\n"
+		"  trace start DST [src=IP] [sport=N] [dport=N]\n"
+		"  trace stop\n"
+		"  show trace\n"
 		"  raw JSON\n"
 		"socket: -s PATH, else $AIFABRIC_SOCKET, else %s\n",
 		AIF_CTL_DEFAULT_SOCKET);
@@ -768,6 +804,40 @@ capture_request(int argc, char **argv, const char **cmd)
 }
 
 /*
+ * trace start DST [src=IP] [sport=N] [dport=N] | trace stop; NULL: not one.
+ */
+static char *
+trace_request(int argc, char **argv, const char **cmd)
+{
+	if (argc >= 3 && strcmp(argv[1], "start") == 0) {
+		json_t *req = json_pack("{s:s, s:s}", "cmd", "trace_start", "dst", argv[2]);
+		for (int i = 3; i < argc; i++) {
+			char *eq = strchr(argv[i], '=');
+			if (eq == NULL)
+				goto bad;
+			*eq = '\0';
+			if (strcmp(argv[i], "src") == 0)
+				json_object_set_new(req, "src", json_string(eq + 1));
+			else if (strcmp(argv[i], "sport") == 0 || strcmp(argv[i], "dport") == 0)
+				json_object_set_new(req, argv[i][0] == 's' ? "src_port" : "dst_port",
+						    json_integer(strtol(eq + 1, NULL, 10)));
+			else
+				goto bad;
+		}
+		*cmd = "trace_start";
+		return dump_request(req);
+bad:
+		fprintf(stderr, "aifabricctl: trace start DST [src=IP] [sport=N] [dport=N]\n");
+		exit(EXIT_ERR);
+	}
+	if (argc == 2 && strcmp(argv[1], "stop") == 0) {
+		*cmd = "trace_stop";
+		return dump_request(json_pack("{s:s}", "cmd", *cmd));
+	}
+	return NULL;
+}
+
+/*
  * The request line (no '\n') for the words of a command, and in *cmd the
  * command name that picks the view; exits on a bad command line.
  */
@@ -776,6 +846,12 @@ build_request(int argc, char **argv, const char **cmd)
 {
 	if (argc >= 1 && strcmp(argv[0], "capture") == 0) {
 		char *line = capture_request(argc, argv, cmd);
+		if (line != NULL)
+			return line;
+		goto unknown;
+	}
+	if (argc >= 1 && strcmp(argv[0], "trace") == 0) {
+		char *line = trace_request(argc, argv, cmd);
 		if (line != NULL)
 			return line;
 		goto unknown;

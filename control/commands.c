@@ -12,6 +12,8 @@
 
 #include "../dataplane/capture.h"
 #include "../dataplane/qos.h"
+#include "../dataplane/worker.h"
+#include "../pipelines/lb.h"
 #include "commands.h"
 #include "compile.h"
 #include "config.h"
@@ -178,17 +180,29 @@ groups_json(const struct aif_switch *sw)
 			struct aif_member_ctr ctr;
 			aif_switch_member_counters(sw, m->ctr_slot, &ctr);
 			uint64_t v = aif_neigh_read(sw->neigh, m->neigh_slot);
+			uint64_t starts = 0, resel = 0;
+			for (unsigned w = 0; w < sw->n_workers; w++) {
+				const struct aif_lb_state *st = sw->workers[w] ? sw->workers[w]->lb : NULL;
+				if (st != NULL) {
+					starts += st->flowlet_starts[m->ctr_slot];
+					resel += st->reselections[m->ctr_slot];
+				}
+			}
 			json_array_append_new(members,
-				json_pack("{s:o, s:s, s:i, s:b, s:I, s:I}",
+				json_pack("{s:o, s:s, s:i, s:b, s:b, s:I, s:I, s:I, s:I}",
 					  "ip", ip_json(&m->ip),
 					  "port", sw->ports[m->port].name,
 					  "weight", m->weight,
 					  "resolved", (v & AIF_NEIGH_VALID) != 0,
+					  "up", sw->ports[m->port].link_up != 0,
 					  "packets", (json_int_t)ctr.packets,
-					  "bytes", (json_int_t)ctr.bytes));
+					  "bytes", (json_int_t)ctr.bytes,
+					  "flowlet_starts", (json_int_t)starts,
+					  "reselections", (json_int_t)resel));
 		}
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "name", gr->name,
-						     "scheme", "ecmp", "members", members));
+						     "scheme", aif_lb_schemes[gr->scheme].name,
+						     "members", members));
 	}
 	return arr;
 }
@@ -479,6 +493,12 @@ aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 		return groups_json(c->sw);
 	if (strcmp(cmd, "show_counters") == 0)
 		return aif_ctl_counters_json(c->sw);
+	if (strcmp(cmd, "trace_start") == 0)
+		return aif_ctl_trace_start(c, req, err, err_len);
+	if (strcmp(cmd, "trace_stop") == 0)
+		return aif_ctl_trace_stop(c, err, err_len);
+	if (strcmp(cmd, "show_trace") == 0)
+		return aif_ctl_show_trace(c, req, err, err_len);
 	if (strcmp(cmd, "show_pfc") == 0)
 		return aif_ctl_show_pfc(c->sw, aif_clock_now(&c->clock), err, err_len);
 	if (strcmp(cmd, "show_queues") == 0)
@@ -502,7 +522,8 @@ aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 	snprintf(err, err_len, "unknown command '%s' (try status, load, show_ports, "
 		 "show_routes, show_neighbors, show_groups, show_counters, clear_counters, "
 		 "show_pfc, show_queues, show_buffer, show_pfcwd, clear_watermarks, "
-		 "capture_start, capture_stop, show_captures)",
+		 "capture_start, capture_stop, show_captures, trace_start, trace_stop, "
+		 "show_trace)",
 		 cmd);
 	return NULL;
 }

@@ -69,6 +69,11 @@ json_t *aif_ctl_clear_watermarks(struct aif_switch *sw, char *err, size_t err_le
  */
 int aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len);
 
+/* Path trace (trace_cmds.c). */
+json_t *aif_ctl_trace_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len);
+json_t *aif_ctl_trace_stop(struct aif_ctl *c, char *err, size_t err_len);
+json_t *aif_ctl_show_trace(struct aif_ctl *c, json_t *req, char *err, size_t err_len);
+
 /* Counters of a switch as JSON (show_counters, and the --stats file). */
 json_t *aif_ctl_counters_json(const struct aif_switch *sw);
 

@@ -199,6 +199,8 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 	memcpy(t->dscp_to_tc, pol->dscp_to_tc, sizeof(t->dscp_to_tc));
 	memcpy(t->pcp_to_tc, pol->pcp_to_tc, sizeof(t->pcp_to_tc));
 	t->lb = pol->lb;
+	for (unsigned tc = 0; tc < 8; tc++)
+		t->lb_adaptive |= t->lb.scheme_by_tc[tc] == AIF_LB_ADAPTIVE;
 	t->seed = sp->seed;
 	t->proxy_arp = sp->proxy_arp;
 

@@ -13,6 +13,7 @@
 
 #include "capture.h"
 #include "qos.h"
+#include "trace.h"
 #include "switch.h"
 #include "worker.h"
 
@@ -70,6 +71,7 @@ aif_switch_free(struct aif_switch *sw)
 		aif_worker_free(sw->workers[i]);
 	aif_tables_free(sw->tables);
 	aif_qos_free(sw->qos);
+	aif_trace_free(sw->trace, sw->n_workers);
 	aif_neigh_free(sw->neigh);
 	rte_ring_free(sw->learn_ring);
 	rte_free(sw->qsv);

@@ -28,6 +28,7 @@ struct rte_rcu_qsbr;
 struct rte_mempool;
 struct aif_worker;
 struct aif_qos;
+struct aif_trace;
 struct aif_capture;
 
 #define AIF_MAX_WORKERS 16
@@ -59,6 +60,7 @@ struct aif_switch {
 	struct rte_rcu_qsbr *qsv;
 	struct rte_ring *learn_ring;
 	struct rte_mempool *pool;   /* for packets the switch builds (ARP, ND) */
+	struct aif_trace *trace;    /* path trace, created by control (trace.h) */
 	struct aif_qos *qos;        /* egress QoS state: created by control, then
 				     * owned by worker 0 (qos.h); NULL when off */
 	struct aif_capture *capture; /* packet capture (capture.h); NULL until

@@ -140,6 +140,17 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 					    qb[4] + qb[5] + qb[6] + qb[7];
 		}
 	}
+	/* adaptive load balancing: quality bands, refreshed every period */
+	const struct aif_tables *lt = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
+	if (lt != NULL && lt->lb_adaptive && now_ns >= w->lb->next_band_ns) {
+		uint64_t tx[AIF_MAX_PORTS], speed[AIF_MAX_PORTS];
+		for (uint16_t p = 0; p < lt->n_ports; p++) {
+			tx[p] = w->port_ctr[p].tx_bytes; /* this worker's share */
+			speed[p] = (uint64_t)sw->ports[p].speed_mbps * 1000000;
+		}
+		aif_lb_adaptive_tick(w->lb, &lt->lb, tx, w->port_qbytes, speed,
+				     lt->n_ports, now_ns);
+	}
 	for (uint16_t i = 0; i < w->n_rxq; i++) {
 		const struct aif_rxq *q = &w->rxq[i];
 		uint16_t n = rte_eth_rx_burst(sw->ports[q->port].dpdk_port,

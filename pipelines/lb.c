@@ -7,11 +7,9 @@
 const struct aif_lb_scheme_ops aif_lb_schemes[] = {
 	[AIF_LB_ECMP] = { .name = "ecmp", .select = aif_lb_ecmp_select },
 	[AIF_LB_WCMP] = { .name = "wcmp", .select = aif_lb_ecmp_select },
-	/* flowlet, spray, adaptive: registered by their files as they land;
-	 * until then they fall back to ECMP */
-	[AIF_LB_FLOWLET] = { .name = "flowlet", .select = aif_lb_ecmp_select },
-	[AIF_LB_SPRAY] = { .name = "spray", .select = aif_lb_ecmp_select },
-	[AIF_LB_ADAPTIVE] = { .name = "adaptive", .select = aif_lb_ecmp_select },
+	[AIF_LB_FLOWLET] = { .name = "flowlet", .select = aif_lb_flowlet_select },
+	[AIF_LB_SPRAY] = { .name = "spray", .select = aif_lb_spray_select },
+	[AIF_LB_ADAPTIVE] = { .name = "adaptive", .select = aif_lb_adaptive_select },
 };
 
 const unsigned aif_lb_n_schemes = RTE_DIM(aif_lb_schemes);

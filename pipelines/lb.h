@@ -57,7 +57,8 @@ struct aif_lb_state {
 	uint32_t rr[AIF_MAX_GROUPS];         /* spray: next member offset */
 	uint8_t drill_best[AIF_MAX_GROUPS];  /* spray DRILL: previous best offset */
 	/* adaptive */
-	aif_time_ns next_band_ns;
+	aif_time_ns next_band_ns;            /* next refresh of band[] */
+	aif_time_ns last_band_ns;            /* last refresh (rate interval start) */
 	uint64_t last_tx_bytes[AIF_MAX_PORTS];
 	uint64_t load_ewma_bps[AIF_MAX_PORTS];
 	uint8_t band[AIF_MAX_PORTS];         /* 0 best .. 7 worst */
@@ -110,5 +111,48 @@ aif_lb_bucket_pick(const struct aif_group *g, const uint8_t *buckets, uint32_t h
 uint32_t aif_lb_ecmp_select(const struct aif_group *g, const struct aif_member *members,
 			    const uint8_t *buckets, const struct aif_pkt *m,
 			    struct aif_lb_ctx *x);
+uint32_t aif_lb_flowlet_select(const struct aif_group *g, const struct aif_member *members,
+			       const uint8_t *buckets, const struct aif_pkt *m,
+			       struct aif_lb_ctx *x);
+uint32_t aif_lb_spray_select(const struct aif_group *g, const struct aif_member *members,
+			     const uint8_t *buckets, const struct aif_pkt *m,
+			     struct aif_lb_ctx *x);
+uint32_t aif_lb_adaptive_select(const struct aif_group *g, const struct aif_member *members,
+				const uint8_t *buckets, const struct aif_pkt *m,
+				struct aif_lb_ctx *x);
+
+/* How a new flowlet picks its member: returns an offset in [0, g->n). */
+typedef uint32_t (*aif_lb_pick_fn)(const struct aif_group *g,
+				   const struct aif_member *members,
+				   const struct aif_pkt *m, struct aif_lb_ctx *x);
+
+/*
+ * The flowlet table (lb_flowlet.c), shared by flowlet and adaptive-flowlet:
+ * returns the member the packet's flowlet keeps, or, when the packet starts
+ * a new flowlet, the one pick() chooses; updates the entry and the flowlet
+ * counters.
+ */
+uint32_t aif_lb_flowlet_track(const struct aif_group *g, const struct aif_member *members,
+			      const struct aif_pkt *m, struct aif_lb_ctx *x,
+			      aif_lb_pick_fn pick);
+
+/* Queued bytes -> band 0..7 (lb_adaptive.c has the table). */
+uint8_t aif_lb_qbytes_band(uint32_t qbytes);
+
+/*
+ * Adaptive: refresh every port's quality band, once per adaptive_period_ns.
+ * Call once per worker step, after port_qbytes is filled and before the
+ * packets are processed, with this worker's cumulative bytes
+ * sent per port (port_tx_bytes[p], monotonic), the bytes queued per port now,
+ * each port's line rate in bit/s (0: unknown, load then ignored) and now_ns.
+ * Does nothing while now_ns < st->next_band_ns.
+ *
+ *	aif_lb_adaptive_tick(w->lb, &t->lb, tx_bytes, w->port_qbytes,
+ *			     speed_bps, t->n_ports, now_ns);
+ */
+void aif_lb_adaptive_tick(struct aif_lb_state *st, const struct aif_lb_params *p,
+			  const uint64_t *port_tx_bytes, const uint32_t *port_qbytes,
+			  const uint64_t *port_speed_bps, uint16_t n_ports,
+			  aif_time_ns now_ns);
 
 #endif /* AIF_LB_H */

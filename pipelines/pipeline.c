@@ -18,6 +18,7 @@
 #include "../dataplane/capture.h"
 #include "../dataplane/neigh.h"
 #include "../dataplane/switch.h"
+#include "../dataplane/trace.h"
 #include "../dataplane/worker.h"
 #include "arp_nd.h"
 #include "classify.h"
@@ -49,6 +50,7 @@ struct fwd_ctx {
 	const uint8_t *buckets;         /* t->buckets */
 	const uint8_t *scheme_by_tc;    /* t->lb.scheme_by_tc */
 	struct aif_lb_ctx *lb;          /* for the schemes with state */
+	struct aif_trace *trace;        /* path trace when on, else NULL */
 	uint32_t hash_fields, seed;
 	uint8_t hash_alg;
 	aif_time_ns now_ns;
@@ -78,6 +80,31 @@ static inline bool
 mac_eq(const uint8_t *a, const struct aif_mac *b)
 {
 	return memcmp(a, b->b, 6) == 0;
+}
+
+/* The switch's path trace if it is on (one load per burst). */
+static inline struct aif_trace *
+trace_on(const struct aif_switch *sw)
+{
+	struct aif_trace *tr = __atomic_load_n(&sw->trace, __ATOMIC_ACQUIRE);
+	return tr != NULL && __atomic_load_n(&tr->on, __ATOMIC_ACQUIRE) ? tr : NULL;
+}
+
+static void
+trace_packet(struct aif_worker *w, const struct fwd_ctx *x, const struct aif_pkt *m,
+	     uint64_t nh, uint32_t member, uint8_t scheme)
+{
+	if (!aif_trace_match(&x->trace->f, m))
+		return;
+	struct aif_trace_rec r = {
+		.t_ns = w->now_ns, .src = m->src, .dst = m->dst,
+		.src_port = m->src_port, .dst_port = m->dst_port, .hash = m->hash,
+		.psn = (m->flags & AIF_PKT_F_ROCE) ? m->psn : 0,
+		.group = (uint16_t)aif_nh_index(nh), .member = (uint16_t)member,
+		.out_port = x->members[x->groups[aif_nh_index(nh)].first + member].port,
+		.scheme = scheme,
+	};
+	aif_trace_record(x->trace, w->id, &r);
 }
 
 /* Pass 1 for one packet: parse, divert control traffic, gather for lookup. */
@@ -163,18 +190,22 @@ resolve(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 			goto ttl_expired;
 		const struct aif_group *g = &x->groups[aif_nh_index(nh)];
 		const struct aif_member *mem = &x->members[g->first];
+		uint32_t k = 0;
+		uint8_t scheme = x->scheme_by_tc[m->tc & 7];
 		if (g->n > 1) {
 			m->hash = aif_flow_hash(m, x->hash_fields, x->hash_alg, x->seed);
 			const uint8_t *bk = x->buckets + g->bucket_first;
-			uint8_t scheme = x->scheme_by_tc[m->tc & 7];
 			/* ECMP/WCMP, the common case, without the indirect call */
 			if (likely(scheme <= AIF_LB_WCMP)) {
-				mem += aif_lb_bucket_pick(g, bk, m->hash);
+				k = aif_lb_bucket_pick(g, bk, m->hash);
 			} else {
 				x->lb->group = (uint16_t)aif_nh_index(nh);
-				mem += aif_lb_schemes[scheme].select(g, mem, bk, m, x->lb);
+				k = aif_lb_schemes[scheme].select(g, mem, bk, m, x->lb);
 			}
+			mem += k;
 		}
+		if (unlikely(x->trace != NULL))
+			trace_packet(w, x, m, nh, k, scheme);
 		m->member = mem->ctr_slot;
 		m->nh_slot = mem->neigh_slot;
 		return true;
@@ -286,6 +317,7 @@ aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
 		.qos = w->id == 0 && w->sw->qos != NULL && w->sw->qos->cfg.enable
 			? w->sw->qos : NULL,
 		.buckets = t->buckets, .scheme_by_tc = t->lb.scheme_by_tc, .lb = &lbx,
+		.trace = trace_on(w->sw),
 	};
 	uint16_t live[AIF_BURST], n_live = 0;
 	for (i = 0; i < b.n4; i++)

@@ -1823,6 +1823,62 @@ test_member_down_up(void **state)
 	assert_clean();
 }
 
+/* ---------------------------------------------------------------- */
+/* Switching the load-balancing scheme under traffic loses nothing    */
+
+static void
+load_scheme(const char *scheme)
+{
+	char err[AIF_ERR_MAX] = "";
+	char *base = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
+	size_t n = strlen(base) + 256;
+	char *text = malloc(n);
+	assert_non_null(text);
+	/* the same switch, with a default policy naming the scheme */
+	snprintf(text, n, "{\"policies\": {\"default\": {\"load_balancing\": "
+		 "{\"scheme\": \"%s\"}}}, %s", scheme, base + 1);
+	free(base);
+	bool ok = load_line(text, err, sizeof(err));
+	free(text);
+	if (!ok)
+		fail_msg("load rejected: %s", err);
+}
+
+static void
+test_scheme_switch_under_traffic(void **state)
+{
+	static const char *const schemes[] = { "spray", "flowlet", "adaptive", "wcmp", "ecmp" };
+	static const uint8_t ids[] = { AIF_LB_SPRAY, AIF_LB_FLOWLET, AIF_LB_ADAPTIVE,
+				       AIF_LB_WCMP, AIF_LB_ECMP };
+	struct snap before;
+	uint64_t injected = 0, out = 0;
+
+	(void)state;
+	load_config(BASE_SEED, members_fwd);
+	snap_take(&before);
+	for (unsigned s = 0; s < 200; s++) {
+		if (s % 20 == 19) {
+			unsigned k = (s / 20) % RTE_DIM(schemes);
+			load_scheme(schemes[k]);
+			assert_int_equal(H.sw->tables->lb.scheme, ids[k]);
+		}
+		inject_flows(8);
+		injected += 8;
+		if (s % 3 == 0) /* some wait in the ring across a switch */
+			continue;
+		step();
+		out += drain_uplinks();
+	}
+	run();
+	out += drain_uplinks();
+	assert_int_equal(out, injected);
+	assert_no_drops(&before);
+	print_message("# scheme switched 10 times under traffic: %llu of %llu packets out\n",
+		      (unsigned long long)out, (unsigned long long)injected);
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
 int
 main(void)
 {
@@ -1838,6 +1894,7 @@ main(void)
 		cmocka_unit_test_setup(test_reload_rejected, test_setup),
 		cmocka_unit_test_setup(test_clear_counters, test_setup),
 		cmocka_unit_test_setup(test_member_down_up, test_setup),
+		cmocka_unit_test_setup(test_scheme_switch_under_traffic, test_setup),
 	};
 	return cmocka_run_group_tests_name("pipeline", tests, group_setup,
 					   group_teardown);

@@ -160,6 +160,23 @@ add_err:
 	return -1;
 }
 
+/* The same next hops (IP and port) at the same offsets: buckets, which name
+ * offsets, may then be kept. */
+static bool
+same_members(const struct aif_tables *a, const struct aif_group *ga,
+	     const struct aif_tables *b, const struct aif_group *gb)
+{
+	if (ga->n != gb->n || ga->n_buckets != gb->n_buckets)
+		return false;
+	for (uint16_t k = 0; k < ga->n; k++) {
+		const struct aif_member *x = &a->members[ga->first + k];
+		const struct aif_member *y = &b->members[gb->first + k];
+		if (x->port != y->port || !aif_ip_equal(&x->ip, &y->ip))
+			return false;
+	}
+	return true;
+}
+
 struct aif_tables *
 aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		   uint16_t sw_index, char *err, size_t err_len)
@@ -267,9 +284,7 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		}
 		for (uint32_t q = 0; prev != NULL && q < prev->n_groups; q++) {
 			const struct aif_group *pg = &prev->groups[q];
-			if (strcmp(pg->name, gr->name) == 0 && pg->n == gr->n &&
-			    memcmp(&prev->members[pg->first].ip, &t->members[gr->first].ip,
-				   sizeof(struct aif_ip)) == 0) {
+			if (strcmp(pg->name, gr->name) == 0 && same_members(prev, pg, t, gr)) {
 				pb = prev->buckets + pg->bucket_first;
 				pn = pg->n_buckets;
 				break;

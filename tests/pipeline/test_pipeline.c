@@ -1879,6 +1879,78 @@ test_scheme_switch_under_traffic(void **state)
 	assert_clean();
 }
 
+/* ---------------------------------------------------------------- */
+/* Path trace                                                         */
+
+/* One control request through the socket's line handler; the reply. */
+static json_t *
+ctl_request(const char *line)
+{
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &H.ctl);
+	assert_non_null(reply);
+	json_t *j = json_loads(reply, 0, NULL);
+	free(reply);
+	assert_non_null(j);
+	return j;
+}
+
+static void
+test_path_trace(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	uint16_t len;
+
+	(void)state;
+	load_config(BASE_SEED, members_fwd);
+	json_t *r = ctl_request("{\"cmd\": \"trace_start\", \"dst\": \"10.1.7.7\"}");
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+
+	/* 20 flows to the traced destination, 20 elsewhere */
+	uint16_t want_port[20];
+	for (unsigned i = 0; i < 40; i++) {
+		struct roce rr = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+				   .dip = i < 20 ? IP4(10, 1, 7, 7) : IP4(10, 1, 8, 8),
+				   .sport = (uint16_t)(0xC000 + 97 * i), .ttl = 64, .qp = 1 };
+		len = build_roce4(f, &rr);
+		if (i < 20)
+			want_port[i] = expected_port(f, len, "uplinks");
+		inject(0, f, len);
+	}
+	run();
+	drain_uplinks();
+
+	r = ctl_request("{\"cmd\": \"trace_stop\"}");
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	r = ctl_request("{\"cmd\": \"show_trace\", \"clear\": true}");
+	json_t *pk = json_object_get(json_object_get(r, "result"), "packets");
+	assert_int_equal(json_array_size(pk), 20);
+	for (unsigned i = 0; i < 20; i++) {
+		json_t *e = json_array_get(pk, i);
+		assert_string_equal(json_string_value(json_object_get(e, "dst")), "10.1.7.7");
+		assert_int_equal(json_integer_value(json_object_get(e, "src_port")), 0xC000 + 97 * i);
+		assert_string_equal(json_string_value(json_object_get(e, "group")), "uplinks");
+		assert_string_equal(json_string_value(json_object_get(e, "scheme")), "ecmp");
+		char want[8];
+		snprintf(want, sizeof(want), "p%u", want_port[i]);
+		assert_string_equal(json_string_value(json_object_get(e, "port")), want);
+	}
+	json_decref(r);
+	/* off: nothing more is recorded */
+	len = build_roce4(f, &(struct roce){ .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+					      .dip = IP4(10, 1, 7, 7), .sport = 0xC001,
+					      .ttl = 64, .qp = 1 });
+	inject(0, f, len);
+	run();
+	drain_uplinks();
+	r = ctl_request("{\"cmd\": \"show_trace\"}");
+	assert_int_equal(json_array_size(json_object_get(json_object_get(r, "result"),
+							 "packets")), 0);
+	json_decref(r);
+	assert_clean();
+}
+
 int
 main(void)
 {
@@ -1895,6 +1967,7 @@ main(void)
 		cmocka_unit_test_setup(test_clear_counters, test_setup),
 		cmocka_unit_test_setup(test_member_down_up, test_setup),
 		cmocka_unit_test_setup(test_scheme_switch_under_traffic, test_setup),
+		cmocka_unit_test_setup(test_path_trace, test_setup),
 	};
 	return cmocka_run_group_tests_name("pipeline", tests, group_setup,
 					   group_teardown);

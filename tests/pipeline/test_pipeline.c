@@ -2,13 +2,14 @@
 /*
  * Pipeline tests: one whole switch ("leaf0", four ports) run in virtual time.
  *
- * Harness.  EAL starts once for the group (--no-huge, no PCI, a private file
- * prefix).  Each switch port is a DPDK ring-backed ethdev
- * (rte_eth_from_rings): the test enqueues mbufs into the port's RX ring
- * (what arrives at the switch) and dequeues from its TX ring (what the
- * switch sent).  The ports are configured like control/main.c port_init
- * does, the config goes in through the same command line the control socket
- * serves ({"cmd":"load","config":{...}} through aif_ctl_handle_line and
+ * Harness (tests/pipeline/ring_switch.c, shared with test_qos.c).  EAL
+ * starts once for the group (--no-huge, no PCI, a private file prefix).
+ * Each switch port is a DPDK ring-backed ethdev (rte_eth_from_rings,
+ * net_ring_pl0..3): the test enqueues mbufs into the port's RX ring (what
+ * arrives at the switch) and dequeues from its TX ring (what the switch
+ * sent).  The ports are configured like control/main.c port_init does, the
+ * config goes in through the same command line the control socket serves
+ * ({"cmd":"load","config":{...}} through aif_ctl_handle_line and
  * aif_ctl_dispatch), and worker 0 polls queue 0 of every port.  Time is the
  * control's virtual clock: every aif_worker_step() advances it by 1 us.  No
  * test sleeps or reads the wall clock.
@@ -19,7 +20,8 @@
  *
  * Frames are built by hand below (Ethernet, IPv4/IPv6, UDP, the RoCEv2
  * BTH, ARP, ICMP, ICMPv6 ND); checksums of what the switch sends are checked
- * with this file's own RFC 1071 sum, not with the code under test.
+ * with the tests' own RFC 1071 sum (ring_switch.h), not with the code under
+ * test.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -35,10 +37,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include <rte_eal.h>
-#include <rte_eth_ring.h>
-#include <rte_ethdev.h>
-#include <rte_lcore.h>
+#include <rte_common.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
@@ -58,6 +57,8 @@
 #include "tables.h"
 #include "worker.h"
 
+#include "ring_switch.h"
+
 #define N_PORTS 4
 #define RING_SIZE 4096      /* per RX/TX ring of a test port */
 #define POOL_SIZE 8191
@@ -71,11 +72,6 @@
 #define RELOAD_STEPS 200
 #define RELOAD_EVERY 10
 #define RELOAD_PKTS_PER_STEP 8
-
-#define ETH_HLEN 14
-#define IP4_HLEN 20
-#define IP6_HLEN 40
-#define UDP_HLEN 8
 
 /* ---------------------------------------------------------------- */
 /* Addresses of the test config                                      */
@@ -169,19 +165,7 @@ static const char config_3ports[] =
 /* ---------------------------------------------------------------- */
 /* Harness state                                                     */
 
-struct harness {
-	struct rte_mempool *pool;
-	struct rte_ring *rx[N_PORTS];  /* enqueue here: arrives at the switch */
-	struct rte_ring *tx[N_PORTS];  /* dequeue here: the switch sent it */
-	uint16_t pid[N_PORTS];
-	bool started[N_PORTS];
-	struct aif_switch *sw;
-	struct aif_worker *w;
-	struct aif_ctl ctl;            /* its clock is the virtual clock */
-	unsigned pool_base;            /* mbufs in use when the test started */
-};
-
-static struct harness H;
+static struct rs_harness H;
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
 
@@ -193,67 +177,6 @@ rnd(void)
 	rng_state ^= rng_state << 25;
 	rng_state ^= rng_state >> 27;
 	return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | p[3];
-}
-
-/* RFC 1071 sum of big-endian 16-bit words (odd tail padded), folded. */
-static uint32_t
-sum16(uint32_t sum, const uint8_t *p, size_t n)
-{
-	size_t i;
-	for (i = 0; i + 1 < n; i += 2)
-		sum += get16(p + i);
-	if (n & 1)
-		sum += (uint32_t)p[n - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return sum;
-}
-
-/* One's complement sum over the IPv6 pseudo-header and an L4 message. */
-static uint32_t
-sum_ipv6_l4(const uint8_t *ip6, const uint8_t *l4, uint32_t l4_len, uint8_t nh)
-{
-	uint8_t pseudo[40];
-	memcpy(pseudo, ip6 + 8, 32);
-	put32(pseudo + 32, l4_len);
-	put32(pseudo + 36, nh);
-	return sum16(sum16(0, pseudo, sizeof(pseudo)), l4, l4_len);
-}
-
-/* Checksum field value that makes the IPv6 L4 message sum to 0xffff. */
-static uint16_t
-csum_ipv6_l4(const uint8_t *ip6, const uint8_t *l4, uint32_t l4_len, uint8_t nh)
-{
-	return (uint16_t)~sum_ipv6_l4(ip6, l4, l4_len, nh);
 }
 
 /* ---------------------------------------------------------------- */
@@ -452,60 +375,33 @@ build_ns(uint8_t *f, const uint8_t *smac, const uint8_t *sip, const uint8_t *tar
 static aif_time_ns
 now_ns(void)
 {
-	return aif_clock_now(&H.ctl.clock);
+	return rs_now(&H);
 }
 
 static void
 step(void)
 {
-	aif_clock_advance(&H.ctl.clock, STEP_NS);
-	aif_worker_step(H.w, now_ns());
-}
-
-static bool
-rx_pending(void)
-{
-	for (unsigned p = 0; p < N_PORTS; p++)
-		if (rte_ring_count(H.rx[p]) != 0)
-			return true;
-	return false;
+	rs_step(&H, STEP_NS);
 }
 
 /* Step until every RX ring is empty (at least once). */
 static void
 run(void)
 {
-	unsigned i = 0;
-	do
-		step();
-	while (rx_pending() && ++i < MAX_STEPS);
-	assert_false(rx_pending());
-}
-
-static struct rte_mbuf *
-mbuf_of(const uint8_t *f, uint16_t len)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(H.pool);
-	assert_non_null(m);
-	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, len);
-	assert_non_null(d);
-	memcpy(d, f, len);
-	return m;
+	rs_run(&H, STEP_NS, MAX_STEPS);
 }
 
 static void
 inject(uint16_t port, const uint8_t *f, uint16_t len)
 {
-	assert_int_equal(rte_ring_enqueue(H.rx[port], mbuf_of(f, len)), 0);
+	rs_inject(&H, port, f, len);
 }
 
 /* Everything the switch sent on port (up to max); the ring is left empty. */
 static unsigned
 sent(uint16_t port, struct rte_mbuf **out, unsigned max)
 {
-	unsigned n = rte_ring_dequeue_burst(H.tx[port], (void **)out, max, NULL);
-	assert_int_equal(rte_ring_count(H.tx[port]), 0);
-	return n;
+	return rs_sent(&H, port, out, max);
 }
 
 /* Exactly one frame sent on port, nothing on the others; caller frees it. */
@@ -528,76 +424,45 @@ assert_no_tx(void)
 		assert_int_equal(rte_ring_count(H.tx[p]), 0);
 }
 
-static void
-free_all(struct rte_mbuf **m, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		rte_pktmbuf_free(m[i]);
-}
-
 /* Every ring empty, every mbuf back in the pool. */
 static void
 assert_clean(void)
 {
-	assert_false(rx_pending());
+	assert_false(rs_rx_pending(&H));
 	assert_no_tx();
 	for (uint16_t p = 0; p < N_PORTS; p++)
 		assert_int_equal(H.w->tx[p].n, 0);
 	assert_int_equal(rte_mempool_in_use_count(H.pool), H.pool_base);
 }
 
-/*
- * Before each test: empty every ring (left over only when an earlier test
- * failed half-way), so that one failure does not cascade.
- */
+/* Before each test: empty every ring, note the mbufs in use (rs_reset). */
 static int
 test_setup(void **state)
 {
-	struct rte_mbuf *m[64];
-	unsigned n;
-
 	(void)state;
-	for (uint16_t p = 0; p < N_PORTS; p++) {
-		while ((n = rte_ring_dequeue_burst(H.rx[p], (void **)m, 64, NULL)) > 0)
-			free_all(m, n);
-		while ((n = rte_ring_dequeue_burst(H.tx[p], (void **)m, 64, NULL)) > 0)
-			free_all(m, n);
-	}
-	H.pool_base = rte_mempool_in_use_count(H.pool);
+	rs_reset(&H);
 	return 0;
 }
 
 /* ---------------------------------------------------------------- */
 /* Counters                                                          */
 
-struct snap {
-	struct aif_port_ctr port[N_PORTS];
-};
-
 static void
-snap_take(struct snap *s)
+snap_take(struct rs_snap *s)
 {
-	for (uint16_t p = 0; p < N_PORTS; p++)
-		aif_switch_port_counters(H.sw, p, &s->port[p]);
+	rs_snap_take(&H, s);
 }
 
 /* Counters of port since the snapshot. */
 static struct aif_port_ctr
-delta(const struct snap *before, uint16_t port)
+delta(const struct rs_snap *before, uint16_t port)
 {
-	struct aif_port_ctr now;
-	uint64_t *n = (uint64_t *)&now;
-	const uint64_t *b = (const uint64_t *)&before->port[port];
-
-	aif_switch_port_counters(H.sw, port, &now);
-	for (size_t i = 0; i < AIF_PORT_CTR_WORDS; i++)
-		n[i] -= b[i];
-	return now;
+	return rs_delta(&H, before, port);
 }
 
 /* Since the snapshot: exactly `count` drops of reason r on port, no other drop. */
 static void
-assert_drops(const struct snap *before, uint16_t port, enum aif_drop_reason r,
+assert_drops(const struct rs_snap *before, uint16_t port, enum aif_drop_reason r,
 	     uint64_t count)
 {
 	for (uint16_t p = 0; p < N_PORTS; p++) {
@@ -613,7 +478,7 @@ assert_drops(const struct snap *before, uint16_t port, enum aif_drop_reason r,
 }
 
 static void
-assert_no_drops(const struct snap *before)
+assert_no_drops(const struct rs_snap *before)
 {
 	assert_drops(before, 0, AIF_DROP_TRUNCATED, 0);
 }
@@ -673,39 +538,12 @@ config_text(uint32_t seed, const char *members, const char *p3_device,
 	return s;
 }
 
-/*
- * Send {"cmd":"load","config":<text>} through the socket's line handler.
- * Returns whether the reply said ok; err (if given) gets the error.
- */
-static bool
-load_line(const char *config, char *err, size_t err_len)
-{
-	size_t n = strlen(config) + 64;
-	char *line = malloc(n);
-	assert_non_null(line);
-	snprintf(line, n, "{\"cmd\": \"load\", \"config\": %s}", config);
-	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &H.ctl);
-	free(line);
-	assert_non_null(reply);
-	json_error_t jerr;
-	json_t *j = json_loads(reply, 0, &jerr);
-	if (j == NULL)
-		fail_msg("reply is not JSON: %s", reply);
-	free(reply);
-	bool ok = json_is_true(json_object_get(j, "ok"));
-	if (!ok && err != NULL)
-		snprintf(err, err_len, "%s",
-			 json_string_value(json_object_get(j, "error")) ?: "");
-	json_decref(j);
-	return ok;
-}
-
 static void
 load_config(uint32_t seed, const char *members)
 {
 	char err[AIF_ERR_MAX] = "";
 	char *text = config_text(seed, members, "net_ring_pl3", "");
-	bool ok = load_line(text, err, sizeof(err));
+	bool ok = rs_load(&H, text, err, sizeof(err));
 	free(text);
 	if (!ok)
 		fail_msg("load rejected: %s", err);
@@ -714,125 +552,29 @@ load_config(uint32_t seed, const char *members)
 /* ---------------------------------------------------------------- */
 /* Group setup: EAL, pool, ring ports, switch, config, worker        */
 
-/* What control/main.c port_init does, for a ring-backed port. */
-static int
-port_setup(uint16_t p)
-{
-	struct rte_eth_conf conf;
-	struct rte_ether_addr mac;
-	struct rte_eth_link link;
-	char name[RTE_RING_NAMESIZE];
-	struct aif_port *port = &H.sw->ports[p];
-	int pid;
-
-	snprintf(name, sizeof(name), "pl_rx%u", p);
-	H.rx[p] = rte_ring_create(name, RING_SIZE, (int)rte_socket_id(),
-				  RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(name, sizeof(name), "pl_tx%u", p);
-	H.tx[p] = rte_ring_create(name, RING_SIZE, (int)rte_socket_id(),
-				  RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (H.rx[p] == NULL || H.tx[p] == NULL)
-		return -1;
-	snprintf(name, sizeof(name), "pl%u", p);
-	pid = rte_eth_from_rings(name, &H.rx[p], 1, &H.tx[p], 1, rte_socket_id());
-	if (pid < 0)
-		return -1;
-	H.pid[p] = (uint16_t)pid;
-
-	memset(&conf, 0, sizeof(conf));
-	if (rte_eth_dev_configure(H.pid[p], 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(H.pid[p], 0, RING_SIZE, rte_socket_id(), NULL,
-				   H.pool) != 0 ||
-	    rte_eth_tx_queue_setup(H.pid[p], 0, RING_SIZE, rte_socket_id(), NULL) != 0 ||
-	    rte_eth_dev_start(H.pid[p]) != 0)
-		return -1;
-	H.started[p] = true;
-	rte_eth_promiscuous_enable(H.pid[p]);
-	rte_eth_link_get_nowait(H.pid[p], &link);
-	rte_eth_macaddr_get(H.pid[p], &mac);
-
-	snprintf(port->name, sizeof(port->name), "p%u", p);
-	port->dpdk_port = H.pid[p];
-	port->n_rxq = port->n_txq = 1;
-	port->link_up = 1;
-	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
-	port->tx.burst = aif_txif_dpdk;
-	port->tx.dpdk_port = H.pid[p];
-	return 0;
-}
-
 static int
 group_teardown(void **state)
 {
 	(void)state;
-	if (H.sw != NULL)
-		aif_switch_free(H.sw);
-	for (uint16_t p = 0; p < N_PORTS; p++) {
-		if (H.started[p]) {
-			rte_eth_dev_stop(H.pid[p]);
-			rte_eth_dev_close(H.pid[p]);
-		}
-		rte_ring_free(H.rx[p]);
-		rte_ring_free(H.tx[p]);
-	}
-	rte_mempool_free(H.pool);
-	rte_eal_cleanup();
-	memset(&H, 0, sizeof(H));
+	rs_teardown(&H);
 	return 0;
 }
 
 static int
 group_setup(void **state)
 {
-	char prefix[64];
-	snprintf(prefix, sizeof(prefix), "aif-pl-%d", (int)getpid());
-	char *argv[] = {
-		"test_pipeline", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
-		"--file-prefix", prefix, "-l", "0", "--log-level", "error", NULL,
+	char *text = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
+	const struct rs_params params = {
+		.prog = "test_pipeline", .file_prefix = "aif-pl", .tag = "pl",
+		.n_ports = N_PORTS, .ring_size = RING_SIZE, .pool_size = POOL_SIZE,
+		.pool_cache = POOL_CACHE, .config = text,
 	};
-	int argc = (int)RTE_DIM(argv) - 1;
+	int rc;
 
 	(void)state;
-	memset(&H, 0, sizeof(H));
-	if (rte_eal_init(argc, argv) < 0) {
-		fprintf(stderr, "EAL init failed\n");
-		return -1;
-	}
-	H.pool = rte_pktmbuf_pool_create("pl_pool", POOL_SIZE, POOL_CACHE, 0,
-					 RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
-	if (H.pool == NULL)
-		goto err;
-	H.sw = aif_switch_create("leaf0", 0, 1, H.pool);
-	if (H.sw == NULL)
-		goto err;
-	H.sw->n_ports = N_PORTS;
-	for (uint16_t p = 0; p < N_PORTS; p++)
-		if (port_setup(p) != 0) {
-			fprintf(stderr, "port p%u: setup failed\n", p);
-			goto err;
-		}
-	H.ctl.sw = H.sw;
-	aif_clock_init_virtual(&H.ctl.clock, 0);
-	H.ctl.start_ns = 0;
-
-	char err[AIF_ERR_MAX] = "";
-	char *text = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
-	bool ok = load_line(text, err, sizeof(err));
+	rc = rs_setup(&H, &params);
 	free(text);
-	if (!ok) {
-		fprintf(stderr, "config rejected: %s\n", err);
-		goto err;
-	}
-	H.w = aif_worker_create(H.sw, 0, 0x5eed);
-	if (H.w == NULL)
-		goto err;
-	for (uint16_t p = 0; p < N_PORTS; p++)
-		if (aif_worker_add_rxq(H.w, p, 0) != 0)
-			goto err;
-	return 0;
-err:
-	group_teardown(state);
-	return -1;
+	return rc;
 }
 
 /* ---------------------------------------------------------------- */
@@ -872,7 +614,7 @@ test_forward_ipv4_roce(void **state)
 	struct rte_mbuf *out[N_FLOWS4];
 	struct aif_member_ctr m0[N_PORTS], m1[N_PORTS];
 	unsigned per_port[N_PORTS] = { 0 };
-	struct snap before;
+	struct rs_snap before;
 
 	(void)state;
 	/* 1024 distinct random RoCE source ports (the entropy field) */
@@ -923,7 +665,7 @@ test_forward_ipv4_roce(void **state)
 					assert_int_equal(port_of[i], p); /* same flow, same port */
 				}
 			}
-			free_all(out, n);
+			rs_free_all(out, n);
 		}
 		assert_int_equal(total, N_FLOWS4);
 	}
@@ -962,7 +704,7 @@ test_forward_ipv6_roce(void **state)
 	struct rte_mbuf *out[N_FLOWS6];
 	struct aif_member_ctr m0[N_PORTS], m1[N_PORTS];
 	unsigned per_port[N_PORTS] = { 0 };
-	struct snap before;
+	struct rs_snap before;
 
 	(void)state;
 	snap_take(&before);
@@ -1002,7 +744,7 @@ test_forward_ipv6_roce(void **state)
 					    len - ETH_HLEN - 8);
 			assert_int_equal(expected_port(f, len, "uplinks6"), p);
 		}
-		free_all(out, n);
+		rs_free_all(out, n);
 	}
 	assert_int_equal(total, N_FLOWS6);
 
@@ -1114,7 +856,7 @@ static void
 test_drops(void **state)
 {
 	uint8_t f[FRAME_MAX];
-	struct snap before;
+	struct rs_snap before;
 
 	(void)state;
 	for (size_t i = 0; i < RTE_DIM(drop_cases); i++) {
@@ -1155,7 +897,7 @@ static void
 test_arp(void **state)
 {
 	uint8_t f[FRAME_MAX], want[FRAME_MAX];
-	struct snap before;
+	struct rs_snap before;
 	struct rte_mbuf *mb;
 	uint16_t len;
 
@@ -1266,7 +1008,7 @@ static void
 test_nd(void **state)
 {
 	uint8_t f[FRAME_MAX];
-	struct snap before;
+	struct rs_snap before;
 	struct rte_mbuf *mb;
 	uint16_t len;
 
@@ -1338,7 +1080,7 @@ static void
 test_icmp_echo(void **state)
 {
 	uint8_t f[FRAME_MAX];
-	struct snap before;
+	struct rs_snap before;
 	struct rte_mbuf *mb;
 	uint16_t len;
 
@@ -1433,7 +1175,7 @@ drain_uplinks(void)
 		for (unsigned k = 0; k < n; k++)
 			assert_memory_equal(rte_pktmbuf_mtod(out[k], const uint8_t *),
 					    mac_nbr[p], 6);
-		free_all(out, n);
+		rs_free_all(out, n);
 		total += n;
 	}
 	return total;
@@ -1442,7 +1184,7 @@ drain_uplinks(void)
 static void
 test_reload_under_traffic(void **state)
 {
-	struct snap before;
+	struct rs_snap before;
 	uint64_t injected = 0, out = 0;
 	uint64_t gen0 = H.sw->generation;
 	uint32_t seed0 = H.sw->tables->seed;
@@ -1535,7 +1277,7 @@ conc_collect(struct conc *c)
 					c->bad++;
 			}
 			c->out += n;
-			free_all(m, n);
+			rs_free_all(m, n);
 		}
 }
 
@@ -1558,7 +1300,7 @@ conc_traffic(void *arg)
 			unsigned n = rte_ring_enqueue_burst(H.rx[0], (void **)m,
 							    AIF_BURST, NULL);
 			c->injected += n;
-			free_all(m + n, AIF_BURST - n);
+			rs_free_all(m + n, AIF_BURST - n);
 		}
 		conc_collect(c);
 	}
@@ -1569,7 +1311,7 @@ static void
 test_reload_concurrent(void **state)
 {
 	static struct conc c;
-	struct snap before;
+	struct rs_snap before;
 	uint64_t gen0 = H.sw->generation;
 	unsigned reloads = CONC_RELOADS;
 	pthread_t worker, traffic;
@@ -1615,7 +1357,7 @@ static void
 test_reload_rejected(void **state)
 {
 	char err[AIF_ERR_MAX];
-	struct snap before;
+	struct rs_snap before;
 
 	(void)state;
 	const struct aif_tables *t0 = H.sw->tables;
@@ -1632,7 +1374,7 @@ test_reload_rejected(void **state)
 
 	for (size_t i = 0; i < RTE_DIM(bad); i++) {
 		err[0] = '\0';
-		assert_false(load_line(bad[i], err, sizeof(err)));
+		assert_false(rs_load(&H, bad[i], err, sizeof(err)));
 		print_message("  rejected: %s\n", err);
 		if (strstr(err, why[i]) == NULL)
 			fail_msg("error '%s' does not mention '%s'", err, why[i]);
@@ -1754,7 +1496,7 @@ member_send_all(unsigned *per_port)
 	for (uint16_t p = 1; p < N_PORTS; p++) {
 		unsigned n = sent(p, out, RING_SIZE);
 		per_port[p] += n;
-		free_all(out, n);
+		rs_free_all(out, n);
 	}
 }
 
@@ -1766,7 +1508,7 @@ test_member_down_up(void **state)
 	uint8_t f[FRAME_MAX];
 	uint16_t len;
 	char err[AIF_ERR_MAX];
-	struct snap snap0;
+	struct rs_snap snap0;
 
 	(void)state;
 	load_config(BASE_SEED, members_fwd);
@@ -1838,7 +1580,7 @@ load_scheme(const char *scheme)
 	snprintf(text, n, "{\"policies\": {\"default\": {\"load_balancing\": "
 		 "{\"scheme\": \"%s\"}}}, %s", scheme, base + 1);
 	free(base);
-	bool ok = load_line(text, err, sizeof(err));
+	bool ok = rs_load(&H, text, err, sizeof(err));
 	free(text);
 	if (!ok)
 		fail_msg("load rejected: %s", err);
@@ -1850,7 +1592,7 @@ test_scheme_switch_under_traffic(void **state)
 	static const char *const schemes[] = { "spray", "flowlet", "adaptive", "wcmp", "ecmp" };
 	static const uint8_t ids[] = { AIF_LB_SPRAY, AIF_LB_FLOWLET, AIF_LB_ADAPTIVE,
 				       AIF_LB_WCMP, AIF_LB_ECMP };
-	struct snap before;
+	struct rs_snap before;
 	uint64_t injected = 0, out = 0;
 
 	(void)state;

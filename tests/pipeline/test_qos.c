@@ -3,11 +3,12 @@
  * Pipeline tests of the lossless QoS path (dataplane/qos.h, pipelines/egress.c):
  * one whole switch ("leaf0", four 100G ports) run in virtual time.
  *
- * Harness (as tests/pipeline/test_pipeline.c): EAL once for the group
- * (--no-huge, no PCI, a private file prefix); each switch port is a
- * ring-backed ethdev (rte_eth_from_rings): the test enqueues into a port's
- * RX ring what arrives at the switch and dequeues from its TX ring what the
- * switch sent; configs go in through the control socket's line handler
+ * Harness (tests/pipeline/ring_switch.c, shared with test_pipeline.c): EAL
+ * once for the group (--no-huge, no PCI, a private file prefix); each switch
+ * port is a ring-backed ethdev (rte_eth_from_rings, net_ring_qs0..3): the
+ * test enqueues into a port's RX ring what arrives at the switch and
+ * dequeues from its TX ring what the switch sent; configs go in through the
+ * control socket's line handler
  * ({"cmd":"load",...}), and worker 0 polls every port.  Time is the
  * control's virtual clock, advanced by 100 ns or 1 us before each
  * aif_worker_step(); no test sleeps.
@@ -21,10 +22,10 @@
  *
  * What the tests know independently of the code under test: PFC/PAUSE frames
  * are built and checked byte by byte here, pause times are computed here
- * (quanta * 512 bit times at 100 Gb/s), IPv4 checksums are checked with this
- * file's own RFC 1071 sum, and the queue depth that each ECN/WRED decision
- * saw is reconstructed from the scheduler's dequeue count and the MMU's queue
- * bytes after each step.
+ * (quanta * 512 bit times at 100 Gb/s), IPv4 checksums are checked with the
+ * tests' own RFC 1071 sum (ring_switch.h), and the queue depth that each
+ * ECN/WRED decision saw is reconstructed from the scheduler's dequeue count
+ * and the MMU's queue bytes after each step.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,10 +40,6 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include <rte_eal.h>
-#include <rte_eth_ring.h>
-#include <rte_ethdev.h>
-#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
@@ -62,6 +59,8 @@
 #include "tables.h"
 #include "worker.h"
 
+#include "ring_switch.h"
+
 #define N_PORTS 4
 #define RING_SIZE 4096      /* per RX/TX ring of a test port */
 #define POOL_SIZE 8191
@@ -73,10 +72,6 @@
 #define US AIF_NS_PER_US
 #define MS AIF_NS_PER_MS
 #define PRIO 3              /* the lossless priority (DSCP 26 -> TC 3) */
-
-#define ETH_HLEN 14
-#define IP4_HLEN 20
-#define UDP_HLEN 8
 
 /* ---------------------------------------------------------------- */
 /* Addresses                                                         */
@@ -94,61 +89,7 @@ static const uint8_t mac_pfc[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
 /* ---------------------------------------------------------------- */
 /* Harness state                                                     */
 
-struct harness {
-	struct rte_mempool *pool;
-	struct rte_ring *rx[N_PORTS];  /* enqueue here: arrives at the switch */
-	struct rte_ring *tx[N_PORTS];  /* dequeue here: the switch sent it */
-	uint16_t pid[N_PORTS];
-	bool started[N_PORTS];
-	struct aif_switch *sw;
-	struct aif_worker *w;
-	struct aif_ctl ctl;            /* its clock is the virtual clock */
-	unsigned pool_base;            /* mbufs in use when the test started */
-};
-
-static struct harness H;
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | p[3];
-}
-
-/* RFC 1071 sum of big-endian 16-bit words, folded. */
-static uint32_t
-sum16(uint32_t sum, const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += get16(p + i);
-	if (n & 1)
-		sum += (uint32_t)p[n - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return sum;
-}
+static struct rs_harness H;
 
 /* Square root of x >= 0 by Newton's method (no libm in this link). */
 static double
@@ -325,14 +266,13 @@ check_pfc_out(const struct rte_mbuf *m, uint16_t p)
 static aif_time_ns
 now_ns(void)
 {
-	return aif_clock_now(&H.ctl.clock);
+	return rs_now(&H);
 }
 
 static void
 step(aif_time_ns dt_ns)
 {
-	aif_clock_advance(&H.ctl.clock, dt_ns);
-	aif_worker_step(H.w, now_ns());
+	rs_step(&H, dt_ns);
 }
 
 static struct aif_qos *
@@ -345,12 +285,7 @@ qos(void)
 static void
 inject_frame(uint16_t port, const uint8_t *f, uint16_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(H.pool);
-	assert_non_null(m);
-	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, len);
-	assert_non_null(d);
-	memcpy(d, f, len);
-	assert_int_equal(rte_ring_enqueue(H.rx[port], m), 0);
+	rs_inject(&H, port, f, len);
 }
 
 static void
@@ -358,13 +293,6 @@ inject_data(uint16_t in, uint16_t out, uint8_t dscp, uint8_t ecn, uint32_t seq)
 {
 	uint8_t f[FRAME_LEN];
 	inject_frame(in, f, build_data(f, in, out, dscp, ecn, seq));
-}
-
-static void
-free_all(struct rte_mbuf **m, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		rte_pktmbuf_free(m[i]);
 }
 
 /* Data frames sent on port out since the last call (up to max), parsed and
@@ -381,7 +309,7 @@ take_out(uint16_t out, struct out_pkt *o, unsigned max)
 				fail_msg("more than %u frames on p%u", max, out);
 			o[total++] = parse_out(m[i], out);
 		}
-		free_all(m, n);
+		rs_free_all(m, n);
 	}
 	return total;
 }
@@ -413,33 +341,21 @@ assert_clean(void)
 /* ---------------------------------------------------------------- */
 /* Counters                                                          */
 
-struct snap {
-	struct aif_port_ctr port[N_PORTS];
-};
-
 static void
-snap_take(struct snap *s)
+snap_take(struct rs_snap *s)
 {
-	for (uint16_t p = 0; p < N_PORTS; p++)
-		aif_switch_port_counters(H.sw, p, &s->port[p]);
+	rs_snap_take(&H, s);
 }
 
 static struct aif_port_ctr
-delta(const struct snap *before, uint16_t port)
+delta(const struct rs_snap *before, uint16_t port)
 {
-	struct aif_port_ctr now;
-	uint64_t *n = (uint64_t *)&now;
-	const uint64_t *b = (const uint64_t *)&before->port[port];
-
-	aif_switch_port_counters(H.sw, port, &now);
-	for (size_t i = 0; i < AIF_PORT_CTR_WORDS; i++)
-		n[i] -= b[i];
-	return now;
+	return rs_delta(&H, before, port);
 }
 
 /* Drops of reason r on port since the snapshot. */
 static uint64_t
-drops_of(const struct snap *before, uint16_t port, enum aif_drop_reason r)
+drops_of(const struct rs_snap *before, uint16_t port, enum aif_drop_reason r)
 {
 	return delta(before, port).drops[r];
 }
@@ -448,7 +364,7 @@ drops_of(const struct snap *before, uint16_t port, enum aif_drop_reason r)
  * on any port, and none at all on ports outside `ports` (bit per port).
  * Returns the sum of the allowed drops. */
 static uint64_t
-assert_drops_within(const struct snap *before, uint32_t ports, uint64_t allowed)
+assert_drops_within(const struct rs_snap *before, uint32_t ports, uint64_t allowed)
 {
 	uint64_t sum = 0;
 
@@ -466,7 +382,7 @@ assert_drops_within(const struct snap *before, uint32_t ports, uint64_t allowed)
 }
 
 static void
-assert_no_drops(const struct snap *before)
+assert_no_drops(const struct rs_snap *before)
 {
 	assert_drops_within(before, 0, 0);
 }
@@ -513,37 +429,13 @@ config_text(const char *qos_body, uint16_t shaped)
 	return s;
 }
 
-/* {"cmd":"load","config":<text>} through the socket's line handler. */
-static bool
-load_line(const char *config, char *err, size_t err_len)
-{
-	size_t n = strlen(config) + 64;
-	char *line = malloc(n);
-	assert_non_null(line);
-	snprintf(line, n, "{\"cmd\": \"load\", \"config\": %s}", config);
-	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &H.ctl);
-	free(line);
-	assert_non_null(reply);
-	json_error_t jerr;
-	json_t *j = json_loads(reply, 0, &jerr);
-	if (j == NULL)
-		fail_msg("reply is not JSON: %s", reply);
-	free(reply);
-	bool ok = json_is_true(json_object_get(j, "ok"));
-	if (!ok && err != NULL)
-		snprintf(err, err_len, "%s",
-			 json_string_value(json_object_get(j, "error")) ?: "");
-	json_decref(j);
-	return ok;
-}
-
 /* Load a config and step once so that worker 0 adopts it. */
 static void
 load(const char *qos_body, uint16_t shaped)
 {
 	char err[AIF_ERR_MAX] = "";
 	char *text = config_text(qos_body, shaped);
-	bool ok = load_line(text, err, sizeof(err));
+	bool ok = rs_load(&H, text, err, sizeof(err));
 	free(text);
 	if (!ok)
 		fail_msg("load rejected: %s", err);
@@ -555,145 +447,44 @@ load(const char *qos_body, uint16_t shaped)
 /* ---------------------------------------------------------------- */
 /* Group setup: EAL, pool, ring ports, switch, config, worker        */
 
-/* What control/main.c port_init does, for a ring-backed port. */
-static int
-port_setup(uint16_t p)
-{
-	struct rte_eth_conf conf;
-	struct rte_ether_addr mac;
-	char name[RTE_RING_NAMESIZE];
-	struct aif_port *port = &H.sw->ports[p];
-	int pid;
-
-	snprintf(name, sizeof(name), "qs_rx%u", p);
-	H.rx[p] = rte_ring_create(name, RING_SIZE, (int)rte_socket_id(),
-				  RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(name, sizeof(name), "qs_tx%u", p);
-	H.tx[p] = rte_ring_create(name, RING_SIZE, (int)rte_socket_id(),
-				  RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (H.rx[p] == NULL || H.tx[p] == NULL)
-		return -1;
-	snprintf(name, sizeof(name), "qs%u", p);
-	pid = rte_eth_from_rings(name, &H.rx[p], 1, &H.tx[p], 1, rte_socket_id());
-	if (pid < 0)
-		return -1;
-	H.pid[p] = (uint16_t)pid;
-
-	memset(&conf, 0, sizeof(conf));
-	if (rte_eth_dev_configure(H.pid[p], 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(H.pid[p], 0, RING_SIZE, rte_socket_id(), NULL,
-				   H.pool) != 0 ||
-	    rte_eth_tx_queue_setup(H.pid[p], 0, RING_SIZE, rte_socket_id(), NULL) != 0 ||
-	    rte_eth_dev_start(H.pid[p]) != 0)
-		return -1;
-	H.started[p] = true;
-	rte_eth_promiscuous_enable(H.pid[p]);
-	rte_eth_macaddr_get(H.pid[p], &mac);
-
-	snprintf(port->name, sizeof(port->name), "p%u", p);
-	port->dpdk_port = H.pid[p];
-	port->n_rxq = port->n_txq = 1;
-	port->link_up = 1;
-	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
-	port->tx.burst = aif_txif_dpdk;
-	port->tx.dpdk_port = H.pid[p];
-	return 0;
-}
-
 static int
 group_teardown(void **state)
 {
 	(void)state;
-	if (H.sw != NULL)
-		aif_switch_free(H.sw);
-	for (uint16_t p = 0; p < N_PORTS; p++) {
-		if (H.started[p]) {
-			rte_eth_dev_stop(H.pid[p]);
-			rte_eth_dev_close(H.pid[p]);
-		}
-		rte_ring_free(H.rx[p]);
-		rte_ring_free(H.tx[p]);
-	}
-	rte_mempool_free(H.pool);
-	rte_eal_cleanup();
-	memset(&H, 0, sizeof(H));
+	rs_teardown(&H);
 	return 0;
 }
 
 static int
 group_setup(void **state)
 {
-	char prefix[64];
-	snprintf(prefix, sizeof(prefix), "aif-qos-%d", (int)getpid());
-	char *argv[] = {
-		"test_qos", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
-		"--file-prefix", prefix, "-l", "0", "--log-level", "error", NULL,
+	char *text = config_text(NULL, N_PORTS);
+	const struct rs_params params = {
+		.prog = "test_qos", .file_prefix = "aif-qos", .tag = "qs",
+		.n_ports = N_PORTS, .ring_size = RING_SIZE, .pool_size = POOL_SIZE,
+		.pool_cache = POOL_CACHE, .config = text,
 	};
-	int argc = (int)RTE_DIM(argv) - 1;
+	int rc;
 
 	(void)state;
-	memset(&H, 0, sizeof(H));
-	if (rte_eal_init(argc, argv) < 0) {
-		fprintf(stderr, "EAL init failed\n");
-		return -1;
-	}
-	H.pool = rte_pktmbuf_pool_create("qs_pool", POOL_SIZE, POOL_CACHE, 0,
-					 RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
-	if (H.pool == NULL)
-		goto err;
-	H.sw = aif_switch_create("leaf0", 0, 1, H.pool);
-	if (H.sw == NULL)
-		goto err;
-	H.sw->n_ports = N_PORTS;
-	for (uint16_t p = 0; p < N_PORTS; p++)
-		if (port_setup(p) != 0) {
-			fprintf(stderr, "port p%u: setup failed\n", p);
-			goto err;
-		}
-	H.ctl.sw = H.sw;
-	aif_clock_init_virtual(&H.ctl.clock, 0);
-	H.ctl.start_ns = 0;
-
-	char err[AIF_ERR_MAX] = "";
-	char *text = config_text(NULL, N_PORTS);
-	bool ok = load_line(text, err, sizeof(err));
+	rc = rs_setup(&H, &params);
 	free(text);
-	if (!ok) {
-		fprintf(stderr, "config rejected: %s\n", err);
-		goto err;
-	}
+	if (rc != 0)
+		return -1;
 	if (H.sw->qos == NULL) {
 		fprintf(stderr, "no QoS state after a default config\n");
-		goto err;
+		rs_teardown(&H);
+		return -1;
 	}
-	H.w = aif_worker_create(H.sw, 0, 0x5eed);
-	if (H.w == NULL)
-		goto err;
-	for (uint16_t p = 0; p < N_PORTS; p++)
-		if (aif_worker_add_rxq(H.w, p, 0) != 0)
-			goto err;
 	return 0;
-err:
-	group_teardown(state);
-	return -1;
 }
 
-/* Before each test: empty every ring (left over only when an earlier test
- * failed half-way), so that one failure does not cascade. */
+/* Before each test: empty every ring, note the mbufs in use (rs_reset). */
 static int
 test_setup(void **state)
 {
-	struct rte_mbuf *m[64];
-	unsigned n;
-
 	(void)state;
-	for (uint16_t p = 0; p < N_PORTS; p++) {
-		while ((n = rte_ring_dequeue_burst(H.rx[p], (void **)m, 64, NULL)) > 0)
-			free_all(m, n);
-		while ((n = rte_ring_dequeue_burst(H.tx[p], (void **)m, 64, NULL)) > 0)
-			free_all(m, n);
-	}
-	H.pool_base = rte_mempool_in_use_count(H.pool);
+	rs_reset(&H);
 	return 0;
 }
 
@@ -760,7 +551,7 @@ test_pfc_reception(void **state)
 	const aif_time_ns d_pfc = pause_ns(Q, SPEED_BPS);
 	const aif_time_ns d_pause = pause_ns(1000, SPEED_BPS); /* 5120 ns */
 	struct rx_run r = { 0 };
-	struct snap before;
+	struct rs_snap before;
 	uint8_t f[60];
 
 	(void)state;
@@ -907,7 +698,7 @@ incast(bool lossless)
 	struct sender s[N_PORTS] = { 0 };
 	struct aif_pfc_tx_ctr tx0[N_PORTS];
 	struct aif_mmu_pg_ctr pg0[N_PORTS];
-	struct snap before;
+	struct rs_snap before;
 	struct out_pkt o[64];
 	uint32_t delivered = 0;
 	unsigned steps;
@@ -1195,7 +986,7 @@ run_curve(uint8_t dscp, uint8_t ecn, uint8_t queue, struct curve *c)
 static void
 test_ecn(void **state)
 {
-	struct snap before;
+	struct rs_snap before;
 	struct curve c;
 
 	(void)state;
@@ -1245,7 +1036,7 @@ static void
 test_ecn_enqueue(void **state)
 {
 	struct out_pkt o[64];
-	struct snap before;
+	struct rs_snap before;
 
 	(void)state;
 	load("\"ecn\": {\"queues\": [3], \"mark\": \"enqueue\", \"kmin_bytes\": 2000,"
@@ -1280,7 +1071,7 @@ static void
 test_strict_priority(void **state)
 {
 	struct out_pkt got[64], o[64];
-	struct snap before;
+	struct rs_snap before;
 	unsigned n_got = 0, k;
 
 	(void)state;
@@ -1345,7 +1136,7 @@ shaper_rate(aif_time_ns step_ns)
 	const aif_time_ns warm_ns = 50 * US, window_ns = 400 * US;
 	const double want = (double)window_ns * 1e-9 * SHAPER_BPS / (1024 * 8);
 	struct out_pkt o[64];
-	struct snap before;
+	struct rs_snap before;
 	uint32_t seq = 0, got = 0, counted = 0;
 	aif_time_ns t_start = now_ns(), inj_next = t_start;
 
@@ -1447,7 +1238,7 @@ test_pfc_watchdog(void **state)
 {
 	const aif_time_ns d_ffff = pause_ns(0xffff, SPEED_BPS);
 	struct wd_run r = { .pausing = true };
-	struct snap before;
+	struct rs_snap before;
 	uint64_t i;
 
 	(void)state;
@@ -1554,7 +1345,6 @@ test_pfc_watchdog(void **state)
 /* ---------------------------------------------------------------- */
 /* 6. Packet trimming                                                */
 
-#define IP6_HLEN 40
 #define TRIM_LEN 128          /* "size_bytes" */
 #define TRIM_DSCP 11          /* "dscp" */
 #define TRIM_Q 7              /* "queue" (strict, with 6) */
@@ -1602,11 +1392,7 @@ ip6_host(uint8_t *a, uint16_t port)
 static uint32_t
 sum_udp6(const uint8_t *ip6, const uint8_t *udp, uint16_t l4_len)
 {
-	uint32_t s = sum16(0, ip6 + 8, 32); /* source and destination */
-
-	s += l4_len;
-	s += 17;
-	return sum16(s, udp, l4_len);
+	return sum_ipv6_l4(ip6, udp, l4_len, 17);
 }
 
 static void
@@ -1808,7 +1594,7 @@ trim_run(bool trimming, struct trim_result *r)
 	static struct trim_frame sent[TRIM_MAX_SENT];
 	uint64_t trimmed0[N_PORTS][AIF_QOS_NQ], deq0[AIF_QOS_NQ], pg7_0[N_PORTS];
 	struct rte_mbuf *m[64];
-	struct snap before;
+	struct rs_snap before;
 	uint32_t n_sent = 0, first_trim_seq = UINT32_MAX, seen = 0;
 	unsigned us, n;
 
@@ -1871,7 +1657,7 @@ trim_run(bool trimming, struct trim_result *r)
 							first_trim_seq != UINT32_MAX;
 				}
 			}
-			free_all(m, n);
+			rs_free_all(m, n);
 		}
 		for (uint16_t p = 0; p < N_PORTS; p++)
 			if (p != 1)

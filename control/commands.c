@@ -286,6 +286,7 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	t = aif_tables_compile(c->sw, cfg, 0, err, err_len);
 	if (t == NULL)
 		goto reject;
+	/* from here on the tables own cfg */
 	aif_time_ns now = aif_clock_now(&c->clock);
 	if (t->qos->enable && c->sw->qos == NULL) {
 		/* created here, owned by worker 0 from the moment it is published */
@@ -293,7 +294,6 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		if (q == NULL) {
 			snprintf(err, err_len, "cannot allocate the egress queues");
 			aif_tables_free(t);
-			c->loads_rejected++;
 			return -1;
 		}
 		__atomic_store_n(&c->sw->qos, q, __ATOMIC_RELEASE);
@@ -301,11 +301,9 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	aif_switch_apply_neighbors(c->sw, t, now);
 	aif_switch_publish(c->sw, t);
 	aif_switch_gc_neighbors(c->sw, t);
-	c->loads_ok++;
 	return 0;
 reject:
 	aif_config_free(cfg);
-	c->loads_rejected++;
 	return -1;
 }
 
@@ -322,7 +320,6 @@ aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len)
 	/* the same config: only the bucket tables see the new link states */
 	if (aif_ctl_apply_config(c, cfg, err, err_len) != 0)
 		return -1;
-	c->loads_ok--; /* a rebuild, not a load the user asked for */
 	c->link_rebuilds++;
 	return 0;
 }
@@ -333,35 +330,27 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	json_t *conf = json_object_get(req, "config");
 	json_t *path = json_object_get(req, "path");
 	struct aif_config *cfg = NULL;
-	int rc;
+	char *text = NULL; /* kept on success: re-applied when links change */
+	size_t len = 0;
 
-	char *text = NULL;
 	if (json_is_object(conf)) {
 		text = json_dumps(conf, JSON_COMPACT);
-		if (text == NULL) {
+		len = text ? strlen(text) : 0;
+		if (text == NULL)
 			snprintf(err, err_len, "out of memory");
-			return NULL;
-		}
-		rc = aif_config_parse(text, strlen(text), &cfg, err, err_len);
 	} else if (json_is_string(path)) {
-		rc = aif_config_load_file(json_string_value(path), &cfg, err, err_len);
-		/* keep the text too, for re-applying it when links change */
-		json_t *j = rc == 0 ? json_load_file(json_string_value(path), 0, NULL) : NULL;
-		text = j ? json_dumps(j, JSON_COMPACT) : NULL;
-		json_decref(j);
+		text = aif_config_read_file(json_string_value(path), &len, err, err_len);
 	} else {
 		snprintf(err, err_len, "load needs \"config\" (an object) or \"path\" (a string)");
 		return NULL;
 	}
-	if (rc != 0) {
+	if (text == NULL || aif_config_parse(text, len, &cfg, err, err_len) != 0 ||
+	    aif_ctl_apply_config(c, cfg, err, err_len) != 0) {
 		free(text);
 		c->loads_rejected++;
 		return NULL;
 	}
-	if (aif_ctl_apply_config(c, cfg, err, err_len) != 0) {
-		free(text);
-		return NULL;
-	}
+	c->loads_ok++;
 	free(c->running_text);
 	c->running_text = text;
 	const struct aif_tables *t = tables(c);

@@ -80,7 +80,7 @@ json_t *aif_ctl_counters_json(const struct aif_switch *sw);
 /*
  * Load cfg (owned on success and on failure) into the switch: compile,
  * install neighbours, publish.  Returns 0, or -1 with err set and the
- * running config untouched.
+ * running config untouched.  The load command counts loads; this does not.
  */
 int aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 			 size_t err_len);

@@ -733,15 +733,8 @@ parse_lb_per_tc(struct pctx *c, json_t *j, const char *path,
 		if (strlen(key) != 1 || key[0] < '0' || key[0] > '7')
 			return fail(c, fp, "key must be a traffic class 0..7");
 		unsigned tc = (unsigned)(key[0] - '0');
-		unsigned k;
-		if (!json_is_string(v))
-			return fail(c, fp, "expected string, got %s", type_name(v));
-		for (k = 0; lb_schemes[k] != NULL; k++)
-			if (strcmp(lb_schemes[k], json_string_value(v)) == 0)
-				break;
-		if (lb_schemes[k] == NULL)
-			return fail(c, fp, "unknown scheme '%s'", json_string_value(v));
-		lb->scheme_by_tc[tc] = (uint8_t)k;
+		if (get_enum(c, j, path, key, lb_schemes, "scheme", &lb->scheme_by_tc[tc]) < 0)
+			return -1;
 		lb->tc_scheme_set |= (uint8_t)(1u << tc);
 	}
 	return 0;
@@ -2266,21 +2259,32 @@ err:
 	return NULL;
 }
 
+/* The whole file as a NUL-terminated string; NULL with err naming the file. */
+char *
+aif_config_read_file(const char *path, size_t *len, char *err, size_t err_len)
+{
+	int errnum = 0;
+	char *text = read_file(path, len, &errnum);
+
+	if (text == NULL)
+		io_fail(path, errnum, err, err_len);
+	return text;
+}
+
 /* Same as aif_config_parse(), from a file; err names the file on I/O errors. */
 int
 aif_config_load_file(const char *path, struct aif_config **out, char *err,
 		     size_t err_len)
 {
 	size_t n;
-	int errnum = 0;
 	char *text;
 	int rc;
 
 	if (out != NULL)
 		*out = NULL;
-	text = read_file(path, &n, &errnum);
+	text = aif_config_read_file(path, &n, err, err_len);
 	if (text == NULL)
-		return io_fail(path, errnum, err, err_len);
+		return -1;
 	rc = aif_config_parse(text, n, out, err, err_len);
 	free(text);
 	return rc;

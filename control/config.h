@@ -233,6 +233,10 @@ struct aif_config {
 int aif_config_parse(const char *text, size_t len, struct aif_config **out,
 		     char *err, size_t err_len);
 
+/* A file's text (malloc'd, NUL-terminated, *len bytes); NULL with err naming
+ * the file on I/O errors. */
+char *aif_config_read_file(const char *path, size_t *len, char *err, size_t err_len);
+
 /* Same, from a file; err names the file on I/O errors. */
 int aif_config_load_file(const char *path, struct aif_config **out, char *err,
 			 size_t err_len);

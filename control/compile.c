@@ -280,7 +280,7 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		for (uint16_t k = 0; k < gr->n; k++) {
 			const struct aif_member *mem = &t->members[gr->first + k];
 			weights[k] = t->lb.scheme == AIF_LB_WCMP ? mem->weight : 1;
-			up[k] = sw->ports[mem->port].link_up || sw->ports[mem->port].tx.burst == NULL;
+			up[k] = sw->ports[mem->port].link_up != 0;
 		}
 		for (uint32_t q = 0; prev != NULL && q < prev->n_groups; q++) {
 			const struct aif_group *pg = &prev->groups[q];

@@ -191,10 +191,9 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 }
 
 int
-aif_egress_pfc_input(struct aif_worker *w, struct aif_qos *q, uint16_t port,
+aif_egress_pfc_input(struct aif_qos *q, uint16_t port,
 		     const uint8_t *frame, uint32_t len, aif_time_ns now_ns)
 {
-	(void)w;
 	if (aif_pfc_rx_input(&q->port[port].pfc_rx, frame, len,
 			     q->cfg.speed_bps[port], now_ns) < 0)
 		return AIF_DROP_MALFORMED + 1;
@@ -272,7 +271,6 @@ watchdog(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 			q->check_xoff = ~0ull;
 		}
 	}
-	(void)w;
 }
 
 /* Send the port's cut-through list, unless a pause arrived for its queue. */

@@ -30,7 +30,7 @@ int aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q,
 		       struct rte_mbuf *mb, const struct aif_pkt *m, uint16_t out);
 void aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns);
 /* Returns 0 when consumed, or AIF_DROP_MALFORMED + 1. */
-int aif_egress_pfc_input(struct aif_worker *w, struct aif_qos *q, uint16_t port,
+int aif_egress_pfc_input(struct aif_qos *q, uint16_t port,
 			 const uint8_t *frame, uint32_t len, aif_time_ns now_ns);
 
 #endif /* AIF_EGRESS_H */

@@ -67,7 +67,7 @@ aif_ctl_show_pfc(const struct aif_switch *sw, aif_time_ns now_ns, char *err,
 			"tx_xon", u64_array(qp->pfc_tx.ctr.tx_xon, AIF_PFC_PRIOS),
 			"paused_us", u64_array(paused_us, AIF_PFC_PRIOS),
 			"rx_pause", (json_int_t)qp->pfc_rx.ctr.rx_pause,
-			"rx_malformed", (json_int_t)qp->pfc_rx.ctr.rx_malformed,
+			"rx_malformed", (json_int_t)aif_pfc_rx_err_total(&qp->pfc_rx.ctr),
 			"xoff_sent", "");
 		char mask[9];
 		for (unsigned k = 0; k < 8; k++)

@@ -37,6 +37,10 @@ static const char *const err_names[AIF_PFC_ERRIDX_COUNT_] = {
 #undef AIF_PFC_ERR_NAME
 };
 
+/* rx_err[-err - 1] holds for exactly the received-frame errors */
+_Static_assert(AIF_PFC_ERRIDX_TRUNCATED == 1 && (int)AIF_PFC_ERRIDX_BAD_DST == (int)AIF_PFC_RX_ERR_N,
+	       "the received-frame errors must lead AIF_FOREACH_PFC_ERR");
+
 const char *
 aif_pfc_err_name(int err)
 {
@@ -157,6 +161,7 @@ aif_pfc_frame_parse(const uint8_t *frame, uint32_t len, struct aif_pfc_rx *out)
 	} else {
 		return AIF_PFC_E_OPCODE;
 	}
+	memcpy(out->dst.b, frame, 6);
 	out->dst_reserved = memcmp(frame, aif_pfc_dst_mac.b, 6) == 0;
 	memcpy(out->src.b, frame + 6, 6);
 	return 0;
@@ -205,6 +210,18 @@ aif_pfc_rx_sync(struct aif_pfc_rx_state *s, aif_time_ns now_ns)
 		sync_prio(s, p, now_ns);
 }
 
+int
+aif_pfc_rx_dst_check(const struct aif_pfc_rx *f, const struct aif_mac *port_mac)
+{
+	if (f->dst_reserved)
+		return 0;
+	/* 802.3x lets a station be paused at its own address; 802.1Qbb names
+	 * the reserved address alone */
+	if (f->kind == AIF_PFC_KIND_PAUSE && memcmp(f->dst.b, port_mac->b, 6) == 0)
+		return 0;
+	return AIF_PFC_E_BAD_DST;
+}
+
 void
 aif_pfc_rx_apply(struct aif_pfc_rx_state *s, const struct aif_pfc_rx *f,
 		 uint64_t speed_bps, aif_time_ns now_ns)
@@ -212,10 +229,11 @@ aif_pfc_rx_apply(struct aif_pfc_rx_state *s, const struct aif_pfc_rx *f,
 	bool pfc = f->kind == AIF_PFC_KIND_PFC;
 	unsigned p;
 
-	if (!pfc)
+	if (!pfc) {
 		s->ctr.rx_pause++;
-	if (!f->dst_reserved)
-		s->ctr.rx_unreserved_dst++;
+		if (!f->dst_reserved)
+			s->ctr.rx_pause_port_mac++;
+	}
 	for (p = 0; p < AIF_PFC_PRIOS; p++) {
 		if (!(f->class_enable & (1u << p)))
 			continue;
@@ -239,13 +257,15 @@ aif_pfc_rx_apply(struct aif_pfc_rx_state *s, const struct aif_pfc_rx *f,
 
 int
 aif_pfc_rx_input(struct aif_pfc_rx_state *s, const uint8_t *frame, uint32_t len,
-		 uint64_t speed_bps, aif_time_ns now_ns)
+		 const struct aif_mac *port_mac, uint64_t speed_bps, aif_time_ns now_ns)
 {
 	struct aif_pfc_rx f;
 	int rc = aif_pfc_frame_parse(frame, len, &f);
 
+	if (rc == 0)
+		rc = aif_pfc_rx_dst_check(&f, port_mac);
 	if (rc < 0) {
-		s->ctr.rx_malformed++;
+		s->ctr.rx_err[-rc - 1]++; /* the frame errors lead the list */
 		return rc;
 	}
 	aif_pfc_rx_apply(s, &f, speed_bps, now_ns);

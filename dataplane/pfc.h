@@ -22,18 +22,27 @@
  *
  * Reception (struct aif_pfc_rx_state, one per port, mutated by the worker
  * that receives on it):
- *   reads:  parsed frames (aif_pfc_frame_parse), the port speed, now_ns;
+ *   reads:  parsed frames (aif_pfc_frame_parse), the port MAC and speed,
+ *           now_ns;
  *   writes: per priority the deadline until which the peer has paused us
  *           (paused_until_ns: paused while now_ns < deadline) and the exact
  *           time spent paused (pause_ns_total);
- *   rules:  for each enabled priority, a time of 0 resumes now, else the
- *           pause lasts until now + time; a new frame replaces the old
- *           deadline (also with a shorter one).  PAUSE acts on all eight.
+ *   rules:  a frame acts only if it is addressed as its standard says:
+ *           PFC (802.1Qbb) to 01:80:C2:00:00:01 alone; PAUSE (802.3
+ *           Annex 31B) to 01:80:C2:00:00:01 or to the receiving port's own
+ *           MAC.  Anything else (01:80:C2:00:00:02, a foreign unicast MAC,
+ *           a group address) is refused as bad_destination: a frame meant
+ *           for another station or protocol must not stop our queues.
+ *           For each enabled priority of an accepted frame, a time of 0
+ *           resumes now, else the pause lasts until now + time; a new
+ *           frame replaces the old deadline (also with a shorter one).
+ *           PAUSE acts on all eight.
  *   counters (AIF_FOREACH_PFC_RX_*_CTR): per priority rx_pfc (XOFF, time
- *           > 0) and rx_xon (time 0); per port rx_pause (802.3x frames),
- *           rx_unreserved_dst (accepted, sent to a MAC other than
- *           01:80:C2:00:00:01, e.g. the port MAC as some NICs do) and
- *           rx_malformed (every parse error of aif_pfc_rx_input).
+ *           > 0) and rx_xon (time 0); per port rx_pause (802.3x frames
+ *           accepted) and rx_pause_port_mac (of those, sent to the port's
+ *           own MAC, as some NICs do); rx_err[], the frames refused, one
+ *           counter per reason of AIF_FOREACH_PFC_RX_ERR (named by
+ *           aif_pfc_err_name).
  *
  * Generation (struct aif_pfc_tx_state, one per port, mutated by the worker
  * that transmits on it), kept apart from the wire:
@@ -84,17 +93,21 @@ extern const struct aif_mac aif_pfc_dst_mac;
  * Errors of this module, negative, each distinct: frame parsing and
  * config-init (CFG_*).  aif_pfc_err_name(err) gives the name.
  */
-#define AIF_FOREACH_PFC_ERR(_)                                                 \
+#define AIF_FOREACH_PFC_RX_ERR(_)                                              \
 	_(TRUNCATED, "truncated")            /* ends before a field it needs */ \
 	_(NOT_MAC_CTRL, "not_mac_control")   /* EtherType is not 0x8808 */      \
 	_(VLAN_TAGGED, "vlan_tagged")        /* MAC control is never tagged */  \
 	_(OPCODE, "unknown_opcode")          /* neither 0x0001 nor 0x0101 */    \
 	_(RESERVED, "class_vector_reserved") /* vector's upper octet != 0 */    \
+	_(BAD_DST, "bad_destination")        /* see "rules" above */
+#define AIF_FOREACH_PFC_CFG_ERR(_)                                             \
 	_(CFG_NULL, "config_null")           /* no params or no config */       \
 	_(CFG_SPEED, "config_speed")         /* speed_bps == 0 */               \
 	_(CFG_QUANTA, "config_quanta")       /* half the pause < 1 min frame */ \
 	_(CFG_REFRESH_LONG, "config_refresh_long")   /* >= a pause time */      \
 	_(CFG_REFRESH_SHORT, "config_refresh_short") /* < 1 min frame */
+/* The received-frame errors come first: they are also counters (rx_err[]). */
+#define AIF_FOREACH_PFC_ERR(_) AIF_FOREACH_PFC_RX_ERR(_) AIF_FOREACH_PFC_CFG_ERR(_)
 
 /* Positions in the list (1, 2, ...), then the errors themselves: -1, -2, ...
  * named AIF_PFC_E_<ID> (AIF_PFC_E_TRUNCATED, AIF_PFC_E_CFG_SPEED, ...). */
@@ -115,15 +128,23 @@ enum aif_pfc_err {
 /* Name of an error (0 -> "ok"; unknown -> "unknown"). */
 const char *aif_pfc_err_name(int err);
 
+/* How many received-frame errors there are; error err (one of them) is
+ * counted in rx_err[-err - 1], and rx_err[i] is named
+ * aif_pfc_err_name(-(int)i - 1). */
+enum {
+#define AIF_PFC_RX_ERR_ONE(id, name) + 1
+	AIF_PFC_RX_ERR_N = 0 AIF_FOREACH_PFC_RX_ERR(AIF_PFC_RX_ERR_ONE)
+#undef AIF_PFC_RX_ERR_ONE
+};
+
 /* ---- Counters, declared once ---- */
 
 #define AIF_FOREACH_PFC_RX_PRIO_CTR(_) \
 	_(rx_pfc)   /* PFC frames with this class enabled, time > 0 */ \
 	_(rx_xon)   /* PFC frames with this class enabled, time 0 */
 #define AIF_FOREACH_PFC_RX_PORT_CTR(_) \
-	_(rx_pause)           /* 802.3x PAUSE frames (any time) */ \
-	_(rx_unreserved_dst)  /* accepted, dst not 01:80:C2:00:00:01 */ \
-	_(rx_malformed)       /* parse errors, all kinds */
+	_(rx_pause)           /* 802.3x PAUSE frames accepted (any time) */ \
+	_(rx_pause_port_mac)  /* of those, sent to the port's own MAC */
 #define AIF_FOREACH_PFC_TX_PRIO_CTR(_) \
 	_(tx_pfc)   /* frames that told the peer XOFF (first or refresh) */ \
 	_(tx_xon)   /* frames that told the peer XON */
@@ -135,6 +156,7 @@ const char *aif_pfc_err_name(int err);
 struct aif_pfc_rx_ctr {
 	AIF_FOREACH_PFC_RX_PRIO_CTR(AIF_PFC_CTR_ARRAY)
 	AIF_FOREACH_PFC_RX_PORT_CTR(AIF_PFC_CTR_FIELD)
+	uint64_t rx_err[AIF_PFC_RX_ERR_N]; /* frames refused, per reason */
 };
 struct aif_pfc_tx_ctr {
 	AIF_FOREACH_PFC_TX_PRIO_CTR(AIF_PFC_CTR_ARRAY)
@@ -142,6 +164,17 @@ struct aif_pfc_tx_ctr {
 };
 #undef AIF_PFC_CTR_ARRAY
 #undef AIF_PFC_CTR_FIELD
+
+/* Frames refused for any reason (the sum of rx_err[]). */
+static inline uint64_t
+aif_pfc_rx_err_total(const struct aif_pfc_rx_ctr *c)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < AIF_PFC_RX_ERR_N; i++)
+		n += c->rx_err[i];
+	return n;
+}
 
 /* Names, in declaration order (per-priority ones get 0..7 appended by
  * whoever prints them, as SONiC's PFC0..PFC7). */
@@ -181,16 +214,18 @@ struct aif_pfc_rx {
 	uint8_t kind;           /* enum aif_pfc_kind */
 	uint8_t class_enable;   /* PAUSE: 0xFF */
 	bool dst_reserved;      /* dst was 01:80:C2:00:00:01 */
+	struct aif_mac dst;
 	struct aif_mac src;
 	uint16_t quanta[AIF_PFC_PRIOS]; /* as on the wire; PAUSE: its one time
 					 * in all eight */
 };
 
 /*
- * Parse a frame (from its first byte; len without or with FCS).  Any
- * destination MAC is accepted; out->dst_reserved says which.  Returns 0,
- * or AIF_PFC_E_TRUNCATED, _NOT_MAC_CTRL, _VLAN_TAGGED, _OPCODE or
- * _RESERVED.  Only the bytes the opcode needs must be present (18 for
+ * Parse a frame (from its first byte; len without or with FCS).  The
+ * format only: any destination MAC parses (out->dst, out->dst_reserved);
+ * whether the frame may act on a port is aif_pfc_rx_dst_check's question.
+ * Returns 0, or AIF_PFC_E_TRUNCATED, _NOT_MAC_CTRL, _VLAN_TAGGED, _OPCODE
+ * or _RESERVED.  Only the bytes the opcode needs must be present (18 for
  * PAUSE, 34 for PFC): padding is not checked.
  */
 int aif_pfc_frame_parse(const uint8_t *frame, uint32_t len, struct aif_pfc_rx *out);
@@ -213,20 +248,32 @@ struct aif_pfc_rx_state {
 void aif_pfc_rx_init(struct aif_pfc_rx_state *s);
 
 /*
- * Apply a parsed frame received at now_ns on a port of speed_bps (see the
- * rules at the top).  Counts rx_pfc/rx_xon per enabled class, or rx_pause,
- * and rx_unreserved_dst.  Time must not go backwards between calls.
+ * May parsed frame f act on a port whose MAC is port_mac?  PFC: only if
+ * sent to 01:80:C2:00:00:01; PAUSE: to that or to port_mac.  Returns 0 or
+ * AIF_PFC_E_BAD_DST.
+ */
+int aif_pfc_rx_dst_check(const struct aif_pfc_rx *f, const struct aif_mac *port_mac);
+
+/*
+ * Apply a parsed frame, already checked (aif_pfc_rx_dst_check), received
+ * at now_ns on a port of speed_bps (see the rules at the top).  Counts
+ * rx_pfc/rx_xon per enabled class, or rx_pause (and rx_pause_port_mac).
+ * Time must not go backwards between calls.
  */
 void aif_pfc_rx_apply(struct aif_pfc_rx_state *s, const struct aif_pfc_rx *f,
 		      uint64_t speed_bps, aif_time_ns now_ns);
 
 /*
- * Parse and apply in one call: returns 0, or the parse error (then counted
- * in rx_malformed and the state is unchanged).  Give it the frames the
- * parser classified as MAC control (EtherType 0x8808, tagged or not).
+ * Parse, check the destination against the receiving port's MAC, and
+ * apply, in one call: returns 0, or the error (a parse error or
+ * AIF_PFC_E_BAD_DST; then counted in rx_err[-err - 1] and the state is
+ * unchanged).  Give it the frames the parser classified as MAC control
+ * (EtherType 0x8808, tagged or not).
+ *
+ *	rc = aif_pfc_rx_input(&st, data, len, &t->ports[p].mac, speed_bps, now_ns);
  */
 int aif_pfc_rx_input(struct aif_pfc_rx_state *s, const uint8_t *frame, uint32_t len,
-		     uint64_t speed_bps, aif_time_ns now_ns);
+		     const struct aif_mac *port_mac, uint64_t speed_bps, aif_time_ns now_ns);
 
 /* Bring pause_ns_total up to date at now_ns (pauses that expired are
  * closed at their deadline; running ones are counted up to now_ns). */

@@ -191,10 +191,12 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 }
 
 int
-aif_egress_pfc_input(struct aif_qos *q, uint16_t port,
+aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *port_mac,
 		     const uint8_t *frame, uint32_t len, aif_time_ns now_ns)
 {
-	if (aif_pfc_rx_input(&q->port[port].pfc_rx, frame, len,
+	/* refused frames (bad format or destination) are counted by reason
+	 * in the port's pfc_rx.ctr.rx_err[] */
+	if (aif_pfc_rx_input(&q->port[port].pfc_rx, frame, len, port_mac,
 			     q->cfg.speed_bps[port], now_ns) < 0)
 		return AIF_DROP_MALFORMED + 1;
 	return 0;

@@ -11,7 +11,10 @@
  *   every port's queues (PFC pause, watchdog, shaper), releases the MMU
  *   charge, applies ECN at dequeue, and sends the PFC XOFF/refresh/XON
  *   frames the ports' XOFF masks call for.
- * aif_egress_pfc_input(): a MAC control frame received on a port.
+ * aif_egress_pfc_input(): a MAC control frame received on a port whose
+ *   MAC is port_mac: pauses the port's queues if it is a PFC or PAUSE
+ *   frame addressed as its standard says (dataplane/pfc.h, "rules"), else
+ *   is refused and counted by reason (pfc_rx.ctr.rx_err[]).
  * Counters: the modules' own (mmu, sched, ecn, pfc, pfcwd, in struct
  * aif_qos), plus drop reasons on the ingress port.
  */
@@ -29,8 +32,8 @@ struct aif_worker;
 int aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q,
 		       struct rte_mbuf *mb, const struct aif_pkt *m, uint16_t out);
 void aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns);
-/* Returns 0 when consumed, or AIF_DROP_MALFORMED + 1. */
-int aif_egress_pfc_input(struct aif_qos *q, uint16_t port,
+/* Returns 0 when consumed, or AIF_DROP_MALFORMED + 1 when refused. */
+int aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *port_mac,
 			 const uint8_t *frame, uint32_t len, aif_time_ns now_ns);
 
 #endif /* AIF_EGRESS_H */

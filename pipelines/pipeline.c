@@ -148,7 +148,7 @@ ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
 		/* PAUSE/PFC: consumed by the port's pause state, never forwarded */
 		struct aif_qos *q = w->id == 0 ? w->sw->qos : NULL;
 		if (q != NULL && q->cfg.enable) {
-			rc = aif_egress_pfc_input(q, in_port, data,
+			rc = aif_egress_pfc_input(q, in_port, &t->ports[in_port].mac, data,
 						  rte_pktmbuf_data_len(mb), w->now_ns);
 			if (rc != 0)
 				drop(b, c, mb, (enum aif_drop_reason)(rc - 1));

@@ -652,8 +652,8 @@ test_pfc_reception(void **state)
 	assert_int_equal(rx->rx_pfc[0] - rx0.rx_pfc[0], 1);
 	assert_int_equal(rx->rx_xon[0] - rx0.rx_xon[0], 0);
 	assert_int_equal(rx->rx_pause - rx0.rx_pause, 1);
-	assert_int_equal(rx->rx_malformed - rx0.rx_malformed, 0);
-	assert_int_equal(rx->rx_unreserved_dst - rx0.rx_unreserved_dst, 0);
+	assert_int_equal(aif_pfc_rx_err_total(rx) - aif_pfc_rx_err_total(&rx0), 0);
+	assert_int_equal(rx->rx_pause_port_mac - rx0.rx_pause_port_mac, 0);
 	for (unsigned k = 0; k < 8; k++)
 		if (k != 0 && k != PRIO)
 			assert_int_equal(rx->rx_pfc[k] - rx0.rx_pfc[k], 0);
@@ -661,6 +661,102 @@ test_pfc_reception(void **state)
 	assert_int_equal(delta(&before, 1).rx_packets, 5);
 	assert_int_equal(delta(&before, 1).tx_packets, r.seq[0] + r.seq[1]);
 	assert_int_equal(delta(&before, 0).rx_packets, r.seq[0] + r.seq[1]);
+	assert_clean();
+}
+
+/*
+ * PFC and PAUSE frames addressed where their standard does not allow
+ * (PFC: anything but 01:80:C2:00:00:01; PAUSE: anything but that or the
+ * port's own MAC) arrive at p1 while both classes flow p0 -> p1: neither
+ * class stops for a single step; each frame is dropped as `malformed` on p1
+ * and counted as bad_destination in p1's PFC receive errors.  Then a PAUSE
+ * to the port's own MAC does pause every queue, as 802.3x allows.
+ */
+static void
+test_pfc_bad_destination(void **state)
+{
+	static const struct {
+		const char *name;
+		bool pause;
+		uint8_t dst[6];
+	} bad[] = {
+		{ "PFC to 01:80:c2:00:00:02", false, { 0x01, 0x80, 0xc2, 0, 0, 0x02 } },
+		{ "PFC to a foreign unicast MAC", false, { 0x02, 0, 0, 0, 0x99, 0x99 } },
+		{ "PFC to a multicast group", false, { 0x01, 0x00, 0x5e, 0, 0, 0x01 } },
+		{ "PFC to the port MAC", false, { 0x02, 0, 0, 0, 0, 0x11 } },
+		{ "PAUSE to a foreign unicast MAC", true, { 0x02, 0, 0, 0, 0x99, 0x99 } },
+		{ "PAUSE to 01:80:c2:00:00:02", true, { 0x01, 0x80, 0xc2, 0, 0, 0x02 } },
+		{ "PAUSE to broadcast", true, { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } },
+	};
+	const unsigned n_bad = sizeof(bad) / sizeof(bad[0]);
+	const unsigned bad_dst = -AIF_PFC_E_BAD_DST - 1;
+	const aif_time_ns d_pause = pause_ns(1000, SPEED_BPS); /* 5120 ns */
+	struct rx_run r = { 0 };
+	struct rs_snap before;
+	uint8_t f[60];
+
+	(void)state;
+	load(NULL, N_PORTS);
+	assert_memory_equal(H.sw->tables->ports[1].mac.b, mac_port[1], 6);
+	struct aif_pfc_rx_ctr rx0 = qos()->port[1].pfc_rx.ctr;
+	snap_take(&before);
+	for (unsigned i = 0; i < 20; i++)
+		rx_step(&r);
+
+	for (unsigned b = 0; b < n_bad; b++) {
+		print_message("# %s: XOFF 0xFFFF\n", bad[b].name);
+		if (bad[b].pause)
+			build_pause(f, mac_host[1], 0xffff);
+		else
+			build_pfc(f, mac_host[1], 1u << PRIO, 0xffff);
+		memcpy(f, bad[b].dst, 6);
+		inject_frame(1, f, 60);
+		/* every frame of both classes leaves in the step it arrives */
+		for (unsigned i = 0; i < 30; i++) {
+			rx_step(&r);
+			assert_int_equal(r.got[0], r.seq[0]);
+			assert_int_equal(r.got[1], r.seq[1]);
+		}
+		assert_int_equal(aif_pfc_rx_paused_mask(&qos()->port[1].pfc_rx, now_ns()), 0);
+	}
+	const struct aif_pfc_rx_ctr *rx = &qos()->port[1].pfc_rx.ctr;
+	printf("# %u badly addressed PFC/PAUSE frames: queues never paused, p1 drops"
+	       " malformed %llu, PFC rx bad_destination %llu\n", n_bad,
+	       (unsigned long long)drops_of(&before, 1, AIF_DROP_MALFORMED),
+	       (unsigned long long)(rx->rx_err[bad_dst] - rx0.rx_err[bad_dst]));
+	assert_int_equal(rx->rx_err[bad_dst] - rx0.rx_err[bad_dst], n_bad);
+	assert_int_equal(aif_pfc_rx_err_total(rx) - aif_pfc_rx_err_total(&rx0), n_bad);
+	assert_int_equal(rx->rx_pfc[PRIO] - rx0.rx_pfc[PRIO], 0);
+	assert_int_equal(rx->rx_pause - rx0.rx_pause, 0);
+	assert_int_equal(drops_of(&before, 1, AIF_DROP_MALFORMED), n_bad);
+
+	/* PAUSE to the port's own MAC is valid: every queue stops for its time */
+	for (unsigned i = 0; i < 10; i++)
+		rx_step(&r);
+	build_pause(f, mac_host[1], 1000);
+	memcpy(f, mac_port[1], 6);
+	inject_frame(1, f, 60);
+	rx_step(&r);
+	aif_time_ns t0 = now_ns();
+	assert_int_equal(r.out_last_step[0] + r.out_last_step[1], 0);
+	aif_time_ns t_all = 0;
+	for (unsigned i = 0; i < 200 && t_all == 0; i++) {
+		rx_step(&r);
+		if (r.out_last_step[0] || r.out_last_step[1])
+			t_all = now_ns();
+	}
+	assert_true(t_all - t0 >= d_pause && t_all - t0 < d_pause + NS_100);
+	for (unsigned i = 0; i < 20; i++)
+		rx_step(&r);
+	assert_int_equal(r.got[0], r.seq[0]);
+	assert_int_equal(r.got[1], r.seq[1]);
+	assert_int_equal(rx->rx_pause - rx0.rx_pause, 1);
+	assert_int_equal(rx->rx_pause_port_mac - rx0.rx_pause_port_mac, 1);
+	assert_int_equal(rx->rx_err[bad_dst] - rx0.rx_err[bad_dst], n_bad);
+
+	assert_drops_within(&before, 1u << 1, 1ull << AIF_DROP_MALFORMED);
+	assert_int_equal(delta(&before, 1).rx_packets, n_bad + 1);
+	assert_int_equal(delta(&before, 1).tx_packets, r.seq[0] + r.seq[1]);
 	assert_clean();
 }
 
@@ -1754,6 +1850,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_pfc_reception, test_setup),
+		cmocka_unit_test_setup(test_pfc_bad_destination, test_setup),
 		cmocka_unit_test_setup(test_incast_lossless, test_setup),
 		cmocka_unit_test_setup(test_incast_lossy, test_setup),
 		cmocka_unit_test_setup(test_ecn, test_setup),

@@ -22,7 +22,10 @@
 
 #define G(x) ((uint64_t)(x) * 1000000000ull)
 
+/* port_mac: the sender of the frames built here; rx_mac: the MAC of the
+ * port that receives them. */
 static const struct aif_mac port_mac = { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x03 } };
+static const struct aif_mac rx_mac = { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x10 } };
 
 /* ---- Wire format ---- */
 
@@ -150,30 +153,102 @@ test_pause_round_trip(void **state)
 	}
 }
 
-/* Some NICs send PAUSE to the port MAC: accepted, reported. */
+/*
+ * Destinations.  802.1Qbb PFC is valid only to 01:80:C2:00:00:01; 802.3x
+ * PAUSE to that or to the receiving port's own MAC (some NICs send it
+ * there).  Any other destination must not pause (nor resume) anything and
+ * is counted as bad_destination.  The parser itself accepts every
+ * destination and reports it.
+ */
+struct dst_case {
+	const char *name;
+	bool pause;      /* PAUSE (802.3x) rather than PFC */
+	uint8_t dst[6];
+	int want;        /* 0: accepted */
+};
+
+#define DST_RESERVED { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 }
+#define DST_SLOW_PROTO { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x02 } /* LACP, OAM */
+#define DST_PORT { 0x02, 0x00, 0x00, 0x00, 0x00, 0x10 }       /* = rx_mac */
+#define DST_FOREIGN { 0x02, 0x00, 0x00, 0x00, 0x00, 0x09 }
+#define DST_GROUP { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 }      /* IPv4 multicast */
+#define DST_BCAST { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }
+
+static const struct dst_case dst_cases[] = {
+	{ "PFC to 01:80:c2:00:00:01", false, DST_RESERVED, 0 },
+	{ "PFC to 01:80:c2:00:00:02", false, DST_SLOW_PROTO, AIF_PFC_E_BAD_DST },
+	{ "PFC to the port MAC", false, DST_PORT, AIF_PFC_E_BAD_DST },
+	{ "PFC to a foreign unicast MAC", false, DST_FOREIGN, AIF_PFC_E_BAD_DST },
+	{ "PFC to a multicast group", false, DST_GROUP, AIF_PFC_E_BAD_DST },
+	{ "PFC to broadcast", false, DST_BCAST, AIF_PFC_E_BAD_DST },
+	{ "PAUSE to 01:80:c2:00:00:01", true, DST_RESERVED, 0 },
+	{ "PAUSE to the port MAC", true, DST_PORT, 0 },
+	{ "PAUSE to 01:80:c2:00:00:02", true, DST_SLOW_PROTO, AIF_PFC_E_BAD_DST },
+	{ "PAUSE to a foreign unicast MAC", true, DST_FOREIGN, AIF_PFC_E_BAD_DST },
+	{ "PAUSE to a multicast group", true, DST_GROUP, AIF_PFC_E_BAD_DST },
+	{ "PAUSE to broadcast", true, DST_BCAST, AIF_PFC_E_BAD_DST },
+};
+
 static void
-test_parse_unreserved_dst(void **state)
+test_rx_destination(void **state)
 {
-	const uint16_t q[8] = { [3] = 100 };
+	const uint16_t q[8] = { [3] = 100 }; /* 100 quanta at 100G: 512 ns */
+	const unsigned bad = -AIF_PFC_E_BAD_DST - 1;
 	uint8_t buf[AIF_PFC_FRAME_LEN];
 	struct aif_pfc_rx f;
 	struct aif_pfc_rx_state s;
+	unsigned i, k;
 
 	(void)state;
-	aif_pfc_rx_init(&s);
-	aif_pause_frame_build(buf, sizeof(buf), &port_mac, 7);
-	memcpy(buf, (uint8_t[]){ 0x02, 0, 0, 0, 0, 0x09 }, 6);
-	assert_int_equal(aif_pfc_frame_parse(buf, sizeof(buf), &f), 0);
-	assert_false(f.dst_reserved);
-	assert_int_equal(f.kind, AIF_PFC_KIND_PAUSE);
-	assert_int_equal(aif_pfc_rx_input(&s, buf, sizeof(buf), G(100), 0), 0);
+	assert_string_equal(aif_pfc_err_name(AIF_PFC_E_BAD_DST), "bad_destination");
+	for (i = 0; i < sizeof(dst_cases) / sizeof(dst_cases[0]); i++) {
+		const struct dst_case *c = &dst_cases[i];
+		bool ok = c->want == 0;
 
-	aif_pfc_frame_build(buf, sizeof(buf), &port_mac, 0x08, q);
-	assert_int_equal(aif_pfc_rx_input(&s, buf, sizeof(buf), G(100), 0), 0);
-	assert_int_equal(s.ctr.rx_unreserved_dst, 1);
-	assert_int_equal(s.ctr.rx_pause, 1);
-	assert_int_equal(s.ctr.rx_pfc[3], 1);
-	assert_int_equal(s.ctr.rx_malformed, 0);
+		print_message("destination: %s\n", c->name);
+		if (c->pause)
+			aif_pause_frame_build(buf, sizeof(buf), &port_mac, 100);
+		else
+			aif_pfc_frame_build(buf, sizeof(buf), &port_mac, 0x08, q);
+		memcpy(buf, c->dst, 6);
+
+		/* the format is fine whatever the destination */
+		assert_int_equal(aif_pfc_frame_parse(buf, sizeof(buf), &f), 0);
+		assert_memory_equal(f.dst.b, c->dst, 6);
+		assert_int_equal(f.dst_reserved, memcmp(c->dst, aif_pfc_dst_mac.b, 6) == 0);
+		assert_int_equal(aif_pfc_rx_dst_check(&f, &rx_mac), c->want);
+
+		aif_pfc_rx_init(&s);
+		assert_int_equal(aif_pfc_rx_input(&s, buf, sizeof(buf), &rx_mac, G(100), 1000),
+				 c->want);
+		assert_int_equal(aif_pfc_rx_paused_mask(&s, 1000),
+				 !ok ? 0x00 : c->pause ? 0xFF : 0x08);
+		assert_int_equal(aif_pfc_rx_paused_mask(&s, 1511), !ok ? 0x00 : c->pause ? 0xFF : 0x08);
+		assert_int_equal(aif_pfc_rx_paused_mask(&s, 1512), 0x00);
+		assert_int_equal(s.ctr.rx_err[bad], !ok);
+		assert_int_equal(aif_pfc_rx_err_total(&s.ctr), !ok);
+		assert_int_equal(s.ctr.rx_pfc[3], ok && !c->pause);
+		assert_int_equal(s.ctr.rx_pause, ok && c->pause);
+		assert_int_equal(s.ctr.rx_pause_port_mac,
+				 ok && c->pause && memcmp(c->dst, rx_mac.b, 6) == 0);
+		for (k = 0; k < 8; k++)
+			assert_int_equal(s.ctr.rx_xon[k], 0);
+		aif_pfc_rx_sync(&s, 10000);
+		assert_int_equal(s.pause_ns_total[3], ok ? 512 : 0);
+	}
+
+	/* Nor does a badly addressed XON end a pause that a valid XOFF began. */
+	aif_pfc_rx_init(&s);
+	aif_pfc_frame_build(buf, sizeof(buf), &port_mac, 0x08, (uint16_t[8]){ [3] = 0xFFFF });
+	assert_int_equal(aif_pfc_rx_input(&s, buf, sizeof(buf), &rx_mac, G(100), 0), 0);
+	aif_pfc_frame_build(buf, sizeof(buf), &port_mac, 0x08, (uint16_t[8]){ 0 });
+	memcpy(buf, (uint8_t[6])DST_FOREIGN, 6);
+	assert_int_equal(aif_pfc_rx_input(&s, buf, sizeof(buf), &rx_mac, G(100), 100),
+			 AIF_PFC_E_BAD_DST);
+	assert_true(aif_pfc_rx_paused(&s, 3, 100));
+	assert_true(aif_pfc_rx_paused(&s, 3, 335539));
+	assert_int_equal(s.ctr.rx_xon[3], 0);
+	assert_int_equal(s.ctr.rx_err[bad], 1);
 }
 
 struct err_case {
@@ -233,8 +308,10 @@ test_parse_errors(void **state)
 			buf[c->off[k]] = c->val[k];
 		assert_int_equal(aif_pfc_frame_parse(buf, c->len, &f), c->want);
 		s0 = s;
-		assert_int_equal(aif_pfc_rx_input(&s, buf, c->len, G(100), 1000), c->want);
-		assert_int_equal(s.ctr.rx_malformed, s0.ctr.rx_malformed + 1);
+		assert_int_equal(aif_pfc_rx_input(&s, buf, c->len, &rx_mac, G(100), 1000), c->want);
+		assert_int_equal(s.ctr.rx_err[-c->want - 1], s0.ctr.rx_err[-c->want - 1] + 1);
+		assert_int_equal(aif_pfc_rx_err_total(&s.ctr),
+				 aif_pfc_rx_err_total(&s0.ctr) + 1);
 		assert_memory_equal(s.paused_until_ns, s0.paused_until_ns,
 				    sizeof(s.paused_until_ns));
 	}
@@ -258,14 +335,16 @@ test_parse_errors(void **state)
 	aif_pfc_frame_build(buf, sizeof(buf), &port_mac, 0x08, q);
 	make_tagged(buf, 0x0800);
 	assert_int_equal(aif_pfc_frame_parse(buf, 60, &f), AIF_PFC_E_NOT_MAC_CTRL);
-	assert_int_equal(aif_pfc_rx_input(&s, buf, 60, G(100), 0), AIF_PFC_E_NOT_MAC_CTRL);
-	assert_int_equal(s.ctr.rx_malformed, sizeof(cases) / sizeof(cases[0]) + 1);
+	assert_int_equal(aif_pfc_rx_input(&s, buf, 60, &rx_mac, G(100), 0), AIF_PFC_E_NOT_MAC_CTRL);
+	assert_int_equal(aif_pfc_rx_err_total(&s.ctr), sizeof(cases) / sizeof(cases[0]) + 1);
+	assert_int_equal(s.ctr.rx_err[-AIF_PFC_E_NOT_MAC_CTRL - 1], 3);
+	assert_int_equal(s.ctr.rx_err[-AIF_PFC_E_TRUNCATED - 1], 4);
 
 	/* Distinct values, distinct names. */
 	{
 		static const int errs[] = {
 			AIF_PFC_E_TRUNCATED, AIF_PFC_E_NOT_MAC_CTRL, AIF_PFC_E_VLAN_TAGGED,
-			AIF_PFC_E_OPCODE, AIF_PFC_E_RESERVED, AIF_PFC_E_CFG_NULL,
+			AIF_PFC_E_OPCODE, AIF_PFC_E_RESERVED, AIF_PFC_E_BAD_DST, AIF_PFC_E_CFG_NULL,
 			AIF_PFC_E_CFG_SPEED, AIF_PFC_E_CFG_QUANTA, AIF_PFC_E_CFG_REFRESH_LONG,
 			AIF_PFC_E_CFG_REFRESH_SHORT,
 		};
@@ -335,7 +414,7 @@ rx_pfc(struct aif_pfc_rx_state *s, uint8_t ce, const uint16_t q[8], uint64_t spe
 	uint8_t buf[AIF_PFC_FRAME_LEN];
 
 	assert_int_equal(aif_pfc_frame_build(buf, sizeof(buf), &port_mac, ce, q), 60);
-	assert_int_equal(aif_pfc_rx_input(s, buf, sizeof(buf), speed, now), 0);
+	assert_int_equal(aif_pfc_rx_input(s, buf, sizeof(buf), &rx_mac, speed, now), 0);
 }
 
 static void
@@ -417,7 +496,7 @@ test_rx_pause_all(void **state)
 	aif_pfc_rx_init(&s);
 	/* 256 quanta at 40G: 256 * 512 / 40 = 3,276.8 -> 3,277 ns. */
 	aif_pause_frame_build(buf, sizeof(buf), &port_mac, 256);
-	assert_int_equal(aif_pfc_rx_input(&s, buf, sizeof(buf), G(40), 500), 0);
+	assert_int_equal(aif_pfc_rx_input(&s, buf, sizeof(buf), &rx_mac, G(40), 500), 0);
 	assert_int_equal(aif_pfc_rx_paused_mask(&s, 500), 0xFF);
 	assert_int_equal(aif_pfc_rx_paused_mask(&s, 500 + 3276), 0xFF);
 	assert_int_equal(aif_pfc_rx_paused_mask(&s, 500 + 3277), 0x00);
@@ -428,10 +507,10 @@ test_rx_pause_all(void **state)
 	}
 	/* PAUSE 0 resumes all at once. */
 	aif_pause_frame_build(buf, sizeof(buf), &port_mac, 0xFFFF);
-	aif_pfc_rx_input(&s, buf, sizeof(buf), G(40), 10000);
+	aif_pfc_rx_input(&s, buf, sizeof(buf), &rx_mac, G(40), 10000);
 	assert_int_equal(aif_pfc_rx_paused_mask(&s, 11000), 0xFF);
 	aif_pause_frame_build(buf, sizeof(buf), &port_mac, 0);
-	aif_pfc_rx_input(&s, buf, sizeof(buf), G(40), 11000);
+	aif_pfc_rx_input(&s, buf, sizeof(buf), &rx_mac, G(40), 11000);
 	assert_int_equal(aif_pfc_rx_paused_mask(&s, 11000), 0x00);
 	assert_int_equal(s.ctr.rx_pause, 3);
 	aif_pfc_rx_sync(&s, 50000);
@@ -768,7 +847,7 @@ test_tx_rx_link(void **state)
 		if (aif_pfc_tx_update(&tx, &c, 0x08, t, &ce, q)) {
 			frames++;
 			aif_pfc_frame_build(buf, sizeof(buf), &port_mac, ce, q);
-			assert_int_equal(aif_pfc_rx_input(&rx, buf, sizeof(buf), G(100), t), 0);
+			assert_int_equal(aif_pfc_rx_input(&rx, buf, sizeof(buf), &rx_mac, G(100), t), 0);
 		}
 		next = aif_pfc_tx_next_event_ns(&tx);
 		assert_true(next > t);
@@ -779,7 +858,7 @@ test_tx_rx_link(void **state)
 	}
 	assert_int_equal(aif_pfc_tx_update(&tx, &c, 0x00, t_off, &ce, q), 1);
 	aif_pfc_frame_build(buf, sizeof(buf), &port_mac, ce, q);
-	assert_int_equal(aif_pfc_rx_input(&rx, buf, sizeof(buf), G(100), t_off), 0);
+	assert_int_equal(aif_pfc_rx_input(&rx, buf, sizeof(buf), &rx_mac, G(100), t_off), 0);
 	assert_false(aif_pfc_rx_paused(&rx, 3, t_off));
 	assert_int_equal(aif_pfc_rx_paused_mask(&rx, t_off), 0);
 	/* (3,000,000 - 1,000) / 167,770 -> refreshes at t_on + k*167770, k < 18. */
@@ -797,14 +876,20 @@ test_counter_names(void **state)
 	assert_int_equal(aif_pfc_rx_prio_ctr_n, 2);
 	assert_string_equal(aif_pfc_rx_prio_ctr_names[0], "rx_pfc");
 	assert_string_equal(aif_pfc_rx_prio_ctr_names[1], "rx_xon");
-	assert_int_equal(aif_pfc_rx_port_ctr_n, 3);
-	assert_string_equal(aif_pfc_rx_port_ctr_names[2], "rx_malformed");
+	assert_int_equal(aif_pfc_rx_port_ctr_n, 2);
+	assert_string_equal(aif_pfc_rx_port_ctr_names[1], "rx_pause_port_mac");
+	/* one receive error counter per received-frame error, in list order */
+	assert_int_equal(AIF_PFC_RX_ERR_N, 6);
+	assert_string_equal(aif_pfc_err_name(-1), "truncated");
+	assert_string_equal(aif_pfc_err_name(-AIF_PFC_RX_ERR_N), "bad_destination");
+	assert_string_equal(aif_pfc_err_name(-AIF_PFC_RX_ERR_N - 1), "config_null");
 	assert_int_equal(aif_pfc_tx_prio_ctr_n, 2);
 	assert_string_equal(aif_pfc_tx_prio_ctr_names[0], "tx_pfc");
 	assert_int_equal(aif_pfc_tx_port_ctr_n, 1);
 	assert_string_equal(aif_pfc_tx_port_ctr_names[0], "tx_frames");
 	assert_int_equal(sizeof(struct aif_pfc_rx_ctr),
-			 (aif_pfc_rx_prio_ctr_n * 8 + aif_pfc_rx_port_ctr_n) * sizeof(uint64_t));
+			 (aif_pfc_rx_prio_ctr_n * 8 + aif_pfc_rx_port_ctr_n + AIF_PFC_RX_ERR_N) *
+				 sizeof(uint64_t));
 	assert_int_equal(sizeof(struct aif_pfc_tx_ctr),
 			 (aif_pfc_tx_prio_ctr_n * 8 + aif_pfc_tx_port_ctr_n) * sizeof(uint64_t));
 }
@@ -816,7 +901,7 @@ main(void)
 		cmocka_unit_test(test_build_exact_bytes),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_pause_round_trip),
-		cmocka_unit_test(test_parse_unreserved_dst),
+		cmocka_unit_test(test_rx_destination),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_quanta_to_ns),
 		cmocka_unit_test(test_rx_pause_prio3),

@@ -10,8 +10,9 @@
  * runs the pipeline to completion.  Ports come from EAL (PCI NICs or vdevs)
  * and are bound to switch ports by the "device" name in the config.
  * SIGINT/SIGTERM (or --duration) stop the workers; they flush their TX
- * buffers, the ports are stopped and closed, and the summary says whether
- * every mbuf went back to its pool.
+ * buffers, the egress queues are emptied and every peer still paused by
+ * the switch gets an XON (aif_egress_shutdown), the ports are stopped and
+ * closed, and the summary says whether every mbuf went back to its pool.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -36,6 +37,7 @@
 #include "../dataplane/qos.h"
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
+#include "../pipelines/egress.h"
 #include "commands.h"
 #include "config.h"
 #include "ctl_server.h"
@@ -535,6 +537,11 @@ main(int argc, char **argv)
 	rte_eal_mp_wait_lcore();
 	double elapsed = mono_s() - t0;
 
+	/* The workers are done, so worker 0's TX queue is free: release the
+	 * peers the switch left paused (XON), before the ports stop. */
+	struct aif_egress_stop_info stop = { 0 };
+	if (sw->qos != NULL)
+		aif_egress_shutdown(sw->workers[0], sw->qos, aif_clock_now(&ctl.clock), &stop);
 	print_summary(sw, elapsed);
 	for (uint16_t p = 0; p < sw->n_ports; p++) {
 		struct aif_capture_info ci;
@@ -545,12 +552,14 @@ main(int argc, char **argv)
 			       ci.skipped, ci.write_errno ? ", write error: " : "",
 			       ci.write_errno ? strerror(ci.write_errno) : "");
 	}
-	if (sw->qos != NULL) {
-		unsigned left = aif_qos_discard(sw->qos);
-		if (left)
-			printf("  %u packets still in the egress queues at stop were discarded\n",
-			       left);
-	}
+	if (stop.discarded)
+		printf("  %u packets still in the egress queues at stop were discarded\n",
+		       stop.discarded);
+	if (stop.xon_frames || stop.xon_unsent)
+		printf("  PFC XON at stop: %u frame(s) released %u paused priorit%s;"
+		       " %u could not be sent (no mbuf, or the port refused it)\n",
+		       stop.xon_frames, stop.xon_prios, stop.xon_prios == 1 ? "y" : "ies",
+		       stop.xon_unsent);
 	if (o.stats && write_stats(o.stats, sw, elapsed) != 0)
 		goto out;
 	ret = 0;

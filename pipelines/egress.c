@@ -221,28 +221,37 @@ ecn_dequeue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 	return true;
 }
 
+/* Build the PFC frame aif_pfc_tx_update asked for and buffer it for port
+ * p; false (the request undone) when no mbuf is left. */
+static bool
+pfc_frame_send(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t ce,
+	       const uint16_t quanta[AIF_PFC_PRIOS])
+{
+	const struct aif_tables *t = w->sw->tables;
+	struct rte_mbuf *mb = rte_pktmbuf_alloc(w->sw->pool);
+	uint8_t *buf = mb ? (uint8_t *)rte_pktmbuf_append(mb, AIF_PFC_FRAME_LEN) : NULL;
+
+	if (buf == NULL) {
+		rte_pktmbuf_free(mb);
+		aif_pfc_tx_unsent(&q->port[p].pfc_tx, ce, quanta);
+		return false;
+	}
+	aif_pfc_frame_build(buf, AIF_PFC_FRAME_LEN, &t->ports[p].mac, ce, quanta);
+	/* MAC control goes straight to the port, never behind queued data */
+	aif_worker_send(w, p, mb);
+	return true;
+}
+
 static void
 send_pfc(struct aif_worker *w, struct aif_qos *q, uint16_t p, aif_time_ns now_ns)
 {
 	struct aif_qos_port *qp = &q->port[p];
 	uint8_t mask = aif_mmu_xoff_mask(&q->mmu, p), ce;
 	uint16_t quanta[AIF_PFC_PRIOS];
-	struct rte_mbuf *mb;
 
 	qp->xoff_mask = mask;
-	if (!aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta))
-		return;
-	const struct aif_tables *t = w->sw->tables;
-	mb = rte_pktmbuf_alloc(w->sw->pool);
-	uint8_t *buf = mb ? (uint8_t *)rte_pktmbuf_append(mb, AIF_PFC_FRAME_LEN) : NULL;
-	if (buf == NULL) {
-		rte_pktmbuf_free(mb);
-		aif_pfc_tx_unsent(&qp->pfc_tx, ce, quanta);
-		return;
-	}
-	aif_pfc_frame_build(buf, AIF_PFC_FRAME_LEN, &t->ports[p].mac, ce, quanta);
-	/* MAC control goes straight to the port, never behind queued data */
-	aif_worker_send(w, p, mb);
+	if (aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta))
+		pfc_frame_send(w, q, p, ce, quanta);
 }
 
 static void
@@ -356,4 +365,61 @@ aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns)
 		if (((q->check_xoff >> p) & 1) || q->port[p].pfc_tx.xoff)
 			send_pfc(w, q, p, now_ns);
 	q->check_xoff = 0;
+}
+
+/* Free the port's cut-through list (empty between steps, but the stop may
+ * come from anywhere); returns how many. */
+static unsigned
+through_discard(struct aif_qos *q, struct aif_qos_port *qp)
+{
+	unsigned n = qp->n_through;
+
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *mb = qp->through[i];
+		if (qp->through_charged[i])
+			aif_mmu_release(&q->mmu, aif_qos_charge(mb));
+		rte_pktmbuf_free(mb);
+	}
+	qp->n_through = 0;
+	return n;
+}
+
+void
+aif_egress_shutdown(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns,
+		    struct aif_egress_stop_info *info)
+{
+	uint16_t quanta[AIF_PFC_PRIOS];
+	uint8_t ce;
+
+	memset(info, 0, sizeof(*info));
+	for (uint16_t p = 0; p < q->n_ports; p++)
+		info->discarded += through_discard(q, &q->port[p]);
+	info->discarded += aif_qos_discard(q);
+
+	for (uint16_t p = 0; p < q->n_ports; p++) {
+		struct aif_qos_port *qp = &q->port[p];
+		struct aif_port_ctr *c = &w->port_ctr[p];
+
+		if (!qp->pfc_tx.xoff)
+			continue;
+		/* an empty mask: every priority the peer was told XOFF clears */
+		if (!aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], 0, now_ns, &ce, quanta))
+			continue;
+		if (!pfc_frame_send(w, q, p, ce, quanta)) {
+			info->xon_unsent++;
+			continue;
+		}
+		/* nothing else is buffered for the port (the last step flushed):
+		 * a tx_full drop now is this frame */
+		uint64_t refused = c->drops[AIF_DROP_TX_FULL];
+		aif_worker_flush_port(w, p);
+		if (c->drops[AIF_DROP_TX_FULL] != refused) {
+			aif_pfc_tx_unsent(&qp->pfc_tx, ce, quanta);
+			info->xon_unsent++;
+			continue;
+		}
+		info->xon_frames++;
+		info->xon_prios += (unsigned)__builtin_popcount(ce);
+	}
+	aif_worker_flush(w);
 }

@@ -15,6 +15,13 @@
  *   MAC is port_mac: pauses the port's queues if it is a PFC or PAUSE
  *   frame addressed as its standard says (dataplane/pfc.h, "rules"), else
  *   is refused and counted by reason (pfc_rx.ctr.rx_err[]).
+ * aif_egress_shutdown(), once, when the switch stops (its workers have
+ *   stopped; the caller may be another thread, using the worker's TX
+ *   queue): frees every packet still queued (releasing its MMU charge),
+ *   then sends an XON (PFC, time 0) out of every port for the priorities
+ *   its peer was last told XOFF, so that no peer stays paused for up to
+ *   65535 quanta (or for good, until its own time runs out at low
+ *   speeds) by a switch that is gone.  Counts them as tx_xon.
  * Counters: the modules' own (mmu, sched, ecn, pfc, pfcwd, in struct
  * aif_qos), plus drop reasons on the ingress port.
  */
@@ -32,8 +39,18 @@ struct aif_worker;
 int aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q,
 		       struct rte_mbuf *mb, const struct aif_pkt *m, uint16_t out);
 void aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns);
+/* What aif_egress_shutdown did. */
+struct aif_egress_stop_info {
+	unsigned discarded;  /* packets still queued, freed */
+	unsigned xon_frames; /* XON frames the ports accepted */
+	unsigned xon_prios;  /* priorities they released */
+	unsigned xon_unsent; /* XON frames lost (no mbuf, or the port refused) */
+};
+
 /* Returns 0 when consumed, or AIF_DROP_MALFORMED + 1 when refused. */
 int aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *port_mac,
 			 const uint8_t *frame, uint32_t len, aif_time_ns now_ns);
+void aif_egress_shutdown(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns,
+			 struct aif_egress_stop_info *info);
 
 #endif /* AIF_EGRESS_H */

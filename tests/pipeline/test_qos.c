@@ -49,6 +49,7 @@
 #include "counters.h"
 #include "ctl_server.h"
 #include "drop.h"
+#include "egress.h"
 #include "mmu.h"
 #include "pfc.h"
 #include "pfcwd.h"
@@ -975,6 +976,97 @@ test_incast_lossy(void **state)
 	incast(false);
 }
 
+/*
+ * XON at stop: incast from p1..p3 into p0 (shaped to 10G) until every
+ * ingress port has sent XOFF for priority 3 and its peer would stay paused;
+ * then the switch stops (aif_egress_shutdown, as control/main.c calls it
+ * after the workers have stopped).  Each ingress port must send exactly one
+ * PFC frame, class-enable bit 3 and time 0 (checked byte by byte), counted
+ * as tx_xon; the packets still queued are freed with their buffer charge;
+ * a second call sends nothing.
+ */
+static void
+test_xon_at_stop(void **state)
+{
+	static const char qos_lossless[] =
+		"\"buffer\": {\"size_bytes\": 2000000}, \"ecn\": {\"queues\": []},"
+		" \"pfc\": {\"quanta\": 4096}";
+	struct aif_pfc_tx_ctr tx0[N_PORTS];
+	struct aif_egress_stop_info info;
+	struct rs_snap before;
+	struct out_pkt o[64];
+	uint32_t sent[N_PORTS] = { 0 };
+	unsigned steps, delivered = 0;
+
+	(void)state;
+	load(qos_lossless, 0);
+	struct aif_qos *q = qos();
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		tx0[p] = q->port[p].pfc_tx.ctr;
+	snap_take(&before);
+
+	/* senders that ignore PFC (the test only watches what the switch says) */
+	uint8_t xoff_seen = 0;
+	for (steps = 0; steps < 200 && xoff_seen != 0xe; steps++) {
+		for (uint16_t p = 1; p < N_PORTS; p++)
+			for (unsigned k = 0; k < INCAST_PER_US; k++)
+				inject_data(p, 0, 26, AIF_ECN_NOT_ECT, sent[p]++);
+		step(US);
+		delivered += take_out(0, o, 64);
+		for (uint16_t p = 1; p < N_PORTS; p++) {
+			struct rte_mbuf *m[8];
+			unsigned nf = rte_ring_dequeue_burst(H.tx[p], (void **)m, 8, NULL);
+			for (unsigned i = 0; i < nf; i++) {
+				assert_int_equal(check_pfc_out(m[i], p), INCAST_QUANTA);
+				xoff_seen |= (uint8_t)(1u << p);
+			}
+			rs_free_all(m, nf);
+		}
+	}
+	assert_int_equal(xoff_seen, 0xe);
+	for (uint16_t p = 1; p < N_PORTS; p++)
+		assert_int_equal(q->port[p].pfc_tx.xoff, 1u << PRIO);
+	assert_int_equal(q->port[0].pfc_tx.xoff, 0);
+	uint64_t queued = aif_sched_qlen_pkts(&q->port[0].sched, PRIO);
+	assert_true(queued > 0);
+	assert_true(q->mmu.used_bytes > 0);
+
+	/* the stop */
+	aif_egress_shutdown(H.w, q, now_ns(), &info);
+	printf("# stop after %u us of incast: %llu packets queued on p0 discarded, XON on"
+	       " %u ports (%u priorities), %u unsent\n", steps, (unsigned long long)queued,
+	       info.xon_frames, info.xon_prios, info.xon_unsent);
+	assert_int_equal(info.discarded, queued);
+	assert_int_equal(info.xon_frames, 3);
+	assert_int_equal(info.xon_prios, 3);
+	assert_int_equal(info.xon_unsent, 0);
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		struct rte_mbuf *m[4];
+		unsigned nf = rs_sent(&H, p, m, 4);
+		assert_int_equal(nf, 1);
+		assert_int_equal(check_pfc_out(m[0], p), 0); /* class 3 enabled, time 0 */
+		rs_free_all(m, nf);
+		const struct aif_pfc_tx_ctr *tx = &q->port[p].pfc_tx.ctr;
+		assert_int_equal(tx->tx_xon[PRIO] - tx0[p].tx_xon[PRIO], 1);
+		assert_int_equal(q->port[p].pfc_tx.xoff, 0);
+	}
+	assert_tx_empty(0);
+	assert_int_equal(q->port[0].pfc_tx.ctr.tx_frames, tx0[0].tx_frames);
+
+	/* once only: nothing is left to release */
+	aif_egress_shutdown(H.w, q, now_ns(), &info);
+	assert_int_equal(info.discarded + info.xon_frames + info.xon_prios + info.xon_unsent, 0);
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		assert_tx_empty(p);
+
+	/* lossless to the end: nothing dropped, only discarded at stop */
+	assert_no_drops(&before);
+	assert_int_equal(delivered + queued, sent[1] + sent[2] + sent[3]);
+	for (unsigned i = 0; i < 10; i++)
+		step(US);
+	assert_clean();
+}
+
 /* ---------------------------------------------------------------- */
 /* 3. ECN marking and WRED through the pipeline                      */
 
@@ -1853,6 +1945,7 @@ main(void)
 		cmocka_unit_test_setup(test_pfc_bad_destination, test_setup),
 		cmocka_unit_test_setup(test_incast_lossless, test_setup),
 		cmocka_unit_test_setup(test_incast_lossy, test_setup),
+		cmocka_unit_test_setup(test_xon_at_stop, test_setup),
 		cmocka_unit_test_setup(test_ecn, test_setup),
 		cmocka_unit_test_setup(test_ecn_enqueue, test_setup),
 		cmocka_unit_test_setup(test_strict_priority, test_setup),

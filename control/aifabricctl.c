@@ -135,8 +135,23 @@ static const struct col port_counter_cols[] = {
 	{ "PFC6", key, NULL, F_NUM, 7 }, { "PFC7", key, NULL, F_NUM, 8 }
 
 static const struct col pfc_rx_cols[] = { { "PORT RX", "name", NULL, F_STR }, PRIO_COLS("rx_pfc") };
+static const struct col pfc_rx_xon_cols[] = { { "PORT RX XON", "name", NULL, F_STR }, PRIO_COLS("rx_xon") };
 static const struct col pfc_tx_cols[] = { { "PORT TX", "name", NULL, F_STR }, PRIO_COLS("tx_pfc") };
+static const struct col pfc_tx_xon_cols[] = { { "PORT TX XON", "name", NULL, F_STR }, PRIO_COLS("tx_xon") };
 static const struct col pfc_us_cols[] = { { "PAUSED us", "name", NULL, F_STR }, PRIO_COLS("paused_us") };
+static const struct col pfc_port_cols[] = {
+	{ "PORT", "name", NULL, F_STR },
+	{ "RX PAUSE", "rx_pause", NULL, F_NUM },
+	{ "PAUSE TO PORT MAC", "rx_pause_port_mac", NULL, F_NUM },
+	{ "RX MALFORMED", "rx_malformed", NULL, F_NUM },
+	{ "TX FRAMES", "tx_frames", NULL, F_NUM },
+	{ "XOFF SENT", "xoff_sent", NULL, F_STR },
+};
+static const struct col pfc_err_cols[] = {
+	{ "PORT", "port", NULL, F_STR },
+	{ "REASON", "reason", NULL, F_STR },
+	{ "COUNT", "count", NULL, F_NUM },
+};
 
 static const struct col queue_cols[] = {
 	{ "PORT", "port", NULL, F_STR },
@@ -587,9 +602,36 @@ render_pfc(const struct view *v, const json_t *result)
 	}
 	print_table(COLS(pfc_rx_cols), result, true, 0);
 	printf("\n");
+	print_table(COLS(pfc_rx_xon_cols), result, true, 0);
+	printf("\n");
 	print_table(COLS(pfc_tx_cols), result, true, 0);
 	printf("\n");
+	print_table(COLS(pfc_tx_xon_cols), result, true, 0);
+	printf("\n");
 	print_table(COLS(pfc_us_cols), result, true, 0);
+	printf("\n");
+	print_table(COLS(pfc_port_cols), result, true, 0);
+
+	/* refused MAC control frames: the reasons that occurred, per port */
+	json_t *rows = json_array(), *row, *n;
+	const char *k;
+	size_t i;
+	json_array_foreach(result, i, row) {
+		json_object_foreach(json_object_get(row, "rx_errors"), k, n) {
+			if (json_is_number(n) && json_number_value(n) == 0)
+				continue;
+			json_array_append_new(rows, json_pack("{s:O?, s:s, s:O}", "port",
+							      json_object_get(row, "name"),
+							      "reason", k, "count", n));
+		}
+	}
+	if (json_array_size(rows) == 0) {
+		printf("\nmalformed MAC control by reason: none\n");
+	} else {
+		printf("\nmalformed MAC control by reason:\n");
+		print_table(COLS(pfc_err_cols), rows, false, 2);
+	}
+	json_decref(rows);
 }
 
 static void

@@ -4,7 +4,9 @@
  * users know:
  *
  *   show_pfc        `show pfc counters`: PFC frames received and sent per
- *                   priority (apart from rx/tx packets), time paused
+ *                   priority, XOFF and XON apart (apart from rx/tx
+ *                   packets), time paused, PAUSE frames received, and the
+ *                   MAC control frames refused, in all and per reason
  *   show_queues     `show queue counters`: per queue packets, bytes, drops,
  *                   ECN marks, WRED drops, depth and watermark
  *   show_buffer     `show buffer_pool watermark` + `show priority-group
@@ -59,15 +61,24 @@ aif_ctl_show_pfc(const struct aif_switch *sw, aif_time_ns now_ns, char *err,
 				ns += (now_ns < until ? now_ns : until) - from;
 			paused_us[k] = ns / AIF_NS_PER_US;
 		}
-		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:s}",
+		const struct aif_pfc_rx_ctr *rc = &qp->pfc_rx.ctr;
+		/* refused frames per reason, in the order of AIF_FOREACH_PFC_RX_ERR */
+		json_t *errs = json_object();
+		for (unsigned i = 0; i < AIF_PFC_RX_ERR_N; i++)
+			json_object_set_new(errs, aif_pfc_err_name(-(int)i - 1),
+					    json_integer((json_int_t)rc->rx_err[i]));
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:o, s:I, s:s}",
 			"name", sw->ports[p].name,
-			"rx_pfc", u64_array(qp->pfc_rx.ctr.rx_pfc, AIF_PFC_PRIOS),
-			"rx_xon", u64_array(qp->pfc_rx.ctr.rx_xon, AIF_PFC_PRIOS),
+			"rx_pfc", u64_array(rc->rx_pfc, AIF_PFC_PRIOS),
+			"rx_xon", u64_array(rc->rx_xon, AIF_PFC_PRIOS),
 			"tx_pfc", u64_array(qp->pfc_tx.ctr.tx_pfc, AIF_PFC_PRIOS),
 			"tx_xon", u64_array(qp->pfc_tx.ctr.tx_xon, AIF_PFC_PRIOS),
 			"paused_us", u64_array(paused_us, AIF_PFC_PRIOS),
-			"rx_pause", (json_int_t)qp->pfc_rx.ctr.rx_pause,
-			"rx_malformed", (json_int_t)aif_pfc_rx_err_total(&qp->pfc_rx.ctr),
+			"rx_pause", (json_int_t)rc->rx_pause,
+			"rx_pause_port_mac", (json_int_t)rc->rx_pause_port_mac,
+			"rx_malformed", (json_int_t)aif_pfc_rx_err_total(rc),
+			"rx_errors", errs,
+			"tx_frames", (json_int_t)qp->pfc_tx.ctr.tx_frames,
 			"xoff_sent", "");
 		char mask[9];
 		for (unsigned k = 0; k < 8; k++)

@@ -761,6 +761,173 @@ test_pfc_bad_destination(void **state)
 	assert_clean();
 }
 
+/* One control request through the socket's line handler; the reply's
+ * result (asserting "ok"). */
+static json_t *
+ctl_result(const char *line)
+{
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &H.ctl);
+	assert_non_null(reply);
+	json_t *j = json_loads(reply, 0, NULL);
+	free(reply);
+	assert_non_null(j);
+	assert_true(json_is_true(json_object_get(j, "ok")));
+	json_t *r = json_incref(json_object_get(j, "result"));
+	json_decref(j);
+	assert_non_null(r);
+	return r;
+}
+
+/* The row of `show_pfc` for port p (borrowed from rows). */
+static json_t *
+pfc_row(json_t *rows, uint16_t p)
+{
+	char name[8];
+	json_t *row;
+	size_t i;
+
+	snprintf(name, sizeof(name), "p%u", p);
+	json_array_foreach(rows, i, row)
+		if (strcmp(json_string_value(json_object_get(row, "name")), name) == 0)
+			return row;
+	fail_msg("show_pfc has no row for %s", name);
+	return NULL;
+}
+
+static uint64_t
+jint(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!json_is_integer(v))
+		fail_msg("show_pfc: %s is not an integer", key);
+	return (uint64_t)json_integer_value(v);
+}
+
+static uint64_t
+jint_at(const json_t *o, const char *key, unsigned k)
+{
+	const json_t *a = json_object_get(o, key);
+	if (!json_is_array(a) || json_array_size(a) != 8)
+		fail_msg("show_pfc: %s is not an array of 8", key);
+	return (uint64_t)json_integer_value(json_array_get(a, k));
+}
+
+/*
+ * `show pfc` tells apart XOFF and XON, received and sent, PAUSE (and PAUSE
+ * to the port MAC), and the refused MAC control frames in all and by
+ * reason: p2 receives a known mix of valid and invalid frames and the reply
+ * must carry exactly those counts, and every field must be what the worker
+ * counted.
+ */
+static void
+test_show_pfc(void **state)
+{
+	static const uint8_t slow_proto[6] = { 0x01, 0x80, 0xc2, 0, 0, 0x02 };
+	static const uint8_t foreign[6] = { 0x02, 0, 0, 0, 0x99, 0x99 };
+	static const uint8_t group[6] = { 0x01, 0x00, 0x5e, 0, 0, 0x01 };
+	static const char *const reasons[] = { "truncated", "not_mac_control", "vlan_tagged",
+		"unknown_opcode", "class_vector_reserved", "bad_destination" };
+	static const uint64_t want_err[] = { 1, 0, 1, 1, 1, 3 };
+	struct rs_snap before;
+	uint8_t f[64];
+
+	(void)state;
+	load(NULL, N_PORTS);
+	json_t *r0 = ctl_result("{\"cmd\": \"show_pfc\"}");
+	json_t *b = pfc_row(r0, 2);
+	snap_take(&before);
+
+	/* valid: XOFF 3, XOFF 0+3, XON 3, PAUSE, PAUSE to the port MAC (time 0) */
+	inject_frame(2, f, build_pfc(f, mac_host[2], 1u << PRIO, 100));
+	step(US);
+	inject_frame(2, f, build_pfc(f, mac_host[2], 1u << PRIO | 1u, 100));
+	step(US);
+	inject_frame(2, f, build_pfc(f, mac_host[2], 1u << PRIO, 0));
+	step(US);
+	inject_frame(2, f, build_pause(f, mac_host[2], 10));
+	step(US);
+	build_pause(f, mac_host[2], 0);
+	memcpy(f, mac_port[2], 6);
+	inject_frame(2, f, 60);
+	step(US);
+	/* refused: three bad destinations and one of each format error */
+	build_pfc(f, mac_host[2], 1u << PRIO, 0xffff);
+	memcpy(f, slow_proto, 6);
+	inject_frame(2, f, 60);
+	memcpy(f, foreign, 6);
+	inject_frame(2, f, 60);
+	build_pause(f, mac_host[2], 0xffff);
+	memcpy(f, group, 6);
+	inject_frame(2, f, 60);
+	build_pfc(f, mac_host[2], 1u << PRIO, 0xffff);
+	inject_frame(2, f, 20);                         /* truncated */
+	build_pfc(f, mac_host[2], 1u << PRIO, 0xffff);
+	memmove(f + 16, f + 12, 44);                    /* tagged: VID 10, PCP 3 */
+	put16(f + 12, 0x8100);
+	put16(f + 14, 0x600a);
+	inject_frame(2, f, 64);
+	build_pfc(f, mac_host[2], 1u << PRIO, 0xffff);
+	put16(f + 14, 0x0002);                          /* unknown opcode */
+	inject_frame(2, f, 60);
+	build_pfc(f, mac_host[2], 1u << PRIO, 0xffff);
+	f[16] = 0x01;                                   /* reserved vector bit */
+	inject_frame(2, f, 60);
+	step(US);
+	assert_int_equal(aif_pfc_rx_paused_mask(&qos()->port[2].pfc_rx, now_ns()), 0);
+
+	json_t *r1 = ctl_result("{\"cmd\": \"show_pfc\"}");
+	json_t *a = pfc_row(r1, 2);
+	assert_int_equal(json_array_size(r1), N_PORTS);
+	for (unsigned k = 0; k < 8; k++) {
+		assert_int_equal(jint_at(a, "rx_pfc", k) - jint_at(b, "rx_pfc", k),
+				 k == PRIO ? 2 : k == 0 ? 1 : 0);
+		assert_int_equal(jint_at(a, "rx_xon", k) - jint_at(b, "rx_xon", k),
+				 k == PRIO ? 1 : 0);
+	}
+	assert_int_equal(jint(a, "rx_pause") - jint(b, "rx_pause"), 2);
+	assert_int_equal(jint(a, "rx_pause_port_mac") - jint(b, "rx_pause_port_mac"), 1);
+	assert_int_equal(jint(a, "rx_malformed") - jint(b, "rx_malformed"), 7);
+	const json_t *ea = json_object_get(a, "rx_errors"), *eb = json_object_get(b, "rx_errors");
+	assert_int_equal(json_object_size(ea), AIF_PFC_RX_ERR_N);
+	printf("# show_pfc p2: rx_pfc[3] +%llu, rx_xon[3] +%llu, rx_pause +%llu (port MAC +%llu),"
+	       " rx_malformed +%llu:", (unsigned long long)(jint_at(a, "rx_pfc", 3) - jint_at(b, "rx_pfc", 3)),
+	       (unsigned long long)(jint_at(a, "rx_xon", 3) - jint_at(b, "rx_xon", 3)),
+	       (unsigned long long)(jint(a, "rx_pause") - jint(b, "rx_pause")),
+	       (unsigned long long)(jint(a, "rx_pause_port_mac") - jint(b, "rx_pause_port_mac")),
+	       (unsigned long long)(jint(a, "rx_malformed") - jint(b, "rx_malformed")));
+	for (unsigned i = 0; i < AIF_PFC_RX_ERR_N; i++) {
+		assert_int_equal(jint(ea, reasons[i]) - jint(eb, reasons[i]), want_err[i]);
+		printf(" %s +%llu", reasons[i],
+		       (unsigned long long)(jint(ea, reasons[i]) - jint(eb, reasons[i])));
+	}
+	printf("\n");
+	assert_int_equal(drops_of(&before, 2, AIF_DROP_MALFORMED), 7);
+	assert_drops_within(&before, 1u << 2, 1ull << AIF_DROP_MALFORMED);
+
+	/* every field is what the worker counted, on every port */
+	for (uint16_t p = 0; p < N_PORTS; p++) {
+		const struct aif_qos_port *qp = &qos()->port[p];
+		json_t *row = pfc_row(r1, p);
+		for (unsigned k = 0; k < 8; k++) {
+			assert_int_equal(jint_at(row, "rx_pfc", k), qp->pfc_rx.ctr.rx_pfc[k]);
+			assert_int_equal(jint_at(row, "rx_xon", k), qp->pfc_rx.ctr.rx_xon[k]);
+			assert_int_equal(jint_at(row, "tx_pfc", k), qp->pfc_tx.ctr.tx_pfc[k]);
+			assert_int_equal(jint_at(row, "tx_xon", k), qp->pfc_tx.ctr.tx_xon[k]);
+		}
+		assert_int_equal(jint(row, "rx_pause"), qp->pfc_rx.ctr.rx_pause);
+		assert_int_equal(jint(row, "rx_pause_port_mac"), qp->pfc_rx.ctr.rx_pause_port_mac);
+		assert_int_equal(jint(row, "rx_malformed"), aif_pfc_rx_err_total(&qp->pfc_rx.ctr));
+		for (unsigned i = 0; i < AIF_PFC_RX_ERR_N; i++)
+			assert_int_equal(jint(json_object_get(row, "rx_errors"), reasons[i]),
+					 qp->pfc_rx.ctr.rx_err[i]);
+		assert_int_equal(jint(row, "tx_frames"), qp->pfc_tx.ctr.tx_frames);
+		assert_string_equal(json_string_value(json_object_get(row, "xoff_sent")), "........");
+	}
+	json_decref(r0);
+	json_decref(r1);
+	assert_clean();
+}
+
 /* ---------------------------------------------------------------- */
 /* 2. Incast: PFC generation, lossless and lossy                     */
 
@@ -1052,6 +1219,16 @@ test_xon_at_stop(void **state)
 	}
 	assert_tx_empty(0);
 	assert_int_equal(q->port[0].pfc_tx.ctr.tx_frames, tx0[0].tx_frames);
+	/* and `show pfc` says so */
+	json_t *rows = ctl_result("{\"cmd\": \"show_pfc\"}");
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		json_t *row = pfc_row(rows, p);
+		assert_int_equal(jint_at(row, "tx_xon", PRIO), tx0[p].tx_xon[PRIO] + 1);
+		assert_int_equal(jint_at(row, "tx_pfc", PRIO), q->port[p].pfc_tx.ctr.tx_pfc[PRIO]);
+		assert_true(jint_at(row, "tx_pfc", PRIO) > tx0[p].tx_pfc[PRIO]);
+		assert_string_equal(json_string_value(json_object_get(row, "xoff_sent")), "........");
+	}
+	json_decref(rows);
 
 	/* once only: nothing is left to release */
 	aif_egress_shutdown(H.w, q, now_ns(), &info);
@@ -1943,6 +2120,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_pfc_reception, test_setup),
 		cmocka_unit_test_setup(test_pfc_bad_destination, test_setup),
+		cmocka_unit_test_setup(test_show_pfc, test_setup),
 		cmocka_unit_test_setup(test_incast_lossless, test_setup),
 		cmocka_unit_test_setup(test_incast_lossy, test_setup),
 		cmocka_unit_test_setup(test_xon_at_stop, test_setup),

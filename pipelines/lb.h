@@ -15,7 +15,9 @@
  * Reads:  pkt->hash; the group; the context.
  * Writes: the worker's aif_lb_state only (never the tables).
  * Counters (per member counter slot, in aif_lb_state): flowlet starts,
- * reselections (a flow moved to another member); flowlet-table collisions.
+ * reselections (a flow moved to another member), flowlet collisions (a flow
+ * shared another flow's open flowlet on that member); control sums them
+ * over workers, and over a group's members for the group's figure.
  *
  * Schemes (params in control/config.h, struct aif_lb_params):
  *   ecmp, wcmp  member = buckets[hash -> bucket]: a resilient table of
@@ -44,12 +46,15 @@
 
 #define AIF_FLOWLET_MAX AIF_FLOWLET_TABLE_MAX /* flowlet table entries per worker */
 
+/* One entry of the flowlet table (lb_flowlet.c says how it is used). */
 struct aif_flowlet_entry {
-	uint32_t key;           /* flow hash, 0 = empty */
-	uint16_t group;         /* group index the choice belongs to */
-	uint8_t member;         /* member offset in the group */
-	uint8_t pad;
-	aif_time_ns last_ns;    /* last packet of the flow */
+	uint32_t key;           /* owner: flow hash | 1 of the flow that started
+				 * the entry's flowlet; 0 = empty */
+	uint16_t group;         /* owner's group index */
+	uint8_t member;         /* member offset the entry's flowlet is on */
+	uint8_t guests;         /* other flows sharing this flowlet, one bit
+				 * each: 1 << (hash >> 29) */
+	aif_time_ns last_ns;    /* last packet of any flow on the entry */
 };
 
 /* Per worker, mutable, owned by the worker; control only reads counters. */
@@ -62,10 +67,11 @@ struct aif_lb_state {
 	uint64_t last_tx_bytes[AIF_MAX_PORTS];
 	uint64_t load_ewma_bps[AIF_MAX_PORTS];
 	uint8_t band[AIF_MAX_PORTS];         /* 0 best .. 7 worst */
-	/* counters */
-	uint64_t flowlet_collisions;
+	/* counters, per member counter slot (stable across reloads; a group's
+	 * figure is the sum over its members) */
 	uint64_t flowlet_starts[AIF_MAX_MEMBER_SLOTS];
 	uint64_t reselections[AIF_MAX_MEMBER_SLOTS];
+	uint64_t flowlet_collisions[AIF_MAX_MEMBER_SLOTS]; /* by the shared member */
 	struct aif_flowlet_entry flowlet[AIF_FLOWLET_MAX];
 };
 
@@ -125,6 +131,20 @@ uint32_t aif_lb_adaptive_select(const struct aif_group *g, const struct aif_memb
 typedef uint32_t (*aif_lb_pick_fn)(const struct aif_group *g,
 				   const struct aif_member *members,
 				   const struct aif_pkt *m, struct aif_lb_ctx *x);
+
+/*
+ * The flowlet table entry of a flow of group (table_size a power of two;
+ * one that is not still stays inside the table, 0 uses all of it).  The
+ * group index is mixed in (odd multiplier: distinct groups below table_size
+ * differ in the low bits) so that one hash routed through two groups, e.g.
+ * hash_fields without dst_ip, lands on two entries, not one shared entry.
+ */
+static inline uint32_t
+aif_lb_flowlet_index(uint32_t hash, uint16_t group, uint32_t table_size)
+{
+	return (hash ^ ((uint32_t)group * 0x9E3779B9u)) & (table_size - 1) &
+	       (AIF_FLOWLET_MAX - 1);
+}
 
 /*
  * The flowlet table (lb_flowlet.c), shared by flowlet and adaptive-flowlet:

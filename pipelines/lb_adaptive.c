@@ -38,7 +38,8 @@
  * "mode": "packet": every packet takes that pick (Spectrum-X); "flowlet":
  * the flowlet table of lb_flowlet.c (flowlet_gap_ns, flowlet_age_ns,
  * flowlet_table_size, the same counters), a new flowlet takes that pick and
- * an open one keeps its member (DLB flowset mode).
+ * an open one keeps its member (DLB flowset mode); flows that share a table
+ * entry share its flowlet, so none moves inside its own (lb_flowlet.c).
  *
  * Reads:  pkt->hash; st->band[]; ctx now_ns; params adaptive_mode (and the
  *         flowlet params in flowlet mode).

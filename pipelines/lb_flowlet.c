@@ -10,30 +10,59 @@
  *
  * The flowlet table is the worker's (aif_lb_state.flowlet), direct-mapped:
  * flowlet_table_size entries (a power of two <= AIF_FLOWLET_MAX), entry
- * hash & (size - 1), key hash | 1 (0 marks an empty entry), plus the group
- * index, so one flow hash routed through two groups is two flows.
+ * aif_lb_flowlet_index(hash, group): the hash's low bits with the group
+ * index mixed in, so one flow hash routed through two groups is two flows
+ * on two entries.  An entry holds ONE flowlet: the member it is on, the
+ * flow that started it (owner: key hash | 1, 0 marks an empty entry, and
+ * the group) and the time of the last packet of ANY flow on it.
  *
- * For a packet of flow k at now_ns, entry e:
- *   e is k's (key and group match) and
- *     now - e.last < gap               same flowlet: keep e.member (unless
- *                                      e.member >= g->n: the group shrank
- *                                      under a new table; then as below);
- *     gap <= now - e.last < aging      new flowlet of a known flow: pick;
- *                                      reselections[new] += (new != e.member);
- *   e is empty, or any e with now - e.last >= aging: free, a new flow: pick;
- *   e is another live flow's (key or group differ, now - e.last < aging):
- *                                      a collision: flowlet_collisions += 1,
- *                                      k takes the entry over and picks.
- * Taking over is what LetFlow does: the evicted flow loses its history and
- * picks again on its next packet (it may move while its flowlet is still
- * open, i.e. may reorder); the alternative, leaving it the entry, would put
- * k on a member chosen for another flow and let k never move.  The
- * collision counter says how often the table is too small.
+ * For a packet of flow k (group g) at now_ns, entry e, idle = now - e.last:
+ *   e is not empty, idle < gap         an open flowlet: k is on it, whether
+ *                                      it is k's own or another flow's
+ *                                      (key or group differ): member
+ *                                      e.member (mod g->n, below);
+ *                                      e.last = now;
+ *   otherwise (empty, or idle >= gap)  a new flowlet: pick; k owns e;
+ *     k was the owner, idle < aging    reselections[new] += (new != e.member)
+ *                                      (a known flow after a gap);
+ *     else                             a new flow (or the previous owner's
+ *                                      history is lost: no reselection).
  * Every pick counts flowlet_starts[ctr_slot of the picked member].
- * Time is unsigned: a last_ns after now_ns (never, with one clock) counts as
- * a gap.
  *
- * Reads:  pkt->hash; ctx now_ns, rng (random picks), port_qbytes
+ * Sharing, not taking over.  Two flows on one entry share its flowlet: the
+ * newcomer rides on the incumbent's member.  Every packet of every flow on
+ * the entry refreshes e.last, so e's idle time is never longer than any of
+ * its flows' own idle time, and e.member changes (a pick) only when idle >=
+ * gap: when EVERY flow that used the entry has been silent for a gap.  A flow
+ * whose previous packet is less than gap_ns old therefore finds the same
+ * e.member it left: no flow moves inside its flowlet, whoever else hashes
+ * to its entry.  (Taking the entry over, as LetFlow does, re-picks the
+ * evicted flow on its next packet, inside its flowlet: reordering that a
+ * RoCE receiver pays for with go-back-N, on almost every packet when two
+ * busy flows alternate.)  The price: flows sharing an entry move together,
+ * only after a gap common to all of them; flowlet_collisions says how often
+ * that happens, i.e. how much the table is too small.
+ *
+ * e.member >= g->n: the group shrank under a new table (or k's group has
+ * fewer members than the owner's, which the group mixing makes rare): k
+ * takes e.member % g->n.  That is a function of e.member alone, which does
+ * not change inside the flowlet, so k does not move again before its gap;
+ * it needs no write, so it cannot move the entry's other flows either (a
+ * re-pick stored in e.member would move the owner's flows in their group).
+ *
+ * Collisions count flows, not packets: a flow that is not the owner and
+ * whose guest bit (1 << (hash >> 29)) is not yet set in e.guests counts
+ * flowlet_collisions[ctr_slot of the shared member] += 1 and sets it; a
+ * new flowlet clears e.guests.  So each flow counts once per flowlet it
+ * shares; two guests of one flowlet with the same top three hash bits count
+ * once (the counter is a lower bound).
+ *
+ * Time is unsigned: a last_ns after now_ns (never, with one clock) counts as
+ * a gap.  Per packet of an open flowlet: the group mix (a multiply and an
+ * xor), the gap and empty-entry compares, the owner compare; no writes but
+ * last_ns (and the guest bit, once per guest).
+ *
+ * Reads:  pkt->hash; ctx now_ns, group, rng (random picks), port_qbytes
  *         (least_loaded), params flowlet_gap_ns, flowlet_age_ns,
  *         flowlet_table_size, flowlet_mode.
  * Writes: aif_lb_state.flowlet[], flowlet_starts, reselections,
@@ -86,34 +115,39 @@ aif_lb_flowlet_track(const struct aif_group *g, const struct aif_member *members
 {
 	struct aif_lb_state *st = x->st;
 	const struct aif_lb_params *p = x->p;
-	/* a size that is not a power of two <= the maximum still stays inside
-	 * the table (0 uses all of it) */
-	uint32_t idx = m->hash & (p->flowlet_table_size - 1) & (AIF_FLOWLET_MAX - 1);
-	struct aif_flowlet_entry *e = &st->flowlet[idx];
+	struct aif_flowlet_entry *e =
+		&st->flowlet[aif_lb_flowlet_index(m->hash, x->group, p->flowlet_table_size)];
 	uint32_t key = m->hash | 1;
 	aif_time_ns now = x->now_ns;
 	aif_time_ns idle = now - e->last_ns;
 	bool mine = e->key == key && e->group == x->group;
-	uint32_t pick_off;
+	uint32_t off;
 
-	/* (a member past g->n: the group shrank under a new table) */
-	if (mine && idle < p->flowlet_gap_ns && e->member < g->n) {
+	/* an open flowlet (an empty entry's last_ns means nothing) */
+	if (idle < p->flowlet_gap_ns && e->key != 0) {
+		off = e->member;
+		if (off >= g->n) /* the group shrank, or is not the owner's */
+			off %= g->n;
+		if (!mine) {
+			uint8_t bit = (uint8_t)(1u << (m->hash >> 29));
+			if (!(e->guests & bit)) {
+				e->guests |= bit;
+				st->flowlet_collisions[members[off].ctr_slot]++;
+			}
+		}
 		e->last_ns = now;
-		return e->member;
+		return off;
 	}
-	pick_off = pick(g, members, m, x);
-	if (mine && idle < p->flowlet_age_ns) {
-		if (pick_off != e->member)
-			st->reselections[members[pick_off].ctr_slot]++;
-	} else if (!mine && e->key != 0 && idle < p->flowlet_age_ns) {
-		st->flowlet_collisions++;
-	}
-	st->flowlet_starts[members[pick_off].ctr_slot]++;
+	off = pick(g, members, m, x);
+	if (mine && idle < p->flowlet_age_ns && off != e->member)
+		st->reselections[members[off].ctr_slot]++;
+	st->flowlet_starts[members[off].ctr_slot]++;
 	e->key = key;
 	e->group = x->group;
-	e->member = (uint8_t)pick_off;
+	e->member = (uint8_t)off;
+	e->guests = 0;
 	e->last_ns = now;
-	return pick_off;
+	return off;
 }
 
 uint32_t

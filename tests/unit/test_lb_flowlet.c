@@ -13,9 +13,17 @@
  *     3 standard errors root(p(1-p)/N); reselections equal the changes.
  *   - least_loaded: a new flowlet takes the member with the fewest queued
  *     bytes; ties spread over the tied members only.
- *   - Aging frees an entry (no collision, no reselection); a live entry of
- *     another key or group is a collision, taken over.
- *   - Counters exact in a scripted case, gap boundary included.
+ *   - An entry idle for a gap starts a new flowlet for whichever flow comes
+ *     (aging only decides whether a move is a reselection); a live entry of
+ *     another flow is shared: the newcomer rides on its member, counted
+ *     once per flow as a collision.
+ *   - Counters exact in scripted cases, gap boundary included: sharing by
+ *     three flows, guests counted once, a group smaller than the owner's,
+ *     a group that shrank.
+ *   - Many flows on shared entries (64 and 1,024 flows, 4,096 entries,
+ *     hashes forced to collide, and random): for every packet whose flow's
+ *     previous packet is less than a gap old, the member is the same; for
+ *     flowlet random, least_loaded and adaptive-flowlet.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -116,6 +124,12 @@ sum(const uint64_t *a, unsigned n)
 	return s;
 }
 
+static uint64_t
+collisions(const struct fix *f)
+{
+	return sum(f->st->flowlet_collisions, AIF_MAX_MEMBER_SLOTS);
+}
+
 /* 10,000 packets, gaps uniformly in [0, gap): one flowlet. */
 static void
 test_short_gaps_keep_member(void **state)
@@ -135,7 +149,7 @@ test_short_gaps_keep_member(void **state)
 	assert_int_equal(sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS), 1);
 	assert_int_equal(f->st->flowlet_starts[SLOT0 + first], 1);
 	assert_int_equal(sum(f->st->reselections, AIF_MAX_MEMBER_SLOTS), 0);
-	assert_int_equal(f->st->flowlet_collisions, 0);
+	assert_int_equal(collisions(f), 0);
 	fix_free(f);
 }
 
@@ -181,7 +195,7 @@ test_random_change_rate(void **state)
 		assert_int_equal(sum(f->st->reselections, AIF_MAX_MEMBER_SLOTS), changes);
 		assert_int_equal(sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS),
 				 boundaries + 1);
-		assert_int_equal(f->st->flowlet_collisions, 0);
+		assert_int_equal(collisions(f), 0);
 		fix_free(f);
 	}
 }
@@ -224,39 +238,46 @@ test_least_loaded(void **state)
 	fix_free(f);
 }
 
-/* An entry idle for aging or longer is free; younger, another key collides. */
+/*
+ * An entry idle for a gap or longer starts a new flowlet for whoever comes
+ * (no collision); a live entry of another flow is shared, counted once.
+ */
 static void
 test_aging_and_collisions(void **state)
 {
 	struct fix *f = fix_new(8, AIF_FLOWLET_RANDOM, 16);
-	const uint32_t a = 0x00000105u, b = 0x00000205u; /* same entry (5) of 16 */
+	const uint32_t a = 0x00000105u, b = 0x20000205u; /* same entry of 16 */
 	aif_time_ns t = 0;
+	uint32_t ma;
 
 	(void)state;
+	assert_int_equal(aif_lb_flowlet_index(a, 3, 16), aif_lb_flowlet_index(b, 3, 16));
 	sel(f, a, t);
 	/* b at exactly aging after a: a's entry is free, no collision */
 	t += AGE_NS;
 	sel(f, b, t);
-	assert_int_equal(f->st->flowlet_collisions, 0);
-	/* a one ns before b's entry ages: a collision, a takes it over */
+	assert_int_equal(collisions(f), 0);
+	/* a one ns before b's entry ages, but after b's gap: a new flowlet, a's */
 	t += AGE_NS - 1;
-	sel(f, a, t);
-	assert_int_equal(f->st->flowlet_collisions, 1);
-	/* a again, inside its flowlet: its own entry now, no collision */
+	ma = sel(f, a, t);
+	assert_int_equal(collisions(f), 0);
+	/* a again, inside its flowlet: its own entry, no collision */
 	t += 1;
-	sel(f, a, t);
-	assert_int_equal(f->st->flowlet_collisions, 1);
-	/* 100 alternations a, b within the gap: each one a collision */
+	assert_int_equal(sel(f, a, t), ma);
+	/* 100 alternations a, b within the gap: b shares a's flowlet (one
+	 * collision: b's first packet), nobody moves */
 	for (int i = 0; i < 100; i++) {
 		t += 10;
-		sel(f, (i & 1) ? a : b, t);
+		assert_int_equal(sel(f, (i & 1) ? a : b, t), ma);
 	}
-	assert_int_equal(f->st->flowlet_collisions, 101);
-	/* the same hash through another group: another flow, a collision */
+	assert_int_equal(collisions(f), 1);
+	assert_int_equal(f->st->flowlet_collisions[SLOT0 + ma], 1);
+	/* the same hash through another group: another flow on another entry */
+	assert_int_not_equal(aif_lb_flowlet_index(a, 4, 16), aif_lb_flowlet_index(a, 3, 16));
 	t += 10;
 	f->x.group = 4;
 	sel(f, a, t);
-	assert_int_equal(f->st->flowlet_collisions, 102);
+	assert_int_equal(collisions(f), 1);
 	f->x.group = 3;
 
 	/* a flow that returns after aging is a new flow: member changes (often,
@@ -273,7 +294,7 @@ test_aging_and_collisions(void **state)
 	assert_true(changes > 100);
 	assert_int_equal(sum(f->st->reselections, AIF_MAX_MEMBER_SLOTS), 0);
 	assert_int_equal(sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS), starts0 + 200);
-	assert_int_equal(f->st->flowlet_collisions, 102);
+	assert_int_equal(collisions(f), 1);
 	fix_free(f);
 }
 
@@ -295,7 +316,7 @@ test_counters_exact(void **state)
 			assert_int_equal(f->st->flowlet_starts[SLOT0 + i_], starts[i_]); \
 			assert_int_equal(f->st->reselections[SLOT0 + i_], resel[i_]); \
 		} \
-		assert_int_equal(f->st->flowlet_collisions, coll); \
+		assert_int_equal(collisions(f), coll); \
 		assert_int_equal(sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS), \
 				 starts[0] + starts[1] + starts[2] + starts[3]); \
 		assert_int_equal(sum(f->st->reselections, AIF_MAX_MEMBER_SLOTS), \
@@ -319,14 +340,12 @@ test_counters_exact(void **state)
 	LIGHT(3);
 	assert_int_equal(sel(f, a, t += 10), 1);     /* open flowlet keeps member */
 	CHECK();
-	assert_int_equal(sel(f, b, t += 10), 3);     /* b evicts a */
-	starts[3]++;
+	assert_int_equal(sel(f, b, t += 10), 1);     /* b shares a's flowlet */
 	coll++;
 	CHECK();
 	LIGHT(0);
-	assert_int_equal(sel(f, a, t += 10), 0);     /* a evicts b: not a reselection */
-	starts[0]++;
-	coll++;
+	assert_int_equal(sel(f, a, t += 10), 1);     /* a keeps its member */
+	assert_int_equal(sel(f, b, t += 10), 1);     /* b counted once */
 	CHECK();
 	LIGHT(2);
 	assert_int_equal(sel(f, a, t += AGE_NS), 2); /* aged: a new flow */
@@ -341,16 +360,262 @@ test_counters_exact(void **state)
 	resel[3]++;
 	CHECK();
 	/* the group shrinks under a new table: an open flowlet on member 3 of a
-	 * 3-member group picks again */
+	 * 3-member group goes on 3 mod 3 = 0 until its gap, no pick */
 	f->g.n = 3;
 	LIGHT(1);
-	assert_int_equal(sel(f, a, t += 1), 1);
+	assert_int_equal(sel(f, a, t += 1), 0);
+	assert_int_equal(sel(f, a, t += GAP_NS - 1), 0);
+	CHECK();
+	/* after the gap: a new flowlet, moved from (stored) member 3 */
+	assert_int_equal(sel(f, a, t += GAP_NS), 1);
 	starts[1]++;
 	resel[1]++;
 	CHECK();
 #undef LIGHT
 #undef CHECK
 	fix_free(f);
+}
+
+/*
+ * Three flows on one entry, hand-made: the owner keeps its member, the
+ * others share it; collisions count flows (guests), not packets; a new
+ * flowlet starts only after a gap common to all; a flow of a smaller group
+ * takes the member mod its size.
+ */
+static void
+test_sharing_exact(void **state)
+{
+	struct fix *f = fix_new(8, AIF_FLOWLET_LEAST_LOADED, 16);
+	/* same entry of 16 in group 3, guest bits 0, 1, 2 (top three bits) */
+	const uint32_t a = 0x00000a07u, b = 0x20000b07u, c = 0x40000c07u;
+	const uint32_t gap = GAP_NS;
+	aif_time_ns t = 1000;
+
+	(void)state;
+	assert_int_equal(aif_lb_flowlet_index(b, 3, 16), aif_lb_flowlet_index(a, 3, 16));
+	assert_int_equal(aif_lb_flowlet_index(c, 3, 16), aif_lb_flowlet_index(a, 3, 16));
+#define LIGHT(i) do { for (int j_ = 0; j_ < 8; j_++) f->qb[j_] = 50000; f->qb[i] = 100; } while (0)
+	LIGHT(5);
+	assert_int_equal(sel(f, a, t), 5);                 /* a: new flow, owner */
+	LIGHT(2);
+	assert_int_equal(sel(f, b, t += 10), 5);           /* b shares: collision 1 */
+	assert_int_equal(collisions(f), 1);
+	assert_int_equal(f->st->flowlet_collisions[SLOT0 + 5], 1);
+	assert_int_equal(sel(f, b, t += gap - 1), 5);      /* b again: not counted */
+	assert_int_equal(sel(f, a, t += gap - 1), 5);      /* a: 2 gaps - 2 after its last */
+	assert_int_equal(sel(f, c, t += 1), 5);            /* c shares: collision 2 */
+	for (int i = 0; i < 30; i++)                       /* b, c alternate: no more */
+		assert_int_equal(sel(f, (i & 1) ? b : c, t += gap / 2), 5);
+	assert_int_equal(collisions(f), 2);
+	/* a came back more than a gap after its own last packet, but the entry
+	 * was busy: a stays too (it could have moved; it need not) */
+	assert_int_equal(sel(f, a, t += gap - 1), 5);
+	assert_int_equal(f->st->flowlet_starts[SLOT0 + 5], 1);
+	assert_int_equal(sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS), 1);
+
+	/* everyone silent for a gap: c comes first, starts a new flowlet and
+	 * owns the entry; a and b are now guests (counted again: a new flowlet) */
+	LIGHT(2);
+	assert_int_equal(sel(f, c, t += gap), 2);
+	assert_int_equal(sum(f->st->reselections, AIF_MAX_MEMBER_SLOTS), 0); /* c was a guest */
+	LIGHT(6);
+	assert_int_equal(sel(f, a, t += 10), 2);
+	assert_int_equal(sel(f, b, t += 10), 2);
+	assert_int_equal(sel(f, a, t += 10), 2);
+	assert_int_equal(collisions(f), 4);
+	assert_int_equal(f->st->flowlet_collisions[SLOT0 + 2], 2);
+	assert_int_equal(f->st->flowlet_starts[SLOT0 + 2], 1);
+
+	/* a flow of a 3-member group on the same entry (found by its index):
+	 * member 2 of the owner's group; a new table moves the owner to 7 of 8:
+	 * 7 mod 3 = 1 for the small group's flow, for as long as it is open */
+	t += gap;
+	LIGHT(7);
+	assert_int_equal(sel(f, c, t), 7);                 /* c: new flowlet on 7 */
+	uint32_t d = 0x60000000u;
+	while (aif_lb_flowlet_index(d, 9, 16) != aif_lb_flowlet_index(c, 3, 16))
+		d++;
+	uint16_t n8 = f->g.n;
+	f->x.group = 9;
+	f->g.n = 3;
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(sel(f, d, t += gap - 1), 1);
+	assert_int_equal(f->st->flowlet_collisions[SLOT0 + 1], 1);
+	f->x.group = 3;
+	f->g.n = n8;
+	assert_int_equal(sel(f, c, t += gap - 1), 7);      /* c kept its member */
+	assert_int_equal(collisions(f), 5);
+	assert_int_equal(sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS), 3);
+	assert_int_equal(sum(f->st->reselections, AIF_MAX_MEMBER_SLOTS), 1); /* c: 2 -> 7 */
+#undef LIGHT
+	fix_free(f);
+}
+
+/* ---------------------------------------------------------------- */
+/* Flows sharing entries: nobody moves inside its flowlet            */
+
+#define SIM_GAP_NS AIF_NS_PER_MS
+#define SIM_AGE_NS (10 * AIF_NS_PER_MS)
+#define SIM_PER_ENTRY 4   /* forced: flows per shared entry */
+
+enum sim_kind { SIM_RANDOM, SIM_LEAST_LOADED, SIM_ADAPTIVE };
+
+struct sim_event {
+	aif_time_ns t_ns;
+	uint32_t flow;
+};
+
+struct sim_result {
+	unsigned packets;
+	unsigned inside;      /* packets < gap after their flow's previous one */
+	unsigned moved_inside; /* of those, on another member: must be 0 */
+	unsigned moved_after; /* flows moved after a gap >= gap (allowed) */
+	uint64_t collisions;
+};
+
+static int
+event_cmp(const void *a, const void *b)
+{
+	const struct sim_event *x = a, *y = b;
+
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns ? -1 : 1;
+	return x->flow < y->flow ? -1 : x->flow > y->flow;
+}
+
+/*
+ * n_flows flows of 8 members on a 4,096-entry table, gap 1 ms.  forced:
+ * SIM_PER_ENTRY flows per entry (hashes equal in their low 12 bits, random
+ * above); else random hashes.  Each flow sends pkts_per_flow packets, its
+ * inter-packet times uniform in [1 us, gap) three times in four, else in
+ * [gap, 3 gap).  Random mode picks at random; least_loaded and adaptive
+ * see queue depths / bands redrawn before every packet, so every new
+ * flowlet picks afresh (the worst case for a scheme that re-picks).
+ */
+static struct sim_result
+sim_run(enum sim_kind kind, unsigned n_flows, bool forced, unsigned pkts_per_flow,
+	uint64_t seed)
+{
+	struct fix *f = fix_new(8, kind == SIM_LEAST_LOADED ? AIF_FLOWLET_LEAST_LOADED
+							    : AIF_FLOWLET_RANDOM, 4096);
+	unsigned n_ev = n_flows * pkts_per_flow;
+	struct sim_event *ev = calloc(n_ev, sizeof(*ev));
+	uint32_t *hash = calloc(n_flows, sizeof(*hash));
+	uint32_t *member = calloc(n_flows, sizeof(*member));
+	aif_time_ns *last = calloc(n_flows, sizeof(*last));
+	struct sim_result r = { 0 };
+	struct aif_rng rng;
+
+	assert_non_null(ev);
+	assert_non_null(hash);
+	assert_non_null(member);
+	assert_non_null(last);
+	aif_rng_seed(&rng, seed);
+	aif_rng_seed(&f->rng, seed ^ 0x5eed);
+	f->p.flowlet_gap_ns = SIM_GAP_NS;
+	f->p.flowlet_age_ns = SIM_AGE_NS;
+	if (kind == SIM_ADAPTIVE) {
+		f->g.scheme = AIF_LB_ADAPTIVE;
+		f->p.scheme = AIF_LB_ADAPTIVE;
+		f->p.adaptive_mode = AIF_ADAPTIVE_FLOWLET;
+	}
+	for (uint32_t i = 0; i < n_flows; i++) {
+		bool dup;
+		do {
+			uint32_t h = (uint32_t)aif_rng_next(&rng);
+			if (forced)
+				h = (h & ~0xfffu) | ((i / SIM_PER_ENTRY) * 37u & 0xfffu);
+			hash[i] = h;
+			dup = false;
+			for (uint32_t j = 0; j < i; j++)
+				dup |= (hash[j] | 1) == (h | 1);
+		} while (dup);
+	}
+	for (uint32_t i = 0, k = 0; i < n_flows; i++) {
+		aif_time_ns t = aif_rng_below(&rng, 2 * SIM_GAP_NS);
+		for (unsigned p = 0; p < pkts_per_flow; p++, k++) {
+			ev[k] = (struct sim_event){ .t_ns = t, .flow = i };
+			if (aif_rng_below(&rng, 4) != 0)
+				t += 1000 + aif_rng_below(&rng, SIM_GAP_NS - 1000);
+			else
+				t += SIM_GAP_NS + aif_rng_below(&rng, 2 * SIM_GAP_NS);
+		}
+	}
+	qsort(ev, n_ev, sizeof(*ev), event_cmp);
+	for (unsigned k = 0; k < n_ev; k++) {
+		uint32_t i = ev[k].flow, mem;
+		bool seen = last[i] != 0;
+
+		if (kind == SIM_LEAST_LOADED)
+			for (int q = 0; q < 8; q++)
+				f->qb[q] = aif_rng_below(&rng, 1u << 20);
+		if (kind == SIM_ADAPTIVE)
+			for (int q = 0; q < 8; q++)
+				f->st->band[q] = (uint8_t)aif_rng_below(&rng, 8);
+		f->pkt.hash = hash[i];
+		f->x.now_ns = ev[k].t_ns + 1; /* last[] == 0: not seen yet */
+		if (kind == SIM_ADAPTIVE)
+			mem = aif_lb_adaptive_select(&f->g, f->mem, NULL, &f->pkt, &f->x);
+		else
+			mem = aif_lb_flowlet_select(&f->g, f->mem, NULL, &f->pkt, &f->x);
+		assert_true(mem < f->g.n);
+		r.packets++;
+		if (seen && f->x.now_ns - last[i] < SIM_GAP_NS) {
+			r.inside++;
+			r.moved_inside += mem != member[i];
+		} else if (seen) {
+			r.moved_after += mem != member[i];
+		}
+		member[i] = mem;
+		last[i] = f->x.now_ns;
+	}
+	r.collisions = collisions(f);
+	free(ev);
+	free(hash);
+	free(member);
+	free(last);
+	fix_free(f);
+	return r;
+}
+
+static void
+test_shared_entries_keep_flowlets(void **state)
+{
+	static const char *const kind_name[] = { "flowlet random", "flowlet least_loaded",
+						 "adaptive flowlet" };
+	static const struct {
+		enum sim_kind kind;
+		unsigned flows, pkts;
+		bool forced;
+	} cases[] = {
+		{ SIM_RANDOM, 64, 400, true },
+		{ SIM_RANDOM, 64, 400, false },
+		{ SIM_RANDOM, 1024, 40, true },
+		{ SIM_RANDOM, 1024, 40, false },
+		{ SIM_LEAST_LOADED, 64, 400, true },
+		{ SIM_LEAST_LOADED, 1024, 40, true },
+		{ SIM_ADAPTIVE, 64, 400, true },
+		{ SIM_ADAPTIVE, 1024, 40, true },
+	};
+	unsigned bad = 0;
+
+	(void)state;
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct sim_result r = sim_run(cases[c].kind, cases[c].flows, cases[c].forced,
+					      cases[c].pkts, 0xc0111de + c);
+		print_message("%s, %u flows, %s hashes: %u packets, %u inside a flowlet, "
+			      "%u of them moved; %u moves after a gap; %llu collisions\n",
+			      kind_name[cases[c].kind], cases[c].flows,
+			      cases[c].forced ? "forced" : "random", r.packets, r.inside,
+			      r.moved_inside, r.moved_after, (unsigned long long)r.collisions);
+		bad += r.moved_inside;
+		/* the flows' own gaps still end flowlets: flows do move after them */
+		if (cases[c].kind != SIM_ADAPTIVE || cases[c].forced)
+			assert_true(r.moved_after > 0);
+		if (cases[c].forced)
+			assert_true(r.collisions > 0);
+	}
+	assert_int_equal(bad, 0);
 }
 
 int
@@ -362,6 +627,8 @@ main(void)
 		cmocka_unit_test(test_least_loaded),
 		cmocka_unit_test(test_aging_and_collisions),
 		cmocka_unit_test(test_counters_exact),
+		cmocka_unit_test(test_sharing_exact),
+		cmocka_unit_test(test_shared_entries_keep_flowlets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -485,10 +485,16 @@ render_group_list(const json_t *groups)
 		char *name = cell_text(&(struct col){ NULL, "name", NULL, F_STR }, g);
 		char *scheme = cell_text(&(struct col){ NULL, "scheme", NULL, F_STR }, g);
 
+		const json_t *coll = json_object_get(g, "flowlet_collisions");
+
 		if (i > 0)
 			printf("\n");
-		printf("group %s (%s, %zu member%s)\n", name, scheme, n,
-		       n == 1 ? "" : "s");
+		printf("group %s (%s, %zu member%s", name, scheme, n, n == 1 ? "" : "s");
+		/* flows that shared another flow's flowlet (pipelines/lb_flowlet.c) */
+		if (json_is_integer(coll))
+			printf(", %" JSON_INTEGER_FORMAT " flowlet collisions",
+			       json_integer_value(coll));
+		printf(")\n");
 		if (n > 0)
 			print_table(COLS(member_cols), members, true, 2);
 		free(name);

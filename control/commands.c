@@ -175,6 +175,7 @@ groups_json(const struct aif_switch *sw)
 	for (uint32_t g = 0; g < t->n_groups; g++) {
 		const struct aif_group *gr = &t->groups[g];
 		json_t *members = json_array();
+		uint64_t collisions = 0; /* counted by the shared member (lb.h) */
 		for (uint16_t k = 0; k < gr->n; k++) {
 			const struct aif_member *m = &t->members[gr->first + k];
 			struct aif_member_ctr ctr;
@@ -186,6 +187,7 @@ groups_json(const struct aif_switch *sw)
 				if (st != NULL) {
 					starts += st->flowlet_starts[m->ctr_slot];
 					resel += st->reselections[m->ctr_slot];
+					collisions += st->flowlet_collisions[m->ctr_slot];
 				}
 			}
 			json_array_append_new(members,
@@ -200,8 +202,9 @@ groups_json(const struct aif_switch *sw)
 					  "flowlet_starts", (json_int_t)starts,
 					  "reselections", (json_int_t)resel));
 		}
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "name", gr->name,
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:o}", "name", gr->name,
 						     "scheme", aif_lb_schemes[gr->scheme].name,
+						     "flowlet_collisions", (json_int_t)collisions,
 						     "members", members));
 	}
 	return arr;

@@ -1696,6 +1696,184 @@ test_path_trace(void **state)
 	assert_clean();
 }
 
+/* ---------------------------------------------------------------- */
+/* Flowlet: shared table entries, and gaps measured at receive       */
+
+#define FL_GAP_US 1000
+
+/* The test config with the flowlet scheme: table_size entries, gap 1 ms. */
+static void
+load_flowlet(unsigned table_size)
+{
+	char *base = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
+	size_t n = strlen(base) + 256;
+	char *text = malloc(n);
+	assert_non_null(text);
+	snprintf(text, n, "{\"policies\": {\"default\": {\"load_balancing\": "
+		 "{\"scheme\": \"flowlet\", \"flowlet\": {\"table_size\": %u, "
+		 "\"gap_us\": %u, \"aging_us\": %u}}}}, %s",
+		 table_size, FL_GAP_US, 10 * FL_GAP_US, base + 1);
+	free(base);
+	load_text(text);
+}
+
+/* Flow i of these tests: member_flow(i), destination 10.1.(i >> 8).(i & 255). */
+static uint32_t
+fl_hash(unsigned i)
+{
+	const struct aif_tables *t = H.sw->tables;
+	uint8_t f[FRAME_MAX];
+	uint16_t len;
+	struct aif_pkt m;
+
+	member_flow(f, &len, i);
+	assert_int_equal(aif_parse(f, len, &m), 0);
+	return aif_flow_hash(&m, t->lb.hash_fields, t->lb.hash_alg, t->seed);
+}
+
+/* Inject flows 0..n-1 once each, in order, on p0. */
+static void
+fl_inject(unsigned n)
+{
+	uint8_t f[FRAME_MAX];
+	uint16_t len;
+
+	for (unsigned i = 0; i < n; i++) {
+		member_flow(f, &len, i);
+		inject(0, f, len);
+	}
+}
+
+/* Dequeue what the uplinks sent; port_of[flow] gets the port each flow
+ * left on, *moved counts packets that left on another port than the
+ * flow's previous one.  Returns how many. */
+static unsigned
+fl_collect(int8_t *port_of, unsigned n, unsigned *moved)
+{
+	struct rte_mbuf *out[RING_SIZE];
+	unsigned total = 0;
+
+	assert_int_equal(rte_ring_count(H.tx[0]), 0);
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		unsigned k = sent(p, out, RING_SIZE);
+		for (unsigned j = 0; j < k; j++) {
+			const uint8_t *ip = rte_pktmbuf_mtod(out[j], const uint8_t *) + ETH_HLEN;
+			unsigned i = get16(ip + 18); /* dst 10.1.x.y: flow x << 8 | y */
+			assert_true(i < n);
+			*moved += port_of[i] >= 0 && port_of[i] != p;
+			port_of[i] = (int8_t)p;
+		}
+		rs_free_all(out, k);
+		total += k;
+	}
+	return total;
+}
+
+/* Group name's load-balancing counters as the show_groups reply gives them. */
+struct fl_counters {
+	uint64_t starts, reselections, collisions;
+};
+
+static struct fl_counters
+fl_counters(const char *name)
+{
+	json_t *r = ctl_request("{\"cmd\": \"show_groups\"}");
+	json_t *groups = json_object_get(r, "result"), *g;
+	struct fl_counters c = { 0 };
+	bool found = false;
+	size_t i, k;
+
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_array_foreach(groups, i, g) {
+		json_t *members = json_object_get(g, "members"), *m;
+		if (strcmp(json_string_value(json_object_get(g, "name")), name) != 0)
+			continue;
+		found = true;
+		assert_true(json_is_integer(json_object_get(g, "flowlet_collisions")));
+		c.collisions = (uint64_t)json_integer_value(json_object_get(g, "flowlet_collisions"));
+		json_array_foreach(members, k, m) {
+			c.starts += (uint64_t)json_integer_value(json_object_get(m, "flowlet_starts"));
+			c.reselections += (uint64_t)json_integer_value(json_object_get(m, "reselections"));
+		}
+	}
+	assert_true(found);
+	json_decref(r);
+	return c;
+}
+
+/* Flows 0..n-1 of group gi on a table of size entries: how many entries they
+ * use, and the collisions lb_flowlet.c counts when they all arrive, in
+ * order, within one gap (the first flow on an entry owns it; every other
+ * flow is a guest, counted once per guest bit, lb.h). */
+static unsigned
+fl_expect(unsigned n, uint16_t gi, uint32_t size, unsigned *collisions)
+{
+	uint32_t *owner = calloc(size, sizeof(*owner));
+	uint8_t *guests = calloc(size, 1);
+	unsigned entries = 0;
+
+	assert_non_null(owner);
+	assert_non_null(guests);
+	*collisions = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t h = fl_hash(i), e = aif_lb_flowlet_index(h, gi, size);
+		uint8_t bit = (uint8_t)(1u << (h >> 29));
+		if (owner[e] == 0) {
+			owner[e] = h | 1;
+			entries++;
+		} else if (owner[e] != (h | 1) && !(guests[e] & bit)) {
+			guests[e] |= bit;
+			(*collisions)++;
+		}
+	}
+	free(owner);
+	free(guests);
+	return entries;
+}
+
+/*
+ * 64 flows on a 16-entry table, eight packets each within the gap: flows
+ * share entries, none leaves on two ports, and show_groups reports the
+ * collisions (exactly as the sharing rule counts them).
+ */
+static void
+test_flowlet_collisions_shown(void **state)
+{
+	enum { N = 64, SIZE = 16, ROUNDS = 8 };
+	int8_t port_of[N];
+	unsigned want_coll, entries, moved = 0;
+	struct fl_counters c0, c1;
+
+	(void)state;
+	load_flowlet(SIZE);
+	/* every entry left by earlier tests idle for longer than aging */
+	aif_clock_advance(&H.ctl.clock, 100 * AIF_NS_PER_MS);
+	const struct aif_group *g = group_named("uplinks");
+	uint16_t gi = (uint16_t)(g - H.sw->tables->groups);
+	entries = fl_expect(N, gi, SIZE, &want_coll);
+	memset(port_of, -1, sizeof(port_of));
+	c0 = fl_counters("uplinks");
+	for (unsigned r = 0; r < ROUNDS; r++) {
+		fl_inject(N);
+		run();
+		assert_int_equal(fl_collect(port_of, N, &moved), N);
+	}
+	c1 = fl_counters("uplinks");
+	print_message("# flowlet, %u flows on %u entries (%u used), %u packets each: "
+		      "%u moved; %llu collisions shown (%u expected), %llu flowlet starts, "
+		      "%llu reselections\n", N, SIZE, entries, ROUNDS, moved,
+		      (unsigned long long)(c1.collisions - c0.collisions), want_coll,
+		      (unsigned long long)(c1.starts - c0.starts),
+		      (unsigned long long)(c1.reselections - c0.reselections));
+	assert_int_equal(moved, 0);
+	assert_true(want_coll > 0);
+	assert_int_equal(c1.collisions - c0.collisions, want_coll);
+	assert_int_equal(c1.starts - c0.starts, entries);
+	assert_int_equal(c1.reselections - c0.reselections, 0);
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
 int
 main(void)
 {
@@ -1713,6 +1891,7 @@ main(void)
 		cmocka_unit_test_setup(test_member_down_up, test_setup),
 		cmocka_unit_test_setup(test_scheme_switch_under_traffic, test_setup),
 		cmocka_unit_test_setup(test_path_trace, test_setup),
+		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
 	};
 	return cmocka_run_group_tests_name("pipeline", tests, group_setup,
 					   group_teardown);

@@ -310,6 +310,7 @@ worker_main(void *arg)
 	struct aif_clock clk;
 
 	aif_clock_init_real(&clk);
+	aif_worker_set_clock(w, &clk);
 	while (__atomic_load_n(&workers_run, __ATOMIC_RELAXED))
 		aif_worker_step(w, aif_clock_now(&clk));
 	return 0;

@@ -29,7 +29,7 @@ aif_clock_now(const struct aif_clock *c)
 	if (c->is_virtual)
 		return c->virt_ns;
 	uint64_t d = rte_rdtsc() - c->tsc_start;
-	/* one multiply per call, read once per worker iteration */
+	/* one multiply per call: once per worker iteration and per received burst */
 	return (aif_time_ns)(((unsigned __int128)d * c->ns_per_tsc_q32) >> 32);
 }
 

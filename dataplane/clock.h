@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The clock: one per worker loop (or per simulation), read once per
- * iteration into now_ns and passed down to every stage.  No stage reads the
- * TSC itself.
+ * iteration into now_ns and passed down to every stage, and once per
+ * received burst to stamp it (worker.h: Time).  No stage reads the TSC
+ * itself.
  *
  * Two backends:
  *   real:    TSC, converted to ns since aif_clock_init_real();

@@ -12,6 +12,7 @@
 #include "../pipelines/lb.h"
 #include "../pipelines/pipeline.h"
 #include "capture.h"
+#include "clock.h"
 #include "qos.h"
 #include "switch.h"
 #include "worker.h"
@@ -67,6 +68,12 @@ aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue)
 		return -1;
 	w->rxq[w->n_rxq++] = (struct aif_rxq){ .port = port, .queue = queue };
 	return 0;
+}
+
+void
+aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock)
+{
+	w->clock = clock;
 }
 
 void
@@ -157,6 +164,9 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 					      q->queue, pkts, AIF_BURST);
 		if (n == 0)
 			continue;
+		/* the burst's own time, once per burst (worker.h: Time) */
+		if (w->clock != NULL)
+			w->now_ns = aif_clock_now(w->clock);
 		total += n;
 		if (likely(!((w->capture_ports >> q->port) & 1)))
 			aif_worker_process(w, q->port, pkts, n);

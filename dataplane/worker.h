@@ -5,8 +5,19 @@
  * aif_worker_step() is exactly one iteration: for each RX queue, one burst
  * in, through the pipeline, into per-port TX buffers; then every buffer is
  * flushed and a quiescent state reported.  The real-time loop is
+ *	aif_worker_set_clock(w, &clk);
  *	while (running) aif_worker_step(w, aif_clock_now(&clk));
  * and a test injects packets, advances a virtual clock, steps, and asserts.
+ *
+ * Time.  The step's now_ns drives the per-iteration work (QoS, egress,
+ * adaptive bands).  A received burst is stamped with the time it was
+ * received: with a clock set, the worker reads it once per non-empty
+ * rx_burst into w->now_ns, which the pipeline stages see (flowlet gaps,
+ * PFC frames, captures, ARP rate limits).  A step's now_ns, read before
+ * the RX queues are polled, would make a worker that stalls (preempted,
+ * a slow driver) stamp the packets it then receives too early, and the
+ * gap to each flow's next packet look longer than it was: flows moved
+ * inside their flowlets.  Without a clock (NULL) bursts get the step's now_ns.
  */
 #ifndef AIF_WORKER_H
 #define AIF_WORKER_H
@@ -23,6 +34,7 @@
 
 struct aif_switch;
 struct aif_lb_state;
+struct aif_clock;
 
 #define AIF_BURST 32
 #define AIF_MAX_RXQ 64
@@ -47,7 +59,8 @@ struct aif_worker {
 	uint16_t n_rxq;
 	struct aif_rxq rxq[AIF_MAX_RXQ];
 	struct aif_rng rng;
-	aif_time_ns now_ns;           /* of the current step */
+	const struct aif_clock *clock; /* read once per received burst, or NULL */
+	aif_time_ns now_ns;           /* of the burst in the pipeline (else of the step) */
 	uint64_t steps;
 	uint64_t capture_ports;       /* ports capturing, this step (capture.h) */
 	uint64_t capture_drops;       /* of those, ports annotating drops */
@@ -67,6 +80,9 @@ struct aif_worker *aif_worker_create(struct aif_switch *sw, uint16_t id,
 void aif_worker_free(struct aif_worker *w);
 /* Poll queue of switch port port (call before the worker runs). */
 int aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue);
+/* The clock that stamps received bursts (call before the worker runs; the
+ * worker's own loop owns it: it is read, never advanced, by the worker). */
+void aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock);
 
 /* One iteration; returns the number of packets received. */
 unsigned aif_worker_step(struct aif_worker *w, aif_time_ns now_ns);

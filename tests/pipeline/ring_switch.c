@@ -145,6 +145,7 @@ rs_setup(struct rs_harness *h, const struct rs_params *params)
 	h->w = aif_worker_create(h->sw, 0, 0x5eed);
 	if (h->w == NULL)
 		goto err;
+	aif_worker_set_clock(h->w, &h->ctl.clock); /* bursts stamped as in main.c */
 	for (uint16_t p = 0; p < h->n_ports; p++)
 		if (aif_worker_add_rxq(h->w, p, 0) != 0)
 			goto err;

@@ -15,8 +15,11 @@
  * The test enqueues mbufs into a port's RX ring (what arrives at the switch:
  * rs_inject) and dequeues from its TX ring (what the switch sent: rs_sent).
  * Time is the control's virtual clock: rs_step() advances it by the step
- * the caller gives, then runs one aif_worker_step().  Nothing here sleeps or
- * reads the wall clock.
+ * the caller gives, then runs one aif_worker_step().  The worker also stamps
+ * each received burst from it (aif_worker_set_clock), as in control/main.c,
+ * so a test can move time inside a step (e.g. an RX callback on a port, to
+ * play a stall between the step's clock read and rx_burst).  Nothing here
+ * sleeps or reads the wall clock.
  *
  * The helpers that check (rs_load, rs_inject, rs_sent, rs_run) use cmocka
  * assertions, so they belong inside a cmocka test or group setup.

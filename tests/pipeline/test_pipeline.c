@@ -38,6 +38,8 @@
 #include <jansson.h>
 
 #include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
@@ -1874,6 +1876,93 @@ test_flowlet_collisions_shown(void **state)
 	assert_clean();
 }
 
+/* An RX callback on p0 that plays a worker stall: the next non-empty burst
+ * takes stall_ns of virtual time to receive. */
+static uint16_t
+stall_rx(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts[], uint16_t nb_pkts,
+	 uint16_t max_pkts, void *arg)
+{
+	aif_time_ns *stall_ns = arg;
+
+	(void)port_id;
+	(void)queue;
+	(void)pkts;
+	(void)max_pkts;
+	if (nb_pkts > 0 && *stall_ns > 0) {
+		aif_clock_advance(&H.ctl.clock, *stall_ns);
+		*stall_ns = 0;
+	}
+	return nb_pkts;
+}
+
+/*
+ * Flowlet gaps are measured between receive times.  32 flows (one burst):
+ * the first packets are received in a step that stalls for 500 us between
+ * its clock read and rx_burst; the next ones arrive 600 us after that
+ * receive, less than the 1 ms gap: no flow starts a new flowlet or moves.
+ * The ones after a true gap of 1.1 ms do start new flowlets.
+ */
+static void
+test_flowlet_gap_from_receive_time(void **state)
+{
+	enum { N = AIF_BURST, SIZE = 65536 };
+	int8_t port_of[N];
+	unsigned entries, coll, moved = 0, moved_after = 0;
+	aif_time_ns stall_ns = 0;
+	struct fl_counters c0, c1, c2;
+
+	(void)state;
+	load_flowlet(SIZE);
+	aif_clock_advance(&H.ctl.clock, 100 * AIF_NS_PER_MS);
+	const struct aif_group *g = group_named("uplinks");
+	entries = fl_expect(N, (uint16_t)(g - H.sw->tables->groups), SIZE, &coll);
+	const struct rte_eth_rxtx_callback *cb =
+		rte_eth_add_rx_callback(H.pid[0], 0, stall_rx, &stall_ns);
+	assert_non_null(cb);
+	memset(port_of, -1, sizeof(port_of));
+	c0 = fl_counters("uplinks");
+
+	/* received 500 us after the step read the clock */
+	fl_inject(N);
+	stall_ns = 500 * AIF_NS_PER_US;
+	rs_step(&H, STEP_NS);
+	assert_int_equal(stall_ns, 0);
+	assert_false(rs_rx_pending(&H));
+	run();
+	assert_int_equal(fl_collect(port_of, N, &moved), N);
+	/* 600 us after that receive: the same flowlets */
+	fl_inject(N);
+	rs_step(&H, 600 * AIF_NS_PER_US - STEP_NS);
+	assert_false(rs_rx_pending(&H));
+	run();
+	assert_int_equal(fl_collect(port_of, N, &moved), N);
+	c1 = fl_counters("uplinks");
+	print_message("# flowlet gap 1 ms, a 500 us stall before receive, next packets "
+		      "600 us later: %u of %u flows moved, %llu flowlet starts for %u "
+		      "entries, %llu reselections\n", moved, N,
+		      (unsigned long long)(c1.starts - c0.starts), entries,
+		      (unsigned long long)(c1.reselections - c0.reselections));
+	assert_int_equal(moved, 0);
+	assert_int_equal(c1.starts - c0.starts, entries);
+	assert_int_equal(c1.reselections - c0.reselections, 0);
+
+	/* a true gap of 1.1 ms: every flow starts a new flowlet */
+	fl_inject(N);
+	rs_step(&H, 1100 * AIF_NS_PER_US);
+	assert_false(rs_rx_pending(&H));
+	run();
+	assert_int_equal(fl_collect(port_of, N, &moved_after), N);
+	c2 = fl_counters("uplinks");
+	print_message("# then 1.1 ms later: %llu flowlet starts, %u of %u flows moved\n",
+		      (unsigned long long)(c2.starts - c1.starts), moved_after, N);
+	assert_int_equal(c2.starts - c1.starts, entries);
+
+	assert_int_equal(rte_eth_remove_rx_callback(H.pid[0], 0, cb), 0);
+	rte_free((void *)(uintptr_t)cb); /* the worker is not running: safe now */
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
 int
 main(void)
 {
@@ -1892,6 +1981,7 @@ main(void)
 		cmocka_unit_test_setup(test_scheme_switch_under_traffic, test_setup),
 		cmocka_unit_test_setup(test_path_trace, test_setup),
 		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
+		cmocka_unit_test_setup(test_flowlet_gap_from_receive_time, test_setup),
 	};
 	return cmocka_run_group_tests_name("pipeline", tests, group_setup,
 					   group_teardown);

@@ -43,8 +43,8 @@
  * only after a gap common to all of them; flowlet_collisions says how often
  * that happens, i.e. how much the table is too small.
  *
- * e.member >= g->n: the group shrank under a new table (or k's group has
- * fewer members than the owner's, which the group mixing makes rare): k
+ * e.member >= g->n: the group shrank under a new table, or k is a flow of
+ * a smaller group than the owner's that hashed to the same entry: k
  * takes e.member % g->n.  That is a function of e.member alone, which does
  * not change inside the flowlet, so k does not move again before its gap;
  * it needs no write, so it cannot move the entry's other flows either (a

@@ -272,7 +272,7 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 	 * is down get none; the running table of a group with the same name and
 	 * members is the starting point, so only the flows that must move do. */
 	for (uint32_t g = 0; g < t->n_groups; g++) {
-		const struct aif_group *gr = &t->groups[g];
+		struct aif_group *gr = &t->groups[g];
 		uint32_t weights[AIF_MAX_MEMBERS];
 		bool up[AIF_MAX_MEMBERS];
 		const uint8_t *pb = NULL;
@@ -281,6 +281,10 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 			const struct aif_member *mem = &t->members[gr->first + k];
 			weights[k] = t->lb.scheme == AIF_LB_WCMP ? mem->weight : 1;
 			up[k] = sw->ports[mem->port].link_up != 0;
+			if (up[k]) {
+				gr->up_mask |= 1ull << k;
+				gr->up[gr->n_up++] = (uint8_t)k;
+			}
 		}
 		for (uint32_t q = 0; prev != NULL && q < prev->n_groups; q++) {
 			const struct aif_group *pg = &prev->groups[q];

@@ -35,6 +35,7 @@
 #ifndef AIF_LB_H
 #define AIF_LB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../control/config.h"
@@ -105,6 +106,30 @@ static inline uint32_t
 aif_lb_ecmp_pick(uint32_t hash, uint32_t n)
 {
 	return (uint32_t)(((uint64_t)hash * n) >> 32);
+}
+
+/*
+ * The members a scheme may choose from: those whose link is up
+ * (struct aif_group up_mask/up[]), or all of them when none is.
+ * aif_lb_up_n(g) of them; the i-th is member offset aif_lb_up_at(g, i).
+ */
+static inline uint32_t
+aif_lb_up_n(const struct aif_group *g)
+{
+	return g->n_up ? g->n_up : g->n;
+}
+
+static inline uint32_t
+aif_lb_up_at(const struct aif_group *g, uint32_t i)
+{
+	return g->n_up ? g->up[i] : i;
+}
+
+/* May a scheme keep a flow on member offset off (< g->n)? */
+static inline bool
+aif_lb_member_up(const struct aif_group *g, uint32_t off)
+{
+	return g->n_up == 0 || ((g->up_mask >> off) & 1);
 }
 
 /* ECMP and WCMP: the group's resilient bucket table (g->n_buckets entries). */

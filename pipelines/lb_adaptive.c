@@ -24,7 +24,8 @@
  *   next_band_ns = now_ns + period (not next + period: a late step does not
  *   bring a burst of refreshes).
  *
- * Select: the members whose port has the lowest band; among them the one
+ * Select: among the members whose link is up (all when none is), those
+ * whose port has the lowest band; among them the one
  * with the highest weight(flow hash, member ctr_slot) (rendezvous hashing;
  * weight = murmur3 fmix32 of hash ^ ctr_slot * 0x9E3779B9, ties to the
  * lower offset).  So a flow stays on its member while bands do not change,
@@ -124,19 +125,21 @@ pick_best_band(const struct aif_group *g, const struct aif_member *members,
 	       const struct aif_pkt *m, struct aif_lb_ctx *x)
 {
 	const uint8_t *band = x->st->band;
-	uint8_t best = band[members[0].port];
-	uint32_t pick = 0, best_w = weight(m->hash, members[0].ctr_slot);
+	uint32_t n = aif_lb_up_n(g), pick = aif_lb_up_at(g, 0);
+	uint8_t best = band[members[pick].port];
+	uint32_t best_w = weight(m->hash, members[pick].ctr_slot);
 
-	for (uint32_t i = 1; i < g->n; i++) {
-		uint8_t b = band[members[i].port];
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t k = aif_lb_up_at(g, i);
+		uint8_t b = band[members[k].port];
 		uint32_t w;
 		if (b > best)
 			continue;
-		w = weight(m->hash, members[i].ctr_slot);
+		w = weight(m->hash, members[k].ctr_slot);
 		if (b < best || w > best_w) {
 			best = b;
 			best_w = w;
-			pick = i;
+			pick = k;
 		}
 	}
 	return pick;

@@ -43,6 +43,11 @@
  * only after a gap common to all of them; flowlet_collisions says how often
  * that happens, i.e. how much the table is too small.
  *
+ * A member whose link went down (the tables are rebuilt on a link change;
+ * struct aif_group up_mask) ends the flowlet at once: its flows must move,
+ * and the next packet picks among the members that are up, as every pick
+ * does.
+ *
  * e.member >= g->n: the group shrank under a new table, or k is a flow of
  * a smaller group than the owner's that hashed to the same entry: k
  * takes e.member % g->n.  That is a function of e.member alone, which does
@@ -79,7 +84,7 @@ pick_random(const struct aif_group *g, const struct aif_member *members,
 {
 	(void)members;
 	(void)m;
-	return aif_rng_below(x->rng, g->n);
+	return aif_lb_up_at(g, aif_rng_below(x->rng, aif_lb_up_n(g)));
 }
 
 /* Fewest bytes queued on the member's port; ties uniformly at random
@@ -89,20 +94,21 @@ pick_least_loaded(const struct aif_group *g, const struct aif_member *members,
 		  const struct aif_pkt *m, struct aif_lb_ctx *x)
 {
 	const uint32_t *qb = x->port_qbytes;
-	uint32_t best = 0, best_q, ties = 1;
+	uint32_t n = aif_lb_up_n(g), best = aif_lb_up_at(g, 0), best_q, ties = 1;
 
 	(void)m;
 	if (qb == NULL)
-		return aif_rng_below(x->rng, g->n);
-	best_q = qb[members[0].port];
-	for (uint32_t i = 1; i < g->n; i++) {
-		uint32_t q = qb[members[i].port];
+		return aif_lb_up_at(g, aif_rng_below(x->rng, n));
+	best_q = qb[members[best].port];
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t k = aif_lb_up_at(g, i);
+		uint32_t q = qb[members[k].port];
 		if (q < best_q) {
-			best = i;
+			best = k;
 			best_q = q;
 			ties = 1;
 		} else if (q == best_q && aif_rng_below(x->rng, ++ties) == 0) {
-			best = i;
+			best = k;
 		}
 	}
 	return best;
@@ -123,11 +129,12 @@ aif_lb_flowlet_track(const struct aif_group *g, const struct aif_member *members
 	bool mine = e->key == key && e->group == x->group;
 	uint32_t off;
 
-	/* an open flowlet (an empty entry's last_ns means nothing) */
-	if (idle < p->flowlet_gap_ns && e->key != 0) {
-		off = e->member;
-		if (off >= g->n) /* the group shrank, or is not the owner's */
-			off %= g->n;
+	/* an open flowlet (an empty entry's last_ns means nothing) on a member
+	 * that is still up */
+	off = e->member;
+	if (off >= g->n) /* the group shrank, or is not the owner's */
+		off %= g->n;
+	if (idle < p->flowlet_gap_ns && e->key != 0 && aif_lb_member_up(g, off)) {
 		if (!mine) {
 			uint8_t bit = (uint8_t)(1u << (m->hash >> 29));
 			if (!(e->guests & bit)) {

@@ -17,8 +17,11 @@
  *                best.  The remembered best is what makes DRILL stick to a
  *                lighter member that the samples alone would often miss.
  * DRILL without queue depths (ctx port_qbytes NULL) sprays at random.
- * Offsets saved in the state that are past g->n (the group shrank under a
- * new table) restart at 0.
+ * Every mode chooses among the members whose link is up (struct aif_group
+ * up[]; all of them when none is): round robin walks that list, so a member
+ * going down or up shifts the rotation, never stalls it.  Positions saved in
+ * the state that are past the list (the group shrank under a new table)
+ * restart at 0; a remembered DRILL best that is down is forgotten.
  *
  * Reads:  ctx rng (random, drill), port_qbytes (drill), params spray_mode,
  *         drill_samples.
@@ -31,10 +34,11 @@ static uint32_t
 round_robin(const struct aif_group *g, struct aif_lb_ctx *x)
 {
 	uint32_t *rr = &x->st->rr[x->group];
-	uint32_t i = *rr < g->n ? *rr : 0;
+	uint32_t n = aif_lb_up_n(g);
+	uint32_t i = *rr < n ? *rr : 0;
 
-	*rr = i + 1 < g->n ? i + 1 : 0;
-	return i;
+	*rr = i + 1 < n ? i + 1 : 0;
+	return aif_lb_up_at(g, i);
 }
 
 static uint32_t
@@ -43,11 +47,13 @@ drill(const struct aif_group *g, const struct aif_member *members, struct aif_lb
 	const uint32_t *qb = x->port_qbytes;
 	uint8_t *prev = &x->st->drill_best[x->group];
 	uint32_t d = x->p->drill_samples ? x->p->drill_samples : 1;
-	uint32_t best = *prev < g->n ? *prev : 0;
+	uint32_t n = aif_lb_up_n(g);
+	uint32_t best = *prev < g->n && aif_lb_member_up(g, *prev) ? *prev
+								  : aif_lb_up_at(g, 0);
 	uint32_t best_q = qb[members[best].port];
 
 	for (uint32_t i = 0; i < d; i++) {
-		uint32_t s = aif_rng_below(x->rng, g->n);
+		uint32_t s = aif_lb_up_at(g, aif_rng_below(x->rng, n));
 		uint32_t q = qb[members[s].port];
 		if (q < best_q) {
 			best = s;
@@ -67,11 +73,11 @@ aif_lb_spray_select(const struct aif_group *g, const struct aif_member *members,
 	(void)m;
 	switch (x->p->spray_mode) {
 	case AIF_SPRAY_RANDOM:
-		return aif_rng_below(x->rng, g->n);
+		return aif_lb_up_at(g, aif_rng_below(x->rng, aif_lb_up_n(g)));
 	case AIF_SPRAY_DRILL:
 		if (x->port_qbytes != NULL)
 			return drill(g, members, x);
-		return aif_rng_below(x->rng, g->n);
+		return aif_lb_up_at(g, aif_rng_below(x->rng, aif_lb_up_n(g)));
 	default:
 		return round_robin(g, x);
 	}

@@ -1626,6 +1626,47 @@ test_scheme_switch_under_traffic(void **state)
 	assert_clean();
 }
 
+/*
+ * The schemes that choose per flowlet or per packet choose among the members
+ * that are up: with p2 down no packet leaves by p2 nor is dropped as
+ * port_down, and a flowlet open on p2 when it goes down moves at once.
+ */
+static void
+test_schemes_skip_down_members(void **state)
+{
+	static const char *const schemes[] = { "flowlet", "spray", "adaptive" };
+	unsigned per_port[N_PORTS];
+	char err[AIF_ERR_MAX];
+	struct rs_snap before;
+
+	(void)state;
+	for (unsigned s = 0; s < RTE_DIM(schemes); s++) {
+		load_scheme(schemes[s]);
+		H.sw->ports[2].link_up = 1;
+		assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
+		/* the previous scheme's flowlets are over; new ones open on
+		 * every member, p2 included */
+		rs_step(&H, 3 * AIF_NS_PER_MS);
+		member_send_all(per_port);
+		print_message("# %s with p2 up: p1 %u, p2 %u, p3 %u\n", schemes[s],
+			      per_port[1], per_port[2], per_port[3]);
+		assert_true(per_port[2] > 0);
+		H.sw->ports[2].link_up = 0;
+		assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
+		snap_take(&before);
+		/* the same flows again, well inside the flowlet gap */
+		member_send_all(per_port);
+		print_message("# %s with p2 down: p1 %u, p2 %u, p3 %u\n", schemes[s],
+			      per_port[1], per_port[2], per_port[3]);
+		assert_int_equal(per_port[2], 0);
+		assert_int_equal(per_port[1] + per_port[3], MEMBER_FLOWS);
+		assert_no_drops(&before);
+	}
+	H.sw->ports[2].link_up = 1;
+	assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
+	assert_clean();
+}
+
 /* ---------------------------------------------------------------- */
 /* Path trace                                                         */
 
@@ -1979,6 +2020,7 @@ main(void)
 		cmocka_unit_test_setup(test_clear_counters, test_setup),
 		cmocka_unit_test_setup(test_member_down_up, test_setup),
 		cmocka_unit_test_setup(test_scheme_switch_under_traffic, test_setup),
+		cmocka_unit_test_setup(test_schemes_skip_down_members, test_setup),
 		cmocka_unit_test_setup(test_path_trace, test_setup),
 		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
 		cmocka_unit_test_setup(test_flowlet_gap_from_receive_time, test_setup),

@@ -44,7 +44,7 @@
  *         "scheduler": {
  *           "strict": [6],        distinct queues 0..7, may be empty;
  *                                 replaces the default
- *           "weights": {"0": 1, ...}   keys "0".."7", values 1..65535,
+ *           "weights": {"0": 1, ...}   keys "0".."7", values 1..1000,
  *                                 override the default 1
  *         },
  *         "buffer": {
@@ -93,7 +93,8 @@
  *           "name": "p0",         required, unique in the switch
  *           "device": "net_pcap0",    required, EAL device name, 1..63
  *                                 chars, unique in the whole file
- *           "mac": "02:00:00:00:00:10",   optional, unicast, non-zero;
+ *           "mac": "02:00:00:00:00:10",   optional, unicast, non-zero,
+ *                                 not another port's of the switch;
  *                                 default: the device's own MAC
  *           "mtu": 1500,          optional IP MTU 68..9600, default 1500
  *           "speed_gbps": 100,    optional number > 0 (0.1 = 100 Mb/s),
@@ -103,16 +104,21 @@
  *           "pfc_mode": "software" optional: who sends PFC for the port's
  *                                 lossless priorities, "software" (the
  *                                 switch) or "hardware" (the NIC)
- *                                 (at most 1000000), stored as shaper_bps
+ *                                 (shaper: at most 1600, the scheduler's
+ *                                 limit), stored as shaper_bps
  *                                 (rounded); at most speed_gbps if that is
  *                                 given; default none (0)
  *           "addresses": ["10.0.0.1/24", "2001:db8::1/64"]
  *                                 optional, at most AIF_MAX_PORT_ADDRS;
- *                                 address with its prefix length (required);
+ *                                 address with its prefix length (required,
+ *                                 not /0); a unicast address: not in
+ *                                 0.0.0.0/8, 127.0.0.0/8, 224.0.0.0/4,
+ *                                 255.255.255.255, ::, ::1, ::ffff:0:0/96,
+ *                                 ff00::/8 or fe80::/10 (addr_not_unicast);
  *                                 an IPv4 address on a subnet shorter than
  *                                 /31 must be neither the network nor the
- *                                 broadcast address; a subnet may appear only
- *                                 once per switch
+ *                                 broadcast address; the subnets of a
+ *                                 switch's addresses do not overlap
  *         }
  *       ],
  *       "neighbors": [            optional static neighbours
@@ -134,7 +140,9 @@
  *                                 exactly one of group / nexthop / action;
  *                                 action is "drop"; prefix host bits are
  *                                 cleared (a bare address is a /32 or /128);
- *                                 no prefix twice; "nexthop" uses (or
+ *                                 no prefix twice; not a connected subnet
+ *                                 nor an address of the switch (/32, /128);
+ *                                 "nexthop" uses (or
  *                                 creates) an implicit one-member group named
  *                                 "<ip>@<port>", e.g. "10.0.1.0@p1", or
  *                                 "@<group index>" if that would not fit in
@@ -178,6 +186,8 @@
 #include <string.h>
 
 #include <jansson.h>
+
+#include "../dataplane/sched.h"
 
 #define PATH_LEN 256
 #define FILE_MAX_BYTES (64u << 20)
@@ -610,8 +620,9 @@ static const struct code_map tc_to_queue_map = {
 static const struct code_map tc_to_pg_map = {
 	8, "traffic class", "priority group", 0, 7,
 };
+/* The scheduler's limit: a larger weight would fail only when compiled. */
 static const struct code_map queue_weight_map = {
-	8, "queue", "weight", 1, 65535,
+	8, "queue", "weight", 1, AIF_SCHED_WEIGHT_MAX,
 };
 
 static int
@@ -1154,33 +1165,85 @@ device_used(const struct aif_config *cfg, const char *dev,
 	return false;
 }
 
-/* Interface address "a/len": length required, not network/broadcast. */
+/*
+ * What an interface address must not be: it is a unicast address the switch
+ * answers for and its subnet is connected to the port, so the ranges that
+ * are never a host's (RFC 6890: "this network", loopback, multicast, the
+ * limited broadcast; IPv6 unspecified, loopback, IPv4-mapped, multicast)
+ * and link-local IPv6 (fe80::/10: never forwarded, yet a connected route
+ * would forward it between ports) are refused, and so is a /0, which would
+ * make every destination connected.  NULL when a is fine.
+ */
+static const char *
+addr_not_unicast(const struct aif_prefix *a)
+{
+	static const uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+	static const uint8_t zero[16];
+	const uint8_t *b = a->addr.b;
+
+	if (a->len == 0)
+		return "is a /0: its subnet would make every destination connected";
+	if (a->addr.family == AIF_AF_INET4) {
+		if (b[0] == 0)
+			return "is in 0.0.0.0/8 (\"this network\"), not a host address";
+		if (b[0] == 127)
+			return "is a loopback address (127.0.0.0/8)";
+		if (b[0] >= 224 && b[0] <= 239)
+			return "is a multicast address (224.0.0.0/4)";
+		if (aif_ip4_host(&a->addr) == UINT32_MAX)
+			return "is the limited broadcast address";
+		return NULL;
+	}
+	if (memcmp(b, zero, 16) == 0)
+		return "is the unspecified address";
+	if (memcmp(b, zero, 15) == 0 && b[15] == 1)
+		return "is the loopback address";
+	if (memcmp(b, v4mapped, 12) == 0)
+		return "is an IPv4-mapped address (::ffff:0:0/96)";
+	if (b[0] == 0xff)
+		return "is a multicast address (ff00::/8)";
+	if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)
+		return "is a link-local address (fe80::/10), which is never routed";
+	return NULL;
+}
+
+/* Interface address "a/len": length required, a unicast address (above),
+ * not the network or broadcast address of its subnet. */
 static int
 check_port_addr(struct pctx *c, const char *path, const char *s,
 		const struct aif_prefix *a)
 {
 	struct aif_prefix net = *a;
 	uint32_t host_mask;
+	const char *why;
 
 	if (strchr(s, '/') == NULL)
 		return fail(c, path, "prefix length is required in '%s'", s);
+	why = addr_not_unicast(a);
+	if (why != NULL)
+		return fail(c, path, "'%s' %s", s, why);
 	if (a->addr.family != AIF_AF_INET4 || a->len >= 31)
 		return 0;
 	aif_prefix_normalize(&net);
 	if (aif_ip_equal(&net.addr, &a->addr))
 		return fail(c, path, "'%s' is the network address of its subnet",
 			    s);
-	host_mask = a->len == 0 ? UINT32_MAX : UINT32_MAX >> a->len;
+	host_mask = UINT32_MAX >> a->len;
 	if ((aif_ip4_host(&a->addr) & host_mask) == host_mask)
 		return fail(c, path,
 			    "'%s' is the broadcast address of its subnet", s);
 	return 0;
 }
 
-/* Port holding subnet net among sw's ports (the new one included), or NULL. */
+/*
+ * The port of sw holding a subnet that overlaps net (the new port's own
+ * addresses so far included), with that subnet in *other; NULL when none.
+ * Overlapping subnets on two ports would make one port's hosts unreachable
+ * through the other's connected route, so a switch's subnets are disjoint.
+ */
 static const char *
-subnet_owner(const struct aif_switch_params *sw, uint16_t n_ports,
-	     const struct aif_prefix *net)
+subnet_overlap(const struct aif_switch_params *sw, uint16_t n_ports,
+	       const struct aif_prefix *net, struct aif_prefix *other)
 {
 	uint16_t p, i;
 
@@ -1191,8 +1254,13 @@ subnet_owner(const struct aif_switch_params *sw, uint16_t n_ports,
 			struct aif_prefix o = port->addrs[i];
 
 			aif_prefix_normalize(&o);
-			if (o.len == net->len && aif_ip_equal(&o.addr, &net->addr))
+			if (o.addr.family != net->addr.family)
+				continue;
+			if (o.len <= net->len ? aif_prefix_contains(&o, &net->addr)
+					      : aif_prefix_contains(net, &o.addr)) {
+				*other = o;
 				return port->name;
+			}
 		}
 	}
 	return NULL;
@@ -1203,13 +1271,13 @@ parse_port_addrs(struct pctx *c, json_t *arr, const char *path,
 		 struct aif_switch_params *sw, uint16_t idx)
 {
 	struct aif_port_params *port = &sw->ports[idx];
-	char ep[PATH_LEN], buf[64];
+	char ep[PATH_LEN], buf[64], obuf[64];
 	const char *owner;
 	json_t *v;
 	size_t i;
 
 	json_array_foreach(arr, i, v) {
-		struct aif_prefix a, net;
+		struct aif_prefix a, net, other;
 		const char *s;
 
 		path_idx(ep, path, i);
@@ -1223,11 +1291,14 @@ parse_port_addrs(struct pctx *c, json_t *arr, const char *path,
 			return -1;
 		net = a;
 		aif_prefix_normalize(&net);
-		owner = subnet_owner(sw, idx + 1, &net);
-		if (owner != NULL)
+		owner = subnet_overlap(sw, idx + 1, &net, &other);
+		aif_prefix_fmt(&net, buf, sizeof(buf));
+		if (owner != NULL && other.len == net.len)
 			return fail(c, ep, "subnet %s is already on port %s",
-				    aif_prefix_fmt(&net, buf, sizeof(buf)),
-				    owner);
+				    buf, owner);
+		if (owner != NULL)
+			return fail(c, ep, "subnet %s overlaps %s on port %s", buf,
+				    aif_prefix_fmt(&other, obuf, sizeof(obuf)), owner);
 		port->addrs[port->n_addrs++] = a;
 	}
 	return 0;
@@ -1289,12 +1360,39 @@ parse_port_shaper(struct pctx *c, json_t *j, const char *path,
 	if (rc <= 0)
 		return rc;
 	port->shaper_bps = (uint64_t)(gbps * 1e9 + 0.5);
+	if (port->shaper_bps > AIF_SCHED_RATE_MAX_BPS) {
+		path_key(fp, path, "shaper_gbps");
+		return fail(c, fp, "must be at most %g (the scheduler's limit), got %g",
+			    (double)AIF_SCHED_RATE_MAX_BPS / 1e9, gbps);
+	}
 	if (speed != NULL &&
 	    (gbps > json_number_value(speed) ||
 	     port->shaper_bps > (uint64_t)port->speed_mbps * 1000000u)) {
 		path_key(fp, path, "shaper_gbps");
 		return fail(c, fp, "must be at most speed_gbps (%g), got %g",
 			    json_number_value(speed), gbps);
+	}
+	return 0;
+}
+
+/* Two ports of a switch with one MAC would each take the other's frames
+ * (and ARP replies) for their own: a "mac" given must be the port's alone. */
+static int
+check_port_mac(struct pctx *c, const char *path,
+	       const struct aif_switch_params *sw, uint16_t idx)
+{
+	const struct aif_port_params *port = &sw->ports[idx];
+	char fp[PATH_LEN], buf[32];
+	uint16_t p;
+
+	for (p = 0; p < idx; p++) {
+		if (!sw->ports[p].mac_set ||
+		    memcmp(sw->ports[p].mac.b, port->mac.b, sizeof(port->mac.b)) != 0)
+			continue;
+		path_key(fp, path, "mac");
+		return fail(c, fp, "MAC %s is already the MAC of port %s",
+			    aif_mac_fmt(&port->mac, buf, sizeof(buf)),
+			    sw->ports[p].name);
 	}
 	return 0;
 }
@@ -1327,6 +1425,8 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 	if (rc < 0)
 		return -1;
 	port->mac_set = rc > 0;
+	if (port->mac_set && check_port_mac(c, path, sw, idx) < 0)
+		return -1;
 	if (get_int(c, j, path, "mtu", false, 68, 9600, &mtu) < 0)
 		return -1;
 	port->mtu = (uint16_t)mtu;
@@ -1878,6 +1978,45 @@ parse_route_target(struct pctx *c, json_t *j, const char *path,
 	return implicit_group(c, fp, sw, &m, &r->group);
 }
 
+/*
+ * A route must not take the place of an entry the switch makes itself: an
+ * address of its own (/32, /128: the local entry is added last and wins, so
+ * the route would be silently ignored) or a connected subnet (the route
+ * would replace it and the hosts on it would become unreachable).
+ */
+static int
+check_route_prefix(struct pctx *c, const char *path,
+		   const struct aif_switch_params *sw, const struct aif_prefix *pf)
+{
+	unsigned int host_len = pf->addr.family == AIF_AF_INET4 ? 32 : 128;
+	char buf[64];
+	uint16_t p, i;
+
+	for (p = 0; p < sw->n_ports && pf->len == host_len; p++)
+		for (i = 0; i < sw->ports[p].n_addrs; i++)
+			if (aif_ip_equal(&sw->ports[p].addrs[i].addr, &pf->addr))
+				return fail(c, path,
+					    "%s is an address of this switch (port %s); "
+					    "a route to it would never be used",
+					    aif_prefix_fmt(pf, buf, sizeof(buf)),
+					    sw->ports[p].name);
+	for (p = 0; p < sw->n_ports; p++)
+		for (i = 0; i < sw->ports[p].n_addrs; i++) {
+			struct aif_prefix net = sw->ports[p].addrs[i];
+
+			if (net.len != pf->len)
+				continue;
+			aif_prefix_normalize(&net);
+			if (aif_ip_equal(&net.addr, &pf->addr))
+				return fail(c, path,
+					    "%s is the connected subnet of port %s; a route "
+					    "would replace it and cut off its hosts",
+					    aif_prefix_fmt(pf, buf, sizeof(buf)),
+					    sw->ports[p].name);
+		}
+	return 0;
+}
+
 static int
 parse_route(struct pctx *c, json_t *j, const char *path,
 	    struct aif_switch_params *sw, struct aif_route_params *r)
@@ -1896,6 +2035,9 @@ parse_route(struct pctx *c, json_t *j, const char *path,
 		return fail(c, fp, "invalid prefix '%s'", s);
 	}
 	aif_prefix_normalize(&r->prefix);
+	path_key(fp, path, "prefix");
+	if (check_route_prefix(c, fp, sw, &r->prefix) < 0)
+		return -1;
 	n = (json_object_get(j, "group") != NULL) +
 	    (json_object_get(j, "nexthop") != NULL) +
 	    (json_object_get(j, "action") != NULL);

@@ -299,7 +299,7 @@ test_qos_full(void **state)
 	cfg = parse_ok("{'policies':{'rdma':{'qos':{'enable':false,"
 		       "'tc_to_queue_map':{'0':1,'7':0},'tc_to_pg_map':{'3':4,'4':3},"
 		       "'pfc_enable':[4,3],"
-		       "'scheduler':{'strict':[7,6],'weights':{'0':10,'5':65535}},"
+		       "'scheduler':{'strict':[7,6],'weights':{'0':10,'5':1000}},"
 		       "'buffer':{'model':'broadcom','size_bytes':17179869184,'reserve_bytes':0,"
 		       "'dynamic_th':1,'resume_offset_bytes':1048576,'headroom_bytes':262144,"
 		       "'cable_delay_ns':5000},"
@@ -328,7 +328,7 @@ test_qos_full(void **state)
 	for (i = 0; i < 8; i++) {
 		assert_int_equal(q->tc_to_queue[i], i == 0 ? 1 : i == 7 ? 0 : i);
 		assert_int_equal(q->tc_to_pg[i], i == 3 ? 4 : i == 4 ? 3 : i);
-		assert_int_equal(q->weight[i], i == 0 ? 10 : i == 5 ? 65535 : 1);
+		assert_int_equal(q->weight[i], i == 0 ? 10 : i == 5 ? 1000 : 1);
 	}
 	assert_int_equal(q->pfc_enable, (1u << 3) | (1u << 4));
 	assert_int_equal(q->strict_queues, (1u << 6) | (1u << 7));
@@ -496,6 +496,30 @@ test_links(void **state)
 	aif_config_free(cfg);
 }
 
+/* Addresses and routes next to the ones refused: IPv4 link-local and class E
+ * on a port, a route inside a connected subnet or around one, another
+ * switch's subnet, two ports without "mac" (their devices' own). */
+static void
+test_addresses_and_routes_ok(void **state)
+{
+	struct aif_config *cfg;
+
+	(void)state;
+	cfg = parse_ok("{'switches':[{'name':'s0','ports':["
+		       "{'name':'p0','device':'d0','addresses':['10.0.0.1/24','2001:db8::1/64']},"
+		       "{'name':'p1','device':'d1','addresses':['169.254.0.1/16','10.0.1.1/31']},"
+		       "{'name':'p2','device':'d2','addresses':['240.0.0.1/24','2001:db8:1::1/128']},"
+		       "{'name':'p3','device':'d3','mac':'02:00:00:00:00:03'}],"
+		       "'routes':[{'prefix':'10.0.0.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}},"
+		       "{'prefix':'10.0.0.0/8','action':'drop'},{'prefix':'10.0.0.2/32','action':'drop'},"
+		       "{'prefix':'2001:db8::/48','action':'drop'},{'prefix':'2001:db8::2/128','action':'drop'}]},"
+		       "{'name':'s1','ports':[{'name':'p0','device':'e0','mac':'02:00:00:00:00:03',"
+		       "'addresses':['10.0.0.1/24']}]}]}");
+	assert_int_equal(cfg->switches[0].n_routes, 5);
+	assert_int_equal(cfg->switches[0].ports[1].n_addrs, 2);
+	aif_config_free(cfg);
+}
+
 /* ---- bad configs ---- */
 
 struct bad_case {
@@ -532,6 +556,9 @@ static const struct bad_case bad_cases[] = {
 	  "$.switches[0].ports[0].mac: invalid MAC address 'zz'" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mac':'01:00:5e:00:00:01'}]}]}",
 	  "$.switches[0].ports[0].mac: multicast MAC address '01:00:5e:00:00:01' is not allowed" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mac':'02:00:00:00:00:10'},"
+	  "{'name':'p1','device':'d1'},{'name':'p2','device':'d2','mac':'02:00:00:00:00:10'}]}]}",
+	  "$.switches[0].ports[2].mac: MAC 02:00:00:00:00:10 is already the MAC of port p0" },
 	{ "{'switches':[{'name':'s0','ports':[" P0 ",{'name':'p0','device':'d1'}]}]}",
 	  "$.switches[0].ports[1].name: duplicate port name 'p0'" },
 	{ "{'switches':[{'name':'s0','ports':[" P0 ",{'name':'p1','device':'d0'}]}]}",
@@ -552,6 +579,51 @@ static const struct bad_case bad_cases[] = {
 	  "$.switches[0].ports[0].addresses[0]: '10.0.0.0/24' is the network address of its subnet" },
 	{ "{'switches':[{'name':'s0','ports':[" P0 ",{'name':'p1','device':'d1','addresses':['2001:db8::1/64','10.0.0.2/24']}]}]}",
 	  "$.switches[0].ports[1].addresses[1]: subnet 10.0.0.0/24 is already on port p0" },
+	/* addresses that are no host's, and overlapping subnets */
+#define ADDR1(a) "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['" a "']}]}]}"
+	{ ADDR1("10.0.0.1/0"),
+	  "$.switches[0].ports[0].addresses[0]: '10.0.0.1/0' is a /0: its subnet would make every destination connected" },
+	{ ADDR1("2001:db8::1/0"),
+	  "$.switches[0].ports[0].addresses[0]: '2001:db8::1/0' is a /0: its subnet would make every destination connected" },
+	{ ADDR1("224.0.0.5/24"),
+	  "$.switches[0].ports[0].addresses[0]: '224.0.0.5/24' is a multicast address (224.0.0.0/4)" },
+	{ ADDR1("239.1.1.1/32"),
+	  "$.switches[0].ports[0].addresses[0]: '239.1.1.1/32' is a multicast address (224.0.0.0/4)" },
+	{ ADDR1("0.0.0.1/24"),
+	  "$.switches[0].ports[0].addresses[0]: '0.0.0.1/24' is in 0.0.0.0/8 (\"this network\"), not a host address" },
+	{ ADDR1("0.0.0.0/32"),
+	  "$.switches[0].ports[0].addresses[0]: '0.0.0.0/32' is in 0.0.0.0/8 (\"this network\"), not a host address" },
+	{ ADDR1("127.0.0.1/8"),
+	  "$.switches[0].ports[0].addresses[0]: '127.0.0.1/8' is a loopback address (127.0.0.0/8)" },
+	{ ADDR1("255.255.255.255/32"),
+	  "$.switches[0].ports[0].addresses[0]: '255.255.255.255/32' is the limited broadcast address" },
+	{ ADDR1("ff02::1/64"),
+	  "$.switches[0].ports[0].addresses[0]: 'ff02::1/64' is a multicast address (ff00::/8)" },
+	{ ADDR1("::/128"),
+	  "$.switches[0].ports[0].addresses[0]: '::/128' is the unspecified address" },
+	{ ADDR1("::1/128"),
+	  "$.switches[0].ports[0].addresses[0]: '::1/128' is the loopback address" },
+	{ ADDR1("::ffff:10.0.0.1/120"),
+	  "$.switches[0].ports[0].addresses[0]: '::ffff:10.0.0.1/120' is an IPv4-mapped address (::ffff:0:0/96)" },
+	{ ADDR1("fe80::1/64"),
+	  "$.switches[0].ports[0].addresses[0]: 'fe80::1/64' is a link-local address (fe80::/10), which is never routed" },
+	{ ADDR1("febf::1/64"),
+	  "$.switches[0].ports[0].addresses[0]: 'febf::1/64' is a link-local address (fe80::/10), which is never routed" },
+#undef ADDR1
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/16']},"
+	  "{'name':'p1','device':'d1','addresses':['10.0.1.1/24']}]}]}",
+	  "$.switches[0].ports[1].addresses[0]: subnet 10.0.1.0/24 overlaps 10.0.0.0/16 on port p0" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.1.1/24']},"
+	  "{'name':'p1','device':'d1','addresses':['10.0.0.1/16']}]}]}",
+	  "$.switches[0].ports[1].addresses[0]: subnet 10.0.0.0/16 overlaps 10.0.1.0/24 on port p0" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/24']},"
+	  "{'name':'p1','device':'d1','addresses':['10.0.0.9/32']}]}]}",
+	  "$.switches[0].ports[1].addresses[0]: subnet 10.0.0.9/32 overlaps 10.0.0.0/24 on port p0" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/48']},"
+	  "{'name':'p1','device':'d1','addresses':['2001:db8:0:1::1/64']}]}]}",
+	  "$.switches[0].ports[1].addresses[0]: subnet 2001:db8:0:1::/64 overlaps 2001:db8::/48 on port p0" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/24','10.0.0.2/25']}]}]}",
+	  "$.switches[0].ports[0].addresses[1]: subnet 10.0.0.0/25 overlaps 10.0.0.0/24 on port p0" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':"
 	  "['1.0.0.1/8','2.0.0.1/8','3.0.0.1/8','4.0.0.1/8','5.0.0.1/8','6.0.0.1/8','7.0.0.1/8','8.0.0.1/8','9.0.0.1/8']}]}]}",
 	  "$.switches[0].ports[0].addresses: expected 0..8 entries, got 9" },
@@ -600,6 +672,27 @@ static const struct bad_case bad_cases[] = {
 	  "$.switches[0].routes[0].nexthop.ip: next hop 10.9.9.9 is not on a subnet of port p1 and has no static neighbor" },
 	{ SW(",'routes':[{'prefix':'10.2.0.0/16','nexthop':{'ip':'10.0.1.0','port':'p1','weight':2}}]"),
 	  "$.switches[0].routes[0].nexthop: unknown field 'weight'" },
+	/* routes that would take the place of the switch's own entries */
+	{ SW(",'routes':[{'prefix':'10.2.0.0/16','action':'drop'},{'prefix':'10.0.0.0/24','nexthop':{'ip':'10.0.1.0','port':'p1'}}]"),
+	  "$.switches[0].routes[1].prefix: 10.0.0.0/24 is the connected subnet of port p0; a route would replace it and cut off its hosts" },
+	{ SW(",'routes':[{'prefix':'10.0.0.77/24','action':'drop'}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.0.0/24 is the connected subnet of port p0; a route would replace it and cut off its hosts" },
+	{ SW(",'routes':[{'prefix':'10.0.1.0/31','action':'drop'}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.1.0/31 is the connected subnet of port p1; a route would replace it and cut off its hosts" },
+	{ SW(",'routes':[{'prefix':'10.0.1.1/32','action':'drop'}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.1.1/32 is an address of this switch (port p1); a route to it would never be used" },
+	{ SW(",'routes':[{'prefix':'10.0.0.1','nexthop':{'ip':'10.0.1.0','port':'p1'}}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.0.1/32 is an address of this switch (port p0); a route to it would never be used" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/64']}],"
+	  "'routes':[{'prefix':'2001:db8::1/128','action':'drop'}]}]}",
+	  "$.switches[0].routes[0].prefix: 2001:db8::1/128 is an address of this switch (port p0); a route to it would never be used" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/64']}],"
+	  "'routes':[{'prefix':'2001:db8::/64','action':'drop'}]}]}",
+	  "$.switches[0].routes[0].prefix: 2001:db8::/64 is the connected subnet of port p0; a route would replace it and cut off its hosts" },
+	/* a port's own /32: the address check comes first */
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/32']}],"
+	  "'routes':[{'prefix':'10.0.0.1/32','action':'drop'}]}]}",
+	  "$.switches[0].routes[0].prefix: 10.0.0.1/32 is an address of this switch (port p0); a route to it would never be used" },
 	{ SW(",'routes':[{'prefix':'10.3.0.0/16','action':'drop'},{'prefix':'10.2.0.0/16','action':'drop'},"
 	     "{'prefix':'10.2.1.1/16','action':'drop'},{'prefix':'10.3.0.0/16','action':'drop'}]"),
 	  "$.switches[0].routes[2].prefix: duplicate prefix 10.2.0.0/16 (also routes[1])" },
@@ -651,9 +744,12 @@ static const struct bad_case bad_cases[] = {
 	{ QOS("'scheduler':{'strict':[6,6]}"),
 	  "$.policies.default.qos.scheduler.strict[1]: duplicate queue 6" },
 	{ QOS("'scheduler':{'weights':{'0':0}}"),
-	  "$.policies.default.qos.scheduler.weights.0: weight must be 1..65535, got 0" },
+	  "$.policies.default.qos.scheduler.weights.0: weight must be 1..1000, got 0" },
 	{ QOS("'scheduler':{'weights':{'7':70000}}"),
-	  "$.policies.default.qos.scheduler.weights.7: weight must be 1..65535, got 70000" },
+	  "$.policies.default.qos.scheduler.weights.7: weight must be 1..1000, got 70000" },
+	/* the scheduler's limit, not only the parser's (compiled, 1001 failed) */
+	{ QOS("'scheduler':{'weights':{'2':1001}}"),
+	  "$.policies.default.qos.scheduler.weights.2: weight must be 1..1000, got 1001" },
 	{ QOS("'scheduler':{'weights':{'8':1}}"),
 	  "$.policies.default.qos.scheduler.weights.8: key must be a queue 0..7" },
 	{ QOS("'buffer':{'size':1}"), "$.policies.default.qos.buffer: unknown field 'size'" },
@@ -740,6 +836,8 @@ static const struct bad_case bad_cases[] = {
 	  "$.switches[0].ports[0].shaper_gbps: expected number, got string" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','speed_gbps':10,'shaper_gbps':25}]}]}",
 	  "$.switches[0].ports[0].shaper_gbps: must be at most speed_gbps (10), got 25" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_gbps':1600.5}]}]}",
+	  "$.switches[0].ports[0].shaper_gbps: must be at most 1600 (the scheduler's limit), got 1600.5" },
 	/* speed rounds down to 1 Mb/s: 1.2 Mb/s is more than the port carries */
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','speed_gbps':0.0014,'shaper_gbps':0.0012}]}]}",
 	  "$.switches[0].ports[0].shaper_gbps: must be at most speed_gbps (0.0014), got 0.0012" },
@@ -771,9 +869,10 @@ static const struct bad_case bad_cases[] = {
 static void
 test_bad_configs(void **state)
 {
-	size_t i;
+	size_t i, bad = 0;
 
 	(void)state;
+	/* every case is tried and every mismatch printed, then the test fails */
 	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		const struct bad_case *bc = &bad_cases[i];
 		struct aif_config *cfg = (struct aif_config *)&cfg;
@@ -784,13 +883,20 @@ test_bad_configs(void **state)
 		memset(err, 'x', sizeof(err));
 		rc = aif_config_parse(json, strlen(json), &cfg, err,
 				      sizeof(err));
-		if (rc != -1 || cfg != NULL)
-			fail_msg("case %zu parsed: %s", i, bc->json);
+		if (rc != -1 || cfg != NULL) {
+			print_error("case %zu parsed: %s\n", i, bc->json);
+			aif_config_free(cfg == (struct aif_config *)&cfg ? NULL : cfg);
+			bad++;
+			continue;
+		}
 		assert_non_null(memchr(err, '\0', sizeof(err)));
-		if (strcmp(err, bc->err) != 0)
-			fail_msg("case %zu: got\n  %s\nwant\n  %s", i, err,
-				 bc->err);
+		if (strcmp(err, bc->err) != 0) {
+			print_error("case %zu: got\n  %s\nwant\n  %s\n", i, err,
+				    bc->err);
+			bad++;
+		}
 	}
+	assert_int_equal(bad, 0);
 	assert_true(i >= 120);
 }
 
@@ -876,6 +982,7 @@ main(void)
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_routes_and_groups),
 		cmocka_unit_test(test_links),
+		cmocka_unit_test(test_addresses_and_routes_ok),
 		cmocka_unit_test(test_bad_configs),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_err_buffer),

@@ -160,6 +160,41 @@ add_err:
 	return -1;
 }
 
+/*
+ * A group member that got no neighbour or counter slot, at its JSON path: a
+ * group of the file is nexthop_groups[g] (they come first, in file order),
+ * an implicit one ("<ip>@<port>", no file name has '@') is the "nexthop" of
+ * the first route that uses it.
+ */
+static void
+member_fail(const struct aif_switch_params *sp, uint16_t sw_index, uint32_t g,
+	    uint16_t k, bool no_neigh, char *err, size_t err_len)
+{
+	const struct aif_group_params *gp = &sp->groups[g];
+	const struct aif_nexthop_params *np = &gp->members[k];
+	char path[96], ip[64];
+	uint32_t r = 0;
+
+	if (strchr(gp->name, '@') == NULL) {
+		snprintf(path, sizeof(path), "$.switches[%u].nexthop_groups[%u].members[%u]",
+			 sw_index, g, k);
+	} else {
+		while (r + 1 < sp->n_routes &&
+		       !(sp->routes[r].kind == AIF_ROUTE_GROUP && sp->routes[r].group == g))
+			r++;
+		snprintf(path, sizeof(path), "$.switches[%u].routes[%u].nexthop", sw_index, r);
+	}
+	aif_ip_fmt(&np->ip, ip, sizeof(ip));
+	if (no_neigh)
+		snprintf(err, err_len, "%s: no free neighbour slot for %s on port %s "
+			 "(the table holds %u entries)", path, ip, sp->ports[np->port].name,
+			 AIF_MAX_NEIGHBORS);
+	else
+		snprintf(err, err_len, "%s: no free counter slot for member %s@%s of "
+			 "group %s (%u slots, all taken)", path, ip, sp->ports[np->port].name,
+			 gp->name, AIF_MAX_MEMBER_SLOTS);
+}
+
 /* The same next hops (IP and port) at the same offsets: buckets, which name
  * offsets, may then be kept. */
 static bool
@@ -185,13 +220,15 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 	struct aif_tables *t;
 
 	if (sw_index >= cfg->n_switches) {
-		snprintf(err, err_len, "no switch %u in config", sw_index);
+		snprintf(err, err_len, "$.switches: no switch %u in the config (it has %u)",
+			 sw_index, cfg->n_switches);
 		return NULL;
 	}
 	sp = &cfg->switches[sw_index];
 	if (sp->n_ports != sw->n_ports) {
-		snprintf(err, err_len, "switch %s has %u ports, the running switch %u",
-			 sp->name, sp->n_ports, sw->n_ports);
+		snprintf(err, err_len, "$.switches[%u].ports: switch %s has %u ports, "
+			 "the running switch %u", sw_index, sp->name, sp->n_ports,
+			 sw->n_ports);
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));
@@ -262,8 +299,8 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 			mem->ctr_slot = member_ctr_slot(sw, gp->name, &np->ip, np->port);
 			if (mem->neigh_slot == AIF_NEIGH_NONE ||
 			    mem->ctr_slot == UINT32_MAX) {
-				snprintf(err, err_len, "$.switches[%u].nexthop_groups[%u]: "
-					 "out of neighbour or counter slots", sw_index, g);
+				member_fail(sp, sw_index, g, k,
+					    mem->neigh_slot == AIF_NEIGH_NONE, err, err_len);
 				goto err;
 			}
 		}
@@ -313,7 +350,7 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		goto err;
 	}
 	if (aif_qos_compile(t->qos, &pol->qos, sp->ports, sp->n_ports, speed_bps,
-			    sp->policy, err, err_len) != 0)
+			    pol->name, sw_index, err, err_len) != 0)
 		goto err;
 	t->cfg = cfg;
 	return t;

@@ -3,6 +3,7 @@
  * Lossless QoS: compiling the policy into module configs, and the state's
  * life cycle (see qos.h).  The per-packet code is in pipelines/egress.c.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +39,93 @@ ring_pkts_for(uint64_t buffer_bytes)
 	return r;
 }
 
+/*
+ * Why aif_mmu_config_init refused the buffer, as "<json path>: <reason>" with
+ * the numbers it compared: the field at fault is the one the user can turn
+ * (headroom_bytes when given, else size_bytes for the derived headroom).
+ * The sums are those of mmu.c ("Pool arithmetic" in mmu.h): one headroom
+ * and (HPCC) one reserve per port, which its lossless PGs share.
+ */
+static void
+mmu_fail(int rc, const struct aif_mmu_params *mp, const struct aif_qos_params *qp,
+	 const struct aif_port_params *ports, const char *pol, char *err,
+	 size_t err_len)
+{
+	uint64_t hdrm = 0, rsrv, max_h = 0;
+	uint16_t max_p = 0;
+
+	for (uint16_t p = 0; p < mp->n_ports; p++) {
+		uint64_t h = mp->port[p].headroom_bytes;
+		if (h == 0)
+			h = aif_mmu_headroom_bytes(mp->model, mp->port[p].speed_bps,
+						   mp->port[p].cable_delay_ns, mp->mtu_bytes);
+		hdrm += h;
+		if (h > max_h) {
+			max_h = h;
+			max_p = p;
+		}
+	}
+	rsrv = mp->model == AIF_MMU_BROADCOM
+		? (uint64_t)mp->n_ports * ((uint64_t)AIF_MMU_N_PG * mp->reserve_bytes +
+					    mp->port_reserve_bytes)
+		: (uint64_t)mp->n_ports * mp->reserve_bytes;
+	switch (-rc) {
+	case AIF_MMU_ERR_RESERVE:
+		snprintf(err, err_len, "$.policies.%s.qos.buffer.reserve_bytes: %u B %s x %u "
+			 "ports = %" PRIu64 " B of reserves, not below size_bytes %" PRIu64,
+			 pol, mp->reserve_bytes,
+			 mp->model == AIF_MMU_BROADCOM ? "x 8 PGs (+ 1 MTU per port)" : "per port",
+			 mp->n_ports, rsrv, mp->buffer_bytes);
+		return;
+	case AIF_MMU_ERR_POOL:
+		if (qp->headroom_bytes != 0)
+			snprintf(err, err_len, "$.policies.%s.qos.buffer.headroom_bytes: %u B x %u "
+				 "ports = %" PRIu64 " B of headroom + %" PRIu64 " B of reserves "
+				 "leave no shared pool in size_bytes %" PRIu64,
+				 pol, qp->headroom_bytes, mp->n_ports, hdrm, rsrv,
+				 mp->buffer_bytes);
+		else
+			snprintf(err, err_len, "$.policies.%s.qos.buffer.size_bytes: %" PRIu64
+				 " B leaves no shared pool: %" PRIu64 " B of headroom (derived "
+				 "from port speeds and cable_delay_ns %u, up to %" PRIu64
+				 " B on port %s) + %" PRIu64 " B of reserves over %u ports",
+				 pol, mp->buffer_bytes, hdrm, qp->cable_delay_ns, max_h,
+				 ports[max_p].name, rsrv, mp->n_ports);
+		return;
+	case AIF_MMU_ERR_RESUME_OFFSET:
+		snprintf(err, err_len, "$.policies.%s.qos.buffer.resume_offset_bytes: %u B "
+			 "is not below the shared pool (%" PRIu64 " B = size_bytes %" PRIu64
+			 " - %" PRIu64 " B of headroom - %" PRIu64 " B of reserves)",
+			 pol, mp->resume_offset_bytes, mp->buffer_bytes - hdrm - rsrv,
+			 mp->buffer_bytes, hdrm, rsrv);
+		return;
+	case AIF_MMU_ERR_HEADROOM:
+		for (max_p = 0; max_p + 1 < mp->n_ports; max_p++)
+			if (aif_mmu_headroom_bytes(mp->model, mp->port[max_p].speed_bps,
+						   mp->port[max_p].cable_delay_ns,
+						   mp->mtu_bytes) == 0)
+				break;
+		snprintf(err, err_len, "$.policies.%s.qos.buffer.%s: headroom_bytes 0 derives "
+			 "the headroom from the port speed and cable_delay_ns, which gives "
+			 "port %s (%" PRIu64 " Mb/s, %u ns) none for its lossless priorities; "
+			 "set headroom_bytes or a longer cable_delay_ns", pol,
+			 qp->cable_delay_ns == 0 ? "cable_delay_ns" : "headroom_bytes",
+			 ports[max_p].name, mp->port[max_p].speed_bps / 1000000,
+			 qp->cable_delay_ns);
+		return;
+	default: /* fields the policy does not set */
+		snprintf(err, err_len, "$.policies.%s.qos.buffer: %s", pol,
+			 aif_mmu_err_name(rc));
+	}
+}
+
 int
 aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		const struct aif_port_params *ports, uint16_t n_ports,
-		const uint64_t *speed_bps, uint16_t policy_index, char *err,
-		size_t err_len)
+		const uint64_t *speed_bps, const char *policy_name, uint16_t sw_index,
+		char *err, size_t err_len)
 {
+	const char *pol = policy_name;
 	struct aif_mmu_params mp;
 	struct aif_ecn_params ep;
 	struct aif_pfcwd_params wp;
@@ -76,8 +158,7 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		mp.port[p].pfc_enable = qp->pfc_enable;
 	}
 	if ((rc = aif_mmu_config_init(&qc->mmu, &mp)) != 0) {
-		snprintf(err, err_len, "$.policies[%u].qos.buffer: %s", policy_index,
-			 aif_mmu_err_name(rc));
+		mmu_fail(rc, &mp, qp, ports, pol, err, err_len);
 		return -1;
 	}
 
@@ -89,7 +170,12 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		: qp->ecn_mode == AIF_QOS_ECN_WRED ? AIF_ECN_MODE_WRED : AIF_ECN_MODE_OFF;
 	ep.mark_point = qc->ecn_at_enqueue ? AIF_ECN_AT_ENQUEUE : AIF_ECN_AT_DEQUEUE;
 	if ((rc = aif_ecn_config_init(&qc->ecn, &ep)) != 0) {
-		snprintf(err, err_len, "$.policies[%u].qos.ecn: %s", policy_index,
+		/* the parser checks these already; the path names the field */
+		snprintf(err, err_len, "$.policies.%s.qos.ecn%s: %s", pol,
+			 rc == AIF_ECN_ERR_KMIN_GT_KMAX ? ".kmax_bytes"
+			 : rc == AIF_ECN_ERR_PMAX_RANGE ? ".pmax"
+			 : rc == AIF_ECN_ERR_MODE ? ".mode"
+			 : rc == AIF_ECN_ERR_MARK_POINT ? ".mark" : "",
 			 aif_ecn_err_name(rc));
 		return -1;
 	}
@@ -100,7 +186,10 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 	wp.action = qp->wd_action == AIF_QOS_WD_FORWARD ? AIF_PFCWD_FORWARD
 		  : qp->wd_action == AIF_QOS_WD_ALERT ? AIF_PFCWD_ALERT : AIF_PFCWD_DROP;
 	if ((rc = aif_pfcwd_config_init(&qc->wd, &wp)) != 0) {
-		snprintf(err, err_len, "$.policies[%u].qos.pfc.watchdog: %s", policy_index,
+		snprintf(err, err_len, "$.policies.%s.qos.pfc.watchdog%s: %s", pol,
+			 rc == AIF_PFCWD_ERR_DETECTION ? ".detection_ms"
+			 : rc == AIF_PFCWD_ERR_RESTORATION ? ".restoration_ms"
+			 : rc == AIF_PFCWD_ERR_ACTION ? ".action" : "",
 			 aif_pfcwd_err_name(rc));
 		return -1;
 	}
@@ -122,8 +211,23 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 					   (8 * AIF_NS_PER_S));
 		sp.ring_pkts = ring_pkts_for(qp->buffer_bytes);
 		if ((rc = aif_sched_config_init(&qc->sched[p], &sp)) != 0) {
-			snprintf(err, err_len, "$.policies[%u].qos.scheduler (port %s): %s",
-				 policy_index, ports[p].name, aif_sched_err_name(rc));
+			unsigned q = 0;
+			while (q + 1 < AIF_QOS_NQ && (sp.q[q].mode != AIF_SCHED_DWRR ||
+						      sp.q[q].weight <= AIF_SCHED_WEIGHT_MAX))
+				q++;
+			if (rc == AIF_SCHED_ERR_WEIGHT)
+				snprintf(err, err_len, "$.policies.%s.qos.scheduler.weights.%u: "
+					 "%u is over the scheduler's limit %u", pol, q,
+					 sp.q[q].weight, AIF_SCHED_WEIGHT_MAX);
+			else if (rc == AIF_SCHED_ERR_RATE || rc == AIF_SCHED_ERR_BURST)
+				snprintf(err, err_len, "$.switches[%u].ports[%u].shaper_gbps: %s",
+					 sw_index, p, aif_sched_err_name(rc));
+			else if (rc == AIF_SCHED_ERR_MTU)
+				snprintf(err, err_len, "$.switches[%u].ports[%u].mtu: %s",
+					 sw_index, p, aif_sched_err_name(rc));
+			else
+				snprintf(err, err_len, "$.policies.%s.qos.scheduler (port %s): %s",
+					 pol, ports[p].name, aif_sched_err_name(rc));
 			return -1;
 		}
 		memset(&tp, 0, sizeof(tp));
@@ -133,8 +237,16 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		/* with hardware PFC the NIC pauses the sender from its own buffer */
 		tp.pfc_enable = ports[p].pfc_mode == AIF_PFC_MODE_HARDWARE ? 0 : qp->pfc_enable;
 		if ((rc = aif_pfc_tx_config_init(&qc->pfc_tx[p], &tp)) != 0) {
-			snprintf(err, err_len, "$.policies[%u].qos.pfc (port %s): %s",
-				 policy_index, ports[p].name, aif_pfc_err_name(rc));
+			if (rc == AIF_PFC_E_CFG_QUANTA)
+				snprintf(err, err_len, "$.policies.%s.qos.pfc.quanta: %u quanta "
+					 "pause port %s for %" PRIu64 " ns at %" PRIu64 " Mb/s; "
+					 "XOFF is refreshed at half that, sooner than one "
+					 "minimum frame takes", pol, qp->pfc_quanta, ports[p].name,
+					 aif_pfc_quanta_to_ns(qp->pfc_quanta, speed_bps[p]),
+					 speed_bps[p] / 1000000);
+			else
+				snprintf(err, err_len, "$.policies.%s.qos.pfc (port %s): %s",
+					 pol, ports[p].name, aif_pfc_err_name(rc));
 			return -1;
 		}
 		qc->speed_bps[p] = speed_bps[p];

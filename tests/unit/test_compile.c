@@ -488,6 +488,80 @@ test_member_slots(void **state)
 	}
 }
 
+/* ---- QoS compile errors: the path of the field at fault, the numbers ---- */
+
+struct qos_err_case {
+	const char *qos;   /* the "qos" object of policy gold (single quotes) */
+	const char *err;   /* the whole message */
+	int weight_q;      /* >= 0: set that queue's weight past the parser's check */
+	uint64_t shaper_bps; /* != 0: port p1's shaper, past the parser's check */
+};
+
+static void
+test_qos_errors(void **state)
+{
+	static const struct qos_err_case cases[] = {
+		/* 4 ports at 10 Gb/s (unknown speed), HPCC: one headroom and one
+		 * reserve per port */
+		{ "{'buffer': {'size_bytes': 4194304, 'headroom_bytes': 1048576}}",
+		  "$.policies.gold.qos.buffer.headroom_bytes: 1048576 B x 4 ports = 4194304 B "
+		  "of headroom + 16384 B of reserves leave no shared pool in size_bytes 4194304", -1, 0 },
+		{ "{'buffer': {'cable_delay_ns': 100000000}}",
+		  "$.policies.gold.qos.buffer.size_bytes: 12582912 B leaves no shared pool: "
+		  "1500000000 B of headroom (derived from port speeds and cable_delay_ns 100000000, "
+		  "up to 375000000 B on port p0) + 16384 B of reserves over 4 ports", -1, 0 },
+		{ "{'buffer': {'size_bytes': 65536, 'reserve_bytes': 16384}}",
+		  "$.policies.gold.qos.buffer.reserve_bytes: 16384 B per port x 4 ports = 65536 B "
+		  "of reserves, not below size_bytes 65536", -1, 0 },
+		{ "{'buffer': {'size_bytes': 1048576, 'resume_offset_bytes': 1048576}}",
+		  "$.policies.gold.qos.buffer.resume_offset_bytes: 1048576 B is not below the "
+		  "shared pool (1017192 B = size_bytes 1048576 - 15000 B of headroom - 16384 B of "
+		  "reserves)", -1, 0 },
+		{ "{'buffer': {'cable_delay_ns': 0}}",
+		  "$.policies.gold.qos.buffer.cable_delay_ns: headroom_bytes 0 derives the headroom "
+		  "from the port speed and cable_delay_ns, which gives port p0 (10000 Mb/s, 0 ns) "
+		  "none for its lossless priorities; set headroom_bytes or a longer cable_delay_ns", -1, 0 },
+		{ "{'pfc': {'quanta': 1}}",
+		  "$.policies.gold.qos.pfc.quanta: 1 quanta pause port p0 for 52 ns at 10000 Mb/s; "
+		  "XOFF is refreshed at half that, sooner than one minimum frame takes", -1, 0 },
+		{ "{}", "$.policies.gold.qos.scheduler.weights.2: 2000 is over the scheduler's "
+		  "limit 1000", 2, 0 },
+		{ "{}", "$.switches[0].ports[1].shaper_gbps: rate_bps above 1.6 Tb/s", -1,
+		  2000000000000ull },
+	};
+	unsigned bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < RTE_DIM(cases); i++) {
+		char text[2048], err[AIF_ERR_MAX] = "";
+		struct aif_config *cfg = NULL;
+
+		snprintf(text, sizeof(text),
+			 "{'policies': {'gold': {'qos': %s}},"
+			 " 'switches': [{'name': 'leaf0', 'policy': 'gold', 'ports': ["
+			 " {'name': 'p0', 'device': 'net_null0'}, {'name': 'p1', 'device': 'net_null1'},"
+			 " {'name': 'p2', 'device': 'net_null2'}, {'name': 'p3', 'device': 'net_null3'}]}]}",
+			 cases[i].qos);
+		const char *json = q(text);
+		if (aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)) != 0)
+			fail_msg("case %zu: config: %s", i, err);
+		if (cases[i].weight_q >= 0)
+			cfg->policies[1].qos.weight[cases[i].weight_q] = 2000;
+		if (cases[i].shaper_bps)
+			cfg->switches[0].ports[1].shaper_bps = cases[i].shaper_bps;
+		struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
+		aif_tables_free(t);
+		if (t == NULL)
+			aif_config_free(cfg);
+		if (t != NULL || strcmp(err, cases[i].err) != 0) {
+			printf("case %zu: got\n  %s\nwant\n  %s\n", i, t ? "(compiled)" : err,
+			       cases[i].err);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* ---- failure ---- */
 
 static void
@@ -505,7 +579,7 @@ test_compile_fails(void **state)
 	assert_int_equal(aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)), 0);
 	memset(err, 0, sizeof(err));
 	assert_null(aif_tables_compile(sw, cfg, 0, err, sizeof(err)));
-	assert_string_equal(err, "switch leaf0 has 1 ports, the running switch 4");
+	assert_string_equal(err, "$.switches[0].ports: switch leaf0 has 1 ports, the running switch 4");
 	assert_null(sw->tables);
 	aif_config_free(cfg); /* still the caller's */
 
@@ -513,7 +587,7 @@ test_compile_fails(void **state)
 	cfg = parse_cfg(true);
 	memset(err, 0, sizeof(err));
 	assert_null(aif_tables_compile(sw, cfg, 1, err, sizeof(err)));
-	assert_string_equal(err, "no switch 1 in config");
+	assert_string_equal(err, "$.switches: no switch 1 in the config (it has 1)");
 	/* the rejected compiles left nothing behind: the same config compiles */
 	struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
 	assert_non_null(t);
@@ -535,6 +609,7 @@ main(void)
 		SW_TEST(test_tables_fields),
 		SW_TEST(test_member_slots),
 		SW_TEST(test_compile_fails),
+		SW_TEST(test_qos_errors),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

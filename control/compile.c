@@ -2,10 +2,14 @@
 /*
  * Config -> tables compiler (see compile.h).  Runs on the control thread.
  *
- * FIB contents, in order of insertion (a later add of the same prefix wins):
+ * FIB contents (of one prefix the later wins; the config refuses a route
+ * equal to a connected subnet or to an address of the switch, so only a
+ * port's /32 or /128 subnet meets its own address):
  *   1. each port subnet            -> CONNECTED(port)
  *   2. each configured route       -> GROUP(g) or DROP
  *   3. each interface address /32, /128 -> LOCAL(port)
+ * IPv4 entries go in in that order; IPv6 ones shortest first, with synthetic
+ * entries that change no lookup (see "FIB sizing").
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +19,7 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_fib.h>
+#include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_fib6.h>
 
@@ -84,80 +89,383 @@ member_ctr_slot(struct aif_switch *sw, const char *group, const struct aif_ip *i
 	return free_slot;
 }
 
-static int
-build_fibs(struct aif_tables *t, const struct aif_switch_params *sp,
-	   char *err, size_t err_len)
+/*
+ * FIB sizing.  Both FIBs keep a table of 2^24 entries (64 MiB at 4 bytes)
+ * and a pool of tbl8 groups (256 entries, 1 KiB each) for the bits past
+ * /24, allocated when the FIB is created; rte_fib*_add fails with -ENOSPC
+ * when the pool cannot cover a new route.  Sizing that pool for the worst
+ * case (14 groups per IPv6 route: 896 MiB for 65,536 routes) exhausts an
+ * EAL -m 1024, so it is sized from what the entries need.
+ *
+ * IPv4 (DIR24_8) reserves one group per /24 block holding an entry longer
+ * than /24: the count of such distinct blocks is exact.
+ *
+ * IPv6 (trie) needs one group per distinct (level, prefix) node: for each
+ * level b = 24, 32, ..., 120, the distinct b-bit prefixes of the entries
+ * longer than b.  But DPDK 22.11 (lib/fib/trie.c, trie_modify) admits a
+ * route only if its own reservation fits, and reserves per route the levels
+ * between it and the longest route covering it: 5 for a /64 under nothing,
+ * 8 for a /128 under a /64, however many groups the routes share (65,536
+ * host routes in one /64 would reserve 524,288 groups and use 268).  So the
+ * entries go in shortest first, each path through the trie already held by
+ * a route at every level above: where no entry of the config is, a
+ * "synthetic" one at that node's prefix carrying the next hop the lookup
+ * gives there at that moment.  That next hop is what the entries shorter
+ * than it give (those longer come later), so lookups are unchanged, and the
+ * trie skips the data plane for a route whose next hop is its parent's (no
+ * reservation either).  Each config entry then reserves at most one group,
+ * each /32 synthetic (it may have no parent) one, and the pool needs
+ * max(distinct nodes, those reservations).  Measured (the smallest pool
+ * that loads, against this count): 65,536 /64s in distinct /56s 131,331
+ * (131,330); 65,536 host routes in one /64 65,537 (65,536); 65,536
+ * /48../64 65,537..92,648 (92,647).  FIB_SLACK_TBL8 covers the difference.
+ */
+#define FIB_SLACK_TBL8 64
+
+/* One IPv6 FIB entry (build_fib6). */
+struct fib6_ent {
+	uint8_t a[16];  /* host bits zero */
+	uint8_t len;
+	uint8_t rank;   /* of entries with one prefix the highest wins (below) */
+	uint16_t port;  /* connected, local: port; route: - */
+	uint32_t src;   /* route index, or address index in the port */
+	uint64_t nh;
+};
+enum { FIB6_SYNTH = 0, FIB6_CONNECTED = 1, FIB6_ROUTE = 2, FIB6_LOCAL = 3 };
+
+static void
+mask6(uint8_t *a, unsigned int len)
 {
-	static uint64_t seq; /* FIB names must be unique in the process */
-	char name[64];
-	uint32_t n4 = 0, n6 = 0, long4 = 0;
+	for (unsigned int i = 0; i < 16; i++, len = len > 8 ? len - 8 : 0)
+		if (len < 8)
+			a[i] &= (uint8_t)(0xff00u >> len);
+}
+
+/* By address, then length, then rank. */
+static int
+fib6_addr_cmp(const void *va, const void *vb)
+{
+	const struct fib6_ent *x = va, *y = vb;
+	int d = memcmp(x->a, y->a, 16);
+
+	if (d != 0)
+		return d;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (int)x->rank - (int)y->rank;
+}
+
+/* By address, then length: one prefix (e[] holds each once). */
+static int
+fib6_prefix_cmp(const void *va, const void *vb)
+{
+	const struct fib6_ent *x = va, *y = vb;
+	int d = memcmp(x->a, y->a, 16);
+
+	return d != 0 ? d : (int)x->len - (int)y->len;
+}
+
+/* By length (the insertion order), then address. */
+static int
+fib6_len_cmp(const void *va, const void *vb)
+{
+	const struct fib6_ent *x = va, *y = vb;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->a, y->a, 16);
+}
+
+static int
+u32_cmp(const void *va, const void *vb)
+{
+	uint32_t x = *(const uint32_t *)va, y = *(const uint32_t *)vb;
+
+	return x < y ? -1 : x > y;
+}
+
+/* DPDK heap free in all (*free_bytes) and its largest block, in bytes. */
+static void
+dpdk_free_mem(uint64_t *free_bytes, uint64_t *largest_bytes)
+{
+	*free_bytes = *largest_bytes = 0;
+	for (unsigned int i = 0; i < rte_socket_count(); i++) {
+		struct rte_malloc_socket_stats st;
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) != 0)
+			continue;
+		*free_bytes += st.heap_freesz_bytes;
+		*largest_bytes = RTE_MAX(*largest_bytes, (uint64_t)st.greatest_free_size);
+	}
+}
+
+/* A FIB that could not be created: what it needs, what there is. */
+static void
+fib_create_fail(const char *fam, uint32_t routes, uint32_t tbl8, uint64_t tbl8_bytes,
+		char *err, size_t err_len)
+{
+	/* the 2^24 table, the groups, and about 128 bytes per RIB node (two per route) */
+	uint64_t need = (1ull << 24) * 4 + (uint64_t)(tbl8 + 1) * tbl8_bytes +
+			(uint64_t)routes * 2 * 128;
+	uint64_t free_b, largest;
+
+	/* rte_errno says EINVAL after a failed trie allocation: memory it is */
+	dpdk_free_mem(&free_b, &largest);
+	snprintf(err, err_len, "cannot create the %s FIB for %u entries: it needs about "
+		 "%" PRIu64 " MiB of DPDK memory (%u tbl8 groups of %" PRIu64 " B), DPDK "
+		 "has %" PRIu64 " MiB free (largest block %" PRIu64 " MiB); raise EAL -m",
+		 fam, routes, (need + (1 << 20) - 1) >> 20, tbl8, tbl8_bytes, free_b >> 20,
+		 largest >> 20);
+}
+
+/* An entry rte_fib*_add refused, at its JSON path. */
+static void
+fib_add_fail(const struct aif_switch_params *sp, uint16_t sw_index, bool route,
+	     uint16_t port, uint32_t src, const struct aif_prefix *pf, int rc,
+	     char *err, size_t err_len)
+{
+	char buf[64];
+
+	aif_prefix_fmt(pf, buf, sizeof(buf));
+	if (route)
+		snprintf(err, err_len, "$.switches[%u].routes[%u].prefix: cannot add %s "
+			 "to the FIB: %s", sw_index, src, buf, rte_strerror(-rc));
+	else
+		snprintf(err, err_len, "$.switches[%u].ports[%u].addresses[%u]: cannot add "
+			 "%s (port %s) to the FIB: %s", sw_index, port, src, buf,
+			 sp->ports[port].name, rte_strerror(-rc));
+}
+
+/* IPv4: connected subnets, then routes, then the switch's own /32s (a later
+ * add of the same prefix wins). */
+static int
+build_fib4(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
+	   const char *name, char *err, size_t err_len)
+{
+	uint32_t n4 = 0, nlong = 0, blocks = 0, *keys;
+	int rc;
 
 	for (uint16_t p = 0; p < sp->n_ports; p++)
+		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++)
+			n4 += sp->ports[p].addrs[a].addr.family == AIF_AF_INET4 ? 2 : 0;
+	for (uint32_t r = 0; r < sp->n_routes; r++)
+		n4 += sp->routes[r].prefix.addr.family == AIF_AF_INET4;
+	/* the /24 blocks that hold an entry longer than /24 */
+	keys = malloc((n4 ? n4 : 1) * sizeof(*keys));
+	if (keys == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	for (uint16_t p = 0; p < sp->n_ports; p++)
 		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++) {
-			if (sp->ports[p].addrs[a].addr.family == AIF_AF_INET4)
-				n4 += 2, long4++;
-			else
-				n6 += 2;
+			const struct aif_prefix *pf = &sp->ports[p].addrs[a];
+			if (pf->addr.family != AIF_AF_INET4)
+				continue;
+			keys[nlong++] = aif_ip4_host(&pf->addr) >> 8; /* its /32 */
+			if (pf->len > 24)
+				keys[nlong++] = aif_ip4_host(&pf->addr) >> 8;
 		}
 	for (uint32_t r = 0; r < sp->n_routes; r++) {
 		const struct aif_prefix *pf = &sp->routes[r].prefix;
-		if (pf->addr.family == AIF_AF_INET4) {
-			n4++;
-			long4 += pf->len > 24;
-		} else {
-			n6++;
-		}
+		if (pf->addr.family == AIF_AF_INET4 && pf->len > 24)
+			keys[nlong++] = aif_ip4_host(&pf->addr) >> 8;
 	}
+	qsort(keys, nlong, sizeof(*keys), u32_cmp);
+	for (uint32_t i = 0; i < nlong; i++)
+		blocks += i == 0 || keys[i] != keys[i - 1];
+	free(keys);
+
 	struct rte_fib_conf c4 = {
 		.type = RTE_FIB_DIR24_8,
 		.default_nh = aif_nh_make(AIF_NH_MISS, 0),
 		.max_routes = (int)n4 + 16,
-		.dir24_8 = { .nh_sz = RTE_FIB_DIR24_8_4B, .num_tbl8 = long4 + 16 },
+		.dir24_8 = { .nh_sz = RTE_FIB_DIR24_8_4B, .num_tbl8 = blocks + FIB_SLACK_TBL8 },
 	};
-	snprintf(name, sizeof(name), "aif4_%u_%" PRIu64, t->sw_index, ++seq);
 	t->fib4 = rte_fib_create(name, SOCKET_ID_ANY, &c4);
-	struct rte_fib6_conf c6 = {
-		.type = RTE_FIB6_TRIE,
-		.default_nh = aif_nh_make(AIF_NH_MISS, 0),
-		.max_routes = (int)n6 + 16,
-		.trie = { .nh_sz = RTE_FIB6_TRIE_4B, .num_tbl8 = n6 * 14 + 64 },
-	};
-	snprintf(name, sizeof(name), "aif6_%u_%" PRIu64, t->sw_index, seq);
-	t->fib6 = rte_fib6_create(name, SOCKET_ID_ANY, &c6);
-	if (t->fib4 == NULL || t->fib6 == NULL) {
-		snprintf(err, err_len, "cannot create FIB: %s", rte_strerror(rte_errno));
+	if (t->fib4 == NULL) {
+		fib_create_fail("IPv4", n4, c4.dir24_8.num_tbl8, 256 * 4, err, err_len);
 		return -1;
 	}
-
-	/* 1. connected subnets */
+	/* 1. connected subnets, 2. configured routes, 3. the switch's own addresses */
 	for (uint16_t p = 0; p < sp->n_ports; p++)
 		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++) {
 			struct aif_prefix net = sp->ports[p].addrs[a];
+			if (net.addr.family != AIF_AF_INET4)
+				continue;
 			aif_prefix_normalize(&net);
-			if (fib_add(t, &net, aif_nh_make(AIF_NH_CONNECTED, p)) != 0)
-				goto add_err;
+			if ((rc = fib_add(t, &net, aif_nh_make(AIF_NH_CONNECTED, p))) != 0) {
+				fib_add_fail(sp, sw_index, false, p, a, &net, rc, err, err_len);
+				return -1;
+			}
 		}
-	/* 2. configured routes */
 	for (uint32_t r = 0; r < sp->n_routes; r++) {
 		const struct aif_route_params *rp = &sp->routes[r];
 		uint64_t nh = rp->kind == AIF_ROUTE_DROP
 			? aif_nh_make(AIF_NH_DROP, 0)
 			: aif_nh_make(AIF_NH_GROUP, rp->group);
-		if (fib_add(t, &rp->prefix, nh) != 0)
-			goto add_err;
+		if (rp->prefix.addr.family != AIF_AF_INET4)
+			continue;
+		if ((rc = fib_add(t, &rp->prefix, nh)) != 0) {
+			fib_add_fail(sp, sw_index, true, 0, r, &rp->prefix, rc, err, err_len);
+			return -1;
+		}
 	}
-	/* 3. the switch's own addresses */
 	for (uint16_t p = 0; p < sp->n_ports; p++)
 		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++) {
 			struct aif_prefix host = sp->ports[p].addrs[a];
-			host.len = host.addr.family == AIF_AF_INET4 ? 32 : 128;
-			if (fib_add(t, &host, aif_nh_make(AIF_NH_LOCAL, p)) != 0)
-				goto add_err;
+			if (host.addr.family != AIF_AF_INET4)
+				continue;
+			host.len = 32;
+			if ((rc = fib_add(t, &host, aif_nh_make(AIF_NH_LOCAL, p))) != 0) {
+				fib_add_fail(sp, sw_index, false, p, a, &host, rc, err, err_len);
+				return -1;
+			}
 		}
 	return 0;
-add_err:
-	snprintf(err, err_len, "cannot add route to FIB (table full?)");
+}
+
+/* IPv6: the config's entries and their synthetic parents, shortest first
+ * (see "FIB sizing" above). */
+static int
+build_fib6(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
+	   const char *name, char *err, size_t err_len)
+{
+	uint32_t n = 0, m = 0, n_deep = 0, n_syn32 = 0, distinct = 0;
+	struct fib6_ent *e, *all = NULL;
+	uint8_t last[16][16];
+	bool have[16] = { false };
+	int rc = 0;
+
+	for (uint16_t p = 0; p < sp->n_ports; p++)
+		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++)
+			n += sp->ports[p].addrs[a].addr.family == AIF_AF_INET6 ? 2 : 0;
+	for (uint32_t r = 0; r < sp->n_routes; r++)
+		n += sp->routes[r].prefix.addr.family == AIF_AF_INET6;
+	e = malloc((n ? n : 1) * sizeof(*e));
+	if (e == NULL)
+		goto nomem;
+	for (uint16_t p = 0; p < sp->n_ports; p++)
+		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++) {
+			const struct aif_prefix *pf = &sp->ports[p].addrs[a];
+			if (pf->addr.family != AIF_AF_INET6)
+				continue;
+			struct fib6_ent c = { .len = pf->len, .rank = FIB6_CONNECTED, .port = p,
+					      .src = a, .nh = aif_nh_make(AIF_NH_CONNECTED, p) };
+			memcpy(c.a, pf->addr.b, 16);
+			mask6(c.a, c.len);
+			e[m++] = c;
+			struct fib6_ent l = { .len = 128, .rank = FIB6_LOCAL, .port = p, .src = a,
+					      .nh = aif_nh_make(AIF_NH_LOCAL, p) };
+			memcpy(l.a, pf->addr.b, 16);
+			e[m++] = l;
+		}
+	for (uint32_t r = 0; r < sp->n_routes; r++) {
+		const struct aif_route_params *rp = &sp->routes[r];
+		if (rp->prefix.addr.family != AIF_AF_INET6)
+			continue;
+		struct fib6_ent x = { .len = rp->prefix.len, .rank = FIB6_ROUTE, .src = r,
+				      .nh = rp->kind == AIF_ROUTE_DROP
+					    ? aif_nh_make(AIF_NH_DROP, 0)
+					    : aif_nh_make(AIF_NH_GROUP, rp->group) };
+		memcpy(x.a, rp->prefix.addr.b, 16);
+		e[m++] = x;
+	}
+	/* one entry per prefix, the highest rank (a port's own /128 over its /128
+	 * subnet), as if added in rank order with the later add winning */
+	qsort(e, m, sizeof(*e), fib6_addr_cmp);
+	n = 0;
+	for (uint32_t i = 0; i < m; i++) {
+		if (n > 0 && e[n - 1].len == e[i].len && memcmp(e[n - 1].a, e[i].a, 16) == 0)
+			n--;
+		e[n++] = e[i];
+	}
+	/* Trie nodes, in address order: entries that share a b-bit prefix are
+	 * adjacent, so one "last prefix seen" per level counts each once; a
+	 * node at level b >= 32 gets a synthetic entry at its prefix (/b)
+	 * unless the config has one there. */
+	all = malloc(((size_t)n * 13 + 1) * sizeof(*all));
+	if (all == NULL)
+		goto nomem;
+	memcpy(all, e, n * sizeof(*e));
+	m = n;
+	for (uint32_t i = 0; i < n; i++) {
+		n_deep += e[i].len > 24;
+		for (unsigned b = 24; b < e[i].len && b <= 120; b += 8) {
+			struct fib6_ent s = { .len = (uint8_t)b, .rank = FIB6_SYNTH };
+			memcpy(s.a, e[i].a, 16);
+			mask6(s.a, b);
+			if (have[b / 8] && memcmp(last[b / 8], s.a, 16) == 0)
+				continue;
+			have[b / 8] = true;
+			memcpy(last[b / 8], s.a, 16);
+			distinct++;
+			if (b < 32 || bsearch(&s, e, n, sizeof(*e), fib6_prefix_cmp) != NULL)
+				continue;
+			n_syn32 += b == 32;
+			all[m++] = s;
+		}
+	}
+	free(e);
+	e = NULL;
+	qsort(all, m, sizeof(*all), fib6_len_cmp);
+
+	struct rte_fib6_conf c6 = {
+		.type = RTE_FIB6_TRIE,
+		.default_nh = aif_nh_make(AIF_NH_MISS, 0),
+		.max_routes = (int)m + 16,
+		.trie = { .nh_sz = RTE_FIB6_TRIE_4B,
+			  .num_tbl8 = RTE_MAX(distinct, n_deep + n_syn32) + FIB_SLACK_TBL8 },
+	};
+	t->fib6 = rte_fib6_create(name, SOCKET_ID_ANY, &c6);
+	if (t->fib6 == NULL) {
+		fib_create_fail("IPv6", m, c6.trie.num_tbl8, 256 * 4, err, err_len);
+		goto err;
+	}
+	for (uint32_t i = 0; i < m; i++) {
+		uint64_t nh = all[i].nh;
+		if (all[i].rank == FIB6_SYNTH) {
+			uint8_t ip[1][RTE_FIB6_IPV6_ADDR_SIZE];
+			memcpy(ip[0], all[i].a, 16);
+			rte_fib6_lookup_bulk(t->fib6, ip, &nh, 1);
+		}
+		rc = rte_fib6_add(t->fib6, all[i].a, all[i].len, nh);
+		if (rc != 0) {
+			struct aif_prefix pf = { .addr = { .family = AIF_AF_INET6 },
+						 .len = all[i].len };
+			memcpy(pf.addr.b, all[i].a, 16);
+			if (all[i].rank == FIB6_SYNTH) {
+				char buf[64];
+				snprintf(err, err_len, "cannot add the trie node %s to the IPv6 "
+					 "FIB (%u groups for %u entries): %s",
+					 aif_prefix_fmt(&pf, buf, sizeof(buf)),
+					 c6.trie.num_tbl8, m, rte_strerror(-rc));
+			} else
+				fib_add_fail(sp, sw_index, all[i].rank == FIB6_ROUTE,
+					     all[i].port, all[i].src, &pf, rc, err, err_len);
+			goto err;
+		}
+	}
+	free(all);
+	return 0;
+nomem:
+	snprintf(err, err_len, "out of memory");
+err:
+	free(e);
+	free(all);
 	return -1;
+}
+
+static int
+build_fibs(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
+	   char *err, size_t err_len)
+{
+	static uint64_t seq; /* FIB names must be unique in the process */
+	char name[64];
+
+	snprintf(name, sizeof(name), "aif4_%u_%" PRIu64, t->sw_index, ++seq);
+	if (build_fib4(t, sp, sw_index, name, err, err_len) != 0)
+		return -1;
+	snprintf(name, sizeof(name), "aif6_%u_%" PRIu64, t->sw_index, seq);
+	return build_fib6(t, sp, sw_index, name, err, err_len);
 }
 
 /*
@@ -334,7 +642,7 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		aif_lb_buckets_build(t->buckets + gr->bucket_first, gr->n_buckets, gr->n,
 				     weights, up, pb, pn);
 	}
-	if (build_fibs(t, sp, err, err_len) != 0)
+	if (build_fibs(t, sp, sw_index, err, err_len) != 0)
 		goto err;
 
 	/* Lossless QoS; ports of unknown speed count as 10 Gb/s. */

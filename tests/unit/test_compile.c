@@ -12,6 +12,7 @@
  * Inline configs are written with single quotes for readability; q() turns
  * them into JSON.
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@
 #include <rte_eal.h>
 #include <rte_fib.h>
 #include <rte_fib6.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -562,6 +564,160 @@ test_qos_errors(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* ---- 65,536 IPv6 routes in the test's 512 MiB of EAL memory ---- */
+
+/* DPDK heap bytes in use, all sockets. */
+static uint64_t
+heap_used_bytes(void)
+{
+	uint64_t used = 0;
+
+	for (unsigned i = 0; i < rte_socket_count(); i++) {
+		struct rte_malloc_socket_stats st;
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			used += st.heap_allocsz_bytes;
+	}
+	return used;
+}
+
+enum many_kind { MANY_HOST, MANY_MIX };
+
+/* Prefix i of a kind: host routes 2001:db8:100::<i+1>/128 (one /112...
+ * /120 apart, the way hosts are numbered), or 2001:db9:<i>:<r>::/len with
+ * len 48..64 and r pseudo-random, all distinct (i differs). */
+static void
+many_prefix(enum many_kind k, uint32_t i, char *buf, size_t len)
+{
+	uint32_t h = i * 2654435761u;
+
+	if (k == MANY_HOST)
+		snprintf(buf, len, "2001:db8:100::%x:%x/128", (i + 1) >> 16, (i + 1) & 0xffff);
+	else
+		snprintf(buf, len, "2001:db9:%x:%x::/%u", i, (h >> 8) & 0xffff, 48 + h % 17);
+}
+
+/*
+ * 65,536 IPv6 routes (AIF_MAX_ROUTES) in a leaf with the four ports above:
+ * host routes and a /48../64 mix, each route on one of groups g0..g3 or
+ * drop.  They must compile within the test's EAL -m 512 (a pool sized for
+ * the worst case, 14 tbl8 groups per route, is 896 MiB) and every route
+ * must look up to its own next hop, its first and last address alike.
+ */
+static void
+many_routes(enum many_kind kind)
+{
+	const uint32_t n = AIF_MAX_ROUTES;
+	size_t cap = (size_t)n * 96 + 4096, len = 0;
+	char *json = malloc(cap), err[AIF_ERR_MAX] = "", pfx[64];
+	struct aif_config *cfg = NULL;
+	unsigned bad = 0;
+
+	assert_non_null(json);
+	len += (size_t)snprintf(json + len, cap - len,
+		"{\"switches\": [{\"name\": \"leaf0\", \"ports\": ["
+		"{\"name\": \"p0\", \"device\": \"net_null0\", \"addresses\": [\"10.0.0.1/24\", \"2001:db8::1/64\"]},"
+		"{\"name\": \"p1\", \"device\": \"net_null1\", \"addresses\": [\"10.0.1.1/31\", \"2001:db8:ff::1/127\"]},"
+		"{\"name\": \"p2\", \"device\": \"net_null2\", \"addresses\": [\"10.0.1.3/31\"]},"
+		"{\"name\": \"p3\", \"device\": \"net_null3\", \"addresses\": [\"10.0.1.5/31\"]}],"
+		"\"nexthop_groups\": [");
+	for (unsigned g = 0; g < 4; g++)
+		len += (size_t)snprintf(json + len, cap - len,
+			"%s{\"name\": \"g%u\", \"members\": [{\"ip\": \"2001:db8::%x\", \"port\": \"p0\"}]}",
+			g ? "," : "", g, 0x10 + g);
+	len += (size_t)snprintf(json + len, cap - len, "], \"routes\": [");
+	for (uint32_t i = 0; i < n; i++) {
+		many_prefix(kind, i, pfx, sizeof(pfx));
+		if (i % 5 == 4)
+			len += (size_t)snprintf(json + len, cap - len, "%s{\"prefix\": \"%s\", \"action\": \"drop\"}",
+						i ? "," : "", pfx);
+		else
+			len += (size_t)snprintf(json + len, cap - len, "%s{\"prefix\": \"%s\", \"group\": \"g%u\"}",
+						i ? "," : "", pfx, i % 5);
+	}
+	len += (size_t)snprintf(json + len, cap - len, "]}]}");
+	assert_true(len < cap);
+	if (aif_config_parse(json, len, &cfg, err, sizeof(err)) != 0)
+		fail_msg("config: %s", err);
+	free(json);
+
+	uint64_t before = heap_used_bytes();
+	struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
+	if (t == NULL) {
+		aif_config_free(cfg);
+		fail_msg("compile: %s", err);
+	}
+	print_message("%u IPv6 %s routes: the FIBs take %.1f MiB of DPDK memory\n", n,
+		      kind == MANY_HOST ? "/128 host" : "/48../64", (double)(heap_used_bytes() - before) / (1 << 20));
+	aif_switch_publish(sw, t);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct aif_route_params *rp = &cfg->switches[0].routes[i];
+		uint64_t want = rp->kind == AIF_ROUTE_DROP ? aif_nh_make(AIF_NH_DROP, 0)
+							   : aif_nh_make(AIF_NH_GROUP, rp->group);
+		uint8_t a[2][RTE_FIB6_IPV6_ADDR_SIZE];
+		uint64_t nh[2];
+		memcpy(a[0], rp->prefix.addr.b, 16);
+		memcpy(a[1], rp->prefix.addr.b, 16);
+		for (unsigned bit = rp->prefix.len; bit < 128; bit++) /* the last address */
+			a[1][bit / 8] |= (uint8_t)(0x80u >> (bit % 8));
+		assert_int_equal(rte_fib6_lookup_bulk(t->fib6, a, nh, 2), 0);
+		if (nh[0] != want || nh[1] != want) {
+			if (bad++ < 5)
+				printf("route %u: got %#" PRIx64 " %#" PRIx64 ", want %#" PRIx64 "\n",
+				       i, nh[0], nh[1], want);
+		}
+	}
+	assert_int_equal(bad, 0);
+	/* around them: the connected subnet, and nothing past the routes */
+	const struct lpm_case around[] = {
+		CONN("2001:db8::99", 0), LOCAL("2001:db8::1", 0), CONN("2001:db8:ff::", 1),
+		MISS("2001:db8:100::1:0:0"), MISS("2001:dba::"), MISS("2001:db7:ffff::"),
+	};
+	check_cases(t, around, RTE_DIM(around));
+}
+
+/* Out of DPDK memory: the error says how much the FIB needs and how much
+ * there is, and to raise EAL -m. */
+static void
+test_fib_no_memory(void **state)
+{
+	struct rte_malloc_socket_stats st;
+	char err[AIF_ERR_MAX] = "";
+	void *hog[16];
+	unsigned n = 0;
+
+	(void)state;
+	/* leave less than the 64 MiB of the IPv4 table */
+	while (n < RTE_DIM(hog) &&
+	       rte_malloc_get_socket_stats(rte_socket_id_by_idx(0), &st) == 0 &&
+	       st.greatest_free_size > (32u << 20))
+		hog[n++] = rte_malloc("hog", st.greatest_free_size - (16u << 20), 0);
+	struct aif_config *cfg = parse_cfg(true);
+	struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
+	while (n > 0)
+		rte_free(hog[--n]);
+	assert_null(t);
+	aif_config_free(cfg);
+	print_message("%s\n", err);
+	const char *want = "cannot create the IPv4 FIB for 15 entries: it needs about 65 MiB "
+			   "of DPDK memory (67 tbl8 groups of 1024 B), DPDK has ";
+	if (strncmp(err, want, strlen(want)) != 0 || strstr(err, "; raise EAL -m") == NULL)
+		fail_msg("got: %s", err);
+}
+
+static void
+test_many_host_routes(void **state)
+{
+	(void)state;
+	many_routes(MANY_HOST);
+}
+
+static void
+test_many_mixed_routes(void **state)
+{
+	(void)state;
+	many_routes(MANY_MIX);
+}
+
 /* ---- failure ---- */
 
 static void
@@ -610,6 +766,9 @@ main(void)
 		SW_TEST(test_member_slots),
 		SW_TEST(test_compile_fails),
 		SW_TEST(test_qos_errors),
+		SW_TEST(test_fib_no_memory),
+		SW_TEST(test_many_host_routes),
+		SW_TEST(test_many_mixed_routes),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

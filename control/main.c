@@ -13,6 +13,13 @@
  * buffers, the egress queues are emptied and every peer still paused by
  * the switch gets an XON (aif_egress_shutdown), the ports are stopped and
  * closed, and the summary says whether every mbuf went back to its pool.
+ *
+ * Start-up: the options, the config file (read and checked once; the same
+ * text is applied and kept as the running config) and the control socket
+ * (not one another daemon listens on) come before EAL; then EAL, the mbuf
+ * pool, the ports, the config applied, the workers, the socket.  A failure
+ * at any step exits with status 1 and its reason, every port EAL made
+ * closed before the pool is freed.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -22,7 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -118,6 +127,75 @@ parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
+/*
+ * Our options are those after the first "--"; read them before EAL so that
+ * a bad config or a control socket in use stops the daemon before EAL
+ * probes a device or reserves memory.  argv is left as it is for EAL.
+ */
+static int
+parse_app_opts(int argc, char **argv, struct opts *o)
+{
+	int first = 1, rc;
+	char **av;
+
+	while (first < argc && strcmp(argv[first], "--") != 0)
+		first++;
+	av = calloc((size_t)(argc - first) + 2, sizeof(*av));
+	if (av == NULL)
+		return -1;
+	av[0] = "aifabric";
+	for (int i = first + 1; i < argc; i++)
+		av[i - first] = argv[i];
+	rc = parse_opts(first < argc ? argc - first : 1, av, o);
+	free(av);
+	optind = 1; /* EAL's getopt starts afresh */
+	return rc;
+}
+
+/*
+ * Is the control socket taken?  A daemon listening there answers a
+ * connect (or has a full backlog: EAGAIN).  Checked before EAL, so that a
+ * second daemon never starts its ports; aif_ctl_server_create checks again
+ * when it binds (a stale socket file is removed there).  0, or -1 with a
+ * message.
+ */
+static int
+check_socket_free(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct stat st;
+	int fd, live;
+
+	if (strlen(path) >= sizeof(addr.sun_path)) {
+		fprintf(stderr, "control socket %s: path too long (limit %zu bytes); "
+			"choose another with --socket PATH\n", path, sizeof(addr.sun_path) - 1);
+		return -1;
+	}
+	if (lstat(path, &st) != 0)
+		return 0;
+	if (!S_ISSOCK(st.st_mode)) {
+		fprintf(stderr, "control socket %s exists and is not a socket; choose "
+			"another with --socket PATH\n", path);
+		return -1;
+	}
+	memcpy(addr.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0; /* the server will say */
+	live = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 || errno == EAGAIN;
+	close(fd);
+	if (!live)
+		return 0;
+	if (strcmp(path, AIF_CTL_DEFAULT_SOCKET) == 0)
+		fprintf(stderr, "control socket %s is taken: another aifabric is running "
+			"with the default socket; two daemons on one machine need a socket "
+			"each: stop that one, or start this one with -- --socket PATH\n", path);
+	else
+		fprintf(stderr, "control socket %s is taken: another aifabric is listening "
+			"there; stop it, or give this one its own with --socket PATH\n", path);
+	return -1;
+}
+
 static void
 describe_rc(char *buf, size_t len, int rc, const char *what)
 {
@@ -173,7 +251,7 @@ probe_lossless(uint16_t pid, struct aif_port_info *pi)
  * KB of its Rx packet buffer); the values here suit a 10G/25G port.
  */
 static int
-enable_hw_pfc(uint16_t pid, const struct aif_port_params *pp, uint8_t pfc_enable,
+enable_hw_pfc(uint16_t pid, uint16_t p, const struct aif_port_params *pp, uint8_t pfc_enable,
 	      struct aif_port_info *pi)
 {
 	for (uint8_t prio = 0; prio < 8; prio++) {
@@ -186,9 +264,9 @@ enable_hw_pfc(uint16_t pid, const struct aif_port_params *pp, uint8_t pfc_enable
 		};
 		int rc = rte_eth_dev_priority_flow_ctrl_set(pid, &pfc);
 		if (rc != 0) {
-			fprintf(stderr, "port %s (%s): \"pfc_mode\": \"hardware\" but the driver "
-				"cannot enable PFC on priority %u: %s; use \"software\"\n",
-				pp->name, pp->device, prio,
+			fprintf(stderr, "$.switches[0].ports[%u].pfc_mode: \"hardware\" but the "
+				"driver of %s (port %s) cannot enable PFC on priority %u: %s; "
+				"use \"software\"\n", p, pp->device, pp->name, prio,
 				rc == -ENOTSUP || rc == -ENOSYS ? "not supported" : rte_strerror(-rc));
 			return -1;
 		}
@@ -209,18 +287,19 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	struct rte_eth_conf conf;
 	struct rte_ether_addr mac;
 	struct rte_eth_link link;
+	const char *step = "device info";
 	uint16_t pid;
 	int rc;
 
 	if (rte_eth_dev_get_port_by_name(pp->device, &pid) != 0) {
-		fprintf(stderr, "port %s: no DPDK device named '%s' (pass it to EAL, "
-			"e.g. --vdev %s,... or -a <PCI address>)\n",
-			pp->name, pp->device, pp->device);
+		fprintf(stderr, "$.switches[0].ports[%u].device: no DPDK device named '%s' "
+			"(port %s; pass it to EAL, e.g. --vdev %s,... or -a <PCI address>)\n",
+			p, pp->device, pp->name, pp->device);
 		return -1;
 	}
 	rc = rte_eth_dev_info_get(pid, &info);
 	if (rc != 0)
-		return rc;
+		goto err;
 	snprintf(port->name, sizeof(port->name), "%s", pp->name);
 	snprintf(ctl->pinfo[p].driver, sizeof(ctl->pinfo[p].driver), "%s", info.driver_name);
 	ctl->pinfo[p].max_rxq = info.max_rx_queues;
@@ -229,8 +308,9 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	port->n_rxq = RTE_MIN(n_workers, info.max_rx_queues);
 	port->n_txq = n_workers;
 	if (info.max_tx_queues < n_workers) {
-		fprintf(stderr, "port %s (%s): %u TX queues, %u workers need one each\n",
-			pp->name, pp->device, info.max_tx_queues, n_workers);
+		fprintf(stderr, "$.switches[0].ports[%u] (port %s, device %s): %u TX queues, "
+			"%u workers need one each (fewer lcores in EAL -l)\n", p, pp->name,
+			pp->device, info.max_tx_queues, n_workers);
 		return -1;
 	}
 	memset(&conf, 0, sizeof(conf));
@@ -240,15 +320,18 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP) &
 			info.flow_type_rss_offloads;
 	}
+	step = "configure";
 	rc = rte_eth_dev_configure(pid, port->n_rxq, port->n_txq, &conf);
 	if (rc != 0)
 		goto err;
 	uint16_t nrx = RX_DESC, ntx = TX_DESC;
 	rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nrx, &ntx);
+	step = "RX queue set-up";
 	for (uint16_t q = 0; q < port->n_rxq; q++)
 		if ((rc = rte_eth_rx_queue_setup(pid, q, nrx, rte_eth_dev_socket_id(pid),
 						 NULL, pool)) != 0)
 			goto err;
+	step = "TX queue set-up";
 	for (uint16_t q = 0; q < port->n_txq; q++)
 		if ((rc = rte_eth_tx_queue_setup(pid, q, ntx, rte_eth_dev_socket_id(pid),
 						 NULL)) != 0)
@@ -261,8 +344,9 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
 	probe_lossless(pid, &ctl->pinfo[p]);
 	if (pp->pfc_mode == AIF_PFC_MODE_HARDWARE &&
-	    enable_hw_pfc(pid, pp, pfc_enable, &ctl->pinfo[p]) != 0)
+	    enable_hw_pfc(pid, p, pp, pfc_enable, &ctl->pinfo[p]) != 0)
 		return -1;
+	step = "start";
 	rc = rte_eth_dev_start(pid);
 	if (rc != 0)
 		goto err;
@@ -276,8 +360,34 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	port->tx.dpdk_port = pid;
 	return 0;
 err:
-	fprintf(stderr, "port %s (%s): %s\n", pp->name, pp->device, rte_strerror(-rc));
+	fprintf(stderr, "$.switches[0].ports[%u] (port %s, device %s): %s failed: %s\n",
+		p, pp->name, pp->device, step, rte_strerror(-rc));
+	if (strcmp(step, "RX queue set-up") == 0)
+		fprintf(stderr, "  an mbuf holds %u bytes of frame (sized from the largest "
+			"port \"mtu\"); a driver that cannot chain mbufs (net_pcap "
+			"infinite_rx) needs every frame it receives to fit in one: raise "
+			"the port's \"mtu\"\n",
+			rte_pktmbuf_data_room_size(pool) - RTE_PKTMBUF_HEADROOM);
 	return -1;
+}
+
+/*
+ * Stop the ports that started and close every port EAL made, set up or
+ * not, before the mbuf pool is freed: a driver may hold mbufs from the pool
+ * or state that points into it (a net_pcap infinite_rx queue loads its whole
+ * file into mbufs) and releases them when closed.  Left to rte_eal_cleanup,
+ * that would happen after the pool is gone.
+ */
+static void
+close_ports(const struct aif_switch *sw)
+{
+	uint16_t pid;
+
+	for (uint16_t p = 0; sw != NULL && p < sw->n_ports; p++)
+		if (sw->ports[p].tx.burst != NULL) /* set once started */
+			rte_eth_dev_stop(sw->ports[p].dpdk_port);
+	RTE_ETH_FOREACH_DEV(pid)
+		rte_eth_dev_close(pid);
 }
 
 static void
@@ -404,25 +514,19 @@ main(int argc, char **argv)
 	struct aif_ctl_server *srv = NULL;
 	struct rte_mempool *pool = NULL;
 	struct aif_switch *sw = NULL;
-	char err[AIF_ERR_MAX];
+	char err[AIF_ERR_MAX], *text = NULL;
+	size_t text_len = 0;
+	bool eal_up = false, ran = false;
 	int ret = 1, n;
 
-	n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno));
-		return 1;
-	}
-	argc -= n;
-	argv += n;
-	argv[0] = "aifabric";
-	if (parse_opts(argc, argv, &o) != 0)
+	/* Options, config and control socket first: any of them wrong stops
+	 * the daemon before EAL touches a device.  The config file is read and
+	 * parsed once; what is applied below and kept as the running config is
+	 * that one text (a file changed meanwhile cannot mix in). */
+	if (parse_app_opts(argc, argv, &o) != 0)
 		goto out;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
-	rte_pdump_init();
-
-	if (aif_config_load_file(o.config, &cfg, err, sizeof(err)) != 0) {
+	text = aif_config_read_file(o.config, &text_len, err, sizeof(err));
+	if (text == NULL || aif_config_parse(text, text_len, &cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "config %s: %s\n", o.config, err);
 		goto out;
 	}
@@ -431,6 +535,20 @@ main(int argc, char **argv)
 			"process; the config has %u\n", o.config, cfg->n_switches);
 		goto out;
 	}
+	if (check_socket_free(o.socket) != 0)
+		goto out;
+
+	n = rte_eal_init(argc, argv);
+	if (n < 0) {
+		fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno));
+		goto out;
+	}
+	eal_up = true;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	rte_pdump_init();
+
 	unsigned n_workers = rte_lcore_count() - 1;
 	if (n_workers == 0 || n_workers > AIF_MAX_WORKERS) {
 		fprintf(stderr, "need 1..%u worker lcores besides the main one (e.g. EAL -l 0-1)\n",
@@ -471,21 +589,16 @@ main(int argc, char **argv)
 			      qp->enable ? qp->pfc_enable : 0) != 0)
 			goto out;
 
-	/* The start-up config goes through the same command as a socket load. */
-	json_t *req = json_pack("{s:s, s:s}", "cmd", "load", "path", o.config);
-	char *line = json_dumps(req, JSON_COMPACT);
-	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &ctl);
-	json_decref(req);
-	free(line);
-	json_t *rj = reply ? json_loads(reply, 0, NULL) : NULL;
-	bool ok = json_is_true(json_object_get(rj, "ok"));
-	json_decref(rj);
-	if (!ok) {
-		fprintf(stderr, "config %s: %s", o.config, reply ? reply : "out of memory\n");
-		free(reply);
+	/* Applied as a load is (the tables own cfg from here, or it is freed). */
+	n = aif_ctl_apply_config(&ctl, cfg, err, sizeof(err));
+	cfg = NULL;
+	if (n != 0) {
+		fprintf(stderr, "config %s: %s\n", o.config, err);
 		goto out;
 	}
-	free(reply);
+	ctl.loads_ok++;
+	ctl.running_text = text;
+	text = NULL;
 
 	unsigned lcore, w = 0;
 	RTE_LCORE_FOREACH_WORKER(lcore) {
@@ -520,6 +633,7 @@ main(int argc, char **argv)
 	w = 0;
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		rte_eal_remote_launch(worker_main, sw->workers[w++], lcore);
+	ran = true;
 
 	aif_time_ns next_link = 0;
 	while (!stop_requested) {
@@ -565,26 +679,28 @@ main(int argc, char **argv)
 		goto out;
 	ret = 0;
 out:
+	/* Every exit, start-up failures included: ports closed before the
+	 * switch (its queues return their mbufs) and the pool are freed. */
 	aif_ctl_server_destroy(srv);
-	if (sw != NULL) {
-		for (uint16_t p = 0; p < sw->n_ports; p++) {
-			if (sw->ports[p].tx.burst == NULL)
-				continue;
-			rte_eth_dev_stop(sw->ports[p].dpdk_port);
-			rte_eth_dev_close(sw->ports[p].dpdk_port);
-		}
-		aif_switch_free(sw);
-	}
+	if (eal_up)
+		close_ports(sw);
+	aif_switch_free(sw);
 	if (pool != NULL) {
 		unsigned in_use = rte_mempool_in_use_count(pool);
-		printf("mbufs: %u of %u still held%s\n", in_use, pool->size,
-		       in_use ? " (LEAK)" : ", all returned to the pool");
+		if (ran)
+			printf("mbufs: %u of %u still held%s\n", in_use, pool->size,
+			       in_use ? " (LEAK)" : ", all returned to the pool");
+		else if (in_use) /* e.g. net_pcap keeps a frame it refused */
+			printf("mbufs: %u of %u still held by a driver after its port "
+			       "was closed\n", in_use, pool->size);
 		if (in_use && ret == 0)
 			ret = 1;
 		rte_mempool_free(pool);
 	}
 	aif_config_free(cfg);
+	free(text);
 	free(ctl.running_text);
-	rte_eal_cleanup();
+	if (eal_up)
+		rte_eal_cleanup();
 	return ret;
 }

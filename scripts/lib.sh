@@ -42,7 +42,9 @@ aif_build() {
 	ninja -C "$dir" ${AIF_TARGETS:-} >/dev/null || { ninja -C "$dir" ${AIF_TARGETS:-}; return 1; }
 }
 
-# Prepare 2 MiB hugepages; print the EAL memory arguments to use.
+# Prepare 2 MiB hugepages; print the EAL memory arguments to use: hugepages
+# with --in-memory (EAL keeps no hugepage file, so no run leaves one in
+# /dev/hugepages), or --no-huge (the two cannot be combined).
 aif_eal_mem_args() {
 	if [ -z "${AIF_NO_HUGE:-}" ]; then
 		local want=1024 have
@@ -53,7 +55,7 @@ aif_eal_mem_args() {
 		local free
 		free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
 		if mountpoint -q /dev/hugepages 2>/dev/null && [ "${free:-0}" -ge 512 ]; then
-			echo "-m 1024"
+			echo "--in-memory -m 1024"
 			return
 		fi
 	fi

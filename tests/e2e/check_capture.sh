@@ -106,7 +106,7 @@ hugepage_args() {
 	free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
 	if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free:-0}" -ge 512 ] &&
 	   [ -w /dev/hugepages ]; then
-		echo ""
+		echo "--in-memory"
 	else
 		echo "--no-huge -m 1024"
 	fi
@@ -133,7 +133,7 @@ cat > "$T/cfg.json" <<'EOF'
 }
 EOF
 
-# $MEM is empty or "--no-huge -m 1024": split on purpose.
+# $MEM is "--in-memory" or "--no-huge -m 1024": split on purpose.
 # shellcheck disable=SC2086
 timeout -k 5 120 "$BIN" -l 0-1 --file-prefix "$PREFIX" --no-pci $MEM \
 	--vdev "net_pcap0,rx_iface_in=$VB,tx_iface=$VB" \

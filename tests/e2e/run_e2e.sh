@@ -40,8 +40,8 @@ fail() {
 	exit 1
 }
 
-# Hugepages if we can have them (EAL then allocates on demand), else
-# --no-huge -m 1024.
+# Hugepages if we can have them (EAL then allocates on demand; --in-memory
+# leaves no hugepage file behind), else --no-huge -m 1024.
 hugepage_args() {
 	local free
 	if [ "$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)" -lt 1024 ]; then
@@ -54,7 +54,7 @@ hugepage_args() {
 	free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
 	if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free:-0}" -ge 512 ] &&
 	   [ -w /dev/hugepages ]; then
-		echo ""
+		echo "--in-memory"
 	else
 		echo "--no-huge -m 1024"
 	fi
@@ -91,7 +91,7 @@ EOF
 # net_pcap accepts a tx-only device (it gives it a dummy rx queue that
 # never returns packets), so p1..p3 have no rx_pcap.
 rc=0
-# $MEM is empty or "--no-huge -m 1024": split on purpose.
+# $MEM is "--in-memory" or "--no-huge -m 1024": split on purpose.
 # shellcheck disable=SC2086
 timeout -k 5 60 "$BIN" -l 0-1 --file-prefix "$PREFIX" --no-pci $MEM \
 	--vdev "net_pcap0,rx_pcap=$T/in.pcap,tx_pcap=$T/out_p0.pcap" \

@@ -42,6 +42,7 @@ T=$(mktemp -d /tmp/aif-start.XXXXXX)
 LIVE_PID=
 cleanup() {
 	[ -n "$LIVE_PID" ] && kill -TERM "$LIVE_PID" 2>/dev/null && wait "$LIVE_PID" 2>/dev/null
+	rm -rf /var/run/dpdk/aif-start-$$-* # EAL's runtime directories
 	if [ "${START_KEEP:-0}" = 1 ]; then echo "check_start: files kept in $T"; else rm -rf "$T"; fi
 }
 trap cleanup EXIT

@@ -553,6 +553,8 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		struct aif_port_l3 *l3 = &t->ports[p];
 		l3->mac = pp->mac_set ? pp->mac : sw->ports[p].dev_mac;
 		l3->mtu = pp->mtu;
+		l3->tagged = pp->vlan_set;
+		l3->vlan_id = pp->vlan;
 		l3->n_addrs = pp->n_addrs;
 		memcpy(l3->addrs, pp->addrs, sizeof(l3->addrs));
 	}

@@ -97,6 +97,9 @@
  *                                 not another port's of the switch;
  *                                 default: the device's own MAC
  *           "mtu": 1500,          optional IP MTU 68..9600, default 1500
+ *           "vlan": 100,          optional 802.1Q VID 0..4094 of the port's
+ *                                 tag (0: priority tag, PCP only); default
+ *                                 none: routed frames leave untagged
  *           "speed_gbps": 100,    optional number > 0 (0.1 = 100 Mb/s),
  *                                 stored as speed_mbps (rounded, >= 1);
  *                                 default: as the device reports
@@ -1403,12 +1406,12 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 	   struct aif_switch_params *sw, uint16_t idx)
 {
 	static const char *const keys[] = {"name", "device", "mac", "mtu",
-					   "speed_gbps", "shaper_gbps",
+					   "vlan", "speed_gbps", "shaper_gbps",
 					   "pfc_mode", "addresses", NULL};
 	static const char *const pfc_modes[] = {"software", "hardware", NULL};
 	struct aif_port_params *port = &sw->ports[idx];
 	char fp[PATH_LEN];
-	long long mtu = 1500;
+	long long mtu = 1500, vlan = 0;
 	json_t *arr;
 	int rc;
 
@@ -1430,6 +1433,12 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 	if (get_int(c, j, path, "mtu", false, 68, 9600, &mtu) < 0)
 		return -1;
 	port->mtu = (uint16_t)mtu;
+	/* 4095 is reserved (802.1Q); 0 tags with the priority alone */
+	rc = get_int(c, j, path, "vlan", false, 0, 4094, &vlan);
+	if (rc < 0)
+		return -1;
+	port->vlan_set = rc > 0;
+	port->vlan = (uint16_t)vlan;
 	if (parse_port_speed(c, j, path, port) < 0 ||
 	    parse_port_shaper(c, j, path, port) < 0 ||
 	    get_enum(c, j, path, "pfc_mode", pfc_modes, "PFC mode", &port->pfc_mode) < 0)

@@ -152,6 +152,8 @@ struct aif_port_params {
 	bool mac_set;
 	uint32_t speed_mbps;           /* 0: as the device reports */
 	uint16_t mtu;                  /* IP MTU, default 1500 */
+	bool vlan_set;                 /* "vlan" given: the port is tagged */
+	uint16_t vlan;                 /* "vlan": VID 0..4094 (0: priority tag) */
 	uint64_t shaper_bps;           /* "shaper_gbps": egress rate limit, 0 = none */
 	uint8_t pfc_mode;              /* "pfc_mode": enum aif_pfc_mode, default software */
 	uint16_t n_addrs;

@@ -11,11 +11,13 @@
 	_(MALFORMED, "malformed")          /* bad version, IHL, length, csum */\
 	_(UNSUPPORTED, "unsupported")      /* EtherType or VLAN stack we do not route */ \
 	_(NOT_FOR_US, "l2_not_for_us")     /* unicast to another MAC */        \
+	_(VLAN_MISMATCH, "vlan_mismatch")  /* tagged with a VID the port does not take */ \
 	_(TTL_EXPIRED, "ttl_expired")      /* TTL/hop limit <= 1 */            \
 	_(NO_ROUTE, "no_route")            /* no LPM match */                   \
 	_(NEIGH_UNRESOLVED, "neighbor_unresolved") /* next hop MAC unknown */  \
 	_(TO_SWITCH, "to_switch")          /* addressed to the switch, not answered */ \
 	_(MTU_EXCEEDED, "mtu_exceeded")    /* larger than the egress MTU */     \
+	_(MBUF_TOO_SMALL, "mbuf_too_small") /* no headroom for the egress tag */ \
 	_(MAC_CTRL, "mac_control")         /* PAUSE/PFC consumed, never forwarded */ \
 	_(PORT_DOWN, "port_down")          /* egress port link down */          \
 	_(BUFFER_LIMIT, "buffer_shared_limit") /* lossy PG over its shared threshold */ \

@@ -84,11 +84,17 @@ struct aif_group {
 	uint8_t up[AIF_MAX_MEMBERS];
 };
 
-/* L3 view of a port: its MAC, MTU and addresses. */
+/*
+ * L3 view of a port: its MAC, MTU, 802.1Q tagging and addresses.
+ * tagged 0: routed frames leave untagged; 1 (port "vlan" set): they leave
+ * with a tag of VID vlan_id (0: a priority tag) and PCP = traffic class.
+ */
 struct aif_port_l3 {
 	struct aif_mac mac;
 	uint16_t mtu;
 	uint16_t n_addrs;
+	uint16_t vlan_id;  /* 0..4094, valid when tagged */
+	uint8_t tagged;    /* 0 or 1: a single load and OR in the rewrite */
 	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS];
 };
 

@@ -107,6 +107,17 @@ trace_packet(struct aif_worker *w, const struct fwd_ctx *x, const struct aif_pkt
 	aif_trace_record(x->trace, w->id, &r);
 }
 
+/*
+ * 802.1Q on ingress: a port with "vlan" V takes untagged, priority-tagged
+ * (VID 0) and VID V frames; one without takes any VID, as it always has
+ * (the tag is removed on the way out).  Only for tagged frames.
+ */
+static inline bool
+vlan_accepted(const struct aif_port_l3 *l3, const struct aif_pkt *m)
+{
+	return !l3->tagged || m->vlan_id == 0 || m->vlan_id == l3->vlan_id;
+}
+
 /* Pass 1 for one packet: parse, divert control traffic, gather for lookup. */
 static inline void
 ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
@@ -119,6 +130,10 @@ ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
 
 	if (unlikely(rc != 0)) {
 		drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
+		return;
+	}
+	if (unlikely(m->flags & AIF_PKT_F_VLAN) && !vlan_accepted(&t->ports[in_port], m)) {
+		drop(b, c, mb, AIF_DROP_VLAN_MISMATCH);
 		return;
 	}
 	m->in_port = in_port;
@@ -261,8 +276,11 @@ emit(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 		drop(b, c, mb, AIF_DROP_PORT_DOWN);
 		return;
 	}
-	uint32_t len = rte_pktmbuf_pkt_len(mb);
-	aif_rewrite_routed(rte_pktmbuf_mtod(mb, uint8_t *), m, &x->l3[out].mac, &dmac);
+	if (unlikely(aif_rewrite_routed(mb, m, &x->l3[out], &dmac) != 0)) {
+		drop(b, c, mb, AIF_DROP_MBUF_TOO_SMALL);
+		return;
+	}
+	uint32_t len = rte_pktmbuf_pkt_len(mb); /* as sent: a tag may have come or gone */
 	m->out_port = out;
 	if (x->qos != NULL) {
 		int rc = aif_egress_enqueue(w, x->qos, mb, m, out);

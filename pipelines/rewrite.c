@@ -3,7 +3,9 @@
  * Stage: rewrite (routed packets).  The contract and the per-packet code
  * (inline) are in rewrite.h; the full checksum is here.
  *
- * MACs are overwritten; the 802.1Q tag, if any, is left as it is.  IPv4:
+ * The egress port decides the 802.1Q tag: none (a tag that came in is
+ * removed), or its VID with PCP = traffic class (inserted, or the TCI
+ * rewritten).  MACs are overwritten.  IPv4:
  * TTL - 1 and the header checksum patched with RFC 1624 eqn. 3 on the
  * TTL/protocol word, HC' = ~(~HC + ~m + m'), which (unlike eqn. 2) never
  * turns a checksum that should be 0x0000 into 0xffff.  IPv6: hop limit - 1.

@@ -203,11 +203,11 @@ struct roce {
 	uint32_t flow_label;
 };
 
-/* UDP + BTH + payload + ICRC; returns the UDP length. */
+/* UDP + BTH + payload bytes + ICRC; returns the UDP length. */
 static uint16_t
-udp_roce(uint8_t *udp, const struct roce *r)
+udp_roce_n(uint8_t *udp, const struct roce *r, uint16_t payload)
 {
-	uint16_t udp_len = UDP_HLEN + AIF_BTH_LEN + ROCE_PAYLOAD + AIF_ICRC_LEN;
+	uint16_t udp_len = UDP_HLEN + AIF_BTH_LEN + payload + AIF_ICRC_LEN;
 	uint8_t *bth = udp + UDP_HLEN;
 
 	put16(udp, r->sport);
@@ -219,23 +219,30 @@ udp_roce(uint8_t *udp, const struct roce *r)
 	put16(bth + 2, 0xffff);   /* P_Key */
 	put32(bth + 4, r->qp & 0xffffff);
 	put32(bth + 8, 0x80000000u | (r->sport * 7u & 0xffffff)); /* AckReq, PSN */
-	for (unsigned i = 0; i < ROCE_PAYLOAD; i++)
+	for (unsigned i = 0; i < payload; i++)
 		bth[AIF_BTH_LEN + i] = (uint8_t)(i * 13 + r->sport);
 	/* an opaque ICRC: it must come out as it went in */
-	put32(bth + AIF_BTH_LEN + ROCE_PAYLOAD, 0xdeadbeef ^ r->sport);
+	put32(bth + AIF_BTH_LEN + payload, 0xdeadbeef ^ r->sport);
 	return udp_len;
 }
 
-/* Ethernet / IPv4 (DSCP 26, ECT(0), DF) / UDP 4791 / BTH; returns the length. */
 static uint16_t
-build_roce4(uint8_t *f, const struct roce *r)
+udp_roce(uint8_t *udp, const struct roce *r)
+{
+	return udp_roce_n(udp, r, ROCE_PAYLOAD);
+}
+
+/* Ethernet / IPv4 (DSCP dscp, ECT(0), DF) / UDP 4791 / BTH with payload
+ * bytes; returns the length. */
+static uint16_t
+build_roce4_n(uint8_t *f, const struct roce *r, uint8_t dscp, uint16_t payload)
 {
 	uint8_t *ip = eth(f, r->dmac, r->smac, AIF_ETHERTYPE_IPV4);
-	uint16_t udp_len = udp_roce(ip + IP4_HLEN, r);
+	uint16_t udp_len = udp_roce_n(ip + IP4_HLEN, r, payload);
 	uint16_t csum;
 
 	ip[0] = 0x45;
-	ip[1] = (26 << 2) | 2;
+	ip[1] = (uint8_t)(dscp << 2 | 2);
 	put16(ip + 2, IP4_HLEN + udp_len);
 	put16(ip + 4, r->sport ^ 0x5a5a);
 	put16(ip + 6, 0x4000);
@@ -247,6 +254,13 @@ build_roce4(uint8_t *f, const struct roce *r)
 	csum = aif_ipv4_csum(ip, IP4_HLEN);
 	memcpy(ip + 10, &csum, 2);
 	return ETH_HLEN + IP4_HLEN + udp_len;
+}
+
+/* Ethernet / IPv4 (DSCP 26, ECT(0), DF) / UDP 4791 / BTH; returns the length. */
+static uint16_t
+build_roce4(uint8_t *f, const struct roce *r)
+{
+	return build_roce4_n(f, r, 26, ROCE_PAYLOAD);
 }
 
 /* Ethernet / IPv6 / UDP 4791 / BTH; returns the length. */
@@ -2004,6 +2018,265 @@ test_flowlet_gap_from_receive_time(void **state)
 	assert_clean();
 }
 
+/* ---------------------------------------------------------------- */
+/* 802.1Q: the egress port decides the tag                           */
+
+#define TCI(pcp, vid) ((uint16_t)((pcp) << 13 | (vid)))
+
+/* Insert an 802.1Q tag into frame f of len bytes; returns the new length. */
+static uint16_t
+add_tag(uint8_t *f, uint16_t len, uint16_t tci)
+{
+	memmove(f + 16, f + 12, len - 12u);
+	put16(f + 12, AIF_ETHERTYPE_VLAN);
+	put16(f + 14, tci);
+	return (uint16_t)(len + 4);
+}
+
+/* The test config with "vlan" on the ports given (vid[p] < 0: none). */
+static char *
+config_vlan(const int vid[N_PORTS])
+{
+	char *base = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
+	size_t n = strlen(base) + N_PORTS * 32;
+	char *s = malloc(n), *o = s;
+	const char *i = base;
+
+	assert_non_null(s);
+	for (;;) {
+		const char *d = strstr(i, "\"device\": \"net_ring_pl");
+		if (d == NULL)
+			break;
+		d += strlen("\"device\": \"net_ring_pl");
+		unsigned p = (unsigned)(*d - '0');
+		assert_true(p < N_PORTS);
+		d += 2; /* the digit and the closing quote */
+		memcpy(o, i, (size_t)(d - i));
+		o += d - i;
+		if (vid[p] >= 0)
+			o += sprintf(o, ", \"vlan\": %d", vid[p]);
+		i = d;
+	}
+	strcpy(o, i);
+	free(base);
+	return s;
+}
+
+/*
+ * A routed IPv4 frame that left port out with tag tci (< 0: untagged),
+ * against the untagged frame in of len bytes it came from (tagged or not):
+ * MACs, tag, TTL - 1, a valid checksum, every other byte as it was.
+ */
+static void
+check_routed4_tag(const struct rte_mbuf *mb, uint16_t out, const uint8_t *in,
+		  uint16_t len, int tci)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(mb, const uint8_t *);
+	uint16_t l2 = tci >= 0 ? ETH_HLEN + 4 : ETH_HLEN;
+	const uint8_t *ip = f + l2, *ip_in = in + ETH_HLEN;
+
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), len - ETH_HLEN + l2);
+	assert_int_equal(mb->nb_segs, 1);
+	assert_memory_equal(f, mac_nbr[out], 6);
+	assert_memory_equal(f + 6, mac_port[out], 6);
+	if (tci >= 0) {
+		assert_int_equal(get16(f + 12), AIF_ETHERTYPE_VLAN);
+		assert_int_equal(get16(f + 14), tci);
+	}
+	assert_memory_equal(f + l2 - 2, in + 12, 2);
+	assert_int_equal(ip[8], ip_in[8] - 1);
+	assert_int_equal(sum16(0, ip, IP4_HLEN), 0xffff);
+	assert_memory_equal(ip, ip_in, 8);
+	assert_int_equal(ip[9], ip_in[9]);
+	assert_memory_equal(ip + 12, ip_in + 12, len - ETH_HLEN - 12);
+}
+
+/* One RoCE frame to a remote address through the uplinks; sport picks the
+ * flow.  in (untagged) and its length are returned for the check. */
+static uint16_t
+roce_to_remote(uint8_t *f, uint16_t sport, uint8_t dscp)
+{
+	struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+			  .dip = ip_remote, .sport = sport, .ttl = 64, .qp = 0x77 };
+	return build_roce4_n(f, &r, dscp, ROCE_PAYLOAD);
+}
+
+/*
+ * A frame tagged VID 100 PCP 3 leaves a port without "vlan" untagged; with
+ * "vlan": 200 on the uplinks every frame leaves tagged VID 200 with PCP =
+ * its traffic class (DSCP 26 -> TC 3, DSCP 48 -> TC 6, else 0), whatever its
+ * tag was; "vlan": 0 gives a priority tag.
+ */
+static void
+test_vlan_egress(void **state)
+{
+	static const struct { int in_tci; uint8_t dscp; uint8_t tc; } cases[] = {
+		{ -1, 26, 3 }, { TCI(3, 100), 26, 3 }, { TCI(5, 100), 26, 3 },
+		{ TCI(3, 100), 0, 0 }, { -1, 48, 6 }, { TCI(0, 0), 26, 3 },
+	};
+	uint8_t f[FRAME_MAX], in[FRAME_MAX];
+	struct rs_snap before;
+
+	(void)state;
+	/* no "vlan" anywhere: the tag that came in goes */
+	load_config(BASE_SEED, members_fwd);
+	snap_take(&before);
+	struct aif_member_ctr m0[N_PORTS], m1[N_PORTS];
+	member_ctrs_by_port("uplinks", m0);
+	uint16_t len = roce_to_remote(in, 0xC101, 26);
+	memcpy(f, in, len);
+	uint16_t tlen = add_tag(f, len, TCI(3, 100));
+	uint16_t out = expected_port(f, tlen, "uplinks");
+	inject(0, f, tlen);
+	run();
+	struct rte_mbuf *mb = sent_one(out);
+	check_routed4_tag(mb, out, in, len, -1);
+	rte_pktmbuf_free(mb);
+	/* port and member bytes count the frame as sent */
+	struct aif_port_ctr d = delta(&before, out);
+	assert_int_equal(d.tx_packets, 1);
+	assert_int_equal(d.tx_bytes, len);
+	member_ctrs_by_port("uplinks", m1);
+	assert_int_equal(m1[out].packets - m0[out].packets, 1);
+	assert_int_equal(m1[out].bytes - m0[out].bytes, len);
+	assert_no_drops(&before);
+
+	for (int vid = 200; vid >= 0; vid -= 200) {
+		const int vids[N_PORTS] = { -1, vid, vid, vid };
+		load_text(config_vlan(vids));
+		snap_take(&before);
+		for (size_t k = 0; k < RTE_DIM(cases); k++) {
+			len = roce_to_remote(in, (uint16_t)(0xC200 + k), cases[k].dscp);
+			memcpy(f, in, len);
+			tlen = cases[k].in_tci >= 0 ? add_tag(f, len, (uint16_t)cases[k].in_tci)
+						     : len;
+			out = expected_port(f, tlen, "uplinks");
+			inject(0, f, tlen);
+			run();
+			mb = sent_one(out);
+			check_routed4_tag(mb, out, in, len, TCI(cases[k].tc, vid));
+			rte_pktmbuf_free(mb);
+		}
+		assert_no_drops(&before);
+	}
+	/* back to untagged: tagged frames from the uplinks to h0 leave p0 bare */
+	load_config(BASE_SEED, members_fwd);
+	struct roce r = { .dmac = mac_port[1], .smac = mac_nbr[1], .sip = ip_remote,
+			  .dip = ip_h0, .sport = 0xC300, .ttl = 64, .qp = 9 };
+	len = build_roce4(in, &r);
+	memcpy(f, in, len);
+	tlen = add_tag(f, len, TCI(3, 100));
+	inject(1, f, tlen);
+	run();
+	mb = sent_one(0);
+	const uint8_t *o = rte_pktmbuf_mtod(mb, const uint8_t *);
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), len);
+	assert_memory_equal(o, mac_h0, 6);
+	assert_int_equal(get16(o + 12), AIF_ETHERTYPE_IPV4);
+	assert_int_equal(o[ETH_HLEN + 8], 63);
+	assert_int_equal(sum16(0, o + ETH_HLEN, IP4_HLEN), 0xffff);
+	assert_memory_equal(o + ETH_HLEN + IP4_HLEN, in + ETH_HLEN + IP4_HLEN,
+			    len - ETH_HLEN - IP4_HLEN);
+	rte_pktmbuf_free(mb);
+	assert_clean();
+}
+
+/* IPv6 tagged in, untagged out of a port without "vlan", tagged out of one
+ * with it: the hop limit and everything after the Ethernet header as in. */
+static void
+test_vlan_egress_ipv6(void **state)
+{
+	uint8_t f[FRAME_MAX], in[FRAME_MAX];
+	const int vids[N_PORTS] = { -1, 7, 7, 7 };
+
+	(void)state;
+	for (int tagged_out = 0; tagged_out <= 1; tagged_out++) {
+		if (tagged_out)
+			load_text(config_vlan(vids));
+		else
+			load_config(BASE_SEED, members_fwd);
+		struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip6 = ip6_h0,
+				  .dip6 = ip6_remote, .sport = 0xC400, .ttl = 64, .qp = 5,
+				  .flow_label = 0x12345 };
+		uint16_t len = build_roce6(in, &r);
+		memcpy(f, in, len);
+		uint16_t tlen = add_tag(f, len, TCI(3, 100));
+		uint16_t out = expected_port(f, tlen, "uplinks6");
+		inject(0, f, tlen);
+		run();
+		struct rte_mbuf *mb = sent_one(out);
+		const uint8_t *o = rte_pktmbuf_mtod(mb, const uint8_t *);
+		uint16_t l2 = tagged_out ? ETH_HLEN + 4 : ETH_HLEN;
+		assert_int_equal(rte_pktmbuf_pkt_len(mb), len - ETH_HLEN + l2);
+		if (tagged_out)
+			assert_int_equal(get16(o + 14), TCI(3, 7));
+		assert_int_equal(get16(o + l2 - 2), AIF_ETHERTYPE_IPV6);
+		assert_int_equal(o[l2 + 7], 63);
+		assert_memory_equal(o + l2, in + ETH_HLEN, 7);
+		assert_memory_equal(o + l2 + 8, in + ETH_HLEN + 8, len - ETH_HLEN - 8);
+		rte_pktmbuf_free(mb);
+	}
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
+/*
+ * A port with "vlan": 200 takes untagged, priority-tagged and VID 200
+ * frames and drops other VIDs as vlan_mismatch; a port without "vlan" takes
+ * any VID.
+ */
+static void
+test_vlan_ingress(void **state)
+{
+	static const struct { int tci; bool taken; } cases[] = {
+		{ -1, true }, { TCI(3, 0), true }, { TCI(3, 200), true },
+		{ TCI(3, 100), false }, { TCI(0, 4094), false }, { TCI(0, 201), false },
+	};
+	const int vids[N_PORTS] = { -1, 200, -1, -1 };
+	uint8_t f[FRAME_MAX];
+	struct rs_snap before;
+
+	(void)state;
+	load_text(config_vlan(vids));
+	for (size_t k = 0; k < RTE_DIM(cases); k++) {
+		for (uint16_t in_port = 0; in_port <= 1; in_port++) {
+			/* p1 (vlan 200) -> h0 on p0; p0 (no vlan) -> the uplinks */
+			struct roce r = in_port == 1 ?
+				(struct roce){ .dmac = mac_port[1], .smac = mac_nbr[1],
+					       .sip = ip_remote, .dip = ip_h0,
+					       .sport = (uint16_t)(0xC500 + k), .ttl = 64,
+					       .qp = 3 } :
+				(struct roce){ .dmac = mac_port[0], .smac = mac_h0,
+					       .sip = ip_h0, .dip = ip_remote,
+					       .sport = (uint16_t)(0xC500 + k), .ttl = 64,
+					       .qp = 3 };
+			uint16_t len = build_roce4(f, &r);
+			if (cases[k].tci >= 0)
+				len = add_tag(f, len, (uint16_t)cases[k].tci);
+			uint16_t out = in_port == 1 ? 0 : expected_port(f, len, "uplinks");
+			snap_take(&before);
+			inject(in_port, f, len);
+			run();
+			if (in_port == 0 || cases[k].taken) {
+				struct rte_mbuf *mb = sent_one(out);
+				const uint8_t *o = rte_pktmbuf_mtod(mb, const uint8_t *);
+				/* out of p0: untagged; out of p1: VID 200 */
+				assert_int_equal(get16(o + 12), out == 1 ? AIF_ETHERTYPE_VLAN
+									 : AIF_ETHERTYPE_IPV4);
+				if (out == 1)
+					assert_int_equal(get16(o + 14), TCI(3, 200));
+				rte_pktmbuf_free(mb);
+				assert_no_drops(&before);
+			} else {
+				assert_no_tx();
+				assert_drops(&before, in_port, AIF_DROP_VLAN_MISMATCH, 1);
+			}
+		}
+	}
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
 int
 main(void)
 {
@@ -2024,6 +2297,9 @@ main(void)
 		cmocka_unit_test_setup(test_path_trace, test_setup),
 		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
 		cmocka_unit_test_setup(test_flowlet_gap_from_receive_time, test_setup),
+		cmocka_unit_test_setup(test_vlan_egress, test_setup),
+		cmocka_unit_test_setup(test_vlan_egress_ipv6, test_setup),
+		cmocka_unit_test_setup(test_vlan_ingress, test_setup),
 	};
 	return cmocka_run_group_tests_name("pipeline", tests, group_setup,
 					   group_teardown);

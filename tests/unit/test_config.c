@@ -264,6 +264,7 @@ test_defaults(void **state)
 	p = &cfg->switches[0].ports[0];
 	assert_false(p->mac_set);
 	assert_int_equal(p->mtu, 1500);
+	assert_false(p->vlan_set); /* untagged */
 	assert_int_equal(p->speed_mbps, 0);
 	assert_int_equal(p->shaper_bps, 0);
 	assert_int_equal(p->n_addrs, 0);
@@ -436,6 +437,30 @@ test_policies(void **state)
 	aif_config_free(cfg);
 }
 
+/* Port "vlan": a VID 0..4094 (0: priority tag); absent: untagged. */
+static void
+test_port_vlan(void **state)
+{
+	const struct aif_switch_params *sw;
+	struct aif_config *cfg;
+
+	(void)state;
+	cfg = parse_ok("{'switches':[{'name':'s0','ports':["
+		       "{'name':'p0','device':'d0','vlan':100},"
+		       "{'name':'p1','device':'d1','vlan':0},"
+		       "{'name':'p2','device':'d2','vlan':4094},"
+		       "{'name':'p3','device':'d3'}]}]}");
+	sw = &cfg->switches[0];
+	assert_true(sw->ports[0].vlan_set);
+	assert_int_equal(sw->ports[0].vlan, 100);
+	assert_true(sw->ports[1].vlan_set);
+	assert_int_equal(sw->ports[1].vlan, 0);
+	assert_true(sw->ports[2].vlan_set);
+	assert_int_equal(sw->ports[2].vlan, 4094);
+	assert_false(sw->ports[3].vlan_set);
+	aif_config_free(cfg);
+}
+
 static void
 test_routes_and_groups(void **state)
 {
@@ -569,6 +594,16 @@ static const struct bad_case bad_cases[] = {
 	  "$.switches[0].ports[0].mtu: must be 68..9600, got 20" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mtu':'1500'}]}]}",
 	  "$.switches[0].ports[0].mtu: expected integer, got string" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','vlan':4095}]}]}",
+	  "$.switches[0].ports[0].vlan: must be 0..4094, got 4095" },
+	{ "{'switches':[{'name':'s0','ports':[" P0 ",{'name':'p1','device':'d1','vlan':-1}]}]}",
+	  "$.switches[0].ports[1].vlan: must be 0..4094, got -1" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','vlan':'100'}]}]}",
+	  "$.switches[0].ports[0].vlan: expected integer, got string" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','vlan':1.5}]}]}",
+	  "$.switches[0].ports[0].vlan: expected integer, got number" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','vlan':null}]}]}",
+	  "$.switches[0].ports[0].vlan: expected integer, got null" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','speed_gbps':0}]}]}",
 	  "$.switches[0].ports[0].speed_gbps: must be > 0 and at most 1000000, got 0" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/33']}]}]}",
@@ -980,6 +1015,7 @@ main(void)
 		cmocka_unit_test(test_qos_defaults),
 		cmocka_unit_test(test_qos_full),
 		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_port_vlan),
 		cmocka_unit_test(test_routes_and_groups),
 		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_addresses_and_routes_ok),

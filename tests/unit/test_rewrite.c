@@ -3,12 +3,19 @@
  * Unit tests for pipelines/rewrite.c.
  *
  * The checksum helpers are checked against known vectors (RFC 1624 section
- * 4, a textbook IPv4 header).  aif_rewrite_routed is checked on many random
+ * 4, a textbook IPv4 header).  aif_rewrite_inplace is checked on many random
  * IPv4 frames from a fixed-seed generator (IHL 5..15 with option bytes,
  * TTL 2..255, optional VLAN tag, header checksums steered to the values
  * around 0x0000/0xffff where eqn. 2 of RFC 1624 goes wrong): the result
  * must equal the frame rewritten by hand with the checksum recomputed from
  * scratch by a reference sum, byte for byte, and must parse again.
+ *
+ * aif_rewrite_routed (the 802.1Q tag as the egress port wants it) is checked
+ * on mbufs built here around a plain buffer (the inline mbuf helpers it
+ * uses need no EAL): tagged in and untagged out, untagged in and tagged out
+ * with PCP from the traffic class, tagged in and out with the egress VID,
+ * the priority tag (VID 0), IPv6, no headroom; and on random frames against
+ * a frame built by hand.
  * Needs no EAL.
  */
 #include <setjmp.h>
@@ -18,6 +25,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include <rte_mbuf.h>
 
 #include "parse.h"
 #include "rewrite.h"
@@ -141,7 +150,7 @@ test_ipv4_csum_vector(void **state)
 			 aif_ipv4_csum((const uint8_t *)"\x12\x00", 2));
 }
 
-/* ---- aif_rewrite_routed ---- */
+/* ---- aif_rewrite_inplace ---- */
 
 static const uint16_t csum_targets[] = {
 	0x0000, 0x0001, 0x00fe, 0x00ff, 0x0100, 0x01ff, 0xfe00, 0xfeff,
@@ -238,7 +247,7 @@ rewrite_and_check(uint8_t *b, const struct gen *g)
 	put16(want + g->l3_off + 10, 0);
 	put16(want + g->l3_off + 10, ref_csum(want + g->l3_off, g->ihl_bytes));
 
-	aif_rewrite_routed(b, &m, &new_src, &new_dst);
+	aif_rewrite_inplace(b, &m, &new_src, &new_dst);
 
 	assert_memory_equal(b, want, FRAME_MAX);
 
@@ -369,7 +378,7 @@ test_rewrite_ipv6(void **state)
 
 		assert_int_equal(aif_parse(b, len - 4 + 4 * vlan, &m), 0);
 		assert_int_equal(m.flags & AIF_PKT_F_ROCE, AIF_PKT_F_ROCE);
-		aif_rewrite_routed(b, &m, &new_src, &new_dst);
+		aif_rewrite_inplace(b, &m, &new_src, &new_dst);
 
 		assert_memory_equal(b, new_dst.b, 6);
 		assert_memory_equal(b + 6, new_src.b, 6);
@@ -399,10 +408,310 @@ test_rewrite_other_kind(void **state)
 	memset(&m, 0, sizeof(m));
 	m.kind = AIF_PKT_ARP;
 	m.l3_off = 14;
-	aif_rewrite_routed(b, &m, &new_src, &new_dst);
+	aif_rewrite_inplace(b, &m, &new_src, &new_dst);
 	assert_memory_equal(b, new_dst.b, 6);
 	assert_memory_equal(b + 6, new_src.b, 6);
 	assert_memory_equal(b + 12, orig + 12, sizeof(b) - 12);
+}
+
+/* ---- aif_rewrite_routed: the egress port's 802.1Q tag ---- */
+
+#define HEADROOM 128
+
+/* An mbuf around a plain buffer: enough for the inline mbuf helpers. */
+struct test_mbuf {
+	struct rte_mbuf mb;
+	uint8_t buf[HEADROOM + FRAME_MAX];
+};
+
+static struct rte_mbuf *
+mbuf_of(struct test_mbuf *t, const uint8_t *f, uint16_t len, uint16_t headroom)
+{
+	memset(t, 0, sizeof(*t));
+	t->mb.buf_addr = t->buf;
+	t->mb.buf_len = sizeof(t->buf);
+	t->mb.data_off = headroom;
+	t->mb.nb_segs = 1;
+	rte_mbuf_refcnt_set(&t->mb, 1);
+	t->mb.data_len = len;
+	t->mb.pkt_len = len;
+	memcpy(t->buf + headroom, f, len);
+	return &t->mb;
+}
+
+static struct aif_port_l3
+port_l3(bool tagged, uint16_t vid)
+{
+	struct aif_port_l3 l3;
+
+	memset(&l3, 0, sizeof(l3));
+	l3.mac = new_src;
+	l3.mtu = 9000;
+	l3.tagged = tagged;
+	l3.vlan_id = vid;
+	return l3;
+}
+
+/*
+ * Ethernet [+ tag tci] / IPv4 (IHL 5, TTL 64, DSCP 26) / UDP 4791 / BTH /
+ * 16 bytes of payload / ICRC; returns the length.
+ */
+static uint32_t
+build_roce4(uint8_t *b, int tci)
+{
+	uint32_t l3 = tci >= 0 ? 18 : 14, i;
+	uint8_t *ip = b + l3, *udp = ip + 20;
+
+	memset(b, 0, FRAME_MAX);
+	memset(b, 0xee, 6);
+	memset(b + 6, 0xdd, 6);
+	if (tci >= 0) {
+		put16(b + 12, AIF_ETHERTYPE_VLAN);
+		put16(b + 14, (uint16_t)tci);
+	}
+	put16(b + l3 - 2, AIF_ETHERTYPE_IPV4);
+	ip[0] = 0x45;
+	ip[1] = 26 << 2 | 2;
+	put16(ip + 2, 20 + 8 + 12 + 16 + 4);
+	put16(ip + 4, 0x1234);
+	put16(ip + 6, 0x4000);
+	ip[8] = 64;
+	ip[9] = 17;
+	put16(ip + 12, 0x0a00);
+	put16(ip + 14, 0x0002);
+	put16(ip + 16, 0x0a01);
+	put16(ip + 18, 0x0203);
+	ipv4_fix_csum(ip);
+	put16(udp, 0xc001);
+	put16(udp + 2, AIF_UDP_PORT_ROCEV2);
+	put16(udp + 4, 8 + 12 + 16 + 4);
+	for (i = 8; i < 8 + 12 + 16 + 4; i++)
+		udp[i] = (uint8_t)(i * 11);
+	return l3 + 20 + 8 + 12 + 16 + 4;
+}
+
+/*
+ * What the rewrite must produce: in's MACs replaced, its tag (if any)
+ * replaced by out_tci (< 0: none), TTL - 1 and the checksum recomputed by
+ * the reference sum, the rest as it was.  Returns the length.
+ */
+static uint32_t
+expected_frame(uint8_t *want, const uint8_t *in, uint32_t in_len, int out_tci,
+	       bool v6)
+{
+	uint32_t in_l3 = get16(in + 12) == AIF_ETHERTYPE_VLAN ? 18 : 14;
+	uint32_t out_l3 = out_tci >= 0 ? 18 : 14;
+	uint32_t len = in_len - in_l3 + out_l3;
+
+	memset(want, 0, FRAME_MAX);
+	memcpy(want, new_dst.b, 6);
+	memcpy(want + 6, new_src.b, 6);
+	if (out_tci >= 0) {
+		put16(want + 12, AIF_ETHERTYPE_VLAN);
+		put16(want + 14, (uint16_t)out_tci);
+	}
+	memcpy(want + out_l3 - 2, in + in_l3 - 2, in_len - in_l3 + 2);
+	if (v6) {
+		want[out_l3 + 7]--;
+	} else {
+		want[out_l3 + 8]--;
+		ipv4_fix_csum(want + out_l3);
+	}
+	return len;
+}
+
+/* Rewrite frame f for port l3 with traffic class tc; compare with want. */
+static void
+rewrite_mbuf_and_check(const uint8_t *f, uint32_t len, const struct aif_port_l3 *l3,
+		       uint8_t tc, int out_tci, bool v6)
+{
+	uint8_t want[FRAME_MAX];
+	uint32_t want_len = expected_frame(want, f, len, out_tci, v6);
+	struct test_mbuf t;
+	struct rte_mbuf *mb = mbuf_of(&t, f, (uint16_t)len, HEADROOM);
+	struct aif_pkt m, m2;
+	uint32_t m2_l3_in;
+
+	assert_int_equal(aif_parse(f, len, &m), 0);
+	m2_l3_in = m.l3_off;
+	m.tc = tc;
+	assert_int_equal(aif_rewrite_routed(mb, &m, l3, &new_dst), 0);
+
+	const uint8_t *out = rte_pktmbuf_mtod(mb, const uint8_t *);
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), want_len);
+	assert_int_equal(rte_pktmbuf_data_len(mb), want_len);
+	/* the start of the frame moved, not the L3 header */
+	assert_ptr_equal(out + (out_tci >= 0 ? 18 : 14), t.buf + HEADROOM + m2_l3_in);
+	assert_memory_equal(out, want, want_len);
+
+	/* the metadata describes the frame as sent, for egress QoS */
+	assert_int_equal(aif_parse(out, want_len, &m2), 0);
+	assert_int_equal(m.l3_off, m2.l3_off);
+	assert_int_equal(m.l4_off, m2.l4_off);
+	assert_int_equal(m.flags, m2.flags);
+	assert_int_equal(m.vlan_id, m2.vlan_id);
+	assert_int_equal(m.pcp, m2.pcp);
+	assert_int_equal(m2.ttl, 63);
+	if (!v6)
+		assert_int_equal(ref_csum(out + m2.l3_off, 20), 0);
+}
+
+/* Tagged VID 100 PCP 3 in, out of a port without "vlan": untagged. */
+static void
+test_tagged_in_untagged_out(void **state)
+{
+	uint8_t b[FRAME_MAX];
+	struct aif_port_l3 l3 = port_l3(false, 0);
+	uint32_t len = build_roce4(b, 3 << 13 | 100);
+
+	(void)state;
+	rewrite_mbuf_and_check(b, len, &l3, 3, -1, false);
+}
+
+/* Untagged in, out of a port with "vlan": 200: VID 200, PCP = TC. */
+static void
+test_untagged_in_tagged_out(void **state)
+{
+	uint8_t b[FRAME_MAX];
+	struct aif_port_l3 l3 = port_l3(true, 200);
+	uint32_t len = build_roce4(b, -1);
+
+	(void)state;
+	for (uint8_t tc = 0; tc < 8; tc++)
+		rewrite_mbuf_and_check(b, len, &l3, tc, tc << 13 | 200, false);
+}
+
+/* Tagged in (VID 100 PCP 3, DEI set), tagged out: the egress VID, PCP = TC,
+ * DEI clear. */
+static void
+test_tagged_in_tagged_out(void **state)
+{
+	uint8_t b[FRAME_MAX];
+	struct aif_port_l3 l3 = port_l3(true, 4094);
+	uint32_t len = build_roce4(b, 3 << 13 | 1 << 12 | 100);
+
+	(void)state;
+	rewrite_mbuf_and_check(b, len, &l3, 6, 6 << 13 | 4094, false);
+	/* the same VID in and out: only the PCP follows the class */
+	l3 = port_l3(true, 100);
+	rewrite_mbuf_and_check(b, len, &l3, 0, 100, false);
+}
+
+/* "vlan": 0: a priority tag, VID 0 carrying the PCP. */
+static void
+test_priority_tag(void **state)
+{
+	uint8_t b[FRAME_MAX];
+	struct aif_port_l3 l3 = port_l3(true, 0);
+	uint32_t len = build_roce4(b, -1);
+
+	(void)state;
+	rewrite_mbuf_and_check(b, len, &l3, 3, 3 << 13, false);
+	len = build_roce4(b, 5 << 13 | 7);
+	rewrite_mbuf_and_check(b, len, &l3, 3, 3 << 13, false);
+}
+
+/* Untagged in and out: the frame stays where it is. */
+static void
+test_untagged_in_untagged_out(void **state)
+{
+	uint8_t b[FRAME_MAX];
+	struct aif_port_l3 l3 = port_l3(false, 0);
+	uint32_t len = build_roce4(b, -1);
+
+	(void)state;
+	rewrite_mbuf_and_check(b, len, &l3, 3, -1, false);
+}
+
+/* IPv6 RoCE: each of the four tag cases. */
+static void
+test_tag_ipv6(void **state)
+{
+	static const uint8_t a6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	static const uint8_t b6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 2 };
+	uint8_t b[FRAME_MAX];
+	uint32_t i;
+
+	(void)state;
+	for (int tagged_in = 0; tagged_in <= 1; tagged_in++) {
+		uint32_t l3off = tagged_in ? 18 : 14, len;
+		uint8_t *ip = b + l3off;
+
+		memset(b, 0, sizeof(b));
+		memset(b, 0xee, 12);
+		if (tagged_in) {
+			put16(b + 12, AIF_ETHERTYPE_VLAN);
+			put16(b + 14, 3 << 13 | 100);
+		}
+		put16(b + l3off - 2, AIF_ETHERTYPE_IPV6);
+		put16(ip, 0x66a0);
+		put16(ip + 2, 0xbeef);
+		put16(ip + 4, 8 + 12 + 16 + 4);
+		ip[6] = 17;
+		ip[7] = 64;
+		memcpy(ip + 8, a6, 16);
+		memcpy(ip + 24, b6, 16);
+		put16(ip + 40, 49152);
+		put16(ip + 42, AIF_UDP_PORT_ROCEV2);
+		put16(ip + 44, 8 + 12 + 16 + 4);
+		for (i = 48; i < 40 + 8 + 12 + 16 + 4; i++)
+			ip[i] = (uint8_t)(i * 7);
+		len = l3off + 40 + 8 + 12 + 16 + 4;
+
+		struct aif_port_l3 plain = port_l3(false, 0), tagged = port_l3(true, 300);
+		rewrite_mbuf_and_check(b, len, &plain, 3, -1, true);
+		rewrite_mbuf_and_check(b, len, &tagged, 3, 3 << 13 | 300, true);
+	}
+}
+
+/* No headroom for the tag: -1 and nothing changed. */
+static void
+test_tag_no_headroom(void **state)
+{
+	uint8_t b[FRAME_MAX];
+	struct aif_port_l3 l3 = port_l3(true, 200);
+	uint32_t len = build_roce4(b, -1);
+	struct test_mbuf t;
+	struct rte_mbuf *mb = mbuf_of(&t, b, (uint16_t)len, 2);
+	struct aif_pkt m, m0;
+
+	(void)state;
+	assert_int_equal(aif_parse(b, len, &m), 0);
+	m0 = m;
+	assert_int_equal(aif_rewrite_routed(mb, &m, &l3, &new_dst), -1);
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), len);
+	assert_memory_equal(rte_pktmbuf_mtod(mb, const uint8_t *), b, len);
+	assert_memory_equal(&m, &m0, sizeof(m));
+}
+
+/* Random IPv4 frames (tagged or not, options, any checksum) out of random
+ * ports (tagged or not): byte for byte as built by hand. */
+static void
+test_tag_random(void **state)
+{
+	uint8_t b[FRAME_MAX];
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		struct gen g = gen_ipv4(b, (uint8_t)(2 + rnd() % 254), (int)(rnd() % 11));
+		bool tagged = rnd() & 1;
+		uint16_t vid = (uint16_t)(rnd() % 4095);
+		uint8_t tc = (uint8_t)(rnd() & 7);
+		struct aif_port_l3 l3 = port_l3(tagged, vid);
+		uint8_t want[FRAME_MAX];
+		uint32_t want_len = expected_frame(want, b, g.len, tagged ? tc << 13 | vid : -1,
+						   false);
+		struct test_mbuf t;
+		struct rte_mbuf *mb = mbuf_of(&t, b, (uint16_t)g.len, HEADROOM);
+		struct aif_pkt m;
+
+		assert_int_equal(aif_parse(b, g.len, &m), 0);
+		m.tc = tc;
+		assert_int_equal(aif_rewrite_routed(mb, &m, &l3, &new_dst), 0);
+		assert_int_equal(rte_pktmbuf_pkt_len(mb), want_len);
+		assert_memory_equal(rte_pktmbuf_mtod(mb, const uint8_t *), want, want_len);
+	}
 }
 
 int
@@ -415,6 +724,14 @@ main(void)
 		cmocka_unit_test(test_rewrite_ipv4_fixed),
 		cmocka_unit_test(test_rewrite_ipv6),
 		cmocka_unit_test(test_rewrite_other_kind),
+		cmocka_unit_test(test_tagged_in_untagged_out),
+		cmocka_unit_test(test_untagged_in_tagged_out),
+		cmocka_unit_test(test_tagged_in_tagged_out),
+		cmocka_unit_test(test_priority_tag),
+		cmocka_unit_test(test_untagged_in_untagged_out),
+		cmocka_unit_test(test_tag_ipv6),
+		cmocka_unit_test(test_tag_no_headroom),
+		cmocka_unit_test(test_tag_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

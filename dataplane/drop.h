@@ -16,8 +16,8 @@
 	_(NO_ROUTE, "no_route")            /* no LPM match */                   \
 	_(NEIGH_UNRESOLVED, "neighbor_unresolved") /* next hop MAC unknown */  \
 	_(TO_SWITCH, "to_switch")          /* addressed to the switch, not answered */ \
-	_(MTU_EXCEEDED, "mtu_exceeded")    /* larger than the egress MTU */     \
-	_(MBUF_TOO_SMALL, "mbuf_too_small") /* no headroom for the egress tag */ \
+	_(MTU_EXCEEDED, "mtu_exceeded")    /* larger than the egress MTU, or chained and over the ingress MTU */ \
+	_(MBUF_TOO_SMALL, "mbuf_too_small") /* no room: chained frame not gathered, no headroom for a tag */ \
 	_(MAC_CTRL, "mac_control")         /* PAUSE/PFC consumed, never forwarded */ \
 	_(PORT_DOWN, "port_down")          /* egress port link down */          \
 	_(BUFFER_LIMIT, "buffer_shared_limit") /* lossy PG over its shared threshold */ \

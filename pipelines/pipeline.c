@@ -10,6 +10,7 @@
  * are gathered and freed in bulk.
  */
 #include <rte_branch_prediction.h>
+#include <rte_ether.h>
 #include <rte_fib.h>
 #include <rte_fib6.h>
 #include <rte_mbuf.h>
@@ -108,6 +109,32 @@ trace_packet(struct aif_worker *w, const struct fwd_ctx *x, const struct aif_pkt
 }
 
 /*
+ * A frame that arrived in several segments (net_pcap and other vdevs chain
+ * what one mbuf cannot hold; the parser reads one contiguous frame).  Longer
+ * than the ingress port's MTU (plus its Ethernet header and a tag):
+ * mtu_exceeded.  Otherwise it is gathered into its first segment
+ * (rte_pktmbuf_linearize), which holds any frame within the largest port
+ * MTU when the pool's data room is sized from it as control/main.c does;
+ * if it cannot be: mbuf_too_small.  Returns 0 or AIF_DROP_<reason> + 1.
+ */
+static int
+gather_segments(const struct aif_tables *t, uint16_t in_port, struct rte_mbuf *mb)
+{
+	uint8_t type_buf[2];
+	const uint8_t *type = rte_pktmbuf_read(mb, RTE_ETHER_ADDR_LEN * 2, 2, type_buf);
+	uint32_t l2_bytes = RTE_ETHER_HDR_LEN;
+
+	if (type != NULL && type[0] == AIF_ETHERTYPE_VLAN >> 8 &&
+	    type[1] == (AIF_ETHERTYPE_VLAN & 0xff))
+		l2_bytes += RTE_VLAN_HLEN;
+	if (rte_pktmbuf_pkt_len(mb) > t->ports[in_port].mtu + l2_bytes)
+		return AIF_DROP_MTU_EXCEEDED + 1;
+	if (rte_pktmbuf_linearize(mb) != 0)
+		return AIF_DROP_MBUF_TOO_SMALL + 1;
+	return 0;
+}
+
+/*
  * 802.1Q on ingress: a port with "vlan" V takes untagged, priority-tagged
  * (VID 0) and VID V frames; one without takes any VID, as it always has
  * (the tag is removed on the way out).  Only for tagged frames.
@@ -125,9 +152,18 @@ ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
 {
 	struct aif_port_ctr *c = &w->port_ctr[in_port];
 	struct aif_pkt *m = &b->meta[i];
-	const uint8_t *data = rte_pktmbuf_mtod(mb, const uint8_t *);
-	int rc = aif_parse(data, rte_pktmbuf_data_len(mb), m);
+	const uint8_t *data;
+	int rc;
 
+	if (unlikely(mb->nb_segs > 1)) {
+		rc = gather_segments(t, in_port, mb);
+		if (rc != 0) {
+			drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
+			return;
+		}
+	}
+	data = rte_pktmbuf_mtod(mb, const uint8_t *);
+	rc = aif_parse(data, rte_pktmbuf_data_len(mb), m);
 	if (unlikely(rc != 0)) {
 		drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
 		return;

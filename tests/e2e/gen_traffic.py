@@ -3,7 +3,7 @@
 """
 Generate test traffic for aifabric with scapy.
 
-  gen_traffic.py --out FILE.pcap --kind e2e|bench [--flows N] [--seed S]
+  gen_traffic.py --out FILE.pcap --kind e2e|jumbo|bench [--flows N] [--seed S]
                  [--manifest FILE.json]
 
 kind e2e (the end-to-end test, see run_e2e.sh / check_output.py):
@@ -25,6 +25,16 @@ Every frame carries a tag b"AIFT" + 32-bit frame index in its payload, so the
 checker can match output frames to input frames by content.  Frames are
 shuffled deterministically with the seed.  Good frames are at least 60 bytes
 long without padding, so the switch never sees Ethernet padding on them.
+
+kind jumbo (run_jumbo.sh / check_jumbo.py): RoCEv2 frames of 4,154 bytes
+  (4,096-byte payload; IPv4 4,140 bytes) and one IPv6 size, each flow twice:
+  jumbo4        untagged, to 10.1.x.y (p1, untagged)
+  jumbo4_tagged tagged VID 100 PCP 3, to 10.1.x.y (leaves p1 untagged)
+  jumbo4_vlan   untagged, to 10.2.x.y (p2, "vlan": 200: VID 200, PCP 3)
+  jumbo6        IPv6, 4,174 bytes, to 2001:db8:1::/48 (p1)
+  over_mtu      IPv4 of 9,100 bytes (9,114-byte frames): over an MTU of 9000
+  and larger than the daemon's mbufs, so net_pcap hands them over chained;
+  the switch must count them as mtu_exceeded.
 
 kind bench: one minimum-size RoCEv2 frame (60 bytes without FCS:
 Ether/IPv4/UDP/BTH/2-byte payload/ICRC) per flow, N flows to 10.1.x.y.
@@ -274,6 +284,82 @@ def gen_e2e(args):
     return man
 
 
+JUMBO_PAYLOAD = 4096           # RoCEv2 frame of 4,154 bytes over IPv4
+OVER_MTU_IP_LEN = 9100         # > "mtu": 9000
+
+
+def roce4_frame(src, dst, sport, qp, psn, payload, dot1q=None):
+    """Ether [/ Dot1Q] / IPv4 / UDP / BTH / payload with a valid ICRC (the
+    ICRC does not cover the Ethernet header, so the tag does not change it)."""
+    p = (Ether(dst=SWITCH_MAC, src=HOST_MAC) /
+         IP(src=src, dst=dst, tos=TOS_ROCE, ttl=64, flags="DF", id=psn & 0xFFFF) /
+         UDP(sport=sport, dport=ROCE_PORT, chksum=0) /
+         BTH(opcode=OPCODE_RC_SEND_ONLY, dqpn=qp, psn=psn, ackreq=1) /
+         Raw(payload))
+    raw = bytes(p)
+    assert roce_icrc(raw[14:]) == raw[-4:], "ICRC mismatch"
+    if dot1q is not None:
+        vid, pcp = dot1q
+        raw = raw[:12] + struct.pack("!HH", 0x8100, pcp << 13 | vid) + raw[12:]
+    return Ether(raw)
+
+
+def gen_jumbo(args):
+    g = Gen(args.seed)
+    rng = g.rng
+    specs = []
+    for cls, n in (("jumbo4", args.flows), ("jumbo4_tagged", args.flows),
+                   ("jumbo4_vlan", args.flows), ("jumbo6", args.flows),
+                   ("over_mtu", 4)):
+        for _ in range(n):
+            fam = 6 if cls == "jumbo6" else 4
+            if fam == 6:
+                src, dst = HOST_IP6, g.ip6_1()
+            elif cls == "jumbo4_vlan":
+                src, dst = HOST_IP, "10.2.%d.%d" % (rng.randint(0, 255),
+                                                  rng.randint(1, 254))
+            else:
+                src, dst = HOST_IP, g.ip10_1()
+            sport = rng.randint(0xC000, 0xFFFF)
+            qp, psn = rng.randint(1, 0xFFFFFF), rng.randint(0, 0xFFFFFF)
+            key = g.unique(fam, src, dst, 17, sport, ROCE_PORT)
+            for k in range(1 if cls == "over_mtu" else 2):
+                specs.append(dict(cls=cls, fam=fam, src=src, dst=dst, sport=sport,
+                                  qp=qp, psn=(psn + k) & 0xFFFFFF, flow=key))
+    rng.shuffle(specs)
+    frames, entries = [], []
+    for idx, s in enumerate(specs):
+        t = tag(idx)
+        if s["cls"] == "jumbo6":
+            p = (Ether(dst=SWITCH_MAC, src=HOST_MAC) /
+                 IPv6(src=s["src"], dst=s["dst"], tc=TOS_ROCE, hlim=64) /
+                 UDP(sport=s["sport"], dport=ROCE_PORT) /
+                 BTH(opcode=OPCODE_RC_SEND_ONLY, dqpn=s["qp"], psn=s["psn"],
+                     ackreq=1, icrc=0) /
+                 Raw(t + bytes(rng.getrandbits(8) for _ in range(JUMBO_PAYLOAD - 8))))
+            p = with_icrc6(p)
+        else:
+            n = (OVER_MTU_IP_LEN - 20 - 8 - 12 - 4 if s["cls"] == "over_mtu"
+                 else JUMBO_PAYLOAD)
+            pay = t + bytes(rng.getrandbits(8) for _ in range(n - 8))
+            p = roce4_frame(s["src"], s["dst"], s["sport"], s["qp"], s["psn"], pay,
+                            (100, 3) if s["cls"] == "jumbo4_tagged" else None)
+        frames.append(p)
+        e = {"i": idx, "class": s["cls"], "family": s["fam"], "src": s["src"],
+             "dst": s["dst"], "sport": s["sport"], "flow": s["flow"],
+             "len": len(bytes(p))}
+        if s["cls"] == "over_mtu":
+            e.update(expect="drop", reason="mtu_exceeded")
+        else:
+            e.update(expect="forward")
+        entries.append(e)
+    wrpcap(args.out, frames, linktype=1)
+    lens = sorted({e["len"] for e in entries})
+    return {"kind": "jumbo", "seed": args.seed, "flows": args.flows,
+            "tag": TAG.decode(), "total": len(frames), "frame_lens": lens,
+            "frames": entries}
+
+
 def gen_bench(args):
     g = Gen(args.seed)
     frames, flows = [], []
@@ -302,7 +388,7 @@ def gen_bench(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="pcap to write")
-    ap.add_argument("--kind", choices=["e2e", "bench"], default="e2e")
+    ap.add_argument("--kind", choices=["e2e", "jumbo", "bench"], default="e2e")
     ap.add_argument("--flows", type=int, default=1024,
                     help="RoCEv2 IPv4 flows (default 1024)")
     ap.add_argument("--seed", type=int, default=1)
@@ -310,7 +396,7 @@ def main():
     args = ap.parse_args()
     if args.flows < 1 or args.flows > 60000:
         ap.error("--flows must be 1..60000")
-    man = gen_e2e(args) if args.kind == "e2e" else gen_bench(args)
+    man = {"e2e": gen_e2e, "jumbo": gen_jumbo, "bench": gen_bench}[args.kind](args)
     if args.manifest:
         with open(args.manifest, "w") as f:
             json.dump(man, f, indent=1)

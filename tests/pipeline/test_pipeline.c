@@ -2033,16 +2033,22 @@ add_tag(uint8_t *f, uint16_t len, uint16_t tci)
 	return (uint16_t)(len + 4);
 }
 
-/* The test config with "vlan" on the ports given (vid[p] < 0: none). */
+/*
+ * The test config with extra fields on ports (extra[p], e.g. "\"vlan\": 200",
+ * or NULL), a default policy (policy: its JSON object, or NULL) and extra
+ * routes (with a leading comma, or "").
+ */
 static char *
-config_vlan(const int vid[N_PORTS])
+config_ports(const char *const extra[N_PORTS], const char *policy, const char *routes)
 {
-	char *base = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
-	size_t n = strlen(base) + N_PORTS * 32;
+	char *base = config_text(BASE_SEED, members_fwd, "net_ring_pl3", routes);
+	size_t n = strlen(base) + 1024;
 	char *s = malloc(n), *o = s;
 	const char *i = base;
 
 	assert_non_null(s);
+	if (policy != NULL)
+		o += sprintf(o, "{\"policies\": {\"default\": %s}, ", policy), i++;
 	for (;;) {
 		const char *d = strstr(i, "\"device\": \"net_ring_pl");
 		if (d == NULL)
@@ -2053,13 +2059,28 @@ config_vlan(const int vid[N_PORTS])
 		d += 2; /* the digit and the closing quote */
 		memcpy(o, i, (size_t)(d - i));
 		o += d - i;
-		if (vid[p] >= 0)
-			o += sprintf(o, ", \"vlan\": %d", vid[p]);
+		if (extra[p] != NULL)
+			o += sprintf(o, ", %s", extra[p]);
 		i = d;
 	}
+	assert_true((size_t)(o - s) + strlen(i) < n);
 	strcpy(o, i);
 	free(base);
 	return s;
+}
+
+/* The test config with "vlan" on the ports given (vid[p] < 0: none). */
+static char *
+config_vlan(const int vid[N_PORTS])
+{
+	static char buf[N_PORTS][32];
+	const char *extra[N_PORTS];
+
+	for (unsigned p = 0; p < N_PORTS; p++) {
+		snprintf(buf[p], sizeof(buf[p]), "\"vlan\": %d", vid[p]);
+		extra[p] = vid[p] >= 0 ? buf[p] : NULL;
+	}
+	return config_ports(extra, NULL, "");
 }
 
 /*
@@ -2215,6 +2236,79 @@ test_vlan_egress_ipv6(void **state)
 		assert_memory_equal(o + l2, in + ETH_HLEN, 7);
 		assert_memory_equal(o + l2 + 8, in + ETH_HLEN + 8, len - ETH_HLEN - 8);
 		rte_pktmbuf_free(mb);
+	}
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
+/*
+ * ECN marking at dequeue reads the IP header at the offset the rewrite left
+ * (mbuf l2_len = l3_off): frames that gained a tag on the way out must be
+ * marked in their IP header, with a valid checksum, and frames that lost
+ * one likewise.  p1 shaped to 1 Gb/s with Kmin 1000 and Kmax 2000 bytes
+ * on queue 3: a burst of 64 DSCP 26 ECT(0) frames queues, and the later
+ * ones leave with CE.
+ */
+static void
+test_vlan_ecn_marking(void **state)
+{
+	static const char *const extra[N_PORTS] = {
+		NULL, "\"vlan\": 200, \"speed_gbps\": 1, \"shaper_gbps\": 1", NULL, NULL,
+	};
+	const char *policy = "{\"qos\": {\"ecn\": {\"queues\": [3], \"kmin_bytes\": 1000,"
+			     " \"kmax_bytes\": 2000, \"pmax\": 1.0}}}";
+	enum { N = 64 };
+	uint8_t in[N][FRAME_MAX], f[FRAME_MAX];
+	uint16_t len = 0;
+	struct rte_mbuf *out[N];
+	struct rs_snap before;
+
+	(void)state;
+	load_text(config_ports(extra, policy,
+			       ", {\"prefix\": \"10.7.0.0/16\","
+			       " \"nexthop\": {\"ip\": \"10.0.1.0\", \"port\": \"p1\"}}"));
+	for (int tagged_in = 0; tagged_in <= 1; tagged_in++) {
+		snap_take(&before);
+		for (unsigned k = 0; k < N; k++) {
+			struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+					  .dip = IP4(10, 7, 0, 1), .sport = (uint16_t)(0xC700 + k),
+					  .ttl = 64, .qp = 2 };
+			len = build_roce4(in[k], &r);
+			memcpy(f, in[k], len);
+			inject(0, f, tagged_in ? add_tag(f, len, TCI(5, 100)) : len);
+		}
+		unsigned got = 0, marked = 0;
+		for (unsigned st = 0; st < 100000 && got < N; st++) {
+			step();
+			got += sent(1, out + got, N - got);
+		}
+		assert_int_equal(got, N);
+		for (unsigned k = 0; k < N; k++) {
+			const uint8_t *o = rte_pktmbuf_mtod(out[k], const uint8_t *);
+			const uint8_t *ip = o + ETH_HLEN + 4;
+			unsigned i = get16(ip + IP4_HLEN) - 0xC700;
+			assert_true(i < N);
+			assert_int_equal(rte_pktmbuf_pkt_len(out[k]), len + 4);
+			assert_int_equal(get16(o + 12), AIF_ETHERTYPE_VLAN);
+			assert_int_equal(get16(o + 14), TCI(3, 200));
+			assert_int_equal(get16(o + 16), AIF_ETHERTYPE_IPV4);
+			assert_int_equal(sum16(0, ip, IP4_HLEN), 0xffff);
+			assert_int_equal(ip[1] >> 2, 26);
+			assert_true((ip[1] & 3) == 2 || (ip[1] & 3) == 3); /* ECT(0) or CE */
+			marked += (ip[1] & 3) == 3;
+			/* everything else of the IP packet as sent */
+			const uint8_t *ip_in = in[i] + ETH_HLEN;
+			assert_int_equal(ip[0], ip_in[0]);
+			assert_memory_equal(ip + 2, ip_in + 2, 6);
+			assert_int_equal(ip[8], ip_in[8] - 1);
+			assert_memory_equal(ip + 9, ip_in + 9, 1);
+			assert_memory_equal(ip + 12, ip_in + 12, len - ETH_HLEN - 12);
+		}
+		rs_free_all(out, N);
+		print_message("  ECN through a tagged port (tagged in: %d): %u of %u marked CE\n",
+			      tagged_in, marked, N);
+		assert_true(marked >= N / 4);
+		assert_no_drops(&before);
 	}
 	load_config(BASE_SEED, members_fwd);
 	assert_clean();
@@ -2411,6 +2505,7 @@ main(void)
 		cmocka_unit_test_setup(test_vlan_egress, test_setup),
 		cmocka_unit_test_setup(test_vlan_egress_ipv6, test_setup),
 		cmocka_unit_test_setup(test_vlan_ingress, test_setup),
+		cmocka_unit_test_setup(test_vlan_ecn_marking, test_setup),
 		cmocka_unit_test_setup(test_chained_frames, test_setup),
 	};
 	return cmocka_run_group_tests_name("pipeline", tests, group_setup,

@@ -182,11 +182,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -2369,45 +2372,81 @@ io_fail(const char *path, int errnum, char *err, size_t err_len)
 	return -1;
 }
 
-/* Read a whole file into a malloc'd buffer; *n gets its length. */
+/*
+ * Read fd to its end into a malloc'd buffer with a NUL after the text (the
+ * text itself may hold NULs: *n is what counts); at most max_bytes, else
+ * EFBIG.  A nonblocking fd that has nothing more to give ends the text as
+ * EOF would not: EAGAIN (only regular files are read that way).
+ */
 static char *
-read_file(const char *path, size_t *n, int *errnum)
+read_fd(int fd, size_t max_bytes, size_t *n, int *errnum)
 {
-	FILE *f = fopen(path, "rb");
 	size_t cap = 0;
 	char *buf = NULL;
 
 	*n = 0;
-	if (f == NULL) {
-		*errnum = errno;
-		return NULL;
-	}
 	for (;;) {
+		ssize_t got;
+
 		if (*n == cap) {
 			char *grown;
 
+			if (cap >= max_bytes + 1) {
+				*errnum = EFBIG;
+				goto err;
+			}
 			cap = cap == 0 ? 65536 : cap * 2;
-			grown = cap <= FILE_MAX_BYTES ? realloc(buf, cap) : NULL;
+			if (cap > max_bytes + 1)
+				cap = max_bytes + 1; /* one byte more shows the file is larger */
+			/* + 1: the NUL after the text */
+			grown = realloc(buf, cap + 1);
 			if (grown == NULL) {
-				*errnum = cap > FILE_MAX_BYTES ? EFBIG : ENOMEM;
+				*errnum = ENOMEM;
 				goto err;
 			}
 			buf = grown;
 		}
-		*n += fread(buf + *n, 1, cap - *n, f);
-		if (ferror(f)) {
-			*errnum = EIO;
+		got = read(fd, buf + *n, cap - *n);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			*errnum = errno;
 			goto err;
 		}
-		if (feof(f))
+		if (got == 0)
 			break;
+		*n += (size_t)got;
 	}
-	fclose(f);
+	if (*n > max_bytes) {
+		*errnum = EFBIG;
+		goto err;
+	}
+	if (buf == NULL && (buf = malloc(1)) == NULL) {
+		*errnum = ENOMEM;
+		return NULL;
+	}
+	buf[*n] = '\0';
 	return buf;
 err:
 	free(buf);
-	fclose(f);
 	return NULL;
+}
+
+/* Read a whole file into a malloc'd NUL-terminated buffer; *n gets its length. */
+static char *
+read_file(const char *path, size_t *n, int *errnum)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
+
+	*n = 0;
+	if (fd < 0) {
+		*errnum = errno;
+		return NULL;
+	}
+	buf = read_fd(fd, FILE_MAX_BYTES, n, errnum);
+	close(fd);
+	return buf;
 }
 
 /* The whole file as a NUL-terminated string; NULL with err naming the file. */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -993,6 +994,55 @@ test_load_file_missing(void **state)
 	assert_string_equal(err, "/nonexistent/aif.json: No such file or directory");
 }
 
+/* A file of n bytes of JSON-ish text (a string padded to n), in a temp dir. */
+static void
+write_sized_file(const char *path, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	size_t i;
+
+	assert_non_null(f);
+	assert_true(n >= 2);
+	fputc('"', f);
+	for (i = 1; i + 1 < n; i++)
+		fputc('a' + (int)(i % 26), f);
+	fputc('"', f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * The text is NUL-terminated as its header says, whatever the size: the
+ * sizes that end exactly on a read chunk (64 KiB and its doubles) once left
+ * the byte after the text unwritten, and strlen() read past it (ASan).
+ */
+static void
+test_read_file_nul_terminated(void **state)
+{
+	static const size_t sizes[] = { 2, 100, 4095, 4096, 65535, 65536, 65537,
+					131072, 262144 };
+	char dir[] = "/tmp/aif_test_config.XXXXXX";
+	char path[64], err[AIF_ERR_MAX];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sized.json", dir);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t len = 0;
+		char *text;
+
+		write_sized_file(path, sizes[i]);
+		text = aif_config_read_file(path, &len, err, sizeof(err));
+		assert_non_null(text);
+		assert_int_equal(len, sizes[i]);
+		assert_int_equal(text[len], '\0');
+		assert_int_equal(strlen(text), len);
+		assert_int_equal(text[len - 1], '"');
+		free(text);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 static void
 test_hash_field_names(void **state)
 {
@@ -1023,6 +1073,7 @@ main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_err_buffer),
 		cmocka_unit_test(test_load_file_missing),
+		cmocka_unit_test(test_read_file_nul_terminated),
 		cmocka_unit_test(test_hash_field_names),
 	};
 

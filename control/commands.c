@@ -313,15 +313,14 @@ reject:
 int
 aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len)
 {
-	struct aif_config *cfg;
+	const struct aif_tables *t = tables(c);
 
-	if (c->running_text == NULL)
+	if (t == NULL)
 		return 0;
-	if (aif_config_parse(c->running_text, strlen(c->running_text), &cfg, err,
-			     err_len) != 0)
-		return -1;
-	/* the same config: only the bucket tables see the new link states */
-	if (aif_ctl_apply_config(c, cfg, err, err_len) != 0)
+	/* The running config again, as parsed: the tables own a reference to
+	 * it and the new tables take another, so nothing is read or parsed;
+	 * only the bucket tables see the new link states. */
+	if (aif_ctl_apply_config(c, aif_config_ref(t->cfg), err, err_len) != 0)
 		return -1;
 	c->link_rebuilds++;
 	return 0;
@@ -333,8 +332,9 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	json_t *conf = json_object_get(req, "config");
 	json_t *path = json_object_get(req, "path");
 	struct aif_config *cfg = NULL;
-	char *text = NULL; /* kept on success: re-applied when links change */
+	char *text = NULL;
 	size_t len = 0;
+	int rc;
 
 	if (json_is_object(conf)) {
 		text = json_dumps(conf, JSON_COMPACT);
@@ -347,15 +347,13 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 		snprintf(err, err_len, "load needs \"config\" (an object) or \"path\" (a string)");
 		return NULL;
 	}
-	if (text == NULL || aif_config_parse(text, len, &cfg, err, err_len) != 0 ||
-	    aif_ctl_apply_config(c, cfg, err, err_len) != 0) {
-		free(text);
+	rc = text != NULL ? aif_config_parse(text, len, &cfg, err, err_len) : -1;
+	free(text);
+	if (rc != 0 || aif_ctl_apply_config(c, cfg, err, err_len) != 0) {
 		c->loads_rejected++;
 		return NULL;
 	}
 	c->loads_ok++;
-	free(c->running_text);
-	c->running_text = text;
 	const struct aif_tables *t = tables(c);
 	const struct aif_switch_params *sp = &t->cfg->switches[0];
 	return json_pack("{s:b, s:s, s:I, s:i, s:i, s:i}", "loaded", 1,

@@ -45,7 +45,6 @@ struct aif_ctl {
 	struct aif_clock clock;
 	aif_time_ns start_ns;
 	uint64_t loads_ok, loads_rejected;
-	char *running_text;            /* the running config, as JSON text */
 	uint64_t link_changes[AIF_MAX_PORTS]; /* link up/down transitions seen */
 	uint64_t link_rebuilds;        /* tables rebuilt for a link change */
 };
@@ -64,8 +63,10 @@ json_t *aif_ctl_clear_watermarks(struct aif_switch *sw, char *err, size_t err_le
 
 /*
  * A port's link went down or up: rebuild the tables from the running config
- * so that group members on down ports leave their groups (their buckets go
- * to the others) and members that came back rejoin.  0, or -1 with err.
+ * (the parsed one the published tables hold, shared by reference: nothing
+ * is re-read or re-parsed) so that group members on down ports leave their
+ * groups (their buckets go to the others) and members that came back
+ * rejoin.  0 (also when no config is loaded yet), or -1 with err.
  */
 int aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len);
 

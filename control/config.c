@@ -2351,10 +2351,12 @@ aif_config_parse(const char *text, size_t len, struct aif_config **out,
 		return -1;
 	}
 	c.cfg = calloc(1, sizeof(*c.cfg));
-	if (c.cfg == NULL)
+	if (c.cfg == NULL) {
 		rc = fail(&c, "$", "out of memory");
-	else
+	} else {
+		c.cfg->refs = 1;
 		rc = parse_root(&c, root);
+	}
 	json_decref(root);
 	if (rc < 0) {
 		aif_config_free(c.cfg);
@@ -2480,13 +2482,24 @@ aif_config_load_file(const char *path, struct aif_config **out, char *err,
 	return rc;
 }
 
-/* Free a config from aif_config_parse(); NULL is fine. */
+struct aif_config *
+aif_config_ref(struct aif_config *cfg)
+{
+	__atomic_add_fetch(&cfg->refs, 1, __ATOMIC_RELAXED);
+	return cfg;
+}
+
+/* Drop a reference to a config from aif_config_parse(); the last frees it. */
 void
 aif_config_free(struct aif_config *cfg)
 {
 	uint16_t i;
 
 	if (cfg == NULL)
+		return;
+	/* refs 0: built by hand, never shared */
+	if (__atomic_load_n(&cfg->refs, __ATOMIC_RELAXED) > 1 &&
+	    __atomic_sub_fetch(&cfg->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	for (i = 0; i < cfg->n_switches; i++) {
 		free(cfg->switches[i].ports);

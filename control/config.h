@@ -216,7 +216,14 @@ struct aif_host_params {
 	struct aif_mac mac;
 };
 
+/*
+ * A parsed config is immutable once aif_config_parse() returns it, so
+ * holders share it by reference: tables compiled from it (t->cfg) and a
+ * rebuild of those tables for a link change hold one each.  Control thread
+ * only; the count is atomic all the same, as it costs nothing here.
+ */
 struct aif_config {
+	uint32_t refs;                      /* aif_config_ref / aif_config_free */
 	uint16_t n_policies;
 	struct aif_policy_params *policies; /* [0] is "default" when none is named */
 	uint16_t n_switches;
@@ -243,6 +250,10 @@ char *aif_config_read_file(const char *path, size_t *len, char *err, size_t err_
 int aif_config_load_file(const char *path, struct aif_config **out, char *err,
 			 size_t err_len);
 
+/* Another reference to cfg (returned); each is dropped with aif_config_free. */
+struct aif_config *aif_config_ref(struct aif_config *cfg);
+
+/* Drop a reference; the last one frees the config.  NULL is fine. */
 void aif_config_free(struct aif_config *cfg);
 
 /* Default policy values (used for omitted fields). */

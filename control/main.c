@@ -521,8 +521,9 @@ main(int argc, char **argv)
 
 	/* Options, config and control socket first: any of them wrong stops
 	 * the daemon before EAL touches a device.  The config file is read and
-	 * parsed once; what is applied below and kept as the running config is
-	 * that one text (a file changed meanwhile cannot mix in). */
+	 * parsed once; what is applied below (and kept by the tables as the
+	 * running config) is that one parse (a file changed meanwhile cannot
+	 * mix in). */
 	if (parse_app_opts(argc, argv, &o) != 0)
 		goto out;
 	text = aif_config_read_file(o.config, &text_len, err, sizeof(err));
@@ -530,6 +531,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "config %s: %s\n", o.config, err);
 		goto out;
 	}
+	free(text);
+	text = NULL;
 	if (cfg->n_switches != 1) {
 		fprintf(stderr, "config %s: $.switches: this build runs one switch per "
 			"process; the config has %u\n", o.config, cfg->n_switches);
@@ -597,8 +600,6 @@ main(int argc, char **argv)
 		goto out;
 	}
 	ctl.loads_ok++;
-	ctl.running_text = text;
-	text = NULL;
 
 	unsigned lcore, w = 0;
 	RTE_LCORE_FOREACH_WORKER(lcore) {
@@ -699,7 +700,6 @@ out:
 	}
 	aif_config_free(cfg);
 	free(text);
-	free(ctl.running_text);
 	if (eal_up)
 		rte_eal_cleanup();
 	return ret;

@@ -14,12 +14,22 @@
  * reference that the server puts into the reply and releases.
  *
  * Per client there is an input buffer (grown on demand up to one request
- * line, AIF_CTL_MAX_REQ bytes plus its '\n') and an output buffer of
- * replies not yet taken by the peer (at most AIF_CTL_MAX_OUT_BYTES, past
- * which the client is dropped: a client that does not read its replies
- * must never block the control thread).  A line longer than AIF_CTL_MAX_REQ
- * is answered with an error, the rest of it is read and thrown away, and
- * the connection is closed once the error has been sent.
+ * line, AIF_CTL_MAX_REQ bytes plus its '\n', and shrunk again when idle)
+ * and an output buffer of replies not yet taken by the peer.  Every line
+ * is answered, a blank one with an error.  A reply is queued whatever its
+ * size (a full path trace is tens of MB), and the control thread never
+ * waits for the peer to take it: backpressure instead.  While a client's
+ * unsent output is over AIF_CTL_OUT_PAUSE_BYTES the server neither reads
+ * from it nor answers the lines it has already received, so one client
+ * holds at most that much plus one reply, and a client that does not read
+ * stalls only itself.  A line longer than AIF_CTL_MAX_REQ is answered with
+ * an error, the rest of it is read and thrown away, and the connection is
+ * closed once the error has been sent.
+ *
+ * Slots are few (AIF_CTL_MAX_CLIENTS), so a client that moves no byte
+ * either way for AIF_CTL_IDLE_TIMEOUT_NS (no request, nothing taken) is
+ * closed; time comes in as an argument (aif_ctl_server_poll_at) so a test
+ * can move it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* accept4 */
@@ -34,6 +44,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctl_server.h"
@@ -54,8 +65,10 @@ struct client {
 	size_t out_off;
 	size_t out_len;
 	size_t out_cap;
+	uint64_t last_ns;    /* when a byte last moved either way (or accept) */
 	bool discarding;     /* after an oversized line: drop input up to '\n' */
 	size_t discarded;    /* bytes dropped so far, capped at DISCARD_MAX_BYTES */
+	bool eof;            /* the peer sent all it will: answer what is left */
 	bool closing;        /* read nothing more; close once out is sent */
 };
 
@@ -88,6 +101,15 @@ string_lossy(char *text)
 	return json_string(text);
 }
 
+static bool
+is_blank(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return false;
+	return true;
+}
+
 char *
 aif_ctl_handle_line(const char *line, size_t len, aif_ctl_handler h, void *ctx)
 {
@@ -97,9 +119,13 @@ aif_ctl_handle_line(const char *line, size_t len, aif_ctl_handler h, void *ctx)
 	char *text, *line_out;
 	size_t n;
 
-	req = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES,
-			 &jerr);
-	if (req == NULL) {
+	if (is_blank(line, len)) {
+		req = NULL;
+		snprintf(err, sizeof(err), "empty request (one JSON object per line, "
+			 "e.g. {\"cmd\": \"status\"})");
+	} else if ((req = json_loadb(line, len,
+				     JSON_DECODE_ANY | JSON_REJECT_DUPLICATES,
+				     &jerr)) == NULL) {
 		snprintf(err, sizeof(err), "invalid JSON at column %d: %s",
 			 jerr.column, jerr.text);
 	} else if (!json_is_object(req)) {
@@ -167,14 +193,31 @@ out_pending(const struct client *c)
 	return c->out_len - c->out_off;
 }
 
-/* Queue n bytes of reply; -1 when the client has too much unread. */
+/* Over the mark: read and answer nothing more until the peer takes some. */
+static bool
+paused(const struct client *c)
+{
+	return out_pending(c) > AIF_CTL_OUT_PAUSE_BYTES;
+}
+
+/*
+ * Queue a reply line of n bytes (malloc'd, taken over: freed here or kept
+ * as the output buffer itself when nothing else is pending, so a large
+ * reply is never copied).  -1 when out of memory.
+ */
 static int
-out_queue(struct client *c, const char *data, size_t n)
+out_queue(struct client *c, char *data, size_t n)
 {
 	size_t pending = out_pending(c);
 
-	if (pending + n > AIF_CTL_MAX_OUT_BYTES)
-		return -1;
+	if (pending == 0) {
+		free(c->out);
+		c->out = data;
+		c->out_off = 0;
+		c->out_len = n;
+		c->out_cap = n;
+		return 0;
+	}
 	if (c->out_off > 0) {
 		memmove(c->out, c->out + c->out_off, pending);
 		c->out_off = 0;
@@ -187,19 +230,22 @@ out_queue(struct client *c, const char *data, size_t n)
 		while (cap < c->out_len + n)
 			cap *= 2;
 		p = realloc(c->out, cap);
-		if (p == NULL)
+		if (p == NULL) {
+			free(data);
 			return -1;
+		}
 		c->out = p;
 		c->out_cap = cap;
 	}
 	memcpy(c->out + c->out_len, data, n);
 	c->out_len += n;
+	free(data);
 	return 0;
 }
 
 /* Send what the peer will take now; -1 when the connection is gone. */
 static int
-out_flush(struct client *c)
+out_flush(struct client *c, uint64_t now_ns)
 {
 	while (out_pending(c) > 0) {
 		ssize_t n = send(c->fd, c->out + c->out_off, out_pending(c),
@@ -213,6 +259,7 @@ out_flush(struct client *c)
 			return -1;
 		}
 		c->out_off += (size_t)n;
+		c->last_ns = now_ns;
 	}
 	c->out_off = 0;
 	c->out_len = 0;
@@ -224,85 +271,106 @@ out_flush(struct client *c)
 	return 0;
 }
 
-static bool
-is_blank(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-			return false;
-	return true;
-}
-
-/* Answer one request line; 1 if answered, 0 if blank, -1 to drop. */
+/* Answer one request line (a blank one too); -1 to drop the client. */
 static int
 answer(struct aif_ctl_server *s, struct client *c, const char *line,
        size_t len)
 {
-	char *reply;
-	int rc;
+	char *reply = aif_ctl_handle_line(line, len, s->h, s->ctx);
 
-	if (is_blank(line, len))
-		return 0;
-	reply = aif_ctl_handle_line(line, len, s->h, s->ctx);
 	if (reply == NULL)
 		return -1;
-	rc = out_queue(c, reply, strlen(reply));
-	free(reply);
-	return rc < 0 ? -1 : 1;
+	return out_queue(c, reply, strlen(reply));
 }
 
 static int
 answer_too_large(struct client *c)
 {
-	char msg[128];
+	char msg[128], *line;
 
 	snprintf(msg, sizeof(msg),
 		 "{\"ok\":false,\"error\":\"request too large (limit %u bytes)\"}\n",
 		 AIF_CTL_MAX_REQ);
-	return out_queue(c, msg, strlen(msg));
+	line = strdup(msg);
+	return line != NULL ? out_queue(c, line, strlen(line)) : -1;
 }
 
 /*
- * Answer every complete line in c->in and keep the partial tail, adding the
- * requests answered to *handled.  Returns 0, or -1 to drop the client.
+ * Answer the complete lines in c->in, in order, while the client is not
+ * paused, and keep the rest (lines not yet answered, the partial tail),
+ * adding the requests answered to *handled.  Returns 0, or -1 to drop the
+ * client.
  */
 static int
 answer_lines(struct aif_ctl_server *s, struct client *c, int *handled)
 {
 	size_t start = 0;
-	char *nl;
 
-	while ((nl = memchr(c->in + c->in_scanned, '\n',
-			    c->in_len - c->in_scanned)) != NULL) {
-		size_t end = (size_t)(nl - c->in);
-		int rc = answer(s, c, c->in + start, end - start);
+	while (!paused(c)) {
+		/* c->in is NULL while nothing is buffered */
+		char *nl = c->in_scanned < c->in_len ?
+			   memchr(c->in + c->in_scanned, '\n', c->in_len - c->in_scanned) :
+			   NULL;
+		size_t end;
 
-		if (rc < 0)
+		if (nl == NULL) {
+			c->in_scanned = c->in_len;
+			break;
+		}
+		end = (size_t)(nl - c->in);
+		if (answer(s, c, c->in + start, end - start) < 0)
 			return -1;
-		*handled += rc;
+		(*handled)++;
 		start = end + 1;
 		c->in_scanned = start;
 	}
-	c->in_scanned = c->in_len;
 
-	if (c->in_len - start > AIF_CTL_MAX_REQ) {
-		/* No '\n' within the limit: refuse, then drop the rest. */
+	/* No '\n' within the limit: refuse, then drop the rest of the line. */
+	if (c->in_scanned == c->in_len && c->in_len - start > AIF_CTL_MAX_REQ) {
 		if (answer_too_large(c) < 0)
 			return -1;
 		c->discarding = true;
 		start = c->in_len;
+		c->in_scanned = c->in_len;
 		(*handled)++;
 	}
 	if (start > 0) {
 		c->in_len -= start;
 		memmove(c->in, c->in + start, c->in_len);
-		c->in_scanned = c->in_len;
+		c->in_scanned -= start;
 	}
 	if (c->in_len == 0 && c->in_cap > IN_KEEP_BYTES) {
 		free(c->in);
 		c->in = NULL;
 		c->in_cap = 0;
 	}
+	return 0;
+}
+
+/*
+ * Answer what can be answered now; after the peer's EOF, once every
+ * complete line is answered, an unterminated last line is a request too,
+ * and then the connection closes when its replies are sent.
+ */
+static int
+serve(struct aif_ctl_server *s, struct client *c, int *handled)
+{
+	if (c->discarding)
+		return 0;
+	if (answer_lines(s, c, handled) < 0)
+		return -1;
+	if (!c->eof || paused(c))
+		return 0;
+	/* not paused, so answer_lines found no '\n' in what is left: an
+	 * unterminated last line, answered unless it is only whitespace */
+	if (c->in_len > 0 && !is_blank(c->in, c->in_len)) {
+		if (answer(s, c, c->in, c->in_len) < 0)
+			return -1;
+		(*handled)++;
+	}
+	c->in_len = 0;
+	c->in_scanned = 0;
+	c->closing = true;
 	return 0;
 }
 
@@ -329,34 +397,36 @@ in_reserve(struct client *c)
 }
 
 /* Throw input away up to the '\n' that ends an oversized line. */
-static int
+static ssize_t
 discard_input(struct client *c)
 {
 	char buf[DISCARD_CHUNK_BYTES];
 	ssize_t n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
 
 	if (n <= 0)
-		return (int)n;
+		return n;
 	c->discarded += (size_t)n;
 	if (memchr(buf, '\n', (size_t)n) != NULL ||
 	    c->discarded > DISCARD_MAX_BYTES) {
 		c->discarding = false;
 		c->closing = true;
 	}
-	return 1;
+	return n;
 }
 
 /*
  * Read what the client has sent and answer each complete line, adding the
- * requests answered to *handled.  Returns 0, or -1 to drop the client.
+ * requests answered to *handled; stop once the client is paused.  Returns
+ * 0, or -1 to drop the client.
  */
 static int
-client_read(struct aif_ctl_server *s, struct client *c, int *handled)
+client_read(struct aif_ctl_server *s, struct client *c, int *handled,
+	    uint64_t now_ns)
 {
-	for (int i = 0; i < READS_PER_ROUND && !c->closing; i++) {
+	for (int i = 0; i < READS_PER_ROUND && !c->closing && !c->eof &&
+			!paused(c); i++) {
 		bool discarding = c->discarding;
 		ssize_t n;
-		int rc;
 
 		if (discarding) {
 			n = discard_input(c);
@@ -374,28 +444,23 @@ client_read(struct aif_ctl_server *s, struct client *c, int *handled)
 			return -1;
 		}
 		if (n == 0) {
-			/* EOF: an unterminated last line is still a request. */
-			if (!discarding && c->in_len > 0) {
-				rc = answer(s, c, c->in, c->in_len);
-				if (rc < 0)
-					return -1;
-				*handled += rc;
-				c->in_len = 0;
-			}
-			c->closing = true;
-			break;
+			if (discarding)
+				c->closing = true;
+			c->eof = true;
+		} else {
+			c->last_ns = now_ns;
+			if (discarding)
+				continue;
+			c->in_len += (size_t)n;
 		}
-		if (discarding)
-			continue;
-		c->in_len += (size_t)n;
-		if (answer_lines(s, c, handled) < 0 || out_flush(c) < 0)
+		if (serve(s, c, handled) < 0 || out_flush(c, now_ns) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 static void
-accept_clients(struct aif_ctl_server *s)
+accept_clients(struct aif_ctl_server *s, uint64_t now_ns)
 {
 	for (int i = 0; i <= AIF_CTL_MAX_CLIENTS; i++) {
 		struct client *c = NULL;
@@ -427,6 +492,7 @@ accept_clients(struct aif_ctl_server *s)
 			continue;
 		}
 		c->fd = fd;
+		c->last_ns = now_ns;
 	}
 }
 
@@ -501,7 +567,8 @@ aif_ctl_server_create(const char *path, aif_ctl_handler h, void *ctx,
 	}
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
-	if (listen(s->fd, AIF_CTL_MAX_CLIENTS) < 0) {
+	/* The kernel caps this at net.core.somaxconn (4096 on current kernels). */
+	if (listen(s->fd, AIF_CTL_BACKLOG) < 0) {
 		snprintf(err, err_len, "listen %s: %s", path, strerror(errno));
 		unlink(path);
 		goto err;
@@ -515,7 +582,7 @@ err:
 }
 
 int
-aif_ctl_server_poll(struct aif_ctl_server *s, int timeout_ms)
+aif_ctl_server_poll_at(struct aif_ctl_server *s, int timeout_ms, uint64_t now_ns)
 {
 	struct pollfd pfd[1 + AIF_CTL_MAX_CLIENTS];
 	struct client *who[1 + AIF_CTL_MAX_CLIENTS];
@@ -529,7 +596,7 @@ aif_ctl_server_poll(struct aif_ctl_server *s, int timeout_ms)
 
 		if (c->fd < 0)
 			continue;
-		if (!c->closing)
+		if (!c->closing && !c->eof && !paused(c))
 			ev |= POLLIN;
 		if (out_pending(c) > 0)
 			ev |= POLLOUT;
@@ -544,25 +611,48 @@ aif_ctl_server_poll(struct aif_ctl_server *s, int timeout_ms)
 		struct client *c = who[i];
 		short rev = pfd[i].revents;
 
-		if (rev == 0)
-			continue;
 		if (rev & POLLNVAL) {
 			client_close(c);
 			continue;
 		}
-		if (!c->closing && (rev & (POLLIN | POLLHUP | POLLERR)) &&
-		    client_read(s, c, &handled) < 0) {
+		if (!c->closing && !c->eof && !paused(c) &&
+		    (rev & (POLLIN | POLLHUP | POLLERR)) &&
+		    client_read(s, c, &handled, now_ns) < 0) {
 			client_close(c);
 			continue;
 		}
 		/* A peer that hung up makes send() fail: dropped here too. */
-		if (out_flush(c) < 0 || (c->closing && out_pending(c) == 0))
+		if (out_flush(c, now_ns) < 0) {
+			client_close(c);
+			continue;
+		}
+		/* Taken below the mark: answer the requests that waited (and
+		 * go on reading next round). */
+		if (!c->closing && serve(s, c, &handled) < 0) {
+			client_close(c);
+			continue;
+		}
+		if (out_flush(c, now_ns) < 0 ||
+		    (c->closing && out_pending(c) == 0) ||
+		    (now_ns > c->last_ns &&
+		     now_ns - c->last_ns >= AIF_CTL_IDLE_TIMEOUT_NS))
 			client_close(c);
 	}
 
 	if (pfd[0].revents & POLLIN)
-		accept_clients(s);
+		accept_clients(s, now_ns);
 	return handled;
+}
+
+int
+aif_ctl_server_poll(struct aif_ctl_server *s, int timeout_ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return aif_ctl_server_poll_at(s, timeout_ms,
+				      (uint64_t)ts.tv_sec * 1000000000ull +
+				      (uint64_t)ts.tv_nsec);
 }
 
 void

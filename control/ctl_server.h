@@ -22,13 +22,18 @@
 #define AIF_CTL_SERVER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
 #define AIF_CTL_DEFAULT_SOCKET "/run/aifabric/aifabric.sock"
-#define AIF_CTL_MAX_REQ (1u << 20)          /* bytes in one request line, '\n' excluded */
-#define AIF_CTL_MAX_CLIENTS 16              /* connections served at once */
-#define AIF_CTL_MAX_OUT_BYTES (8u << 20)    /* unsent replies per client before it is dropped */
+#define AIF_CTL_MAX_REQ (64u << 20)         /* bytes in one request line, '\n' excluded */
+#define AIF_CTL_MAX_CLIENTS 64              /* connections served at once */
+#define AIF_CTL_BACKLOG 256                 /* connections waiting for accept() */
+#define AIF_CTL_OUT_PAUSE_BYTES (8u << 20)  /* unsent reply bytes past which a client's
+					     * further requests wait (backpressure) */
+#define AIF_CTL_IDLE_TIMEOUT_NS (60ull * 1000000000ull) /* a client that moves no
+					     * byte either way this long is closed */
 #define AIF_CTL_ERR_MAX 256                 /* size of the err buffer given to a handler */
 
 /*
@@ -44,6 +49,7 @@ typedef json_t *(*aif_ctl_handler)(void *ctx, const char *cmd, json_t *req,
 /*
  * Parse one request line (len bytes, need not be NUL-terminated; trailing
  * whitespace and a CR are tolerated), check it, call h and build the reply.
+ * A blank line is answered too, with the error "empty request".
  * Returns the reply as a malloc'd NUL-terminated line ending in '\n' (free()
  * it), or NULL when out of memory.
  *
@@ -69,17 +75,26 @@ struct aif_ctl_server *aif_ctl_server_create(const char *path,
 /*
  * One round: poll() the listener and up to AIF_CTL_MAX_CLIENTS clients for
  * at most timeout_ms (0: do not wait, -1: wait for an event), accept new
- * clients, read what is available, handle each complete line and write
- * what the clients will take.  Never blocks on a client: one that leaves
- * more than AIF_CTL_MAX_OUT_BYTES of replies unread is dropped.  Returns the
- * number of requests answered this round, or -1 when poll() itself failed
- * (errno set).
+ * clients, read what is available, answer each complete line and write
+ * what the clients will take.  Every line gets one reply, in order.  Never
+ * blocks on a client: a reply of any size is queued, and a client whose
+ * unsent replies exceed AIF_CTL_OUT_PAUSE_BYTES is not read (its further
+ * requests wait in its socket) until it has taken them below that.  A
+ * client that moved no byte either way for AIF_CTL_IDLE_TIMEOUT_NS is
+ * closed.  Returns the number of requests answered this round, or -1 when
+ * poll() itself failed (errno set).
  *
  *	while (running)
  *		if (aif_ctl_server_poll(srv, 100) < 0)
  *			break;
+ *
+ * aif_ctl_server_poll() reads CLOCK_MONOTONIC for the idle check;
+ * aif_ctl_server_poll_at() takes the time instead (now_ns, any monotonic
+ * origin, the same one on every call), so that a test can move it.
  */
 int aif_ctl_server_poll(struct aif_ctl_server *s, int timeout_ms);
+int aif_ctl_server_poll_at(struct aif_ctl_server *s, int timeout_ms,
+			   uint64_t now_ns);
 
 /* Close every connection and the listener and remove the socket path. */
 void aif_ctl_server_destroy(struct aif_ctl_server *s);

@@ -5,9 +5,10 @@
  * aif_ctl_handle_line() is checked against a fake handler, one table row
  * per case.  The socket tests run server and clients in this one process:
  * clients are nonblocking sockets, and each test calls
- * aif_ctl_server_poll() a bounded number of times (timeout 0 or 10 ms)
- * until the replies it expects have arrived.  No test sleeps and every loop
- * has an iteration bound.
+ * aif_ctl_server_poll_at() a bounded number of times (timeout 0 or 10 ms)
+ * until the replies it expects have arrived.  The server's time is the
+ * fixture's now_ns, which only a test moves (the idle timeout).  No test
+ * sleeps and every loop has an iteration bound.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +30,10 @@
 
 #include "../../control/ctl_server.h"
 
-#define MAX_ROUNDS 200    /* server polls while waiting for replies */
+#define MAX_ROUNDS 2000   /* server polls while waiting for replies (a 64 MiB
+			   * reply takes ~350) */
 #define MAX_SENDS 100000  /* send() attempts for one buffer */
+#define T0_NS 1000000000ull /* the fixture's clock at the start */
 
 /* ---------------------------------------------------------------- */
 /* Fake handler                                                      */
@@ -127,7 +130,9 @@ static const struct line_case line_cases[] = {
 	  "invalid JSON at column 9: ", true, 0 },
 	{ "trailing garbage", "{\"cmd\":\"echo\"} x", 0, false, NULL,
 	  "invalid JSON at column 16: ", true, 0 },
-	{ "empty", "", 0, false, NULL, "invalid JSON at column ", true, 0 },
+	{ "empty", "", 0, false, NULL, "empty request (one JSON object per line, "
+	  "e.g. {\"cmd\": \"status\"})", false, 0 },
+	{ "blank", " \t\r", 0, false, NULL, "empty request ", true, 0 },
 	{ "invalid UTF-8", "{\"cmd\":\"\xff\"}", 0, false, NULL,
 	  "invalid JSON at column 8: ", true, 0 },
 	{ "duplicate key", "{\"cmd\":\"echo\",\"cmd\":\"fail\"}", 0, false,
@@ -214,6 +219,7 @@ struct fixture {
 	struct aif_ctl_server *srv;
 	struct fake fake;
 	int handled;          /* requests answered, summed over polls */
+	uint64_t now_ns;      /* the server's clock */
 };
 
 struct reader {
@@ -221,6 +227,8 @@ struct reader {
 	size_t len;
 	size_t cap;
 	bool eof;             /* EOF or reset seen */
+	size_t counted;       /* buf[0..counted) holds lines '\n' */
+	size_t lines;
 };
 
 static void
@@ -240,6 +248,7 @@ setup_server(void **state)
 	if (fx == NULL)
 		return -1;
 	make_path(fx->path, sizeof(fx->path));
+	fx->now_ns = T0_NS;
 	fx->srv = aif_ctl_server_create(fx->path, fake_handler, &fx->fake, err,
 					sizeof(err));
 	if (fx->srv == NULL) {
@@ -265,7 +274,7 @@ teardown_server(void **state)
 static void
 server_round(struct fixture *fx, int timeout_ms)
 {
-	int n = aif_ctl_server_poll(fx->srv, timeout_ms);
+	int n = aif_ctl_server_poll_at(fx->srv, timeout_ms, fx->now_ns);
 
 	assert_true(n >= 0);
 	fx->handled += n;
@@ -340,14 +349,19 @@ reader_drain(struct reader *r, int fd)
 	}
 }
 
+/* Lines read so far (counted once each: replies are tens of MB). */
 static size_t
-reader_lines(const struct reader *r)
+reader_lines(struct reader *r)
 {
-	size_t n = 0;
+	const char *p;
 
-	for (size_t i = 0; i < r->len; i++)
-		n += r->buf[i] == '\n';
-	return n;
+	while (r->counted < r->len &&
+	       (p = memchr(r->buf + r->counted, '\n', r->len - r->counted)) != NULL) {
+		r->counted = (size_t)(p - r->buf) + 1;
+		r->lines++;
+	}
+	r->counted = r->len;
+	return r->lines;
 }
 
 /* Poll the server until the client has want lines (or EOF when want_eof). */
@@ -441,21 +455,27 @@ test_pipelined(void **state)
 	free(r.buf);
 }
 
+/* Every line gets a reply, a blank one an error; an unterminated blank
+ * tail at EOF is no line. */
 static void
-test_blank_lines_ignored(void **state)
+test_blank_lines_answered(void **state)
 {
 	struct fixture *fx = *state;
 	struct reader r = { 0 };
 	int fd = client_connect(fx);
 
-	client_send_str(fx, fd, "\n\r\n  \n{\"cmd\":\"echo\",\"id\":7}\r\n\n");
-	pump(fx, fd, &r, 1, false);
-	for (int i = 0; i < 5; i++)
-		server_round(fx, 0);
-	reader_drain(&r, fd);
-	assert_int_equal(reader_lines(&r), 1);
-	assert_reply_id(&r, 0, 7);
-	assert_int_equal(fx->handled, 1);
+	client_send_str(fx, fd, "\n\r\n  \n{\"cmd\":\"echo\",\"id\":7}\r\n\n \t");
+	assert_int_equal(shutdown(fd, SHUT_WR), 0);
+	pump(fx, fd, &r, 5, true);
+	assert_int_equal(reader_lines(&r), 5);
+	for (size_t i = 0; i < 3; i++)
+		assert_reply_error(&r, i, "empty request (one JSON object per line, "
+			       "e.g. {\"cmd\": \"status\"})");
+	assert_reply_id(&r, 3, 7);
+	assert_reply_error(&r, 4, "empty request (one JSON object per line, "
+		       "e.g. {\"cmd\": \"status\"})");
+	assert_int_equal(fx->handled, 5);
+	assert_int_equal(fx->fake.calls, 1);
 	close(fd);
 	free(r.buf);
 }
@@ -474,13 +494,15 @@ test_oversized_line(void **state)
 	memset(big, 'x', big_len);
 	big[big_len] = '\n';
 
-	/* A good request, then 1 MiB + 1 bytes and its '\n'. */
+	/* A good request, then the limit + 1 bytes and its '\n'. */
 	client_send_str(fx, fd, first);
 	client_send(fx, fd, big, big_len + 1);
 	pump(fx, fd, &r, 2, true);
 	assert_int_equal(reader_lines(&r), 2);
 	assert_reply_id(&r, 0, 1);
-	assert_reply_error(&r, 1, "request too large (limit 1048576 bytes)");
+	char want[64];
+	snprintf(want, sizeof(want), "request too large (limit %u bytes)", AIF_CTL_MAX_REQ);
+	assert_reply_error(&r, 1, want);
 	assert_true(r.eof);
 	close(fd);
 
@@ -560,12 +582,120 @@ test_eof_answers_last_line(void **state)
 	free(r.buf);
 }
 
-/* A client that never reads is dropped; the server never blocks on it. */
+/* A 4 MB request line (a 65,536-route config is 3.4 MB) is answered. */
 static void
-test_slow_reader_dropped(void **state)
+test_large_request(void **state)
 {
 	struct fixture *fx = *state;
-	struct reader r = { 0 }, r2 = { 0 };
+	const char *head = "{\"cmd\":\"echo\",\"id\":8,\"pad\":\"";
+	size_t len = 4u << 20;
+	struct reader r = { 0 };
+	char *line = malloc(len + 1);
+	int fd = client_connect(fx);
+
+	assert_non_null(line);
+	memset(line, 'p', len);
+	memcpy(line, head, strlen(head));
+	memcpy(line + len - 2, "\"}", 2);
+	line[len] = '\n';
+	client_send(fx, fd, line, len + 1);
+	pump(fx, fd, &r, 1, false);
+	assert_reply_id(&r, 0, 8);
+	assert_true(r.len > len);
+	assert_false(r.eof);
+	close(fd);
+	free(r.buf);
+	free(line);
+}
+
+/* Read at most max bytes now. */
+static void
+reader_take(struct reader *r, int fd, size_t max)
+{
+	ssize_t n;
+
+	if (r->cap - r->len < max) {
+		r->cap = r->len + max;
+		r->buf = realloc(r->buf, r->cap);
+		assert_non_null(r->buf);
+	}
+	n = recv(fd, r->buf + r->len, max, MSG_DONTWAIT);
+	if (n > 0)
+		r->len += (size_t)n;
+	else if (n == 0)
+		r->eof = true;
+	else
+		assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+#define BIG_REPLY_BYTES (20u << 20)
+
+/* The length of the "result" string of reply idx, which must be ok. */
+static size_t
+reply_string_len(const struct reader *r, size_t idx)
+{
+	json_t *j = reader_reply(r, idx);
+	size_t n;
+
+	assert_true(json_is_true(json_object_get(j, "ok")));
+	n = json_string_length(json_object_get(j, "result"));
+	json_decref(j);
+	return n;
+}
+
+/*
+ * A 20 MiB reply reaches a client that reads it 256 KiB at a time; the
+ * requests it sent behind it wait (the server neither reads nor answers
+ * them while the reply is mostly unsent: memory stays bounded) and are
+ * answered in order once it has taken the reply.
+ */
+static void
+test_large_reply_slow_reader(void **state)
+{
+	struct fixture *fx = *state;
+	struct reader r = { 0 };
+	char req[256];
+	int fd = client_connect(fx);
+	int rounds = 0;
+
+	snprintf(req, sizeof(req),
+		 "{\"cmd\":\"big\",\"bytes\":%u}\n{\"cmd\":\"big\",\"bytes\":%u}\n"
+		 "{\"cmd\":\"echo\",\"id\":11}\n", BIG_REPLY_BYTES, BIG_REPLY_BYTES);
+	client_send_str(fx, fd, req);
+	for (int i = 0; i < 20; i++)
+		server_round(fx, 0);
+	/* the first is answered; the rest wait while 20 MiB are unsent */
+	assert_int_equal(fx->fake.calls, 1);
+	assert_int_equal(fx->handled, 1);
+
+	/* 2 x 20 MiB + a line, 256 KiB per round: ~170 rounds */
+	while (reader_lines(&r) < 3 && !r.eof && rounds++ < 4000) {
+		reader_take(&r, fd, 256u << 10);
+		server_round(fx, 0);
+	}
+	assert_false(r.eof);
+	assert_int_equal(reader_lines(&r), 3);
+	assert_int_equal(fx->fake.calls, 3);
+	assert_int_equal(reply_string_len(&r, 0), BIG_REPLY_BYTES);
+	assert_int_equal(reply_string_len(&r, 1), BIG_REPLY_BYTES);
+	assert_reply_id(&r, 2, 11);
+	print_message("# 2 x %u MiB replies taken in %d rounds\n", BIG_REPLY_BYTES >> 20,
+		      rounds);
+
+	/* the connection goes on serving */
+	client_send_str(fx, fd, "{\"cmd\":\"echo\",\"id\":12}\n");
+	pump(fx, fd, &r, 4, false);
+	assert_reply_id(&r, 3, 12);
+	close(fd);
+	free(r.buf);
+}
+
+/* A client that never reads stalls only itself: others are served. */
+static void
+test_stalled_reader_alone(void **state)
+{
+	struct fixture *fx = *state;
+	struct reader r2 = { 0 };
 	char req[64];
 	int fd = client_connect(fx), fd2;
 
@@ -574,30 +704,26 @@ test_slow_reader_dropped(void **state)
 		client_send_str(fx, fd, req);
 	for (int i = 0; i < 20; i++)
 		server_round(fx, 0);
-	assert_true(fx->fake.calls >= 8);
-
-	/* What reached the socket before the drop can be read, then EOF. */
-	reader_drain(&r, fd);
-	assert_true(r.eof);
-	assert_true(r.len < 12ull << 20);
-	close(fd);
+	/* answered up to the pause mark (8 MiB unsent) and one reply over */
+	assert_true(fx->fake.calls >= 8 && fx->fake.calls <= 10);
 
 	fd2 = client_connect(fx);
 	client_send_str(fx, fd2, "{\"cmd\":\"echo\",\"id\":4}\n");
 	pump(fx, fd2, &r2, 1, false);
 	assert_reply_id(&r2, 0, 4);
 	close(fd2);
-	free(r.buf);
+	close(fd);
 	free(r2.buf);
 }
 
-/* The 17th client is told why and closed; a freed slot is reused. */
+/* The client past the limit is told why and closed; a freed slot is reused. */
 static void
 test_client_limit(void **state)
 {
 	struct fixture *fx = *state;
 	int fds[AIF_CTL_MAX_CLIENTS];
 	struct reader r = { 0 }, r2 = { 0 };
+	char want[64];
 	int extra, again;
 
 	for (int i = 0; i < AIF_CTL_MAX_CLIENTS; i++) {
@@ -606,7 +732,8 @@ test_client_limit(void **state)
 	}
 	extra = client_connect(fx);
 	pump(fx, extra, &r, 1, true);
-	assert_reply_error(&r, 0, "too many clients (limit 16)");
+	snprintf(want, sizeof(want), "too many clients (limit %d)", AIF_CTL_MAX_CLIENTS);
+	assert_reply_error(&r, 0, want);
 	close(extra);
 
 	/* Client EOF frees its slot. */
@@ -622,6 +749,67 @@ test_client_limit(void **state)
 		close(fds[i]);
 	free(r.buf);
 	free(r2.buf);
+}
+
+/*
+ * Clients that connect and say nothing hold every slot for a while, not
+ * for good: once they have been idle AIF_CTL_IDLE_TIMEOUT_NS they are
+ * closed and a new client is served.  One that made a request meanwhile
+ * stays.
+ */
+static void
+test_idle_clients_closed(void **state)
+{
+	struct fixture *fx = *state;
+	int fds[AIF_CTL_MAX_CLIENTS];
+	struct reader r = { 0 }, busy = { 0 };
+	int fd = -1;
+
+	for (int i = 0; i < AIF_CTL_MAX_CLIENTS; i++) {
+		fds[i] = client_connect(fx);
+		server_round(fx, 0);
+	}
+	/* half the timeout later, client 0 asks something */
+	fx->now_ns += AIF_CTL_IDLE_TIMEOUT_NS / 2;
+	client_send_str(fx, fds[0], "{\"cmd\":\"echo\",\"id\":1}\n");
+	pump(fx, fds[0], &busy, 1, false);
+	assert_reply_id(&busy, 0, 1);
+
+	/* the others' timeout is up; a new client gets a slot and a reply */
+	fx->now_ns = T0_NS + AIF_CTL_IDLE_TIMEOUT_NS;
+	for (int i = 0; i < MAX_ROUNDS && fd < 0; i++) {
+		struct reader probe = { 0 };
+		int c = client_connect(fx);
+
+		client_send_str(fx, c, "{\"cmd\":\"echo\",\"id\":2}\n");
+		pump(fx, c, &probe, 1, false);
+		json_t *j = reader_reply(&probe, 0);
+		if (json_is_true(json_object_get(j, "ok")))
+			fd = c, r = probe;
+		else
+			close(c), free(probe.buf);
+		json_decref(j);
+	}
+	assert_true(fd >= 0);
+	assert_reply_id(&r, 0, 2);
+
+	/* the idle ones were closed (EOF), the one that asked was not */
+	for (int i = 1; i < AIF_CTL_MAX_CLIENTS; i++) {
+		struct reader e = { 0 };
+
+		reader_drain(&e, fds[i]);
+		assert_true(e.eof);
+		assert_int_equal(e.len, 0);
+		close(fds[i]);
+		free(e.buf);
+	}
+	client_send_str(fx, fds[0], "{\"cmd\":\"echo\",\"id\":3}\n");
+	pump(fx, fds[0], &busy, 2, false);
+	assert_reply_id(&busy, 1, 3);
+	close(fds[0]);
+	close(fd);
+	free(r.buf);
+	free(busy.buf);
 }
 
 /* A live socket is refused, a stale one replaced, a regular file kept. */
@@ -675,13 +863,16 @@ main(void)
 		cmocka_unit_test(test_handle_line_exact),
 		SRV_TEST(test_socket_mode),
 		SRV_TEST(test_pipelined),
-		SRV_TEST(test_blank_lines_ignored),
+		SRV_TEST(test_blank_lines_answered),
 		SRV_TEST(test_oversized_line),
 		SRV_TEST(test_line_at_limit),
 		SRV_TEST(test_split_line),
 		SRV_TEST(test_eof_answers_last_line),
-		SRV_TEST(test_slow_reader_dropped),
+		SRV_TEST(test_large_request),
+		SRV_TEST(test_large_reply_slow_reader),
+		SRV_TEST(test_stalled_reader_alone),
 		SRV_TEST(test_client_limit),
+		SRV_TEST(test_idle_clients_closed),
 		SRV_TEST(test_create_path_checks),
 	};
 

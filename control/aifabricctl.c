@@ -14,9 +14,12 @@
  *	                        (FILE made absolute: the daemon writes it)
  *	capture stop PORT       {"cmd":"capture_stop","port":PORT}
  *	show captures           {"cmd":"show_captures"}
+ *	show trace              {"cmd":"show_trace","offset":N,"limit":8192}, page
+ *	                        after page on one connection until a short one
  *	raw JSON                JSON, sent as given
  *
- * One request, one reply line (see control/ctl_server.h for the protocol).
+ * One request, one reply line (see control/ctl_server.h for the protocol);
+ * --timeout applies to each.
  * The socket is -s PATH, else $AIFABRIC_SOCKET, else
  * /run/aifabric/aifabric.sock.  --json prints the reply's result as JSON;
  * otherwise it is rendered as text tables, each view described by a small
@@ -53,6 +56,7 @@
 #define EXIT_TIMEOUT 3
 
 #define DEFAULT_TIMEOUT_S 10.0
+#define TRACE_PAGE_RECORDS 8192 /* show trace: records per request */
 #define MAX_COLS 16
 #define COL_GAP "  "
 
@@ -794,6 +798,8 @@ load_request(const char *file)
 /* capture start's options (getopt takes them anywhere on the line). */
 static bool opt_drops;
 static const char *opt_snaplen;
+/* show trace: fetched page by page (fetch_trace) */
+static bool page_trace;
 
 static char *
 dump_request(json_t *req)
@@ -938,6 +944,7 @@ build_request(int argc, char **argv, const char **cmd)
 		    (words == 2 && strcmp(argv[1], simple_cmds[i].arg) != 0))
 			continue;
 		*cmd = simple_cmds[i].cmd;
+		page_trace = strcmp(*cmd, "show_trace") == 0;
 		req = json_pack("{s:s}", "cmd", *cmd);
 		line = req ? json_dumps(req, JSON_COMPACT) : NULL;
 		json_decref(req);
@@ -1107,6 +1114,73 @@ read_reply(int fd)
 	}
 }
 
+/*
+ * One request, one reply: send line, read the reply line and parse it;
+ * exits on a malformed reply.  The timeout counts from here.
+ */
+static json_t *
+request(int fd, const char *line)
+{
+	json_error_t jerr;
+	json_t *reply;
+	char *text;
+
+	deadline_s = now_s() + timeout_s;
+	send_request(fd, line);
+	text = read_reply(fd);
+	reply = json_loads(text, 0, &jerr);
+	if (!json_is_boolean(json_object_get(reply, "ok"))) {
+		fprintf(stderr, "aifabricctl: malformed reply from %s: %s\n",
+			sock_path, printable(text));
+		exit(EXIT_ERR);
+	}
+	free(text);
+	return reply;
+}
+
+/*
+ * show trace: every page of the trace, one request each on the one
+ * connection (a full trace, 65,536 records, is tens of MB), put together
+ * as one reply: the last page's, holding all the packets.  An error reply
+ * is returned as it is.
+ */
+static json_t *
+fetch_trace(int fd)
+{
+	json_t *packets = json_array(), *reply = NULL;
+	json_int_t offset = 0;
+
+	for (;;) {
+		char line[128];
+		json_t *page;
+		size_t n;
+
+		snprintf(line, sizeof(line),
+			 "{\"cmd\":\"show_trace\",\"offset\":%" JSON_INTEGER_FORMAT
+			 ",\"limit\":%d}", offset, TRACE_PAGE_RECORDS);
+		json_decref(reply);
+		reply = request(fd, line);
+		if (!json_is_true(json_object_get(reply, "ok")))
+			break;
+		page = json_object_get(json_object_get(reply, "result"), "packets");
+		n = json_array_size(page);
+		if (json_array_extend(packets, page) != 0) {
+			fprintf(stderr, "aifabricctl: out of memory\n");
+			exit(EXIT_ERR);
+		}
+		offset += (json_int_t)n;
+		if (n < TRACE_PAGE_RECORDS) {
+			json_t *res = json_object_get(reply, "result");
+
+			json_object_set(res, "packets", packets);
+			json_object_set_new(res, "offset", json_integer(0));
+			break;
+		}
+	}
+	json_decref(packets);
+	return reply;
+}
+
 /* ---------------------------------------------------------------- */
 
 int
@@ -1123,9 +1197,8 @@ main(int argc, char **argv)
 	};
 	const char *cmd = NULL;
 	bool as_json = false;
-	json_error_t jerr;
 	json_t *reply, *ok, *result;
-	char *line, *text, *end;
+	char *line, *end;
 	int opt, fd;
 
 	sock_path = getenv("AIFABRIC_SOCKET");
@@ -1170,19 +1243,13 @@ main(int argc, char **argv)
 	line = build_request(argc - optind, argv + optind, &cmd);
 	deadline_s = now_s() + timeout_s;
 	fd = connect_socket();
-	send_request(fd, line);
-	text = read_reply(fd);
+	if (page_trace)
+		reply = fetch_trace(fd);
+	else
+		reply = request(fd, line);
 	close(fd);
 	free(line);
-
-	reply = json_loads(text, 0, &jerr);
 	ok = json_object_get(reply, "ok");
-	if (!json_is_boolean(ok)) {
-		fprintf(stderr, "aifabricctl: malformed reply from %s: %s\n",
-			sock_path, printable(text));
-		return EXIT_ERR;
-	}
-	free(text);
 	if (!json_is_true(ok)) {
 		const char *e = json_string_value(json_object_get(reply, "error"));
 		char *msg = xstrdup(e ? e : "(no reason given)");

@@ -3,8 +3,14 @@
  * Control commands of the path trace (dataplane/trace.h):
  *   trace_start {"dst": IP, "src": IP, "src_port": N, "dst_port": N}
  *   trace_stop
- *   show_trace  {"clear": true}  -> the packets recorded, oldest first
+ *   show_trace  {"offset": N, "limit": N, "clear": true}
+ *               -> the packets recorded, oldest first: records offset..
+ *                  offset+limit-1 of "total" (default: all of them); the
+ *                  kept records only grow until cleared, so a client reads
+ *                  a large trace page by page (aifabricctl does); "clear"
+ *                  drops every record once this reply is built
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,20 +90,42 @@ aif_ctl_trace_stop(struct aif_ctl *c, char *err, size_t err_len)
 			 "lost", (json_int_t)tr->lost);
 }
 
+/* An optional non-negative integer argument; -1 with err when malformed. */
+static int
+count_arg(const json_t *req, const char *key, uint64_t min, uint64_t *out, char *err,
+	  size_t err_len)
+{
+	const json_t *v = json_object_get(req, key);
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < (json_int_t)min) {
+		snprintf(err, err_len, "\"%s\" must be an integer >= %" PRIu64, key, min);
+		return -1;
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
 json_t *
 aif_ctl_show_trace(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 {
 	struct aif_trace *tr = c->sw->trace;
 	const struct aif_tables *t = c->sw->tables;
+	uint64_t offset = 0, limit = UINT64_MAX;
 	char a[64], b[64];
 
 	if (tr == NULL) {
 		snprintf(err, err_len, "no trace was started (trace_start)");
 		return NULL;
 	}
+	if (count_arg(req, "offset", 0, &offset, err, err_len) != 0 ||
+	    count_arg(req, "limit", 1, &limit, err, err_len) != 0)
+		return NULL;
 	aif_trace_drain(tr, c->sw->n_workers);
 	json_t *rows = json_array();
-	for (uint32_t i = 0; i < tr->n_kept; i++) {
+	uint64_t end = offset + RTE_MIN(limit, (uint64_t)tr->n_kept);
+	for (uint64_t i = offset; i < tr->n_kept && i < end; i++) {
 		const struct aif_trace_rec *r = &tr->kept[i];
 		const char *group = r->group < t->n_groups ? t->groups[r->group].name : "?";
 		json_array_append_new(rows, json_pack(
@@ -113,8 +141,9 @@ aif_ctl_show_trace(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 			"port", r->out_port < c->sw->n_ports ? c->sw->ports[r->out_port].name : "?",
 			"hash", (json_int_t)r->hash));
 	}
-	json_t *res = json_pack("{s:b, s:I, s:o}", "tracing", tr->on, "lost",
-				(json_int_t)tr->lost, "packets", rows);
+	json_t *res = json_pack("{s:b, s:I, s:I, s:I, s:o}", "tracing", tr->on, "lost",
+				(json_int_t)tr->lost, "total", (json_int_t)tr->n_kept,
+				"offset", (json_int_t)offset, "packets", rows);
 	if (json_is_true(json_object_get(req, "clear")))
 		tr->n_kept = 0;
 	return res;

@@ -9,6 +9,8 @@
  *     or parsed again, even for a config that never went through the load
  *     command as text; members on a down port get no bucket, and get theirs
  *     back when it comes up.
+ *   - show_trace pages: "offset" and "limit" over the records kept, with
+ *     their "total"; bad values refused.
  *
  * No test sleeps; the switch never needs its worker to run here.
  */
@@ -22,11 +24,15 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
+#include <rte_byteorder.h>
 
 #include "commands.h"
 #include "config.h"
+#include "ctl_server.h"
 #include "switch.h"
 #include "tables.h"
+#include "trace.h"
 
 #include "ring_switch.h"
 
@@ -149,11 +155,115 @@ test_links_changed_reuses_parsed_config(void **state)
 	assert_int_equal(cfg->refs, 1);
 }
 
+/* One control request through the socket's line handler; the reply. */
+static json_t *
+ctl_request(const char *line)
+{
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &H.ctl);
+	json_t *j;
+
+	assert_non_null(reply);
+	j = json_loads(reply, 0, NULL);
+	free(reply);
+	assert_non_null(j);
+	return j;
+}
+
+/* The result of a request that must succeed (the reply is kept in *reply). */
+static json_t *
+ctl_ok(const char *line, json_t **reply)
+{
+	*reply = ctl_request(line);
+	if (!json_is_true(json_object_get(*reply, "ok")))
+		fail_msg("%s: %s", line,
+			 json_string_value(json_object_get(*reply, "error")));
+	return json_object_get(*reply, "result");
+}
+
+static void
+ctl_error(const char *line, const char *want)
+{
+	json_t *r = ctl_request(line);
+
+	assert_false(json_is_true(json_object_get(r, "ok")));
+	assert_string_equal(json_string_value(json_object_get(r, "error")), want);
+	json_decref(r);
+}
+
+/* Page [offset, offset + n) holds the records with those source ports. */
+static void
+assert_page(const json_t *res, unsigned total, unsigned offset, unsigned n)
+{
+	const json_t *pk = json_object_get(res, "packets");
+
+	assert_int_equal(json_integer_value(json_object_get(res, "total")), total);
+	assert_int_equal(json_integer_value(json_object_get(res, "offset")), offset);
+	assert_int_equal(json_array_size(pk), n);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(json_integer_value(json_object_get(json_array_get(pk, i),
+								    "src_port")),
+				 1000 + offset + i);
+}
+
+#define TRACE_RECS 100
+
+static void
+test_show_trace_pages(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	ctl_ok("{\"cmd\": \"trace_start\", \"dst\": \"10.1.7.7\"}", &r);
+	json_decref(r);
+	ctl_ok("{\"cmd\": \"trace_stop\"}", &r);
+	json_decref(r);
+	/* records as aif_trace_drain leaves them in the control's list */
+	struct aif_trace *tr = H.sw->trace;
+	for (unsigned i = 0; i < TRACE_RECS; i++)
+		tr->kept[i] = (struct aif_trace_rec){
+			.t_ns = i, .src_port = rte_cpu_to_be_16((uint16_t)(1000 + i)),
+			.out_port = 1,
+		};
+	tr->n_kept = TRACE_RECS;
+
+	assert_page(ctl_ok("{\"cmd\": \"show_trace\"}", &r), TRACE_RECS, 0, TRACE_RECS);
+	json_decref(r);
+	assert_page(ctl_ok("{\"cmd\": \"show_trace\", \"limit\": 30}", &r), TRACE_RECS, 0, 30);
+	json_decref(r);
+	assert_page(ctl_ok("{\"cmd\": \"show_trace\", \"offset\": 30, \"limit\": 30}", &r),
+		    TRACE_RECS, 30, 30);
+	json_decref(r);
+	assert_page(ctl_ok("{\"cmd\": \"show_trace\", \"offset\": 90, \"limit\": 30}", &r),
+		    TRACE_RECS, 90, 10);
+	json_decref(r);
+	assert_page(ctl_ok("{\"cmd\": \"show_trace\", \"offset\": 90}", &r), TRACE_RECS, 90, 10);
+	json_decref(r);
+	assert_page(ctl_ok("{\"cmd\": \"show_trace\", \"offset\": 100}", &r), TRACE_RECS, 100, 0);
+	json_decref(r);
+	json_t *res = ctl_ok("{\"cmd\": \"show_trace\", \"offset\": 9223372036854775807, "
+			     "\"limit\": 9223372036854775807}", &r);
+	assert_int_equal(json_array_size(json_object_get(res, "packets")), 0);
+	assert_int_equal(json_integer_value(json_object_get(res, "total")), TRACE_RECS);
+	json_decref(r);
+	ctl_error("{\"cmd\": \"show_trace\", \"limit\": 0}", "\"limit\" must be an integer >= 1");
+	ctl_error("{\"cmd\": \"show_trace\", \"offset\": -1}",
+		  "\"offset\" must be an integer >= 0");
+	ctl_error("{\"cmd\": \"show_trace\", \"offset\": \"1\"}",
+		  "\"offset\" must be an integer >= 0");
+	/* clear drops every record after the page it returns */
+	assert_page(ctl_ok("{\"cmd\": \"show_trace\", \"limit\": 5, \"clear\": true}", &r),
+		    TRACE_RECS, 0, 5);
+	json_decref(r);
+	assert_page(ctl_ok("{\"cmd\": \"show_trace\"}", &r), 0, 0, 0);
+	json_decref(r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_links_changed_reuses_parsed_config),
+		cmocka_unit_test(test_show_trace_pages),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -9,9 +9,9 @@
  *	                        {"cmd":"show_ports"}, ...
  *	clear counters          {"cmd":"clear_counters"}
  *	load FILE               {"cmd":"load","config":<FILE's JSON object>}
- *	capture start PORT FILE [--drops] [--snaplen N]
- *	                        {"cmd":"capture_start","port":PORT,"file":FILE,...}
- *	                        (FILE made absolute: the daemon writes it)
+ *	capture start PORT NAME [--drops] [--snaplen N] [--max-bytes N] [--max-packets N]
+ *	                        {"cmd":"capture_start","port":PORT,"file":NAME,...}
+ *	                        (NAME is a file name in the daemon's --capture-dir)
  *	capture stop PORT       {"cmd":"capture_stop","port":PORT}
  *	show captures           {"cmd":"show_captures"}
  *	show trace              {"cmd":"show_trace","offset":N,"limit":8192}, page
@@ -215,6 +215,7 @@ static const struct col capture_cols[] = {
 	{ "WRITTEN", "packets_written", NULL, F_NUM },
 	{ "SKIPPED", "packets_skipped", NULL, F_NUM },
 	{ "BYTES", "bytes_written", NULL, F_NUM },
+	{ "LIMIT_REACHED", "limit_reached", NULL, F_STR },
 };
 
 /* Rows built from an object's entries: {"reason": key, "count": value}. */
@@ -752,7 +753,8 @@ usage(FILE *f)
 		"  show pfc|queues|buffer|pfcwd\n"
 		"  clear counters|watermarks\n"
 		"  load FILE\n"
-		"  capture start PORT FILE [--drops] [--snaplen N]\n"
+		"  capture start PORT NAME [--drops] [--snaplen N] [--max-bytes N] [--max-packets N]\n"
+		"                (NAME: a file in the daemon's --capture-dir, default %s)\n"
 		"  capture stop PORT\n"
 		"  show captures\n"
 		"  trace start DST [src=IP] [sport=N] [dport=N]\n"
@@ -760,7 +762,7 @@ usage(FILE *f)
 		"  show trace\n"
 		"  raw JSON\n"
 		"socket: -s PATH, else $AIFABRIC_SOCKET, else %s\n",
-		AIF_CTL_DEFAULT_SOCKET);
+		AIF_CTL_DEFAULT_CAPTURE_DIR, AIF_CTL_DEFAULT_SOCKET);
 }
 
 /* {"cmd":"load","config":<FILE>} as a line; exits on a bad file. */
@@ -797,7 +799,29 @@ load_request(const char *file)
 
 /* capture start's options (getopt takes them anywhere on the line). */
 static bool opt_drops;
-static const char *opt_snaplen;
+static const char *opt_snaplen, *opt_max_bytes, *opt_max_packets;
+
+static bool
+capture_opts(void)
+{
+	return opt_drops || opt_snaplen || opt_max_bytes || opt_max_packets;
+}
+
+/* --name N: an integer (the daemon checks the range); exits when it is not. */
+static json_int_t
+number_opt(const char *name, const char *text)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (end == text || *end != '\0' || errno != 0) {
+		fprintf(stderr, "aifabricctl: bad --%s '%s'\n", name, text);
+		exit(EXIT_ERR);
+	}
+	return (json_int_t)v;
+}
 /* show trace: fetched page by page (fetch_trace) */
 static bool page_trace;
 
@@ -820,37 +844,22 @@ capture_request(int argc, char **argv, const char **cmd)
 {
 	if (argc == 4 && strcmp(argv[1], "start") == 0) {
 		json_t *req;
-		char *file, *end;
 
-		if (argv[3][0] == '/') {
-			file = xstrdup(argv[3]);
-		} else {
-			char *cwd = getcwd(NULL, 0);
-			size_t n;
-			if (cwd == NULL) {
-				perror("aifabricctl: getcwd");
-				exit(EXIT_ERR);
-			}
-			n = strlen(cwd) + strlen(argv[3]) + 2;
-			file = xmalloc(n);
-			snprintf(file, n, "%s/%s", cwd, argv[3]);
-			free(cwd);
-		}
 		*cmd = "capture_start";
 		req = json_pack("{s:s, s:s, s:s, s:b}", "cmd", *cmd, "port", argv[2],
-				"file", file, "drops", opt_drops);
-		free(file);
-		if (opt_snaplen != NULL) {
-			long v = strtol(opt_snaplen, &end, 10);
-			if (end == opt_snaplen || *end != '\0') {
-				fprintf(stderr, "aifabricctl: bad --snaplen '%s'\n", opt_snaplen);
-				exit(EXIT_ERR);
-			}
-			json_object_set_new(req, "snaplen", json_integer(v));
-		}
+				"file", argv[3], "drops", opt_drops);
+		if (opt_snaplen != NULL)
+			json_object_set_new(req, "snaplen", json_integer(number_opt("snaplen",
+									  opt_snaplen)));
+		if (opt_max_bytes != NULL)
+			json_object_set_new(req, "max_bytes", json_integer(number_opt("max-bytes",
+									    opt_max_bytes)));
+		if (opt_max_packets != NULL)
+			json_object_set_new(req, "max_packets",
+					    json_integer(number_opt("max-packets", opt_max_packets)));
 		return dump_request(req);
 	}
-	if (argc == 3 && strcmp(argv[1], "stop") == 0 && !opt_drops && !opt_snaplen) {
+	if (argc == 3 && strcmp(argv[1], "stop") == 0 && !capture_opts()) {
 		*cmd = "capture_stop";
 		return dump_request(json_pack("{s:s, s:s}", "cmd", *cmd, "port", argv[2]));
 	}
@@ -910,8 +919,9 @@ build_request(int argc, char **argv, const char **cmd)
 			return line;
 		goto unknown;
 	}
-	if (opt_drops || opt_snaplen) {
-		fprintf(stderr, "aifabricctl: --drops and --snaplen go with capture start\n");
+	if (capture_opts()) {
+		fprintf(stderr, "aifabricctl: --drops, --snaplen, --max-bytes and --max-packets "
+			"go with capture start\n");
 		exit(EXIT_ERR);
 	}
 	if (argc == 2 && strcmp(argv[0], "load") == 0) {
@@ -1193,6 +1203,8 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "drops", no_argument, NULL, 'D' },
 		{ "snaplen", required_argument, NULL, 'n' },
+		{ "max-bytes", required_argument, NULL, 'B' },
+		{ "max-packets", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = NULL;
@@ -1229,6 +1241,12 @@ main(int argc, char **argv)
 			break;
 		case 'n':
 			opt_snaplen = optarg;
+			break;
+		case 'B':
+			opt_max_bytes = optarg;
+			break;
+		case 'P':
+			opt_max_packets = optarg;
 			break;
 		default:
 			usage(stderr);

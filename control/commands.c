@@ -5,8 +5,10 @@
  * publishes them, the others read the published tables, the neighbour
  * table's control-side bookkeeping and the summed counters.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_ethdev.h>
 
@@ -17,6 +19,7 @@
 #include "commands.h"
 #include "compile.h"
 #include "config.h"
+#include "ctl_server.h"
 
 static json_t *
 ip_json(const struct aif_ip *ip)
@@ -326,11 +329,53 @@ aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * The text of a load by name: a file named in config_dir.  The start-up
+ * load (operator_paths) reads the operator's --config as given instead.
+ */
+static char *
+load_path_text(struct aif_ctl *c, const char *name, size_t *len, char *err,
+	       size_t err_len)
+{
+	if (c->operator_paths)
+		return aif_config_read_file(name, len, err, err_len);
+	if (c->config_dir == NULL) {
+		snprintf(err, err_len, "load by \"path\" is off: the daemon has no "
+			 "--config-dir; send the config itself as \"config\" "
+			 "(aifabricctl load FILE does)");
+		return NULL;
+	}
+	if (aif_ctl_name_check(name, err, err_len) != 0)
+		return NULL;
+	return aif_config_read_at(c->config_dir, name, AIF_CTL_CONFIG_FILE_MAX_BYTES, len,
+				  err, err_len);
+}
+
+/*
+ * A file named by a client is not its to read: why it was rejected is
+ * said without its content (parse errors quote the text, e.g. jansson's
+ * "near '...'", and field errors quote values).  A JSON syntax error keeps
+ * its position, which quotes nothing.
+ */
+static void
+redact_load_error(const char *name, char *err, size_t err_len)
+{
+	int line, col;
+
+	if (sscanf(err, "line %d column %d:", &line, &col) == 2)
+		snprintf(err, err_len, "%s: invalid JSON at line %d column %d", name, line,
+			 col);
+	else
+		snprintf(err, err_len, "%s: not a config this switch can run (send it as "
+			 "\"config\", e.g. aifabricctl load FILE, to be told why)", name);
+}
+
 static json_t *
 cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 {
 	json_t *conf = json_object_get(req, "config");
 	json_t *path = json_object_get(req, "path");
+	const char *name = json_string_value(path);
 	struct aif_config *cfg = NULL;
 	char *text = NULL;
 	size_t len = 0;
@@ -341,15 +386,21 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 		len = text ? strlen(text) : 0;
 		if (text == NULL)
 			snprintf(err, err_len, "out of memory");
-	} else if (json_is_string(path)) {
-		text = aif_config_read_file(json_string_value(path), &len, err, err_len);
+	} else if (name != NULL) {
+		text = load_path_text(c, name, &len, err, err_len);
 	} else {
 		snprintf(err, err_len, "load needs \"config\" (an object) or \"path\" (a string)");
 		return NULL;
 	}
-	rc = text != NULL ? aif_config_parse(text, len, &cfg, err, err_len) : -1;
+	if (text == NULL) {
+		c->loads_rejected++;
+		return NULL;
+	}
+	rc = aif_config_parse(text, len, &cfg, err, err_len);
 	free(text);
 	if (rc != 0 || aif_ctl_apply_config(c, cfg, err, err_len) != 0) {
+		if (name != NULL && !c->operator_paths)
+			redact_load_error(name, err, err_len);
 		c->loads_rejected++;
 		return NULL;
 	}
@@ -382,20 +433,72 @@ req_port(const struct aif_ctl *c, const json_t *req, char *err, size_t err_len)
 static json_t *
 capture_json(const struct aif_switch *sw, uint16_t p, const struct aif_capture_info *ci)
 {
-	json_t *o = json_pack("{s:s, s:s, s:b, s:i, s:I, s:I, s:I, s:I, s:f}",
-			      "port", sw->ports[p].name, "file", ci->path,
-			      "drops", ci->drops, "snaplen", (int)ci->snaplen,
+	const char *name = strrchr(ci->path, '/');
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:i, s:I, s:I, s:I, s:I, s:f}",
+			      "port", sw->ports[p].name, "file", name ? name + 1 : ci->path,
+			      "path", ci->path, "drops", ci->drops, "snaplen", (int)ci->snaplen,
 			      "packets_written", (json_int_t)ci->written,
 			      "packets_skipped", (json_int_t)ci->skipped,
 			      "drops_annotated", (json_int_t)ci->drop_comments,
 			      "bytes_written", (json_int_t)ci->bytes,
 			      "seconds", ci->seconds);
+	json_object_set_new(o, "max_bytes", json_integer((json_int_t)ci->max_bytes));
+	json_object_set_new(o, "max_packets", ci->max_packets ?
+			    json_integer((json_int_t)ci->max_packets) : json_null());
+	/* at a limit the capture writes nothing more until stopped: say so */
+	json_object_set_new(o, "limit_reached", ci->limit ? json_string(ci->limit) : json_null());
+	json_object_set_new(o, "packets_past_limit", json_integer((json_int_t)ci->past_limit));
 	if (ci->write_errno != 0)
 		json_object_set_new(o, "write_error", json_string(strerror(ci->write_errno)));
 	return o;
 }
 
-/* {"cmd":"capture_start","port":"p0","file":"/x.pcapng","drops":true,"snaplen":256} */
+/* mkdir -p dir, each missing component mode 0750 (captures are traffic). */
+static int
+make_dir(const char *dir, char *err, size_t err_len)
+{
+	char buf[AIF_CAPTURE_PATH_MAX];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(buf)) {
+		snprintf(err, err_len, "capture directory '%s' is not usable", dir);
+		return -1;
+	}
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char was = *p;
+		*p = '\0';
+		if (mkdir(buf, 0750) != 0 && errno != EEXIST) {
+			snprintf(err, err_len, "cannot create capture directory %s: %s", buf,
+				 strerror(errno));
+			return -1;
+		}
+		*p = was;
+		if (was == '\0')
+			return 0;
+	}
+}
+
+/* An optional integer >= 1; -1 with err when malformed. */
+static int
+count_arg(const json_t *req, const char *key, uint64_t *out, char *err, size_t err_len)
+{
+	const json_t *v = json_object_get(req, key);
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		snprintf(err, err_len, "\"%s\" must be an integer >= 1", key);
+		return -1;
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* {"cmd":"capture_start","port":"p0","file":"p0.pcapng","drops":true,"snaplen":256,
+ *  "max_bytes":1048576,"max_packets":1000} */
 static json_t *
 cmd_capture_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 {
@@ -403,13 +506,24 @@ cmd_capture_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	const json_t *drops = json_object_get(req, "drops");
 	const json_t *snap = json_object_get(req, "snaplen");
 	json_int_t snaplen = AIF_CAPTURE_SNAPLEN_DEFAULT;
+	struct aif_capture_params cp = { 0 };
 	struct aif_capture_info ci;
+	char why[AIF_CTL_ERR_MAX];
 	int p = req_port(c, req, err, err_len);
 
 	if (p < 0)
 		return NULL;
-	if (!json_is_string(file) || json_string_value(file)[0] == '\0') {
-		snprintf(err, err_len, "\"file\" (a path the daemon can write) is required");
+	if (c->capture_dir == NULL) {
+		snprintf(err, err_len, "captures are off: the daemon has no --capture-dir");
+		return NULL;
+	}
+	if (!json_is_string(file)) {
+		snprintf(err, err_len, "\"file\" (a file name; captures go to %s) is required",
+			 c->capture_dir);
+		return NULL;
+	}
+	if (aif_ctl_name_check(json_string_value(file), why, sizeof(why)) != 0) {
+		snprintf(err, err_len, "\"file\": %s; captures go to %s", why, c->capture_dir);
 		return NULL;
 	}
 	if (drops != NULL && !json_is_boolean(drops)) {
@@ -429,8 +543,14 @@ cmd_capture_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 			return NULL;
 		}
 	}
-	if (aif_capture_start(c->sw, (uint16_t)p, json_string_value(file), (uint32_t)snaplen,
-			      json_is_true(drops), err, err_len) != 0)
+	if (count_arg(req, "max_bytes", &cp.max_bytes, err, err_len) != 0 ||
+	    count_arg(req, "max_packets", &cp.max_packets, err, err_len) != 0)
+		return NULL;
+	cp.snaplen = (uint32_t)snaplen;
+	cp.drops = json_is_true(drops);
+	if (make_dir(c->capture_dir, err, err_len) != 0 ||
+	    aif_capture_start(c->sw, (uint16_t)p, c->capture_dir, json_string_value(file),
+			      &cp, err, err_len) != 0)
 		return NULL;
 	aif_capture_get(c->sw, (uint16_t)p, &ci);
 	return capture_json(c->sw, (uint16_t)p, &ci);

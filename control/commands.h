@@ -4,15 +4,24 @@
  * used for the start-up config (through aif_ctl_handle_line).
  *
  *   status                      version, uptime, workers, config generation
- *   load {"config": {...}}      replace the running config (or {"path": F})
+ *   load {"config": {...}}      replace the running config; or {"path": NAME}, a
+ *                               file NAMED in config_dir (none: refused)
  *   show_ports | show_routes | show_neighbors | show_groups | show_counters
  *   clear_counters
  *   show_pfc | show_queues | show_buffer | show_pfcwd | clear_watermarks
  *                               lossless QoS (qos_views.c)
- *   capture_start {"port": "p0", "file": "/x.pcapng", "drops": true, "snaplen": 256}
+ *   capture_start {"port": "p0", "file": "p0.pcapng", "drops": true, "snaplen": 256,
+ *                  "max_bytes": 1073741824, "max_packets": 1000}
  *   capture_stop {"port": "p0"} | show_captures
- *                               pcapng capture of a port (dataplane/capture.h);
- *                               drops and snaplen optional (false, 65535)
+ *                               pcapng capture of a port (dataplane/capture.h)
+ *                               into a file NAMED in capture_dir; drops,
+ *                               snaplen, max_bytes and max_packets optional
+ *                               (false, 65535, 1 GiB, none)
+ *
+ * Files named by a client are names, never paths (aif_ctl_name_check), in
+ * a directory the daemon's operator chose, opened so that no link is
+ * followed and nothing but a regular file is used (no FIFO can hold the
+ * control thread), and the errors of a load by name never quote the file.
  *
  * A rejected load changes nothing: the new config is parsed, validated and
  * compiled into fresh tables before anything running is touched.
@@ -20,6 +29,7 @@
 #ifndef AIF_COMMANDS_H
 #define AIF_COMMANDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +39,7 @@
 #include "../dataplane/switch.h"
 
 #define AIF_VERSION "0.1.0"
+#define AIF_CTL_CONFIG_FILE_MAX_BYTES (64u << 20) /* a load by name */
 
 /* What the start-up report found out about a port's device. */
 struct aif_port_info {
@@ -45,6 +56,10 @@ struct aif_ctl {
 	struct aif_clock clock;
 	aif_time_ns start_ns;
 	uint64_t loads_ok, loads_rejected;
+	const char *capture_dir;       /* --capture-dir: captures go here; NULL: refused */
+	const char *config_dir;        /* --config-dir: load by name; NULL: refused */
+	bool operator_paths;           /* the start-up load only: "path" is the
+					* operator's own --config, any path */
 	uint64_t link_changes[AIF_MAX_PORTS]; /* link up/down transitions seen */
 	uint64_t link_rebuilds;        /* tables rebuilt for a link change */
 };

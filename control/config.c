@@ -2463,6 +2463,64 @@ aif_config_read_file(const char *path, size_t *len, char *err, size_t err_len)
 	return text;
 }
 
+char *
+aif_config_read_at(const char *dir, const char *name, size_t max_bytes, size_t *len,
+		   char *err, size_t err_len)
+{
+	const char *why = NULL;
+	char *text = NULL;
+	int dfd = -1, fd = -1, errnum = 0;
+	struct stat st;
+
+	*len = 0;
+	if (name[0] == '\0' || strchr(name, '/') != NULL || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0) {
+		why = "not a file name (one path component)";
+		goto out;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		errnum = errno;
+		goto out;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		errnum = errno;
+		if (errnum == ELOOP)
+			why = "it is a symbolic link";
+		goto out;
+	}
+	if (fstat(fd, &st) != 0) {
+		errnum = errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		why = S_ISFIFO(st.st_mode) ? "not a regular file (a FIFO)" :
+		      S_ISDIR(st.st_mode) ? "not a regular file (a directory)" :
+		      "not a regular file";
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max_bytes) {
+		errnum = EFBIG;
+		goto out;
+	}
+	text = read_fd(fd, max_bytes, len, &errnum);
+out:
+	if (text == NULL && err != NULL && err_len > 0) {
+		if (why == NULL && errnum == EFBIG)
+			snprintf(err, err_len, "%s in %s: larger than %zu bytes", name, dir,
+				 max_bytes);
+		else
+			snprintf(err, err_len, "%s in %s: %s", name, dir,
+				 why ? why : strerror(errnum));
+	}
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	return text;
+}
+
 /* Same as aif_config_parse(), from a file; err names the file on I/O errors. */
 int
 aif_config_load_file(const char *path, struct aif_config **out, char *err,

@@ -246,7 +246,18 @@ int aif_config_parse(const char *text, size_t len, struct aif_config **out,
  * the file on I/O errors. */
 char *aif_config_read_file(const char *path, size_t *len, char *err, size_t err_len);
 
-/* Same, from a file; err names the file on I/O errors. */
+/*
+ * The text of the file called name in directory dir (malloc'd,
+ * NUL-terminated, *len bytes), for a load by name from a client: name is
+ * one path component; the file is opened relative to dir with O_NOFOLLOW
+ * (no symbolic link), O_NONBLOCK (a FIFO or device cannot hold the caller)
+ * and must be a regular file of at most max_bytes.  NULL with err naming
+ * the file and saying why; err never quotes the file's content.
+ */
+char *aif_config_read_at(const char *dir, const char *name, size_t max_bytes,
+			 size_t *len, char *err, size_t err_len);
+
+/* Same as aif_config_parse(), from a file; err names the file on I/O errors. */
 int aif_config_load_file(const char *path, struct aif_config **out, char *err,
 			 size_t err_len);
 

@@ -174,6 +174,35 @@ err:
 }
 
 /* ---------------------------------------------------------------- */
+/* File names from clients                                           */
+
+int
+aif_ctl_name_check(const char *name, char *err, size_t err_len)
+{
+	size_t n = strnlen(name, AIF_CTL_NAME_MAX + 1);
+	const char *why = NULL;
+
+	if (n == 0)
+		why = "is empty";
+	else if (n > AIF_CTL_NAME_MAX)
+		why = "is too long";
+	else if (strchr(name, '/') != NULL)
+		why = "contains '/' (a name, not a path)";
+	else if (name[0] == '.')
+		why = "starts with '.'";
+	else if (name[0] == '-')
+		why = "starts with '-'";
+	else if (strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			"0123456789._-") != n)
+		why = "has a character other than A-Z a-z 0-9 . _ -";
+	if (why == NULL)
+		return 0;
+	snprintf(err, err_len, "file name %s (1..%u characters of A-Z a-z 0-9 . _ -, "
+		 "not starting with '.' or '-')", why, AIF_CTL_NAME_MAX);
+	return -1;
+}
+
+/* ---------------------------------------------------------------- */
 /* Server                                                            */
 
 static void

@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #define AIF_CTL_DEFAULT_SOCKET "/run/aifabric/aifabric.sock"
+#define AIF_CTL_DEFAULT_CAPTURE_DIR "/run/aifabric/captures" /* next to the socket */
 #define AIF_CTL_MAX_REQ (64u << 20)         /* bytes in one request line, '\n' excluded */
 #define AIF_CTL_MAX_CLIENTS 64              /* connections served at once */
 #define AIF_CTL_BACKLOG 256                 /* connections waiting for accept() */
@@ -35,6 +36,7 @@
 #define AIF_CTL_IDLE_TIMEOUT_NS (60ull * 1000000000ull) /* a client that moves no
 					     * byte either way this long is closed */
 #define AIF_CTL_ERR_MAX 256                 /* size of the err buffer given to a handler */
+#define AIF_CTL_NAME_MAX 128                /* bytes in a file name a client gives */
 
 /*
  * A command handler.  cmd is the request's "cmd" string, req the whole
@@ -59,6 +61,18 @@ typedef json_t *(*aif_ctl_handler)(void *ctx, const char *cmd, json_t *req,
  */
 char *aif_ctl_handle_line(const char *line, size_t len, aif_ctl_handler h,
 			  void *ctx);
+
+/*
+ * Is name a file name a client may give (a capture file, a config file in
+ * the config directory)?  1..AIF_CTL_NAME_MAX bytes of A-Z a-z 0-9 . _ -,
+ * not starting with '.' or '-': so never a path ('/'), never "." or "..",
+ * no hidden file, nothing an option parser would take.  0, or -1 with the
+ * reason in err (which does not quote the name).
+ *
+ *	if (aif_ctl_name_check(name, err, err_len) != 0)
+ *		return NULL;
+ */
+int aif_ctl_name_check(const char *name, char *err, size_t err_len);
 
 struct aif_ctl_server;
 

@@ -3,7 +3,7 @@
  * aifabric: the switch daemon.
  *
  *	aifabric [EAL args] -- --config FILE [--socket PATH] [--duration SECONDS]
- *	                       [--stats FILE]
+ *	                       [--stats FILE] [--capture-dir DIR] [--config-dir DIR]
  *
  * The main lcore runs the control thread (socket, neighbour learning, link
  * state); every other lcore runs one worker that polls its RX queues and
@@ -63,6 +63,8 @@ struct opts {
 	const char *config;
 	const char *socket;
 	const char *stats;
+	const char *capture_dir;
+	const char *config_dir;
 	double duration_s;
 };
 
@@ -78,12 +80,15 @@ usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [EAL args] -- --config FILE [--socket PATH] "
-		"[--duration SECONDS] [--stats FILE]\n"
+		"[--duration SECONDS] [--stats FILE] [--capture-dir DIR] [--config-dir DIR]\n"
 		"  --config FILE      topology and policy (JSON, see README)\n"
 		"  --socket PATH      control socket (default %s)\n"
 		"  --duration SECONDS stop by itself after this long\n"
-		"  --stats FILE       write the final counters there as JSON\n",
-		prog, AIF_CTL_DEFAULT_SOCKET);
+		"  --stats FILE       write the final counters there as JSON\n"
+		"  --capture-dir DIR  captures are files named in DIR, made 0750 if missing\n"
+		"                     (default %s)\n"
+		"  --config-dir DIR   load {\"path\": NAME} reads NAME in DIR (default: off)\n",
+		prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
 }
 
 static int
@@ -94,6 +99,8 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "socket", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "stats", required_argument, NULL, 'S' },
+		{ "capture-dir", required_argument, NULL, 'C' },
+		{ "config-dir", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -101,12 +108,15 @@ parse_opts(int argc, char **argv, struct opts *o)
 	char *end;
 
 	o->socket = AIF_CTL_DEFAULT_SOCKET;
+	o->capture_dir = AIF_CTL_DEFAULT_CAPTURE_DIR;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': o->config = optarg; break;
 		case 's': o->socket = optarg; break;
 		case 'S': o->stats = optarg; break;
+		case 'C': o->capture_dir = optarg; break;
+		case 'D': o->config_dir = optarg; break;
 		case 'd':
 			o->duration_s = strtod(optarg, &end);
 			if (*end != '\0' || o->duration_s <= 0) {
@@ -123,6 +133,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "--config FILE is required\n");
 		usage(argv[0]);
 		return -1;
+	}
+	struct stat st;
+	if (o->config_dir != NULL) {
+		if (stat(o->config_dir, &st) != 0) {
+			fprintf(stderr, "--config-dir %s: %s\n", o->config_dir, strerror(errno));
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "--config-dir %s: not a directory\n", o->config_dir);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -587,6 +608,9 @@ main(int argc, char **argv)
 	ctl.sw = sw;
 	aif_clock_init_real(&ctl.clock);
 	ctl.start_ns = aif_clock_now(&ctl.clock);
+	ctl.capture_dir = o.capture_dir;
+	ctl.config_dir = o.config_dir;
+	ctl.operator_paths = true; /* the start-up load reads --config as given */
 	for (uint16_t p = 0; p < sp->n_ports; p++)
 		if (port_init(sw, &ctl, p, &sp->ports[p], pool, (uint16_t)n_workers,
 			      qp->enable ? qp->pfc_enable : 0) != 0)
@@ -621,6 +645,7 @@ main(int argc, char **argv)
 		if (dir[0] != '\0')
 			mkdir(dir, 0770);
 	}
+	ctl.operator_paths = false; /* from here on, paths come from clients */
 	srv = aif_ctl_server_create(o.socket, aif_ctl_dispatch, &ctl, err, sizeof(err));
 	if (srv == NULL) {
 		fprintf(stderr, "control socket %s: %s\n", o.socket, err);

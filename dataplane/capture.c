@@ -8,9 +8,13 @@
  * back).  pcapng: https://datatracker.ietf.org/doc/draft-ietf-opsawg-pcapng/
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
@@ -206,6 +210,17 @@ err:
 	return NULL;
 }
 
+/* The port's limit is reached: write nothing more, and stop the copies
+ * (workers see the bits clear at their next step; what they still copy is
+ * counted as past the limit). */
+static void
+limit_reached(struct aif_capture *c, uint16_t port, const char *which)
+{
+	c->port[port].limit = which;
+	__atomic_fetch_and(&c->on_mask, ~(1ull << port), __ATOMIC_RELEASE);
+	__atomic_fetch_and(&c->drops_mask, ~(1ull << port), __ATOMIC_RELEASE);
+}
+
 /* Write one record to its port's file and free the copy. */
 static void
 write_rec(struct aif_capture *c, unsigned wid, const struct aif_capture_rec *r)
@@ -220,13 +235,23 @@ write_rec(struct aif_capture *c, unsigned wid, const struct aif_capture_rec *r)
 		return;
 	}
 	uint32_t len = rte_pktmbuf_pkt_len(r->m);
-	const void *data = rte_pktmbuf_read(r->m, 0, len, lin);
 	if (r->reason != AIF_CAPTURE_NO_DROP)
 		snprintf(comment, sizeof(comment), "drop: %s",
 			 aif_drop_name((enum aif_drop_reason)r->reason));
+	const char *cmt = r->reason != AIF_CAPTURE_NO_DROP ? comment : NULL;
+	/* room for this block and the statistics block written at stop */
+	if (cp->limit == NULL &&
+	    cp->header_bytes + cp->bytes + aif_pcapng_epb_bytes(len, r->dir, cmt) +
+	    AIF_PCAPNG_ISB_BYTES > cp->max_bytes)
+		limit_reached(c, r->port, "max_bytes");
+	if (cp->limit != NULL) {
+		cp->past_limit++;
+		rte_pktmbuf_free(r->m);
+		return;
+	}
+	const void *data = rte_pktmbuf_read(r->m, 0, len, lin);
 	long n = aif_pcapng_write_epb(cp->f, 0, r->ts_ns + (uint64_t)cp->wall_off_ns[wid],
-				      data, len, r->orig_len, r->dir,
-				      r->reason != AIF_CAPTURE_NO_DROP ? comment : NULL);
+				      data, len, r->orig_len, r->dir, cmt);
 	if (n < 0) {
 		if (cp->write_errno == 0)
 			cp->write_errno = errno ? errno : EIO;
@@ -234,6 +259,8 @@ write_rec(struct aif_capture *c, unsigned wid, const struct aif_capture_rec *r)
 		cp->written++;
 		cp->bytes += (uint64_t)n;
 		cp->drop_comments += r->reason != AIF_CAPTURE_NO_DROP;
+		if (cp->max_packets != 0 && cp->written >= cp->max_packets)
+			limit_reached(c, r->port, "max_packets");
 	}
 	rte_pktmbuf_free(r->m);
 }
@@ -269,14 +296,96 @@ aif_capture_poll(struct aif_switch *sw)
 	return total;
 }
 
+/* What a file's type is, for an error. */
+static const char *
+file_type(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return "not a regular file";
+}
+
+/*
+ * Open name in dir for writing as capture.h says (never following a link,
+ * never waiting on a FIFO); the fd, or -1 with err.
+ */
+static int
+open_capture_file(const char *dir, const char *name, char *err, size_t err_len)
+{
+	int dfd, fd, e;
+	struct stat st;
+
+	if (name[0] == '\0' || strchr(name, '/') != NULL || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0) {
+		snprintf(err, err_len, "'%s' is not a file name (one path component)", name);
+		return -1;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		snprintf(err, err_len, "capture directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		    O_CLOEXEC, AIF_CAPTURE_FILE_MODE);
+	e = errno;
+	close(dfd);
+	if (fd < 0) {
+		/* ELOOP: a symbolic link (O_NOFOLLOW); ENXIO: a FIFO with no
+		 * reader or a socket (O_NONBLOCK); EISDIR: a directory */
+		snprintf(err, err_len, "cannot capture to %s in %s: %s", name, dir,
+			 e == ELOOP ? "it is a symbolic link" :
+			 e == ENXIO ? "not a regular file (a FIFO or a socket)" :
+			 e == EISDIR ? "not a regular file (a directory)" : strerror(e));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, err_len, "cannot capture to %s in %s: %s", name, dir,
+			 strerror(errno));
+		goto err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, err_len, "cannot capture to %s in %s: not a regular file (%s)",
+			 name, dir, file_type(st.st_mode));
+		goto err;
+	}
+	if (st.st_nlink > 1) {
+		snprintf(err, err_len, "cannot capture to %s in %s: the file has other hard "
+			 "links", name, dir);
+		goto err;
+	}
+	if (ftruncate(fd, 0) != 0 || fchmod(fd, AIF_CAPTURE_FILE_MODE) != 0) {
+		snprintf(err, err_len, "cannot capture to %s in %s: %s", name, dir,
+			 strerror(errno));
+		goto err;
+	}
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
 int
-aif_capture_start(struct aif_switch *sw, uint16_t port, const char *path,
-		  uint32_t snaplen, bool drops, char *err, size_t err_len)
+aif_capture_start(struct aif_switch *sw, uint16_t port, const char *dir,
+		  const char *name, const struct aif_capture_params *params,
+		  char *err, size_t err_len)
 {
 	struct aif_capture *c = sw->capture;
 	struct aif_capture_port *cp;
-	char descr[128];
+	uint32_t snaplen = params->snaplen;
+	uint64_t max_bytes = params->max_bytes ? params->max_bytes
+					       : AIF_CAPTURE_MAX_BYTES_DEFAULT;
+	char descr[128], path[AIF_CAPTURE_PATH_MAX];
+	long header;
 	FILE *f;
+	int fd;
 
 	if (port >= sw->n_ports) {
 		snprintf(err, err_len, "no port %u (the switch has %u)", port, sw->n_ports);
@@ -287,8 +396,9 @@ aif_capture_start(struct aif_switch *sw, uint16_t port, const char *path,
 			 AIF_CAPTURE_SNAPLEN_MIN, AIF_CAPTURE_SNAPLEN_MAX);
 		return -1;
 	}
-	if (strlen(path) >= AIF_CAPTURE_PATH_MAX) {
-		snprintf(err, err_len, "file name longer than %u bytes", AIF_CAPTURE_PATH_MAX - 1);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path)) {
+		snprintf(err, err_len, "capture directory and file name longer than %u bytes",
+			 AIF_CAPTURE_PATH_MAX - 1);
 		return -1;
 	}
 	if (c != NULL && c->port[port].f != NULL) {
@@ -296,9 +406,13 @@ aif_capture_start(struct aif_switch *sw, uint16_t port, const char *path,
 			 sw->ports[port].name, c->port[port].path);
 		return -1;
 	}
-	f = fopen(path, "wb");
+	fd = open_capture_file(dir, name, err, err_len);
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "wb");
 	if (f == NULL) {
 		snprintf(err, err_len, "cannot open %s: %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	snprintf(descr, sizeof(descr), "switch %s port %s (DPDK port %u)", sw->name,
@@ -306,8 +420,15 @@ aif_capture_start(struct aif_switch *sw, uint16_t port, const char *path,
 	if (aif_pcapng_write_shb(f, NULL, NULL, "aifabric") != 0 ||
 	    aif_pcapng_write_idb(f, AIF_PCAPNG_LINKTYPE_ETHERNET, snaplen,
 				 sw->ports[port].name, descr) != 0 ||
-	    fflush(f) != 0) {
+	    fflush(f) != 0 || (header = ftell(f)) < 0) {
 		snprintf(err, err_len, "cannot write %s: %s", path, strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	if ((uint64_t)header + AIF_PCAPNG_ISB_BYTES > max_bytes) {
+		snprintf(err, err_len, "max_bytes %" PRIu64 " cannot hold the file's own "
+			 "%ld bytes of header and statistics blocks", max_bytes,
+			 header + AIF_PCAPNG_ISB_BYTES);
 		fclose(f);
 		return -1;
 	}
@@ -322,9 +443,12 @@ aif_capture_start(struct aif_switch *sw, uint16_t port, const char *path,
 	cp = &c->port[port];
 	memset(cp, 0, sizeof(*cp));
 	cp->f = f;
-	snprintf(cp->path, sizeof(cp->path), "%s", path);
+	memcpy(cp->path, path, sizeof(cp->path));
 	cp->snaplen = snaplen;
-	cp->drops = drops;
+	cp->drops = params->drops;
+	cp->max_bytes = max_bytes;
+	cp->max_packets = params->max_packets;
+	cp->header_bytes = (uint64_t)header;
 	cp->skipped_base = skipped_sum(c, port);
 	cp->start_wall_ns = wall_ns();
 	for (uint16_t w = 0; w < sw->n_workers; w++) {
@@ -335,7 +459,7 @@ aif_capture_start(struct aif_switch *sw, uint16_t port, const char *path,
 	c->snaplen[port] = snaplen;
 	/* the snaplen and drops bit before the on bit: a worker that sees the
 	 * port on sees them too */
-	if (drops)
+	if (params->drops)
 		__atomic_fetch_or(&c->drops_mask, 1ull << port, __ATOMIC_RELEASE);
 	__atomic_fetch_or(&c->on_mask, 1ull << port, __ATOMIC_RELEASE);
 	return 0;
@@ -350,6 +474,10 @@ fill_info(const struct aif_capture *c, uint16_t port, struct aif_capture_info *i
 	snprintf(info->path, sizeof(info->path), "%s", cp->path);
 	info->snaplen = cp->snaplen;
 	info->drops = cp->drops;
+	info->max_bytes = cp->max_bytes;
+	info->max_packets = cp->max_packets;
+	info->limit = cp->limit;
+	info->past_limit = cp->past_limit;
 	info->written = cp->written;
 	info->bytes = cp->bytes;
 	info->drop_comments = cp->drop_comments;
@@ -553,6 +681,17 @@ aif_pcapng_write_idb(FILE *f, uint16_t linktype, uint32_t snaplen, const char *i
 	return write_blk(f, &k);
 }
 
+uint32_t
+aif_pcapng_epb_bytes(uint32_t cap_len, uint32_t dir, const char *comment)
+{
+	size_t clen = comment != NULL ? strnlen(comment, OPT_STR_MAX) : 0;
+	uint32_t opts = (dir != 0 ? 4 + 4 : 0) +               /* epb_flags */
+			(clen ? 4 + (uint32_t)((clen + 3) & ~3u) : 0) + /* opt_comment */
+			4;                                        /* opt_endofopt */
+
+	return 28 + ((cap_len + 3) & ~3u) + opts + 4;
+}
+
 long
 aif_pcapng_write_epb(FILE *f, uint32_t if_id, uint64_t ts_ns, const void *data,
 		     uint32_t cap_len, uint32_t orig_len, uint32_t dir,
@@ -561,13 +700,12 @@ aif_pcapng_write_epb(FILE *f, uint32_t if_id, uint64_t ts_ns, const void *data,
 	static const uint8_t zero[4];
 	struct blk h = { .n = 0 }, o = { .n = 0 };
 	size_t pad = (4 - (cap_len & 3)) & 3;
-	uint32_t total;
+	uint32_t total = aif_pcapng_epb_bytes(cap_len, dir, comment);
 
 	if (dir != 0)
 		put_opt(&o, EPB_FLAGS, &dir, 4);
 	put_opt_str(&o, OPT_COMMENT, comment);
 	put_opt(&o, OPT_END, NULL, 0);
-	total = (uint32_t)(28 + cap_len + pad + o.n + 4);
 	put32(&o, total);
 
 	put32(&h, BT_EPB);

@@ -15,6 +15,18 @@
  * frame.comment.  At stop an interface statistics block carries the count
  * of copies the capture lost (isb_ifdrop).
  *
+ * Files: a capture is written to a file NAMED in a directory the caller
+ * gives (the daemon's --capture-dir), never to a path: the name is one
+ * path component; the file is opened relative to the directory with
+ * O_NOFOLLOW (a symbolic link is refused), O_NONBLOCK (a FIFO or device
+ * cannot hold the control thread, which does the I/O) and O_CLOEXEC, and
+ * kept only if fstat() says it is a regular file with no other hard link;
+ * then it is truncated and made mode 0640 whatever it was.  It never grows
+ * past max_bytes (default 1 GiB; the closing statistics block included),
+ * and at most max_packets packets are written when that is set: at the
+ * limit the port stops being copied, the rest is counted as past_limit,
+ * and the file stays open (and valid) until aif_capture_stop.
+ *
  * Protocol (who does what):
  *   control  aif_capture_start opens the file, writes the section header
  *            and interface blocks, fills the port's snaplen and drops flag,
@@ -73,6 +85,9 @@ struct rte_ring;
 #define AIF_CAPTURE_POOL_SIZE 8191  /* copies in flight, all workers */
 #define AIF_CAPTURE_NO_DROP 0xff    /* reason of a frame that was not dropped */
 #define AIF_CAPTURE_PATH_MAX 512
+#define AIF_CAPTURE_MAX_BYTES_DEFAULT (1ull << 30)
+#define AIF_CAPTURE_FILE_MODE 0640
+#define AIF_PCAPNG_ISB_BYTES 76     /* the statistics block written at stop */
 
 /* epb_flags direction bits (pcapng). */
 enum aif_capture_dir {
@@ -101,14 +116,26 @@ struct aif_capture_wk {
 	struct aif_capture_rec rx_rec[AIF_BURST];
 } __rte_cache_aligned;
 
+/* What to capture and how much (aif_capture_start). */
+struct aif_capture_params {
+	uint32_t snaplen;         /* AIF_CAPTURE_SNAPLEN_MIN..MAX bytes per frame */
+	bool drops;               /* annotate dropped frames */
+	uint64_t max_bytes;       /* file size cap; 0: AIF_CAPTURE_MAX_BYTES_DEFAULT */
+	uint64_t max_packets;     /* packets written at most; 0: no cap */
+};
+
 /* A port's capture: control only. */
 struct aif_capture_port {
 	FILE *f;                  /* NULL: not capturing */
-	char path[AIF_CAPTURE_PATH_MAX];
+	char path[AIF_CAPTURE_PATH_MAX]; /* dir/name, for show */
 	uint32_t snaplen;
 	bool drops;
 	int write_errno;          /* first write error, 0 if none */
-	uint64_t written, bytes;  /* packets written, file bytes */
+	uint64_t max_bytes, max_packets;
+	uint64_t header_bytes;    /* section header and interface blocks */
+	const char *limit;        /* NULL, "max_bytes" or "max_packets": reached */
+	uint64_t past_limit;      /* copies not written: the limit was reached */
+	uint64_t written, bytes;  /* packets written, their blocks' bytes */
 	uint64_t drop_comments;   /* of those, frames written with a drop reason */
 	uint64_t skipped_base;    /* sum of skipped[port] at start */
 	uint64_t start_wall_ns;
@@ -130,6 +157,9 @@ struct aif_capture_info {
 	char path[AIF_CAPTURE_PATH_MAX];
 	uint32_t snaplen;
 	bool drops;
+	uint64_t max_bytes, max_packets; /* max_packets 0: none */
+	const char *limit;        /* NULL, or the limit reached: "max_bytes", "max_packets" */
+	uint64_t past_limit;      /* copies dropped because of it */
 	uint64_t written, bytes, drop_comments, skipped;
 	double seconds;
 	int write_errno;
@@ -184,16 +214,19 @@ void aif_capture_drops(struct aif_worker *w, uint16_t port,
 /* ---- control side ---- */
 
 /*
- * Start capturing port of sw into path (created or truncated): snaplen
- * AIF_CAPTURE_SNAPLEN_MIN..MAX bytes per frame; drops: annotate dropped
- * frames.  Creates the capture pool and rings on first use.  Returns 0, or
- * -1 with a reason in err (port capturing already, bad snaplen, file).
+ * Start capturing port of sw into the file name in directory dir (opened
+ * and checked as above: name is one path component, not "." or "..").
+ * Creates the capture pool and rings on first use.  Returns 0, or -1 with
+ * a reason in err (port capturing already, bad snaplen or limit, file).
  *
- *	if (aif_capture_start(sw, 0, "/tmp/p0.pcapng", 256, true, err, sizeof(err)))
+ *	struct aif_capture_params cp = { .snaplen = 256, .drops = true };
+ *	if (aif_capture_start(sw, 0, "/run/aifabric/captures", "p0.pcapng", &cp,
+ *			      err, sizeof(err)))
  *		puts(err);
  */
-int aif_capture_start(struct aif_switch *sw, uint16_t port, const char *path,
-		      uint32_t snaplen, bool drops, char *err, size_t err_len);
+int aif_capture_start(struct aif_switch *sw, uint16_t port, const char *dir,
+		      const char *name, const struct aif_capture_params *params,
+		      char *err, size_t err_len);
 
 /* Stop port's capture: drain, write statistics, close; info may be NULL. */
 int aif_capture_stop(struct aif_switch *sw, uint16_t port,
@@ -219,6 +252,8 @@ int aif_pcapng_write_shb(FILE *f, const char *hardware, const char *os,
 /* Interface description block (if_tsresol 9: timestamps in ns). */
 int aif_pcapng_write_idb(FILE *f, uint16_t linktype, uint32_t snaplen,
 			 const char *if_name, const char *if_description);
+/* Bytes an enhanced packet block of cap_len bytes with dir and comment takes. */
+uint32_t aif_pcapng_epb_bytes(uint32_t cap_len, uint32_t dir, const char *comment);
 /*
  * Enhanced packet block on interface if_id: cap_len bytes of a frame of
  * orig_len, epb_flags = dir (enum aif_capture_dir, 0: unknown), comment

@@ -6,9 +6,13 @@
 #   - aifabric runs with p0 on a veth pair (net_pcap rx_iface_in/tx_iface)
 #     and p1 on a pcap file, shaped to 10 Mb/s, lossless QoS on with a small
 #     shared buffer;
-#   - `aifabricctl capture start p0 FILE --drops --snaplen 256`, and the
-#     requests it must refuse (unknown port, capturing already, file that
-#     cannot be opened, snaplen out of range, stop of an idle port);
+#   - the daemon writes captures only into its --capture-dir (made 0750),
+#     by name: `aifabricctl capture start p0 p0.pcapng --drops --snaplen 256`
+#     (the file 0640), and the requests it must refuse (unknown port,
+#     capturing already, a path instead of a name, a name starting with '.',
+#     a symbolic link or a FIFO in the directory (at once), snaplen out of
+#     range, stop of an idle port); then a second capture with a packet cap
+#     that says it reached it;
 #   - scapy sends on the peer end: an ARP request for the switch, 400
 #     DSCP 26 (lossless) frames to a route behind p1, and frames the switch
 #     drops (TTL 1, a drop route, another MAC, truncated IPv4);
@@ -46,7 +50,8 @@ VA=aifc$$a   # the hosts' end, inside namespace $NS
 VB=aifc$$b   # the switch's end
 NS=aifcap$$  # the test hosts' own network namespace
 SOCK=$T/aifabric.sock
-CAP=$T/p0.pcapng
+CAPDIR=$T/run/captures   # made by the daemon
+CAP=$CAPDIR/p0.pcapng
 DPID=
 
 cleanup() {
@@ -138,7 +143,7 @@ EOF
 timeout -k 5 120 "$BIN" -l 0-1 --file-prefix "$PREFIX" --no-pci $MEM \
 	--vdev "net_pcap0,rx_iface_in=$VB,tx_iface=$VB" \
 	--vdev "net_pcap1,tx_pcap=$T/out_p1.pcap" \
-	-- --config "$T/cfg.json" --socket "$SOCK" \
+	-- --config "$T/cfg.json" --socket "$SOCK" --capture-dir "$CAPDIR" \
 	> "$T/daemon.log" 2>&1 < /dev/null &
 DPID=$!
 for _ in $(seq 100); do
@@ -153,22 +158,52 @@ if ! ctl status >/dev/null 2>&1; then
 fi
 
 # ---- the control requests ----
-out=$(ctl capture start p9 "$CAP" 2>&1); rc=$?
+NAME_RULE="(1..128 characters of A-Z a-z 0-9 . _ -, not starting with '.' or '-')"
+out=$(ctl capture start p9 p9.pcapng 2>&1); rc=$?
 check "capture start: unknown port" "1 error: unknown port 'p9'" "$rc $out"
-out=$(ctl capture start p0 /nonexistent-dir/x.pcapng 2>&1); rc=$?
-check "capture start: file" "1 error: cannot open /nonexistent-dir/x.pcapng: No such file or directory" "$rc $out"
-out=$(ctl capture start p0 "$CAP" --snaplen 10 2>&1); rc=$?
+out=$(ctl capture start p0 "$T/x.pcapng" 2>&1); rc=$?
+check "capture start: a path is refused" \
+	"1 error: \"file\": file name contains '/' (a name, not a path) $NAME_RULE; captures go to $CAPDIR" \
+	"$rc $out"
+out=$(ctl capture start p0 .hidden 2>&1); rc=$?
+check "capture start: a hidden name is refused" \
+	"1 error: \"file\": file name starts with '.' $NAME_RULE; captures go to $CAPDIR" "$rc $out"
+out=$(ctl capture start p0 p0.pcapng --snaplen 10 2>&1); rc=$?
 check "capture start: snaplen" "1 error: snaplen 10 out of range 64..65535" "$rc $out"
 out=$(ctl capture stop p1 2>&1); rc=$?
 check "capture stop: idle port" "1 error: port p1 is not capturing" "$rc $out"
+out=$(ctl capture start p1 p1.pcapng --max-packets 0 2>&1); rc=$?
+check "capture start: max_packets" '1 error: "max_packets" must be an integer >= 1' "$rc $out"
+
+# the directory is made on first use; then a link and a FIFO planted in it
+out=$(ctl capture start p1 first.pcapng 2>&1); rc=$?
+check "capture start p1 (makes the directory)" "0" "$rc"
+ctl capture stop p1 >/dev/null
+check "capture directory mode" "750" "$(stat -c %a "$CAPDIR")"
+echo keep > "$T/target"
+ln -s "$T/target" "$CAPDIR/link.pcapng"
+mkfifo "$CAPDIR/fifo.pcapng"
+out=$(ctl capture start p1 link.pcapng 2>&1); rc=$?
+check "capture start: a symbolic link is refused" \
+	"1 error: cannot capture to link.pcapng in $CAPDIR: it is a symbolic link" "$rc $out"
+check "the link's target is untouched" "keep" "$(cat "$T/target")"
+out=$(ctl --timeout 5 capture start p1 fifo.pcapng 2>&1); rc=$?
+check "capture start: a FIFO is refused at once" \
+	"1 error: cannot capture to fifo.pcapng in $CAPDIR: not a regular file (a FIFO or a socket)" \
+	"$rc $out"
+check "the daemon still answers" "0" "$(ctl status >/dev/null 2>&1; echo $?)"
 
 ctl clear counters >/dev/null
-out=$(ctl capture start p0 "$CAP" --drops --snaplen 256 2>&1); rc=$?
+out=$(ctl capture start p0 p0.pcapng --drops --snaplen 256 2>&1); rc=$?
 check "capture start p0" "0" "$rc"
-out=$(ctl capture start p0 "$T/other.pcapng" 2>&1); rc=$?
+check "capture file mode" "640" "$(stat -c %a "$CAP")"
+out=$(ctl capture start p0 other.pcapng 2>&1); rc=$?
 check "capture start: capturing already" "1 error: port p0 is capturing already (to $CAP)" "$rc $out"
-check "show captures" "p0 $CAP True 256" \
-	"$(ctl_json show captures | jq_py '" ".join(str(x) for c in d for x in (c["port"], c["file"], c["drops"], c["snaplen"]))')"
+check "show captures" "p0 p0.pcapng $CAP True 256 1073741824 None None" \
+	"$(ctl_json show captures | jq_py '" ".join(str(x) for c in d for x in (c["port"], c["file"], c["path"], c["drops"], c["snaplen"], c["max_bytes"], c["max_packets"], c["limit_reached"]))')"
+# p1 forwards the lossless frames: capture at most 10 of them
+out=$(ctl capture start p1 p1.pcapng --max-packets 10 2>&1); rc=$?
+check "capture start p1 --max-packets 10" "0" "$rc"
 ctl show captures
 
 # ---- traffic ----
@@ -205,6 +240,12 @@ SENT=$(cat "$T/sent.txt")
 t_sent=$(date +%s.%N)
 sleep 2 # the shaped queue drains, XON goes out
 ctl_json show counters > "$T/counters.json"
+check "show captures: p1 reached its packet cap" "10 max_packets" \
+	"$(ctl_json show captures | jq_py '" ".join(str(x) for c in d if c["port"] == "p1" for x in (c["packets_written"], c["limit_reached"]))')"
+p1_json=$(ctl_json capture stop p1)
+check "capture stop p1: written, limit" "10 max_packets" \
+	"$(jq_py '" ".join(str(x) for x in (d["packets_written"], d["limit_reached"]))' <<<"$p1_json")"
+check "p1's file holds 10 frames" "10" "$(tshark -r "$CAPDIR/p1.pcapng" 2>/dev/null | wc -l | tr -d ' ')"
 stop_json=$(ctl_json capture stop p0); rc=$?
 check "capture stop p0" "0" "$rc"
 echo "$stop_json" > "$T/stop.json"

@@ -11,6 +11,12 @@
  *     back when it comes up.
  *   - show_trace pages: "offset" and "limit" over the records kept, with
  *     their "total"; bad values refused.
+ *   - load by "path": refused without a config directory; inside it, by
+ *     name only, regular files only (a FIFO is refused at once), and a
+ *     rejected file's error never quotes its content; the start-up load
+ *     (operator_paths) reads the operator's own path.
+ *   - capture_start: a file name in the capture directory (made 0750 when
+ *     missing; the file 0640), never a path; limits given and shown.
  *
  * No test sleeps; the switch never needs its worker to run here.
  */
@@ -22,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -258,12 +266,228 @@ test_show_trace_pages(void **state)
 	json_decref(r);
 }
 
+/* A file in dir with the given text. */
+static void
+write_file(const char *dir, const char *name, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static const char *
+reply_error(json_t *r)
+{
+	assert_false(json_is_true(json_object_get(r, "ok")));
+	return json_string_value(json_object_get(r, "error"));
+}
+
+/* {"cmd":"load","path":name}; the reply. */
+static json_t *
+load_path(const char *name)
+{
+	json_t *req = json_pack("{s:s, s:s}", "cmd", "load", "path", name);
+	char *line = json_dumps(req, JSON_COMPACT);
+	json_t *r;
+
+	json_decref(req);
+	r = ctl_request(line);
+	free(line);
+	return r;
+}
+
+static void
+test_load_by_path(void **state)
+{
+	char dir[] = "/tmp/aif_test_control.XXXXXX";
+	char p[256], *text;
+	json_t *r;
+	uint64_t gen, rejected = H.ctl.loads_rejected;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	text = config_text("bypath");
+	write_file(dir, "good.json", text);
+	free(text);
+	write_file(dir, "bad.json", "secret-token-123 and more secrets\n");
+	write_file(dir, "bad2.json", "{\"switches\": [], \"mysecretkey\": 1}");
+	text = config_text("other");
+	text[strlen(text) - 3] = '\0'; /* cut inside a string: a syntax error */
+	write_file(dir, "cut.json", text);
+	free(text);
+	snprintf(p, sizeof(p), "%s/fifo.json", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/link.json", dir);
+	assert_int_equal(symlink("good.json", p), 0);
+	gen = H.sw->tables->generation;
+
+	/* no --config-dir: no load by path at all */
+	H.ctl.config_dir = NULL;
+	r = load_path("good.json");
+	assert_string_equal(reply_error(r), "load by \"path\" is off: the daemon has no "
+			    "--config-dir; send the config itself as \"config\" "
+			    "(aifabricctl load FILE does)");
+	json_decref(r);
+	r = load_path("/etc/passwd");
+	assert_non_null(strstr(reply_error(r), "is off"));
+	json_decref(r);
+
+	H.ctl.config_dir = dir;
+	alarm(60); /* a hang is a failure (SIGALRM ends the test), not a wait */
+	static const struct { const char *name, *error; } refused[] = {
+		{ "/etc/passwd", "file name contains '/' (a name, not a path) (1..128 "
+		  "characters of A-Z a-z 0-9 . _ -, not starting with '.' or '-')" },
+		{ "../good.json", "file name contains '/' (a name, not a path) (1..128 "
+		  "characters of A-Z a-z 0-9 . _ -, not starting with '.' or '-')" },
+		{ ".good.json", "file name starts with '.' (1..128 characters of "
+		  "A-Z a-z 0-9 . _ -, not starting with '.' or '-')" },
+		{ "fifo.json", "fifo.json in %s: not a regular file (a FIFO)" },
+		{ "link.json", "link.json in %s: it is a symbolic link" },
+		{ "none.json", "none.json in %s: No such file or directory" },
+		{ "bad.json", "bad.json: invalid JSON at line 1 column 6" },
+		{ "cut.json", "cut.json: invalid JSON at line 1 column %zu" },
+		{ "bad2.json", "bad2.json: not a config this switch can run (send it as "
+		  "\"config\", e.g. aifabricctl load FILE, to be told why)" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char want[512];
+
+		if (strstr(refused[i].error, "%zu") != NULL) {
+			text = config_text("other");
+			snprintf(want, sizeof(want), refused[i].error, strlen(text) - 3);
+			free(text);
+		} else {
+			snprintf(want, sizeof(want), refused[i].error, dir);
+		}
+		print_message("# %s\n", refused[i].name);
+		r = load_path(refused[i].name);
+		assert_string_equal(reply_error(r), want);
+		assert_null(strstr(reply_error(r), "secret"));
+		json_decref(r);
+	}
+	alarm(0);
+	assert_int_equal(H.sw->tables->generation, gen); /* nothing changed */
+	assert_int_equal(H.ctl.loads_rejected, rejected + 2 + 9);
+
+	/* a config file in the directory, by name */
+	r = ctl_request("{\"cmd\": \"load\", \"path\": \"good.json\"}");
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	assert_int_equal(H.sw->tables->generation, gen + 1);
+	assert_string_equal(H.sw->tables->groups[0].name, "bypath");
+
+	/* the start-up load reads the operator's own --config, any path */
+	H.ctl.config_dir = NULL;
+	H.ctl.operator_paths = true;
+	snprintf(p, sizeof(p), "%s/bad2.json", dir);
+	r = load_path(p);
+	assert_string_equal(reply_error(r), "$: unknown field 'mysecretkey'");
+	json_decref(r);
+	text = config_text("first");
+	write_file(dir, "first.json", text);
+	free(text);
+	snprintf(p, sizeof(p), "%s/first.json", dir);
+	r = load_path(p);
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	H.ctl.operator_paths = false;
+	assert_string_equal(H.sw->tables->groups[0].name, "first");
+
+	static const char *const files[] = { "good.json", "bad.json", "bad2.json",
+					     "cut.json", "fifo.json", "link.json",
+					     "first.json" };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		assert_int_equal(unlink(p), 0);
+	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void
+test_capture_by_name(void **state)
+{
+	char dir[] = "/tmp/aif_test_control.XXXXXX";
+	char caps[128], p[256], want[512];
+	struct stat st;
+	json_t *r, *res;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(caps, sizeof(caps), "%s/run/captures", dir); /* two levels missing */
+
+	H.ctl.capture_dir = NULL;
+	r = ctl_request("{\"cmd\": \"capture_start\", \"port\": \"p0\", \"file\": \"p0.pcapng\"}");
+	assert_string_equal(reply_error(r), "captures are off: the daemon has no --capture-dir");
+	json_decref(r);
+
+	H.ctl.capture_dir = caps;
+	static const char *const bad[] = { "/tmp/x.pcapng", "../x.pcapng", "sub/x" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char line[256];
+
+		snprintf(line, sizeof(line), "{\"cmd\": \"capture_start\", \"port\": \"p0\", "
+			 "\"file\": \"%s\"}", bad[i]);
+		r = ctl_request(line);
+		snprintf(want, sizeof(want), "\"file\": file name contains '/' (a name, not a "
+			 "path) (1..128 characters of A-Z a-z 0-9 . _ -, not starting with "
+			 "'.' or '-'); captures go to %s", caps);
+		assert_string_equal(reply_error(r), want);
+		json_decref(r);
+	}
+	r = ctl_request("{\"cmd\": \"capture_start\", \"port\": \"p0\", \"file\": \"a\", "
+			"\"max_bytes\": 0}");
+	assert_string_equal(reply_error(r), "\"max_bytes\" must be an integer >= 1");
+	json_decref(r);
+	r = ctl_request("{\"cmd\": \"capture_start\", \"port\": \"p0\", \"file\": \"a\", "
+			"\"max_packets\": \"10\"}");
+	assert_string_equal(reply_error(r), "\"max_packets\" must be an integer >= 1");
+	json_decref(r);
+	assert_int_equal(stat(caps, &st), -1); /* nothing made for a refused request */
+
+	res = ctl_ok("{\"cmd\": \"capture_start\", \"port\": \"p0\", \"file\": \"p0.pcapng\", "
+		     "\"max_packets\": 1000}", &r);
+	snprintf(p, sizeof(p), "%s/p0.pcapng", caps);
+	assert_string_equal(json_string_value(json_object_get(res, "file")), "p0.pcapng");
+	assert_string_equal(json_string_value(json_object_get(res, "path")), p);
+	assert_int_equal(json_integer_value(json_object_get(res, "max_bytes")), 1ll << 30);
+	assert_int_equal(json_integer_value(json_object_get(res, "max_packets")), 1000);
+	assert_true(json_is_null(json_object_get(res, "limit_reached")));
+	json_decref(r);
+	assert_int_equal(stat(caps, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0750);
+	snprintf(want, sizeof(want), "%s/run", dir);
+	assert_int_equal(stat(want, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0750);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	res = ctl_ok("{\"cmd\": \"show_captures\"}", &r);
+	assert_int_equal(json_array_size(res), 1);
+	json_decref(r);
+	res = ctl_ok("{\"cmd\": \"capture_stop\", \"port\": \"p0\"}", &r);
+	assert_string_equal(json_string_value(json_object_get(res, "file")), "p0.pcapng");
+	json_decref(r);
+
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(rmdir(caps), 0);
+	snprintf(p, sizeof(p), "%s/run", dir);
+	assert_int_equal(rmdir(p), 0);
+	assert_int_equal(rmdir(dir), 0);
+	H.ctl.capture_dir = NULL;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_links_changed_reuses_parsed_config),
 		cmocka_unit_test(test_show_trace_pages),
+		cmocka_unit_test(test_load_by_path),
+		cmocka_unit_test(test_capture_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

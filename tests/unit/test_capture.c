@@ -23,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -243,6 +246,9 @@ test_writer_blocks(void **state)
 	for (unsigned i = 0; i < 3; i++) {
 		const struct block *b = &f.b[2 + i];
 		assert_int_equal(b->type, 6);
+		/* the size the max_bytes check counts is the size written */
+		assert_int_equal(b->len, aif_pcapng_epb_bytes(want[i].cap, want[i].dir,
+							      want[i].comment));
 		assert_int_equal(b->if_id, 0);
 		assert_true(b->ts == t0 + i);
 		assert_int_equal(b->cap_len, want[i].cap);
@@ -253,6 +259,7 @@ test_writer_blocks(void **state)
 	}
 	const struct block *isb = &f.b[5];
 	assert_int_equal(isb->type, 5);
+	assert_int_equal(isb->len, AIF_PCAPNG_ISB_BYTES);
 	assert_true(isb->ts == t0 + 3);
 	const struct opt *o = find_opt(isb, 2);
 	assert_non_null(o);
@@ -330,12 +337,29 @@ eal_teardown(void **state)
 	return 0;
 }
 
+/* A fresh directory of this test's own. */
+static void
+make_dir(char *dir)
+{
+	snprintf(dir, 64, "/tmp/aif-ut-capture-%d.XXXXXX", (int)getpid());
+	assert_non_null(mkdtemp(dir));
+}
+
+static struct aif_capture_info
+ci_of(const struct aif_switch *sw, uint16_t port)
+{
+	struct aif_capture_info ci;
+
+	assert_true(aif_capture_get(sw, port, &ci));
+	return ci;
+}
+
 static void
 test_capture_path(void **state)
 {
 	struct fake_tx ft[2] = { { .accept = 3 }, { .accept = 32 } };
 	struct aif_capture_info ci;
-	char path[128], err[256];
+	char dir[64], path[128], err[256];
 	struct file f;
 
 	(void)state;
@@ -351,19 +375,24 @@ test_capture_path(void **state)
 	unsigned in_use = rte_mempool_in_use_count(pool);
 
 	aif_worker_step(w, 5 * AIF_NS_PER_S); /* the worker clock is not 0 */
-	tmp_path(path, sizeof(path), "path");
+	make_dir(dir);
+	snprintf(path, sizeof(path), "%s/path.pcapng", dir);
 	struct timespec t_start;
 	clock_gettime(CLOCK_REALTIME, &t_start);
-	assert_int_equal(aif_capture_start(sw, 0, path, 64, true, err, sizeof(err)), 0);
+	const struct aif_capture_params p64 = { .snaplen = 64, .drops = true };
+	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &p64, err, sizeof(err)), 0);
+	assert_int_equal(ci_of(sw, 0).max_bytes, AIF_CAPTURE_MAX_BYTES_DEFAULT);
+	assert_string_equal(ci_of(sw, 0).path, path);
 
 	/* errors */
-	assert_int_equal(aif_capture_start(sw, 0, path, 64, true, err, sizeof(err)), -1);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &p64, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "port p0 is capturing already"));
-	assert_int_equal(aif_capture_start(sw, 1, path, 10, false, err, sizeof(err)), -1);
+	const struct aif_capture_params p10 = { .snaplen = 10 };
+	assert_int_equal(aif_capture_start(sw, 1, dir, "other.pcapng", &p10, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "snaplen 10 out of range 64..65535"));
-	assert_int_equal(aif_capture_start(sw, 1, "/nonexistent-dir/x.pcapng", 64, false,
+	assert_int_equal(aif_capture_start(sw, 1, "/nonexistent-dir", "x.pcapng", &p64,
 					   err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot open /nonexistent-dir/x.pcapng"));
+	assert_string_equal(err, "capture directory /nonexistent-dir: No such file or directory");
 	assert_int_equal(aif_capture_stop(sw, 1, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "port p1 is not capturing");
 	assert_true(aif_capture_get(sw, 0, NULL));
@@ -433,13 +462,264 @@ test_capture_path(void **state)
 	unlink(path);
 
 	/* a capture can start again; the switch stops it when freed */
-	assert_int_equal(aif_capture_start(sw, 0, path, 65535, false, err, sizeof(err)), 0);
+	const struct aif_capture_params pdef = { .snaplen = 65535 };
+	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &pdef, err, sizeof(err)), 0);
 	aif_switch_free(sw);
 	read_file(path, &f);
 	assert_int_equal(f.n, 3); /* SHB, IDB, ISB */
 	free(f.buf);
 	unlink(path);
+	rmdir(dir);
 	assert_int_equal(rte_mempool_in_use_count(pool), in_use);
+}
+
+/* A switch of one port (nothing sent: the captures here are fed by
+ * aif_capture_drops) and its worker. */
+static struct aif_switch *
+one_port_switch(struct aif_worker **w)
+{
+	struct aif_switch *sw = aif_switch_create("leaf0", 0, 1, pool);
+
+	assert_non_null(sw);
+	sw->n_ports = 1;
+	snprintf(sw->ports[0].name, sizeof(sw->ports[0].name), "p0");
+	*w = aif_worker_create(sw, 0, 1);
+	assert_non_null(*w);
+	return sw;
+}
+
+/* Remove a test directory and the files in it. */
+static void
+remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			assert_int_equal(unlinkat(dirfd(d), e->d_name, 0), 0);
+	closedir(d);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static off_t
+file_size(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_size;
+}
+
+/*
+ * What a client may name as a capture file is opened only if it is a
+ * regular file of its own: a FIFO (with or without a reader), a symbolic
+ * link, a directory, a hard link to another file and anything that is not
+ * one path component are refused, at once (before, a FIFO with no reader
+ * held the control thread in open() for good: the alarm turns such a hang
+ * into a failure), and nothing they point to is touched.
+ */
+static void
+test_capture_file_refusals(void **state)
+{
+	const struct aif_capture_params prm = { .snaplen = 128 };
+	char dir[64], p[160], target[160], err[256];
+	struct aif_worker *w;
+	struct aif_switch *sw = one_port_switch(&w);
+	int fd, rd;
+
+	(void)state;
+	make_dir(dir);
+	/* a file outside that links must never reach */
+	snprintf(target, sizeof(target), "%s.target", dir);
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "keep", 4), 4);
+	close(fd);
+
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/link", dir);
+	assert_int_equal(symlink(target, p), 0);
+	snprintf(p, sizeof(p), "%s/sub", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/hard", dir);
+	assert_int_equal(link(target, p), 0);
+
+	static const struct { const char *name, *why; } cases[] = {
+		{ "fifo", "not a regular file (a FIFO or a socket)" }, /* no reader */
+		{ "link", "it is a symbolic link" },
+		{ "sub", "not a regular file (a directory)" },
+		{ "hard", "the file has other hard links" },
+	};
+	alarm(60); /* a hang is a failure (SIGALRM ends the test), not a wait */
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char want[256];
+
+		print_message("# %s\n", cases[i].name);
+		assert_int_equal(aif_capture_start(sw, 0, dir, cases[i].name, &prm, err,
+						   sizeof(err)), -1);
+		snprintf(want, sizeof(want), "cannot capture to %s in %s: %s", cases[i].name,
+			 dir, cases[i].why);
+		assert_string_equal(err, want);
+	}
+	/* a FIFO with a reader opens, and is refused after fstat */
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	rd = open(p, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "fifo", &prm, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a regular file (a FIFO)"));
+	close(rd);
+	alarm(0);
+
+	static const char *const not_names[] = { "", ".", "..", "a/b", "../x", "/etc/x" };
+	for (unsigned i = 0; i < sizeof(not_names) / sizeof(not_names[0]); i++) {
+		assert_int_equal(aif_capture_start(sw, 0, dir, not_names[i], &prm, err,
+						   sizeof(err)), -1);
+		assert_non_null(strstr(err, "is not a file name (one path component)"));
+	}
+	assert_false(aif_capture_get(sw, 0, NULL));
+	/* the target is as it was */
+	assert_int_equal(file_size(target), 4);
+
+	aif_switch_free(sw);
+	snprintf(p, sizeof(p), "%s/sub", dir);
+	assert_int_equal(rmdir(p), 0);
+	remove_dir(dir);
+	assert_int_equal(unlink(target), 0);
+}
+
+/* A capture file is mode 0640 whatever the umask or the file was, and an
+ * old file is truncated. */
+static void
+test_capture_file_mode(void **state)
+{
+	const struct aif_capture_params prm = { .snaplen = 128 };
+	char dir[64], p[160], err[256];
+	struct aif_worker *w;
+	struct aif_switch *sw = one_port_switch(&w);
+	struct stat st;
+	mode_t old_mask;
+	int fd;
+
+	(void)state;
+	make_dir(dir);
+	old_mask = umask(077);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "new.pcapng", &prm, err, sizeof(err)), 0);
+	snprintf(p, sizeof(p), "%s/new.pcapng", dir);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(aif_capture_stop(sw, 0, NULL, err, sizeof(err)), 0);
+
+	umask(0);
+	snprintf(p, sizeof(p), "%s/old.pcapng", dir);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789abcdef0123456789abcdef", 32), 32);
+	close(fd);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "old.pcapng", &prm, err, sizeof(err)), 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	/* only our header blocks: the old bytes are gone */
+	assert_int_equal(st.st_size, (off_t)sw->capture->port[0].header_bytes);
+	assert_int_equal(aif_capture_stop(sw, 0, NULL, err, sizeof(err)), 0);
+	umask(old_mask);
+
+	aif_switch_free(sw);
+	remove_dir(dir);
+}
+
+/* Feed port 0's capture n dropped 100-byte frames and write them out. */
+static void
+feed(struct aif_switch *sw, struct aif_worker *w, unsigned n)
+{
+	uint8_t why = AIF_DROP_NO_ROUTE;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *d = frame(100, (uint8_t)i);
+		aif_capture_drops(w, 0, &d, &why, 1);
+		rte_pktmbuf_free(d);
+	}
+	aif_capture_poll(sw);
+}
+
+/*
+ * max_packets and max_bytes: at the limit the file gets nothing more, the
+ * port is no longer copied, and capture_get says which limit and how many
+ * copies came past it; the file, statistics block included, never exceeds
+ * max_bytes and stays readable.
+ */
+static void
+test_capture_limits(void **state)
+{
+	char dir[64], p[160], err[256];
+	struct aif_worker *w;
+	struct aif_switch *sw = one_port_switch(&w);
+	struct aif_capture_info ci;
+	struct file f;
+
+	(void)state;
+	make_dir(dir);
+	snprintf(p, sizeof(p), "%s/cap.pcapng", dir);
+
+	const struct aif_capture_params by_pkts = { .snaplen = 65535, .drops = true,
+						    .max_packets = 3 };
+	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &by_pkts, err,
+					   sizeof(err)), 0);
+	feed(sw, w, 5);
+	ci = ci_of(sw, 0);
+	assert_int_equal(ci.written, 3);
+	assert_string_equal(ci.limit, "max_packets");
+	assert_int_equal(ci.past_limit, 2);
+	assert_int_equal(sw->capture->on_mask & 1, 0);   /* no more copies */
+	assert_int_equal(sw->capture->drops_mask & 1, 0);
+	assert_int_equal(aif_capture_stop(sw, 0, &ci, err, sizeof(err)), 0);
+	assert_string_equal(ci.limit, "max_packets");
+	read_file(p, &f);
+	assert_int_equal(f.n, 2 + 3 + 1);
+	free(f.buf);
+
+	/* room for the header, the statistics block and 4 packets and a half */
+	uint32_t epb = aif_pcapng_epb_bytes(100, AIF_CAPTURE_IN, "drop: no_route");
+	const struct aif_capture_params probe = { .snaplen = 65535 };
+	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &probe, err,
+					   sizeof(err)), 0);
+	uint64_t header = sw->capture->port[0].header_bytes;
+	assert_int_equal(aif_capture_stop(sw, 0, NULL, err, sizeof(err)), 0);
+	const struct aif_capture_params by_bytes = {
+		.snaplen = 65535, .drops = true,
+		.max_bytes = header + AIF_PCAPNG_ISB_BYTES + 4 * epb + epb / 2,
+	};
+	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &by_bytes, err,
+					   sizeof(err)), 0);
+	feed(sw, w, 3);
+	ci = ci_of(sw, 0);
+	assert_int_equal(ci.written, 3);
+	assert_null(ci.limit);
+	feed(sw, w, 3);
+	ci = ci_of(sw, 0);
+	assert_int_equal(ci.written, 4);
+	assert_string_equal(ci.limit, "max_bytes");
+	assert_int_equal(ci.past_limit, 2);
+	assert_int_equal(ci.max_bytes, by_bytes.max_bytes);
+	assert_int_equal(aif_capture_stop(sw, 0, &ci, err, sizeof(err)), 0);
+	assert_true((uint64_t)file_size(p) <= by_bytes.max_bytes);
+	assert_int_equal(file_size(p), header + 4 * epb + AIF_PCAPNG_ISB_BYTES);
+	read_file(p, &f);
+	assert_int_equal(f.n, 2 + 4 + 1);
+	free(f.buf);
+
+	/* a cap that cannot even hold the file's own blocks is refused */
+	const struct aif_capture_params tiny = { .snaplen = 65535, .max_bytes = 100 };
+	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &tiny, err,
+					   sizeof(err)), -1);
+	assert_non_null(strstr(err, "max_bytes 100 cannot hold the file's own"));
+	assert_false(aif_capture_get(sw, 0, NULL));
+
+	aif_switch_free(sw);
+	remove_dir(dir);
 }
 
 int
@@ -450,6 +730,9 @@ main(void)
 	};
 	const struct CMUnitTest path[] = {
 		cmocka_unit_test(test_capture_path),
+		cmocka_unit_test(test_capture_file_refusals),
+		cmocka_unit_test(test_capture_file_mode),
+		cmocka_unit_test(test_capture_limits),
 	};
 	int rc = cmocka_run_group_tests_name("writer", writer, NULL, NULL);
 	return rc | cmocka_run_group_tests_name("capture path", path, eal_setup, eal_teardown);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1043,6 +1044,77 @@ test_read_file_nul_terminated(void **state)
 	rmdir(dir);
 }
 
+/*
+ * A load by name reads only a regular file named in its directory: no
+ * symbolic link, no FIFO (refused at once: before, a FIFO held the reader
+ * for good; the alarm turns such a hang into a failure), no directory, no
+ * path, nothing over the size cap; errors name the file and never quote it.
+ */
+static void
+test_read_at(void **state)
+{
+	char dir[] = "/tmp/aif_test_config_at.XXXXXX";
+	char p[128], err[AIF_ERR_MAX];
+	size_t len = 7;
+	char *text;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/ok.json", dir);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("{\"secret\": 1}", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/fifo.json", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/link.json", dir);
+	assert_int_equal(symlink("ok.json", p), 0);
+	snprintf(p, sizeof(p), "%s/sub.json", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+
+	text = aif_config_read_at(dir, "ok.json", 1024, &len, err, sizeof(err));
+	assert_non_null(text);
+	assert_int_equal(len, 13);
+	assert_string_equal(text, "{\"secret\": 1}");
+	free(text);
+
+	static const struct { const char *name; size_t max; const char *why; } cases[] = {
+		{ "fifo.json", 1024, "not a regular file (a FIFO)" },
+		{ "link.json", 1024, "it is a symbolic link" },
+		{ "sub.json", 1024, "not a regular file (a directory)" },
+		{ "none.json", 1024, "No such file or directory" },
+		{ "ok.json", 12, "larger than 12 bytes" },
+		{ "../x.json", 1024, "not a file name (one path component)" },
+		{ "..", 1024, "not a file name (one path component)" },
+		{ "", 1024, "not a file name (one path component)" },
+	};
+	alarm(60); /* a hang is a failure (SIGALRM ends the test), not a wait */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char want[AIF_ERR_MAX];
+
+		len = 7;
+		text = aif_config_read_at(dir, cases[i].name, cases[i].max, &len, err,
+					  sizeof(err));
+		assert_null(text);
+		assert_int_equal(len, 0);
+		snprintf(want, sizeof(want), "%s in %s: %s", cases[i].name, dir, cases[i].why);
+		assert_string_equal(err, want);
+		assert_null(strstr(err, "secret"));
+	}
+	alarm(0);
+
+	snprintf(p, sizeof(p), "%s/ok.json", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/fifo.json", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/link.json", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/sub.json", dir);
+	rmdir(p);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void
 test_hash_field_names(void **state)
 {
@@ -1074,6 +1146,7 @@ main(void)
 		cmocka_unit_test(test_err_buffer),
 		cmocka_unit_test(test_load_file_missing),
 		cmocka_unit_test(test_read_file_nul_terminated),
+		cmocka_unit_test(test_read_at),
 		cmocka_unit_test(test_hash_field_names),
 	};
 

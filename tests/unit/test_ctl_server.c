@@ -212,6 +212,60 @@ test_handle_line_exact(void **state)
 }
 
 /* ---------------------------------------------------------------- */
+/* aif_ctl_name_check                                                */
+
+static void
+test_name_check(void **state)
+{
+	static const struct { const char *name; const char *why; } cases[] = {
+		{ "p0.pcapng", NULL },
+		{ "lab_2024-01-05.json", NULL },
+		{ "A", NULL },
+		{ "0", NULL },
+		{ "a..b", NULL },             /* one component all the same */
+		{ "", "is empty" },
+		{ ".", "starts with '.'" },
+		{ "..", "starts with '.'" },
+		{ ".hidden", "starts with '.'" },
+		{ "-rf", "starts with '-'" },
+		{ "/etc/passwd", "contains '/' (a name, not a path)" },
+		{ "../x", "contains '/' (a name, not a path)" },
+		{ "a/b", "contains '/' (a name, not a path)" },
+		{ "dir/", "contains '/' (a name, not a path)" },
+		{ "a b", "has a character other than A-Z a-z 0-9 . _ -" },
+		{ "a\nb", "has a character other than A-Z a-z 0-9 . _ -" },
+		{ "a\\b", "has a character other than A-Z a-z 0-9 . _ -" },
+		{ "x*", "has a character other than A-Z a-z 0-9 . _ -" },
+		{ "caf\xc3\xa9", "has a character other than A-Z a-z 0-9 . _ -" },
+		{ "~root", "has a character other than A-Z a-z 0-9 . _ -" },
+	};
+	char err[AIF_CTL_ERR_MAX], want[AIF_CTL_ERR_MAX], name[AIF_CTL_NAME_MAX + 2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("case: '%s'\n", cases[i].name);
+		err[0] = '\0';
+		if (cases[i].why == NULL) {
+			assert_int_equal(aif_ctl_name_check(cases[i].name, err, sizeof(err)), 0);
+			continue;
+		}
+		assert_int_equal(aif_ctl_name_check(cases[i].name, err, sizeof(err)), -1);
+		snprintf(want, sizeof(want), "file name %s (1..%u characters of "
+			 "A-Z a-z 0-9 . _ -, not starting with '.' or '-')", cases[i].why,
+			 AIF_CTL_NAME_MAX);
+		assert_string_equal(err, want);
+	}
+	/* the length limit, exactly */
+	memset(name, 'n', sizeof(name));
+	name[AIF_CTL_NAME_MAX] = '\0';
+	assert_int_equal(aif_ctl_name_check(name, err, sizeof(err)), 0);
+	name[AIF_CTL_NAME_MAX] = 'n';
+	name[AIF_CTL_NAME_MAX + 1] = '\0';
+	assert_int_equal(aif_ctl_name_check(name, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "file name is too long"));
+}
+
+/* ---------------------------------------------------------------- */
 /* Socket tests                                                      */
 
 struct fixture {
@@ -861,6 +915,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_handle_line_cases),
 		cmocka_unit_test(test_handle_line_exact),
+		cmocka_unit_test(test_name_check),
 		SRV_TEST(test_socket_mode),
 		SRV_TEST(test_pipelined),
 		SRV_TEST(test_blank_lines_answered),

@@ -329,16 +329,11 @@ aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len)
 	return 0;
 }
 
-/*
- * The text of a load by name: a file named in config_dir.  The start-up
- * load (operator_paths) reads the operator's --config as given instead.
- */
+/* The text of a load by name: a file named in config_dir. */
 static char *
 load_path_text(struct aif_ctl *c, const char *name, size_t *len, char *err,
 	       size_t err_len)
 {
-	if (c->operator_paths)
-		return aif_config_read_file(name, len, err, err_len);
 	if (c->config_dir == NULL) {
 		snprintf(err, err_len, "load by \"path\" is off: the daemon has no "
 			 "--config-dir; send the config itself as \"config\" "
@@ -399,7 +394,7 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	rc = aif_config_parse(text, len, &cfg, err, err_len);
 	free(text);
 	if (rc != 0 || aif_ctl_apply_config(c, cfg, err, err_len) != 0) {
-		if (name != NULL && !c->operator_paths)
+		if (name != NULL)
 			redact_load_error(name, err, err_len);
 		c->loads_rejected++;
 		return NULL;

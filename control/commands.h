@@ -58,8 +58,6 @@ struct aif_ctl {
 	uint64_t loads_ok, loads_rejected;
 	const char *capture_dir;       /* --capture-dir: captures go here; NULL: refused */
 	const char *config_dir;        /* --config-dir: load by name; NULL: refused */
-	bool operator_paths;           /* the start-up load only: "path" is the
-					* operator's own --config, any path */
 	uint64_t link_changes[AIF_MAX_PORTS]; /* link up/down transitions seen */
 	uint64_t link_rebuilds;        /* tables rebuilt for a link change */
 };

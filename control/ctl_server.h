@@ -15,8 +15,9 @@
  * server owns its sockets and buffers; the handler owns nothing it is given
  * (req is borrowed) and returns a new reference that the server releases.
  *
- * The daemon's start-up commands go through aif_ctl_handle_line() too, so
- * the socket and a start-up file share one parser and one set of replies.
+ * The daemon's start-up config is applied by the function the load command
+ * applies a config with (aif_ctl_apply_config), from the one parse of the
+ * file: the socket and the start-up file share one set of checks.
  */
 #ifndef AIF_CTL_SERVER_H
 #define AIF_CTL_SERVER_H

@@ -610,7 +610,6 @@ main(int argc, char **argv)
 	ctl.start_ns = aif_clock_now(&ctl.clock);
 	ctl.capture_dir = o.capture_dir;
 	ctl.config_dir = o.config_dir;
-	ctl.operator_paths = true; /* the start-up load reads --config as given */
 	for (uint16_t p = 0; p < sp->n_ports; p++)
 		if (port_init(sw, &ctl, p, &sp->ports[p], pool, (uint16_t)n_workers,
 			      qp->enable ? qp->pfc_enable : 0) != 0)
@@ -645,7 +644,6 @@ main(int argc, char **argv)
 		if (dir[0] != '\0')
 			mkdir(dir, 0770);
 	}
-	ctl.operator_paths = false; /* from here on, paths come from clients */
 	srv = aif_ctl_server_create(o.socket, aif_ctl_dispatch, &ctl, err, sizeof(err));
 	if (srv == NULL) {
 		fprintf(stderr, "control socket %s: %s\n", o.socket, err);

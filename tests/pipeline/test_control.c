@@ -13,8 +13,7 @@
  *     their "total"; bad values refused.
  *   - load by "path": refused without a config directory; inside it, by
  *     name only, regular files only (a FIFO is refused at once), and a
- *     rejected file's error never quotes its content; the start-up load
- *     (operator_paths) reads the operator's own path.
+ *     rejected file's error never quotes its content.
  *   - capture_start: a file name in the capture directory (made 0750 when
  *     missing; the file 0640), never a path; limits given and shown.
  *
@@ -381,26 +380,19 @@ test_load_by_path(void **state)
 	assert_int_equal(H.sw->tables->generation, gen + 1);
 	assert_string_equal(H.sw->tables->groups[0].name, "bypath");
 
-	/* the start-up load reads the operator's own --config, any path */
+	/* a path, even to a file in the directory, is not a name */
 	H.ctl.config_dir = NULL;
-	H.ctl.operator_paths = true;
-	snprintf(p, sizeof(p), "%s/bad2.json", dir);
+	snprintf(p, sizeof(p), "%s/good.json", dir);
 	r = load_path(p);
-	assert_string_equal(reply_error(r), "$: unknown field 'mysecretkey'");
+	assert_false(json_is_true(json_object_get(r, "ok")));
 	json_decref(r);
-	text = config_text("first");
-	write_file(dir, "first.json", text);
-	free(text);
-	snprintf(p, sizeof(p), "%s/first.json", dir);
+	H.ctl.config_dir = dir;
 	r = load_path(p);
-	assert_true(json_is_true(json_object_get(r, "ok")));
+	assert_false(json_is_true(json_object_get(r, "ok")));
 	json_decref(r);
-	H.ctl.operator_paths = false;
-	assert_string_equal(H.sw->tables->groups[0].name, "first");
 
 	static const char *const files[] = { "good.json", "bad.json", "bad2.json",
-					     "cut.json", "fifo.json", "link.json",
-					     "first.json" };
+					     "cut.json", "fifo.json", "link.json" };
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
 		assert_int_equal(unlink(p), 0);

@@ -285,7 +285,9 @@ aif_local_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 static bool
 rate_limited(struct aif_worker *w, const struct aif_ip *ip)
 {
-	uint32_t b = rte_hash_crc(ip->b, 16, 0) % AIF_ARP_RL_BUCKETS;
+	uint64_t key[2]; /* rte_hash_crc loads 8 bytes at a time: aligned copy */
+	memcpy(key, ip->b, sizeof(key));
+	uint32_t b = rte_hash_crc(key, sizeof(key), 0) % AIF_ARP_RL_BUCKETS;
 	if (w->arp_req_ns[b] != 0 && w->now_ns - w->arp_req_ns[b] < AIF_ARP_RL_NS)
 		return true;
 	w->arp_req_ns[b] = w->now_ns ? w->now_ns : 1;
@@ -353,6 +355,30 @@ build_ns(struct rte_mbuf *mb, const struct aif_mac *smac,
 	return 0;
 }
 
+/*
+ * A frame the switch built (untagged, from the start of a fresh mbuf) as
+ * port l3 sends it: on a port with "vlan" it carries the port's VID (or a
+ * priority tag) with PCP 0, so hosts on that VLAN see the switch's
+ * requests.  -1 when the mbuf has no headroom (a fresh one has 128 bytes).
+ */
+static int
+tag_for_port(struct rte_mbuf *mb, const struct aif_port_l3 *l3)
+{
+	uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+	uint16_t tci = rte_cpu_to_be_16(l3->vlan_id);
+	uint8_t *f;
+
+	if (!l3->tagged)
+		return 0;
+	f = (uint8_t *)rte_pktmbuf_prepend(mb, sizeof(struct rte_vlan_hdr));
+	if (f == NULL)
+		return -1;
+	memmove(f, f + sizeof(struct rte_vlan_hdr), 2 * RTE_ETHER_ADDR_LEN);
+	memcpy(f + 2 * RTE_ETHER_ADDR_LEN, &tpid, sizeof(tpid));
+	memcpy(f + 2 * RTE_ETHER_ADDR_LEN + sizeof(tpid), &tci, sizeof(tci));
+	return 0;
+}
+
 void
 aif_neigh_solicit(struct aif_worker *w, const struct aif_tables *t,
 		  uint16_t port, const struct aif_ip *target)
@@ -368,7 +394,7 @@ aif_neigh_solicit(struct aif_worker *w, const struct aif_tables *t,
 	int rc = target->family == AIF_AF_INET4
 		? build_arp_request(mb, &t->ports[port].mac, src, target)
 		: build_ns(mb, &t->ports[port].mac, src, target);
-	if (rc != 0) {
+	if (rc != 0 || tag_for_port(mb, &t->ports[port]) != 0) {
 		rte_pktmbuf_free(mb);
 		return;
 	}

@@ -91,6 +91,7 @@ static const struct col port_cols[] = {
 	{ "MAC", "mac", NULL, F_STR },
 	{ "SPEED", "speed_mbps", NULL, F_SPEED },
 	{ "MTU", "mtu", NULL, F_NUM },
+	{ "VLAN", "vlan", NULL, F_NUM },
 	{ "LINK", "link", NULL, F_STR },
 	{ "RXQ", "rx_queues", NULL, F_NUM },
 	{ "TXQ", "tx_queues", NULL, F_NUM },

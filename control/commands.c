@@ -90,6 +90,9 @@ cmd_show_ports(struct aif_ctl *c)
 				      "addresses", addrs);
 		json_object_set_new(o, "link_changes",
 				    json_integer((json_int_t)c->link_changes[p]));
+		/* 802.1Q VID routed frames leave with (0: priority tag); null: untagged */
+		json_object_set_new(o, "vlan", t->ports[p].tagged
+				    ? json_integer(t->ports[p].vlan_id) : json_null());
 		json_object_set_new(o, "lossless",
 				    json_pack("{s:s, s:s, s:s}",
 					      "software_pfc", pi->software_pfc,

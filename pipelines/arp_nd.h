@@ -6,7 +6,8 @@
  * for the switch's interface addresses (and, with proxy_arp, for routed
  * destinations reached through another port); report every sender seen to
  * control through the learn ring; solicit unknown next hops, at most once
- * per AIF_ARP_RL_NS per hash bucket.  ICMP/ICMPv6 echo requests to an
+ * per AIF_ARP_RL_NS per hash bucket, tagged as the port is (its "vlan",
+ * PCP 0; answers keep the request's tag).  ICMP/ICMPv6 echo requests to an
  * interface address are answered.  Every function here consumes the mbuf
  * (answers in place, or frees it).
  * Counters: arp_rx/arp_tx, nd_rx/nd_tx, icmp_echo_replies; drops

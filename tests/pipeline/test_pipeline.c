@@ -2482,6 +2482,71 @@ test_chained_frames(void **state)
 	assert_clean();
 }
 
+/*
+ * The switch's own requests on a port with "vlan": the ARP request and the
+ * neighbour solicitation for an unknown host on p0's subnets leave tagged
+ * with p0's VID and PCP 0, the rest of the frame as on an untagged port.
+ */
+static void
+test_vlan_solicit(void **state)
+{
+	static const uint8_t ip6_unknown[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x77 };
+	const int vids[N_PORTS] = { 300, -1, -1, -1 };
+	uint8_t f[FRAME_MAX], want[60] = { 0 };
+	struct rs_snap before;
+	struct rte_mbuf *mb;
+	const uint8_t *o;
+
+	(void)state;
+	load_text(config_vlan(vids));
+	/* show ports says which port is tagged */
+	json_t *rep = ctl_request("{\"cmd\": \"show_ports\"}");
+	json_t *ports = json_object_get(rep, "result");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(ports, 0), "vlan")), 300);
+	assert_true(json_is_null(json_object_get(json_array_get(ports, 1), "vlan")));
+	json_decref(rep);
+	/* past any earlier request's rate limit */
+	aif_clock_set(&H.ctl.clock, now_ns() + AIF_ARP_RL_NS);
+	snap_take(&before);
+	struct roce r = { .dmac = mac_port[1], .smac = mac_nbr[1], .sip = ip_remote,
+			  .dip = IP4(10, 0, 0, 77), .sport = 0xC077, .ttl = 64, .qp = 7 };
+	uint16_t len = build_roce4(f, &r);
+	inject(1, f, len);
+	run();
+	mb = sent_one(0);
+	o = rte_pktmbuf_mtod(mb, const uint8_t *);
+	build_arp(want, mac_bcast, mac_port[0], 1, mac_port[0], ip_p0, NULL, IP4(10, 0, 0, 77));
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), 64);
+	assert_memory_equal(o, want, 12);
+	assert_int_equal(get16(o + 12), AIF_ETHERTYPE_VLAN);
+	assert_int_equal(get16(o + 14), TCI(0, 300));
+	assert_memory_equal(o + 16, want + 12, 60 - 12);
+	rte_pktmbuf_free(mb);
+	assert_int_equal(delta(&before, 0).arp_tx, 1);
+	assert_drops(&before, 1, AIF_DROP_NEIGH_UNRESOLVED, 1);
+
+	r.sip6 = ip6_remote_src;
+	r.dip6 = ip6_unknown;
+	len = build_roce6(f, &r);
+	inject(1, f, len);
+	run();
+	mb = sent_one(0);
+	o = rte_pktmbuf_mtod(mb, const uint8_t *);
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), ETH_HLEN + 4 + IP6_HLEN + 32);
+	assert_int_equal(get16(o + 12), AIF_ETHERTYPE_VLAN);
+	assert_int_equal(get16(o + 14), TCI(0, 300));
+	assert_int_equal(get16(o + 16), AIF_ETHERTYPE_IPV6);
+	const uint8_t *ip = o + ETH_HLEN + 4, *ns = ip + IP6_HLEN;
+	assert_int_equal(ns[0], 135);
+	assert_memory_equal(ns + 8, ip6_unknown, 16);
+	assert_int_equal(sum_ipv6_l4(ip, ns, 32, 58), 0xffff);
+	rte_pktmbuf_free(mb);
+	assert_int_equal(delta(&before, 0).nd_tx, 1);
+	assert_drops(&before, 1, AIF_DROP_NEIGH_UNRESOLVED, 2);
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
 int
 main(void)
 {
@@ -2505,6 +2570,7 @@ main(void)
 		cmocka_unit_test_setup(test_vlan_egress, test_setup),
 		cmocka_unit_test_setup(test_vlan_egress_ipv6, test_setup),
 		cmocka_unit_test_setup(test_vlan_ingress, test_setup),
+		cmocka_unit_test_setup(test_vlan_solicit, test_setup),
 		cmocka_unit_test_setup(test_vlan_ecn_marking, test_setup),
 		cmocka_unit_test_setup(test_chained_frames, test_setup),
 	};

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,19 @@
 
 static volatile sig_atomic_t stop_requested;
 static volatile int workers_run = 1;
+static char eal_runtime_dir[PATH_MAX]; /* /var/run/dpdk/<file-prefix> */
+
+/*
+ * At exit, after EAL's own exit handlers (registered later, so run earlier:
+ * the telemetry socket goes there): remove EAL's runtime directory when it
+ * is empty, so that runs with a new --file-prefix each do not pile them up.
+ */
+static void
+remove_runtime_dir(void)
+{
+	if (eal_runtime_dir[0] != '\0')
+		rmdir(eal_runtime_dir);
+}
 
 struct opts {
 	const char *config;
@@ -562,12 +576,14 @@ main(int argc, char **argv)
 	if (check_socket_free(o.socket) != 0)
 		goto out;
 
+	atexit(remove_runtime_dir);
 	n = rte_eal_init(argc, argv);
 	if (n < 0) {
 		fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno));
 		goto out;
 	}
 	eal_up = true;
+	snprintf(eal_runtime_dir, sizeof(eal_runtime_dir), "%s", rte_eal_get_runtime_dir());
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);

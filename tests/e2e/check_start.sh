@@ -268,6 +268,14 @@ EOF
 	else
 		pass "$tag-once: a good run opens its config file once and exits 0"
 	fi
+	# with no shared memory for secondaries (in-memory, no-huge) EAL's
+	# runtime directory holds nothing at exit: the daemon removes it
+	if [ -e "/var/run/dpdk/aif-start-$$-once" ]; then
+		fail "$tag-once: EAL's runtime directory /var/run/dpdk/aif-start-$$-once left behind"
+		rm -rf "/var/run/dpdk/aif-start-$$-once"
+	else
+		pass "$tag-once: no EAL runtime directory left behind"
+	fi
 done
 
 if [ -n "$(leftover_hugepages)" ]; then

@@ -23,6 +23,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "counters.h"
@@ -92,7 +93,7 @@ rs_teardown(struct rs_harness *h)
 		rte_ring_free(h->tx[p]);
 	}
 	rte_mempool_free(h->pool);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	memset(h, 0, sizeof(*h));
 }
 
@@ -102,7 +103,7 @@ rs_setup(struct rs_harness *h, const struct rs_params *params)
 	char prefix[64], pool_name[RTE_MEMPOOL_NAMESIZE];
 	snprintf(prefix, sizeof(prefix), "%s-%d", params->file_prefix, (int)getpid());
 	char *argv[] = {
-		(char *)params->prog, "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		(char *)params->prog, "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--no-telemetry",
 		"--file-prefix", prefix, "-l", "0", "--log-level", "error", NULL,
 	};
 	int argc = (int)RTE_DIM(argv) - 1;

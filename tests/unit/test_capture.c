@@ -34,6 +34,7 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
+#include "eal_cleanup.h"
 #include "capture.h"
 #include "drop.h"
 #include "switch.h"
@@ -318,7 +319,7 @@ eal_setup(void **state)
 	(void)state;
 	snprintf(prefix, sizeof(prefix), "aif-ut-capture-%d", (int)getpid());
 	char *argv[] = {
-		"test_capture", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		"test_capture", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--no-telemetry",
 		"--file-prefix", prefix, "-l", "0", "--log-level", "error",
 	};
 	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0)
@@ -333,7 +334,7 @@ eal_teardown(void **state)
 {
 	(void)state;
 	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "eal_cleanup.h"
 #include "compile.h"
 #include "config.h"
 #include "neigh.h"
@@ -216,7 +217,7 @@ group_setup(void **state)
 	(void)state;
 	snprintf(prefix, sizeof(prefix), "aif-ut-compile-%d", (int)getpid());
 	char *argv[] = {
-		"test_compile", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		"test_compile", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--no-telemetry",
 		"--file-prefix", prefix, "-l", "0", "--log-level", "error",
 	};
 	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0)
@@ -233,7 +234,7 @@ group_teardown(void **state)
 {
 	(void)state;
 	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	return 0;
 }
 

@@ -48,6 +48,8 @@ struct aif_port_info {
 	char hardware_pfc[128];
 	char link_pause[128];
 	uint16_t max_rxq, max_txq;
+	uint32_t mbufs_taken;   /* from the pool by its set-up and start (RX rings) */
+	uint32_t tx_desc;       /* sent frames its driver may hold (pool_check.h) */
 };
 
 struct aif_ctl {

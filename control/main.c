@@ -51,6 +51,7 @@
 #include "commands.h"
 #include "config.h"
 #include "ctl_server.h"
+#include "pool_check.h"
 
 #define RX_DESC 1024
 #define TX_DESC 1024
@@ -323,6 +324,7 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	struct rte_ether_addr mac;
 	struct rte_eth_link link;
 	const char *step = "device info";
+	unsigned held0 = rte_mempool_in_use_count(pool);
 	uint16_t pid;
 	int rc;
 
@@ -361,6 +363,9 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 		goto err;
 	uint16_t nrx = RX_DESC, ntx = TX_DESC;
 	rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nrx, &ntx);
+	/* sent frames a driver may hold: its TX rings, and as many completions
+	 * not yet taken back (pool_check.h) */
+	ctl->pinfo[p].tx_desc = 2u * ntx * port->n_txq;
 	step = "RX queue set-up";
 	for (uint16_t q = 0; q < port->n_rxq; q++)
 		if ((rc = rte_eth_rx_queue_setup(pid, q, nrx, rte_eth_dev_socket_id(pid),
@@ -385,6 +390,9 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	rc = rte_eth_dev_start(pid);
 	if (rc != 0)
 		goto err;
+	/* what the driver holds from now on (its RX rings): see pool_check.h */
+	unsigned held1 = rte_mempool_in_use_count(pool);
+	ctl->pinfo[p].mbufs_taken = held1 > held0 ? held1 - held0 : 0;
 	/* Software filters on destination MAC; promiscuous also lets ND multicast in. */
 	rte_eth_promiscuous_enable(pid);
 	rte_eth_link_get_nowait(pid, &link);
@@ -414,13 +422,25 @@ err:
  * that would happen after the pool is gone.
  */
 static void
-close_ports(const struct aif_switch *sw)
+close_ports(const struct aif_switch *sw, const struct aif_ctl *ctl,
+	    const struct rte_mempool *pool, struct aif_pool_port *pp)
 {
 	uint16_t pid;
 
-	for (uint16_t p = 0; sw != NULL && p < sw->n_ports; p++)
-		if (sw->ports[p].tx.burst != NULL) /* set once started */
-			rte_eth_dev_stop(sw->ports[p].dpdk_port);
+	for (uint16_t p = 0; sw != NULL && p < sw->n_ports; p++) {
+		if (sw->ports[p].tx.burst == NULL) /* set once started */
+			continue;
+		/* what its driver gives back, against what it took (pool_check.h) */
+		unsigned before = pool ? rte_mempool_in_use_count(pool) : 0;
+		rte_eth_dev_stop(sw->ports[p].dpdk_port);
+		rte_eth_dev_close(sw->ports[p].dpdk_port);
+		unsigned after = pool ? rte_mempool_in_use_count(pool) : 0;
+		snprintf(pp[p].name, sizeof(pp[p].name), "%s", sw->ports[p].name);
+		snprintf(pp[p].driver, sizeof(pp[p].driver), "%s", ctl->pinfo[p].driver);
+		pp[p].took = ctl->pinfo[p].mbufs_taken;
+		pp[p].tx_desc = ctl->pinfo[p].tx_desc;
+		pp[p].returned = (int64_t)before - (int64_t)after;
+	}
 	RTE_ETH_FOREACH_DEV(pid)
 		rte_eth_dev_close(pid);
 }
@@ -552,6 +572,8 @@ main(int argc, char **argv)
 	char err[AIF_ERR_MAX], *text = NULL;
 	size_t text_len = 0;
 	bool eal_up = false, ran = false;
+	struct aif_pool_port pool_ports[AIF_MAX_PORTS];
+	uint16_t sw_ports = 0;
 	int ret = 1, n;
 
 	/* Options, config and control socket first: any of them wrong stops
@@ -722,15 +744,20 @@ out:
 	/* Every exit, start-up failures included: ports closed before the
 	 * switch (its queues return their mbufs) and the pool are freed. */
 	aif_ctl_server_destroy(srv);
+	memset(pool_ports, 0, sizeof(pool_ports));
+	sw_ports = sw != NULL ? sw->n_ports : 0;
 	if (eal_up)
-		close_ports(sw);
+		close_ports(sw, &ctl, pool, pool_ports);
 	aif_switch_free(sw);
 	if (pool != NULL) {
 		unsigned in_use = rte_mempool_in_use_count(pool);
-		if (ran)
-			printf("mbufs: %u of %u still held%s\n", in_use, pool->size,
-			       in_use ? " (LEAK)" : ", all returned to the pool");
-		else if (in_use) /* e.g. net_pcap keeps a frame it refused */
+		char msg[768];
+		if (ran) {
+			if (aif_pool_check(in_use, pool->size, pool_ports,
+					   sw_ports, msg, sizeof(msg)) == 0)
+				in_use = 0; /* every one back, or kept by a driver */
+			printf("%s\n", msg);
+		} else if (in_use) /* e.g. net_pcap keeps a frame it refused */
 			printf("mbufs: %u of %u still held by a driver after its port "
 			       "was closed\n", in_use, pool->size);
 		if (in_use && ret == 0)

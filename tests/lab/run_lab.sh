@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Lab with real Linux hosts: the switch is the gateway of two hosts, each in
+# a network namespace of this test's own, joined to the switch by a veth
+# pair whose switch end is a DPDK port (net_af_xdp where the kernel allows
+# it, net_af_packet otherwise; the test says which it used and why).
+#
+#   host A 10.71.1.2/24 (ns aifla<pid>) -- veth -- p0 10.71.1.1/24
+#                                                  [aifabric]
+#   host B 10.71.2.2/24 (ns aiflb<pid>) -- veth -- p1 10.71.2.1/24
+#
+# What is checked, with the kernel's own stacks and tools we did not write:
+#   1. ping from A to its gateway (the switch answers ARP and echo) and to B
+#      across the switch: only the first packets may be lost, while the
+#      switch resolves the hosts;
+#   2. a bounded TCP transfer A -> B with iperf3 (the rate is reported);
+#   3. kernel TCP ECN reacting to the switch's marks: the config is reloaded
+#      with p1 shaped to 0.2 Gb/s and ECN marking on queue 0 (where DSCP 0,
+#      iperf3's, goes), both hosts with net.ipv4.tcp_ecn=1; a capture at B
+#      (tcpdump, read by tshark) shows CE marks arriving, B's ACKs echoing
+#      them (ECE) and A answering with CWR; the transfer is held near the
+#      shaper rate; the switch's show queues counts the marks;
+#   4. the daemon stops on SIGTERM with status 0 and every mbuf accounted
+#      for (an af_xdp driver keeps its rings: see control/pool_check.h).
+#
+#   tests/lab/run_lab.sh [build/aifabric]
+# Env: LAB_PORTS=af_xdp|af_packet to force a port type; LAB_KEEP=1 keeps
+# the temporary directory (configs, logs, capture).
+# Needs root (namespaces, veth, XDP), iproute2, ethtool, iputils-ping,
+# iperf3, tcpdump, tshark; scripts/test installs them.  About 30 s.
+set -uo pipefail
+
+BIN=${1:-build/aifabric}
+CTL=$(dirname "$BIN")/aifabricctl
+PY=/usr/bin/python3
+
+passed=0 failed=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+die() { echo "lab: $*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, veth, XDP); run it as root"
+for t in ip ethtool ping iperf3 tcpdump tshark; do
+	command -v "$t" >/dev/null || die "$t is missing (scripts/test installs it)"
+done
+[ -x "$BIN" ] && [ -x "$CTL" ] || die "no $BIN or $CTL (build first)"
+
+P=$$
+NS_A=aifla$P NS_B=aiflb$P
+SW_A=aifsa$P SW_B=aifsb$P   # the switch's ends, in this namespace
+H_A=aifha$P H_B=aifhb$P     # the hosts' ends
+T=$(mktemp -d /tmp/aif-lab.XXXXXX)
+PREFIX=aif-lab-$P
+DAEMON=
+PIDS=()
+
+cleanup() {
+	[ -n "$DAEMON" ] && kill -TERM "$DAEMON" 2>/dev/null && wait "$DAEMON" 2>/dev/null
+	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+	ip netns del "$NS_A" 2>/dev/null
+	ip netns del "$NS_B" 2>/dev/null
+	ip link del "$SW_A" 2>/dev/null
+	ip link del "$SW_B" 2>/dev/null
+	rm -rf "/var/run/dpdk/$PREFIX"-*
+	if [ "${LAB_KEEP:-0}" = 1 ]; then echo "lab: files kept in $T"; else rm -rf "$T"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- hosts --------------------------------------------------------------
+host() { # ns host-end switch-end address gateway
+	ip netns add "$1" || return 1
+	ip link add "$3" type veth peer name "$2" || return 1
+	ip link set "$2" netns "$1" || return 1
+	ip -n "$1" link set lo up
+	ip -n "$1" addr add "$4/24" dev "$2"
+	ip -n "$1" link set "$2" up
+	ip -n "$1" route add default via "$5"
+	# the hosts' own IPv6 router and listener chatter is not what this is about
+	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
+	ip netns exec "$1" sysctl -qw net.ipv4.tcp_ecn=1
+	# A host hands a veth frames whose checksums and segmentation its peer
+	# would finish (offloads); the switch forwards frames as they are on
+	# the wire, so the hosts must finish them, as with a real NIC.
+	ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1
+	ethtool -K "$3" tx off tso off gso off gro off >/dev/null 2>&1
+	sysctl -qw "net.ipv6.conf.$3.disable_ipv6=1"
+	ip link set "$3" up
+}
+host "$NS_A" "$H_A" "$SW_A" 10.71.1.2 10.71.1.1 &&
+	host "$NS_B" "$H_B" "$SW_B" 10.71.2.2 10.71.2.1 ||
+	die "cannot create the test hosts (namespaces and veth pairs need CAP_NET_ADMIN)"
+
+# --- the switch -----------------------------------------------------------
+config() { # port-kind p1-extra qos
+	cat <<EOF
+{
+  "policies": {"default": {"qos": $3}},
+  "switches": [{
+    "name": "gw",
+    "ports": [
+      {"name": "p0", "device": "net_${1}0", "speed_gbps": 10, "addresses": ["10.71.1.1/24"]},
+      {"name": "p1", "device": "net_${1}1", "speed_gbps": 10, "addresses": ["10.71.2.1/24"]$2}
+    ]
+  }]
+}
+EOF
+}
+# ECN on queue 0 (DSCP 0 -> TC0 -> queue 0) as well as the RoCE queue 3,
+# thresholds for a 0.2 Gb/s port: Kmin 30 KB is 1.2 ms of it.
+QOS_ECN='{"ecn": {"queues": [0, 3], "kmin_bytes": 30000, "kmax_bytes": 120000, "pmax": 0.2}}'
+
+mem_args() {
+	local free
+	free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
+	if [ "${free:-0}" -ge 256 ] && grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts; then
+		echo "--in-memory -m 512"
+	else
+		echo "--no-huge -m 512"
+	fi
+}
+MEM=$(mem_args)
+
+# Start the daemon on port kind $1; 0 when its control socket answers.
+start_daemon() {
+	local kind=$1 i
+	config "$kind" "" '{}' > "$T/plain-$kind.json"
+	# shellcheck disable=SC2086  # $MEM: two EAL options
+	"$BIN" -l 0-1 $MEM --no-pci --file-prefix "$PREFIX-$kind" \
+		--vdev "net_${kind}0,iface=$SW_A" --vdev "net_${kind}1,iface=$SW_B" \
+		-- --config "$T/plain-$kind.json" --socket "$T/aif.sock" \
+		--capture-dir "$T" > "$T/daemon-$kind.log" 2>&1 < /dev/null &
+	DAEMON=$!
+	for i in $(seq 1 100); do
+		"$CTL" -s "$T/aif.sock" status >/dev/null 2>&1 && return 0
+		kill -0 "$DAEMON" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -TERM "$DAEMON" 2>/dev/null
+	wait "$DAEMON" 2>/dev/null
+	DAEMON=
+	return 1
+}
+
+KIND=
+for k in ${LAB_PORTS:-af_xdp af_packet}; do
+	if start_daemon "$k"; then
+		KIND=$k
+		break
+	fi
+	why=$(grep -v '^EAL\|^TELEMETRY' "$T/daemon-$k.log" | grep -i 'xdp\|error\|fail\|cannot' |
+		head -3 | tr '\n' ' ')
+	echo "lab: net_$k ports did not start here (${why:-see $T/daemon-$k.log})"
+done
+[ -n "$KIND" ] || { cat "$T"/daemon-*.log >&2; die "the switch did not start on af_xdp nor af_packet ports"; }
+echo "lab: hosts in namespaces $NS_A and $NS_B, switch ports net_$KIND on $SW_A and $SW_B ($MEM)"
+ctl() { "$CTL" -s "$T/aif.sock" "$@"; }
+
+# --- 1. ping -----------------------------------------------------------------
+n=$(ip netns exec "$NS_A" ping -c 3 -i 0.2 -W 1 10.71.1.1 2>&1 | grep -c 'bytes from')
+[ "$n" -eq 3 ] && pass "ping the gateway 10.71.1.1 (the switch answers ARP and echo): 3 of 3" ||
+	fail "ping the gateway 10.71.1.1: $n of 3 answered"
+
+ip netns exec "$NS_A" ping -c 20 -i 0.1 -W 1 10.71.2.2 > "$T/ping.txt" 2>&1
+read -r got first gaps < <("$PY" - "$T/ping.txt" <<'EOF'
+import re, sys
+seqs = sorted({int(m.group(1)) for m in re.finditer(r"icmp_seq=(\d+) ttl", open(sys.argv[1]).read())})
+first = seqs[0] if seqs else 0
+# every request after the first answered one must be answered
+gaps = sum(1 for s in range(first, 21) if s not in seqs)
+print(len(seqs), first, gaps)
+EOF
+)
+if [ "$got" -ge 17 ] && [ "$first" -le 3 ] && [ "$gaps" -eq 0 ]; then
+	pass "ping A -> B across the switch: $got of 20 answered, from request $first on, none lost after"
+else
+	fail "ping A -> B: $got of 20 answered, first answer to request $first, $gaps lost after it"
+	sed 's/^/  /' "$T/ping.txt"
+fi
+
+# --- 2. a bounded TCP transfer ------------------------------------------------
+iperf() { # seconds json-out
+	ip netns exec "$NS_B" timeout $(($1 + 10)) iperf3 -s -1 -p 5201 > /dev/null 2>&1 &
+	PIDS+=($!)
+	local i
+	for i in $(seq 1 50); do
+		ip netns exec "$NS_B" ss -ltn 2>/dev/null | grep -q ':5201 ' && break
+		sleep 0.1
+	done
+	ip netns exec "$NS_A" timeout $(($1 + 10)) iperf3 -c 10.71.2.2 -p 5201 -t "$1" -J > "$2" 2>&1
+}
+gbps() { "$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); print("%.3f" % (j["end"]["sum_received"]["bits_per_second"] / 1e9))' "$1" 2>/dev/null || echo 0; }
+
+iperf 3 "$T/tcp.json"
+G=$(gbps "$T/tcp.json")
+if "$PY" -c "import sys; sys.exit(0 if float('$G') >= 0.2 else 1)"; then
+	pass "TCP A -> B for 3 s (iperf3): $G Gb/s over net_$KIND"
+else
+	fail "TCP A -> B for 3 s (iperf3): $G Gb/s over net_$KIND"
+	head -30 "$T/tcp.json" | sed 's/^/  /'
+fi
+
+# --- 3. ECN: the switch marks, the kernel's TCP reacts -----------------------
+config "$KIND" ', "shaper_gbps": 0.2' "$QOS_ECN" > "$T/ecn.json"
+if ! ctl load "$T/ecn.json" > "$T/load.txt" 2>&1; then
+	fail "reload with p1 shaped to 0.2 Gb/s and ECN on queue 0: $(cat "$T/load.txt")"
+fi
+ctl clear counters >/dev/null
+ip netns exec "$NS_B" timeout 12 tcpdump -i "$H_B" -n -s 96 -w "$T/b.pcap" \
+	'tcp port 5201' > "$T/tcpdump.log" 2>&1 &
+CAP=$!
+PIDS+=($CAP)
+for i in $(seq 1 50); do grep -q 'listening on' "$T/tcpdump.log" && break; sleep 0.1; done
+iperf 4 "$T/ecn-tcp.json"
+sleep 0.5
+kill -INT "$CAP" 2>/dev/null
+wait "$CAP" 2>/dev/null
+G2=$(gbps "$T/ecn-tcp.json")
+count() { tshark -r "$T/b.pcap" -Y "$1" 2>/dev/null | wc -l; }
+CE=$(count 'ip.src == 10.71.1.2 && ip.dsfield.ecn == 3')
+ECT=$(count 'ip.src == 10.71.1.2 && ip.dsfield.ecn == 2')
+ECE=$(count 'ip.src == 10.71.2.2 && tcp.flags.ece == 1 && tcp.flags.syn == 0')
+CWR=$(count 'ip.src == 10.71.1.2 && tcp.flags.cwr == 1 && tcp.flags.syn == 0')
+MARKS=$(ctl --json show queues 2>/dev/null | "$PY" -c '
+import json, sys
+rows = json.load(sys.stdin)
+print(sum(r["ecn_marked"] for r in rows if r["port"] == "p1" and r["queue"] == 0))' 2>/dev/null || echo 0)
+echo "lab: shaped transfer $G2 Gb/s; at B: $ECT ECT(0) and $CE CE data packets, $ECE ECE ACKs; from A $CWR CWR; switch marks on p1 queue 0: $MARKS"
+[ "$CE" -gt 0 ] && pass "CE marks arrive at the receiver: $CE packets" ||
+	fail "no CE-marked packet arrived at the receiver (ECT(0): $ECT)"
+[ "$ECE" -gt 0 ] && pass "the receiver echoes them (ECE in $ECE ACKs)" ||
+	fail "no ACK with ECE from the receiver"
+[ "$CWR" -gt 0 ] && pass "the sender reacts (CWR in $CWR packets)" ||
+	fail "no CWR from the sender"
+[ "$MARKS" -gt 0 ] && pass "show queues counts the switch's marks on p1 queue 0: $MARKS" ||
+	fail "show queues counts no ECN mark on p1 queue 0"
+if "$PY" -c "import sys; sys.exit(0 if 0.15 <= float('$G2') <= 0.21 else 1)"; then
+	pass "throughput held near the 0.2 Gb/s shaper: $G2 Gb/s"
+else
+	fail "throughput $G2 Gb/s, not within 0.15..0.21 Gb/s of the 0.2 Gb/s shaper"
+fi
+
+# --- 4. a clean stop --------------------------------------------------------------
+kill -TERM "$DAEMON"
+rc=0
+wait "$DAEMON" || rc=$?
+DAEMON=
+mb=$(grep '^mbufs:' "$T/daemon-$KIND.log")
+if [ "$rc" -eq 0 ] && [ -n "$mb" ] && ! grep -q LEAK <<< "$mb"; then
+	pass "SIGTERM: exit 0; $mb"
+else
+	fail "SIGTERM: exit $rc; ${mb:-no mbuf line}"
+	tail -20 "$T/daemon-$KIND.log" | sed 's/^/  /'
+fi
+
+echo "lab (net_$KIND): $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -184,18 +184,10 @@ groups_json(const struct aif_switch *sw)
 		uint64_t collisions = 0; /* counted by the shared member (lb.h) */
 		for (uint16_t k = 0; k < gr->n; k++) {
 			const struct aif_member *m = &t->members[gr->first + k];
-			struct aif_member_ctr ctr;
+			struct aif_member_sums ctr;
 			aif_switch_member_counters(sw, m->ctr_slot, &ctr);
 			uint64_t v = aif_neigh_read(sw->neigh, m->neigh_slot);
-			uint64_t starts = 0, resel = 0;
-			for (unsigned w = 0; w < sw->n_workers; w++) {
-				const struct aif_lb_state *st = sw->workers[w] ? sw->workers[w]->lb : NULL;
-				if (st != NULL) {
-					starts += st->flowlet_starts[m->ctr_slot];
-					resel += st->reselections[m->ctr_slot];
-					collisions += st->flowlet_collisions[m->ctr_slot];
-				}
-			}
+			collisions += ctr.flowlet_collisions;
 			json_array_append_new(members,
 				json_pack("{s:o, s:s, s:i, s:b, s:b, s:I, s:I, s:I, s:I}",
 					  "ip", ip_json(&m->ip),
@@ -205,8 +197,8 @@ groups_json(const struct aif_switch *sw)
 					  "up", sw->ports[m->port].link_up != 0,
 					  "packets", (json_int_t)ctr.packets,
 					  "bytes", (json_int_t)ctr.bytes,
-					  "flowlet_starts", (json_int_t)starts,
-					  "reselections", (json_int_t)resel));
+					  "flowlet_starts", (json_int_t)ctr.flowlet_starts,
+					  "reselections", (json_int_t)ctr.reselections));
 		}
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:o}", "name", gr->name,
 						     "scheme", aif_lb_schemes[gr->scheme].name,
@@ -310,6 +302,7 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	aif_switch_apply_neighbors(c->sw, t, now);
 	aif_switch_publish(c->sw, t);
 	aif_switch_gc_neighbors(c->sw, t);
+	aif_switch_gc_member_slots(c->sw, t);
 	return 0;
 reject:
 	aif_config_free(cfg);

@@ -62,7 +62,11 @@ fib_add(struct aif_tables *t, const struct aif_prefix *p, uint64_t nh)
 	return rte_fib6_add(t->fib6, p->addr.b, p->len, nh);
 }
 
-/* Counter slot of a group member, stable across reloads for the same key. */
+/*
+ * Counter slot of a group member, stable across reloads for the same key; a
+ * member new to the switch takes a free slot, whose counts start from zero
+ * (the slot's last owner left the published tables, so its counts are final).
+ */
 static uint32_t
 member_ctr_slot(struct aif_switch *sw, const char *group, const struct aif_ip *ip,
 		uint16_t port)
@@ -85,6 +89,7 @@ member_ctr_slot(struct aif_switch *sw, const char *group, const struct aif_ip *i
 		k->ip = *ip;
 		k->port = port;
 		k->used = 1;
+		aif_switch_member_slot_reset(sw, free_slot);
 	}
 	return free_slot;
 }
@@ -668,6 +673,9 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 err:
 	t->cfg = NULL;
 	aif_tables_free(t);
+	/* give back the slots this attempt took: the running tables' remain */
+	aif_switch_gc_neighbors(sw, sw->tables);
+	aif_switch_gc_member_slots(sw, sw->tables);
 	return NULL;
 }
 
@@ -698,8 +706,26 @@ aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_tables *t,
 }
 
 void
+aif_switch_gc_member_slots(struct aif_switch *sw, const struct aif_tables *t)
+{
+	bool keep[AIF_MAX_MEMBER_SLOTS] = { false };
+
+	for (uint32_t m = 0; t != NULL && m < t->n_members; m++)
+		keep[t->members[m].ctr_slot] = true;
+	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++)
+		if (!keep[s])
+			sw->member_keys[s].used = 0;
+}
+
+void
 aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t)
 {
+	if (t == NULL || t->cfg == NULL) {
+		for (uint32_t s = 0; s < sw->neigh->cap; s++)
+			if (sw->neigh->meta[s].type == AIF_NEIGH_UNRESOLVED)
+				aif_neigh_del(sw->neigh, s);
+		return;
+	}
 	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
 	struct aif_neigh *nb = sw->neigh;
 	bool keep[AIF_MAX_NEIGHBORS] = { false };

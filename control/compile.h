@@ -8,6 +8,7 @@
  *	aif_switch_apply_neighbors(sw, t);    // static neighbours, GC
  *	aif_switch_publish(sw, t);
  *	aif_switch_gc_neighbors(sw, t);
+ *	aif_switch_gc_member_slots(sw, t);
  */
 #ifndef AIF_COMPILE_H
 #define AIF_COMPILE_H
@@ -31,8 +32,12 @@ void aif_tables_free(struct aif_tables *t);
 /* Before publishing t: install its static neighbours. */
 void aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_tables *t,
 				aif_time_ns now_ns);
-/* After publishing t: free the neighbour slots nothing refers to any more. */
+/* After publishing t: free the neighbour slots nothing refers to any more
+ * (t NULL: no tables run, unresolved next hops go). */
 void aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t);
+/* After publishing t: give back the counter slots of members t does not
+ * name (t NULL: all of them). */
+void aif_switch_gc_member_slots(struct aif_switch *sw, const struct aif_tables *t);
 
 /* Fold a FIB next-hop value back into words for `show routes`. */
 const char *aif_nh_type_name(enum aif_nh_type type);

@@ -11,6 +11,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
+#include "../pipelines/lb.h"
 #include "capture.h"
 #include "qos.h"
 #include "trace.h"
@@ -111,14 +112,24 @@ raw_port_counters(const struct aif_switch *sw, uint16_t port,
 
 static void
 raw_member_counters(const struct aif_switch *sw, uint32_t slot,
-		    struct aif_member_ctr *out)
+		    struct aif_member_sums *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (unsigned w = 0; w < sw->n_workers; w++)
-		if (sw->workers[w] != NULL)
-			sum_words((uint64_t *)out,
-				  (const uint64_t *)&sw->workers[w]->member_ctr[slot],
-				  2);
+	for (unsigned w = 0; w < sw->n_workers; w++) {
+		const struct aif_worker *wk = sw->workers[w];
+		if (wk == NULL)
+			continue;
+		out->packets += __atomic_load_n(&wk->member_ctr[slot].packets, __ATOMIC_RELAXED);
+		out->bytes += __atomic_load_n(&wk->member_ctr[slot].bytes, __ATOMIC_RELAXED);
+		if (wk->lb == NULL)
+			continue;
+		out->flowlet_starts +=
+			__atomic_load_n(&wk->lb->flowlet_starts[slot], __ATOMIC_RELAXED);
+		out->reselections +=
+			__atomic_load_n(&wk->lb->reselections[slot], __ATOMIC_RELAXED);
+		out->flowlet_collisions +=
+			__atomic_load_n(&wk->lb->flowlet_collisions[slot], __ATOMIC_RELAXED);
+	}
 }
 
 void
@@ -134,11 +145,21 @@ aif_switch_port_counters(const struct aif_switch *sw, uint16_t port,
 
 void
 aif_switch_member_counters(const struct aif_switch *sw, uint32_t slot,
-			   struct aif_member_ctr *out)
+			   struct aif_member_sums *out)
 {
 	raw_member_counters(sw, slot, out);
-	out->packets -= sw->member_base[slot].packets;
-	out->bytes -= sw->member_base[slot].bytes;
+	const struct aif_member_sums *b = &sw->member_base[slot];
+	out->packets -= b->packets;
+	out->bytes -= b->bytes;
+	out->flowlet_starts -= b->flowlet_starts;
+	out->reselections -= b->reselections;
+	out->flowlet_collisions -= b->flowlet_collisions;
+}
+
+void
+aif_switch_member_slot_reset(struct aif_switch *sw, uint32_t slot)
+{
+	raw_member_counters(sw, slot, &sw->member_base[slot]);
 }
 
 void

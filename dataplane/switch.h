@@ -32,7 +32,8 @@ struct aif_trace;
 struct aif_capture;
 
 #define AIF_MAX_WORKERS 16
-#define AIF_MAX_MEMBER_SLOTS 8192 /* distinct group members over a switch's life */
+#define AIF_MAX_MEMBER_SLOTS 8192 /* distinct group members configured at once
+				   * (a reload needs the old and the new ones) */
 
 /* A neighbour seen by a worker, for control to learn. */
 struct aif_learn {
@@ -41,12 +42,27 @@ struct aif_learn {
 	uint16_t port;
 };
 
-/* Control-side registry of member counter slots, keyed by group/ip/port. */
+/*
+ * Control-side registry of member counter slots, keyed by group/ip/port.  A
+ * slot is taken when a config first names the member and given back when
+ * the published tables no longer do (aif_switch_gc_member_slots); a slot
+ * taken again starts from zero (aif_switch_member_slot_reset).
+ */
 struct aif_member_key {
 	char group[AIF_NAME_MAX];
 	struct aif_ip ip;
 	uint16_t port;
 	uint8_t used;
+};
+
+/* A member's counts summed over the workers: its packets and bytes
+ * (counters.h) and the load balancer's counts for it (pipelines/lb.h). */
+struct aif_member_sums {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t flowlet_starts;
+	uint64_t reselections;
+	uint64_t flowlet_collisions; /* collisions on a flowlet entry holding it */
 };
 
 struct aif_switch {
@@ -73,7 +89,7 @@ struct aif_switch {
 	uint64_t generation;
 	struct aif_member_key member_keys[AIF_MAX_MEMBER_SLOTS];
 	struct aif_port_ctr port_base[AIF_MAX_PORTS];          /* clear baseline */
-	struct aif_member_ctr member_base[AIF_MAX_MEMBER_SLOTS]; /* clear baseline */
+	struct aif_member_sums member_base[AIF_MAX_MEMBER_SLOTS]; /* clear/reuse baseline */
 };
 
 /*
@@ -92,7 +108,10 @@ void aif_switch_publish(struct aif_switch *sw, struct aif_tables *t);
 void aif_switch_port_counters(const struct aif_switch *sw, uint16_t port,
 			      struct aif_port_ctr *out);
 void aif_switch_member_counters(const struct aif_switch *sw, uint32_t slot,
-				struct aif_member_ctr *out);
+				struct aif_member_sums *out);
+/* Control: counter slot taken for a new member: its counts start from zero.
+ * Only for a slot no published table names (its counts no longer move). */
+void aif_switch_member_slot_reset(struct aif_switch *sw, uint32_t slot);
 /* Control: set the baselines to the current sums. */
 void aif_switch_clear_counters(struct aif_switch *sw);
 

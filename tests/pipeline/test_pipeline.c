@@ -512,12 +512,12 @@ group_named(const char *name)
 
 /* Member counters of group name indexed by egress port. */
 static void
-member_ctrs_by_port(const char *name, struct aif_member_ctr out[N_PORTS])
+member_ctrs_by_port(const char *name, struct aif_member_sums out[N_PORTS])
 {
 	const struct aif_tables *t = H.sw->tables;
 	const struct aif_group *g = group_named(name);
 
-	memset(out, 0, sizeof(struct aif_member_ctr) * N_PORTS);
+	memset(out, 0, sizeof(struct aif_member_sums) * N_PORTS);
 	for (uint16_t k = 0; k < g->n; k++) {
 		const struct aif_member *mem = &t->members[g->first + k];
 		assert_true(mem->port < N_PORTS);
@@ -635,7 +635,7 @@ test_forward_ipv4_roce(void **state)
 	uint8_t f[FRAME_MAX];
 	uint16_t len = 0;
 	struct rte_mbuf *out[N_FLOWS4];
-	struct aif_member_ctr m0[N_PORTS], m1[N_PORTS];
+	struct aif_member_sums m0[N_PORTS], m1[N_PORTS];
 	unsigned per_port[N_PORTS] = { 0 };
 	struct rs_snap before;
 
@@ -725,7 +725,7 @@ test_forward_ipv6_roce(void **state)
 	uint8_t f[FRAME_MAX];
 	uint16_t len = 0;
 	struct rte_mbuf *out[N_FLOWS6];
-	struct aif_member_ctr m0[N_PORTS], m1[N_PORTS];
+	struct aif_member_sums m0[N_PORTS], m1[N_PORTS];
 	unsigned per_port[N_PORTS] = { 0 };
 	struct rs_snap before;
 
@@ -1427,7 +1427,7 @@ test_clear_counters(void **state)
 {
 	uint8_t f[FRAME_MAX];
 	struct aif_port_ctr c;
-	struct aif_member_ctr mc[N_PORTS];
+	struct aif_member_sums mc[N_PORTS];
 	uint16_t len = 0;
 
 	(void)state;
@@ -1931,6 +1931,65 @@ test_flowlet_collisions_shown(void **state)
 	assert_clean();
 }
 
+/*
+ * Per-member counts (packets, bytes, and the load balancer's flowlet starts,
+ * reselections and collisions) all clear, and a member that leaves the
+ * config and comes back starts from zero: its counter slot was given back
+ * and taken anew.
+ */
+static void
+test_member_counts_clear_and_reuse(void **state)
+{
+	enum { N = 64, SIZE = 16 };
+	static const char members_two[] =
+		"{\"ip\": \"10.0.1.0\", \"port\": \"p1\"},"
+		"{\"ip\": \"10.0.1.2\", \"port\": \"p2\"}";
+	int8_t port_of[N];
+	unsigned moved = 0;
+	struct aif_member_sums mc[N_PORTS];
+	struct fl_counters c;
+
+	(void)state;
+	load_flowlet(SIZE);
+	aif_clock_advance(&H.ctl.clock, 100 * AIF_NS_PER_MS);
+	memset(port_of, -1, sizeof(port_of));
+	fl_inject(N);
+	run();
+	assert_int_equal(fl_collect(port_of, N, &moved), N);
+	c = fl_counters("uplinks");
+	assert_true(c.starts > 0 && c.collisions > 0);
+
+	json_decref(ctl_request("{\"cmd\": \"clear_counters\"}"));
+	c = fl_counters("uplinks");
+	assert_int_equal(c.starts, 0);
+	assert_int_equal(c.reselections, 0);
+	assert_int_equal(c.collisions, 0);
+	member_ctrs_by_port("uplinks", mc);
+	for (uint16_t p = 0; p < N_PORTS; p++)
+		assert_int_equal(mc[p].packets + mc[p].flowlet_starts, 0);
+
+	/* traffic again on every member, p3's included */
+	aif_clock_advance(&H.ctl.clock, 100 * AIF_NS_PER_MS);
+	fl_inject(N);
+	run();
+	assert_int_equal(fl_collect(port_of, N, &moved), N);
+	member_ctrs_by_port("uplinks", mc);
+	assert_true(mc[3].packets > 0 && mc[3].flowlet_starts > 0);
+
+	/* 10.0.1.4@p3 leaves the group and comes back: it counts from zero */
+	load_config(BASE_SEED, members_two);
+	load_flowlet(SIZE);
+	member_ctrs_by_port("uplinks", mc);
+	assert_int_equal(mc[3].packets, 0);
+	assert_int_equal(mc[3].bytes, 0);
+	assert_int_equal(mc[3].flowlet_starts, 0);
+	assert_int_equal(mc[3].reselections, 0);
+	assert_int_equal(mc[3].flowlet_collisions, 0);
+	assert_true(mc[1].packets > 0 && mc[2].packets > 0); /* the others kept theirs */
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
 /* An RX callback on p0 that plays a worker stall: the next non-empty burst
  * takes stall_ns of virtual time to receive. */
 static uint16_t
@@ -2142,7 +2201,7 @@ test_vlan_egress(void **state)
 	/* no "vlan" anywhere: the tag that came in goes */
 	load_config(BASE_SEED, members_fwd);
 	snap_take(&before);
-	struct aif_member_ctr m0[N_PORTS], m1[N_PORTS];
+	struct aif_member_sums m0[N_PORTS], m1[N_PORTS];
 	member_ctrs_by_port("uplinks", m0);
 	uint16_t len = roce_to_remote(in, 0xC101, 26);
 	memcpy(f, in, len);
@@ -2566,6 +2625,7 @@ main(void)
 		cmocka_unit_test_setup(test_schemes_skip_down_members, test_setup),
 		cmocka_unit_test_setup(test_path_trace, test_setup),
 		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
+		cmocka_unit_test_setup(test_member_counts_clear_and_reuse, test_setup),
 		cmocka_unit_test_setup(test_flowlet_gap_from_receive_time, test_setup),
 		cmocka_unit_test_setup(test_vlan_egress, test_setup),
 		cmocka_unit_test_setup(test_vlan_egress_ipv6, test_setup),

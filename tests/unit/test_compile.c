@@ -491,6 +491,99 @@ test_member_slots(void **state)
 	}
 }
 
+/*
+ * A config whose group "g" has 64 members 10.<round>.2..65 on p0, and, when
+ * bad_qos, a buffer that leaves no shared pool (rejected after the members
+ * took their slots).
+ */
+static struct aif_config *
+parse_round_cfg(unsigned round, bool bad_qos)
+{
+	static char text[16384];
+	char err[AIF_ERR_MAX] = "";
+	struct aif_config *cfg = NULL;
+	size_t n = 0;
+
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+		"{\"policies\": {\"gold\": {\"qos\": {%s}}},"
+		" \"switches\": [{\"name\": \"leaf0\", \"policy\": \"gold\", \"ports\": ["
+		" {\"name\": \"p0\", \"device\": \"net_null0\", \"addresses\": [\"10.0.0.1/8\"]},"
+		" {\"name\": \"p1\", \"device\": \"net_null1\"}, {\"name\": \"p2\", \"device\": \"net_null2\"},"
+		" {\"name\": \"p3\", \"device\": \"net_null3\"}],"
+		" \"nexthop_groups\": [{\"name\": \"g\", \"members\": [",
+		bad_qos ? "\"buffer\": {\"size_bytes\": 65536, \"reserve_bytes\": 16384}" : "");
+	for (unsigned k = 0; k < 64; k++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "%s{\"ip\": \"10.%u.%u.%u\", \"port\": \"p0\"}",
+				      k ? ", " : "", round / 256, round % 256, k + 2);
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+			      "]}], \"routes\": [{\"prefix\": \"192.168.0.0/16\", \"group\": \"g\"}]}]}");
+	assert_true(n < sizeof(text));
+	if (aif_config_parse(text, n, &cfg, err, sizeof(err)) != 0)
+		fail_msg("config: %s", err);
+	return cfg;
+}
+
+static unsigned
+member_slots_used(void)
+{
+	unsigned used = 0;
+	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++)
+		used += sw->member_keys[s].used;
+	return used;
+}
+
+/*
+ * Counter and neighbour slots of members no longer configured come back:
+ * 200 reloads of 64 new members each (12,800 members over the switch's
+ * life, more than AIF_MAX_MEMBER_SLOTS) all load, and a rejected config
+ * keeps none of the slots it took.
+ */
+static void
+test_member_slots_reclaimed(void **state)
+{
+	char err[AIF_ERR_MAX];
+
+	(void)state;
+	for (unsigned r = 0; r < 200; r++) {
+		struct aif_config *cfg = parse_round_cfg(r, false);
+		err[0] = '\0';
+		struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
+		if (t == NULL)
+			fail_msg("reload %u: %s", r, err);
+		aif_switch_apply_neighbors(sw, t, 0);
+		aif_switch_publish(sw, t);
+		aif_switch_gc_neighbors(sw, t);
+		aif_switch_gc_member_slots(sw, t);
+		assert_int_equal(member_slots_used(), 64);
+	}
+	uint32_t neigh_used = 0;
+	for (uint32_t s = 0; s < sw->neigh->cap; s++)
+		neigh_used += sw->neigh->meta[s].type != AIF_NEIGH_FREE;
+	assert_int_equal(neigh_used, 64);
+
+	/* rejected after its 64 new members took slots: they are given back */
+	for (unsigned r = 200; r < 400; r++) {
+		struct aif_config *cfg = parse_round_cfg(r, true);
+		err[0] = '\0';
+		assert_null(aif_tables_compile(sw, cfg, 0, err, sizeof(err)));
+		assert_non_null(strstr(err, "reserve_bytes"));
+		aif_config_free(cfg);
+		assert_int_equal(member_slots_used(), 64);
+	}
+	neigh_used = 0;
+	for (uint32_t s = 0; s < sw->neigh->cap; s++)
+		neigh_used += sw->neigh->meta[s].type != AIF_NEIGH_FREE;
+	assert_int_equal(neigh_used, 64);
+	/* the running members kept their slots */
+	const struct aif_tables *t = sw->tables;
+	for (uint32_t m = 0; m < t->n_members; m++) {
+		assert_true(sw->member_keys[t->members[m].ctr_slot].used);
+		assert_int_equal(aif_neigh_find(sw->neigh, &t->members[m].ip),
+				 t->members[m].neigh_slot);
+	}
+}
+
 /* ---- QoS compile errors: the path of the field at fault, the numbers ---- */
 
 struct qos_err_case {
@@ -766,6 +859,7 @@ main(void)
 		SW_TEST(test_tables_fields),
 		SW_TEST(test_member_slots),
 		SW_TEST(test_compile_fails),
+		SW_TEST(test_member_slots_reclaimed),
 		SW_TEST(test_qos_errors),
 		SW_TEST(test_fib_no_memory),
 		SW_TEST(test_many_host_routes),

@@ -48,12 +48,13 @@ cleanup() {
 trap cleanup EXIT
 
 # Hugepages if there are any (EAL --in-memory leaves no file behind), else
-# --no-huge (which makes no file either; the two do not combine).
+# --no-huge (which makes no file either; the two do not combine).  512 MiB:
+# the daemon's pool and its FIBs (about 65 MiB each) fit.
 free_pages=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
 if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free_pages:-0}" -ge 256 ]; then
-	MEM="--in-memory -m 256"
+	MEM="--in-memory -m 512"
 else
-	MEM="--no-huge -m 256"
+	MEM="--no-huge -m 512"
 fi
 # Hugepage files of this test's runs (prefix aif-start-$$-): there must be
 # none after (other programs' files may come and go meanwhile).

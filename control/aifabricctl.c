@@ -109,6 +109,8 @@ static const struct col neighbor_cols[] = {
 	{ "MAC", "mac", NULL, F_STR },
 	{ "PORT", "port", NULL, F_STR },
 	{ "TYPE", "type", NULL, F_STR },
+	{ "STATE", "state", NULL, F_STR },
+	{ "AGE_S", "age_s", NULL, F_NUM },
 };
 
 static const struct col member_cols[] = {
@@ -475,6 +477,30 @@ render_rows(const struct view *v, const json_t *result)
 	print_table(v->cols, v->ncols, result, true, 0);
 }
 
+/* The neighbour table, then one line of learning limits and counters. */
+static void
+render_neighbors(const struct view *v, const json_t *result)
+{
+	const json_t *entries = json_object_get(result, "entries");
+	const json_t *lr = json_object_get(result, "learning");
+	const char *k;
+	json_t *n;
+
+	if (!json_is_array(entries) || !json_is_object(lr)) {
+		render_json(result);
+		return;
+	}
+	if (json_array_size(entries) == 0)
+		printf("no neighbors\n");
+	else
+		print_table(v->cols, v->ncols, entries, true, 0);
+	printf("learning:");
+	json_object_foreach((json_t *)lr, k, n)
+		if (json_is_integer(n))
+			printf(" %s %" JSON_INTEGER_FORMAT, k, json_integer_value(n));
+	printf("\n");
+}
+
 static void
 render_group_list(const json_t *groups)
 {
@@ -687,7 +713,7 @@ static const struct view views[] = {
 	{ "status", render_status, NULL, 0 },
 	{ "show_ports", render_rows, COLS(port_cols) },
 	{ "show_routes", render_rows, COLS(route_cols) },
-	{ "show_neighbors", render_rows, COLS(neighbor_cols) },
+	{ "show_neighbors", render_neighbors, COLS(neighbor_cols) },
 	{ "show_groups", render_groups, NULL, 0 },
 	{ "show_counters", render_counters, NULL, 0 },
 	{ "show_pfc", render_pfc, NULL, 0 },

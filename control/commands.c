@@ -147,10 +147,18 @@ static const char *const neigh_type_names[] = {
 	[AIF_NEIGH_STATIC] = "static", [AIF_NEIGH_LEARNED] = "learned",
 };
 
+/*
+ * {"entries": [...], "learning": {...}}: every neighbour with its state
+ * (reachable/stale for learned ones) and seconds since it was set or last
+ * refreshed, then the learning limits and counters (neigh.h) and the ports'
+ * learn_ratelimited.
+ */
 static json_t *
 cmd_show_neighbors(struct aif_ctl *c)
 {
 	const struct aif_neigh *nb = c->sw->neigh;
+	const struct aif_tables *t = tables(c);
+	aif_time_ns now = aif_clock_now(&c->clock);
 	json_t *arr = json_array();
 
 	for (uint32_t s = 0; s < nb->cap; s++) {
@@ -160,16 +168,42 @@ cmd_show_neighbors(struct aif_ctl *c)
 		uint64_t v = aif_neigh_read(nb, s);
 		struct aif_mac mac;
 		uint16_t port = mt->port;
-		json_t *o = json_pack("{s:o, s:s, s:s, s:i}", "ip", ip_json(&mt->ip),
+		const char *state = mt->type == AIF_NEIGH_LEARNED
+			? (mt->stale ? "stale" : "reachable") : neigh_type_names[mt->type];
+		json_t *o = json_pack("{s:o, s:s, s:s, s:s, s:i}", "ip", ip_json(&mt->ip),
 				      "port", port < c->sw->n_ports ? c->sw->ports[port].name : "-",
-				      "type", neigh_type_names[mt->type], "slot", (int)s);
+				      "type", neigh_type_names[mt->type], "state", state,
+				      "slot", (int)s);
 		if (v & AIF_NEIGH_VALID) {
 			aif_neigh_unpack(v, &mac, &port);
 			json_object_set_new(o, "mac", mac_json(&mac));
+			json_object_set_new(o, "age_s", json_integer((json_int_t)
+				((now > mt->updated_ns ? now - mt->updated_ns : 0) / AIF_NS_PER_S)));
 		}
+		if (mt->pinned)
+			json_object_set_new(o, "configured", json_true());
 		json_array_append_new(arr, o);
 	}
-	return arr;
+	json_t *lr = json_object();
+	if (t != NULL) {
+		json_object_set_new(lr, "reachable_s", json_integer(t->neigh.reachable_s));
+		json_object_set_new(lr, "stale_s", json_integer(t->neigh.stale_s));
+		json_object_set_new(lr, "max_learned", json_integer(t->neigh.max_learned));
+		json_object_set_new(lr, "rate_pps", json_integer(t->neigh.rate_pps));
+		json_object_set_new(lr, "burst", json_integer(t->neigh.burst));
+	}
+	json_object_set_new(lr, "learned_now", json_integer(nb->n_learned));
+#define NEIGH_CTR_JSON(n) json_object_set_new(lr, #n, json_integer((json_int_t)nb->ctr.n));
+	AIF_FOREACH_NEIGH_CTR(NEIGH_CTR_JSON)
+#undef NEIGH_CTR_JSON
+	uint64_t limited = 0;
+	for (uint16_t p = 0; p < c->sw->n_ports; p++) {
+		struct aif_port_ctr pc;
+		aif_switch_port_counters(c->sw, p, &pc);
+		limited += pc.learn_ratelimited;
+	}
+	json_object_set_new(lr, "learn_ratelimited", json_integer((json_int_t)limited));
+	return json_pack("{s:o, s:o}", "entries", arr, "learning", lr);
 }
 
 static json_t *

@@ -501,8 +501,8 @@ member_fail(const struct aif_switch_params *sp, uint16_t sw_index, uint32_t g,
 	aif_ip_fmt(&np->ip, ip, sizeof(ip));
 	if (no_neigh)
 		snprintf(err, err_len, "%s: no free neighbour slot for %s on port %s "
-			 "(the table holds %u entries)", path, ip, sp->ports[np->port].name,
-			 AIF_MAX_NEIGHBORS);
+			 "(%u slots hold configured neighbours and next hops)", path, ip,
+			 sp->ports[np->port].name, AIF_NEIGH_CONFIGURED_MAX);
 	else
 		snprintf(err, err_len, "%s: no free counter slot for member %s@%s of "
 			 "group %s (%u slots, all taken)", path, ip, sp->ports[np->port].name,
@@ -573,6 +573,7 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		t->lb_adaptive |= t->lb.scheme_by_tc[tc] == AIF_LB_ADAPTIVE;
 	t->seed = sp->seed;
 	t->proxy_arp = sp->proxy_arp;
+	t->neigh = sp->neigh;
 
 	uint32_t n_members = 0;
 	for (uint32_t g = 0; g < sp->n_groups; g++)
@@ -650,6 +651,19 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		aif_lb_buckets_build(t->buckets + gr->bucket_first, gr->n_buckets, gr->n,
 				     weights, up, pb, pn);
 	}
+	/* Static neighbours get their slot now, so that a table full of
+	 * learned entries cannot turn a load into "ok" without them. */
+	for (uint32_t i = 0; i < sp->n_neighbors; i++) {
+		const struct aif_neighbor_params *np = &sp->neighbors[i];
+		if (aif_neigh_get(sw->neigh, &np->ip, np->port) == AIF_NEIGH_NONE) {
+			char ip[64];
+			aif_ip_fmt(&np->ip, ip, sizeof(ip));
+			snprintf(err, err_len, "$.switches[%u].neighbors[%u]: no free neighbour "
+				 "slot for %s (%u slots hold configured neighbours and next hops)",
+				 sw_index, i, ip, AIF_NEIGH_CONFIGURED_MAX);
+			goto err;
+		}
+	}
 	if (build_fibs(t, sp, sw_index, err, err_len) != 0)
 		goto err;
 
@@ -698,10 +712,9 @@ aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_tables *t,
 
 	for (uint32_t i = 0; i < sp->n_neighbors; i++) {
 		const struct aif_neighbor_params *np = &sp->neighbors[i];
-		uint32_t s = aif_neigh_get(nb, &np->ip, np->port);
-		if (s == AIF_NEIGH_NONE)
-			continue;
-		aif_neigh_set(nb, s, &np->mac, np->port, AIF_NEIGH_STATIC, now_ns);
+		uint32_t s = aif_neigh_get(nb, &np->ip, np->port); /* taken at compile */
+		if (s != AIF_NEIGH_NONE)
+			aif_neigh_set(nb, s, &np->mac, np->port, AIF_NEIGH_STATIC, now_ns);
 	}
 }
 
@@ -720,33 +733,36 @@ aif_switch_gc_member_slots(struct aif_switch *sw, const struct aif_tables *t)
 void
 aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t)
 {
-	if (t == NULL || t->cfg == NULL) {
-		for (uint32_t s = 0; s < sw->neigh->cap; s++)
-			if (sw->neigh->meta[s].type == AIF_NEIGH_UNRESOLVED)
-				aif_neigh_del(sw->neigh, s);
-		return;
-	}
-	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
 	struct aif_neigh *nb = sw->neigh;
-	bool keep[AIF_MAX_NEIGHBORS] = { false };
-	bool is_static[AIF_MAX_NEIGHBORS] = { false };
+	static bool keep[AIF_NEIGH_SLOTS], is_static[AIF_NEIGH_SLOTS]; /* control thread only */
 
-	for (uint32_t i = 0; i < sp->n_neighbors; i++) {
-		uint32_t s = aif_neigh_find(nb, &sp->neighbors[i].ip);
-		if (s != AIF_NEIGH_NONE)
-			keep[s] = is_static[s] = true;
+	memset(keep, 0, sizeof(keep));
+	memset(is_static, 0, sizeof(is_static));
+	if (t != NULL && t->cfg != NULL) {
+		const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
+		for (uint32_t i = 0; i < sp->n_neighbors; i++) {
+			uint32_t s = aif_neigh_find(nb, &sp->neighbors[i].ip);
+			if (s != AIF_NEIGH_NONE)
+				keep[s] = is_static[s] = true;
+		}
+		for (uint32_t m = 0; m < t->n_members; m++)
+			keep[t->members[m].neigh_slot] = true;
 	}
-	for (uint32_t m = 0; m < t->n_members; m++)
-		keep[t->members[m].neigh_slot] = true;
 	for (uint32_t s = 0; s < nb->cap; s++) {
 		struct aif_neigh_meta *mt = &nb->meta[s];
+		mt->pinned = keep[s];
 		/* a static entry the new config dropped keeps its MAC as learned */
 		if (mt->type == AIF_NEIGH_STATIC && !is_static[s])
 			mt->type = AIF_NEIGH_LEARNED;
+	}
+	aif_neigh_recount(nb);
+	for (uint32_t s = 0; s < nb->cap; s++) {
+		struct aif_neigh_meta *mt = &nb->meta[s];
 		if (mt->type == AIF_NEIGH_FREE || keep[s])
 			continue;
-		/* learned entries stay while their subnet is still configured */
-		if (mt->type == AIF_NEIGH_LEARNED && mt->port < t->n_ports &&
+		/* learned entries stay while their subnet is still configured
+		 * (until they age out) */
+		if (mt->type == AIF_NEIGH_LEARNED && t != NULL && mt->port < t->n_ports &&
 		    on_subnet(t, mt->port, &mt->ip))
 			continue;
 		aif_neigh_del(nb, s);

@@ -88,6 +88,17 @@
  *       "seed": 7,                optional 0..4294967295; default: 32-bit
  *                                 FNV-1a hash of the name
  *       "proxy_arp": false,       optional boolean, default false
+ *       "neighbor_learning": {    optional; learned neighbours (neigh.h)
+ *         "reachable_s": 300,     1..86400: a learned entry not refreshed
+ *                                 for this long goes stale (is probed
+ *                                 when used)
+ *         "stale_s": 60,          1..86400: a stale entry not answered for
+ *                                 this long is removed
+ *         "max_learned": 4096,    1..AIF_NEIGH_LEARNED_MAX learned entries
+ *         "rate_pps": 1000,       0..1000000 ARP/ND packets learned from,
+ *                                 per port (per worker); 0: no limit
+ *         "burst": 100            1..1000000 packets above the rate at once
+ *       },
  *       "ports": [                required, 1..AIF_MAX_PORTS
  *         {
  *           "name": "p0",         required, unique in the switch
@@ -1606,13 +1617,51 @@ parse_switch_policy(struct pctx *c, json_t *j, const char *path,
 	return 0;
 }
 
+/* "neighbor_learning": how learned neighbours age and how fast they come. */
+static int
+parse_neighbor_learning(struct pctx *c, json_t *j, const char *path,
+			struct aif_neigh_params *p)
+{
+	static const char *const keys[] = {"reachable_s", "stale_s", "max_learned",
+					   "rate_pps", "burst", NULL};
+	static const struct {
+		const char *key;
+		long long min, max;
+		size_t off;
+	} f[] = {
+		{ "reachable_s", 1, 86400, offsetof(struct aif_neigh_params, reachable_s) },
+		{ "stale_s", 1, 86400, offsetof(struct aif_neigh_params, stale_s) },
+		{ "max_learned", 1, AIF_NEIGH_LEARNED_MAX,
+		  offsetof(struct aif_neigh_params, max_learned) },
+		{ "rate_pps", 0, 1000000, offsetof(struct aif_neigh_params, rate_pps) },
+		{ "burst", 1, 1000000, offsetof(struct aif_neigh_params, burst) },
+	};
+	char fp[PATH_LEN];
+	json_t *o;
+	int rc;
+
+	*p = AIF_NEIGH_PARAMS_DEFAULT;
+	rc = get_object(c, j, path, "neighbor_learning", keys, fp, &o);
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		long long v;
+		rc = get_int(c, o, fp, f[i].key, false, f[i].min, f[i].max, &v);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			*(uint32_t *)((char *)p + f[i].off) = (uint32_t)v;
+	}
+	return 0;
+}
+
 /* cfg->switches[idx]; n_switches already counts it. */
 static int
 parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
 {
 	static const char *const keys[] = {"name", "policy", "seed",
-					   "proxy_arp", "ports", "neighbors",
-					   "nexthop_groups", "routes", NULL};
+					   "proxy_arp", "neighbor_learning", "ports",
+					   "neighbors", "nexthop_groups", "routes", NULL};
 	struct aif_switch_params *sw = &c->cfg->switches[idx];
 	char fp[PATH_LEN];
 	long long seed;
@@ -1633,6 +1682,7 @@ parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
 	sw->seed_set = rc > 0;
 	sw->seed = rc > 0 ? (uint32_t)seed : fnv1a32(sw->name);
 	if (get_bool(c, j, path, "proxy_arp", &sw->proxy_arp) < 0 ||
+	    parse_neighbor_learning(c, j, path, &sw->neigh) < 0 ||
 	    parse_ports(c, j, path, sw) < 0 ||
 	    parse_neighbors(c, j, path, sw) < 0)
 		return -1;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../dataplane/neigh.h"
 #include "../dataplane/types.h"
 
 #define AIF_MAX_SWITCHES 256
@@ -192,6 +193,7 @@ struct aif_switch_params {
 	uint32_t seed;      /* per-switch hash seed; default derived from name */
 	bool seed_set;
 	bool proxy_arp;     /* answer ARP/NS for routed destinations too */
+	struct aif_neigh_params neigh; /* "neighbor_learning" */
 	uint16_t policy;    /* index into aif_config.policies */
 	uint16_t n_ports;
 	struct aif_port_params *ports;

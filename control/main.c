@@ -697,11 +697,15 @@ main(int argc, char **argv)
 		rte_eal_remote_launch(worker_main, sw->workers[w++], lcore);
 	ran = true;
 
-	aif_time_ns next_link = 0;
+	aif_time_ns next_link = 0, next_age = 0;
 	while (!stop_requested) {
 		aif_ctl_server_poll(srv, 10);
 		aif_time_ns now = aif_clock_now(&ctl.clock);
 		aif_switch_learn(sw, now);
+		if (now >= next_age) {
+			aif_switch_age_neighbors(sw, now);
+			next_age = now + AIF_NEIGH_AGE_NS;
+		}
 		aif_capture_poll(sw); /* packet copies to their files */
 		if (now >= next_link) {
 			poll_links(&ctl);

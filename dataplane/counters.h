@@ -24,6 +24,7 @@
 	_(arp_tx)               \
 	_(nd_rx)                \
 	_(nd_tx)                \
+	_(learn_ratelimited)    \
 	_(icmp_echo_replies)
 
 struct aif_port_ctr {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Neighbour table; the single-writer protocol is described in neigh.h. */
+/* Neighbour table; the single-writer protocol and the life of a learned
+ * entry are described in neigh.h. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -17,11 +18,14 @@ aif_neigh_create(const char *name, uint32_t cap, struct rte_rcu_qsbr *qsv)
 	if (n == NULL)
 		return NULL;
 	n->cap = cap;
+	n->qsv = qsv;
 	n->slot = rte_zmalloc(name, sizeof(uint64_t) * cap, RTE_CACHE_LINE_SIZE);
 	n->meta = calloc(cap, sizeof(*n->meta));
 	struct rte_hash_parameters hp = {
 		.name = name,
-		.entries = cap < 8 ? 8 : cap,
+		/* twice the slots: a cuckoo hash may refuse keys when nearly full,
+		 * and deleted keys wait out a grace period before reuse */
+		.entries = cap < 8 ? 16 : 2 * cap,
 		.key_len = sizeof(struct aif_ip),
 		.hash_func = rte_jhash,
 		.socket_id = SOCKET_ID_ANY,
@@ -75,17 +79,41 @@ aif_neigh_find(const struct aif_neigh *n, const struct aif_ip *ip)
 	return (uint32_t)(uintptr_t)data;
 }
 
-uint32_t
-aif_neigh_get(struct aif_neigh *n, const struct aif_ip *ip, uint16_t port)
+/* A free slot every worker has stopped reading since it was freed. */
+static uint32_t
+free_slot(struct aif_neigh *n)
 {
-	uint32_t s = aif_neigh_find(n, ip);
-	if (s != AIF_NEIGH_NONE)
-		return s;
-	for (s = 0; s < n->cap; s++)
-		if (n->meta[s].type == AIF_NEIGH_FREE)
-			break;
-	if (s == n->cap)
-		return AIF_NEIGH_NONE;
+	for (uint32_t s = 0; s < n->cap; s++) {
+		const struct aif_neigh_meta *mt = &n->meta[s];
+		if (mt->type != AIF_NEIGH_FREE)
+			continue;
+		if (mt->free_token == 0 || n->qsv == NULL ||
+		    rte_rcu_qsbr_check(n->qsv, mt->free_token, false) == 1)
+			return s;
+	}
+	return AIF_NEIGH_NONE;
+}
+
+/* The unpinned learned entry refreshed longest ago (stale ones only when
+ * stale_only), or AIF_NEIGH_NONE. */
+static uint32_t
+oldest_learned(const struct aif_neigh *n, bool stale_only)
+{
+	uint32_t best = AIF_NEIGH_NONE;
+	for (uint32_t s = 0; s < n->cap; s++) {
+		const struct aif_neigh_meta *mt = &n->meta[s];
+		if (mt->type != AIF_NEIGH_LEARNED || mt->pinned || (stale_only && !mt->stale))
+			continue;
+		if (best == AIF_NEIGH_NONE || mt->updated_ns < n->meta[best].updated_ns)
+			best = s;
+	}
+	return best;
+}
+
+/* Put ip in slot s (free and past its grace period) as UNRESOLVED. */
+static uint32_t
+take(struct aif_neigh *n, uint32_t s, const struct aif_ip *ip, uint16_t port)
+{
 	struct aif_ip k = key_of(ip);
 	__atomic_store_n(&n->slot[s], 0, __ATOMIC_RELEASE);
 	if (rte_hash_add_key_data(n->by_ip, &k, (void *)(uintptr_t)s) != 0)
@@ -96,13 +124,40 @@ aif_neigh_get(struct aif_neigh *n, const struct aif_ip *ip, uint16_t port)
 	return s;
 }
 
+uint32_t
+aif_neigh_get(struct aif_neigh *n, const struct aif_ip *ip, uint16_t port)
+{
+	uint32_t s = aif_neigh_find(n, ip);
+	if (s != AIF_NEIGH_NONE)
+		return s;
+	s = free_slot(n);
+	if (s == AIF_NEIGH_NONE) {
+		/* configured entries come before learned ones */
+		s = oldest_learned(n, false);
+		if (s == AIF_NEIGH_NONE)
+			return AIF_NEIGH_NONE;
+		aif_neigh_del(n, s);
+		n->ctr.evicted_for_config++;
+		s = free_slot(n);
+		if (s == AIF_NEIGH_NONE)
+			return AIF_NEIGH_NONE; /* in its grace period: the next load */
+	}
+	return take(n, s, ip, port);
+}
+
 void
 aif_neigh_set(struct aif_neigh *n, uint32_t slot, const struct aif_mac *mac,
 	      uint16_t port, enum aif_neigh_type type, aif_time_ns now_ns)
 {
-	n->meta[slot].type = (uint8_t)type;
-	n->meta[slot].port = port;
-	n->meta[slot].updated_ns = now_ns;
+	struct aif_neigh_meta *mt = &n->meta[slot];
+	bool was_learned = mt->type == AIF_NEIGH_LEARNED && !mt->pinned;
+	bool is_learned = type == AIF_NEIGH_LEARNED && !mt->pinned;
+
+	n->n_learned += (uint32_t)is_learned - (uint32_t)was_learned;
+	mt->type = (uint8_t)type;
+	mt->port = port;
+	mt->updated_ns = now_ns;
+	mt->stale = 0;
 	__atomic_store_n(&n->slot[slot], aif_neigh_pack(mac, port),
 			 __ATOMIC_RELEASE);
 }
@@ -110,8 +165,93 @@ aif_neigh_set(struct aif_neigh *n, uint32_t slot, const struct aif_mac *mac,
 void
 aif_neigh_del(struct aif_neigh *n, uint32_t slot)
 {
-	struct aif_ip k = n->meta[slot].ip;
+	struct aif_neigh_meta *mt = &n->meta[slot];
+	struct aif_ip k = mt->ip;
+
+	if (mt->type == AIF_NEIGH_LEARNED && !mt->pinned)
+		n->n_learned--;
 	__atomic_store_n(&n->slot[slot], 0, __ATOMIC_RELEASE);
 	rte_hash_del_key(n->by_ip, &k);
-	memset(&n->meta[slot], 0, sizeof(n->meta[slot]));
+	memset(mt, 0, sizeof(*mt));
+	mt->free_token = n->qsv != NULL ? rte_rcu_qsbr_start(n->qsv) : 0;
+}
+
+uint32_t
+aif_neigh_learn(struct aif_neigh *n, const struct aif_ip *ip,
+		const struct aif_mac *mac, uint16_t port, bool create,
+		const struct aif_neigh_params *p, aif_time_ns now_ns)
+{
+	uint32_t s = aif_neigh_find(n, ip);
+
+	if (s != AIF_NEIGH_NONE) {
+		struct aif_neigh_meta *mt = &n->meta[s];
+		if (mt->type == AIF_NEIGH_STATIC) {
+			n->ctr.static_kept++;
+			return AIF_NEIGH_NONE;
+		}
+		if (mt->type == AIF_NEIGH_LEARNED)
+			n->ctr.refreshed++;
+		else
+			n->ctr.learned++; /* an unresolved next hop answered */
+		aif_neigh_set(n, s, mac, port, AIF_NEIGH_LEARNED, now_ns);
+		return s;
+	}
+	if (!create) {
+		n->ctr.update_only++;
+		return AIF_NEIGH_NONE;
+	}
+	if (n->n_learned >= p->max_learned) {
+		uint32_t old = oldest_learned(n, true);
+		if (old == AIF_NEIGH_NONE) {
+			n->ctr.learn_refused++;
+			return AIF_NEIGH_NONE;
+		}
+		aif_neigh_del(n, old);
+		n->ctr.replaced++;
+	}
+	/* learned entries fit beside AIF_NEIGH_CONFIGURED_MAX configured ones */
+	s = free_slot(n);
+	if (s == AIF_NEIGH_NONE) {
+		n->ctr.learn_refused++;
+		return AIF_NEIGH_NONE;
+	}
+	if (take(n, s, ip, port) == AIF_NEIGH_NONE) {
+		n->ctr.learn_refused++;
+		return AIF_NEIGH_NONE;
+	}
+	n->ctr.learned++;
+	aif_neigh_set(n, s, mac, port, AIF_NEIGH_LEARNED, now_ns);
+	return s;
+}
+
+void
+aif_neigh_age(struct aif_neigh *n, const struct aif_neigh_params *p,
+	      aif_time_ns now_ns)
+{
+	aif_time_ns reach = (aif_time_ns)p->reachable_s * AIF_NS_PER_S;
+	aif_time_ns gone = reach + (aif_time_ns)p->stale_s * AIF_NS_PER_S;
+
+	for (uint32_t s = 0; s < n->cap; s++) {
+		struct aif_neigh_meta *mt = &n->meta[s];
+		if (mt->type != AIF_NEIGH_LEARNED || now_ns < mt->updated_ns)
+			continue;
+		aif_time_ns idle = now_ns - mt->updated_ns;
+		if (!mt->stale && idle >= reach) {
+			mt->stale = 1;
+			__atomic_fetch_or(&n->slot[s], AIF_NEIGH_STALE, __ATOMIC_RELEASE);
+			n->ctr.went_stale++;
+		}
+		if (mt->stale && idle >= gone && !mt->pinned) {
+			aif_neigh_del(n, s);
+			n->ctr.aged_out++;
+		}
+	}
+}
+
+void
+aif_neigh_recount(struct aif_neigh *n)
+{
+	n->n_learned = 0;
+	for (uint32_t s = 0; s < n->cap; s++)
+		n->n_learned += n->meta[s].type == AIF_NEIGH_LEARNED && !n->meta[s].pinned;
 }

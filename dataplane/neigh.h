@@ -7,17 +7,35 @@
  * this table is shared and updated in place, with exactly one writer: the
  * control thread.  Workers only read.
  *   - Every neighbour owns a slot.  A slot is one 64-bit word holding the MAC,
- *     the port and a valid bit, written with a single atomic store; a reader
- *     sees either the old or the new entry, never a torn one.  Slot numbers
- *     are stable for the life of the switch, so next hops in the route tables
- *     name their neighbour by slot and need no lookup per packet.
+ *     the port, a stale bit and a valid bit, written with a single atomic
+ *     store; a reader sees either the old or the new entry, never a torn one.
+ *     Next hops in the route tables name their neighbour by slot and need no
+ *     lookup per packet; those slots stay theirs while a published table
+ *     names them (pinned).
  *   - Destinations on connected subnets are found by IP through an rte_hash
  *     created with lock-free reader/writer concurrency (one writer).  Deleted
  *     keys are not recycled until the workers have passed a quiescent state
- *     (the hash is attached to the switch's RCU QSBR variable).
+ *     (the hash is attached to the switch's RCU QSBR variable), and neither
+ *     are freed slots: a worker that found a slot in one pass of a burst may
+ *     read its word in the next, so a slot is taken again only after every
+ *     worker has passed a quiescent state since it was freed.
  *   - The slot array and the hash are allocated once, at switch creation.
  * Workers never write here: what they learn from ARP/ND goes to control
  * through the switch's learn ring (switch.h).
+ *
+ * Life of a learned entry (the times are the switch's "neighbor_learning"
+ * parameters, struct aif_neigh_params):
+ *   learned or refreshed (an ARP/ND from the host) -> reachable;
+ *   reachable_s later without a refresh -> stale: still used, and a worker
+ *     that forwards through it sends an ARP request / NS (at most one per
+ *     100 ms per destination), whose answer refreshes it;
+ *   stale_s later still without one -> removed, unless a group names it as
+ *     a next hop (then it stays, stale, until answered or unconfigured).
+ * Learned entries are at most max_learned.  When they are that many, a new
+ * one takes the place of the oldest stale one, or is refused (counted).
+ * Static neighbours and group next hops never lose their slot to a learned
+ * entry: the table has AIF_NEIGH_CONFIGURED_MAX slots beyond max_learned,
+ * and when those run out a configured entry takes the oldest learned one's.
  */
 #ifndef AIF_NEIGH_H
 #define AIF_NEIGH_H
@@ -31,7 +49,45 @@ struct rte_hash;
 struct rte_rcu_qsbr;
 
 #define AIF_NEIGH_VALID (1ull << 63)
+#define AIF_NEIGH_STALE (1ull << 62) /* forward, and re-resolve */
+#define AIF_NEIGH_PORT_MASK 0x3FFFu  /* bits 48..61 */
 #define AIF_NEIGH_NONE UINT32_MAX
+
+#define AIF_NEIGH_CONFIGURED_MAX 4096 /* static neighbours and next hops */
+#define AIF_NEIGH_LEARNED_MAX 4096    /* the most max_learned may be */
+#define AIF_NEIGH_SLOTS (AIF_NEIGH_CONFIGURED_MAX + AIF_NEIGH_LEARNED_MAX)
+
+/* What a switch's "neighbor_learning" sets (control/config.c). */
+struct aif_neigh_params {
+	uint32_t reachable_s; /* learned -> stale after this long unrefreshed */
+	uint32_t stale_s;     /* stale -> removed after this long unrefreshed */
+	uint32_t max_learned; /* 1..AIF_NEIGH_LEARNED_MAX */
+	uint32_t rate_pps;    /* ARP/ND learn events per port per worker, 0 = no limit */
+	uint32_t burst;       /* events above rate_pps allowed at once */
+};
+
+#define AIF_NEIGH_PARAMS_DEFAULT \
+	((struct aif_neigh_params){ .reachable_s = 300, .stale_s = 60, \
+				    .max_learned = AIF_NEIGH_LEARNED_MAX, \
+				    .rate_pps = 1000, .burst = 100 })
+
+/* Learning and aging counters of a table (control only). */
+#define AIF_FOREACH_NEIGH_CTR(_) \
+	_(learned)         /* new learned entries */                        \
+	_(refreshed)       /* ARP/ND from a known host */                   \
+	_(went_stale)      /* reachable -> stale */                         \
+	_(aged_out)        /* stale entries removed */                      \
+	_(replaced)        /* oldest stale learned entry gave its place */  \
+	_(learn_refused)   /* max_learned reached, none stale */            \
+	_(update_only)     /* unknown host heard, not for the switch */     \
+	_(static_kept)     /* a host answered for a static entry: kept */   \
+	_(evicted_for_config) /* a learned entry gave way to a configured one */
+
+struct aif_neigh_ctr {
+#define AIF_NEIGH_CTR_FIELD(n) uint64_t n;
+	AIF_FOREACH_NEIGH_CTR(AIF_NEIGH_CTR_FIELD)
+#undef AIF_NEIGH_CTR_FIELD
+};
 
 enum aif_neigh_type {
 	AIF_NEIGH_FREE = 0,
@@ -44,16 +100,21 @@ enum aif_neigh_type {
 struct aif_neigh_meta {
 	struct aif_ip ip;
 	uint8_t type;      /* enum aif_neigh_type */
+	uint8_t pinned;    /* a static neighbour or next hop of the config */
+	uint8_t stale;     /* the slot word has AIF_NEIGH_STALE */
 	uint16_t port;
-	uint32_t refs;     /* next hops of the current tables using this slot */
-	aif_time_ns updated_ns;
+	aif_time_ns updated_ns; /* set, learned or last refreshed */
+	uint64_t free_token;    /* FREE: QSBR token of the free (0: never used) */
 };
 
 struct aif_neigh {
 	uint32_t cap;
 	uint64_t *slot;              /* [cap]: read by workers */
 	struct rte_hash *by_ip;      /* key struct aif_ip, data = slot index */
+	struct rte_rcu_qsbr *qsv;    /* NULL: slots are reused at once */
 	struct aif_neigh_meta *meta; /* [cap]: control only */
+	uint32_t n_learned;          /* LEARNED and not pinned */
+	struct aif_neigh_ctr ctr;
 };
 
 /* Pack/unpack a slot word. */
@@ -63,7 +124,7 @@ aif_neigh_pack(const struct aif_mac *mac, uint16_t port)
 	uint64_t v = 0;
 	for (int i = 0; i < 6; i++)
 		v |= (uint64_t)mac->b[i] << (8 * i);
-	return v | ((uint64_t)(port & 0x7FFF) << 48) | AIF_NEIGH_VALID;
+	return v | ((uint64_t)(port & AIF_NEIGH_PORT_MASK) << 48) | AIF_NEIGH_VALID;
 }
 
 static inline void
@@ -71,7 +132,7 @@ aif_neigh_unpack(uint64_t v, struct aif_mac *mac, uint16_t *port)
 {
 	for (int i = 0; i < 6; i++)
 		mac->b[i] = (uint8_t)(v >> (8 * i));
-	*port = (uint16_t)((v >> 48) & 0x7FFF);
+	*port = (uint16_t)((v >> 48) & AIF_NEIGH_PORT_MASK);
 }
 
 /* Worker read of a slot (0 when not valid). */
@@ -89,12 +150,35 @@ void aif_neigh_free(struct aif_neigh *n);
 /* Worker: slot of ip, or AIF_NEIGH_NONE. */
 uint32_t aif_neigh_find(const struct aif_neigh *n, const struct aif_ip *ip);
 
-/* Control: slot of ip, creating an unresolved one when absent; AIF_NEIGH_NONE when full. */
+/*
+ * Control, for the config (next hops, static neighbours): slot of ip,
+ * creating an unresolved one when absent, in a free slot or else in the
+ * oldest unpinned learned entry's; AIF_NEIGH_NONE when every slot is
+ * configured.
+ */
 uint32_t aif_neigh_get(struct aif_neigh *n, const struct aif_ip *ip, uint16_t port);
-/* Control: set a slot's MAC and port (type STATIC or LEARNED). */
+/* Control: set a slot's MAC and port (type STATIC or LEARNED); fresh, not stale. */
 void aif_neigh_set(struct aif_neigh *n, uint32_t slot, const struct aif_mac *mac,
 		   uint16_t port, enum aif_neigh_type type, aif_time_ns now_ns);
-/* Control: drop a slot (back to free); its hash key is recycled after a grace period. */
+/* Control: drop a slot (back to free); it and its hash key are reused only
+ * after a grace period. */
 void aif_neigh_del(struct aif_neigh *n, uint32_t slot);
+
+/*
+ * Control: a host at ip has mac on port (heard in ARP/ND).  A known entry
+ * is refreshed (a static one keeps its MAC); an unknown host is added only
+ * when create (it talked to the switch), within p->max_learned.  Returns
+ * the slot, or AIF_NEIGH_NONE when nothing was learned.
+ */
+uint32_t aif_neigh_learn(struct aif_neigh *n, const struct aif_ip *ip,
+			 const struct aif_mac *mac, uint16_t port, bool create,
+			 const struct aif_neigh_params *p, aif_time_ns now_ns);
+
+/* Control: age learned entries (reachable -> stale -> removed); see above. */
+void aif_neigh_age(struct aif_neigh *n, const struct aif_neigh_params *p,
+		   aif_time_ns now_ns);
+
+/* Control: recount n_learned after meta[].pinned or types were changed. */
+void aif_neigh_recount(struct aif_neigh *n);
 
 #endif /* AIF_NEIGH_H */

@@ -53,7 +53,7 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_workers,
 		goto err;
 
 	snprintf(rname, sizeof(rname), "aif_nb_%u", index);
-	sw->neigh = aif_neigh_create(rname, AIF_MAX_NEIGHBORS, sw->qsv);
+	sw->neigh = aif_neigh_create(rname, AIF_NEIGH_SLOTS, sw->qsv);
 	if (sw->neigh == NULL)
 		goto err;
 	return sw;
@@ -198,13 +198,18 @@ aif_switch_learn(struct aif_switch *sw, aif_time_ns now_ns)
 			if (ev[i].port >= t->n_ports ||
 			    !on_port_subnet(t, ev[i].port, &ev[i].ip))
 				continue;
-			uint32_t s = aif_neigh_get(sw->neigh, &ev[i].ip, ev[i].port);
-			if (s == AIF_NEIGH_NONE ||
-			    sw->neigh->meta[s].type == AIF_NEIGH_STATIC)
-				continue;
-			aif_neigh_set(sw->neigh, s, &ev[i].mac, ev[i].port,
-				      AIF_NEIGH_LEARNED, now_ns);
+			aif_neigh_learn(sw->neigh, &ev[i].ip, &ev[i].mac, ev[i].port,
+					ev[i].create != 0, &t->neigh, now_ns);
 		}
 	}
 	return total;
+}
+
+void
+aif_switch_age_neighbors(struct aif_switch *sw, aif_time_ns now_ns)
+{
+	const struct aif_tables *t = sw->tables;
+
+	if (t != NULL)
+		aif_neigh_age(sw->neigh, &t->neigh, now_ns);
 }

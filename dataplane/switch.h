@@ -40,7 +40,11 @@ struct aif_learn {
 	struct aif_ip ip;
 	struct aif_mac mac;
 	uint16_t port;
+	uint8_t create; /* it talked to the switch: may be added, not only refreshed */
+	uint8_t pad[3];
 };
+/* ring elements are a multiple of 4 bytes */
+_Static_assert(sizeof(struct aif_learn) % 4 == 0, "struct aif_learn size");
 
 /*
  * Control-side registry of member counter slots, keyed by group/ip/port.  A
@@ -117,5 +121,8 @@ void aif_switch_clear_counters(struct aif_switch *sw);
 
 /* Control: learn what the workers reported; returns entries processed. */
 unsigned aif_switch_learn(struct aif_switch *sw, aif_time_ns now_ns);
+/* Control: age learned neighbours (neigh.h); call every AIF_NEIGH_AGE_NS or so. */
+void aif_switch_age_neighbors(struct aif_switch *sw, aif_time_ns now_ns);
+#define AIF_NEIGH_AGE_NS (100 * AIF_NS_PER_MS)
 
 #endif /* AIF_SWITCH_H */

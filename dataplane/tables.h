@@ -116,6 +116,7 @@ struct aif_tables {
 	struct aif_lb_params lb;
 	uint32_t seed;
 	bool proxy_arp;
+	struct aif_neigh_params neigh; /* learning and aging (neigh.h) */
 	bool lb_adaptive;         /* some traffic class uses the adaptive scheme */
 	struct aif_qos_config *qos; /* lossless QoS of the switch's policy */
 	/* the config these tables came from (owned; control reads it for `show`) */

@@ -65,6 +65,7 @@ struct aif_worker {
 	uint64_t capture_ports;       /* ports capturing, this step (capture.h) */
 	uint64_t capture_drops;       /* of those, ports annotating drops */
 	aif_time_ns arp_req_ns[AIF_ARP_RL_BUCKETS];
+	aif_time_ns learn_tat_ns[AIF_MAX_PORTS]; /* learn rate limit (arp_nd.c) */
 
 	struct aif_lb_state *lb;      /* load-balancing state (pipelines/lb.h) */
 	uint32_t port_qbytes[AIF_MAX_PORTS]; /* bytes queued per port, this step */

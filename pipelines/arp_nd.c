@@ -84,15 +84,36 @@ proxy_ok(const struct aif_tables *t, uint16_t port, const struct aif_ip *ip)
 	}
 }
 
+/*
+ * Report a host heard in ARP/ND to control, within the port's learn rate
+ * (t->neigh.rate_pps per worker, bursts of t->neigh.burst): a generic cell
+ * rate algorithm, one theoretical arrival time per port.  create: the
+ * frame was for the switch (a request for its address, an answer to it),
+ * so an unknown host may be added; otherwise known ones are only refreshed.
+ */
 static void
-learn(struct aif_worker *w, uint16_t port, const struct aif_ip *ip,
-      const uint8_t *mac)
+learn(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
+      const struct aif_ip *ip, const uint8_t *mac, bool create)
 {
 	struct aif_learn ev;
+
+	if (t->neigh.rate_pps != 0) {
+		aif_time_ns interval = AIF_NS_PER_S / t->neigh.rate_pps;
+		aif_time_ns tat = w->learn_tat_ns[port];
+		aif_time_ns now = w->now_ns;
+		if (tat < now)
+			tat = now;
+		if (tat - now > interval * (t->neigh.burst - 1)) {
+			w->port_ctr[port].learn_ratelimited++;
+			return;
+		}
+		w->learn_tat_ns[port] = tat + interval;
+	}
 	memset(&ev, 0, sizeof(ev));
 	ev.ip = *ip;
 	memcpy(ev.mac.b, mac, 6);
 	ev.port = port;
+	ev.create = create;
 	/* a full ring loses a learn event, never blocks: the next ARP retries */
 	rte_ring_enqueue_elem(w->sw->learn_ring, &ev, sizeof(ev));
 }
@@ -120,10 +141,12 @@ aif_arp_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 	const struct aif_mac *pmac = &t->ports[port].mac;
 
 	w->port_ctr[port].arp_rx++;
+	bool answer = ah->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REQUEST) &&
+		      (port_has_addr(t, port, &m->dst) || proxy_ok(t, port, &m->dst));
 	if (a->arp_sip != 0)
-		learn(w, port, &m->src, a->arp_sha.addr_bytes);
-	if (ah->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REQUEST) &&
-	    (port_has_addr(t, port, &m->dst) || proxy_ok(t, port, &m->dst))) {
+		learn(w, t, port, &m->src, a->arp_sha.addr_bytes,
+		      answer || memcmp(eh->dst_addr.addr_bytes, pmac->b, 6) == 0);
+	if (answer) {
 		uint32_t tip = a->arp_tip;
 		ah->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
 		a->arp_tha = a->arp_sha;
@@ -183,17 +206,19 @@ aif_nd_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 
 	if (icmp[0] == ND_NA) {
 		const uint8_t *ll = nd_ll_option(opts, opts_len, ND_OPT_TLLA);
-		learn(w, port, &target, ll ? ll : data + 6);
+		learn(w, t, port, &target, ll ? ll : data + 6,
+		      memcmp(data, t->ports[port].mac.b, 6) == 0);
 		rte_pktmbuf_free(mb);
 		return;
 	}
 	/* neighbour solicitation */
 	bool from_unspec = memcmp(m->src.b, unspec, 16) == 0;
+	bool answer = port_has_addr(t, port, &target) || proxy_ok(t, port, &target);
 	if (!from_unspec) {
 		const uint8_t *ll = nd_ll_option(opts, opts_len, ND_OPT_SLLA);
-		learn(w, port, &m->src, ll ? ll : data + 6);
+		learn(w, t, port, &m->src, ll ? ll : data + 6, answer);
 	}
-	if (!port_has_addr(t, port, &target) && !proxy_ok(t, port, &target)) {
+	if (!answer) {
 		rte_pktmbuf_free(mb);
 		return;
 	}

@@ -4,14 +4,17 @@
  *
  * ARP (IPv4) and neighbour discovery (IPv6): answer requests/solicitations
  * for the switch's interface addresses (and, with proxy_arp, for routed
- * destinations reached through another port); report every sender seen to
- * control through the learn ring; solicit unknown next hops, at most once
- * per AIF_ARP_RL_NS per hash bucket, tagged as the port is (its "vlan",
- * PCP 0; answers keep the request's tag).  ICMP/ICMPv6 echo requests to an
- * interface address are answered.  Every function here consumes the mbuf
- * (answers in place, or frees it).
- * Counters: arp_rx/arp_tx, nd_rx/nd_tx, icmp_echo_replies; drops
- * "malformed" (bad ND) and "to_switch" (other traffic to the switch).
+ * destinations reached through another port); report senders to control
+ * through the learn ring, at most the switch's neighbor_learning rate_pps
+ * per port (bursts of burst), marked "create" when the frame was for the
+ * switch (other hosts are only refreshed: neigh.h); solicit unknown and
+ * stale next hops, at most once per AIF_ARP_RL_NS per hash bucket, tagged
+ * as the port is (its "vlan", PCP 0; answers keep the request's tag).
+ * ICMP/ICMPv6 echo requests to an interface address are answered.  Every
+ * function here consumes the mbuf (answers in place, or frees it).
+ * Counters: arp_rx/arp_tx, nd_rx/nd_tx, icmp_echo_replies,
+ * learn_ratelimited; drops "malformed" (bad ND) and "to_switch" (other
+ * traffic to the switch).
  */
 #ifndef AIF_ARP_ND_H
 #define AIF_ARP_ND_H

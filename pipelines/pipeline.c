@@ -295,13 +295,22 @@ emit(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 	struct aif_mac dmac;
 	uint16_t out;
 
-	if (unlikely(!(nb & AIF_NEIGH_VALID))) {
+	if (unlikely((nb & (AIF_NEIGH_VALID | AIF_NEIGH_STALE)) != AIF_NEIGH_VALID)) {
+		/* unresolved: ask, and drop; stale: ask (the answer refreshes
+		 * it), and forward with the MAC known so far.  The question is
+		 * for the neighbour's address, the next hop's for a group
+		 * member, not the packet's destination.  (meta is control's;
+		 * a slot reused meanwhile costs one wasted request.) */
 		const struct aif_neigh_meta *nm = &w->sw->neigh->meta[m->nh_slot];
-		aif_neigh_solicit(w, x->t, nm->port, &m->dst);
-		drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
-		return;
+		struct aif_ip target = nm->ip;
+		aif_neigh_solicit(w, x->t, (nb & AIF_NEIGH_VALID) ? (uint16_t)((nb >> 48) &
+				  AIF_NEIGH_PORT_MASK) : nm->port, &target);
+		if (!(nb & AIF_NEIGH_VALID)) {
+			drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
+			return;
+		}
 	}
-	out = (uint16_t)((nb >> 48) & 0x7FFF);
+	out = (uint16_t)((nb >> 48) & AIF_NEIGH_PORT_MASK);
 	nb = rte_cpu_to_le_64(nb); /* MAC bytes first, in wire order */
 	memcpy(dmac.b, &nb, 6);
 	if (unlikely(m->l3_len > x->l3[out].mtu)) {

@@ -1990,6 +1990,249 @@ test_member_counts_clear_and_reuse(void **state)
 	assert_clean();
 }
 
+/* ---------------------------------------------------------------- */
+/* Neighbour learning: rate, limits, aging, configured entries first  */
+
+/* text with what replaced the first `what` (text freed; result malloc'd). */
+static char *
+splice(char *text, const char *what, const char *with)
+{
+	char *at = strstr(text, what);
+	assert_non_null(at);
+	size_t n = strlen(text) + strlen(with) + 1;
+	char *out = malloc(n);
+	assert_non_null(out);
+	snprintf(out, n, "%.*s%s%s", (int)(at - text), text, with, at + strlen(what));
+	free(text);
+	return out;
+}
+
+/*
+ * The test config plus "neighbor_learning" (learning, JSON members or ""),
+ * an extra static neighbour 10.0.0.60 when with_static, and when with_far a
+ * group "far" of one member 10.0.0.50@p0 (no static MAC) for 10.5.0.0/16.
+ */
+static void
+load_neigh_config(const char *learning, bool with_static, bool with_far)
+{
+	char lr[256];
+	char *text = config_text(BASE_SEED, members_fwd, "net_ring_pl3",
+				 with_far ? ", {\"prefix\": \"10.5.0.0/16\", \"group\": \"far\"}" : "");
+	snprintf(lr, sizeof(lr), "\"neighbor_learning\": {%s}, \"ports\": [", learning);
+	text = splice(text, "\"ports\": [", lr);
+	if (with_static)
+		text = splice(text, "\"neighbors\": [", "\"neighbors\": [{\"ip\": \"10.0.0.60\", "
+			      "\"mac\": \"02:00:00:00:00:60\", \"port\": \"p0\"}, ");
+	if (with_far)
+		text = splice(text, "\"nexthop_groups\": [", "\"nexthop_groups\": [{\"name\": "
+			      "\"far\", \"members\": [{\"ip\": \"10.0.0.50\", \"port\": \"p0\"}]}, ");
+	load_text(text);
+}
+
+/* The learning counters of show_neighbors, and an entry's state ("" if none). */
+static long long
+neigh_stat(const char *key)
+{
+	json_t *r = ctl_request("{\"cmd\": \"show_neighbors\"}");
+	json_t *v = json_object_get(json_object_get(json_object_get(r, "result"), "learning"), key);
+	assert_true(json_is_integer(v));
+	long long n = json_integer_value(v);
+	json_decref(r);
+	return n;
+}
+
+static void
+neigh_entry(const char *ip, char *type, char *state, size_t len)
+{
+	json_t *r = ctl_request("{\"cmd\": \"show_neighbors\"}");
+	json_t *arr = json_object_get(json_object_get(r, "result"), "entries"), *e;
+	size_t i;
+
+	snprintf(type, len, "%s", "");
+	snprintf(state, len, "%s", "");
+	json_array_foreach(arr, i, e)
+		if (strcmp(json_string_value(json_object_get(e, "ip")), ip) == 0) {
+			snprintf(type, len, "%s", json_string_value(json_object_get(e, "type")));
+			snprintf(state, len, "%s", json_string_value(json_object_get(e, "state")));
+		}
+	json_decref(r);
+}
+
+/* n NS for the switch's 2001:db8::1 from n hosts 2001:db8::1:<base + i> on
+ * p0, 100 at a time, the answers drained and control learning after each. */
+static void
+flood_ns(unsigned n, unsigned base)
+{
+	uint8_t f[FRAME_MAX];
+	struct rte_mbuf *m[128];
+	unsigned got;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned h = base + i;
+		uint8_t sip[16] = { 0x20, 0x01, 0x0d, 0xb8, [11] = 1, [12] = (uint8_t)(h >> 24),
+				    [13] = (uint8_t)(h >> 16), [14] = (uint8_t)(h >> 8),
+				    [15] = (uint8_t)h };
+		uint8_t smac[6] = { 0x02, 0x77, (uint8_t)(h >> 24), (uint8_t)(h >> 16),
+				    (uint8_t)(h >> 8), (uint8_t)h };
+		inject(0, f, build_ns(f, smac, sip, ip6_p0, 255));
+		if (i % 100 == 99 || i + 1 == n) {
+			run();
+			while ((got = sent(0, m, 128)) > 0)
+				rs_free_all(m, got);
+			aif_switch_learn(H.sw, now_ns());
+		}
+	}
+}
+
+static unsigned
+learned_entries(void)
+{
+	unsigned n = 0;
+	for (uint32_t s = 0; s < H.sw->neigh->cap; s++)
+		n += H.sw->neigh->meta[s].type == AIF_NEIGH_LEARNED;
+	return n;
+}
+
+/*
+ * 5,000 NS from 5,000 sources: with the default learn rate (1,000/s per
+ * port, bursts of 100) about a burst is learned and the rest counted as
+ * rate-limited; with no rate limit, max_learned entries are learned and
+ * the rest refused.  Either way a load adding a static neighbour and a
+ * group member with no MAC installs both, new hosts are learned once the
+ * flood ages out, and nothing the config named is ever removed.
+ */
+static void
+test_neighbor_flood(void **state)
+{
+	char type[32], st[32];
+	struct rs_snap before;
+
+	(void)state;
+	load_neigh_config("", false, false);
+	aif_clock_advance(&H.ctl.clock, 10 * AIF_NS_PER_S); /* a full learn bucket */
+	snap_take(&before);
+	long long learned0 = neigh_stat("learned");
+	flood_ns(5000, 0);
+	long long limited = (long long)delta(&before, 0).learn_ratelimited;
+	long long learned = neigh_stat("learned") - learned0;
+	print_message("# 5000 NS at default rate: %lld learned, %lld rate-limited\n",
+		      learned, limited);
+	assert_true(learned >= 100 && learned < 200);
+	assert_int_equal(learned + limited, 5000);
+	assert_int_equal(neigh_stat("learn_ratelimited"), limited);
+
+	/* no rate limit, at most 4096 learned: the table holds 4096 of them */
+	load_neigh_config("\"rate_pps\": 0, \"max_learned\": 4096", false, false);
+	flood_ns(5000, 10000);
+	assert_int_equal(neigh_stat("learned_now"), 4096);
+	assert_true(neigh_stat("learn_refused") >= 5000 - 4096 - (learned + 0));
+
+	/* configured entries still get theirs, and the static one its MAC */
+	load_neigh_config("\"rate_pps\": 0, \"max_learned\": 4096", true, true);
+	neigh_entry("10.0.0.60", type, st, sizeof(type));
+	assert_string_equal(type, "static");
+	neigh_entry("10.0.0.50", type, st, sizeof(type));
+	assert_string_equal(type, "unresolved");
+	uint32_t s60 = aif_neigh_find(H.sw->neigh, &(struct aif_ip){
+		.family = AIF_AF_INET4, .b = { 10, 0, 0, 60 } });
+	assert_int_not_equal(s60, AIF_NEIGH_NONE);
+	assert_true(aif_neigh_read(H.sw->neigh, s60) & AIF_NEIGH_VALID);
+
+	/* the flood ages out: stale after reachable_s, gone stale_s later */
+	aif_clock_advance(&H.ctl.clock, 301 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	assert_int_equal(neigh_stat("learned_now"), 4096);
+	assert_true(neigh_stat("went_stale") >= 4096);
+	aif_clock_advance(&H.ctl.clock, 61 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	assert_int_equal(neigh_stat("learned_now"), 0);
+	assert_int_equal(learned_entries(), 0);
+	assert_true(neigh_stat("aged_out") >= 4096);
+	neigh_entry("10.0.0.60", type, st, sizeof(type));
+	assert_string_equal(type, "static");
+	neigh_entry("10.0.0.50", type, st, sizeof(type));
+	assert_string_equal(type, "unresolved");
+
+	/* and a new host is learned */
+	flood_ns(1, 90000);
+	assert_int_equal(neigh_stat("learned_now"), 1);
+
+	load_config(BASE_SEED, members_fwd);
+	aif_clock_advance(&H.ctl.clock, 400 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	assert_clean();
+}
+
+/*
+ * A learned neighbour that goes stale is still used, and traffic to it
+ * makes the switch ask for it again: the answer makes it reachable; with
+ * no answer it is removed.  A group member with no MAC is asked for by its
+ * own address, not the packet's destination.
+ */
+static void
+test_neighbor_stale_probe(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	struct rte_mbuf *m[8];
+	char type[32], st[32];
+	uint16_t len;
+
+	(void)state;
+	load_neigh_config("", false, true);
+	/* h7 asks for the switch: learned */
+	inject(0, f, build_arp(f, mac_bcast, mac_h7, 1, mac_h7, ip_h7, NULL, ip_p0));
+	run();
+	rs_free_all(m, sent(0, m, 8));
+	aif_switch_learn(H.sw, now_ns());
+	neigh_entry("10.0.0.7", type, st, sizeof(type));
+	assert_string_equal(st, "reachable");
+
+	aif_clock_advance(&H.ctl.clock, 301 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	neigh_entry("10.0.0.7", type, st, sizeof(type));
+	assert_string_equal(st, "stale");
+
+	/* traffic to h7: forwarded with the known MAC, and h7 asked for */
+	struct roce r = { .dmac = mac_port[1], .smac = mac_nbr[1], .sip = IP4(10, 1, 0, 9),
+			  .dip = ip_h7, .sport = 0xD000, .ttl = 9, .qp = 3 };
+	len = build_roce4(f, &r);
+	inject(1, f, len);
+	run();
+	assert_int_equal(sent(0, m, 8), 2);
+	struct rte_mbuf *fwd = rte_pktmbuf_pkt_len(m[0]) == len ? m[0] : m[1];
+	struct rte_mbuf *req = fwd == m[0] ? m[1] : m[0];
+	assert_memory_equal(rte_pktmbuf_mtod(fwd, const uint8_t *), mac_h7, 6);
+	check_arp_request(req, ip_h7);
+	rs_free_all(m, 2);
+
+	/* h7 answers: reachable again */
+	inject(0, f, build_arp(f, mac_port[0], mac_h7, 2, mac_h7, ip_h7, mac_port[0], ip_p0));
+	run();
+	aif_switch_learn(H.sw, now_ns());
+	neigh_entry("10.0.0.7", type, st, sizeof(type));
+	assert_string_equal(st, "reachable");
+
+	/* no answer this time: stale, then gone */
+	aif_clock_advance(&H.ctl.clock, 301 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	aif_clock_advance(&H.ctl.clock, 61 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	neigh_entry("10.0.0.7", type, st, sizeof(type));
+	assert_string_equal(type, "");
+
+	/* an unresolved group member is asked for by its address */
+	r.dip = IP4(10, 5, 0, 1);
+	len = build_roce4(f, &r);
+	inject(1, f, len);
+	run();
+	assert_int_equal(sent(0, m, 8), 1);
+	check_arp_request(m[0], IP4(10, 0, 0, 50));
+	rs_free_all(m, 1);
+
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
 /* An RX callback on p0 that plays a worker stall: the next non-empty burst
  * takes stall_ns of virtual time to receive. */
 static uint16_t
@@ -2626,6 +2869,8 @@ main(void)
 		cmocka_unit_test_setup(test_path_trace, test_setup),
 		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
 		cmocka_unit_test_setup(test_member_counts_clear_and_reuse, test_setup),
+		cmocka_unit_test_setup(test_neighbor_flood, test_setup),
+		cmocka_unit_test_setup(test_neighbor_stale_probe, test_setup),
 		cmocka_unit_test_setup(test_flowlet_gap_from_receive_time, test_setup),
 		cmocka_unit_test_setup(test_vlan_egress, test_setup),
 		cmocka_unit_test_setup(test_vlan_egress_ipv6, test_setup),

@@ -161,6 +161,12 @@ test_example_file(void **state)
 	assert_false(sw->seed_set);
 	assert_int_equal(sw->seed, LEAF0_SEED);
 	assert_false(sw->proxy_arp);
+	/* neighbour learning: the defaults */
+	assert_int_equal(sw->neigh.reachable_s, 300);
+	assert_int_equal(sw->neigh.stale_s, 60);
+	assert_int_equal(sw->neigh.max_learned, 4096);
+	assert_int_equal(sw->neigh.rate_pps, 1000);
+	assert_int_equal(sw->neigh.burst, 100);
 	assert_int_equal(sw->policy, 0);
 
 	assert_int_equal(sw->n_ports, 4);
@@ -415,6 +421,8 @@ test_policies(void **state)
 		       "'load_balancing':{'hash':'toeplitz','hash_fields':['dest_qp','flow_label']}},"
 		       "'default':{'dscp_to_tc_map':{'10':2}}},"
 		       "'switches':[{'name':'s0','policy':'gold','seed':7,'proxy_arp':true,"
+		       "'neighbor_learning':{'reachable_s':30,'stale_s':5,'max_learned':64,"
+		       "'rate_pps':0,'burst':1},"
 		       "'ports':[{'name':'p0','device':'d0','speed_gbps':0.1,'mtu':9600}]}]}");
 	assert_int_equal(cfg->n_policies, 2);
 	assert_string_equal(cfg->policies[0].name, "default");
@@ -434,6 +442,11 @@ test_policies(void **state)
 	assert_true(cfg->switches[0].seed_set);
 	assert_int_equal(cfg->switches[0].seed, 7);
 	assert_true(cfg->switches[0].proxy_arp);
+	assert_int_equal(cfg->switches[0].neigh.reachable_s, 30);
+	assert_int_equal(cfg->switches[0].neigh.stale_s, 5);
+	assert_int_equal(cfg->switches[0].neigh.max_learned, 64);
+	assert_int_equal(cfg->switches[0].neigh.rate_pps, 0);
+	assert_int_equal(cfg->switches[0].neigh.burst, 1);
 	assert_int_equal(cfg->switches[0].ports[0].speed_mbps, 100);
 	assert_int_equal(cfg->switches[0].ports[0].mtu, 9600);
 	aif_config_free(cfg);
@@ -574,6 +587,16 @@ static const struct bad_case bad_cases[] = {
 	{ "{'switches':[{'name':'s0'}]}", "$.switches[0].ports: required field is missing" },
 	{ SW(",'seed':-1"), "$.switches[0].seed: must be 0..4294967295, got -1" },
 	{ SW(",'proxy_arp':1"), "$.switches[0].proxy_arp: expected boolean, got integer" },
+	{ SW(",'neighbor_learning':{'max_learned':5000}"),
+	  "$.switches[0].neighbor_learning.max_learned: must be 1..4096, got 5000" },
+	{ SW(",'neighbor_learning':{'reachable_s':0}"),
+	  "$.switches[0].neighbor_learning.reachable_s: must be 1..86400, got 0" },
+	{ SW(",'neighbor_learning':{'burst':0}"),
+	  "$.switches[0].neighbor_learning.burst: must be 1..1000000, got 0" },
+	{ SW(",'neighbor_learning':{'aging':1}"),
+	  "$.switches[0].neighbor_learning: unknown field 'aging'" },
+	{ SW(",'neighbor_learning':3"),
+	  "$.switches[0].neighbor_learning: expected object, got integer" },
 	/* ports */
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','foo':1}]}]}",
 	  "$.switches[0].ports[0]: unknown field 'foo'" },

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Neighbour table (dataplane/neigh.c), on its own, in virtual time:
+ *   - learning: an unknown host is added only when it talked to the switch
+ *     (create), a known one is refreshed, a static one keeps its MAC;
+ *   - aging: reachable -> stale (the slot word's stale bit) after
+ *     reachable_s, removed stale_s later, except a pinned (configured) one;
+ *   - max_learned: then the oldest stale entry gives its place, or, none
+ *     being stale, the host is refused;
+ *   - configured entries first: with every learned slot taken, the config
+ *     still gets AIF_NEIGH_CONFIGURED_MAX slots, and past those it takes
+ *     learned entries' places;
+ *   - a freed slot is not reused while a worker may still read it (RCU).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <rte_eal.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "neigh.h"
+
+#include "eal_cleanup.h"
+
+static struct aif_neigh *nb;
+static struct rte_rcu_qsbr *qsv;
+static const struct aif_mac mac_a = { { 0x02, 0, 0, 0, 0, 0x0a } };
+static const struct aif_mac mac_b = { { 0x02, 0, 0, 0, 0, 0x0b } };
+
+static struct aif_ip
+ip4(uint32_t host)
+{
+	struct aif_ip ip = { .family = AIF_AF_INET4 };
+	ip.b[0] = (uint8_t)(host >> 24);
+	ip.b[1] = (uint8_t)(host >> 16);
+	ip.b[2] = (uint8_t)(host >> 8);
+	ip.b[3] = (uint8_t)host;
+	return ip;
+}
+
+#define HOST(i) ip4(0x0a000000u + (uint32_t)(i)) /* 10.0.0.0 + i */
+#define S(x) ((aif_time_ns)(x) * AIF_NS_PER_S)
+
+static int
+setup(void **state)
+{
+	static unsigned n;
+	char name[32];
+
+	(void)state;
+	size_t sz = rte_rcu_qsbr_get_memsize(1);
+	qsv = rte_zmalloc("ut_qsv", sz, RTE_CACHE_LINE_SIZE);
+	if (qsv == NULL || rte_rcu_qsbr_init(qsv, 1) != 0)
+		return -1;
+	snprintf(name, sizeof(name), "ut_nb_%u", n++);
+	nb = aif_neigh_create(name, AIF_NEIGH_SLOTS, qsv);
+	return nb == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	aif_neigh_free(nb);
+	rte_free(qsv);
+	return 0;
+}
+
+static void
+test_learn_refresh_static(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	struct aif_ip a = HOST(1), b = HOST(2), c = HOST(3);
+	struct aif_mac mac;
+	uint16_t port;
+
+	(void)state;
+	/* heard, but not talking to the switch: not added */
+	assert_int_equal(aif_neigh_learn(nb, &a, &mac_a, 0, false, &p, S(1)), AIF_NEIGH_NONE);
+	assert_int_equal(nb->ctr.update_only, 1);
+	assert_int_equal(aif_neigh_find(nb, &a), AIF_NEIGH_NONE);
+	/* talking to it: added; later heard again: refreshed, new MAC and port */
+	uint32_t s = aif_neigh_learn(nb, &a, &mac_a, 0, true, &p, S(1));
+	assert_int_not_equal(s, AIF_NEIGH_NONE);
+	assert_int_equal(nb->n_learned, 1);
+	assert_int_equal(aif_neigh_learn(nb, &a, &mac_b, 2, false, &p, S(2)), s);
+	aif_neigh_unpack(aif_neigh_read(nb, s), &mac, &port);
+	assert_memory_equal(&mac, &mac_b, 6);
+	assert_int_equal(port, 2);
+	assert_int_equal(nb->meta[s].updated_ns, S(2));
+	assert_int_equal(nb->ctr.learned, 1);
+	assert_int_equal(nb->ctr.refreshed, 1);
+	/* a static entry keeps its MAC */
+	uint32_t st = aif_neigh_get(nb, &b, 1);
+	aif_neigh_set(nb, st, &mac_a, 1, AIF_NEIGH_STATIC, S(2));
+	assert_int_equal(aif_neigh_learn(nb, &b, &mac_b, 1, true, &p, S(3)), AIF_NEIGH_NONE);
+	aif_neigh_unpack(aif_neigh_read(nb, st), &mac, &port);
+	assert_memory_equal(&mac, &mac_a, 6);
+	assert_int_equal(nb->ctr.static_kept, 1);
+	/* an unresolved next hop that answers is resolved, and counts as learned */
+	uint32_t nh = aif_neigh_get(nb, &c, 1);
+	assert_int_equal(aif_neigh_read(nb, nh), 0);
+	assert_int_equal(aif_neigh_learn(nb, &c, &mac_b, 1, false, &p, S(3)), nh);
+	assert_true(aif_neigh_read(nb, nh) & AIF_NEIGH_VALID);
+	assert_int_equal(nb->n_learned, 2);
+}
+
+static void
+test_aging(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	struct aif_ip a = HOST(1), b = HOST(2), st = HOST(3);
+
+	(void)state;
+	p.reachable_s = 30;
+	p.stale_s = 10;
+	uint32_t sa = aif_neigh_learn(nb, &a, &mac_a, 0, true, &p, S(100));
+	uint32_t sb = aif_neigh_learn(nb, &b, &mac_b, 0, true, &p, S(100));
+	uint32_t ss = aif_neigh_get(nb, &st, 0);
+	aif_neigh_set(nb, ss, &mac_a, 0, AIF_NEIGH_STATIC, S(100));
+	nb->meta[sb].pinned = 1; /* a next hop of the config */
+	aif_neigh_recount(nb);
+	assert_int_equal(nb->n_learned, 1);
+
+	aif_neigh_age(nb, &p, S(129));
+	assert_false(aif_neigh_read(nb, sa) & AIF_NEIGH_STALE);
+	aif_neigh_age(nb, &p, S(130));
+	assert_true(aif_neigh_read(nb, sa) & AIF_NEIGH_STALE);
+	assert_true(aif_neigh_read(nb, sa) & AIF_NEIGH_VALID); /* still used */
+	assert_true(aif_neigh_read(nb, sb) & AIF_NEIGH_STALE);
+	assert_false(aif_neigh_read(nb, ss) & AIF_NEIGH_STALE); /* static: never */
+	assert_int_equal(nb->ctr.went_stale, 2);
+
+	/* a refresh makes it fresh again, and restarts its clock */
+	assert_int_equal(aif_neigh_learn(nb, &a, &mac_a, 0, false, &p, S(135)), sa);
+	assert_false(aif_neigh_read(nb, sa) & AIF_NEIGH_STALE);
+	aif_neigh_age(nb, &p, S(164));
+	assert_false(aif_neigh_read(nb, sa) & AIF_NEIGH_STALE);
+	aif_neigh_age(nb, &p, S(165));
+	assert_true(aif_neigh_read(nb, sa) & AIF_NEIGH_STALE);
+	aif_neigh_age(nb, &p, S(175));
+	assert_int_equal(aif_neigh_find(nb, &a), AIF_NEIGH_NONE);
+	assert_int_equal(aif_neigh_read(nb, sa), 0);
+	assert_int_equal(nb->ctr.aged_out, 1);
+	assert_int_equal(nb->n_learned, 0);
+	/* the pinned one stays, stale; the static one stays */
+	assert_int_equal(aif_neigh_find(nb, &b), sb);
+	assert_true(aif_neigh_read(nb, sb) & AIF_NEIGH_STALE);
+	assert_int_equal(aif_neigh_find(nb, &st), ss);
+}
+
+static void
+test_max_learned(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+
+	(void)state;
+	p.max_learned = 8;
+	p.reachable_s = 10;
+	for (unsigned i = 0; i < 8; i++) {
+		struct aif_ip ip = HOST(i);
+		assert_int_not_equal(aif_neigh_learn(nb, &ip, &mac_a, 0, true, &p, S(i)),
+				     AIF_NEIGH_NONE);
+	}
+	struct aif_ip ip = HOST(100);
+	assert_int_equal(aif_neigh_learn(nb, &ip, &mac_a, 0, true, &p, S(8)), AIF_NEIGH_NONE);
+	assert_int_equal(nb->ctr.learn_refused, 1);
+	/* hosts 0 and 1 go stale; the newcomer takes host 0's place */
+	aif_neigh_age(nb, &p, S(11));
+	assert_int_not_equal(aif_neigh_learn(nb, &ip, &mac_a, 0, true, &p, S(11)),
+			     AIF_NEIGH_NONE);
+	struct aif_ip h0 = HOST(0), h1 = HOST(1);
+	assert_int_equal(aif_neigh_find(nb, &h0), AIF_NEIGH_NONE);
+	assert_int_not_equal(aif_neigh_find(nb, &h1), AIF_NEIGH_NONE);
+	assert_int_equal(nb->ctr.replaced, 1);
+	assert_int_equal(nb->n_learned, 8);
+	rte_rcu_qsbr_quiescent(qsv, 0); /* nothing registered: no wait anyway */
+}
+
+static void
+test_configured_first(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	uint32_t i;
+
+	(void)state;
+	for (i = 0; i < AIF_NEIGH_LEARNED_MAX; i++) {
+		struct aif_ip ip = HOST(i);
+		assert_int_not_equal(aif_neigh_learn(nb, &ip, &mac_a, 0, true, &p, S(1) + i),
+				     AIF_NEIGH_NONE);
+	}
+	struct aif_ip more = HOST(99999);
+	assert_int_equal(aif_neigh_learn(nb, &more, &mac_a, 0, true, &p, S(2)), AIF_NEIGH_NONE);
+	/* every configured entry still finds a slot */
+	for (i = 0; i < AIF_NEIGH_CONFIGURED_MAX; i++) {
+		struct aif_ip ip = HOST(0x100000 + i);
+		uint32_t s = aif_neigh_get(nb, &ip, 1);
+		assert_int_not_equal(s, AIF_NEIGH_NONE);
+		nb->meta[s].pinned = 1;
+	}
+	assert_int_equal(nb->ctr.evicted_for_config, 0);
+	/* and past them, the oldest learned entry gives its place */
+	struct aif_ip extra = HOST(0x200000);
+	assert_int_not_equal(aif_neigh_get(nb, &extra, 1), AIF_NEIGH_NONE);
+	assert_int_equal(nb->ctr.evicted_for_config, 1);
+	struct aif_ip oldest = HOST(0);
+	assert_int_equal(aif_neigh_find(nb, &oldest), AIF_NEIGH_NONE);
+	assert_int_equal(nb->n_learned, AIF_NEIGH_LEARNED_MAX - 1);
+}
+
+static void
+test_freed_slot_waits_for_workers(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	struct aif_ip a = HOST(1), b = HOST(2);
+
+	(void)state;
+	/* a worker, online: it may hold a slot number found in the hash */
+	assert_int_equal(rte_rcu_qsbr_thread_register(qsv, 0), 0);
+	rte_rcu_qsbr_thread_online(qsv, 0);
+	uint32_t sa = aif_neigh_learn(nb, &a, &mac_a, 0, true, &p, S(1));
+	aif_neigh_del(nb, sa);
+	uint32_t sb = aif_neigh_learn(nb, &b, &mac_b, 0, true, &p, S(1));
+	assert_int_not_equal(sb, sa); /* not while the worker may read it */
+	aif_neigh_del(nb, sb);
+	/* the worker passes a quiescent state: both slots may be taken again */
+	rte_rcu_qsbr_quiescent(qsv, 0);
+	uint32_t sc = aif_neigh_learn(nb, &a, &mac_a, 0, true, &p, S(2));
+	assert_true(sc == sa || sc == sb);
+	rte_rcu_qsbr_thread_offline(qsv, 0);
+	rte_rcu_qsbr_thread_unregister(qsv, 0);
+}
+
+static int
+group_setup(void **state)
+{
+	char prefix[64];
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "aif-ut-neigh-%d", (int)getpid());
+	char *argv[] = {
+		"test_neigh", "--no-huge", "-m", "256", "--no-pci", "--no-shconf", "--no-telemetry",
+		"--file-prefix", prefix, "-l", "0", "--log-level", "error",
+	};
+	return rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0 ? -1 : 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	test_eal_cleanup();
+	return 0;
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_learn_refresh_static),
+		T(test_aging),
+		T(test_max_learned),
+		T(test_configured_first),
+		T(test_freed_slot_waits_for_workers),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -68,7 +68,7 @@ static json_t *
 cmd_show_ports(struct aif_ctl *c)
 {
 	const struct aif_tables *t = tables(c);
-	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
+	const struct aif_switch_params *sp = &c->cfg->switches[0];
 	json_t *arr = json_array();
 
 	for (uint16_t p = 0; p < c->sw->n_ports; p++) {
@@ -117,8 +117,7 @@ route_json(const char *type, json_t *prefix, const char *group, const char *port
 static json_t *
 cmd_show_routes(struct aif_ctl *c)
 {
-	const struct aif_tables *t = tables(c);
-	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
+	const struct aif_switch_params *sp = &c->cfg->switches[0];
 	json_t *arr = json_array();
 
 	for (uint16_t p = 0; p < sp->n_ports; p++)
@@ -276,8 +275,7 @@ static int
 same_ports(const struct aif_ctl *c, const struct aif_switch_params *sp,
 	   char *err, size_t err_len)
 {
-	const struct aif_tables *t = tables(c);
-	const struct aif_switch_params *run = t ? &t->cfg->switches[t->sw_index] : NULL;
+	const struct aif_switch_params *run = c->cfg ? &c->cfg->switches[0] : NULL;
 
 	if (sp->n_ports != c->sw->n_ports) {
 		snprintf(err, err_len, "$.switches[0].ports: the running switch has %u ports, "
@@ -321,7 +319,6 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	t = aif_tables_compile(c->sw, cfg, 0, err, err_len);
 	if (t == NULL)
 		goto reject;
-	/* from here on the tables own cfg */
 	aif_time_ns now = aif_clock_now(&c->clock);
 	if (t->qos->enable && c->sw->qos == NULL) {
 		/* created here, owned by worker 0 from the moment it is published */
@@ -329,14 +326,16 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		if (q == NULL) {
 			snprintf(err, err_len, "cannot allocate the egress queues");
 			aif_tables_free(t);
-			return -1;
+			goto reject;
 		}
 		__atomic_store_n(&c->sw->qos, q, __ATOMIC_RELEASE);
 	}
-	aif_switch_apply_neighbors(c->sw, t, now);
+	aif_switch_apply_neighbors(c->sw, sp, now);
 	aif_switch_publish(c->sw, t);
-	aif_switch_gc_neighbors(c->sw, t);
+	aif_switch_gc_neighbors(c->sw, t, sp);
 	aif_switch_gc_member_slots(c->sw, t);
+	aif_config_free(c->cfg);
+	c->cfg = cfg;
 	return 0;
 reject:
 	aif_config_free(cfg);
@@ -346,14 +345,11 @@ reject:
 int
 aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len)
 {
-	const struct aif_tables *t = tables(c);
-
-	if (t == NULL)
+	if (c->cfg == NULL)
 		return 0;
-	/* The running config again, as parsed: the tables own a reference to
-	 * it and the new tables take another, so nothing is read or parsed;
+	/* The running config again, as parsed: nothing is read or parsed;
 	 * only the bucket tables see the new link states. */
-	if (aif_ctl_apply_config(c, aif_config_ref(t->cfg), err, err_len) != 0)
+	if (aif_ctl_apply_config(c, aif_config_ref(c->cfg), err, err_len) != 0)
 		return -1;
 	c->link_rebuilds++;
 	return 0;
@@ -431,7 +427,7 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	}
 	c->loads_ok++;
 	const struct aif_tables *t = tables(c);
-	const struct aif_switch_params *sp = &t->cfg->switches[0];
+	const struct aif_switch_params *sp = &c->cfg->switches[0];
 	return json_pack("{s:b, s:s, s:I, s:i, s:i, s:i}", "loaded", 1,
 			 "switch", sp->name, "generation", (json_int_t)t->generation,
 			 "routes", (int)sp->n_routes, "groups", (int)sp->n_groups,

@@ -37,6 +37,7 @@
 
 #include "../dataplane/clock.h"
 #include "../dataplane/switch.h"
+#include "config.h"
 
 #define AIF_VERSION "0.1.0"
 #define AIF_CTL_CONFIG_FILE_MAX_BYTES (64u << 20) /* a load by name */
@@ -54,6 +55,7 @@ struct aif_port_info {
 
 struct aif_ctl {
 	struct aif_switch *sw;
+	struct aif_config *cfg;        /* running: the published tables came from it */
 	struct aif_port_info pinfo[AIF_MAX_PORTS];
 	struct aif_clock clock;
 	aif_time_ns start_ns;
@@ -78,8 +80,7 @@ json_t *aif_ctl_clear_watermarks(struct aif_switch *sw, char *err, size_t err_le
 
 /*
  * A port's link went down or up: rebuild the tables from the running config
- * (the parsed one the published tables hold, shared by reference: nothing
- * is re-read or re-parsed) so that group members on down ports leave their
+ * (c->cfg, as parsed, shared by reference: nothing is re-read or re-parsed) so that group members on down ports leave their
  * groups (their buckets go to the others) and members that came back
  * rejoin.  0 (also when no config is loaded yet), or -1 with err.
  */
@@ -95,7 +96,7 @@ json_t *aif_ctl_counters_json(const struct aif_switch *sw);
 
 /*
  * Load cfg (owned on success and on failure) into the switch: compile,
- * install neighbours, publish.  Returns 0, or -1 with err set and the
+ * install neighbours, publish; cfg becomes c->cfg.  Returns 0, or -1 with err set and the
  * running config untouched.  The load command counts loads; this does not.
  */
 int aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,

@@ -39,21 +39,6 @@ aif_nh_type_name(enum aif_nh_type type)
 	return (unsigned)type < RTE_DIM(nh_type_names) ? nh_type_names[type] : "?";
 }
 
-void
-aif_tables_free(struct aif_tables *t)
-{
-	if (t == NULL)
-		return;
-	rte_fib_free(t->fib4);
-	rte_fib6_free(t->fib6);
-	free(t->groups);
-	free(t->members);
-	free(t->buckets);
-	free(t->qos);
-	aif_config_free(t->cfg);
-	free(t);
-}
-
 static int
 fib_add(struct aif_tables *t, const struct aif_prefix *p, uint64_t nh)
 {
@@ -467,10 +452,10 @@ build_fibs(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw
 	static uint64_t seq; /* FIB names must be unique in the process */
 	char name[64];
 
-	snprintf(name, sizeof(name), "aif4_%u_%" PRIu64, t->sw_index, ++seq);
+	snprintf(name, sizeof(name), "aif4_%u_%" PRIu64, sw_index, ++seq);
 	if (build_fib4(t, sp, sw_index, name, err, err_len) != 0)
 		return -1;
-	snprintf(name, sizeof(name), "aif6_%u_%" PRIu64, t->sw_index, seq);
+	snprintf(name, sizeof(name), "aif6_%u_%" PRIu64, sw_index, seq);
 	return build_fib6(t, sp, sw_index, name, err, err_len);
 }
 
@@ -527,7 +512,7 @@ same_members(const struct aif_tables *a, const struct aif_group *ga,
 }
 
 struct aif_tables *
-aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
+aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 		   uint16_t sw_index, char *err, size_t err_len)
 {
 	const struct aif_switch_params *sp;
@@ -550,7 +535,6 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 		snprintf(err, err_len, "out of memory");
 		return NULL;
 	}
-	t->sw_index = sw_index;
 	t->generation = sw->generation + 1;
 	t->n_ports = sp->n_ports;
 	for (uint16_t p = 0; p < sp->n_ports; p++) {
@@ -682,13 +666,11 @@ aif_tables_compile(struct aif_switch *sw, struct aif_config *cfg,
 	if (aif_qos_compile(t->qos, &pol->qos, sp->ports, sp->n_ports, speed_bps,
 			    pol->name, sw_index, err, err_len) != 0)
 		goto err;
-	t->cfg = cfg;
 	return t;
 err:
-	t->cfg = NULL;
 	aif_tables_free(t);
 	/* give back the slots this attempt took: the running tables' remain */
-	aif_switch_gc_neighbors(sw, sw->tables);
+	aif_switch_gc_neighbors(sw, sw->tables, NULL);
 	aif_switch_gc_member_slots(sw, sw->tables);
 	return NULL;
 }
@@ -704,10 +686,9 @@ on_subnet(const struct aif_tables *t, uint16_t port, const struct aif_ip *ip)
 }
 
 void
-aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_tables *t,
+aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_switch_params *sp,
 			   aif_time_ns now_ns)
 {
-	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
 	struct aif_neigh *nb = sw->neigh;
 
 	for (uint32_t i = 0; i < sp->n_neighbors; i++) {
@@ -731,20 +712,24 @@ aif_switch_gc_member_slots(struct aif_switch *sw, const struct aif_tables *t)
 }
 
 void
-aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t)
+aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t,
+			const struct aif_switch_params *sp)
 {
 	struct aif_neigh *nb = sw->neigh;
 	static bool keep[AIF_NEIGH_SLOTS], is_static[AIF_NEIGH_SLOTS]; /* control thread only */
 
 	memset(keep, 0, sizeof(keep));
 	memset(is_static, 0, sizeof(is_static));
-	if (t != NULL && t->cfg != NULL) {
-		const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
-		for (uint32_t i = 0; i < sp->n_neighbors; i++) {
+	if (t != NULL) {
+		for (uint32_t i = 0; sp != NULL && i < sp->n_neighbors; i++) {
 			uint32_t s = aif_neigh_find(nb, &sp->neighbors[i].ip);
 			if (s != AIF_NEIGH_NONE)
 				keep[s] = is_static[s] = true;
 		}
+		/* no params: the static entries stay what they are */
+		for (uint32_t s = 0; sp == NULL && s < nb->cap; s++)
+			if (nb->meta[s].type == AIF_NEIGH_STATIC)
+				keep[s] = is_static[s] = true;
 		for (uint32_t m = 0; m < t->n_members; m++)
 			keep[t->members[m].neigh_slot] = true;
 	}

@@ -450,7 +450,7 @@ print_ports(const struct aif_ctl *ctl)
 {
 	const struct aif_switch *sw = ctl->sw;
 	const struct aif_tables *t = sw->tables;
-	const struct aif_switch_params *sp = &t->cfg->switches[t->sw_index];
+	const struct aif_switch_params *sp = &ctl->cfg->switches[0];
 	char mac[32];
 
 	printf("switch %s: %u ports, %u workers\n", sw->name, sw->n_ports, sw->n_workers);
@@ -753,6 +753,7 @@ out:
 	if (eal_up)
 		close_ports(sw, &ctl, pool, pool_ports);
 	aif_switch_free(sw);
+	aif_config_free(ctl.cfg);
 	if (pool != NULL) {
 		unsigned in_use = rte_mempool_in_use_count(pool);
 		char msg[768];

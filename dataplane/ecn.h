@@ -88,7 +88,7 @@
 #include <rte_byteorder.h>
 
 #include "rng.h"
-#include "../pipelines/rewrite.h"
+#include "cksum.h"
 
 /* ECN codepoints, the low two bits of the IPv4 TOS / IPv6 traffic class. */
 #define AIF_ECN_NOT_ECT 0x0

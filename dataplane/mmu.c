@@ -19,7 +19,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "../control/config.h"
+#include "capacity.h"
 #include "mmu.h"
 
 _Static_assert(AIF_MMU_MAX_PORTS == AIF_MAX_PORTS,

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../control/config.h"
+#include "capacity.h"
 #include "types.h"
 
 struct rte_mbuf;

@@ -29,7 +29,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../control/config.h"
+#include "capacity.h"
+#include "params.h"
 #include "ecn.h"
 #include "mmu.h"
 #include "pfc.h"

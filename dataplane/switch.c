@@ -20,8 +20,6 @@
 
 #define LEARN_RING_SIZE 1024
 
-void aif_tables_free(struct aif_tables *t); /* control/compile.c */
-
 struct aif_switch *
 aif_switch_create(const char *name, uint16_t index, uint16_t n_workers,
 		  struct rte_mempool *pool)

@@ -31,9 +31,6 @@ struct aif_qos;
 struct aif_trace;
 struct aif_capture;
 
-#define AIF_MAX_WORKERS 16
-#define AIF_MAX_MEMBER_SLOTS 8192 /* distinct group members configured at once
-				   * (a reload needs the old and the new ones) */
 
 /* A neighbour seen by a worker, for control to learn. */
 struct aif_learn {

@@ -21,7 +21,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../control/config.h"
+#include "capacity.h"
+#include "neigh.h"
+#include "params.h"
 #include "types.h"
 
 struct rte_fib;
@@ -119,9 +121,9 @@ struct aif_tables {
 	struct aif_neigh_params neigh; /* learning and aging (neigh.h) */
 	bool lb_adaptive;         /* some traffic class uses the adaptive scheme */
 	struct aif_qos_config *qos; /* lossless QoS of the switch's policy */
-	/* the config these tables came from (owned; control reads it for `show`) */
-	struct aif_config *cfg;
-	uint16_t sw_index; /* which switch of cfg */
 };
+
+/* Free tables (NULL is fine): control, once no worker can see them. */
+void aif_tables_free(struct aif_tables *t);
 
 #endif /* AIF_TABLES_H */

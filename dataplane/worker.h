@@ -29,6 +29,7 @@
 #include <rte_mbuf.h>
 
 #include "counters.h"
+#include "capacity.h"
 #include "rng.h"
 #include "types.h"
 
@@ -36,7 +37,6 @@ struct aif_switch;
 struct aif_lb_state;
 struct aif_clock;
 
-#define AIF_BURST 32
 #define AIF_MAX_RXQ 64
 #define AIF_ARP_RL_BUCKETS 256
 #define AIF_ARP_RL_NS (100 * AIF_NS_PER_MS) /* ARP/NS requests per bucket */

@@ -25,7 +25,7 @@
 #include <rte_hash_crc.h>
 #include <rte_thash.h>
 
-#include "../control/config.h"
+#include "../dataplane/params.h"
 #include "../dataplane/pkt.h"
 
 static inline uint32_t

@@ -38,7 +38,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../control/config.h"
+#include "../dataplane/capacity.h"
+#include "../dataplane/params.h"
 #include "../dataplane/pkt.h"
 #include "../dataplane/rng.h"
 #include "../dataplane/switch.h"

@@ -29,35 +29,9 @@
 #include <rte_byteorder.h>
 #include <rte_mbuf.h>
 
+#include "../dataplane/cksum.h"
 #include "../dataplane/pkt.h"
 #include "../dataplane/tables.h"
-
-#define AIF_ETH_ALEN 6
-#define AIF_ETH_TYPE_OFF 12    /* EtherType, or the TPID of a tag */
-#define AIF_VLAN_TCI_OFF 14
-#define AIF_VLAN_HLEN 4
-#define AIF_VLAN_PCP_SHIFT 13
-#define AIF_IPV4_TTL_OFF 8
-#define AIF_IPV4_CSUM_OFF 10
-#define AIF_IPV6_HLIM_OFF 7
-
-/*
- * Incremental checksum update for one changed 16-bit word, RFC 1624
- * eqn. 3: HC' = ~(~HC + ~m + m'), which (unlike eqn. 2) never turns a
- * checksum that should be 0x0000 into 0xffff.  Values are as read from
- * memory (no byte swap): one's complement sums do not depend on byte order.
- */
-static inline uint16_t
-aif_csum_update16(uint16_t csum, uint16_t old_word, uint16_t new_word)
-{
-	uint32_t sum = (uint16_t)~csum;
-
-	sum += (uint16_t)~old_word;
-	sum += new_word;
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
 
 /*
  * MACs, TTL and checksum of a frame whose tag is already as it leaves

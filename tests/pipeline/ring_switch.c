@@ -84,6 +84,7 @@ rs_teardown(struct rs_harness *h)
 {
 	if (h->sw != NULL)
 		aif_switch_free(h->sw);
+	aif_config_free(h->ctl.cfg);
 	for (uint16_t p = 0; p < h->n_ports; p++) {
 		if (h->started[p]) {
 			rte_eth_dev_stop(h->pid[p]);

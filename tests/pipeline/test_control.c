@@ -136,7 +136,7 @@ test_links_changed_reuses_parsed_config(void **state)
 	if (aif_ctl_apply_config(&H.ctl, cfg, err, sizeof(err)) != 0)
 		fail_msg("apply: %s", err);
 	const struct aif_tables *t = H.sw->tables;
-	assert_ptr_equal(t->cfg, cfg);
+	assert_ptr_equal(H.ctl.cfg, cfg);
 	assert_string_equal(t->groups[0].name, "second");
 	uint64_t gen = t->generation;
 	unsigned n_buckets = t->groups[0].n_buckets;
@@ -146,7 +146,7 @@ test_links_changed_reuses_parsed_config(void **state)
 	t = H.sw->tables;
 	assert_int_equal(t->generation, gen + 1);
 	assert_int_equal(H.ctl.link_rebuilds, rebuilds + 1);
-	assert_ptr_equal(t->cfg, cfg);             /* shared, not parsed again */
+	assert_ptr_equal(H.ctl.cfg, cfg);             /* shared, not parsed again */
 	assert_string_equal(t->groups[0].name, "second"); /* not an older config */
 	assert_int_equal(buckets_on_port(t, 2), 0);
 	assert_int_equal(buckets_on_port(t, 1), n_buckets);
@@ -154,7 +154,7 @@ test_links_changed_reuses_parsed_config(void **state)
 	set_link(2, 1);
 	t = H.sw->tables;
 	assert_int_equal(t->generation, gen + 2);
-	assert_ptr_equal(t->cfg, cfg);
+	assert_ptr_equal(H.ctl.cfg, cfg);
 	assert_true(buckets_on_port(t, 2) > 0);
 	assert_true(buckets_on_port(t, 1) > 0);
 	/* the config outlives every table that held it but the last (ASan

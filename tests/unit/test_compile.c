@@ -130,7 +130,7 @@ compile_publish(bool with_default)
 		aif_config_free(cfg);
 		fail_msg("compile: %s", err);
 	}
-	assert_ptr_equal(t->cfg, cfg);
+	aif_config_free(cfg); /* the tables do not keep it */
 	aif_switch_publish(sw, t);
 	return t;
 }
@@ -551,10 +551,11 @@ test_member_slots_reclaimed(void **state)
 		struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
 		if (t == NULL)
 			fail_msg("reload %u: %s", r, err);
-		aif_switch_apply_neighbors(sw, t, 0);
+		aif_switch_apply_neighbors(sw, &cfg->switches[0], 0);
 		aif_switch_publish(sw, t);
-		aif_switch_gc_neighbors(sw, t);
+		aif_switch_gc_neighbors(sw, t, &cfg->switches[0]);
 		aif_switch_gc_member_slots(sw, t);
+		aif_config_free(cfg);
 		assert_int_equal(member_slots_used(), 64);
 	}
 	uint32_t neigh_used = 0;
@@ -647,8 +648,7 @@ test_qos_errors(void **state)
 			cfg->switches[0].ports[1].shaper_bps = cases[i].shaper_bps;
 		struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
 		aif_tables_free(t);
-		if (t == NULL)
-			aif_config_free(cfg);
+		aif_config_free(cfg);
 		if (t != NULL || strcmp(err, cases[i].err) != 0) {
 			printf("case %zu: got\n  %s\nwant\n  %s\n", i, t ? "(compiled)" : err,
 			       cases[i].err);
@@ -767,6 +767,7 @@ many_routes(enum many_kind kind)
 		MISS("2001:db8:100::1:0:0"), MISS("2001:dba::"), MISS("2001:db7:ffff::"),
 	};
 	check_cases(t, around, RTE_DIM(around));
+	aif_config_free(cfg);
 }
 
 /* Out of DPDK memory: the error says how much the FIB needs and how much
@@ -844,6 +845,7 @@ test_compile_fails(void **state)
 	aif_switch_publish(sw, t);
 	assert_int_equal(t->generation, 1);
 	assert_int_equal(aif_nh_type(lookup(t, "10.1.2.129")), AIF_NH_GROUP);
+	aif_config_free(cfg);
 }
 
 #define SW_TEST(f) cmocka_unit_test_setup_teardown(f, setup_switch, teardown_switch)

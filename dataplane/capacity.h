@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Sizes the dataplane is built for.  Control's config reader checks a file
+ * against them; nothing here depends on anything but the compiler.
+ */
+#ifndef AIF_CAPACITY_H
+#define AIF_CAPACITY_H
+
+#define AIF_MAX_SWITCHES 256
+#define AIF_MAX_PORTS 64          /* per switch */
+#define AIF_MAX_PORT_ADDRS 8      /* per port, v4 and v6 together */
+#define AIF_MAX_GROUPS 1024       /* next-hop groups per switch */
+#define AIF_MAX_MEMBERS 64        /* members per next-hop group */
+#define AIF_MAX_ROUTES 65536      /* per switch */
+#define AIF_MAX_NEIGHBORS 4096    /* configured neighbour slots per switch */
+#define AIF_MAX_POLICIES 64
+#define AIF_FLOWLET_TABLE_MAX 65536 /* flowlet table entries per worker */
+#define AIF_MAX_WORKERS 16        /* workers (shards) per switch */
+#define AIF_MAX_MEMBER_SLOTS 8192 /* distinct group members configured at once
+				   * (a reload needs the old and the new ones) */
+#define AIF_BURST 32              /* packets per receive burst and TX buffer */
+#define AIF_DEV_NAME_MAX 64
+#define AIF_ERR_MAX 256
+
+#endif /* AIF_CAPACITY_H */

@@ -55,7 +55,7 @@ cmd_status(struct aif_ctl *c)
 	double up = (double)(aif_clock_now(&c->clock) - c->start_ns) / 1e9;
 	json_t *st = json_pack("{s:s, s:s, s:f, s:i, s:i, s:I, s:I, s:I}",
 			 "version", AIF_VERSION, "switch", c->sw->name,
-			 "uptime_s", up, "workers", c->sw->n_workers,
+			 "uptime_s", up, "workers", c->sw->n_shards,
 			 "ports", c->sw->n_ports,
 			 "config_generation", (json_int_t)(t ? t->generation : 0),
 			 "loads_ok", (json_int_t)c->loads_ok,
@@ -310,7 +310,7 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	if (same_ports(c, &cfg->switches[0], err, err_len) != 0)
 		goto reject;
 	const struct aif_switch_params *sp = &cfg->switches[0];
-	if (cfg->policies[sp->policy].qos.enable && c->sw->n_workers > 1) {
+	if (cfg->policies[sp->policy].qos.enable && c->sw->n_shards > 1) {
 		snprintf(err, err_len, "$.policies.%s.qos.enable: the lossless QoS state of a "
 			 "switch belongs to one worker; run one worker (EAL -l 0-1) or set "
 			 "\"enable\": false", cfg->policies[sp->policy].name);
@@ -321,7 +321,7 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		goto reject;
 	aif_time_ns now = aif_clock_now(&c->clock);
 	if (t->qos->enable && c->sw->qos == NULL) {
-		/* created here, owned by worker 0 from the moment it is published */
+		/* created here, driven by the shard that drives_qos once published */
 		struct aif_qos *q = aif_qos_create(t->qos, c->sw->n_ports, 0);
 		if (q == NULL) {
 			snprintf(err, err_len, "cannot allocate the egress queues");
@@ -571,7 +571,7 @@ cmd_capture_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	cp.drops = json_is_true(drops);
 	if (make_dir(c->capture_dir, err, err_len) != 0 ||
 	    aif_capture_start(c->sw, (uint16_t)p, c->capture_dir, json_string_value(file),
-			      &cp, err, err_len) != 0)
+			      &cp, aif_clock_now(&c->clock), err, err_len) != 0)
 		return NULL;
 	aif_capture_get(c->sw, (uint16_t)p, &ci);
 	return capture_json(c->sw, (uint16_t)p, &ci);

@@ -44,10 +44,10 @@
 
 #include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
+#include "../dataplane/egress.h"
 #include "../dataplane/qos.h"
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
-#include "../pipelines/egress.h"
 #include "commands.h"
 #include "config.h"
 #include "ctl_server.h"
@@ -399,8 +399,7 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	port->link_up = link.link_status;
 	port->speed_mbps = pp->speed_mbps ? pp->speed_mbps :
 			   (link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN ? link.link_speed : 0);
-	port->tx.burst = aif_txif_dpdk;
-	port->tx.dpdk_port = pid;
+	aif_port_init_dpdk(port, p, pid);
 	return 0;
 err:
 	fprintf(stderr, "$.switches[0].ports[%u] (port %s, device %s): %s failed: %s\n",
@@ -428,7 +427,7 @@ close_ports(const struct aif_switch *sw, const struct aif_ctl *ctl,
 	uint16_t pid;
 
 	for (uint16_t p = 0; sw != NULL && p < sw->n_ports; p++) {
-		if (sw->ports[p].tx.burst == NULL) /* set once started */
+		if (sw->ports[p].ops == NULL) /* set once started */
 			continue;
 		/* what its driver gives back, against what it took (pool_check.h) */
 		unsigned before = pool ? rte_mempool_in_use_count(pool) : 0;
@@ -453,7 +452,7 @@ print_ports(const struct aif_ctl *ctl)
 	const struct aif_switch_params *sp = &ctl->cfg->switches[0];
 	char mac[32];
 
-	printf("switch %s: %u ports, %u workers\n", sw->name, sw->n_ports, sw->n_workers);
+	printf("switch %s: %u ports, %u workers\n", sw->name, sw->n_ports, sw->n_shards);
 	for (uint16_t p = 0; p < sw->n_ports; p++) {
 		const struct aif_port *port = &sw->ports[p];
 		const struct aif_port_info *pi = &ctl->pinfo[p];
@@ -472,12 +471,10 @@ static int
 worker_main(void *arg)
 {
 	struct aif_worker *w = arg;
-	struct aif_clock clk;
 
-	aif_clock_init_real(&clk);
-	aif_worker_set_clock(w, &clk);
+	/* control's clock: one time base for the runners and control */
 	while (__atomic_load_n(&workers_run, __ATOMIC_RELAXED))
-		aif_worker_step(w, aif_clock_now(&clk));
+		aif_worker_step(w, aif_clock_now(w->clock));
 	return 0;
 }
 
@@ -544,7 +541,7 @@ write_stats(const char *path, const struct aif_switch *sw, double elapsed_s)
 {
 	json_t *c = aif_ctl_counters_json(sw);
 	json_object_set_new(c, "elapsed_s", json_real(elapsed_s));
-	json_object_set_new(c, "workers", json_integer(sw->n_workers));
+	json_object_set_new(c, "workers", json_integer(sw->n_shards));
 	int rc = json_dump_file(c, path, JSON_INDENT(2));
 	json_decref(c);
 	if (rc != 0)
@@ -566,6 +563,7 @@ main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct aif_config *cfg = NULL;
 	struct aif_ctl ctl = { 0 };
+	struct aif_worker *runners[AIF_MAX_WORKERS] = { NULL };
 	struct aif_ctl_server *srv = NULL;
 	struct rte_mempool *pool = NULL;
 	struct aif_switch *sw = NULL;
@@ -669,6 +667,8 @@ main(int argc, char **argv)
 			fprintf(stderr, "cannot create worker %u\n", w);
 			goto out;
 		}
+		runners[w] = wk;
+		aif_worker_set_clock(wk, &ctl.clock);
 		for (uint16_t p = 0; p < sw->n_ports; p++)
 			if (w < sw->ports[p].n_rxq)
 				aif_worker_add_rxq(wk, p, (uint16_t)w);
@@ -694,7 +694,7 @@ main(int argc, char **argv)
 	double t0 = mono_s();
 	w = 0;
 	RTE_LCORE_FOREACH_WORKER(lcore)
-		rte_eal_remote_launch(worker_main, sw->workers[w++], lcore);
+		rte_eal_remote_launch(worker_main, runners[w++], lcore);
 	ran = true;
 
 	aif_time_ns next_link = 0, next_age = 0;
@@ -722,7 +722,8 @@ main(int argc, char **argv)
 	 * peers the switch left paused (XON), before the ports stop. */
 	struct aif_egress_stop_info stop = { 0 };
 	if (sw->qos != NULL)
-		aif_egress_shutdown(sw->workers[0], sw->qos, aif_clock_now(&ctl.clock), &stop);
+		aif_egress_shutdown(sw, sw->shards[0], sw->qos, aif_clock_now(&ctl.clock),
+				    &stop);
 	print_summary(sw, elapsed);
 	for (uint16_t p = 0; p < sw->n_ports; p++) {
 		struct aif_capture_info ci;
@@ -752,6 +753,10 @@ out:
 	sw_ports = sw != NULL ? sw->n_ports : 0;
 	if (eal_up)
 		close_ports(sw, &ctl, pool, pool_ports);
+	for (unsigned i = 0; i < AIF_MAX_WORKERS; i++)
+		aif_worker_free(runners[i]);
+	if (sw != NULL)
+		aif_capture_free(sw);
 	aif_switch_free(sw);
 	aif_config_free(ctl.cfg);
 	if (pool != NULL) {

@@ -58,7 +58,7 @@ aif_ctl_trace_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	    port_arg(req, "dst_port", &f.dst_port, err, err_len) != 0)
 		return NULL;
 	if (sw->trace == NULL) {
-		struct aif_trace *tr = aif_trace_create(sw->index, sw->n_workers);
+		struct aif_trace *tr = aif_trace_create(sw->index, sw->n_shards);
 		if (tr == NULL) {
 			snprintf(err, err_len, "cannot allocate the trace rings");
 			return NULL;
@@ -69,7 +69,7 @@ aif_ctl_trace_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	/* the filter changes only while no worker records */
 	__atomic_store_n(&tr->on, 0, __ATOMIC_RELEASE);
 	rte_rcu_qsbr_synchronize(sw->qsv, RTE_QSBR_THRID_INVALID);
-	aif_trace_drain(tr, sw->n_workers);
+	aif_trace_drain(tr, sw->n_shards);
 	tr->f = f;
 	__atomic_store_n(&tr->on, 1, __ATOMIC_RELEASE);
 	return json_pack("{s:b}", "tracing", 1);
@@ -85,7 +85,7 @@ aif_ctl_trace_stop(struct aif_ctl *c, char *err, size_t err_len)
 	}
 	__atomic_store_n(&tr->on, 0, __ATOMIC_RELEASE);
 	rte_rcu_qsbr_synchronize(c->sw->qsv, RTE_QSBR_THRID_INVALID);
-	aif_trace_drain(tr, c->sw->n_workers);
+	aif_trace_drain(tr, c->sw->n_shards);
 	return json_pack("{s:b, s:I, s:I}", "tracing", 0, "records", (json_int_t)tr->n_kept,
 			 "lost", (json_int_t)tr->lost);
 }
@@ -122,7 +122,7 @@ aif_ctl_show_trace(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	if (count_arg(req, "offset", 0, &offset, err, err_len) != 0 ||
 	    count_arg(req, "limit", 1, &limit, err, err_len) != 0)
 		return NULL;
-	aif_trace_drain(tr, c->sw->n_workers);
+	aif_trace_drain(tr, c->sw->n_shards);
 	json_t *rows = json_array();
 	uint64_t end = offset + RTE_MIN(limit, (uint64_t)tr->n_kept);
 	for (uint64_t i = offset; i < tr->n_kept && i < end; i++) {

@@ -56,52 +56,97 @@ copy(const struct aif_capture *c, struct aif_capture_wk *k,
 	return cp;
 }
 
-void
-aif_capture_rx_process(struct aif_worker *w, uint16_t port,
-		       struct rte_mbuf **pkts, uint16_t n)
+/* The capture of port p, if p's bit is on (one load per burst). */
+static inline struct aif_capture *
+capturing(const struct aif_port *p)
 {
-	struct aif_capture *c = w->sw->capture;
-	struct aif_capture_wk *k = &c->wk[w->id];
+	struct aif_capture *c = p->wrap;
+	return c != NULL && ((__atomic_load_n(&c->on_mask, __ATOMIC_ACQUIRE) >> p->index) & 1)
+		? c : NULL;
+}
+
+/* rx_burst: the wrapped port's, then a copy of each frame, kept until the
+ * burst is done (cap_rx_done) so that a drop can be written with it. */
+static uint16_t
+cap_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+       aif_time_ns now_ns)
+{
+	n = port->base->rx_burst(port, queue, pkts, n, now_ns);
+	struct aif_capture *c = n ? capturing(port) : NULL;
+	if (c == NULL)
+		return n;
+	struct aif_capture_wk *k = &c->wk[queue];
 	uint16_t m = 0;
 
 	for (uint16_t i = 0; i < n; i++) {
-		struct rte_mbuf *cp = copy(c, k, pkts[i], port);
+		struct rte_mbuf *cp = copy(c, k, pkts[i], port->index);
 		if (cp == NULL)
 			continue;
 		k->rx_orig[m] = pkts[i];
 		k->rx_rec[m++] = (struct aif_capture_rec){
-			.m = cp, .ts_ns = w->now_ns, .orig_len = rte_pktmbuf_pkt_len(pkts[i]),
-			.port = port, .dir = AIF_CAPTURE_IN, .reason = AIF_CAPTURE_NO_DROP,
+			.m = cp, .ts_ns = now_ns, .orig_len = rte_pktmbuf_pkt_len(pkts[i]),
+			.port = port->index, .dir = AIF_CAPTURE_IN,
+			.reason = AIF_CAPTURE_NO_DROP,
 		};
 	}
-	k->rx_port = port;
+	k->rx_port = port->index;
 	k->rx_n = m;
 	k->rx_active = true;
-	aif_worker_process(w, port, pkts, n); /* may call aif_capture_drops */
-	k->rx_active = false;
-	enqueue(k, k->rx_rec, m);
+	return n;
 }
 
-uint16_t
-aif_capture_tx_burst(struct aif_worker *w, uint16_t p, struct rte_mbuf **pkts,
-		     uint16_t n)
+/* rx_done: annotate the copies of the frames the switch dropped (drops
+ * on), stamp them with the burst's time, enqueue them; free the drops. */
+static void
+cap_rx_done(struct aif_port *port, uint16_t queue, struct rte_mbuf **dropped,
+	    const uint8_t *reasons, uint16_t n, aif_time_ns now_ns)
 {
-	struct aif_capture *c = w->sw->capture;
-	struct aif_capture_wk *k = &c->wk[w->id];
-	struct aif_port *port = &w->sw->ports[p];
+	struct aif_capture *c = port->wrap;
+	struct aif_capture_wk *k = c != NULL ? &c->wk[queue] : NULL;
+
+	if (k != NULL && k->rx_active && k->rx_port == port->index) {
+		bool drops = (__atomic_load_n(&c->drops_mask, __ATOMIC_ACQUIRE) >>
+			      port->index) & 1;
+		/* at most 32 x 32 compares */
+		for (uint16_t i = 0; drops && i < n; i++)
+			for (uint16_t j = 0; j < k->rx_n; j++)
+				if (k->rx_orig[j] == dropped[i]) {
+					k->rx_rec[j].reason = reasons[i];
+					break;
+				}
+		for (uint16_t j = 0; j < k->rx_n; j++)
+			k->rx_rec[j].ts_ns = now_ns;
+		k->rx_active = false;
+		enqueue(k, k->rx_rec, k->rx_n);
+	}
+	if (n)
+		rte_pktmbuf_free_bulk(dropped, n);
+}
+
+/* tx_burst: copy, send through the wrapped port, enqueue the copies of what
+ * it took (and with drops on, those it refused, as "tx_full"). */
+static uint16_t
+cap_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+       aif_time_ns now_ns)
+{
+	struct aif_capture *c = capturing(port);
+	if (c == NULL)
+		return port->base->tx_burst(port, queue, pkts, n, now_ns);
+	struct aif_capture_wk *k = &c->wk[queue];
 	struct aif_capture_rec rec[AIF_BURST];
-	bool drops = (w->capture_drops >> p) & 1;
+	uint16_t p = port->index;
+	bool drops = (__atomic_load_n(&c->drops_mask, __ATOMIC_ACQUIRE) >> p) & 1;
 	uint16_t sent, m = 0;
 
 	n = RTE_MIN(n, (uint16_t)AIF_BURST);
 	/* copy first: once sent, a frame belongs to the driver */
 	for (uint16_t i = 0; i < n; i++)
 		rec[i] = (struct aif_capture_rec){
-			.m = copy(c, k, pkts[i], p), .ts_ns = w->now_ns,
+			.m = copy(c, k, pkts[i], p), .ts_ns = now_ns,
 			.orig_len = rte_pktmbuf_pkt_len(pkts[i]), .port = p,
 			.dir = AIF_CAPTURE_OUT, .reason = AIF_CAPTURE_NO_DROP,
 		};
-	sent = port->tx.burst(&port->tx, w->txq, pkts, n);
+	sent = port->base->tx_burst(port, queue, pkts, n, now_ns);
 	for (uint16_t i = 0; i < n; i++) {
 		if (rec[i].m == NULL)
 			continue;
@@ -118,36 +163,9 @@ aif_capture_tx_burst(struct aif_worker *w, uint16_t p, struct rte_mbuf **pkts,
 	return sent;
 }
 
-void
-aif_capture_drops(struct aif_worker *w, uint16_t port, struct rte_mbuf *const *pkts,
-		  const uint8_t *reasons, uint16_t n)
-{
-	struct aif_capture *c = w->sw->capture;
-	struct aif_capture_wk *k = &c->wk[w->id];
-	struct aif_capture_rec rec[AIF_BURST];
-	uint16_t m = 0;
-
-	if (k->rx_active && k->rx_port == port) {
-		/* annotate the copies made at receive (at most 32 x 32 compares) */
-		for (uint16_t i = 0; i < n; i++)
-			for (uint16_t j = 0; j < k->rx_n; j++)
-				if (k->rx_orig[j] == pkts[i]) {
-					k->rx_rec[j].reason = reasons[i];
-					break;
-				}
-		return;
-	}
-	for (uint16_t i = 0; i < n && m < AIF_BURST; i++) {
-		struct rte_mbuf *cp = copy(c, k, pkts[i], port);
-		if (cp == NULL)
-			continue;
-		rec[m++] = (struct aif_capture_rec){
-			.m = cp, .ts_ns = w->now_ns, .orig_len = rte_pktmbuf_pkt_len(pkts[i]),
-			.port = port, .dir = AIF_CAPTURE_IN, .reason = reasons[i],
-		};
-	}
-	enqueue(k, rec, m);
-}
+static const struct aif_port_ops capture_ops = {
+	.kind = "capture", .rx_burst = cap_rx, .tx_burst = cap_tx, .rx_done = cap_rx_done,
+};
 
 /* ------------------------------------------------------------------ */
 /* Control side                                                        */
@@ -190,7 +208,7 @@ capture_create(struct aif_switch *sw, char *err, size_t err_len)
 			 rte_strerror(rte_errno));
 		goto err;
 	}
-	for (uint16_t w = 0; w < sw->n_workers; w++) {
+	for (uint16_t w = 0; w < sw->n_shards; w++) {
 		snprintf(name, sizeof(name), "aif_cap_%u_%u", sw->index, w);
 		c->wk[w].ring = rte_ring_create_elem(name, sizeof(struct aif_capture_rec),
 						     AIF_CAPTURE_RING_SIZE, SOCKET_ID_ANY,
@@ -223,7 +241,7 @@ limit_reached(struct aif_capture *c, uint16_t port, const char *which)
 
 /* Write one record to its port's file and free the copy. */
 static void
-write_rec(struct aif_capture *c, unsigned wid, const struct aif_capture_rec *r)
+write_rec(struct aif_capture *c, const struct aif_capture_rec *r)
 {
 	static uint8_t lin[AIF_CAPTURE_SNAPLEN_MAX]; /* control thread only */
 	struct aif_capture_port *cp = r->port < AIF_MAX_PORTS ? &c->port[r->port] : NULL;
@@ -250,7 +268,7 @@ write_rec(struct aif_capture *c, unsigned wid, const struct aif_capture_rec *r)
 		return;
 	}
 	const void *data = rte_pktmbuf_read(r->m, 0, len, lin);
-	long n = aif_pcapng_write_epb(cp->f, 0, r->ts_ns + (uint64_t)cp->wall_off_ns[wid],
+	long n = aif_pcapng_write_epb(cp->f, 0, r->ts_ns + (uint64_t)cp->wall_off_ns,
 				      data, len, r->orig_len, r->dir, cmt);
 	if (n < 0) {
 		if (cp->write_errno == 0)
@@ -283,7 +301,7 @@ aif_capture_poll(struct aif_switch *sw)
 							RTE_MIN(left, (unsigned)DRAIN_BURST),
 							NULL)) > 0) {
 			for (unsigned i = 0; i < n; i++)
-				write_rec(c, w, &rec[i]);
+				write_rec(c, &rec[i]);
 			left -= n;
 			total += n;
 		}
@@ -375,7 +393,7 @@ err:
 int
 aif_capture_start(struct aif_switch *sw, uint16_t port, const char *dir,
 		  const char *name, const struct aif_capture_params *params,
-		  char *err, size_t err_len)
+		  aif_time_ns now_ns, char *err, size_t err_len)
 {
 	struct aif_capture *c = sw->capture;
 	struct aif_capture_port *cp;
@@ -451,17 +469,16 @@ aif_capture_start(struct aif_switch *sw, uint16_t port, const char *dir,
 	cp->header_bytes = (uint64_t)header;
 	cp->skipped_base = skipped_sum(c, port);
 	cp->start_wall_ns = wall_ns();
-	for (uint16_t w = 0; w < sw->n_workers; w++) {
-		const struct aif_worker *wk = sw->workers[w];
-		aif_time_ns now = wk ? __atomic_load_n(&wk->now_ns, __ATOMIC_RELAXED) : 0;
-		cp->wall_off_ns[w] = (int64_t)(cp->start_wall_ns - now);
-	}
+	cp->wall_off_ns = (int64_t)(cp->start_wall_ns - now_ns);
 	c->snaplen[port] = snaplen;
-	/* the snaplen and drops bit before the on bit: a worker that sees the
-	 * port on sees them too */
+	/* the snaplen and drops bit before the on bit: a runner that sees the
+	 * port on sees them too; then the wrapper in front of the port */
 	if (params->drops)
 		__atomic_fetch_or(&c->drops_mask, 1ull << port, __ATOMIC_RELEASE);
 	__atomic_fetch_or(&c->on_mask, 1ull << port, __ATOMIC_RELEASE);
+	struct aif_port *pt = &sw->ports[port];
+	pt->wrap = c;
+	__atomic_store_n(&pt->ops, &capture_ops, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -514,7 +531,8 @@ aif_capture_stop(struct aif_switch *sw, uint16_t port, struct aif_capture_info *
 	cp = &c->port[port];
 	__atomic_fetch_and(&c->on_mask, ~(1ull << port), __ATOMIC_RELEASE);
 	__atomic_fetch_and(&c->drops_mask, ~(1ull << port), __ATOMIC_RELEASE);
-	/* Every worker step that may still copy for this port ends... */
+	__atomic_store_n(&sw->ports[port].ops, sw->ports[port].base, __ATOMIC_RELEASE);
+	/* Every runner step that may still copy for this port ends... */
 	rte_rcu_qsbr_synchronize(sw->qsv, RTE_QSBR_THRID_INVALID);
 	/* ...so after this drain nothing more comes for it. */
 	aif_capture_poll(sw);
@@ -547,6 +565,9 @@ aif_capture_free(struct aif_switch *sw)
 	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
 		if (c->port[p].f != NULL)
 			aif_capture_stop(sw, p, NULL, err, sizeof(err));
+	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
+		if (sw->ports[p].wrap == c)
+			sw->ports[p].wrap = NULL;
 	for (unsigned w = 0; w < AIF_MAX_WORKERS; w++) {
 		if (c->wk[w].ring == NULL)
 			continue;

@@ -8,7 +8,7 @@
  * Why our own pcapng writer, not rte_pcapng: rte_pcapng (22.11) has no
  * per-packet comment, names interfaces after DPDK ports, and converts TSC
  * timestamps itself.  Ours writes one interface per file named after the
- * switch port (if_name "p0"), nanosecond timestamps from the worker clock
+ * switch port (if_name "p0"), nanosecond timestamps from the switch clock
  * (virtual in tests), epb_flags with the direction (inbound/outbound) and
  * an opt_comment "drop: <reason>" (names as in `show counters`) on dropped
  * frames; tshark shows them as frame.packet_flags_direction and
@@ -27,40 +27,45 @@
  * limit the port stops being copied, the rest is counted as past_limit,
  * and the file stays open (and valid) until aif_capture_stop.
  *
+ * A capture wraps the port (port.h): while it runs, the port's ops are
+ * the capture's, which call the port's own implementation (port->base)
+ * and copy what passes.
+ *
  * Protocol (who does what):
  *   control  aif_capture_start opens the file, writes the section header
  *            and interface blocks, fills the port's snaplen and drops flag,
- *            then sets the port's bit in on_mask (and drops_mask) with a
- *            release store.  aif_capture_poll (every control-loop round,
- *            10 ms) drains the per-worker rings into the files.
- *            aif_capture_stop clears the bits, waits one worker step
+ *            sets the port's bit in on_mask (and drops_mask), then puts the
+ *            capture's ops in front of the port, with release stores.
+ *            aif_capture_poll (every control-loop round, 10 ms) drains the
+ *            per-shard rings into the files.  aif_capture_stop clears the
+ *            bits, gives the port its own ops back, waits one runner step
  *            (rte_rcu_qsbr_synchronize: a step is a read-side critical
- *            section and the worker loads the masks inside it), drains,
+ *            section and the runner loads the ops inside it), drains,
  *            writes the statistics block and closes.  Only control does
  *            file I/O.
- *   worker   loads on_mask/drops_mask once per step (aif_capture_load).
- *            With the port's bit clear: nothing else, one predictable
- *            branch per RX burst and per TX flush.  With it set it copies
- *            every packet (rte_pktmbuf_copy, at most snaplen bytes) into
- *            the capture pool and enqueues {copy, now_ns, length, port,
- *            direction, drop reason} on its own SP/SC ring.  It never
- *            blocks: a full ring or an empty pool skips the copy and counts
- *            it (skipped[port], worker-written, control-summed).
+ *   runner   calls the port's ops once per burst.  A port without a
+ *            capture pays nothing; with one whose bit is set, the wrapper
+ *            copies every packet (rte_pktmbuf_copy, at most snaplen bytes)
+ *            into the capture pool and enqueues {copy, now_ns, length,
+ *            port, direction, drop reason} on the ring of the shard's
+ *            queue.  It never blocks: a full ring or an empty pool skips
+ *            the copy and counts it (skipped[port], runner-written,
+ *            control-summed).
  *
  * What is captured on a port:
- *   rx  every frame as received, before the pipeline touches it.  The
- *       copies of a burst are enqueued after the pipeline has run on it,
- *       so with drops on, the copy of a frame the pipeline dropped carries
- *       the reason.  Drops that happen later (in the egress queues, at
- *       dequeue, by the PFC watchdog) are not annotated: the frame was
- *       captured as received, without a comment.
+ *   rx  every frame as received, before the stages touch it.  The copies
+ *       of a burst are enqueued when the burst is done (rx_done), so with
+ *       drops on, the copy of a frame the switch dropped on receipt
+ *       carries the reason.  Drops that happen later (in the egress
+ *       queues, at dequeue, by the PFC watchdog) are not annotated: the
+ *       frame was captured as received, without a comment.
  *   tx  what the port accepted (after tx_burst), in burst order.  Frames
  *       the NIC refused are not "sent": with drops on they are written as
  *       outbound with "drop: tx_full", else not at all.
- * Timestamps: the worker's clock starts at 0 at its launch; at start control
- * records, per worker, wall clock (CLOCK_REALTIME) minus the worker's
- * now_ns, and adds it when writing.  Every frame of one step has that
- * step's time.
+ * Timestamps: the switch's clock (one for the process, virtual in tests);
+ * at start control records wall clock (CLOCK_REALTIME) minus the clock's
+ * now_ns, and adds it when writing.  A received frame has its burst's time,
+ * a sent one its flush's.
  */
 #ifndef AIF_CAPTURE_H
 #define AIF_CAPTURE_H
@@ -71,8 +76,9 @@
 
 #include <rte_branch_prediction.h>
 
+#include "capacity.h"
 #include "switch.h"
-#include "worker.h"
+#include "types.h"
 
 struct rte_mbuf;
 struct rte_mempool;
@@ -81,7 +87,7 @@ struct rte_ring;
 #define AIF_CAPTURE_SNAPLEN_MIN 64
 #define AIF_CAPTURE_SNAPLEN_MAX 65535
 #define AIF_CAPTURE_SNAPLEN_DEFAULT 65535
-#define AIF_CAPTURE_RING_SIZE 4096  /* records per worker ring */
+#define AIF_CAPTURE_RING_SIZE 4096  /* records per shard ring */
 #define AIF_CAPTURE_POOL_SIZE 8191  /* copies in flight, all workers */
 #define AIF_CAPTURE_NO_DROP 0xff    /* reason of a frame that was not dropped */
 #define AIF_CAPTURE_PATH_MAX 512
@@ -95,21 +101,22 @@ enum aif_capture_dir {
 	AIF_CAPTURE_OUT = 2,
 };
 
-/* One copy on its way from a worker to the file (24 bytes). */
+/* One copy on its way from a runner to the file (24 bytes). */
 struct aif_capture_rec {
 	struct rte_mbuf *m;   /* the copy, from the capture pool */
-	aif_time_ns ts_ns;    /* the worker's now_ns */
+	aif_time_ns ts_ns;    /* the burst's now_ns */
 	uint32_t orig_len;    /* frame length on the wire (no FCS) */
 	uint16_t port;        /* switch port */
 	uint8_t dir;          /* enum aif_capture_dir */
 	uint8_t reason;       /* enum aif_drop_reason, or AIF_CAPTURE_NO_DROP */
 };
 
-/* One worker's side: written by that worker only (skipped: read by control). */
+/* One shard's side (its queue on the ports): written by that shard's runner
+ * only (skipped: read by control). */
 struct aif_capture_wk {
-	struct rte_ring *ring;              /* SP: the worker, SC: control */
+	struct rte_ring *ring;              /* SP: the runner, SC: control */
 	uint64_t skipped[AIF_MAX_PORTS];    /* copies lost: pool empty or ring full */
-	/* the RX burst the pipeline is running on (aif_capture_rx_process) */
+	/* the RX burst the switch is running on (rx_burst to rx_done) */
 	uint16_t rx_port, rx_n;
 	bool rx_active;
 	struct rte_mbuf *rx_orig[AIF_BURST];
@@ -139,7 +146,7 @@ struct aif_capture_port {
 	uint64_t drop_comments;   /* of those, frames written with a drop reason */
 	uint64_t skipped_base;    /* sum of skipped[port] at start */
 	uint64_t start_wall_ns;
-	int64_t wall_off_ns[AIF_MAX_WORKERS]; /* wall clock - worker now_ns */
+	int64_t wall_off_ns;      /* wall clock - the switch's clock, at start */
 };
 
 struct aif_capture {
@@ -165,57 +172,12 @@ struct aif_capture_info {
 	int write_errno;
 };
 
-/* ---- worker side ---- */
-
-/*
- * Once per step, inside the RCU critical section: which ports capture.
- * sw->capture is NULL until the first capture starts.
- */
-static inline void
-aif_capture_load(struct aif_worker *w)
-{
-	const struct aif_capture *c = __atomic_load_n(&w->sw->capture, __ATOMIC_ACQUIRE);
-
-	if (likely(c == NULL)) {
-		w->capture_ports = 0;
-		w->capture_drops = 0;
-		return;
-	}
-	w->capture_ports = __atomic_load_n(&c->on_mask, __ATOMIC_ACQUIRE);
-	w->capture_drops = __atomic_load_n(&c->drops_mask, __ATOMIC_ACQUIRE);
-}
-
-/*
- * An RX burst of a capturing port: copy each frame, run the pipeline on
- * the burst (aif_worker_process), then enqueue the copies, each with its
- * drop reason when the port captures drops.
- */
-void aif_capture_rx_process(struct aif_worker *w, uint16_t port,
-			    struct rte_mbuf **pkts, uint16_t n);
-
-/*
- * tx.burst for a capturing port: copy, send, enqueue the copies of what the
- * port took (and with drops on, those it refused, as "tx_full").  Returns
- * what tx.burst returned.
- */
-uint16_t aif_capture_tx_burst(struct aif_worker *w, uint16_t port,
-			      struct rte_mbuf **pkts, uint16_t n);
-
-/*
- * Frames of port the pipeline drops (reasons[i]: enum aif_drop_reason),
- * called before they are freed when the port captures drops.  Inside
- * aif_capture_rx_process it annotates the copies already made; otherwise
- * (a test calling the pipeline directly) it copies them itself.
- */
-void aif_capture_drops(struct aif_worker *w, uint16_t port,
-		       struct rte_mbuf *const *pkts, const uint8_t *reasons,
-		       uint16_t n);
-
 /* ---- control side ---- */
 
 /*
  * Start capturing port of sw into the file name in directory dir (opened
- * and checked as above: name is one path component, not "." or "..").
+ * and checked as above: name is one path component, not "." or ".."), at
+ * now_ns of the clock the runners stamp bursts with.
  * Creates the capture pool and rings on first use.  Returns 0, or -1 with
  * a reason in err (port capturing already, bad snaplen or limit, file).
  *
@@ -226,7 +188,7 @@ void aif_capture_drops(struct aif_worker *w, uint16_t port,
  */
 int aif_capture_start(struct aif_switch *sw, uint16_t port, const char *dir,
 		      const char *name, const struct aif_capture_params *params,
-		      char *err, size_t err_len);
+		      aif_time_ns now_ns, char *err, size_t err_len);
 
 /* Stop port's capture: drain, write statistics, close; info may be NULL. */
 int aif_capture_stop(struct aif_switch *sw, uint16_t port,

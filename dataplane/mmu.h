@@ -106,7 +106,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define AIF_MMU_MAX_PORTS 64 /* = AIF_MAX_PORTS (control/config.h), checked in mmu.c */
+#define AIF_MMU_MAX_PORTS 64 /* = AIF_MAX_PORTS (capacity.h), checked in mmu.c */
 #define AIF_MMU_N_PG 8
 #define AIF_MMU_N_QUEUE 8
 

@@ -181,4 +181,15 @@ void aif_neigh_age(struct aif_neigh *n, const struct aif_neigh_params *p,
 /* Control: recount n_learned after meta[].pinned or types were changed. */
 void aif_neigh_recount(struct aif_neigh *n);
 
+/* A neighbour seen by a worker, for control to learn. */
+struct aif_learn {
+	struct aif_ip ip;
+	struct aif_mac mac;
+	uint16_t port;
+	uint8_t create; /* it talked to the switch: may be added, not only refreshed */
+	uint8_t pad[3];
+};
+/* ring elements are a multiple of 4 bytes */
+_Static_assert(sizeof(struct aif_learn) % 4 == 0, "struct aif_learn size");
+
 #endif /* AIF_NEIGH_H */

@@ -1,12 +1,56 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* DPDK ethdev transmit for struct aif_txif (see port.h). */
+/* Ports: the DPDK ethdev implementation and TX buffers (port.h). */
+#include <stdio.h>
+
 #include <rte_ethdev.h>
 
 #include "port.h"
 
-uint16_t
-aif_txif_dpdk(struct aif_txif *tx, uint16_t queue, struct rte_mbuf **pkts,
-	      uint16_t n)
+static uint16_t
+dpdk_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	aif_time_ns now_ns)
 {
-	return rte_eth_tx_burst(tx->dpdk_port, queue, pkts, n);
+	(void)now_ns;
+	return rte_eth_rx_burst(p->dpdk_port, queue, pkts, n);
+}
+
+static uint16_t
+dpdk_tx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	aif_time_ns now_ns)
+{
+	(void)now_ns;
+	return rte_eth_tx_burst(p->dpdk_port, queue, pkts, n);
+}
+
+const struct aif_port_ops aif_port_dpdk_ops = {
+	.kind = "dpdk", .rx_burst = dpdk_rx, .tx_burst = dpdk_tx,
+};
+
+void
+aif_port_init_dpdk(struct aif_port *p, uint16_t index, uint16_t dpdk_port)
+{
+	p->index = index;
+	p->dpdk_port = dpdk_port;
+	p->base = &aif_port_dpdk_ops;
+	__atomic_store_n(&p->ops, &aif_port_dpdk_ops, __ATOMIC_RELEASE);
+}
+
+void
+aif_txbuf_flush(struct aif_txbuf *b, struct aif_port *port, uint16_t queue,
+		struct aif_port_ctr *c, aif_time_ns now_ns)
+{
+	uint16_t sent = aif_port_ops(port)->tx_burst(port, queue, b->pkts, b->n, now_ns);
+	uint32_t bytes = b->bytes;
+
+	if (unlikely(sent < b->n)) {
+		for (uint16_t i = sent; i < b->n; i++)
+			bytes -= rte_pktmbuf_pkt_len(b->pkts[i]);
+		/* counted on the egress port: the ingress port is not known here */
+		c->drops[AIF_DROP_TX_FULL] += b->n - sent;
+		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
+	}
+	c->tx_packets += sent;
+	c->tx_bytes += bytes;
+	b->n = 0;
+	b->bytes = 0;
 }

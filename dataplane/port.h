@@ -1,11 +1,25 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A switch port's runtime side: where its frames come from and go to.
+ * A switch port: an interface with implementations behind it.
  *
- * Receive is a DPDK queue polled by a worker.  Transmit goes through a small
- * interface (struct aif_txif) so that a port can later be an emulated link or
- * a virtual host instead of a DPDK port; the DPDK implementation is
- * aif_txif_dpdk.  One indirect call per burst, none per packet.
+ * struct aif_port_ops is what the runtime asks of a port: receive a burst
+ * from a queue, transmit a burst on a queue at now_ns (what it does not
+ * take is backpressure: the caller keeps it or counts it), and, optionally,
+ * hear how the burst it last received ended (the frames the switch dropped
+ * and why), which is how a wrapper such as packet capture (capture.h)
+ * annotates drops.  Implementations: DPDK ethdev (aif_port_dpdk_ops); the
+ * capture wrapper (capture.c) stands in front of another implementation;
+ * the emulated link end and the virtual host come with the fabric.  A
+ * queue is the shard's (one per runner on a DPDK port with RSS).
+ *
+ * One indirect call per burst, none per packet.  ops is written by
+ * control (a wrapper coming or going: release store, then an RCU grace
+ * period before what the old ops used is freed) and loaded by the runtime
+ * once per burst.
+ *
+ * TX buffers (struct aif_txbuf): one per shard per port, flushed when full
+ * and at the end of every step; refused frames are freed and counted as
+ * tx_full on the egress port.
  */
 #ifndef AIF_PORT_H
 #define AIF_PORT_H
@@ -13,34 +27,77 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
+#include <rte_mbuf.h>
+
 #include "capacity.h"
+#include "counters.h"
 #include "types.h"
 
-struct rte_mbuf;
-struct aif_txif;
+struct aif_port;
 
-/* Send up to n packets on queue; returns how many were taken. */
-typedef uint16_t (*aif_tx_burst_fn)(struct aif_txif *tx, uint16_t queue,
-				    struct rte_mbuf **pkts, uint16_t n);
-
-struct aif_txif {
-	aif_tx_burst_fn burst;
-	uint16_t dpdk_port; /* for aif_txif_dpdk */
-	void *ctx;          /* for other implementations (tests, links) */
+struct aif_port_ops {
+	const char *kind; /* "dpdk", "capture", ... (show ports) */
+	/* Receive up to n frames from queue. */
+	uint16_t (*rx_burst)(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts,
+			     uint16_t n, aif_time_ns now_ns);
+	/* Send up to n frames on queue; returns how many it took. */
+	uint16_t (*tx_burst)(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts,
+			     uint16_t n, aif_time_ns now_ns);
+	/* Optional.  The burst last received on queue went through the switch
+	 * (stamped now_ns); dropped[0..n) (reasons[]: enum aif_drop_reason)
+	 * are the frames it dropped: this frees them.  NULL: the runtime does. */
+	void (*rx_done)(struct aif_port *p, uint16_t queue, struct rte_mbuf **dropped,
+			const uint8_t *reasons, uint16_t n, aif_time_ns now_ns);
 };
 
 struct aif_port {
 	char name[AIF_NAME_MAX];
-	uint16_t dpdk_port;
+	uint16_t index;        /* in the switch's ports */
+	const struct aif_port_ops *ops;  /* what the runtime calls (see above) */
+	const struct aif_port_ops *base; /* the implementation, when ops wraps it */
+	void *ctx;             /* the implementation's state */
+	void *wrap;            /* the wrapper's state (capture.h) */
+	uint16_t dpdk_port;    /* DPDK implementation: the ethdev port id */
 	uint16_t n_rxq, n_txq;
 	uint32_t speed_mbps;   /* configured, else as the device reports */
-	uint8_t link_up;       /* written by control (atomic byte), read by workers */
+	uint8_t link_up;       /* written by control (aif_switch_set_link) */
 	struct aif_mac dev_mac; /* the device's own MAC */
-	struct aif_txif tx;
 };
 
-/* aif_txif burst function for DPDK ethdev ports. */
-uint16_t aif_txif_dpdk(struct aif_txif *tx, uint16_t queue,
-		       struct rte_mbuf **pkts, uint16_t n);
+/* DPDK ethdev ports. */
+extern const struct aif_port_ops aif_port_dpdk_ops;
+/* Make p a DPDK port on ethdev dpdk_port (index: its place in the switch). */
+void aif_port_init_dpdk(struct aif_port *p, uint16_t index, uint16_t dpdk_port);
+
+/* The ops to call for this burst. */
+static inline const struct aif_port_ops *
+aif_port_ops(const struct aif_port *p)
+{
+	return __atomic_load_n(&p->ops, __ATOMIC_ACQUIRE);
+}
+
+/* Frames buffered for one port by one shard. */
+struct aif_txbuf {
+	uint16_t n;
+	uint32_t bytes; /* of the n buffered frames */
+	struct rte_mbuf *pkts[AIF_BURST];
+};
+
+/* Send b's frames on port's queue now; counts tx on c, frees and counts
+ * (tx_full) what the port refuses. */
+void aif_txbuf_flush(struct aif_txbuf *b, struct aif_port *port, uint16_t queue,
+		     struct aif_port_ctr *c, aif_time_ns now_ns);
+
+/* Buffer m for port (flushes when the buffer fills); per packet: inline. */
+static inline void
+aif_txbuf_add(struct aif_txbuf *b, struct aif_port *port, uint16_t queue,
+	      struct aif_port_ctr *c, struct rte_mbuf *m, aif_time_ns now_ns)
+{
+	b->bytes += rte_pktmbuf_pkt_len(m);
+	b->pkts[b->n++] = m;
+	if (unlikely(b->n == AIF_BURST))
+		aif_txbuf_flush(b, port, queue, c, now_ns);
+}
 
 #endif /* AIF_PORT_H */

@@ -11,7 +11,7 @@
  * which the PFC sender turns into XOFF / refresh / XON frames out of that
  * port.  The PFC watchdog (pfcwd.h) watches paused queues.
  *
- * Params come from the policy's "qos" object (control/config.h); control
+ * Params come from the policy's "qos" object (params.h); control
  * compiles them into a struct aif_qos_config inside the immutable tables.
  * The state (struct aif_qos) belongs to the one worker that runs the switch
  * (a switch is run by one worker: the fabric work gives each worker a set of

@@ -12,22 +12,21 @@
 #include <rte_ring.h>
 
 #include "../pipelines/lb.h"
-#include "capture.h"
 #include "qos.h"
-#include "trace.h"
+#include "shard.h"
 #include "switch.h"
-#include "worker.h"
+#include "trace.h"
 
 #define LEARN_RING_SIZE 1024
 
 struct aif_switch *
-aif_switch_create(const char *name, uint16_t index, uint16_t n_workers,
+aif_switch_create(const char *name, uint16_t index, uint16_t n_shards,
 		  struct rte_mempool *pool)
 {
 	char rname[RTE_RING_NAMESIZE];
 	struct aif_switch *sw;
 
-	if (n_workers == 0 || n_workers > AIF_MAX_WORKERS ||
+	if (n_shards == 0 || n_shards > AIF_MAX_WORKERS ||
 	    aif_qos_register_dynfield() != 0)
 		return NULL;
 	sw = rte_zmalloc("aif_switch", sizeof(*sw), RTE_CACHE_LINE_SIZE);
@@ -35,12 +34,14 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_workers,
 		return NULL;
 	snprintf(sw->name, sizeof(sw->name), "%s", name);
 	sw->index = index;
-	sw->n_workers = n_workers;
+	sw->n_shards = n_shards;
 	sw->pool = pool;
+	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
+		sw->ports[p].index = p;
 
-	size_t qsz = rte_rcu_qsbr_get_memsize(n_workers);
+	size_t qsz = rte_rcu_qsbr_get_memsize(n_shards);
 	sw->qsv = rte_zmalloc("aif_qsbr", qsz, RTE_CACHE_LINE_SIZE);
-	if (sw->qsv == NULL || rte_rcu_qsbr_init(sw->qsv, n_workers) != 0)
+	if (sw->qsv == NULL || rte_rcu_qsbr_init(sw->qsv, n_shards) != 0)
 		goto err;
 
 	snprintf(rname, sizeof(rname), "aif_learn_%u", index);
@@ -54,6 +55,16 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_workers,
 	sw->neigh = aif_neigh_create(rname, AIF_NEIGH_SLOTS, sw->qsv);
 	if (sw->neigh == NULL)
 		goto err;
+	for (uint16_t i = 0; i < n_shards; i++) {
+		struct aif_shard *sh = aif_shard_create(i, 0); /* seeded by its runner */
+		if (sh == NULL)
+			goto err;
+		sh->drives_qos = i == 0;
+		sh->fwd.neigh = sw->neigh;
+		sh->fwd.learn_ring = sw->learn_ring;
+		sh->fwd.pool = pool;
+		sw->shards[i] = sh;
+	}
 	return sw;
 err:
 	aif_switch_free(sw);
@@ -65,12 +76,11 @@ aif_switch_free(struct aif_switch *sw)
 {
 	if (sw == NULL)
 		return;
-	aif_capture_free(sw); /* stops captures: workers must be stopped */
-	for (unsigned i = 0; i < sw->n_workers; i++)
-		aif_worker_free(sw->workers[i]);
+	for (unsigned i = 0; i < sw->n_shards; i++)
+		aif_shard_free(sw->shards[i]);
 	aif_tables_free(sw->tables);
 	aif_qos_free(sw->qos);
-	aif_trace_free(sw->trace, sw->n_workers);
+	aif_trace_free(sw->trace, sw->n_shards);
 	aif_neigh_free(sw->neigh);
 	rte_ring_free(sw->learn_ring);
 	rte_free(sw->qsv);
@@ -101,10 +111,10 @@ raw_port_counters(const struct aif_switch *sw, uint16_t port,
 		  struct aif_port_ctr *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (unsigned w = 0; w < sw->n_workers; w++)
-		if (sw->workers[w] != NULL)
+	for (unsigned w = 0; w < sw->n_shards; w++)
+		if (sw->shards[w] != NULL)
 			sum_words((uint64_t *)out,
-				  (const uint64_t *)&sw->workers[w]->port_ctr[port],
+				  (const uint64_t *)&sw->shards[w]->port_ctr[port],
 				  AIF_PORT_CTR_WORDS);
 }
 
@@ -113,20 +123,19 @@ raw_member_counters(const struct aif_switch *sw, uint32_t slot,
 		    struct aif_member_sums *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (unsigned w = 0; w < sw->n_workers; w++) {
-		const struct aif_worker *wk = sw->workers[w];
-		if (wk == NULL)
+	for (unsigned w = 0; w < sw->n_shards; w++) {
+		const struct aif_shard *sh = sw->shards[w];
+		if (sh == NULL)
 			continue;
-		out->packets += __atomic_load_n(&wk->member_ctr[slot].packets, __ATOMIC_RELAXED);
-		out->bytes += __atomic_load_n(&wk->member_ctr[slot].bytes, __ATOMIC_RELAXED);
-		if (wk->lb == NULL)
-			continue;
+		const struct aif_lb_state *lb = sh->fwd.lb;
+		out->packets += __atomic_load_n(&sh->member_ctr[slot].packets, __ATOMIC_RELAXED);
+		out->bytes += __atomic_load_n(&sh->member_ctr[slot].bytes, __ATOMIC_RELAXED);
 		out->flowlet_starts +=
-			__atomic_load_n(&wk->lb->flowlet_starts[slot], __ATOMIC_RELAXED);
+			__atomic_load_n(&lb->flowlet_starts[slot], __ATOMIC_RELAXED);
 		out->reselections +=
-			__atomic_load_n(&wk->lb->reselections[slot], __ATOMIC_RELAXED);
+			__atomic_load_n(&lb->reselections[slot], __ATOMIC_RELAXED);
 		out->flowlet_collisions +=
-			__atomic_load_n(&wk->lb->flowlet_collisions[slot], __ATOMIC_RELAXED);
+			__atomic_load_n(&lb->flowlet_collisions[slot], __ATOMIC_RELAXED);
 	}
 }
 

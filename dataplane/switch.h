@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One emulated switch: its ports, its published route tables, its
- * neighbour table, and the per-worker state that runs its pipeline.
+ * neighbour table, and its shards (shard.h: what each runner that drives
+ * it mutates).
  *
  * A switch is an object, not a global: a process may hold several (the
  * fabric work), each with its own tables, buffers and counters.
@@ -9,39 +10,32 @@
  * Who writes what:
  *   control: tables (publish, tables.h), neigh (single writer, neigh.h),
  *            ports[].link_up, the counter baselines;
- *   worker w: workers[w] and everything in it (counters, TX buffers);
- *   workers -> control: learn_ring (ARP/ND sender addresses, MP/SC),
- *            capture rings (packet copies, SP/SC per worker, capture.h).
+ *   runner:  the shards it drives and everything in them (counters, TX
+ *            buffers); the QoS state, for the shard that drives_qos;
+ *   runners -> control: learn_ring (ARP/ND sender addresses, MP/SC),
+ *            capture rings (packet copies, SP/SC per shard, capture.h).
+ * Captures wrap ports (capture.h): stop them (aif_capture_free) before
+ * aif_switch_free.
  */
 #ifndef AIF_SWITCH_H
 #define AIF_SWITCH_H
 
 #include <stdint.h>
 
+#include "capacity.h"
 #include "counters.h"
 #include "neigh.h"
 #include "port.h"
+#include "shard.h"
 #include "tables.h"
 
 struct rte_ring;
 struct rte_rcu_qsbr;
 struct rte_mempool;
-struct aif_worker;
 struct aif_qos;
 struct aif_trace;
 struct aif_capture;
 
-
-/* A neighbour seen by a worker, for control to learn. */
-struct aif_learn {
-	struct aif_ip ip;
-	struct aif_mac mac;
-	uint16_t port;
-	uint8_t create; /* it talked to the switch: may be added, not only refreshed */
-	uint8_t pad[3];
-};
-/* ring elements are a multiple of 4 bytes */
-_Static_assert(sizeof(struct aif_learn) % 4 == 0, "struct aif_learn size");
 
 /*
  * Control-side registry of member counter slots, keyed by group/ip/port.  A
@@ -79,12 +73,13 @@ struct aif_switch {
 	struct rte_mempool *pool;   /* for packets the switch builds (ARP, ND) */
 	struct aif_trace *trace;    /* path trace, created by control (trace.h) */
 	struct aif_qos *qos;        /* egress QoS state: created by control, then
-				     * owned by worker 0 (qos.h); NULL when off */
+				     * driven by the shard that drives_qos (qos.h);
+				     * NULL when off */
 	struct aif_capture *capture; /* packet capture (capture.h); NULL until
 				      * the first capture starts */
 
-	uint16_t n_workers;
-	struct aif_worker *workers[AIF_MAX_WORKERS];
+	uint16_t n_shards;          /* one per runner that drives the switch */
+	struct aif_shard *shards[AIF_MAX_WORKERS];
 
 	/* control only */
 	uint64_t generation;
@@ -94,12 +89,12 @@ struct aif_switch {
 };
 
 /*
- * Create a switch named name with n_workers worker slots (the workers are
- * created separately, aif_worker_create).  pool feeds the packets the
+ * Create a switch named name with n_shards shards (one per runner that will
+ * drive it, worker.h; shard 0 drives its QoS).  pool feeds the packets the
  * switch builds itself.  Returns NULL on failure.
  */
 struct aif_switch *aif_switch_create(const char *name, uint16_t index,
-				     uint16_t n_workers, struct rte_mempool *pool);
+				     uint16_t n_shards, struct rte_mempool *pool);
 void aif_switch_free(struct aif_switch *sw);
 
 /* Control: publish new tables and free the old ones once no worker uses them. */

@@ -1,49 +1,41 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Worker loop body: RX bursts -> pipeline -> per-port TX buffers -> flush.
- * The stages themselves live in pipelines/ (pipeline.c puts them together).
+ * Runner loop body: RX bursts -> stages -> verdicts -> queues and TX
+ * buffers -> flush (worker.h).  The stages live in pipelines/; this file
+ * moves the packets they gave a verdict to.
  */
-#include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 
-#include "../pipelines/egress.h"
 #include "../pipelines/lb.h"
 #include "../pipelines/pipeline.h"
-#include "capture.h"
 #include "clock.h"
+#include "egress.h"
 #include "qos.h"
+#include "shard.h"
 #include "switch.h"
+#include "trace.h"
 #include "worker.h"
 
 struct aif_worker *
 aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 {
 	struct aif_worker *w;
-	size_t sz = sizeof(*w) +
-		    sizeof(struct aif_member_ctr) * AIF_MAX_MEMBER_SLOTS;
 
-	if (id >= sw->n_workers || sw->workers[id] != NULL)
+	if (id >= sw->n_shards || sw->shards[id] == NULL)
 		return NULL;
-	w = rte_zmalloc("aif_worker", sz, RTE_CACHE_LINE_SIZE);
+	w = rte_zmalloc("aif_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
 	if (w == NULL)
 		return NULL;
 	w->id = id;
 	w->sw = sw;
-	w->txq = id;
-	w->lb = rte_zmalloc("aif_lb_state", sizeof(*w->lb), RTE_CACHE_LINE_SIZE);
-	if (w->lb == NULL) {
-		rte_free(w);
-		return NULL;
-	}
-	aif_rng_seed(&w->rng, seed ^ ((uint64_t)id << 32));
+	w->sh = sw->shards[id];
+	aif_rng_seed(&w->sh->fwd.rng, seed ^ ((uint64_t)id << 32));
 	if (rte_rcu_qsbr_thread_register(sw->qsv, id) != 0) {
-		rte_free(w->lb);
 		rte_free(w);
 		return NULL;
 	}
-	sw->workers[id] = w;
 	return w;
 }
 
@@ -52,12 +44,7 @@ aif_worker_free(struct aif_worker *w)
 {
 	if (w == NULL)
 		return;
-	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
-		if (w->tx[p].n)
-			rte_pktmbuf_free_bulk(w->tx[p].pkts, w->tx[p].n);
 	rte_rcu_qsbr_thread_unregister(w->sw->qsv, w->id);
-	w->sw->workers[w->id] = NULL;
-	rte_free(w->lb);
 	rte_free(w);
 }
 
@@ -76,51 +63,122 @@ aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock)
 	w->clock = clock;
 }
 
-void
-aif_worker_flush_port(struct aif_worker *w, uint16_t p)
+/* The switch's egress QoS when this shard drives it and it is on. */
+static inline struct aif_qos *
+qos_of(const struct aif_switch *sw, const struct aif_shard *sh)
 {
-	struct aif_txbuf *b = &w->tx[p];
-	struct aif_port *port = &w->sw->ports[p];
-	struct aif_port_ctr *c = &w->port_ctr[p];
-	/* capture off: one predictable branch per flush (capture.h) */
-	uint16_t sent = likely(!((w->capture_ports >> p) & 1))
-		? port->tx.burst(&port->tx, w->txq, b->pkts, b->n)
-		: aif_capture_tx_burst(w, p, b->pkts, b->n);
-	uint32_t bytes = b->bytes;
+	struct aif_qos *q = sh->drives_qos ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE)
+					   : NULL;
+	return q != NULL && q->cfg.enable ? q : NULL;
+}
 
-	if (unlikely(sent < b->n)) {
-		for (uint16_t i = sent; i < b->n; i++)
-			bytes -= rte_pktmbuf_pkt_len(b->pkts[i]);
-		/* counted on the egress port: the ingress port is not known here */
-		c->drops[AIF_DROP_TX_FULL] += b->n - sent;
-		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
+/* The switch's path trace if it is on (one load per step). */
+static inline struct aif_trace *
+trace_on(const struct aif_switch *sw)
+{
+	struct aif_trace *tr = __atomic_load_n(&sw->trace, __ATOMIC_ACQUIRE);
+	return tr != NULL && __atomic_load_n(&tr->on, __ATOMIC_ACQUIRE) ? tr : NULL;
+}
+
+/*
+ * Move the packets of a burst the stages gave verdicts to.  Drops were
+ * counted by the stages; the ones found here (QoS admission, PAUSE/PFC
+ * refused) are counted here, on the ingress port.
+ */
+static void
+dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t,
+	 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns)
+{
+	const struct aif_fwd_out *o = &sh->out;
+	struct aif_port *port = &sw->ports[in_port];
+	struct aif_qos *qos = qos_of(sw, sh);
+	struct rte_mbuf *dropped[AIF_BURST], *done[AIF_BURST];
+	uint8_t why[AIF_BURST];
+	uint16_t nd = 0, nf = 0;
+	int rc;
+
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *mb = pkts[i];
+		switch (o->next[i]) {
+		case AIF_NEXT_ROUTE: {
+			const struct aif_pkt *m = &o->meta[i];
+			uint32_t len = rte_pktmbuf_pkt_len(mb); /* as sent */
+			if (qos != NULL) {
+				rc = aif_egress_enqueue(sh, qos, mb, m, o->port[i]);
+				if (unlikely(rc != 0)) {
+					sh->port_ctr[in_port].drops[rc - 1]++;
+					why[nd] = (uint8_t)(rc - 1);
+					dropped[nd++] = mb;
+					continue;
+				}
+			} else {
+				aif_shard_send(sh, sw->ports, o->port[i], mb, now_ns);
+			}
+			if (m->member != UINT32_MAX) {
+				sh->member_ctr[m->member].packets++;
+				sh->member_ctr[m->member].bytes += len;
+			}
+			break;
+		}
+		case AIF_NEXT_REPLY:
+			aif_shard_send(sh, sw->ports, o->port[i], mb, now_ns);
+			break;
+		case AIF_NEXT_MAC_CTRL:
+			/* PAUSE/PFC: the pause state of the port, if QoS runs here */
+			rc = qos == NULL ? AIF_DROP_MAC_CTRL + 1
+			   : aif_egress_pfc_input(qos, in_port, &t->ports[in_port].mac,
+						  rte_pktmbuf_mtod(mb, const uint8_t *),
+						  rte_pktmbuf_data_len(mb), now_ns);
+			if (rc == 0) {
+				done[nf++] = mb;
+				break;
+			}
+			sh->port_ctr[in_port].drops[rc - 1]++;
+			why[nd] = (uint8_t)(rc - 1);
+			dropped[nd++] = mb;
+			break;
+		case AIF_NEXT_CONSUMED:
+			done[nf++] = mb;
+			break;
+		default: /* AIF_NEXT_DROP, counted by the stage */
+			why[nd] = o->reason[i];
+			dropped[nd++] = mb;
+			break;
+		}
 	}
-	c->tx_packets += sent;
-	c->tx_bytes += bytes;
-	b->n = 0;
-	b->bytes = 0;
+	for (uint16_t j = 0; j < o->n_built; j++)
+		aif_shard_send(sh, sw->ports, o->built_port[j], o->built[j], now_ns);
+	if (nf)
+		rte_pktmbuf_free_bulk(done, nf);
+	const struct aif_port_ops *ops = aif_port_ops(port);
+	if (unlikely(ops->rx_done != NULL))
+		ops->rx_done(port, sh->id, dropped, why, nd, now_ns);
+	else if (nd)
+		rte_pktmbuf_free_bulk(dropped, nd);
 }
 
 void
-aif_worker_flush(struct aif_worker *w)
+aif_worker_process(struct aif_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
+		   uint16_t n, aif_time_ns now_ns)
 {
-	for (uint16_t p = 0; p < w->sw->n_ports; p++)
-		if (w->tx[p].n)
-			aif_worker_flush_port(w, p);
-}
+	struct aif_switch *sw = w->sw;
+	struct aif_shard *sh = w->sh;
+	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
 
-void
-aif_worker_process(struct aif_worker *w, uint16_t in_port,
-		   struct rte_mbuf **pkts, uint16_t n)
-{
-	const struct aif_tables *t =
-		__atomic_load_n(&w->sw->tables, __ATOMIC_ACQUIRE);
 	if (unlikely(t == NULL)) {
-		w->port_ctr[in_port].drops[AIF_DROP_NO_ROUTE] += n;
-		rte_pktmbuf_free_bulk(pkts, n);
-		return;
+		/* no config yet: nothing is routed */
+		sh->port_ctr[in_port].rx_packets += n;
+		for (uint16_t i = 0; i < n; i++) {
+			sh->port_ctr[in_port].rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+			sh->out.next[i] = AIF_NEXT_DROP;
+			sh->out.reason[i] = AIF_DROP_NO_ROUTE;
+		}
+		sh->port_ctr[in_port].drops[AIF_DROP_NO_ROUTE] += n;
+		sh->out.n_built = 0;
+	} else {
+		aif_pipeline_run(&sh->fwd, t, in_port, pkts, n, now_ns, &sh->out);
 	}
-	aif_pipeline_run(w, t, in_port, pkts, n);
+	dispatch(sw, sh, t, in_port, pkts, n, now_ns);
 }
 
 unsigned
@@ -128,54 +186,57 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 {
 	struct rte_mbuf *pkts[AIF_BURST];
 	struct aif_switch *sw = w->sw;
+	struct aif_shard *sh = w->sh;
 	unsigned total = 0;
 
-	w->now_ns = now_ns;
 	w->steps++;
+	sh->steps++;
 	/* The step is the RCU read-side critical section (tables.h). */
-	rte_rcu_qsbr_thread_online(sw->qsv, w->id);
-	aif_capture_load(w);
-	struct aif_qos *qos = w->id == 0 ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE) : NULL;
+	rte_rcu_qsbr_thread_online(sw->qsv, sh->id);
+	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
+	struct aif_qos *qos = sh->drives_qos ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE)
+					     : NULL;
 	if (qos != NULL) {
-		const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
 		if (t != NULL && t->generation != qos->generation)
 			aif_qos_apply(qos, t->qos, t->generation, now_ns);
 		/* what the load-aware schemes see: bytes queued per port */
 		for (uint16_t p = 0; p < qos->n_ports; p++) {
 			const uint32_t *qb = qos->mmu.port[p].queue_bytes;
-			w->port_qbytes[p] = qb[0] + qb[1] + qb[2] + qb[3] +
-					    qb[4] + qb[5] + qb[6] + qb[7];
+			sh->port_qbytes[p] = qb[0] + qb[1] + qb[2] + qb[3] +
+					     qb[4] + qb[5] + qb[6] + qb[7];
 		}
 	}
+	uint64_t up = 0;
+	for (uint16_t p = 0; p < sw->n_ports; p++)
+		up |= (uint64_t)(__atomic_load_n(&sw->ports[p].link_up, __ATOMIC_RELAXED) != 0)
+		      << p;
+	sh->fwd.link_up = up;
+	sh->fwd.trace = trace_on(sw);
 	/* adaptive load balancing: quality bands, refreshed every period */
-	const struct aif_tables *lt = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
-	if (lt != NULL && lt->lb_adaptive && now_ns >= w->lb->next_band_ns) {
+	if (t != NULL && t->lb_adaptive && now_ns >= sh->fwd.lb->next_band_ns) {
 		uint64_t tx[AIF_MAX_PORTS], speed[AIF_MAX_PORTS];
-		for (uint16_t p = 0; p < lt->n_ports; p++) {
-			tx[p] = w->port_ctr[p].tx_bytes; /* this worker's share */
+		for (uint16_t p = 0; p < t->n_ports; p++) {
+			tx[p] = sh->port_ctr[p].tx_bytes; /* this shard's share */
 			speed[p] = (uint64_t)sw->ports[p].speed_mbps * 1000000;
 		}
-		aif_lb_adaptive_tick(w->lb, &lt->lb, tx, w->port_qbytes, speed,
-				     lt->n_ports, now_ns);
+		aif_lb_adaptive_tick(sh->fwd.lb, &t->lb, tx, sh->port_qbytes, speed,
+				     t->n_ports, now_ns);
 	}
 	for (uint16_t i = 0; i < w->n_rxq; i++) {
 		const struct aif_rxq *q = &w->rxq[i];
-		uint16_t n = rte_eth_rx_burst(sw->ports[q->port].dpdk_port,
-					      q->queue, pkts, AIF_BURST);
+		struct aif_port *port = &sw->ports[q->port];
+		uint16_t n = aif_port_ops(port)->rx_burst(port, q->queue, pkts, AIF_BURST,
+							  now_ns);
 		if (n == 0)
 			continue;
-		/* the burst's own time, once per burst (worker.h: Time) */
-		if (w->clock != NULL)
-			w->now_ns = aif_clock_now(w->clock);
 		total += n;
-		if (likely(!((w->capture_ports >> q->port) & 1)))
-			aif_worker_process(w, q->port, pkts, n);
-		else
-			aif_capture_rx_process(w, q->port, pkts, n);
+		/* the burst's own time, once per burst (worker.h: Time) */
+		aif_worker_process(w, q->port, pkts, n,
+				   w->clock != NULL ? aif_clock_now(w->clock) : now_ns);
 	}
-	if (qos != NULL)
-		aif_egress_service(w, qos, now_ns);
-	aif_worker_flush(w);
-	rte_rcu_qsbr_thread_offline(sw->qsv, w->id);
+	if (qos != NULL && qos->cfg.enable)
+		aif_egress_service(sw, sh, qos, now_ns);
+	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
+	rte_rcu_qsbr_thread_offline(sw->qsv, sh->id);
 	return total;
 }

@@ -15,9 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "../dataplane/capture.h"
-#include "../dataplane/switch.h"
-#include "../dataplane/worker.h"
+#include "../dataplane/neigh.h"
 #include "arp_nd.h"
 #include "rewrite.h"
 
@@ -92,22 +90,21 @@ proxy_ok(const struct aif_tables *t, uint16_t port, const struct aif_ip *ip)
  * so an unknown host may be added; otherwise known ones are only refreshed.
  */
 static void
-learn(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
-      const struct aif_ip *ip, const uint8_t *mac, bool create)
+learn(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
+      const struct aif_ip *ip, const uint8_t *mac, bool create, aif_time_ns now)
 {
 	struct aif_learn ev;
 
 	if (t->neigh.rate_pps != 0) {
 		aif_time_ns interval = AIF_NS_PER_S / t->neigh.rate_pps;
-		aif_time_ns tat = w->learn_tat_ns[port];
-		aif_time_ns now = w->now_ns;
+		aif_time_ns tat = f->learn_tat_ns[port];
 		if (tat < now)
 			tat = now;
 		if (tat - now > interval * (t->neigh.burst - 1)) {
-			w->port_ctr[port].learn_ratelimited++;
+			f->port_ctr[port].learn_ratelimited++;
 			return;
 		}
-		w->learn_tat_ns[port] = tat + interval;
+		f->learn_tat_ns[port] = tat + interval;
 	}
 	memset(&ev, 0, sizeof(ev));
 	ev.ip = *ip;
@@ -115,24 +112,13 @@ learn(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 	ev.port = port;
 	ev.create = create;
 	/* a full ring loses a learn event, never blocks: the next ARP retries */
-	rte_ring_enqueue_elem(w->sw->learn_ring, &ev, sizeof(ev));
-}
-
-static void
-to_switch(struct aif_worker *w, uint16_t port, struct rte_mbuf *mb,
-	  enum aif_drop_reason r)
-{
-	w->port_ctr[port].drops[r]++;
-	if (unlikely((w->capture_drops >> port) & 1)) {
-		uint8_t r8 = (uint8_t)r;
-		aif_capture_drops(w, port, &mb, &r8, 1);
-	}
-	rte_pktmbuf_free(mb);
+	rte_ring_enqueue_elem(f->learn_ring, &ev, sizeof(ev));
 }
 
 void
-aif_arp_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
-	      struct rte_mbuf *mb, const struct aif_pkt *m)
+aif_arp_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
+	      struct rte_mbuf *mb, const struct aif_pkt *m, aif_time_ns now_ns,
+	      struct aif_fwd_out *o, uint16_t i)
 {
 	uint8_t *data = rte_pktmbuf_mtod(mb, uint8_t *);
 	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)data;
@@ -140,12 +126,12 @@ aif_arp_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 	struct rte_arp_ipv4 *a = &ah->arp_data;
 	const struct aif_mac *pmac = &t->ports[port].mac;
 
-	w->port_ctr[port].arp_rx++;
+	f->port_ctr[port].arp_rx++;
 	bool answer = ah->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REQUEST) &&
 		      (port_has_addr(t, port, &m->dst) || proxy_ok(t, port, &m->dst));
 	if (a->arp_sip != 0)
-		learn(w, t, port, &m->src, a->arp_sha.addr_bytes,
-		      answer || memcmp(eh->dst_addr.addr_bytes, pmac->b, 6) == 0);
+		learn(f, t, port, &m->src, a->arp_sha.addr_bytes,
+		      answer || memcmp(eh->dst_addr.addr_bytes, pmac->b, 6) == 0, now_ns);
 	if (answer) {
 		uint32_t tip = a->arp_tip;
 		ah->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
@@ -155,11 +141,11 @@ aif_arp_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 		a->arp_sip = tip;
 		eh->dst_addr = eh->src_addr;
 		memcpy(eh->src_addr.addr_bytes, pmac->b, 6);
-		w->port_ctr[port].arp_tx++;
-		aif_worker_send(w, port, mb);
+		f->port_ctr[port].arp_tx++;
+		aif_fwd_to(o, i, AIF_NEXT_REPLY, port);
 		return;
 	}
-	rte_pktmbuf_free(mb);
+	aif_fwd_to(o, i, AIF_NEXT_CONSUMED, port);
 }
 
 /* Find a link-layer address option of type want in ND options. */
@@ -186,17 +172,18 @@ icmp6_csum(const struct rte_ipv6_hdr *ip6, const void *l4)
 }
 
 void
-aif_nd_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
-	     struct rte_mbuf *mb, const struct aif_pkt *m)
+aif_nd_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
+	     struct rte_mbuf *mb, const struct aif_pkt *m, aif_time_ns now_ns,
+	     struct aif_fwd_out *o, uint16_t i)
 {
 	uint8_t *data = rte_pktmbuf_mtod(mb, uint8_t *);
 	const uint8_t *icmp = data + m->l4_off;
 	int icmp_len = (int)m->l3_off + m->l3_len - m->l4_off;
 	static const uint8_t unspec[16];
 
-	w->port_ctr[port].nd_rx++;
+	f->port_ctr[port].nd_rx++;
 	if (m->ttl != 255 || icmp_len < ND_LEN) {
-		to_switch(w, port, mb, AIF_DROP_MALFORMED);
+		aif_fwd_drop(f, o, i, port, AIF_DROP_MALFORMED);
 		return;
 	}
 	struct aif_ip target = { .family = AIF_AF_INET6 };
@@ -206,9 +193,9 @@ aif_nd_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 
 	if (icmp[0] == ND_NA) {
 		const uint8_t *ll = nd_ll_option(opts, opts_len, ND_OPT_TLLA);
-		learn(w, t, port, &target, ll ? ll : data + 6,
-		      memcmp(data, t->ports[port].mac.b, 6) == 0);
-		rte_pktmbuf_free(mb);
+		learn(f, t, port, &target, ll ? ll : data + 6,
+		      memcmp(data, t->ports[port].mac.b, 6) == 0, now_ns);
+		aif_fwd_to(o, i, AIF_NEXT_CONSUMED, port);
 		return;
 	}
 	/* neighbour solicitation */
@@ -216,10 +203,10 @@ aif_nd_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 	bool answer = port_has_addr(t, port, &target) || proxy_ok(t, port, &target);
 	if (!from_unspec) {
 		const uint8_t *ll = nd_ll_option(opts, opts_len, ND_OPT_SLLA);
-		learn(w, t, port, &m->src, ll ? ll : data + 6, answer);
+		learn(f, t, port, &m->src, ll ? ll : data + 6, answer, now_ns);
 	}
 	if (!answer) {
-		rte_pktmbuf_free(mb);
+		aif_fwd_to(o, i, AIF_NEXT_CONSUMED, port);
 		return;
 	}
 	/* Answer in place with a neighbour advertisement carrying our MAC. */
@@ -228,7 +215,7 @@ aif_nd_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 		rte_pktmbuf_trim(mb, rte_pktmbuf_data_len(mb) - want);
 	else if (rte_pktmbuf_data_len(mb) < want &&
 		 rte_pktmbuf_append(mb, want - rte_pktmbuf_data_len(mb)) == NULL) {
-		rte_pktmbuf_free(mb);
+		aif_fwd_to(o, i, AIF_NEXT_CONSUMED, port);
 		return;
 	}
 	data = rte_pktmbuf_mtod(mb, uint8_t *);
@@ -262,20 +249,21 @@ aif_nd_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 	na[ND_LEN + 1] = 1;
 	memcpy(na + ND_LEN + 2, pmac->b, 6);
 	*(uint16_t *)(na + 2) = icmp6_csum(ip6, na);
-	w->port_ctr[port].nd_tx++;
-	aif_worker_send(w, port, mb);
+	f->port_ctr[port].nd_tx++;
+	aif_fwd_to(o, i, AIF_NEXT_REPLY, port);
 }
 
 void
-aif_local_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
-		struct rte_mbuf *mb, const struct aif_pkt *m)
+aif_local_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
+		struct rte_mbuf *mb, const struct aif_pkt *m, struct aif_fwd_out *o,
+		uint16_t i)
 {
 	uint8_t *data = rte_pktmbuf_mtod(mb, uint8_t *);
 	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)data;
 	uint8_t *icmp = data + m->l4_off;
 
 	if (!(m->flags & AIF_PKT_F_ICMP_ECHO) || m->l4_off == 0) {
-		to_switch(w, port, mb, AIF_DROP_TO_SWITCH);
+		aif_fwd_drop(f, o, i, port, AIF_DROP_TO_SWITCH);
 		return;
 	}
 	uint16_t *csum = (uint16_t *)(icmp + 2);
@@ -303,19 +291,19 @@ aif_local_input(struct aif_worker *w, const struct aif_tables *t, uint16_t port,
 	*csum = aif_csum_update16(*csum, old_word, *(uint16_t *)icmp);
 	eh->dst_addr = eh->src_addr;
 	memcpy(eh->src_addr.addr_bytes, t->ports[port].mac.b, 6);
-	w->port_ctr[port].icmp_echo_replies++;
-	aif_worker_send(w, port, mb);
+	f->port_ctr[port].icmp_echo_replies++;
+	aif_fwd_to(o, i, AIF_NEXT_REPLY, port);
 }
 
 static bool
-rate_limited(struct aif_worker *w, const struct aif_ip *ip)
+rate_limited(struct aif_fwd *f, const struct aif_ip *ip, aif_time_ns now_ns)
 {
 	uint64_t key[2]; /* rte_hash_crc loads 8 bytes at a time: aligned copy */
 	memcpy(key, ip->b, sizeof(key));
 	uint32_t b = rte_hash_crc(key, sizeof(key), 0) % AIF_ARP_RL_BUCKETS;
-	if (w->arp_req_ns[b] != 0 && w->now_ns - w->arp_req_ns[b] < AIF_ARP_RL_NS)
+	if (f->arp_req_ns[b] != 0 && now_ns - f->arp_req_ns[b] < AIF_ARP_RL_NS)
 		return true;
-	w->arp_req_ns[b] = w->now_ns ? w->now_ns : 1;
+	f->arp_req_ns[b] = now_ns ? now_ns : 1;
 	return false;
 }
 
@@ -405,16 +393,17 @@ tag_for_port(struct rte_mbuf *mb, const struct aif_port_l3 *l3)
 }
 
 void
-aif_neigh_solicit(struct aif_worker *w, const struct aif_tables *t,
-		  uint16_t port, const struct aif_ip *target)
+aif_neigh_solicit(struct aif_fwd *f, const struct aif_tables *t,
+		  uint16_t port, const struct aif_ip *target, aif_time_ns now_ns,
+		  struct aif_fwd_out *o)
 {
 	const struct aif_ip *src;
 	struct rte_mbuf *mb;
 
-	if (port >= t->n_ports || rate_limited(w, target))
+	if (port >= t->n_ports || o->n_built >= AIF_BURST || rate_limited(f, target, now_ns))
 		return;
 	src = port_src_addr(t, port, target);
-	if (src == NULL || (mb = rte_pktmbuf_alloc(w->sw->pool)) == NULL)
+	if (src == NULL || (mb = rte_pktmbuf_alloc(f->pool)) == NULL)
 		return;
 	int rc = target->family == AIF_AF_INET4
 		? build_arp_request(mb, &t->ports[port].mac, src, target)
@@ -424,8 +413,8 @@ aif_neigh_solicit(struct aif_worker *w, const struct aif_tables *t,
 		return;
 	}
 	if (target->family == AIF_AF_INET4)
-		w->port_ctr[port].arp_tx++;
+		f->port_ctr[port].arp_tx++;
 	else
-		w->port_ctr[port].nd_tx++;
-	aif_worker_send(w, port, mb);
+		f->port_ctr[port].nd_tx++;
+	aif_fwd_built(o, mb, port);
 }

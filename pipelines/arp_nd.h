@@ -11,7 +11,9 @@
  * stale next hops, at most once per AIF_ARP_RL_NS per hash bucket, tagged
  * as the port is (its "vlan", PCP 0; answers keep the request's tag).
  * ICMP/ICMPv6 echo requests to an interface address are answered.  Every
- * function here consumes the mbuf (answers in place, or frees it).
+ * input function gives its packet a verdict (fwd.h): REPLY (answered in
+ * place, back out of the port), CONSUMED (learned from, nothing to say),
+ * or DROP.
  * Counters: arp_rx/arp_tx, nd_rx/nd_tx, icmp_echo_replies,
  * learn_ratelimited; drops "malformed" (bad ND) and "to_switch" (other
  * traffic to the switch).
@@ -23,19 +25,26 @@
 
 #include "../dataplane/pkt.h"
 #include "../dataplane/tables.h"
+#include "fwd.h"
 
 struct rte_mbuf;
-struct aif_worker;
 
-void aif_arp_input(struct aif_worker *w, const struct aif_tables *t,
-		   uint16_t port, struct rte_mbuf *mb, const struct aif_pkt *m);
-void aif_nd_input(struct aif_worker *w, const struct aif_tables *t,
-		  uint16_t port, struct rte_mbuf *mb, const struct aif_pkt *m);
-/* A packet routed to one of the switch's own addresses. */
-void aif_local_input(struct aif_worker *w, const struct aif_tables *t,
-		     uint16_t port, struct rte_mbuf *mb, const struct aif_pkt *m);
-/* Ask for target's MAC on port (ARP request or neighbour solicitation). */
-void aif_neigh_solicit(struct aif_worker *w, const struct aif_tables *t,
-		       uint16_t port, const struct aif_ip *target);
+/* Packet i of the burst, an ARP frame received on port: verdict in o. */
+void aif_arp_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
+		   struct rte_mbuf *mb, const struct aif_pkt *m, aif_time_ns now_ns,
+		   struct aif_fwd_out *o, uint16_t i);
+/* Packet i, an ICMPv6 neighbour solicitation or advertisement. */
+void aif_nd_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
+		  struct rte_mbuf *mb, const struct aif_pkt *m, aif_time_ns now_ns,
+		  struct aif_fwd_out *o, uint16_t i);
+/* Packet i, routed to one of the switch's own addresses. */
+void aif_local_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
+		     struct rte_mbuf *mb, const struct aif_pkt *m, struct aif_fwd_out *o,
+		     uint16_t i);
+/* Ask for target's MAC on port (ARP request or neighbour solicitation): a
+ * frame built into o (at most one per packet of the burst). */
+void aif_neigh_solicit(struct aif_fwd *f, const struct aif_tables *t,
+		       uint16_t port, const struct aif_ip *target, aif_time_ns now_ns,
+		       struct aif_fwd_out *o);
 
 #endif /* AIF_ARP_ND_H */

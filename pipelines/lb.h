@@ -19,7 +19,7 @@
  * shared another flow's open flowlet on that member); control sums them
  * over workers, and over a group's members for the group's figure.
  *
- * Schemes (params in control/config.h, struct aif_lb_params):
+ * Schemes (params in dataplane/params.h, struct aif_lb_params):
  *   ecmp, wcmp  member = buckets[hash -> bucket]: a resilient table of
  *               buckets_per_member buckets per member (WCMP: in proportion to
  *               weights); removing a member moves only its own buckets.
@@ -42,7 +42,6 @@
 #include "../dataplane/params.h"
 #include "../dataplane/pkt.h"
 #include "../dataplane/rng.h"
-#include "../dataplane/switch.h"
 #include "../dataplane/tables.h"
 #include "../dataplane/types.h"
 

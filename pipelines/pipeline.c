@@ -5,9 +5,9 @@
  * Passes over the burst: the first parses, checks and classifies each
  * packet and gathers IPv4 and IPv6 destinations; then one bulk FIB lookup per
  * family; then one pass chooses each packet's next hop (load balancing) and
- * a last one resolves the neighbour, rewrites and buffers for TX.  Each pass
- * is a short loop of independent packets, so the CPU overlaps them.  Drops
- * are gathered and freed in bulk.
+ * a last one resolves the neighbour, rewrites and gives the packet its
+ * verdict (fwd.h).  Each pass is a short loop of independent packets, so
+ * the CPU overlaps them.  Nothing here sends or frees a packet.
  */
 #include <rte_branch_prediction.h>
 #include <rte_ether.h>
@@ -16,15 +16,12 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
-#include "../dataplane/capture.h"
 #include "../dataplane/neigh.h"
-#include "../dataplane/switch.h"
 #include "../dataplane/trace.h"
-#include "../dataplane/worker.h"
 #include "arp_nd.h"
 #include "classify.h"
-#include "egress.h"
 #include "flow_hash.h"
+#include "fwd.h"
 #include "lb.h"
 #include "parse.h"
 #include "pipeline.h"
@@ -36,18 +33,18 @@
  * What every packet of a burst reads, loaded once per burst into locals:
  * the rewrite writes packet bytes through char pointers, which may alias
  * anything, so without this the compiler reloads each pointer chain
- * (w->sw->neigh->slot, t->ports...) for every packet.
+ * (f->neigh->slot, t->ports...) for every packet.
  */
 struct fwd_ctx {
 	const struct aif_tables *t;
 	const struct aif_port_l3 *l3;   /* t->ports */
 	const struct aif_group *groups;
 	const struct aif_member *members;
-	const uint64_t *neigh_slot;     /* sw->neigh->slot */
-	const struct aif_port *ports;   /* sw->ports */
-	struct aif_member_ctr *mctr;    /* w->member_ctr */
-	struct aif_port_ctr *in_ctr;    /* w->port_ctr[in_port] */
-	struct aif_qos *qos;            /* egress QoS, NULL when off */
+	const uint64_t *neigh_slot;     /* f->neigh->slot */
+	struct aif_fwd *f;
+	struct aif_fwd_out *o;
+	uint64_t link_up;               /* f->link_up */
+	uint16_t in_port;
 	const uint8_t *buckets;         /* t->buckets */
 	const uint8_t *scheme_by_tc;    /* t->lb.scheme_by_tc */
 	struct aif_lb_ctx *lb;          /* for the schemes with state */
@@ -58,24 +55,12 @@ struct fwd_ctx {
 };
 
 struct burst {
-	struct aif_pkt meta[AIF_BURST];
 	uint16_t idx4[AIF_BURST], idx6[AIF_BURST];
 	uint32_t ip4[AIF_BURST];
 	uint8_t ip6[AIF_BURST][16];
 	uint64_t nh4[AIF_BURST], nh6[AIF_BURST];
-	struct rte_mbuf *dropped[AIF_BURST];
-	uint8_t drop_reason[AIF_BURST]; /* for a capture with drops (capture.h) */
-	uint16_t n4, n6, n_dropped;
+	uint16_t n4, n6;
 };
-
-static inline void
-drop(struct burst *b, struct aif_port_ctr *c, struct rte_mbuf *mb,
-     enum aif_drop_reason r)
-{
-	c->drops[r]++;
-	b->drop_reason[b->n_dropped] = (uint8_t)r;
-	b->dropped[b->n_dropped++] = mb;
-}
 
 static inline bool
 mac_eq(const uint8_t *a, const struct aif_mac *b)
@@ -83,29 +68,21 @@ mac_eq(const uint8_t *a, const struct aif_mac *b)
 	return memcmp(a, b->b, 6) == 0;
 }
 
-/* The switch's path trace if it is on (one load per burst). */
-static inline struct aif_trace *
-trace_on(const struct aif_switch *sw)
-{
-	struct aif_trace *tr = __atomic_load_n(&sw->trace, __ATOMIC_ACQUIRE);
-	return tr != NULL && __atomic_load_n(&tr->on, __ATOMIC_ACQUIRE) ? tr : NULL;
-}
-
 static void
-trace_packet(struct aif_worker *w, const struct fwd_ctx *x, const struct aif_pkt *m,
+trace_packet(const struct fwd_ctx *x, const struct aif_pkt *m,
 	     uint64_t nh, uint32_t member, uint8_t scheme)
 {
 	if (!aif_trace_match(&x->trace->f, m))
 		return;
 	struct aif_trace_rec r = {
-		.t_ns = w->now_ns, .src = m->src, .dst = m->dst,
+		.t_ns = x->now_ns, .src = m->src, .dst = m->dst,
 		.src_port = m->src_port, .dst_port = m->dst_port, .hash = m->hash,
 		.psn = (m->flags & AIF_PKT_F_ROCE) ? m->psn : 0,
 		.group = (uint16_t)aif_nh_index(nh), .member = (uint16_t)member,
 		.out_port = x->members[x->groups[aif_nh_index(nh)].first + member].port,
 		.scheme = scheme,
 	};
-	aif_trace_record(x->trace, w->id, &r);
+	aif_trace_record(x->trace, x->f->shard, &r);
 }
 
 /*
@@ -147,29 +124,29 @@ vlan_accepted(const struct aif_port_l3 *l3, const struct aif_pkt *m)
 
 /* Pass 1 for one packet: parse, divert control traffic, gather for lookup. */
 static inline void
-ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
-	struct burst *b, struct rte_mbuf *mb, uint16_t i)
+ingress(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
+	struct burst *b, struct aif_fwd_out *o, struct rte_mbuf *mb, uint16_t i,
+	aif_time_ns now_ns)
 {
-	struct aif_port_ctr *c = &w->port_ctr[in_port];
-	struct aif_pkt *m = &b->meta[i];
+	struct aif_pkt *m = &o->meta[i];
 	const uint8_t *data;
 	int rc;
 
 	if (unlikely(mb->nb_segs > 1)) {
 		rc = gather_segments(t, in_port, mb);
 		if (rc != 0) {
-			drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
+			aif_fwd_drop(f, o, i, in_port, (enum aif_drop_reason)(rc - 1));
 			return;
 		}
 	}
 	data = rte_pktmbuf_mtod(mb, const uint8_t *);
 	rc = aif_parse(data, rte_pktmbuf_data_len(mb), m);
 	if (unlikely(rc != 0)) {
-		drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
+		aif_fwd_drop(f, o, i, in_port, (enum aif_drop_reason)(rc - 1));
 		return;
 	}
 	if (unlikely(m->flags & AIF_PKT_F_VLAN) && !vlan_accepted(&t->ports[in_port], m)) {
-		drop(b, c, mb, AIF_DROP_VLAN_MISMATCH);
+		aif_fwd_drop(f, o, i, in_port, AIF_DROP_VLAN_MISMATCH);
 		return;
 	}
 	m->in_port = in_port;
@@ -183,7 +160,7 @@ ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
 		return;
 	case AIF_PKT_IPV6:
 		if (unlikely(m->flags & AIF_PKT_F_ND)) {
-			aif_nd_input(w, t, in_port, mb, m);
+			aif_nd_input(f, t, in_port, mb, m, now_ns, o, i);
 			return;
 		}
 		if (unlikely(!mac_eq(data, &t->ports[in_port].mac)))
@@ -193,31 +170,20 @@ ingress(struct aif_worker *w, const struct aif_tables *t, uint16_t in_port,
 		memcpy(b->ip6[b->n6++], m->dst.b, 16);
 		return;
 	case AIF_PKT_ARP:
-		aif_arp_input(w, t, in_port, mb, m);
+		aif_arp_input(f, t, in_port, mb, m, now_ns, o, i);
 		return;
-	case AIF_PKT_MAC_CTRL: {
-		/* PAUSE/PFC: consumed by the port's pause state, never forwarded */
-		struct aif_qos *q = w->id == 0 ? w->sw->qos : NULL;
-		if (q != NULL && q->cfg.enable) {
-			rc = aif_egress_pfc_input(q, in_port, &t->ports[in_port].mac, data,
-						  rte_pktmbuf_data_len(mb), w->now_ns);
-			if (rc != 0)
-				drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
-			else
-				rte_pktmbuf_free(mb);
-			return;
-		}
-		drop(b, c, mb, AIF_DROP_MAC_CTRL);
+	case AIF_PKT_MAC_CTRL:
+		/* PAUSE/PFC: for the port's pause state, never forwarded */
+		aif_fwd_to(o, i, AIF_NEXT_MAC_CTRL, in_port);
 		return;
-	}
 	default:
-		drop(b, c, mb, AIF_DROP_UNSUPPORTED);
+		aif_fwd_drop(f, o, i, in_port, AIF_DROP_UNSUPPORTED);
 		return;
 	}
 not_unicast:
 	/* group-addressed IP (RS, MLD, mDNS...) is for the switch, not routed */
-	drop(b, c, mb, (m->flags & AIF_PKT_F_L2_BCAST) ? AIF_DROP_TO_SWITCH
-						       : AIF_DROP_NOT_FOR_US);
+	aif_fwd_drop(f, o, i, in_port, (m->flags & AIF_PKT_F_L2_BCAST) ? AIF_DROP_TO_SWITCH
+								       : AIF_DROP_NOT_FOR_US);
 }
 
 /*
@@ -229,10 +195,9 @@ not_unicast:
  * waiting for its own.
  */
 static inline bool
-resolve(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
-	struct rte_mbuf *mb, struct aif_pkt *m, uint64_t nh)
+resolve(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_t nh)
 {
-	struct aif_port_ctr *c = x->in_ctr;
+	struct aif_pkt *m = &x->o->meta[i];
 	uint32_t slot;
 
 	switch (aif_nh_type(nh)) {
@@ -256,7 +221,7 @@ resolve(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 			mem += k;
 		}
 		if (unlikely(x->trace != NULL))
-			trace_packet(w, x, m, nh, k, scheme);
+			trace_packet(x, m, nh, k, scheme);
 		m->member = mem->ctr_slot;
 		m->nh_slot = mem->neigh_slot;
 		return true;
@@ -264,33 +229,33 @@ resolve(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 	case AIF_NH_CONNECTED:
 		if (unlikely(m->ttl <= 1))
 			goto ttl_expired;
-		slot = aif_neigh_find(w->sw->neigh, &m->dst);
+		slot = aif_neigh_find(x->f->neigh, &m->dst);
 		if (unlikely(slot == AIF_NEIGH_NONE)) {
-			aif_neigh_solicit(w, x->t, (uint16_t)aif_nh_index(nh), &m->dst);
-			drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
+			aif_neigh_solicit(x->f, x->t, (uint16_t)aif_nh_index(nh), &m->dst,
+					  x->now_ns, x->o);
+			aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_NEIGH_UNRESOLVED);
 			return false;
 		}
 		m->member = UINT32_MAX;
 		m->nh_slot = slot;
 		return true;
 	case AIF_NH_LOCAL:
-		aif_local_input(w, x->t, m->in_port, mb, m);
+		aif_local_input(x->f, x->t, m->in_port, mb, m, x->o, i);
 		return false;
 	default: /* miss, drop route */
-		drop(b, c, mb, AIF_DROP_NO_ROUTE);
+		aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_NO_ROUTE);
 		return false;
 	}
 ttl_expired:
-	drop(b, c, mb, AIF_DROP_TTL_EXPIRED);
+	aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_TTL_EXPIRED);
 	return false;
 }
 
-/* Pass 2b: neighbour MAC and port, MTU and link checks, rewrite, TX buffer. */
+/* Pass 2b: neighbour MAC and port, MTU and link checks, rewrite, verdict. */
 static inline void
-emit(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
-     struct rte_mbuf *mb, struct aif_pkt *m)
+emit(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i)
 {
-	struct aif_port_ctr *c = x->in_ctr;
+	struct aif_pkt *m = &x->o->meta[i];
 	uint64_t nb = __atomic_load_n(&x->neigh_slot[m->nh_slot], __ATOMIC_RELAXED);
 	struct aif_mac dmac;
 	uint16_t out;
@@ -301,12 +266,12 @@ emit(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 		 * for the neighbour's address, the next hop's for a group
 		 * member, not the packet's destination.  (meta is control's;
 		 * a slot reused meanwhile costs one wasted request.) */
-		const struct aif_neigh_meta *nm = &w->sw->neigh->meta[m->nh_slot];
+		const struct aif_neigh_meta *nm = &x->f->neigh->meta[m->nh_slot];
 		struct aif_ip target = nm->ip;
-		aif_neigh_solicit(w, x->t, (nb & AIF_NEIGH_VALID) ? (uint16_t)((nb >> 48) &
-				  AIF_NEIGH_PORT_MASK) : nm->port, &target);
+		aif_neigh_solicit(x->f, x->t, (nb & AIF_NEIGH_VALID) ? (uint16_t)((nb >> 48) &
+				  AIF_NEIGH_PORT_MASK) : nm->port, &target, x->now_ns, x->o);
 		if (!(nb & AIF_NEIGH_VALID)) {
-			drop(b, c, mb, AIF_DROP_NEIGH_UNRESOLVED);
+			aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_NEIGH_UNRESOLVED);
 			return;
 		}
 	}
@@ -314,51 +279,40 @@ emit(struct aif_worker *w, const struct fwd_ctx *x, struct burst *b,
 	nb = rte_cpu_to_le_64(nb); /* MAC bytes first, in wire order */
 	memcpy(dmac.b, &nb, 6);
 	if (unlikely(m->l3_len > x->l3[out].mtu)) {
-		drop(b, c, mb, AIF_DROP_MTU_EXCEEDED);
+		aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_MTU_EXCEEDED);
 		return;
 	}
-	if (unlikely(!x->ports[out].link_up)) {
-		drop(b, c, mb, AIF_DROP_PORT_DOWN);
+	if (unlikely(!((x->link_up >> out) & 1))) {
+		aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_PORT_DOWN);
 		return;
 	}
 	if (unlikely(aif_rewrite_routed(mb, m, &x->l3[out], &dmac) != 0)) {
-		drop(b, c, mb, AIF_DROP_MBUF_TOO_SMALL);
+		aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_MBUF_TOO_SMALL);
 		return;
 	}
-	uint32_t len = rte_pktmbuf_pkt_len(mb); /* as sent: a tag may have come or gone */
 	m->out_port = out;
-	if (x->qos != NULL) {
-		int rc = aif_egress_enqueue(w, x->qos, mb, m, out);
-		if (unlikely(rc != 0)) {
-			drop(b, c, mb, (enum aif_drop_reason)(rc - 1));
-			return;
-		}
-	} else {
-		aif_worker_send(w, out, mb);
-	}
-	if (m->member != UINT32_MAX) {
-		x->mctr[m->member].packets++;
-		x->mctr[m->member].bytes += len;
-	}
+	aif_fwd_to(x->o, i, AIF_NEXT_ROUTE, out);
 }
 
 void
-aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
-		 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+aif_pipeline_run(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
+		 struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns,
+		 struct aif_fwd_out *o)
 {
-	struct aif_port_ctr *c = &w->port_ctr[in_port];
+	struct aif_port_ctr *c = &f->port_ctr[in_port];
 	struct burst b;
 	uint64_t bytes = 0;
 	uint16_t i;
 
-	b.n4 = b.n6 = b.n_dropped = 0;
+	b.n4 = b.n6 = 0;
+	o->n_built = 0;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		ingress(w, t, in_port, &b, pkts[i], i);
+		ingress(f, t, in_port, &b, o, pkts[i], i, now_ns);
 	}
 	c->rx_packets += n;
 	c->rx_bytes += bytes;
@@ -368,32 +322,25 @@ aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
 	if (b.n6)
 		rte_fib6_lookup_bulk(t->fib6, b.ip6, b.nh6, b.n6);
 	struct aif_lb_ctx lbx = {
-		.st = w->lb, .p = &t->lb, .port_qbytes = w->port_qbytes,
-		.rng = &w->rng, .now_ns = w->now_ns,
+		.st = f->lb, .p = &t->lb, .port_qbytes = f->port_qbytes,
+		.rng = &f->rng, .now_ns = now_ns,
 	};
 	const struct fwd_ctx x = {
 		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,
-		.neigh_slot = w->sw->neigh->slot, .ports = w->sw->ports,
-		.mctr = w->member_ctr, .in_ctr = c,
+		.neigh_slot = f->neigh->slot, .f = f, .o = o, .link_up = f->link_up,
+		.in_port = in_port,
 		.hash_fields = t->lb.hash_fields, .seed = t->seed,
-		.hash_alg = t->lb.hash_alg, .now_ns = w->now_ns,
-		.qos = w->id == 0 && w->sw->qos != NULL && w->sw->qos->cfg.enable
-			? w->sw->qos : NULL,
+		.hash_alg = t->lb.hash_alg, .now_ns = now_ns,
 		.buckets = t->buckets, .scheme_by_tc = t->lb.scheme_by_tc, .lb = &lbx,
-		.trace = trace_on(w->sw),
+		.trace = f->trace,
 	};
 	uint16_t live[AIF_BURST], n_live = 0;
 	for (i = 0; i < b.n4; i++)
-		if (resolve(w, &x, &b, pkts[b.idx4[i]], &b.meta[b.idx4[i]], b.nh4[i]))
+		if (resolve(&x, pkts[b.idx4[i]], b.idx4[i], b.nh4[i]))
 			live[n_live++] = b.idx4[i];
 	for (i = 0; i < b.n6; i++)
-		if (resolve(w, &x, &b, pkts[b.idx6[i]], &b.meta[b.idx6[i]], b.nh6[i]))
+		if (resolve(&x, pkts[b.idx6[i]], b.idx6[i], b.nh6[i]))
 			live[n_live++] = b.idx6[i];
 	for (i = 0; i < n_live; i++)
-		emit(w, &x, &b, pkts[live[i]], &b.meta[live[i]]);
-	if (b.n_dropped) {
-		if (unlikely((w->capture_drops >> in_port) & 1))
-			aif_capture_drops(w, in_port, b.dropped, b.drop_reason, b.n_dropped);
-		rte_pktmbuf_free_bulk(b.dropped, b.n_dropped);
-	}
+		emit(&x, pkts[live[i]], live[i]);
 }

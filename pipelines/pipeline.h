@@ -8,20 +8,29 @@
  *         -> route (rte_fib / rte_fib6 bulk lookup)
  *         -> local (ICMP echo) | TTL check -> flow hash -> lb (member)
  *         -> neighbour (MAC, port) -> MTU and link checks
- *         -> rewrite (MACs, TTL, IPv4 checksum) -> TX buffer of the egress port
+ *         -> rewrite (MACs, TTL, IPv4 checksum) -> verdict: ROUTE to the egress port
  *
  * Every dropped packet is counted once, by reason, on its ingress port.
+ * The runtime (dataplane/worker.c) acts on the verdicts.
  */
 #ifndef AIF_PIPELINE_H
 #define AIF_PIPELINE_H
 
 #include <stdint.h>
 
-struct rte_mbuf;
-struct aif_worker;
-struct aif_tables;
+#include "../dataplane/tables.h"
+#include "fwd.h"
 
-void aif_pipeline_run(struct aif_worker *w, const struct aif_tables *t,
-		      uint16_t in_port, struct rte_mbuf **pkts, uint16_t n);
+struct rte_mbuf;
+
+/*
+ * Run the stages on a burst of n packets received on in_port at now_ns:
+ * every packet gets its verdict in o (o->next[i], fwd.h), and o lists the
+ * frames the stages built.  Counts received packets and drops (by reason)
+ * on in_port.  Sends and frees nothing: the caller moves the packets.
+ */
+void aif_pipeline_run(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
+		      struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns,
+		      struct aif_fwd_out *o);
 
 #endif /* AIF_PIPELINE_H */

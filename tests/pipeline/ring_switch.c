@@ -31,6 +31,7 @@
 #include "switch.h"
 #include "worker.h"
 
+#include "../../dataplane/capture.h"
 #include "ring_switch.h"
 
 int
@@ -70,20 +71,21 @@ rs_port_setup(struct rs_harness *h, uint16_t p)
 	rte_eth_macaddr_get(h->pid[p], &mac);
 
 	snprintf(port->name, sizeof(port->name), "p%u", p);
-	port->dpdk_port = h->pid[p];
 	port->n_rxq = port->n_txq = 1;
 	port->link_up = 1;
 	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
-	port->tx.burst = aif_txif_dpdk;
-	port->tx.dpdk_port = h->pid[p];
+	aif_port_init_dpdk(port, p, h->pid[p]);
 	return 0;
 }
 
 void
 rs_teardown(struct rs_harness *h)
 {
-	if (h->sw != NULL)
+	if (h->sw != NULL) {
+		aif_capture_free(h->sw);
+		aif_worker_free(h->w);
 		aif_switch_free(h->sw);
+	}
 	aif_config_free(h->ctl.cfg);
 	for (uint16_t p = 0; p < h->n_ports; p++) {
 		if (h->started[p]) {

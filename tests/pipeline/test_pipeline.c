@@ -447,7 +447,7 @@ assert_clean(void)
 	assert_false(rs_rx_pending(&H));
 	assert_no_tx();
 	for (uint16_t p = 0; p < N_PORTS; p++)
-		assert_int_equal(H.w->tx[p].n, 0);
+		assert_int_equal(H.w->sh->tx[p].n, 0);
 	assert_int_equal(rte_mempool_in_use_count(H.pool), H.pool_base);
 }
 

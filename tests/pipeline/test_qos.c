@@ -331,7 +331,7 @@ assert_clean(void)
 	for (uint16_t p = 0; p < N_PORTS; p++) {
 		assert_int_equal(rte_ring_count(H.rx[p]), 0);
 		assert_tx_empty(p);
-		assert_int_equal(H.w->tx[p].n, 0);
+		assert_int_equal(H.w->sh->tx[p].n, 0);
 		for (uint8_t k = 0; k < AIF_QOS_NQ; k++)
 			assert_int_equal(aif_sched_qlen_pkts(&q->port[p].sched, k), 0);
 	}
@@ -1199,7 +1199,7 @@ test_xon_at_stop(void **state)
 	assert_true(q->mmu.used_bytes > 0);
 
 	/* the stop */
-	aif_egress_shutdown(H.w, q, now_ns(), &info);
+	aif_egress_shutdown(H.sw, H.w->sh, q, now_ns(), &info);
 	printf("# stop after %u us of incast: %llu packets queued on p0 discarded, XON on"
 	       " %u ports (%u priorities), %u unsent\n", steps, (unsigned long long)queued,
 	       info.xon_frames, info.xon_prios, info.xon_unsent);
@@ -1231,7 +1231,7 @@ test_xon_at_stop(void **state)
 	json_decref(rows);
 
 	/* once only: nothing is left to release */
-	aif_egress_shutdown(H.w, q, now_ns(), &info);
+	aif_egress_shutdown(H.sw, H.w->sh, q, now_ns(), &info);
 	assert_int_equal(info.discarded + info.xon_frames + info.xon_prios + info.xon_unsent, 0);
 	for (uint16_t p = 0; p < N_PORTS; p++)
 		assert_tx_empty(p);

@@ -282,21 +282,58 @@ test_writer_blocks(void **state)
 
 static struct rte_mempool *pool;
 
-struct fake_tx {
+/* A port of the test's own (port.h): frames to receive are put in rx[];
+ * transmit takes accept frames per burst. */
+struct fake_port {
 	uint16_t accept; /* per burst */
 	unsigned bursts;
+	uint16_t n_rx;
+	struct rte_mbuf *rx[AIF_BURST];
 };
 
 static uint16_t
-fake_burst(struct aif_txif *tx, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
+fake_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	aif_time_ns now_ns)
 {
-	struct fake_tx *ft = tx->ctx;
-	uint16_t k = RTE_MIN(n, ft->accept);
+	struct fake_port *fp = p->ctx;
+	uint16_t k = RTE_MIN(n, fp->n_rx);
 
 	(void)queue;
-	ft->bursts++;
+	(void)now_ns;
+	memcpy(pkts, fp->rx, k * sizeof(*pkts));
+	memmove(fp->rx, fp->rx + k, (fp->n_rx - k) * sizeof(*pkts));
+	fp->n_rx -= k;
+	return k;
+}
+
+static uint16_t
+fake_tx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	aif_time_ns now_ns)
+{
+	struct fake_port *fp = p->ctx;
+	uint16_t k = RTE_MIN(n, fp->accept);
+
+	(void)queue;
+	(void)now_ns;
+	fp->bursts++;
 	rte_pktmbuf_free_bulk(pkts, k); /* the driver owns what it took */
 	return k;
+}
+
+static const struct aif_port_ops fake_ops = {
+	.kind = "fake", .rx_burst = fake_rx, .tx_burst = fake_tx,
+};
+
+static void
+fake_port_init(struct aif_switch *sw, uint16_t p, struct fake_port *fp)
+{
+	struct aif_port *port = &sw->ports[p];
+
+	snprintf(port->name, sizeof(port->name), "p%u", p);
+	port->index = p;
+	port->ctx = fp;
+	port->base = port->ops = &fake_ops;
+	port->link_up = 1;
 }
 
 static struct rte_mbuf *
@@ -358,7 +395,7 @@ ci_of(const struct aif_switch *sw, uint16_t port)
 static void
 test_capture_path(void **state)
 {
-	struct fake_tx ft[2] = { { .accept = 3 }, { .accept = 32 } };
+	struct fake_port ft[2] = { { .accept = 3 }, { .accept = 32 } };
 	struct aif_capture_info ci;
 	char dir[64], path[128], err[256];
 	struct file f;
@@ -367,32 +404,30 @@ test_capture_path(void **state)
 	struct aif_switch *sw = aif_switch_create("leaf0", 0, 1, pool);
 	assert_non_null(sw);
 	sw->n_ports = 2;
-	for (uint16_t p = 0; p < 2; p++) {
-		snprintf(sw->ports[p].name, sizeof(sw->ports[p].name), "p%u", p);
-		sw->ports[p].tx = (struct aif_txif){ .burst = fake_burst, .ctx = &ft[p] };
-	}
+	for (uint16_t p = 0; p < 2; p++)
+		fake_port_init(sw, p, &ft[p]);
 	struct aif_worker *w = aif_worker_create(sw, 0, 1);
 	assert_non_null(w);
+	assert_int_equal(aif_worker_add_rxq(w, 0, 0), 0);
 	unsigned in_use = rte_mempool_in_use_count(pool);
 
-	aif_worker_step(w, 5 * AIF_NS_PER_S); /* the worker clock is not 0 */
+	aif_worker_step(w, 5 * AIF_NS_PER_S); /* the clock is not 0 */
 	make_dir(dir);
 	snprintf(path, sizeof(path), "%s/path.pcapng", dir);
 	struct timespec t_start;
 	clock_gettime(CLOCK_REALTIME, &t_start);
 	const struct aif_capture_params p64 = { .snaplen = 64, .drops = true };
-	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &p64, err, sizeof(err)), 0);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &p64, 5 * AIF_NS_PER_S, err, sizeof(err)), 0);
 	assert_int_equal(ci_of(sw, 0).max_bytes, AIF_CAPTURE_MAX_BYTES_DEFAULT);
 	assert_string_equal(ci_of(sw, 0).path, path);
 
 	/* errors */
-	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &p64, err, sizeof(err)), -1);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &p64, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "port p0 is capturing already"));
 	const struct aif_capture_params p10 = { .snaplen = 10 };
-	assert_int_equal(aif_capture_start(sw, 1, dir, "other.pcapng", &p10, err, sizeof(err)), -1);
+	assert_int_equal(aif_capture_start(sw, 1, dir, "other.pcapng", &p10, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "snaplen 10 out of range 64..65535"));
-	assert_int_equal(aif_capture_start(sw, 1, "/nonexistent-dir", "x.pcapng", &p64,
-					   err, sizeof(err)), -1);
+	assert_int_equal(aif_capture_start(sw, 1, "/nonexistent-dir", "x.pcapng", &p64, 0, err, sizeof(err)), -1);
 	assert_string_equal(err, "capture directory /nonexistent-dir: No such file or directory");
 	assert_int_equal(aif_capture_stop(sw, 1, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "port p1 is not capturing");
@@ -401,29 +436,27 @@ test_capture_path(void **state)
 
 	/* 5 frames out of p0 (the port takes 3), 2 out of p1 (not captured) */
 	for (uint8_t i = 0; i < 5; i++)
-		aif_worker_send(w, 0, frame(100, (uint8_t)(0x10 * i)));
-	aif_worker_send(w, 1, frame(80, 0xAA));
-	aif_worker_send(w, 1, frame(80, 0xBB));
-	aif_worker_step(w, 5 * AIF_NS_PER_S + 1000); /* loads the masks, flushes */
+		aif_shard_send(w->sh, sw->ports, 0, frame(100, (uint8_t)(0x10 * i)),
+			       5 * AIF_NS_PER_S);
+	aif_shard_send(w->sh, sw->ports, 1, frame(80, 0xAA), 5 * AIF_NS_PER_S);
+	aif_shard_send(w->sh, sw->ports, 1, frame(80, 0xBB), 5 * AIF_NS_PER_S);
+	aif_worker_step(w, 5 * AIF_NS_PER_S + 1000); /* flushes */
 	assert_int_equal(ft[0].bursts, 1);
-	assert_int_equal(w->port_ctr[0].tx_packets, 3);
-	assert_int_equal(w->port_ctr[0].drops[AIF_DROP_TX_FULL], 2);
+	assert_int_equal(w->sh->port_ctr[0].tx_packets, 3);
+	assert_int_equal(w->sh->port_ctr[0].drops[AIF_DROP_TX_FULL], 2);
 
-	/* two received frames: no tables, so the worker drops them (not
-	 * annotated: that drop is not the pipeline's) */
-	struct rte_mbuf *rx[2] = { frame(70, 0x40), frame(30, 0x50) };
-	aif_capture_rx_process(w, 0, rx, 2);
-	/* a pipeline drop outside an RX burst: copied by itself */
-	struct rte_mbuf *d = frame(100, 0x60);
-	uint8_t why = AIF_DROP_NO_ROUTE;
-	aif_capture_drops(w, 0, &d, &why, 1);
-	rte_pktmbuf_free(d);
+	/* two received frames: no tables, so the switch drops them (no_route),
+	 * and the capture says so */
+	ft[0].rx[ft[0].n_rx++] = frame(70, 0x40);
+	ft[0].rx[ft[0].n_rx++] = frame(30, 0x50);
+	assert_int_equal(aif_worker_step(w, 5 * AIF_NS_PER_S + 2000), 2);
+	assert_int_equal(w->sh->port_ctr[0].drops[AIF_DROP_NO_ROUTE], 2);
 
 	assert_true(aif_capture_poll(sw) > 0);
 	assert_int_equal(aif_capture_stop(sw, 0, &ci, err, sizeof(err)), 0);
-	assert_int_equal(ci.written, 8);
+	assert_int_equal(ci.written, 7);
 	assert_int_equal(ci.skipped, 0);
-	assert_int_equal(ci.drop_comments, 3);
+	assert_int_equal(ci.drop_comments, 4);
 	assert_int_equal(ci.snaplen, 64);
 	assert_true(ci.drops);
 	assert_int_equal(ci.write_errno, 0);
@@ -433,7 +466,7 @@ test_capture_path(void **state)
 	assert_int_equal(rte_mempool_in_use_count(pool), in_use);
 
 	read_file(path, &f);
-	assert_int_equal(f.n, 1 + 1 + 8 + 1);
+	assert_int_equal(f.n, 1 + 1 + 7 + 1);
 	assert_opt_str(&f.b[1], 2, "p0");
 	const struct { uint32_t cap, orig, dir; uint8_t tag; const char *comment; } want[] = {
 		{ 64, 100, AIF_CAPTURE_OUT, 0x00, NULL },
@@ -441,12 +474,11 @@ test_capture_path(void **state)
 		{ 64, 100, AIF_CAPTURE_OUT, 0x20, NULL },
 		{ 64, 100, AIF_CAPTURE_OUT, 0x30, "drop: tx_full" },
 		{ 64, 100, AIF_CAPTURE_OUT, 0x40, "drop: tx_full" },
-		{ 64, 70, AIF_CAPTURE_IN, 0x40, NULL },
-		{ 30, 30, AIF_CAPTURE_IN, 0x50, NULL },
-		{ 64, 100, AIF_CAPTURE_IN, 0x60, "drop: no_route" },
+		{ 64, 70, AIF_CAPTURE_IN, 0x40, "drop: no_route" },
+		{ 30, 30, AIF_CAPTURE_IN, 0x50, "drop: no_route" },
 	};
 	uint64_t start_ns = (uint64_t)t_start.tv_sec * AIF_NS_PER_S + (uint64_t)t_start.tv_nsec;
-	for (unsigned i = 0; i < 8; i++) {
+	for (unsigned i = 0; i < 7; i++) {
 		const struct block *b = &f.b[2 + i];
 		assert_int_equal(b->type, 6);
 		assert_int_equal(b->cap_len, want[i].cap);
@@ -455,16 +487,21 @@ test_capture_path(void **state)
 		assert_int_equal(b->data[b->cap_len - 1], (uint8_t)(want[i].tag + b->cap_len - 1));
 		assert_int_equal(epb_dir(b), want[i].dir);
 		assert_opt_str(b, 1, want[i].comment);
-		/* wall clock: start + the 1000 ns the worker clock moved, or so */
+		/* wall clock: start + the 2000 ns the clock moved, or so */
 		assert_true(b->ts >= start_ns && b->ts < start_ns + 5 * AIF_NS_PER_S);
 	}
-	assert_int_equal(f.b[10].type, 5);
+	assert_int_equal(f.b[9].type, 5);
 	free(f.buf);
 	unlink(path);
 
-	/* a capture can start again; the switch stops it when freed */
+	/* a capture can start again; aif_capture_free stops it */
 	const struct aif_capture_params pdef = { .snaplen = 65535 };
-	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &pdef, err, sizeof(err)), 0);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &pdef,
+					   5 * AIF_NS_PER_S + 2000, err, sizeof(err)), 0);
+	assert_ptr_equal(sw->ports[0].ops->kind, "capture");
+	aif_capture_free(sw);
+	assert_ptr_equal(sw->ports[0].ops, &fake_ops); /* the port's own again */
+	aif_worker_free(w);
 	aif_switch_free(sw);
 	read_file(path, &f);
 	assert_int_equal(f.n, 3); /* SHB, IDB, ISB */
@@ -476,6 +513,8 @@ test_capture_path(void **state)
 
 /* A switch of one port (nothing sent: the captures here are fed by
  * aif_capture_drops) and its worker. */
+static struct fake_port one_port;
+
 static struct aif_switch *
 one_port_switch(struct aif_worker **w)
 {
@@ -483,10 +522,20 @@ one_port_switch(struct aif_worker **w)
 
 	assert_non_null(sw);
 	sw->n_ports = 1;
-	snprintf(sw->ports[0].name, sizeof(sw->ports[0].name), "p0");
+	one_port = (struct fake_port){ .accept = AIF_BURST };
+	fake_port_init(sw, 0, &one_port);
 	*w = aif_worker_create(sw, 0, 1);
 	assert_non_null(*w);
+	assert_int_equal(aif_worker_add_rxq(*w, 0, 0), 0);
 	return sw;
+}
+
+static void
+free_switch(struct aif_switch *sw, struct aif_worker *w)
+{
+	aif_capture_free(sw);
+	aif_worker_free(w);
+	aif_switch_free(sw);
 }
 
 /* Remove a test directory and the files in it. */
@@ -559,7 +608,7 @@ test_capture_file_refusals(void **state)
 		char want[256];
 
 		print_message("# %s\n", cases[i].name);
-		assert_int_equal(aif_capture_start(sw, 0, dir, cases[i].name, &prm, err,
+		assert_int_equal(aif_capture_start(sw, 0, dir, cases[i].name, &prm, 0, err,
 						   sizeof(err)), -1);
 		snprintf(want, sizeof(want), "cannot capture to %s in %s: %s", cases[i].name,
 			 dir, cases[i].why);
@@ -569,14 +618,14 @@ test_capture_file_refusals(void **state)
 	snprintf(p, sizeof(p), "%s/fifo", dir);
 	rd = open(p, O_RDONLY | O_NONBLOCK);
 	assert_true(rd >= 0);
-	assert_int_equal(aif_capture_start(sw, 0, dir, "fifo", &prm, err, sizeof(err)), -1);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "fifo", &prm, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not a regular file (a FIFO)"));
 	close(rd);
 	alarm(0);
 
 	static const char *const not_names[] = { "", ".", "..", "a/b", "../x", "/etc/x" };
 	for (unsigned i = 0; i < sizeof(not_names) / sizeof(not_names[0]); i++) {
-		assert_int_equal(aif_capture_start(sw, 0, dir, not_names[i], &prm, err,
+		assert_int_equal(aif_capture_start(sw, 0, dir, not_names[i], &prm, 0, err,
 						   sizeof(err)), -1);
 		assert_non_null(strstr(err, "is not a file name (one path component)"));
 	}
@@ -584,7 +633,7 @@ test_capture_file_refusals(void **state)
 	/* the target is as it was */
 	assert_int_equal(file_size(target), 4);
 
-	aif_switch_free(sw);
+	free_switch(sw, w);
 	snprintf(p, sizeof(p), "%s/sub", dir);
 	assert_int_equal(rmdir(p), 0);
 	remove_dir(dir);
@@ -607,7 +656,7 @@ test_capture_file_mode(void **state)
 	(void)state;
 	make_dir(dir);
 	old_mask = umask(077);
-	assert_int_equal(aif_capture_start(sw, 0, dir, "new.pcapng", &prm, err, sizeof(err)), 0);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "new.pcapng", &prm, 0, err, sizeof(err)), 0);
 	snprintf(p, sizeof(p), "%s/new.pcapng", dir);
 	assert_int_equal(stat(p, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
@@ -620,7 +669,7 @@ test_capture_file_mode(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "0123456789abcdef0123456789abcdef", 32), 32);
 	close(fd);
-	assert_int_equal(aif_capture_start(sw, 0, dir, "old.pcapng", &prm, err, sizeof(err)), 0);
+	assert_int_equal(aif_capture_start(sw, 0, dir, "old.pcapng", &prm, 0, err, sizeof(err)), 0);
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0640);
 	/* only our header blocks: the old bytes are gone */
@@ -628,20 +677,21 @@ test_capture_file_mode(void **state)
 	assert_int_equal(aif_capture_stop(sw, 0, NULL, err, sizeof(err)), 0);
 	umask(old_mask);
 
-	aif_switch_free(sw);
+	free_switch(sw, w);
 	remove_dir(dir);
 }
 
-/* Feed port 0's capture n dropped 100-byte frames and write them out. */
+/* Port 0 receives n 100-byte frames, which the switch (no tables) drops
+ * as no_route; its capture writes them out. */
 static void
 feed(struct aif_switch *sw, struct aif_worker *w, unsigned n)
 {
-	uint8_t why = AIF_DROP_NO_ROUTE;
+	static aif_time_ns now = AIF_NS_PER_S;
 
 	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *d = frame(100, (uint8_t)i);
-		aif_capture_drops(w, 0, &d, &why, 1);
-		rte_pktmbuf_free(d);
+		one_port.rx[one_port.n_rx++] = frame(100, (uint8_t)i);
+		if (one_port.n_rx == AIF_BURST || i + 1 == n)
+			aif_worker_step(w, now += 1000);
 	}
 	aif_capture_poll(sw);
 }
@@ -667,7 +717,7 @@ test_capture_limits(void **state)
 
 	const struct aif_capture_params by_pkts = { .snaplen = 65535, .drops = true,
 						    .max_packets = 3 };
-	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &by_pkts, err,
+	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &by_pkts, 0, err,
 					   sizeof(err)), 0);
 	feed(sw, w, 5);
 	ci = ci_of(sw, 0);
@@ -685,7 +735,7 @@ test_capture_limits(void **state)
 	/* room for the header, the statistics block and 4 packets and a half */
 	uint32_t epb = aif_pcapng_epb_bytes(100, AIF_CAPTURE_IN, "drop: no_route");
 	const struct aif_capture_params probe = { .snaplen = 65535 };
-	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &probe, err,
+	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &probe, 0, err,
 					   sizeof(err)), 0);
 	uint64_t header = sw->capture->port[0].header_bytes;
 	assert_int_equal(aif_capture_stop(sw, 0, NULL, err, sizeof(err)), 0);
@@ -693,7 +743,7 @@ test_capture_limits(void **state)
 		.snaplen = 65535, .drops = true,
 		.max_bytes = header + AIF_PCAPNG_ISB_BYTES + 4 * epb + epb / 2,
 	};
-	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &by_bytes, err,
+	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &by_bytes, 0, err,
 					   sizeof(err)), 0);
 	feed(sw, w, 3);
 	ci = ci_of(sw, 0);
@@ -714,12 +764,12 @@ test_capture_limits(void **state)
 
 	/* a cap that cannot even hold the file's own blocks is refused */
 	const struct aif_capture_params tiny = { .snaplen = 65535, .max_bytes = 100 };
-	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &tiny, err,
+	assert_int_equal(aif_capture_start(sw, 0, dir, "cap.pcapng", &tiny, 0, err,
 					   sizeof(err)), -1);
 	assert_non_null(strstr(err, "max_bytes 100 cannot hold the file's own"));
 	assert_false(aif_capture_get(sw, 0, NULL));
 
-	aif_switch_free(sw);
+	free_switch(sw, w);
 	remove_dir(dir);
 }
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Stage: egress with lossless QoS (dataplane/qos.h says what and why).
+ * Egress with lossless QoS (qos.h says what and why): the runtime's side of
+ * a routed packet after the stages, run by the shard that drives the
+ * switch's QoS (shard.h).
  *
  * aif_egress_enqueue(), per routed packet after the rewrite:
  *   reads  pkt->tc, in_port, ecn, kind, l3_off; the QoS config maps;
@@ -30,15 +32,17 @@
 
 #include <stdint.h>
 
-#include "../dataplane/pkt.h"
-#include "../dataplane/qos.h"
+#include "pkt.h"
+#include "qos.h"
 
 struct rte_mbuf;
-struct aif_worker;
+struct aif_switch;
+struct aif_shard;
 
-int aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q,
-		       struct rte_mbuf *mb, const struct aif_pkt *m, uint16_t out);
-void aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns);
+int aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
+		       const struct aif_pkt *m, uint16_t out);
+void aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
+			aif_time_ns now_ns);
 /* What aif_egress_shutdown did. */
 struct aif_egress_stop_info {
 	unsigned discarded;  /* packets still queued, freed */
@@ -50,7 +54,7 @@ struct aif_egress_stop_info {
 /* Returns 0 when consumed, or AIF_DROP_MALFORMED + 1 when refused. */
 int aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *port_mac,
 			 const uint8_t *frame, uint32_t len, aif_time_ns now_ns);
-void aif_egress_shutdown(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns,
-			 struct aif_egress_stop_info *info);
+void aif_egress_shutdown(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
+			 aif_time_ns now_ns, struct aif_egress_stop_info *info);
 
 #endif /* AIF_EGRESS_H */

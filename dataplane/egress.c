@@ -9,10 +9,10 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
-#include "../dataplane/switch.h"
-#include "../dataplane/worker.h"
+#include "../pipelines/rewrite.h"
 #include "egress.h"
-#include "rewrite.h"
+#include "shard.h"
+#include "switch.h"
 
 static const uint8_t mmu_drop[] = {
 	[AIF_MMU_DROP_SHARED_LIMIT] = AIF_DROP_BUFFER_LIMIT,
@@ -85,7 +85,7 @@ through_add(struct aif_qos_port *qp, struct rte_mbuf *mb, uint8_t queue, uint8_t
 /* Move the cut-through list into the queues, in order.  A passing packet
  * (admitted without a charge) is charged now: it will be held after all. */
 static void
-through_to_queues(struct aif_worker *w, struct aif_qos *q, struct aif_qos_port *qp)
+through_to_queues(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp)
 {
 	for (uint16_t i = 0; i < qp->n_through; i++) {
 		struct rte_mbuf *mb = qp->through[i];
@@ -103,7 +103,7 @@ through_to_queues(struct aif_worker *w, struct aif_qos *q, struct aif_qos_port *
 		/* queues that were empty a moment ago cannot be full; the buffer can */
 		if (v == AIF_MMU_ADMIT)
 			aif_mmu_release(&q->mmu, ch);
-		w->port_ctr[ch->in_port].drops[v == AIF_MMU_ADMIT ? AIF_DROP_QUEUE_FULL
+		sh->port_ctr[ch->in_port].drops[v == AIF_MMU_ADMIT ? AIF_DROP_QUEUE_FULL
 								 : mmu_drop[v]]++;
 		rte_pktmbuf_free(mb);
 	}
@@ -111,7 +111,7 @@ through_to_queues(struct aif_worker *w, struct aif_qos *q, struct aif_qos_port *
 }
 
 int
-aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
+aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 		   const struct aif_pkt *m, uint16_t out)
 {
 	const struct aif_qos_config *c = &q->cfg;
@@ -168,7 +168,7 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 		/* the bytes queued before this packet joins (admit added it) */
 		enum aif_ecn_verdict e = aif_ecn_decide(&c->ecn,
 			(uint32_t)(aif_mmu_queue_bytes(&q->mmu, out, queue) - ch->bytes),
-			m->ecn, lossless, &w->rng, &qp->ecn[queue]);
+			m->ecn, lossless, &sh->fwd.rng, &qp->ecn[queue]);
 		if (e == AIF_ECN_MARK) {
 			aif_ecn_mark_ce(rte_pktmbuf_mtod_offset(mb, uint8_t *, m->l3_off),
 					m->kind == AIF_PKT_IPV6);
@@ -182,7 +182,7 @@ aif_egress_enqueue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 		return 0;
 	}
 	if (unlikely(qp->n_through != 0))
-		through_to_queues(w, q, qp); /* keep them ahead of this one */
+		through_to_queues(sh, q, qp); /* keep them ahead of this one */
 	if (unlikely(aif_sched_enqueue(&qp->sched, queue, mb, wire_bytes(mb)) != 0)) {
 		aif_mmu_release(&q->mmu, ch);
 		return AIF_DROP_QUEUE_FULL + 1;
@@ -204,7 +204,7 @@ aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *por
 
 /* ECN at dequeue on one packet leaving queue qid of port p; false: dropped. */
 static inline bool
-ecn_dequeue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
+ecn_dequeue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	    uint16_t p, uint8_t qid, const struct aif_mmu_charge *ch)
 {
 	const struct aif_qos_config *c = &q->cfg;
@@ -212,7 +212,7 @@ ecn_dequeue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 	uint8_t *l3 = rte_pktmbuf_mtod_offset(mb, uint8_t *, mb->l2_len);
 	enum aif_ecn_verdict e = aif_ecn_decide(&c->ecn,
 		(uint32_t)aif_mmu_queue_bytes(&q->mmu, p, qid), aif_ecn_bits(l3, v6),
-		ch->lossless, &w->rng, &q->port[p].ecn[qid]);
+		ch->lossless, &sh->fwd.rng, &q->port[p].ecn[qid]);
 
 	if (e == AIF_ECN_MARK)
 		aif_ecn_mark_ce(l3, v6);
@@ -224,11 +224,11 @@ ecn_dequeue(struct aif_worker *w, struct aif_qos *q, struct rte_mbuf *mb,
 /* Build the PFC frame aif_pfc_tx_update asked for and buffer it for port
  * p; false (the request undone) when no mbuf is left. */
 static bool
-pfc_frame_send(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t ce,
-	       const uint16_t quanta[AIF_PFC_PRIOS])
+pfc_frame_send(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_t p,
+	       uint8_t ce, const uint16_t quanta[AIF_PFC_PRIOS], aif_time_ns now_ns)
 {
-	const struct aif_tables *t = w->sw->tables;
-	struct rte_mbuf *mb = rte_pktmbuf_alloc(w->sw->pool);
+	const struct aif_tables *t = sw->tables;
+	struct rte_mbuf *mb = rte_pktmbuf_alloc(sw->pool);
 	uint8_t *buf = mb ? (uint8_t *)rte_pktmbuf_append(mb, AIF_PFC_FRAME_LEN) : NULL;
 
 	if (buf == NULL) {
@@ -238,12 +238,12 @@ pfc_frame_send(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t ce,
 	}
 	aif_pfc_frame_build(buf, AIF_PFC_FRAME_LEN, &t->ports[p].mac, ce, quanta);
 	/* MAC control goes straight to the port, never behind queued data */
-	aif_worker_send(w, p, mb);
+	aif_shard_send(sh, sw->ports, p, mb, now_ns);
 	return true;
 }
 
 static void
-send_pfc(struct aif_worker *w, struct aif_qos *q, uint16_t p, aif_time_ns now_ns)
+send_pfc(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_t p, aif_time_ns now_ns)
 {
 	struct aif_qos_port *qp = &q->port[p];
 	uint8_t mask = aif_mmu_xoff_mask(&q->mmu, p), ce;
@@ -251,11 +251,11 @@ send_pfc(struct aif_worker *w, struct aif_qos *q, uint16_t p, aif_time_ns now_ns
 
 	qp->xoff_mask = mask;
 	if (aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta))
-		pfc_frame_send(w, q, p, ce, quanta);
+		pfc_frame_send(sw, sh, q, p, ce, quanta, now_ns);
 }
 
 static void
-watchdog(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
+watchdog(struct aif_shard *sh, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 	 aif_time_ns now_ns)
 {
 	struct aif_qos_port *qp = &q->port[p];
@@ -273,7 +273,7 @@ watchdog(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 			for (unsigned i = 0; i < n; i++) {
 				struct rte_mbuf *mb = pkts[i];
 				const struct aif_mmu_charge *ch = aif_qos_charge(mb);
-				w->port_ctr[ch->in_port].drops[AIF_DROP_PFCWD]++;
+				sh->port_ctr[ch->in_port].drops[AIF_DROP_PFCWD]++;
 				bytes += rte_pktmbuf_pkt_len(mb);
 				aif_mmu_release(&q->mmu, ch);
 			}
@@ -286,15 +286,15 @@ watchdog(struct aif_worker *w, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 
 /* Send the port's cut-through list, unless a pause arrived for its queue. */
 static void
-serve_through(struct aif_worker *w, struct aif_qos *q, struct aif_qos_port *qp,
-	      uint16_t p, uint8_t paused)
+serve_through(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
+	      struct aif_qos_port *qp, uint16_t p, uint8_t paused, aif_time_ns now_ns)
 {
 	uint8_t seen = 0;
 
 	for (uint16_t i = 0; i < qp->n_through; i++)
 		seen |= (uint8_t)(1u << qp->through_q[i]);
-	if (unlikely(seen & paused) || w->tx[p].n + qp->n_through > AIF_BURST) {
-		through_to_queues(w, q, qp); /* the scheduler sorts it out */
+	if (unlikely(seen & paused) || sh->tx[p].n + qp->n_through > AIF_BURST) {
+		through_to_queues(sh, q, qp); /* the scheduler sorts it out */
 		return;
 	}
 	for (uint16_t i = 0; i < qp->n_through; i++) {
@@ -305,19 +305,19 @@ serve_through(struct aif_worker *w, struct aif_qos *q, struct aif_qos_port *qp,
 			aif_mmu_release(&q->mmu, ch);
 		aif_sched_count_through(&qp->sched, k, wire_bytes(mb));
 		if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> k) & 1) &&
-		    !ecn_dequeue(w, q, mb, p, k, ch)) {
-			w->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
+		    !ecn_dequeue(sh, q, mb, p, k, ch)) {
+			sh->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
 			rte_pktmbuf_free(mb);
 			continue;
 		}
-		aif_worker_send(w, p, mb);
+		aif_shard_send(sh, sw->ports, p, mb, now_ns);
 	}
 	qp->n_through = 0;
 	q->check_xoff = ~0ull;
 }
 
 void
-aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns)
+aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, aif_time_ns now_ns)
 {
 	void *pkts[AIF_BURST];
 	uint32_t lens[AIF_BURST];
@@ -336,13 +336,13 @@ aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns)
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
 
 		if (unlikely(wd_tick))
-			watchdog(w, q, p, paused, now_ns);
+			watchdog(sh, q, p, paused, now_ns);
 		for (uint8_t k = 0; paused && k < AIF_QOS_NQ; k++)
 			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
 				paused &= (uint8_t)~(1u << k);
 		if (qp->n_through != 0)
-			serve_through(w, q, qp, p, paused);
-		unsigned room = AIF_BURST - w->tx[p].n;
+			serve_through(sw, sh, q, qp, p, paused, now_ns);
+		unsigned room = AIF_BURST - sh->tx[p].n;
 		unsigned n = aif_sched_dequeue_qid(&qp->sched, now_ns, paused, pkts,
 						   lens, qids, room);
 		if (n)
@@ -352,18 +352,18 @@ aif_egress_service(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns)
 			const struct aif_mmu_charge *ch = aif_qos_charge(mb);
 			aif_mmu_release(&q->mmu, ch);
 			if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> qids[i]) & 1) &&
-			    !ecn_dequeue(w, q, mb, p, qids[i], ch)) {
-				w->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
+			    !ecn_dequeue(sh, q, mb, p, qids[i], ch)) {
+				sh->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
 				rte_pktmbuf_free(mb);
 				continue;
 			}
-			aif_worker_send(w, p, mb);
+			aif_shard_send(sh, sw->ports, p, mb, now_ns);
 		}
 	}
 	/* PFC: ports whose XOFF mask may have changed, and refreshes due */
 	for (uint16_t p = 0; p < q->n_ports; p++)
 		if (((q->check_xoff >> p) & 1) || q->port[p].pfc_tx.xoff)
-			send_pfc(w, q, p, now_ns);
+			send_pfc(sw, sh, q, p, now_ns);
 	q->check_xoff = 0;
 }
 
@@ -385,7 +385,7 @@ through_discard(struct aif_qos *q, struct aif_qos_port *qp)
 }
 
 void
-aif_egress_shutdown(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns,
+aif_egress_shutdown(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, aif_time_ns now_ns,
 		    struct aif_egress_stop_info *info)
 {
 	uint16_t quanta[AIF_PFC_PRIOS];
@@ -398,21 +398,21 @@ aif_egress_shutdown(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns,
 
 	for (uint16_t p = 0; p < q->n_ports; p++) {
 		struct aif_qos_port *qp = &q->port[p];
-		struct aif_port_ctr *c = &w->port_ctr[p];
+		struct aif_port_ctr *c = &sh->port_ctr[p];
 
 		if (!qp->pfc_tx.xoff)
 			continue;
 		/* an empty mask: every priority the peer was told XOFF clears */
 		if (!aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], 0, now_ns, &ce, quanta))
 			continue;
-		if (!pfc_frame_send(w, q, p, ce, quanta)) {
+		if (!pfc_frame_send(sw, sh, q, p, ce, quanta, now_ns)) {
 			info->xon_unsent++;
 			continue;
 		}
 		/* nothing else is buffered for the port (the last step flushed):
 		 * a tx_full drop now is this frame */
 		uint64_t refused = c->drops[AIF_DROP_TX_FULL];
-		aif_worker_flush_port(w, p);
+		aif_shard_flush_port(sh, sw->ports, p, now_ns);
 		if (c->drops[AIF_DROP_TX_FULL] != refused) {
 			aif_pfc_tx_unsent(&qp->pfc_tx, ce, quanta);
 			info->xon_unsent++;
@@ -421,5 +421,5 @@ aif_egress_shutdown(struct aif_worker *w, struct aif_qos *q, aif_time_ns now_ns,
 		info->xon_frames++;
 		info->xon_prios += (unsigned)__builtin_popcount(ce);
 	}
-	aif_worker_flush(w);
+	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
 }

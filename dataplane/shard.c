@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A switch's shard: creation and TX flush (shard.h). */
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "../pipelines/lb.h"
+#include "shard.h"
+
+struct aif_shard *
+aif_shard_create(uint16_t id, uint64_t seed)
+{
+	size_t sz = sizeof(struct aif_shard) +
+		    sizeof(struct aif_member_ctr) * AIF_MAX_MEMBER_SLOTS;
+	struct aif_shard *sh = rte_zmalloc("aif_shard", sz, RTE_CACHE_LINE_SIZE);
+
+	if (sh == NULL)
+		return NULL;
+	sh->id = id;
+	sh->fwd.lb = rte_zmalloc("aif_lb_state", sizeof(*sh->fwd.lb), RTE_CACHE_LINE_SIZE);
+	if (sh->fwd.lb == NULL) {
+		rte_free(sh);
+		return NULL;
+	}
+	sh->fwd.shard = id;
+	sh->fwd.port_ctr = sh->port_ctr;
+	sh->fwd.member_ctr = sh->member_ctr;
+	sh->fwd.port_qbytes = sh->port_qbytes;
+	aif_rng_seed(&sh->fwd.rng, seed ^ ((uint64_t)id << 32));
+	return sh;
+}
+
+void
+aif_shard_free(struct aif_shard *sh)
+{
+	if (sh == NULL)
+		return;
+	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
+		if (sh->tx[p].n)
+			rte_pktmbuf_free_bulk(sh->tx[p].pkts, sh->tx[p].n);
+	rte_free(sh->fwd.lb);
+	rte_free(sh);
+}
+
+void
+aif_shard_flush(struct aif_shard *sh, struct aif_port *ports, uint16_t n_ports,
+		aif_time_ns now_ns)
+{
+	for (uint16_t p = 0; p < n_ports; p++)
+		if (sh->tx[p].n)
+			aif_shard_flush_port(sh, ports, p, now_ns);
+}

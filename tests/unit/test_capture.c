@@ -498,7 +498,7 @@ test_capture_path(void **state)
 	const struct aif_capture_params pdef = { .snaplen = 65535 };
 	assert_int_equal(aif_capture_start(sw, 0, dir, "path.pcapng", &pdef,
 					   5 * AIF_NS_PER_S + 2000, err, sizeof(err)), 0);
-	assert_ptr_equal(sw->ports[0].ops->kind, "capture");
+	assert_string_equal(sw->ports[0].ops->kind, "capture");
 	aif_capture_free(sw);
 	assert_ptr_equal(sw->ports[0].ops, &fake_ops); /* the port's own again */
 	aif_worker_free(w);
@@ -511,8 +511,8 @@ test_capture_path(void **state)
 	assert_int_equal(rte_mempool_in_use_count(pool), in_use);
 }
 
-/* A switch of one port (nothing sent: the captures here are fed by
- * aif_capture_drops) and its worker. */
+/* A switch of one port of the test's own (feed() gives it frames to
+ * receive) and its runner. */
 static struct fake_port one_port;
 
 static struct aif_switch *

@@ -163,8 +163,48 @@ cap_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n
 	return sent;
 }
 
+/* tx_ctrl: a MAC control frame the port took is written as sent. */
+static uint16_t
+cap_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_time_ns now_ns)
+{
+	struct aif_capture *c = capturing(port);
+	if (c == NULL)
+		return port->base->tx_ctrl(port, queue, m, now_ns);
+	struct aif_capture_wk *k = &c->wk[queue];
+	struct aif_capture_rec rec = {
+		.m = copy(c, k, m, port->index), .ts_ns = now_ns,
+		.orig_len = rte_pktmbuf_pkt_len(m), .port = port->index,
+		.dir = AIF_CAPTURE_OUT, .reason = AIF_CAPTURE_NO_DROP,
+	};
+	uint16_t sent = port->base->tx_ctrl(port, queue, m, now_ns);
+	if (rec.m == NULL)
+		return sent;
+	if (sent == 0 && !((__atomic_load_n(&c->drops_mask, __ATOMIC_ACQUIRE) >>
+			    port->index) & 1)) {
+		rte_pktmbuf_free(rec.m);
+		return sent;
+	}
+	if (sent == 0)
+		rec.reason = AIF_DROP_TX_FULL;
+	enqueue(k, &rec, 1);
+	return sent;
+}
+
+static aif_time_ns
+cap_tx_ready_ns(struct aif_port *port, uint16_t queue, aif_time_ns now_ns)
+{
+	return aif_port_tx_ready_ns(port, port->base, queue, now_ns);
+}
+
+/* In front of a port that paces its transmit (an emulated link) and of one
+ * that does not: a capture must not change how the port is served. */
+static const struct aif_port_ops capture_paced_ops = {
+	.kind = "capture", .rx_burst = cap_rx, .tx_burst = cap_tx, .tx_ctrl = cap_tx_ctrl,
+	.tx_ready_ns = cap_tx_ready_ns, .rx_done = cap_rx_done,
+};
 static const struct aif_port_ops capture_ops = {
-	.kind = "capture", .rx_burst = cap_rx, .tx_burst = cap_tx, .rx_done = cap_rx_done,
+	.kind = "capture", .rx_burst = cap_rx, .tx_burst = cap_tx, .tx_ctrl = cap_tx_ctrl,
+	.rx_done = cap_rx_done,
 };
 
 /* ------------------------------------------------------------------ */
@@ -478,7 +518,8 @@ aif_capture_start(struct aif_switch *sw, uint16_t port, const char *dir,
 	__atomic_fetch_or(&c->on_mask, 1ull << port, __ATOMIC_RELEASE);
 	struct aif_port *pt = &sw->ports[port];
 	pt->wrap = c;
-	__atomic_store_n(&pt->ops, &capture_ops, __ATOMIC_RELEASE);
+	__atomic_store_n(&pt->ops, pt->base->tx_ready_ns ? &capture_paced_ops : &capture_ops,
+			 __ATOMIC_RELEASE);
 	return 0;
 }
 

@@ -238,7 +238,17 @@ pfc_frame_send(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, u
 	}
 	aif_pfc_frame_build(buf, AIF_PFC_FRAME_LEN, &t->ports[p].mac, ce, quanta);
 	/* MAC control goes straight to the port, never behind queued data */
-	aif_shard_send(sh, sw->ports, p, mb, now_ns);
+	struct aif_port *port = &sw->ports[p];
+	struct aif_port_ctr *c = &sh->port_ctr[p];
+	if (aif_port_ops(port)->tx_ctrl(port, sh->id, mb, now_ns) == 0) {
+		/* not sent: the state says so, and the frame goes again */
+		c->drops[AIF_DROP_TX_FULL]++;
+		rte_pktmbuf_free(mb);
+		aif_pfc_tx_unsent(&q->port[p].pfc_tx, ce, quanta);
+		return false;
+	}
+	c->tx_packets++;
+	c->tx_bytes += AIF_PFC_FRAME_LEN;
 	return true;
 }
 
@@ -316,6 +326,59 @@ serve_through(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
 	q->check_xoff = ~0ull;
 }
 
+/* Release a dequeued packet's charge and apply ECN at dequeue; false: the
+ * packet was dropped (WRED), counted and freed. */
+static inline bool
+leave_queue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb, uint16_t p,
+	    uint8_t qid)
+{
+	const struct aif_mmu_charge *ch = aif_qos_charge(mb);
+
+	aif_mmu_release(&q->mmu, ch);
+	if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> qid) & 1) &&
+	    !ecn_dequeue(sh, q, mb, p, qid, ch)) {
+		sh->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
+		rte_pktmbuf_free(mb);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A port that paces its transmit (an emulated link: tx_ready_ns): one
+ * frame whenever it is ready, straight from the queues (no cut-through and
+ * no TX buffer, which would hand it frames it must refuse).
+ */
+static void
+serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
+	    struct aif_port *port, const struct aif_port_ops *ops, uint8_t paused,
+	    aif_time_ns now_ns)
+{
+	uint16_t p = port->index;
+	struct aif_port_ctr *c = &sh->port_ctr[p];
+	void *pkt;
+	uint32_t len;
+	uint8_t qid;
+
+	if (qp->n_through != 0)
+		through_to_queues(sh, q, qp);
+	while (ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns &&
+	       aif_sched_dequeue_qid(&qp->sched, now_ns, paused, &pkt, &len, &qid, 1) == 1) {
+		struct rte_mbuf *mb = pkt;
+		q->check_xoff = ~0ull; /* a release raises every port's threshold */
+		if (!leave_queue(sh, q, mb, p, qid))
+			continue;
+		uint32_t bytes = rte_pktmbuf_pkt_len(mb);
+		if (ops->tx_burst(port, sh->id, &mb, 1, now_ns) != 1) {
+			c->drops[AIF_DROP_TX_FULL]++; /* it said it was ready */
+			rte_pktmbuf_free(mb);
+			continue;
+		}
+		c->tx_packets++;
+		c->tx_bytes += bytes;
+	}
+}
+
 void
 aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, aif_time_ns now_ns)
 {
@@ -340,6 +403,12 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 		for (uint8_t k = 0; paused && k < AIF_QOS_NQ; k++)
 			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
 				paused &= (uint8_t)~(1u << k);
+		struct aif_port *port = &sw->ports[p];
+		const struct aif_port_ops *ops = aif_port_ops(port);
+		if (ops->tx_ready_ns != NULL) {
+			serve_paced(sh, q, qp, port, ops, paused, now_ns);
+			continue;
+		}
 		if (qp->n_through != 0)
 			serve_through(sw, sh, q, qp, p, paused, now_ns);
 		unsigned room = AIF_BURST - sh->tx[p].n;
@@ -349,15 +418,8 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 			q->check_xoff = ~0ull; /* a release raises every port's threshold */
 		for (unsigned i = 0; i < n; i++) {
 			struct rte_mbuf *mb = pkts[i];
-			const struct aif_mmu_charge *ch = aif_qos_charge(mb);
-			aif_mmu_release(&q->mmu, ch);
-			if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> qids[i]) & 1) &&
-			    !ecn_dequeue(sh, q, mb, p, qids[i], ch)) {
-				sh->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
-				rte_pktmbuf_free(mb);
-				continue;
-			}
-			aif_shard_send(sh, sw->ports, p, mb, now_ns);
+			if (leave_queue(sh, q, mb, p, qids[i]))
+				aif_shard_send(sh, sw->ports, p, mb, now_ns);
 		}
 	}
 	/* PFC: ports whose XOFF mask may have changed, and refreshes due */
@@ -398,7 +460,6 @@ aif_egress_shutdown(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos 
 
 	for (uint16_t p = 0; p < q->n_ports; p++) {
 		struct aif_qos_port *qp = &q->port[p];
-		struct aif_port_ctr *c = &sh->port_ctr[p];
 
 		if (!qp->pfc_tx.xoff)
 			continue;
@@ -406,15 +467,6 @@ aif_egress_shutdown(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos 
 		if (!aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], 0, now_ns, &ce, quanta))
 			continue;
 		if (!pfc_frame_send(sw, sh, q, p, ce, quanta, now_ns)) {
-			info->xon_unsent++;
-			continue;
-		}
-		/* nothing else is buffered for the port (the last step flushed):
-		 * a tx_full drop now is this frame */
-		uint64_t refused = c->drops[AIF_DROP_TX_FULL];
-		aif_shard_flush_port(sh, sw->ports, p, now_ns);
-		if (c->drops[AIF_DROP_TX_FULL] != refused) {
-			aif_pfc_tx_unsent(&qp->pfc_tx, ce, quanta);
 			info->xon_unsent++;
 			continue;
 		}

@@ -22,8 +22,15 @@ dpdk_tx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 	return rte_eth_tx_burst(p->dpdk_port, queue, pkts, n);
 }
 
+static uint16_t
+dpdk_tx_ctrl(struct aif_port *p, uint16_t queue, struct rte_mbuf *m, aif_time_ns now_ns)
+{
+	(void)now_ns;
+	return rte_eth_tx_burst(p->dpdk_port, queue, &m, 1);
+}
+
 const struct aif_port_ops aif_port_dpdk_ops = {
-	.kind = "dpdk", .rx_burst = dpdk_rx, .tx_burst = dpdk_tx,
+	.kind = "dpdk", .rx_burst = dpdk_rx, .tx_burst = dpdk_tx, .tx_ctrl = dpdk_tx_ctrl,
 };
 
 void

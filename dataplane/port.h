@@ -4,12 +4,15 @@
  *
  * struct aif_port_ops is what the runtime asks of a port: receive a burst
  * from a queue, transmit a burst on a queue at now_ns (what it does not
- * take is backpressure: the caller keeps it or counts it), and, optionally,
- * hear how the burst it last received ended (the frames the switch dropped
+ * take is backpressure: the caller keeps it or counts it), send a MAC
+ * control frame ahead of data (the PFC signal path: a DPDK port sends the
+ * 802.1Qbb frame, an emulated link carries it to the peer after the link
+ * delay), say when it takes its next frame, and, optionally, hear how the
+ * burst it last received ended (the frames the switch dropped
  * and why), which is how a wrapper such as packet capture (capture.h)
- * annotates drops.  Implementations: DPDK ethdev (aif_port_dpdk_ops); the
- * capture wrapper (capture.c) stands in front of another implementation;
- * the emulated link end and the virtual host come with the fabric.  A
+ * annotates drops.  Implementations: DPDK ethdev (aif_port_dpdk_ops), the
+ * emulated link end (link.h); the capture wrapper (capture.c) stands in
+ * front of another implementation; the virtual host comes next.  A
  * queue is the shard's (one per runner on a DPDK port with RSS).
  *
  * One indirect call per burst, none per packet.  ops is written by
@@ -44,6 +47,13 @@ struct aif_port_ops {
 	/* Send up to n frames on queue; returns how many it took. */
 	uint16_t (*tx_burst)(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts,
 			     uint16_t n, aif_time_ns now_ns);
+	/* Send one MAC control frame (PFC) at the next frame boundary, ahead
+	 * of data not yet sent; 1 if taken (else the caller frees it). */
+	uint16_t (*tx_ctrl)(struct aif_port *p, uint16_t queue, struct rte_mbuf *m,
+			    aif_time_ns now_ns);
+	/* Optional.  When the port takes its next frame on queue (now_ns or
+	 * earlier: now).  NULL: always (a NIC queue, which drops when full). */
+	aif_time_ns (*tx_ready_ns)(struct aif_port *p, uint16_t queue, aif_time_ns now_ns);
 	/* Optional.  The burst last received on queue went through the switch
 	 * (stamped now_ns); dropped[0..n) (reasons[]: enum aif_drop_reason)
 	 * are the frames it dropped: this frees them.  NULL: the runtime does. */
@@ -69,6 +79,14 @@ struct aif_port {
 extern const struct aif_port_ops aif_port_dpdk_ops;
 /* Make p a DPDK port on ethdev dpdk_port (index: its place in the switch). */
 void aif_port_init_dpdk(struct aif_port *p, uint16_t index, uint16_t dpdk_port);
+
+/* When port takes its next frame on queue (now_ns when ready). */
+static inline aif_time_ns
+aif_port_tx_ready_ns(struct aif_port *p, const struct aif_port_ops *ops, uint16_t queue,
+		     aif_time_ns now_ns)
+{
+	return ops->tx_ready_ns == NULL ? now_ns : ops->tx_ready_ns(p, queue, now_ns);
+}
 
 /* The ops to call for this burst. */
 static inline const struct aif_port_ops *

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Emulated link (link.h): two FIFO delay lines and the port ops of an end.
+ *
+ * Cost: one slot write per frame sent and one read per frame delivered;
+ * the serialization arithmetic is two multiplications and a division.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "link.h"
+
+#define PS_PER_NS 1000ull
+#define PS_PER_S 1000000000000ull
+
+/* Picoseconds to serialize wire bytes at rate_bps (rounded up). */
+static inline uint64_t
+ser_ps(uint32_t wire, uint64_t rate_bps)
+{
+	return ((uint64_t)wire * 8 * PS_PER_S + rate_bps - 1) / rate_bps;
+}
+
+static inline aif_time_ns
+ps_to_ns_up(uint64_t ps)
+{
+	return (ps + PS_PER_NS - 1) / PS_PER_NS;
+}
+
+static uint32_t
+slots_for(const struct aif_link_params *p)
+{
+	/* frames in flight: the delay (plus the horizon) over the shortest
+	 * frame's serialization, plus room for control frames */
+	uint64_t min_ps = ser_ps(aif_link_wire_bytes(0), p->rate_bps);
+	uint64_t n = ((p->delay_ns + p->horizon_ns) * PS_PER_NS) / min_ps + 2 * AIF_BURST + 64;
+	uint32_t s = 64;
+
+	while (s < n && s < (1u << 24))
+		s <<= 1;
+	return s;
+}
+
+struct aif_link *
+aif_link_create(const char *name, const struct aif_link_params *p, char *err,
+		size_t err_len)
+{
+	struct aif_link *l;
+
+	if (p->rate_bps == 0 || p->rate_bps > AIF_LINK_RATE_MAX_BPS) {
+		snprintf(err, err_len, "rate %llu b/s out of 1..%llu",
+			 (unsigned long long)p->rate_bps, AIF_LINK_RATE_MAX_BPS);
+		return NULL;
+	}
+	if (p->delay_ns > AIF_LINK_DELAY_MAX_NS || p->horizon_ns > AIF_LINK_DELAY_MAX_NS) {
+		snprintf(err, err_len, "delay %llu ns or horizon %llu ns above %llu ns",
+			 (unsigned long long)p->delay_ns, (unsigned long long)p->horizon_ns,
+			 AIF_LINK_DELAY_MAX_NS);
+		return NULL;
+	}
+	l = rte_zmalloc("aif_link", sizeof(*l), RTE_CACHE_LINE_SIZE);
+	if (l == NULL)
+		goto nomem;
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->p = *p;
+	uint32_t n = slots_for(p);
+	for (int d = 0; d < 2; d++) {
+		l->end[d] = (struct aif_link_end){ .link = l, .side = (uint8_t)d };
+		l->dir[d].mask = n - 1;
+		l->dir[d].slot = rte_zmalloc("aif_link_slots", n * sizeof(struct aif_link_slot),
+					     RTE_CACHE_LINE_SIZE);
+		if (l->dir[d].slot == NULL)
+			goto nomem;
+	}
+	return l;
+nomem:
+	snprintf(err, err_len, "out of memory for link %s", name);
+	aif_link_free(l);
+	return NULL;
+}
+
+void
+aif_link_free(struct aif_link *l)
+{
+	if (l == NULL)
+		return;
+	for (int d = 0; d < 2; d++) {
+		struct aif_link_dir *dir = &l->dir[d];
+		for (uint32_t i = dir->head; dir->slot != NULL && i != dir->tail; i++)
+			rte_pktmbuf_free(dir->slot[i & dir->mask].m);
+		rte_free(dir->slot);
+	}
+	rte_free(l);
+}
+
+void
+aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port)
+{
+	port->ctx = &l->end[side & 1];
+	port->base = &aif_port_link_ops;
+	port->speed_mbps = (uint32_t)(l->p.rate_bps / 1000000);
+	port->link_up = 1;
+	__atomic_store_n(&port->ops, &aif_port_link_ops, __ATOMIC_RELEASE);
+}
+
+aif_time_ns
+aif_link_rx_next_ns(const struct aif_link *l, uint8_t side)
+{
+	const struct aif_link_dir *d = &l->dir[!side];
+	uint32_t head = d->head;
+
+	if (head == __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE))
+		return AIF_TIME_NEVER;
+	return d->slot[head & d->mask].arrive_ns;
+}
+
+/*
+ * When a frame handed over at now_ps starts: when the wire frees up, back
+ * to back with the last frame if that was less than a nanosecond ago (a
+ * loop steps at whole nanoseconds, the ceiling of tx_ready), else now.
+ */
+static inline uint64_t
+start_ps(const struct aif_link_dir *d, uint64_t now_ps)
+{
+	return d->busy_until_ps + PS_PER_NS > now_ps ? d->busy_until_ps : now_ps;
+}
+
+/* Put m on the wire of d: it starts at start_ps.  0 if the line is full. */
+static inline int
+put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t start_ps)
+{
+	uint32_t tail = d->tail;
+
+	if (unlikely(tail - __atomic_load_n(&d->head, __ATOMIC_ACQUIRE) > d->mask)) {
+		d->ctr.lost_full++;
+		return 0;
+	}
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint64_t busy = ser_ps(aif_link_wire_bytes(len), l->p.rate_bps);
+	uint64_t finish = start_ps + busy;
+	d->slot[tail & d->mask] = (struct aif_link_slot){
+		.m = m, .arrive_ns = ps_to_ns_up(finish) + l->p.delay_ns,
+	};
+	d->busy_until_ps = finish;
+	d->ctr.tx_packets++;
+	d->ctr.tx_bytes += len;
+	d->ctr.busy_ps += busy;
+	__atomic_store_n(&d->tail, tail + 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
+static uint16_t
+link_tx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	aif_time_ns now_ns)
+{
+	struct aif_link_end *e = p->ctx;
+	struct aif_link *l = e->link;
+	struct aif_link_dir *d = &l->dir[e->side];
+	uint64_t now_ps = now_ns * PS_PER_NS, limit_ps = now_ps + l->p.horizon_ns * PS_PER_NS;
+	uint16_t i;
+
+	(void)queue;
+	for (i = 0; i < n; i++) {
+		/* the wire is free at now (or within the horizon) */
+		uint64_t start = start_ps(d, now_ps);
+		if (start > limit_ps || !put(l, d, pkts[i], start))
+			break;
+	}
+	d->ctr.refused += n - i;
+	return i;
+}
+
+static uint16_t
+link_tx_ctrl(struct aif_port *p, uint16_t queue, struct rte_mbuf *m, aif_time_ns now_ns)
+{
+	struct aif_link_end *e = p->ctx;
+	struct aif_link_dir *d = &e->link->dir[e->side];
+
+	(void)queue;
+	/* Next frame boundary: after the frame on the wire now.  Frames the
+	 * end took ahead of the wire (horizon) are already on the line: it
+	 * goes after them, which a horizon of 0 makes exact. */
+	if (!put(e->link, d, m, start_ps(d, now_ns * PS_PER_NS)))
+		return 0;
+	d->ctr.tx_ctrl++;
+	return 1;
+}
+
+static aif_time_ns
+link_tx_ready_ns(struct aif_port *p, uint16_t queue, aif_time_ns now_ns)
+{
+	struct aif_link_end *e = p->ctx;
+	const struct aif_link_dir *d = &e->link->dir[e->side];
+	aif_time_ns free_ns = ps_to_ns_up(d->busy_until_ps);
+	aif_time_ns h = e->link->p.horizon_ns;
+
+	(void)queue;
+	return free_ns <= now_ns + h ? now_ns : free_ns - h;
+}
+
+static uint16_t
+link_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	aif_time_ns now_ns)
+{
+	struct aif_link_end *e = p->ctx;
+	struct aif_link_dir *d = &e->link->dir[!e->side];
+	uint32_t head = d->head, tail = __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE);
+	uint16_t k = 0;
+
+	(void)queue;
+	while (k < n && head != tail && d->slot[head & d->mask].arrive_ns <= now_ns)
+		pkts[k++] = d->slot[head++ & d->mask].m;
+	__atomic_store_n(&d->head, head, __ATOMIC_RELEASE);
+	return k;
+}
+
+const struct aif_port_ops aif_port_link_ops = {
+	.kind = "link", .rx_burst = link_rx, .tx_burst = link_tx, .tx_ctrl = link_tx_ctrl,
+	.tx_ready_ns = link_tx_ready_ns,
+};

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * An emulated link: two ends, each a port implementation (port.h), joined
+ * by two directions with a rate and a propagation delay.
+ *
+ * A direction is a FIFO delay line: a frame handed to an end at now_ns
+ * starts on the wire when the wire is free, takes its serialization time
+ * at the link rate, and arrives at the other end delay_ns after its last
+ * bit left:
+ *	wire_bytes  = max(len, 60) + 4 (FCS) + 20 (preamble, SFD, gap)
+ *	finish      = start + wire_bytes * 8 / rate     (kept in picoseconds)
+ *	arrive_ns   = ceil(finish) + delay_ns
+ * (len is the mbuf's pkt_len, without FCS.)  The end takes a frame only
+ * when its wire is free at now_ns (horizon_ns 0) or will be within
+ * horizon_ns: what it refuses is backpressure, left in the switch's egress
+ * queues, never a drop.  MAC control frames (PFC) go by tx_ctrl: at the
+ * next frame boundary, ahead of what the switch still holds, never refused.
+ * The receiving end's rx_burst returns the frames that have arrived by
+ * now_ns, in order.  Each direction is single producer (the runner of the
+ * sending end) and single consumer (the runner of the receiving end): the
+ * two ends may be driven by different runners.
+ *
+ * Next events: aif_link_rx_next_ns (the next arrival at an end) and the
+ * ops' tx_ready_ns (when an end's wire is free) let a loop jump to them;
+ * nothing here depends on how often it is called.
+ *
+ * Counters per direction (AIF_FOREACH_LINK_CTR): frames and bytes sent,
+ * control frames, wire time busy (utilization = busy_ps / elapsed), frames
+ * lost because the delay line was full (it is sized from the
+ * bandwidth-delay product; only control frames, which are never refused,
+ * can overflow it).
+ *
+ *	struct aif_link *l = aif_link_create("leaf0-spine0", &(struct aif_link_params){
+ *		.rate_bps = 100000000000ull, .delay_ns = 1000 });
+ *	aif_link_attach(l, 0, &leaf0->ports[4]);
+ *	aif_link_attach(l, 1, &spine0->ports[0]);
+ */
+#ifndef AIF_LINK_H
+#define AIF_LINK_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "capacity.h"
+#include "port.h"
+#include "types.h"
+
+struct rte_mbuf;
+
+#define AIF_LINK_WIRE_OVERHEAD_BYTES 24 /* FCS 4 + preamble 7 + SFD 1 + gap 12 */
+#define AIF_LINK_MIN_FRAME_BYTES 60     /* without FCS: shorter frames are padded */
+#define AIF_LINK_RATE_MAX_BPS 1600000000000ull
+#define AIF_LINK_DELAY_MAX_NS (10 * AIF_NS_PER_MS)
+
+struct aif_link_params {
+	uint64_t rate_bps;     /* 1 .. AIF_LINK_RATE_MAX_BPS */
+	aif_time_ns delay_ns;  /* propagation, 0 .. AIF_LINK_DELAY_MAX_NS */
+	aif_time_ns horizon_ns; /* frames taken ahead of the wire; 0: exact */
+};
+
+#define AIF_FOREACH_LINK_CTR(_)                                               \
+	_(tx_packets, "frames put on the wire")                               \
+	_(tx_bytes, "their bytes (pkt_len, without FCS)")                     \
+	_(tx_ctrl, "of those, MAC control frames (PFC)")                      \
+	_(busy_ps, "wire time used, picoseconds")                             \
+	_(refused, "frames the end refused: wire busy (backpressure)")        \
+	_(lost_full, "frames lost: delay line full")
+
+struct aif_link_ctr {
+#define AIF_LINK_CTR_FIELD(name, text) uint64_t name;
+	AIF_FOREACH_LINK_CTR(AIF_LINK_CTR_FIELD)
+#undef AIF_LINK_CTR_FIELD
+};
+
+struct aif_link_slot {
+	struct rte_mbuf *m;
+	aif_time_ns arrive_ns;
+};
+
+/* One direction: written by its sender (tail, wire state, counters) and
+ * its receiver (head). */
+struct aif_link_dir {
+	uint64_t busy_until_ps;      /* the wire is free from then on */
+	uint32_t tail;               /* next slot to fill (sender) */
+	struct aif_link_ctr ctr;
+	uint32_t head __rte_cache_aligned; /* next slot to deliver (receiver) */
+	uint32_t mask;               /* slots - 1 */
+	struct aif_link_slot *slot;
+};
+
+/* One end: what a port bound to the link has in its ctx. */
+struct aif_link_end {
+	struct aif_link *link;
+	uint8_t side;                /* 0 or 1: sends on dir[side] */
+};
+
+struct aif_link {
+	char name[AIF_NAME_MAX];
+	struct aif_link_params p;
+	struct aif_link_end end[2];
+	struct aif_link_dir dir[2];  /* dir[0]: end 0 -> end 1 */
+};
+
+/* The port implementation of a link end. */
+extern const struct aif_port_ops aif_port_link_ops;
+
+/* A link (both directions idle); NULL with err on bad params or memory. */
+struct aif_link *aif_link_create(const char *name, const struct aif_link_params *p,
+				 char *err, size_t err_len);
+/* Frees the link and the frames still on it. */
+void aif_link_free(struct aif_link *l);
+/* Make port an end of l (side 0 or 1): its ops become the link end's. */
+void aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port);
+
+/* Bytes on the wire for a frame of pkt_len bytes (without FCS). */
+static inline uint32_t
+aif_link_wire_bytes(uint32_t pkt_len)
+{
+	return RTE_MAX(pkt_len, (uint32_t)AIF_LINK_MIN_FRAME_BYTES) +
+	       AIF_LINK_WIRE_OVERHEAD_BYTES;
+}
+
+/* When the next frame arrives at end side (AIF_TIME_NEVER: none on the way). */
+aif_time_ns aif_link_rx_next_ns(const struct aif_link *l, uint8_t side);
+
+#endif /* AIF_LINK_H */

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Emulated link (dataplane/link.c): serialization and delay to the
+ * nanosecond, line rate under a saturating stream, backpressure (refusal,
+ * never a drop), MAC control frames at the next frame boundary, and the
+ * next-event times a loop jumps to.  Virtual time: the test is the clock.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+
+#include "link.h"
+
+#include "eal_cleanup.h"
+
+static struct rte_mempool *pool;
+static struct aif_port ports[2]; /* the two ends */
+
+static struct rte_mbuf *
+frame(uint16_t len, uint8_t tag)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	assert_non_null(m);
+	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, len);
+	assert_non_null(d);
+	memset(d, tag, len);
+	return m;
+}
+
+static struct aif_link *
+make_link(uint64_t rate_bps, aif_time_ns delay_ns)
+{
+	char err[128] = "";
+	struct aif_link_params p = { .rate_bps = rate_bps, .delay_ns = delay_ns };
+	struct aif_link *l = aif_link_create("a-b", &p, err, sizeof(err));
+
+	if (l == NULL)
+		fail_msg("%s", err);
+	memset(ports, 0, sizeof(ports));
+	for (uint16_t i = 0; i < 2; i++) {
+		ports[i].index = i;
+		aif_link_attach(l, (uint8_t)i, &ports[i]);
+	}
+	return l;
+}
+
+static uint16_t
+tx(uint8_t side, struct rte_mbuf **m, uint16_t n, aif_time_ns now)
+{
+	return ports[side].ops->tx_burst(&ports[side], 0, m, n, now);
+}
+
+static uint16_t
+rx(uint8_t side, struct rte_mbuf **m, uint16_t n, aif_time_ns now)
+{
+	return ports[side].ops->rx_burst(&ports[side], 0, m, n, now);
+}
+
+static aif_time_ns
+ready(uint8_t side, aif_time_ns now)
+{
+	return ports[side].ops->tx_ready_ns(&ports[side], 0, now);
+}
+
+/* Picoseconds on the wire for a frame of len bytes at rate (rounded up). */
+static uint64_t
+ser_ps(uint32_t len, uint64_t rate)
+{
+	return ((uint64_t)aif_link_wire_bytes(len) * 8 * 1000000000000ull + rate - 1) / rate;
+}
+
+/* One 1000-byte frame on 10 Gb/s with 5 us: 1024 wire bytes, 819.2 ns,
+ * so it arrives at ceil(819.2) + 5000 = 5820 ns, not a ns before. */
+static void
+test_one_frame(void **state)
+{
+	struct aif_link *l = make_link(10000000000ull, 5000);
+	struct rte_mbuf *m = frame(1000, 1), *got[4];
+
+	(void)state;
+	assert_int_equal(aif_link_wire_bytes(1000), 1024);
+	assert_int_equal(aif_link_wire_bytes(20), 84); /* padded to 60 + FCS */
+	assert_int_equal(aif_link_rx_next_ns(l, 1), AIF_TIME_NEVER);
+	assert_int_equal(tx(0, &m, 1, 0), 1);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), 5820);
+	assert_int_equal(aif_link_rx_next_ns(l, 0), AIF_TIME_NEVER); /* other way */
+	assert_int_equal(rx(1, got, 4, 5819), 0);
+	assert_int_equal(rx(0, got, 4, 10000), 0);
+	assert_int_equal(rx(1, got, 4, 5820), 1);
+	assert_ptr_equal(got[0], m);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), AIF_TIME_NEVER);
+	assert_int_equal(l->dir[0].ctr.tx_packets, 1);
+	assert_int_equal(l->dir[0].ctr.tx_bytes, 1000);
+	assert_int_equal(l->dir[0].ctr.busy_ps, 819200);
+	rte_pktmbuf_free(m);
+	aif_link_free(l);
+}
+
+/* The wire is busy: the rest of a burst is refused (backpressure: the
+ * caller keeps the frames), and tx_ready says when to come back. */
+static void
+test_backpressure(void **state)
+{
+	struct aif_link *l = make_link(10000000000ull, 5000);
+	struct rte_mbuf *m[3] = { frame(1000, 1), frame(1000, 2), frame(1000, 3) };
+
+	(void)state;
+	assert_int_equal(ready(0, 0), 0);
+	assert_int_equal(tx(0, m, 3, 0), 1);
+	assert_int_equal(l->dir[0].ctr.refused, 2);
+	assert_int_equal(ready(0, 0), 820);
+	assert_int_equal(ready(0, 500), 820);
+	assert_int_equal(tx(0, &m[1], 2, 819), 0);     /* not yet */
+	assert_int_equal(tx(0, &m[1], 2, 820), 1);     /* back to back */
+	assert_int_equal(ready(1, 0), 0);              /* the other way is free */
+	assert_int_equal(ready(0, 820), 1639);         /* 2 x 819.2 = 1638.4 */
+	rte_pktmbuf_free(m[2]);
+	aif_link_free(l); /* frees the two on the wire */
+}
+
+/*
+ * A saturating stream, the sender coming back whenever tx_ready says: the
+ * link carries exactly its rate counting 24 bytes of overhead per frame,
+ * and each frame arrives its serialization plus the delay after it
+ * started, to the nanosecond, back to back.
+ */
+static void
+test_line_rate(void **state)
+{
+	const uint64_t rate = 10000000000ull;
+	const aif_time_ns delay = 5000;
+	const unsigned n = 20000;
+	struct aif_link *l = make_link(rate, delay);
+	struct rte_mbuf *got[32];
+	static aif_time_ns want[20000];
+	aif_time_ns now = 0;
+	unsigned sent = 0, recv = 0, bad = 0;
+	uint64_t start_ps = 0;
+
+	(void)state;
+	while (recv < n) {
+		if (sent < n && ready(0, now) <= now) {
+			uint16_t len = (uint16_t)(64 + (sent * 37) % 1437); /* 64..1500 */
+			struct rte_mbuf *m = frame(len, 0);
+			memcpy(rte_pktmbuf_mtod(m, void *), &sent, sizeof(sent));
+			assert_int_equal(tx(0, &m, 1, now), 1);
+			/* when it arrives, from the picoseconds it took */
+			uint64_t finish = start_ps + ser_ps(len, rate);
+			want[sent] = (finish + 999) / 1000 + delay;
+			start_ps = finish;
+			sent++;
+		}
+		uint16_t k = rx(1, got, 32, now);
+		for (uint16_t i = 0; i < k; i++) {
+			unsigned seq;
+			memcpy(&seq, rte_pktmbuf_mtod(got[i], void *), sizeof(seq));
+			if ((seq != recv + i || want[seq] != now) && bad++ < 5)
+				print_message("frame %u (seq %u) arrived at %lu, want %lu\n",
+					      recv + i, seq, (unsigned long)now,
+					      (unsigned long)want[seq]);
+			rte_pktmbuf_free(got[i]);
+		}
+		recv += k;
+		/* jump to the next event: the next arrival or the wire freeing up */
+		aif_time_ns nx = aif_link_rx_next_ns(l, 1);
+		if (sent < n && ready(0, now) < nx)
+			nx = ready(0, now);
+		assert_true(nx != AIF_TIME_NEVER || recv == n);
+		now = nx > now ? nx : now + 1;
+	}
+	assert_int_equal(bad, 0);
+	double bits = (double)l->dir[0].ctr.busy_ps * rate / 1e12;
+	double wire_bits = 0;
+	for (unsigned i = 0; i < n; i++)
+		wire_bits += aif_link_wire_bytes((uint32_t)(64 + (i * 37) % 1437)) * 8.0;
+	/* busy time is the wire bits at the rate, to a picosecond per frame */
+	assert_true(bits >= wire_bits && bits <= wire_bits + n * rate / 1e12 + 1);
+	/* first bit to last bit: back to back at line rate */
+	double elapsed_s = (double)start_ps / 1e12;
+	double carried = wire_bits / elapsed_s;
+	print_message("carried %.4f Gb/s of %.1f (wire bytes), %u frames\n", carried / 1e9,
+		      rate / 1e9, n);
+	assert_true(carried > rate * 0.99 && carried <= rate * 1.0000001);
+	assert_int_equal(l->dir[0].ctr.refused, 0); /* it came back when told */
+	aif_link_free(l);
+}
+
+/* A MAC control frame (PFC) goes at the next frame boundary, never
+ * refused; data handed over later waits behind it. */
+static void
+test_ctrl_frame(void **state)
+{
+	struct aif_link *l = make_link(100000000000ull, 1000);
+	struct rte_mbuf *d = frame(1500, 1), *c = frame(60, 2), *d2 = frame(1500, 3);
+	struct rte_mbuf *got[4];
+
+	(void)state;
+	assert_int_equal(tx(0, &d, 1, 0), 1);   /* 1524 B: 121.92 ns */
+	assert_int_equal(ports[0].ops->tx_ctrl(&ports[0], 0, c, 10), 1);
+	assert_int_equal(l->dir[0].ctr.tx_ctrl, 1);
+	/* 84 B at 100G: 6.72 ns after 121.92: 128.64 -> 129 + 1000 */
+	assert_int_equal(tx(0, &d2, 1, 122), 0); /* behind the control frame */
+	assert_int_equal(ready(0, 122), 129);
+	assert_int_equal(rx(1, got, 4, 1122), 1);
+	assert_ptr_equal(got[0], d);
+	assert_int_equal(rx(1, got, 4, 1128), 0);
+	assert_int_equal(rx(1, got, 4, 1129), 1);
+	assert_ptr_equal(got[0], c);
+	rte_pktmbuf_free(d);
+	rte_pktmbuf_free(c);
+	rte_pktmbuf_free(d2);
+	aif_link_free(l);
+}
+
+/* The delay line holds the bandwidth-delay product; only control frames,
+ * never refused, can overflow it, and that is counted. */
+static void
+test_line_full(void **state)
+{
+	struct aif_link *l = make_link(1000000000ull, 0); /* 64 + 2 bursts of slots */
+	unsigned taken = 0, tries = 0;
+
+	(void)state;
+	while (tries++ < 1000) {
+		struct rte_mbuf *m = frame(60, 0);
+		if (ports[0].ops->tx_ctrl(&ports[0], 0, m, 0) == 0) {
+			rte_pktmbuf_free(m);
+			break;
+		}
+		taken++;
+	}
+	assert_int_equal(taken, l->dir[0].mask + 1);
+	assert_int_equal(l->dir[0].ctr.lost_full, 1);
+	aif_link_free(l);
+	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+}
+
+/* Bad parameters are refused with the reason. */
+static void
+test_params(void **state)
+{
+	char err[128];
+	struct aif_link_params p = { .rate_bps = 0 };
+
+	(void)state;
+	assert_null(aif_link_create("x", &p, err, sizeof(err)));
+	assert_non_null(strstr(err, "rate 0 b/s out of 1.."));
+	p = (struct aif_link_params){ .rate_bps = 1000, .delay_ns = 11 * AIF_NS_PER_MS };
+	assert_null(aif_link_create("x", &p, err, sizeof(err)));
+	assert_non_null(strstr(err, "delay 11000000 ns"));
+}
+
+static int
+setup(void **state)
+{
+	char prefix[64];
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "aif-ut-link-%d", (int)getpid());
+	char *argv[] = {
+		"test_link", "--no-huge", "-m", "256", "--no-pci", "--no-shconf",
+		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
+	};
+	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("ut_link", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rte_mempool_free(pool);
+	test_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_frame),
+		cmocka_unit_test(test_backpressure),
+		cmocka_unit_test(test_line_rate),
+		cmocka_unit_test(test_ctrl_frame),
+		cmocka_unit_test(test_line_full),
+		cmocka_unit_test(test_params),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

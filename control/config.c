@@ -2282,7 +2282,7 @@ check_endpoint_free(struct pctx *c, const char *path, const char *key,
 
 	path_key(fp, path, key);
 	for (i = 0; i < link; i++) {
-		const struct aif_link_params *l = &cfg->links[i];
+		const struct aif_topo_link *l = &cfg->links[i];
 
 		if ((l->a_switch == sw && l->a_port == port) ||
 		    (l->b_switch == sw && l->b_port == port))
@@ -2302,7 +2302,7 @@ parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 {
 	static const char *const keys[] = {"a", "b", "rate_gbps", "delay_ns",
 					   NULL};
-	struct aif_link_params *l = &c->cfg->links[idx];
+	struct aif_topo_link *l = &c->cfg->links[idx];
 	long long delay = 0;
 	double gbps;
 	int rc;

@@ -76,7 +76,7 @@ struct aif_switch_params {
 	struct aif_neighbor_params *neighbors; /* static, incl. those from "hosts" */
 };
 
-struct aif_link_params {
+struct aif_topo_link {
 	uint16_t a_switch, a_port, b_switch, b_port;
 	uint64_t rate_bps;   /* 0: port speed */
 	uint64_t delay_ns;
@@ -102,7 +102,7 @@ struct aif_config {
 	uint16_t n_switches;
 	struct aif_switch_params *switches;
 	uint32_t n_links;
-	struct aif_link_params *links;
+	struct aif_topo_link *links;
 	uint32_t n_hosts;
 	struct aif_host_params *hosts;
 };

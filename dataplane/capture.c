@@ -191,6 +191,12 @@ cap_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_time_
 }
 
 static aif_time_ns
+cap_rx_next_ns(struct aif_port *port, uint16_t queue)
+{
+	return port->base->rx_next_ns ? port->base->rx_next_ns(port, queue) : AIF_TIME_NS_NEVER;
+}
+
+static aif_time_ns
 cap_tx_ready_ns(struct aif_port *port, uint16_t queue, aif_time_ns now_ns)
 {
 	return aif_port_tx_ready_ns(port, port->base, queue, now_ns);
@@ -200,7 +206,7 @@ cap_tx_ready_ns(struct aif_port *port, uint16_t queue, aif_time_ns now_ns)
  * that does not: a capture must not change how the port is served. */
 static const struct aif_port_ops capture_paced_ops = {
 	.kind = "capture", .rx_burst = cap_rx, .tx_burst = cap_tx, .tx_ctrl = cap_tx_ctrl,
-	.tx_ready_ns = cap_tx_ready_ns, .rx_done = cap_rx_done,
+	.rx_next_ns = cap_rx_next_ns, .tx_ready_ns = cap_tx_ready_ns, .rx_done = cap_rx_done,
 };
 static const struct aif_port_ops capture_ops = {
 	.kind = "capture", .rx_burst = cap_rx, .tx_burst = cap_tx, .tx_ctrl = cap_tx_ctrl,

@@ -475,3 +475,38 @@ aif_egress_shutdown(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos 
 	}
 	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
 }
+
+aif_time_ns
+aif_egress_next_event_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
+			 aif_time_ns now_ns)
+{
+	aif_time_ns next = q->next_wd_ns;
+
+	for (uint16_t p = 0; p < q->n_ports; p++) {
+		struct aif_qos_port *qp = &q->port[p];
+		struct aif_port *port = &sw->ports[p];
+		aif_time_ns t;
+
+		if (qp->n_through != 0)
+			return now_ns;
+		t = aif_pfc_tx_next_event_ns(&qp->pfc_tx);
+		next = RTE_MIN(next, t);
+		if (aif_sched_idle(&qp->sched))
+			continue;
+		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
+		for (uint8_t k = 0; paused && k < AIF_QOS_NQ; k++)
+			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
+				paused &= (uint8_t)~(1u << k);
+		/* a paused queue holding packets: its pause ends */
+		for (uint8_t k = 0; k < AIF_QOS_NQ; k++)
+			if (((paused >> k) & 1) && aif_sched_qlen_pkts(&qp->sched, k) != 0)
+				next = RTE_MIN(next, qp->pfc_rx.paused_until_ns[k]);
+		t = aif_sched_next_event_mask_ns(&qp->sched, now_ns, paused);
+		if (t == AIF_SCHED_NEVER_NS)
+			continue;
+		const struct aif_port_ops *ops = aif_port_ops(port);
+		t = RTE_MAX(t, aif_port_tx_ready_ns(port, ops, sh->id, now_ns));
+		next = RTE_MIN(next, t);
+	}
+	return next;
+}

@@ -54,6 +54,14 @@ struct aif_egress_stop_info {
 /* Returns 0 when consumed, or AIF_DROP_MALFORMED + 1 when refused. */
 int aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *port_mac,
 			 const uint8_t *frame, uint32_t len, aif_time_ns now_ns);
+/*
+ * When the QoS of the switch next has something to do at or after now_ns
+ * (a queue's packet may leave: shaper, pause end, the port ready again; a
+ * PFC refresh; the watchdog), for a loop that jumps from event to event;
+ * now_ns when it has work now.  Call after aif_egress_service.
+ */
+aif_time_ns aif_egress_next_event_ns(struct aif_switch *sw, struct aif_shard *sh,
+				     struct aif_qos *q, aif_time_ns now_ns);
 void aif_egress_shutdown(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
 			 aif_time_ns now_ns, struct aif_egress_stop_info *info);
 

@@ -114,7 +114,7 @@ aif_link_rx_next_ns(const struct aif_link *l, uint8_t side)
 	uint32_t head = d->head;
 
 	if (head == __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE))
-		return AIF_TIME_NEVER;
+		return AIF_TIME_NS_NEVER;
 	return d->slot[head & d->mask].arrive_ns;
 }
 
@@ -218,7 +218,16 @@ link_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 	return k;
 }
 
+static aif_time_ns
+link_rx_next_ns(struct aif_port *p, uint16_t queue)
+{
+	const struct aif_link_end *e = p->ctx;
+
+	(void)queue;
+	return aif_link_rx_next_ns(e->link, e->side);
+}
+
 const struct aif_port_ops aif_port_link_ops = {
 	.kind = "link", .rx_burst = link_rx, .tx_burst = link_tx, .tx_ctrl = link_tx_ctrl,
-	.tx_ready_ns = link_tx_ready_ns,
+	.rx_next_ns = link_rx_next_ns, .tx_ready_ns = link_tx_ready_ns,
 };

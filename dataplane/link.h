@@ -121,7 +121,7 @@ aif_link_wire_bytes(uint32_t pkt_len)
 	       AIF_LINK_WIRE_OVERHEAD_BYTES;
 }
 
-/* When the next frame arrives at end side (AIF_TIME_NEVER: none on the way). */
+/* When the next frame arrives at end side (AIF_TIME_NS_NEVER: none on the way). */
 aif_time_ns aif_link_rx_next_ns(const struct aif_link *l, uint8_t side);
 
 #endif /* AIF_LINK_H */

@@ -84,7 +84,6 @@
 #define AIF_MAC_CTRL_OP_PFC 0x0101
 #define AIF_PFC_QUANTUM_BITS 512  /* bit times per quantum */
 #define AIF_PFC_QUANTA_MAX 0xFFFF
-#define AIF_TIME_NS_NEVER UINT64_MAX
 
 /* 01:80:C2:00:00:01, the reserved MAC control destination. */
 extern const struct aif_mac aif_pfc_dst_mac;

@@ -51,6 +51,9 @@ struct aif_port_ops {
 	 * of data not yet sent; 1 if taken (else the caller frees it). */
 	uint16_t (*tx_ctrl)(struct aif_port *p, uint16_t queue, struct rte_mbuf *m,
 			    aif_time_ns now_ns);
+	/* Optional.  When the next frame arrives on queue (AIF_TIME_NS_NEVER:
+	 * none on its way).  NULL: the port cannot say (a NIC). */
+	aif_time_ns (*rx_next_ns)(struct aif_port *p, uint16_t queue);
 	/* Optional.  When the port takes its next frame on queue (now_ns or
 	 * earlier: now).  NULL: always (a NIC queue, which drops when full). */
 	aif_time_ns (*tx_ready_ns)(struct aif_port *p, uint16_t queue, aif_time_ns now_ns);

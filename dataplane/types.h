@@ -19,7 +19,7 @@ typedef uint64_t aif_time_ns;
 #define AIF_NS_PER_US 1000ull
 #define AIF_NS_PER_MS 1000000ull
 #define AIF_NS_PER_S 1000000000ull
-#define AIF_TIME_NEVER UINT64_MAX /* no event due */
+#define AIF_TIME_NS_NEVER UINT64_MAX /* no event due */
 
 #define AIF_NAME_MAX 32
 

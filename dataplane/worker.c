@@ -18,24 +18,34 @@
 #include "trace.h"
 #include "worker.h"
 
+int
+aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
+		      uint64_t seed)
+{
+	if (w->n_drive >= AIF_RUNNER_MAX_SWITCHES || id >= sw->n_shards ||
+	    sw->shards[id] == NULL || rte_rcu_qsbr_thread_register(sw->qsv, id) != 0)
+		return -1;
+	struct aif_drive *d = &w->drive[w->n_drive];
+	d->sw = sw;
+	d->sh = sw->shards[id];
+	aif_rng_seed(&d->sh->fwd.rng, seed ^ ((uint64_t)id << 32));
+	return w->n_drive++;
+}
+
 struct aif_worker *
 aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 {
-	struct aif_worker *w;
+	struct aif_worker *w = rte_zmalloc("aif_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
 
-	if (id >= sw->n_shards || sw->shards[id] == NULL)
-		return NULL;
-	w = rte_zmalloc("aif_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
 	if (w == NULL)
 		return NULL;
 	w->id = id;
-	w->sw = sw;
-	w->sh = sw->shards[id];
-	aif_rng_seed(&w->sh->fwd.rng, seed ^ ((uint64_t)id << 32));
-	if (rte_rcu_qsbr_thread_register(sw->qsv, id) != 0) {
+	if (aif_worker_add_switch(w, sw, id, seed) != 0) {
 		rte_free(w);
 		return NULL;
 	}
+	w->sw = sw;
+	w->sh = w->drive[0].sh;
 	return w;
 }
 
@@ -44,17 +54,24 @@ aif_worker_free(struct aif_worker *w)
 {
 	if (w == NULL)
 		return;
-	rte_rcu_qsbr_thread_unregister(w->sw->qsv, w->id);
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		rte_rcu_qsbr_thread_unregister(w->drive[d].sw->qsv, w->drive[d].sh->id);
 	rte_free(w);
+}
+
+int
+aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t queue)
+{
+	if (w->n_rxq >= AIF_MAX_RXQ || d >= w->n_drive || port >= w->drive[d].sw->n_ports)
+		return -1;
+	w->rxq[w->n_rxq++] = (struct aif_rxq){ .drive = d, .port = port, .queue = queue };
+	return 0;
 }
 
 int
 aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue)
 {
-	if (w->n_rxq >= AIF_MAX_RXQ || port >= w->sw->n_ports)
-		return -1;
-	w->rxq[w->n_rxq++] = (struct aif_rxq){ .port = port, .queue = queue };
-	return 0;
+	return aif_worker_add_rxq_of(w, 0, port, queue);
 }
 
 void
@@ -157,12 +174,10 @@ dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t
 		rte_pktmbuf_free_bulk(dropped, nd);
 }
 
-void
-aif_worker_process(struct aif_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
-		   uint16_t n, aif_time_ns now_ns)
+static void
+process(struct aif_switch *sw, struct aif_shard *sh, uint16_t in_port,
+	struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns)
 {
-	struct aif_switch *sw = w->sw;
-	struct aif_shard *sh = w->sh;
 	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
 
 	if (unlikely(t == NULL)) {
@@ -181,15 +196,18 @@ aif_worker_process(struct aif_worker *w, uint16_t in_port, struct rte_mbuf **pkt
 	dispatch(sw, sh, t, in_port, pkts, n, now_ns);
 }
 
-unsigned
-aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
+void
+aif_worker_process(struct aif_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
+		   uint16_t n, aif_time_ns now_ns)
 {
-	struct rte_mbuf *pkts[AIF_BURST];
-	struct aif_switch *sw = w->sw;
-	struct aif_shard *sh = w->sh;
-	unsigned total = 0;
+	process(w->sw, w->sh, in_port, pkts, n, now_ns);
+}
 
-	w->steps++;
+/* Start of a step for one switch: the RCU read side, QoS config, what
+ * the stages see this step. */
+static void
+drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
+{
 	sh->steps++;
 	/* The step is the RCU read-side critical section (tables.h). */
 	rte_rcu_qsbr_thread_online(sw->qsv, sh->id);
@@ -222,21 +240,68 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 		aif_lb_adaptive_tick(sh->fwd.lb, &t->lb, tx, sh->port_qbytes, speed,
 				     t->n_ports, now_ns);
 	}
+}
+
+/* End of a step for one switch: egress QoS, TX buffers, quiescent state. */
+static void
+drive_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
+{
+	struct aif_qos *qos = qos_of(sw, sh);
+
+	if (qos != NULL)
+		aif_egress_service(sw, sh, qos, now_ns);
+	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
+	rte_rcu_qsbr_thread_offline(sw->qsv, sh->id);
+}
+
+unsigned
+aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
+{
+	struct rte_mbuf *pkts[AIF_BURST];
+	unsigned total = 0;
+
+	w->steps++;
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		drive_begin(w->drive[d].sw, w->drive[d].sh, now_ns);
 	for (uint16_t i = 0; i < w->n_rxq; i++) {
 		const struct aif_rxq *q = &w->rxq[i];
-		struct aif_port *port = &sw->ports[q->port];
+		const struct aif_drive *d = &w->drive[q->drive];
+		struct aif_port *port = &d->sw->ports[q->port];
 		uint16_t n = aif_port_ops(port)->rx_burst(port, q->queue, pkts, AIF_BURST,
 							  now_ns);
 		if (n == 0)
 			continue;
 		total += n;
 		/* the burst's own time, once per burst (worker.h: Time) */
-		aif_worker_process(w, q->port, pkts, n,
-				   w->clock != NULL ? aif_clock_now(w->clock) : now_ns);
+		process(d->sw, d->sh, q->port, pkts, n,
+			w->clock != NULL ? aif_clock_now(w->clock) : now_ns);
 	}
-	if (qos != NULL && qos->cfg.enable)
-		aif_egress_service(sw, sh, qos, now_ns);
-	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
-	rte_rcu_qsbr_thread_offline(sw->qsv, sh->id);
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		drive_end(w->drive[d].sw, w->drive[d].sh, now_ns);
 	return total;
+}
+
+aif_time_ns
+aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
+{
+	aif_time_ns next = AIF_TIME_NS_NEVER;
+
+	for (uint16_t i = 0; i < w->n_rxq; i++) {
+		const struct aif_rxq *q = &w->rxq[i];
+		struct aif_port *port = &w->drive[q->drive].sw->ports[q->port];
+		const struct aif_port_ops *ops = aif_port_ops(port);
+		if (ops->rx_next_ns != NULL)
+			next = RTE_MIN(next, ops->rx_next_ns(port, q->queue));
+	}
+	for (uint16_t d = 0; d < w->n_drive; d++) {
+		struct aif_switch *sw = w->drive[d].sw;
+		struct aif_shard *sh = w->drive[d].sh;
+		struct aif_qos *qos = qos_of(sw, sh);
+		const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
+		if (qos != NULL)
+			next = RTE_MIN(next, aif_egress_next_event_ns(sw, sh, qos, now_ns));
+		if (t != NULL && t->lb_adaptive)
+			next = RTE_MIN(next, sh->fwd.lb->next_band_ns);
+	}
+	return next < now_ns ? now_ns : next;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A runner ("worker"): one core's loop.  It polls its RX queues and drives
- * its shard of the switch (shard.h): the stages (pipelines/pipeline.h)
+ * A runner ("worker"): one core's loop.  It drives a set of switches, its
+ * shard of each (shard.h), and polls the RX queues of their ports: the
+ * ports of one switch spread over several runners with RSS on real NICs,
+ * or many switches joined by emulated links on one runner.  The stages (pipelines/pipeline.h)
  * give every packet a verdict, and the runner moves the packets: routed
  * ones into the egress port's queues (dataplane/egress.h) when its shard
  * drives the switch's QoS, else into the port's TX buffer; the switch's
@@ -41,20 +43,30 @@ struct aif_switch;
 struct aif_shard;
 struct aif_clock;
 
-#define AIF_MAX_RXQ 64
+#define AIF_MAX_RXQ 1024
+#define AIF_RUNNER_MAX_SWITCHES 256
 
 struct aif_rxq {
+	uint16_t drive;  /* which of the runner's switches */
 	uint16_t port;   /* switch port index */
 	uint16_t queue;  /* the port's RX queue */
 };
 
+/* A switch the runner drives, and its shard of it. */
+struct aif_drive {
+	struct aif_switch *sw;
+	struct aif_shard *sh;
+};
+
 struct aif_worker {
 	uint16_t id;
-	struct aif_switch *sw;        /* the switch it drives */
-	struct aif_shard *sh;         /* its shard of sw (sw->shards[id]) */
+	struct aif_switch *sw;        /* the first switch it drives (drive[0]) */
+	struct aif_shard *sh;         /* its shard of sw */
 	const struct aif_clock *clock; /* read once per received burst, or NULL */
 	uint64_t steps;
+	uint16_t n_drive;
 	uint16_t n_rxq;
+	struct aif_drive drive[AIF_RUNNER_MAX_SWITCHES];
 	struct aif_rxq rxq[AIF_MAX_RXQ];
 };
 
@@ -62,10 +74,16 @@ struct aif_worker {
  * variable; seeds the shard's random source).  NULL on failure. */
 struct aif_worker *aif_worker_create(struct aif_switch *sw, uint16_t id,
 				     uint64_t seed);
-/* Before the switch is freed. */
+/* Before the switches are freed. */
 void aif_worker_free(struct aif_worker *w);
-/* Poll queue of switch port port (call before the runner runs). */
+/* Drive shard id of sw too (seeded from seed); returns its drive index, or
+ * -1 (full, no such shard, RCU registration failed). */
+int aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
+			  uint64_t seed);
+/* Poll queue of port port of the first switch / of drive d (call before
+ * the runner runs). */
 int aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue);
+int aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t queue);
 /* The clock that stamps received bursts (call before the runner runs; it is
  * read, never advanced, by the runner). */
 void aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock);
@@ -73,9 +91,22 @@ void aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock);
 /* One iteration; returns the number of packets received. */
 unsigned aif_worker_step(struct aif_worker *w, aif_time_ns now_ns);
 
-/* Run one burst received on switch port in_port at now_ns through the
- * switch and move its packets (the step does it for every burst; a test
- * may hand it made-up mbufs). */
+/*
+ * Next events: when, at or after now_ns, the runner next has work of its
+ * own (a frame arriving on an emulated link, a queue's packet allowed to
+ * leave, a pause ending, a PFC refresh, the watchdog, the adaptive
+ * bands); AIF_TIME_NS_NEVER when nothing is due.  Frames from ports that
+ * cannot say when theirs come (NICs) are the caller's to know.  A loop in
+ * virtual time steps at exactly these times:
+ *	while ((t = aif_worker_next_event_ns(w, now)) <= end)
+ *		aif_worker_step(w, now = t);
+ * Call after a step.
+ */
+aif_time_ns aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns);
+
+/* Run one burst received on port in_port of the first switch at now_ns
+ * and move its packets (the step does it for every burst; a test may hand
+ * it made-up mbufs). */
 void aif_worker_process(struct aif_worker *w, uint16_t in_port,
 			struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns);
 

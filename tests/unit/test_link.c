@@ -88,15 +88,15 @@ test_one_frame(void **state)
 	(void)state;
 	assert_int_equal(aif_link_wire_bytes(1000), 1024);
 	assert_int_equal(aif_link_wire_bytes(20), 84); /* padded to 60 + FCS */
-	assert_int_equal(aif_link_rx_next_ns(l, 1), AIF_TIME_NEVER);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), AIF_TIME_NS_NEVER);
 	assert_int_equal(tx(0, &m, 1, 0), 1);
 	assert_int_equal(aif_link_rx_next_ns(l, 1), 5820);
-	assert_int_equal(aif_link_rx_next_ns(l, 0), AIF_TIME_NEVER); /* other way */
+	assert_int_equal(aif_link_rx_next_ns(l, 0), AIF_TIME_NS_NEVER); /* other way */
 	assert_int_equal(rx(1, got, 4, 5819), 0);
 	assert_int_equal(rx(0, got, 4, 10000), 0);
 	assert_int_equal(rx(1, got, 4, 5820), 1);
 	assert_ptr_equal(got[0], m);
-	assert_int_equal(aif_link_rx_next_ns(l, 1), AIF_TIME_NEVER);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), AIF_TIME_NS_NEVER);
 	assert_int_equal(l->dir[0].ctr.tx_packets, 1);
 	assert_int_equal(l->dir[0].ctr.tx_bytes, 1000);
 	assert_int_equal(l->dir[0].ctr.busy_ps, 819200);
@@ -173,7 +173,7 @@ test_line_rate(void **state)
 		aif_time_ns nx = aif_link_rx_next_ns(l, 1);
 		if (sent < n && ready(0, now) < nx)
 			nx = ready(0, now);
-		assert_true(nx != AIF_TIME_NEVER || recv == n);
+		assert_true(nx != AIF_TIME_NS_NEVER || recv == n);
 		now = nx > now ? nx : now + 1;
 	}
 	assert_int_equal(bad, 0);

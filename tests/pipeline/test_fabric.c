@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Two switches joined by an emulated link, driven by one runner in virtual
+ * time, stepping only at the next events it reports.
+ *
+ *	host 10.0.0.2 -- p0 [leaf0] p1 ==== 10 Gb/s, 5 us ==== p0 [leaf1] p1 -- host 10.0.1.2
+ *
+ * Edge ports are DPDK ports (ring PMD), the fabric ports link ends: both
+ * port implementations in one switch.  A burst of frames sent into leaf0
+ * leaves leaf1 routed twice (TTL - 2, MACs of leaf1's egress port and the
+ * host, IPv4 checksum valid), in order, each at the time its last bit
+ * arrived over the link: serialization back to back at the link rate
+ * (24 bytes of overhead per frame) plus the 5 us, to the nanosecond.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "eal_cleanup.h"
+#include "compile.h"
+#include "config.h"
+#include "link.h"
+#include "qos.h"
+#include "switch.h"
+#include "worker.h"
+
+#define RATE_BPS 10000000000ull
+#define DELAY_NS 5000
+#define N_PKTS 32
+#define PAYLOAD 1000
+
+static const char *const config_json =
+	"{\"switches\": ["
+	" {\"name\": \"leaf0\", \"seed\": 1, \"ports\": ["
+	"   {\"name\": \"p0\", \"device\": \"fab_e0\", \"mac\": \"02:00:00:00:00:10\","
+	"    \"addresses\": [\"10.0.0.1/24\"]},"
+	"   {\"name\": \"p1\", \"device\": \"fab_l0\", \"mac\": \"02:00:00:00:00:11\","
+	"    \"addresses\": [\"10.1.0.0/31\"]}],"
+	"  \"neighbors\": [{\"ip\": \"10.1.0.1\", \"mac\": \"02:00:00:00:01:10\", \"port\": \"p1\"}],"
+	"  \"nexthop_groups\": [{\"name\": \"up\", \"members\": [{\"ip\": \"10.1.0.1\", \"port\": \"p1\"}]}],"
+	"  \"routes\": [{\"prefix\": \"10.0.1.0/24\", \"group\": \"up\"}]},"
+	" {\"name\": \"leaf1\", \"seed\": 2, \"ports\": ["
+	"   {\"name\": \"p0\", \"device\": \"fab_l1\", \"mac\": \"02:00:00:00:01:10\","
+	"    \"addresses\": [\"10.1.0.1/31\"]},"
+	"   {\"name\": \"p1\", \"device\": \"fab_e1\", \"mac\": \"02:00:00:00:01:11\","
+	"    \"addresses\": [\"10.0.1.1/24\"]}],"
+	"  \"neighbors\": [{\"ip\": \"10.1.0.0\", \"mac\": \"02:00:00:00:00:11\", \"port\": \"p0\"}],"
+	"  \"nexthop_groups\": [{\"name\": \"up\", \"members\": [{\"ip\": \"10.1.0.0\", \"port\": \"p0\"}]}],"
+	"  \"routes\": [{\"prefix\": \"10.0.0.0/24\", \"group\": \"up\"}]}],"
+	" \"hosts\": ["
+	"  {\"name\": \"h0\", \"switch\": \"leaf0\", \"port\": \"p0\", \"ip\": \"10.0.0.2\","
+	"   \"mac\": \"02:00:00:00:00:02\"},"
+	"  {\"name\": \"h1\", \"switch\": \"leaf1\", \"port\": \"p1\", \"ip\": \"10.0.1.2\","
+	"   \"mac\": \"02:00:00:00:01:02\"}],"
+	" \"links\": [{\"a\": \"leaf0:p1\", \"b\": \"leaf1:p0\", \"rate_gbps\": 10, \"delay_ns\": 5000}]}";
+
+static struct {
+	struct rte_mempool *pool;
+	struct aif_switch *sw[2];
+	struct aif_link *link;
+	struct aif_worker *w;
+	struct aif_config *cfg;
+	struct rte_ring *rx[2], *tx[2]; /* edge ports: leaf0 p0, leaf1 p1 */
+	uint16_t pid[2];
+} F;
+
+/* An edge port: a ring PMD ethdev (a DPDK port like any other). */
+static void
+edge_port(unsigned e, struct aif_port *port, uint16_t index)
+{
+	char name[32];
+	struct rte_eth_conf conf;
+
+	snprintf(name, sizeof(name), "fab_rx%u", e);
+	F.rx[e] = rte_ring_create(name, 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "fab_tx%u", e);
+	F.tx[e] = rte_ring_create(name, 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	assert_non_null(F.rx[e]);
+	assert_non_null(F.tx[e]);
+	snprintf(name, sizeof(name), "fab_e%u", e);
+	int pid = rte_eth_from_rings(name, &F.rx[e], 1, &F.tx[e], 1, 0);
+	assert_true(pid >= 0);
+	memset(&conf, 0, sizeof(conf));
+	assert_int_equal(rte_eth_dev_configure((uint16_t)pid, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup((uint16_t)pid, 0, 256, 0, NULL, F.pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup((uint16_t)pid, 0, 256, 0, NULL), 0);
+	assert_int_equal(rte_eth_dev_start((uint16_t)pid), 0);
+	F.pid[e] = (uint16_t)pid;
+	snprintf(port->name, sizeof(port->name), "p%u", index);
+	port->link_up = 1;
+	port->speed_mbps = 10000;
+	aif_port_init_dpdk(port, index, (uint16_t)pid);
+}
+
+static void
+load(struct aif_switch *sw, uint16_t i)
+{
+	char err[AIF_ERR_MAX] = "";
+	struct aif_tables *t = aif_tables_compile(sw, F.cfg, i, err, sizeof(err));
+
+	if (t == NULL)
+		fail_msg("leaf%u: %s", i, err);
+	if (t->qos->enable) {
+		sw->qos = aif_qos_create(t->qos, sw->n_ports, 0);
+		assert_non_null(sw->qos);
+	}
+	aif_switch_apply_neighbors(sw, &F.cfg->switches[i], 0);
+	aif_switch_publish(sw, t);
+	aif_switch_gc_neighbors(sw, t, &F.cfg->switches[i]);
+	aif_switch_gc_member_slots(sw, t);
+}
+
+static int
+setup(void **state)
+{
+	char prefix[64], err[128] = "";
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "aif-pl-fabric-%d", (int)getpid());
+	char *argv[] = {
+		"test_fabric", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
+	};
+	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+		return -1;
+	F.pool = rte_pktmbuf_pool_create("fab_pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (F.pool == NULL ||
+	    aif_config_parse(config_json, strlen(config_json), &F.cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "setup: %s\n", err);
+		return -1;
+	}
+	const struct aif_link_params lp = { .rate_bps = RATE_BPS, .delay_ns = DELAY_NS };
+	F.link = aif_link_create("leaf0:p1-leaf1:p0", &lp, err, sizeof(err));
+	if (F.link == NULL)
+		return -1;
+	for (uint16_t i = 0; i < 2; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "leaf%u", i);
+		F.sw[i] = aif_switch_create(name, i, 1, F.pool);
+		if (F.sw[i] == NULL)
+			return -1;
+		F.sw[i]->n_ports = 2;
+	}
+	edge_port(0, &F.sw[0]->ports[0], 0);
+	edge_port(1, &F.sw[1]->ports[1], 1);
+	snprintf(F.sw[0]->ports[1].name, AIF_NAME_MAX, "p1");
+	snprintf(F.sw[1]->ports[0].name, AIF_NAME_MAX, "p0");
+	aif_link_attach(F.link, 0, &F.sw[0]->ports[1]);
+	aif_link_attach(F.link, 1, &F.sw[1]->ports[0]);
+	load(F.sw[0], 0);
+	load(F.sw[1], 1);
+
+	/* one runner drives both switches and polls all four ports */
+	F.w = aif_worker_create(F.sw[0], 0, 0x5eed);
+	if (F.w == NULL || aif_worker_add_switch(F.w, F.sw[1], 0, 0x5eed) != 1)
+		return -1;
+	for (uint16_t d = 0; d < 2; d++)
+		for (uint16_t p = 0; p < 2; p++)
+			if (aif_worker_add_rxq_of(F.w, d, p, 0) != 0)
+				return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	aif_worker_free(F.w);
+	for (unsigned i = 0; i < 2; i++) {
+		if (F.sw[i] != NULL)
+			aif_switch_free(F.sw[i]);
+		rte_eth_dev_stop(F.pid[i]);
+		rte_eth_dev_close(F.pid[i]);
+		rte_ring_free(F.rx[i]);
+		rte_ring_free(F.tx[i]);
+	}
+	aif_link_free(F.link);
+	aif_config_free(F.cfg);
+	rte_mempool_free(F.pool);
+	test_eal_cleanup();
+	return 0;
+}
+
+/* A UDP frame from h0 to h1, sequence number seq in its payload. */
+static struct rte_mbuf *
+udp_frame(uint32_t seq)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(F.pool);
+	uint16_t l3 = (uint16_t)(20 + 8 + PAYLOAD);
+	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(14 + l3));
+	static const uint8_t dmac[6] = { 2, 0, 0, 0, 0, 0x10 }, smac[6] = { 2, 0, 0, 0, 0, 2 };
+
+	assert_non_null(f);
+	memset(f, 0, 14 + l3);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = 0x08;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + 14);
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16(l3);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0x0a000002);
+	ip->dst_addr = rte_cpu_to_be_32(0x0a000102);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	uint8_t *udp = f + 34;
+	udp[0] = 0xc0; udp[1] = 0x00;                  /* 49152 */
+	udp[2] = 0x12; udp[3] = 0xb7;                  /* 4791 */
+	udp[4] = (uint8_t)((8 + PAYLOAD) >> 8); udp[5] = (uint8_t)(8 + PAYLOAD);
+	memcpy(udp + 8, &seq, sizeof(seq));
+	return m;
+}
+
+static void
+test_two_switches_over_a_link(void **state)
+{
+	struct rte_mbuf *out[N_PKTS + 1];
+	aif_time_ns got_ns[N_PKTS], now = 0;
+	unsigned n_out = 0, steps = 0;
+
+	(void)state;
+	for (uint32_t i = 0; i < N_PKTS; i++) {
+		struct rte_mbuf *m = udp_frame(i);
+		assert_int_equal(rte_ring_enqueue(F.rx[0], m), 0);
+	}
+	/* step now, then only at the next events the runner reports */
+	for (;;) {
+		aif_worker_step(F.w, now);
+		steps++;
+		unsigned k = rte_ring_dequeue_burst(F.tx[1], (void **)&out[n_out],
+						    N_PKTS + 1 - n_out, NULL);
+		for (unsigned i = 0; i < k; i++)
+			got_ns[n_out + i] = now;
+		n_out += k;
+		aif_time_ns next = aif_worker_next_event_ns(F.w, now);
+		if (n_out >= N_PKTS || next == AIF_TIME_NS_NEVER || next > AIF_NS_PER_MS / 2)
+			break;
+		assert_true(next > now); /* a step leaves nothing for now */
+		now = next;
+	}
+	assert_int_equal(n_out, N_PKTS);
+	assert_int_equal(rte_ring_count(F.tx[0]), 0);
+	print_message("%u frames over the link in %u steps of virtual time\n", n_out, steps);
+
+	/* the wire: 14 + 20 + 8 + 1000 bytes + 24 = 1066 B, 852.8 ns at 10G */
+	const uint64_t ser_ps = (uint64_t)aif_link_wire_bytes(14 + 28 + PAYLOAD) * 8 * 100;
+	assert_int_equal(ser_ps, 852800);
+	for (unsigned i = 0; i < N_PKTS; i++) {
+		const uint8_t *f = rte_pktmbuf_mtod(out[i], const uint8_t *);
+		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(f + 14);
+		static const uint8_t dmac[6] = { 2, 0, 0, 0, 1, 2 }, smac[6] = { 2, 0, 0, 0, 1, 0x11 };
+		uint32_t seq;
+
+		memcpy(&seq, f + 42, sizeof(seq));
+		assert_int_equal(seq, i);                          /* in order */
+		assert_memory_equal(f, dmac, 6);                   /* the host's MAC */
+		assert_memory_equal(f + 6, smac, 6);               /* leaf1 p1 */
+		assert_int_equal(ip->time_to_live, 62);            /* two hops */
+		struct rte_ipv4_hdr h = *ip;
+		h.hdr_checksum = 0;
+		assert_int_equal(rte_ipv4_cksum(&h), ip->hdr_checksum); /* valid */
+		/* back to back on the wire from t = 0, then the delay */
+		uint64_t finish_ps = (uint64_t)(i + 1) * ser_ps;
+		assert_int_equal(got_ns[i], (finish_ps + 999) / 1000 + DELAY_NS);
+		rte_pktmbuf_free(out[i]);
+	}
+	assert_int_equal(F.link->dir[0].ctr.tx_packets, N_PKTS);
+	assert_int_equal(F.link->dir[0].ctr.refused, 0); /* served when ready */
+	assert_int_equal(F.link->dir[1].ctr.tx_packets, 0);
+
+	/* counters on both switches: what went in came out, nothing dropped */
+	struct aif_port_ctr c;
+	aif_switch_port_counters(F.sw[0], 1, &c);
+	assert_int_equal(c.tx_packets, N_PKTS);
+	aif_switch_port_counters(F.sw[1], 0, &c);
+	assert_int_equal(c.rx_packets, N_PKTS);
+	aif_switch_port_counters(F.sw[1], 1, &c);
+	assert_int_equal(c.tx_packets, N_PKTS);
+	for (unsigned i = 0; i < 2; i++)
+		for (uint16_t p = 0; p < 2; p++) {
+			aif_switch_port_counters(F.sw[i], p, &c);
+			for (unsigned r = 0; r < AIF_DROP_MAX; r++)
+				assert_int_equal(c.drops[r], 0);
+		}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_switches_over_a_link),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

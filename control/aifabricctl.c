@@ -49,6 +49,7 @@
 
 #include <jansson.h>
 
+#include "ctl_commands.h"
 #include "ctl_server.h"
 
 #define EXIT_ERR 1
@@ -747,49 +748,54 @@ render_json(const json_t *result)
 /* ---------------------------------------------------------------- */
 /* Command line -> request                                           */
 
-/* Commands that take no argument of their own. */
+/* The commands (ctl_commands.h): words, arguments, flags, help. */
 static const struct {
-	const char *word;
-	const char *arg;  /* second word, or NULL */
-	const char *cmd;
-} simple_cmds[] = {
-	{ "status", NULL, "status" },
-	{ "show", "ports", "show_ports" },
-	{ "show", "routes", "show_routes" },
-	{ "show", "neighbors", "show_neighbors" },
-	{ "show", "groups", "show_groups" },
-	{ "show", "counters", "show_counters" },
-	{ "clear", "counters", "clear_counters" },
-	{ "show", "pfc", "show_pfc" },
-	{ "show", "queues", "show_queues" },
-	{ "show", "buffer", "show_buffer" },
-	{ "show", "pfcwd", "show_pfcwd" },
-	{ "clear", "watermarks", "clear_watermarks" },
-	{ "show", "captures", "show_captures" },
-	{ "show", "trace", "show_trace" },
+	const char *cmd, *words, *args;
+	unsigned flags;
+	const char *what;
+} commands[] = {
+#define CTL_CMD_ENTRY(name, words, args, flags, what) { #name, words, args, flags, what },
+	AIF_FOREACH_CTL_CMD(CTL_CMD_ENTRY)
+#undef CTL_CMD_ENTRY
 };
+
+/* --switch NAME: the switch a command is about (all when omitted). */
+static const char *opt_switch;
 
 static void
 usage(FILE *f)
 {
+	fprintf(f, "usage: aifabricctl [-s|--socket PATH] [--json] [--timeout SEC] "
+		   "[--switch NAME] COMMAND...\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		char head[160];
+		snprintf(head, sizeof(head), "%s%s%s", commands[i].words,
+			 commands[i].args[0] ? " " : "", commands[i].args);
+		fprintf(f, "  %s\n      %s%s\n", head, commands[i].what,
+			(commands[i].flags & (AIF_CTL_F_SWITCH | AIF_CTL_F_ONE)) ?
+			" [--switch NAME]" : "");
+	}
 	fprintf(f,
-		"usage: aifabricctl [-s|--socket PATH] [--json] [--timeout SEC] COMMAND...\n"
-		"commands:\n"
-		"  status\n"
-		"  show ports|routes|neighbors|groups|counters\n"
-		"  show pfc|queues|buffer|pfcwd\n"
-		"  clear counters|watermarks\n"
-		"  load FILE\n"
-		"  capture start PORT NAME [--drops] [--snaplen N] [--max-bytes N] [--max-packets N]\n"
-		"                (NAME: a file in the daemon's --capture-dir, default %s)\n"
-		"  capture stop PORT\n"
-		"  show captures\n"
-		"  trace start DST [src=IP] [sport=N] [dport=N]\n"
-		"  trace stop\n"
-		"  show trace\n"
-		"  raw JSON\n"
+		"  raw JSON\n      one request line as it is\n"
+		"--switch NAME: the switch a command is about; without it, every switch\n"
+		"(commands about one switch need it when the daemon runs several)\n"
+		"captures: NAME is a file in the daemon's --capture-dir, default %s\n"
 		"socket: -s PATH, else $AIFABRIC_SOCKET, else %s\n",
 		AIF_CTL_DEFAULT_CAPTURE_DIR, AIF_CTL_DEFAULT_SOCKET);
+}
+
+/* argv is words (e.g. "show pfc"): all of them, nothing more. */
+static bool
+words_match(int argc, char **argv, const char *words)
+{
+	char buf[64];
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", words);
+	for (char *w = strtok(buf, " "); w != NULL; w = strtok(NULL, " "), n++)
+		if (n >= argc || strcmp(argv[n], w) != 0)
+			return false;
+	return n == argc;
 }
 
 /* {"cmd":"load","config":<FILE>} as a line; exits on a bad file. */
@@ -972,15 +978,14 @@ build_request(int argc, char **argv, const char **cmd)
 		json_decref(j);
 		return xstrdup(argv[1]);
 	}
-	for (size_t i = 0; i < sizeof(simple_cmds) / sizeof(simple_cmds[0]); i++) {
-		int words = simple_cmds[i].arg ? 2 : 1;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		char *line;
 		json_t *req;
 
-		if (argc != words || strcmp(argv[0], simple_cmds[i].word) != 0 ||
-		    (words == 2 && strcmp(argv[1], simple_cmds[i].arg) != 0))
+		if (!(commands[i].flags & AIF_CTL_F_WORDS) ||
+		    !words_match(argc, argv, commands[i].words))
 			continue;
-		*cmd = simple_cmds[i].cmd;
+		*cmd = commands[i].cmd;
 		page_trace = strcmp(*cmd, "show_trace") == 0;
 		req = json_pack("{s:s}", "cmd", *cmd);
 		line = req ? json_dumps(req, JSON_COMPACT) : NULL;
@@ -1188,15 +1193,17 @@ fetch_trace(int fd)
 	json_int_t offset = 0;
 
 	for (;;) {
-		char line[128];
 		json_t *page;
 		size_t n;
+		json_t *req = json_pack("{s:s, s:I, s:i}", "cmd", "show_trace", "offset",
+					offset, "limit", TRACE_PAGE_RECORDS);
 
-		snprintf(line, sizeof(line),
-			 "{\"cmd\":\"show_trace\",\"offset\":%" JSON_INTEGER_FORMAT
-			 ",\"limit\":%d}", offset, TRACE_PAGE_RECORDS);
+		if (opt_switch != NULL)
+			json_object_set_new(req, "switch", json_string(opt_switch));
+		char *line = dump_request(req);
 		json_decref(reply);
 		reply = request(fd, line);
+		free(line);
 		if (!json_is_true(json_object_get(reply, "ok")))
 			break;
 		page = json_object_get(json_object_get(reply, "result"), "packets");
@@ -1220,6 +1227,41 @@ fetch_trace(int fd)
 
 /* ---------------------------------------------------------------- */
 
+/* The request line with "switch": --switch added (load and raw lines
+ * are left as they are). */
+static char *
+with_switch(char *line, const char *cmd)
+{
+	if (cmd == NULL || strcmp(cmd, "load") == 0 || strcmp(cmd, "status") == 0)
+		return line;
+	json_t *req = json_loads(line, 0, NULL);
+	if (!json_is_object(req) || json_object_get(req, "switch") != NULL) {
+		json_decref(req);
+		return line;
+	}
+	free(line);
+	json_object_set_new(req, "switch", json_string(opt_switch));
+	return dump_request(req);
+}
+
+/* A result for several switches: each one's view under its name. */
+static bool
+render_switches(const struct view *v, const json_t *result)
+{
+	const json_t *arr = json_object_get(result, "switches");
+	size_t i;
+	const json_t *e;
+
+	if (!json_is_array(arr) || json_object_size(result) != 1)
+		return false;
+	json_array_foreach(arr, i, e) {
+		printf("%sswitch %s:\n", i ? "\n" : "",
+		       json_string_value(json_object_get(e, "switch")));
+		v->render(v, json_object_get(e, "result"));
+	}
+	return true;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1232,6 +1274,7 @@ main(int argc, char **argv)
 		{ "snaplen", required_argument, NULL, 'n' },
 		{ "max-bytes", required_argument, NULL, 'B' },
 		{ "max-packets", required_argument, NULL, 'P' },
+		{ "switch", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = NULL;
@@ -1275,6 +1318,9 @@ main(int argc, char **argv)
 		case 'P':
 			opt_max_packets = optarg;
 			break;
+		case 'S':
+			opt_switch = optarg;
+			break;
 		default:
 			usage(stderr);
 			return EXIT_ERR;
@@ -1286,6 +1332,8 @@ main(int argc, char **argv)
 	}
 
 	line = build_request(argc - optind, argv + optind, &cmd);
+	if (opt_switch != NULL)
+		line = with_switch(line, cmd);
 	deadline_s = now_s() + timeout_s;
 	fd = connect_socket();
 	if (page_trace)
@@ -1310,7 +1358,8 @@ main(int argc, char **argv)
 	} else {
 		const struct view *v = view_for(cmd);
 
-		v->render(v, result);
+		if (!render_switches(v, result))
+			v->render(v, result);
 	}
 	json_decref(reply);
 	return fflush(stdout) == 0 ? 0 : EXIT_ERR;

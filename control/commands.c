@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "compile.h"
 #include "config.h"
+#include "ctl_commands.h"
 #include "ctl_server.h"
 
 static json_t *
@@ -45,7 +46,7 @@ prefix_json(const struct aif_prefix *p)
 static const struct aif_tables *
 tables(const struct aif_ctl *c)
 {
-	return c->sw->tables;
+	return c->sw != NULL ? c->sw->tables : NULL;
 }
 
 static json_t *
@@ -61,19 +62,25 @@ cmd_status(struct aif_ctl *c)
 			 "loads_ok", (json_int_t)c->loads_ok,
 			 "loads_rejected", (json_int_t)c->loads_rejected);
 	json_object_set_new(st, "link_rebuilds", json_integer((json_int_t)c->link_rebuilds));
+	json_t *names = json_array();
+	for (uint16_t i = 0; i < c->n_sw; i++)
+		json_array_append_new(names, json_string(c->sws[i]->name));
+	json_object_set_new(st, "switches", names);
 	return st;
 }
 
 static json_t *
-cmd_show_ports(struct aif_ctl *c)
+cmd_show_ports(struct aif_ctl *c, struct aif_switch *sw)
 {
-	const struct aif_tables *t = tables(c);
-	const struct aif_switch_params *sp = &c->cfg->switches[0];
+	const struct aif_tables *t = sw->tables;
+	const struct aif_switch_params *sp = &c->cfg->switches[sw->index];
 	json_t *arr = json_array();
 
-	for (uint16_t p = 0; p < c->sw->n_ports; p++) {
-		const struct aif_port *port = &c->sw->ports[p];
-		const struct aif_port_info *pi = &c->pinfo[p];
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		const struct aif_port *port = &sw->ports[p];
+		static const struct aif_port_info none = { .driver = "-" };
+		/* the start-up report's findings: the DPDK ports of the first switch */
+		const struct aif_port_info *pi = sw == c->sw ? &c->pinfo[p] : &none;
 		json_t *addrs = json_array();
 		for (unsigned a = 0; a < t->ports[p].n_addrs; a++)
 			json_array_append_new(addrs, prefix_json(&t->ports[p].addrs[a]));
@@ -89,7 +96,7 @@ cmd_show_ports(struct aif_ctl *c)
 				      "rx_queues", port->n_rxq, "tx_queues", port->n_txq,
 				      "addresses", addrs);
 		json_object_set_new(o, "link_changes",
-				    json_integer((json_int_t)c->link_changes[p]));
+				    json_integer((json_int_t)(sw == c->sw ? c->link_changes[p] : 0)));
 		/* 802.1Q VID routed frames leave with (0: priority tag); null: untagged */
 		json_object_set_new(o, "vlan", t->ports[p].tagged
 				    ? json_integer(t->ports[p].vlan_id) : json_null());
@@ -115,9 +122,9 @@ route_json(const char *type, json_t *prefix, const char *group, const char *port
 }
 
 static json_t *
-cmd_show_routes(struct aif_ctl *c)
+cmd_show_routes(struct aif_ctl *c, struct aif_switch *sw)
 {
-	const struct aif_switch_params *sp = &c->cfg->switches[0];
+	const struct aif_switch_params *sp = &c->cfg->switches[sw->index];
 	json_t *arr = json_array();
 
 	for (uint16_t p = 0; p < sp->n_ports; p++)
@@ -153,10 +160,10 @@ static const char *const neigh_type_names[] = {
  * learn_ratelimited.
  */
 static json_t *
-cmd_show_neighbors(struct aif_ctl *c)
+cmd_show_neighbors(struct aif_ctl *c, struct aif_switch *sw)
 {
-	const struct aif_neigh *nb = c->sw->neigh;
-	const struct aif_tables *t = tables(c);
+	const struct aif_neigh *nb = sw->neigh;
+	const struct aif_tables *t = sw->tables;
 	aif_time_ns now = aif_clock_now(&c->clock);
 	json_t *arr = json_array();
 
@@ -170,7 +177,7 @@ cmd_show_neighbors(struct aif_ctl *c)
 		const char *state = mt->type == AIF_NEIGH_LEARNED
 			? (mt->stale ? "stale" : "reachable") : neigh_type_names[mt->type];
 		json_t *o = json_pack("{s:o, s:s, s:s, s:s, s:i}", "ip", ip_json(&mt->ip),
-				      "port", port < c->sw->n_ports ? c->sw->ports[port].name : "-",
+				      "port", port < sw->n_ports ? sw->ports[port].name : "-",
 				      "type", neigh_type_names[mt->type], "state", state,
 				      "slot", (int)s);
 		if (v & AIF_NEIGH_VALID) {
@@ -196,9 +203,9 @@ cmd_show_neighbors(struct aif_ctl *c)
 	AIF_FOREACH_NEIGH_CTR(NEIGH_CTR_JSON)
 #undef NEIGH_CTR_JSON
 	uint64_t limited = 0;
-	for (uint16_t p = 0; p < c->sw->n_ports; p++) {
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
 		struct aif_port_ctr pc;
-		aif_switch_port_counters(c->sw, p, &pc);
+		aif_switch_port_counters(sw, p, &pc);
 		limited += pc.learn_ratelimited;
 	}
 	json_object_set_new(lr, "learn_ratelimited", json_integer((json_int_t)limited));
@@ -270,26 +277,33 @@ aif_ctl_counters_json(const struct aif_switch *sw)
 			 "groups", groups_json(sw));
 }
 
-/* The new config must bind the same ports to the same devices. */
+/* Switch i of the new config must be the running switch i with the same
+ * ports on the same devices. */
 static int
-same_ports(const struct aif_ctl *c, const struct aif_switch_params *sp,
-	   char *err, size_t err_len)
+same_switch(const struct aif_ctl *c, uint16_t i, const struct aif_switch_params *sp,
+	    char *err, size_t err_len)
 {
-	const struct aif_switch_params *run = c->cfg ? &c->cfg->switches[0] : NULL;
+	const struct aif_switch *sw = c->sws[i];
+	const struct aif_switch_params *run = c->cfg ? &c->cfg->switches[i] : NULL;
 
-	if (sp->n_ports != c->sw->n_ports) {
-		snprintf(err, err_len, "$.switches[0].ports: the running switch has %u ports, "
+	if (strcmp(sp->name, sw->name) != 0) {
+		snprintf(err, err_len, "$.switches[%u].name: '%s' is not the running switch %s "
+			 "(restart to change switches)", i, sp->name, sw->name);
+		return -1;
+	}
+	if (sp->n_ports != sw->n_ports) {
+		snprintf(err, err_len, "$.switches[%u].ports: the running switch has %u ports, "
 			 "the new config %u (restart to change ports)",
-			 c->sw->n_ports, sp->n_ports);
+			 i, sw->n_ports, sp->n_ports);
 		return -1;
 	}
 	for (uint16_t p = 0; p < sp->n_ports; p++) {
-		if (strcmp(sp->ports[p].name, c->sw->ports[p].name) != 0 ||
+		if (strcmp(sp->ports[p].name, sw->ports[p].name) != 0 ||
 		    (run && strcmp(sp->ports[p].device, run->ports[p].device) != 0)) {
-			snprintf(err, err_len, "$.switches[0].ports[%u]: port %s on %s differs "
+			snprintf(err, err_len, "$.switches[%u].ports[%u]: port %s on %s differs "
 				 "from the running port %s (restart to change ports)",
-				 p, sp->ports[p].name, sp->ports[p].device,
-				 c->sw->ports[p].name);
+				 i, p, sp->ports[p].name, sp->ports[p].device,
+				 sw->ports[p].name);
 			return -1;
 		}
 	}
@@ -300,43 +314,65 @@ int
 aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		     size_t err_len)
 {
-	struct aif_tables *t;
+	static struct aif_tables *t[AIF_MAX_SWITCHES]; /* control thread only */
+	uint16_t i, n = c->n_sw;
 
-	if (cfg->n_switches != 1) {
-		snprintf(err, err_len, "$.switches: this build runs one switch per "
-			 "process; the config has %u", cfg->n_switches);
+	if (cfg->n_switches != n) {
+		snprintf(err, err_len, "$.switches: the daemon runs %u switch%s, the config has "
+			 "%u (restart to change switches)", n, n == 1 ? "" : "es",
+			 cfg->n_switches);
 		goto reject;
 	}
-	if (same_ports(c, &cfg->switches[0], err, err_len) != 0)
-		goto reject;
-	const struct aif_switch_params *sp = &cfg->switches[0];
-	if (cfg->policies[sp->policy].qos.enable && c->sw->n_shards > 1) {
-		snprintf(err, err_len, "$.policies.%s.qos.enable: the lossless QoS state of a "
-			 "switch belongs to one worker; run one worker (EAL -l 0-1) or set "
-			 "\"enable\": false", cfg->policies[sp->policy].name);
-		goto reject;
-	}
-	t = aif_tables_compile(c->sw, cfg, 0, err, err_len);
-	if (t == NULL)
-		goto reject;
-	aif_time_ns now = aif_clock_now(&c->clock);
-	if (t->qos->enable && c->sw->qos == NULL) {
-		/* created here, driven by the shard that drives_qos once published */
-		struct aif_qos *q = aif_qos_create(t->qos, c->sw->n_ports, 0);
-		if (q == NULL) {
-			snprintf(err, err_len, "cannot allocate the egress queues");
-			aif_tables_free(t);
+	for (i = 0; i < n; i++) {
+		const struct aif_switch_params *sp = &cfg->switches[i];
+		if (same_switch(c, i, sp, err, err_len) != 0)
+			goto reject;
+		if (cfg->policies[sp->policy].qos.enable && c->sws[i]->n_shards > 1) {
+			snprintf(err, err_len, "$.policies.%s.qos.enable: the lossless QoS state "
+				 "of a switch belongs to one worker; run one worker (EAL -l 0-1) "
+				 "or set \"enable\": false", cfg->policies[sp->policy].name);
 			goto reject;
 		}
-		__atomic_store_n(&c->sw->qos, q, __ATOMIC_RELEASE);
 	}
-	aif_switch_apply_neighbors(c->sw, sp, now);
-	aif_switch_publish(c->sw, t);
-	aif_switch_gc_neighbors(c->sw, t, sp);
-	aif_switch_gc_member_slots(c->sw, t);
+	/* compile every switch before anything running changes */
+	for (i = 0; i < n; i++) {
+		t[i] = aif_tables_compile(c->sws[i], cfg, i, err, err_len);
+		if (t[i] == NULL)
+			goto undo;
+		struct aif_switch *sw = c->sws[i];
+		if (t[i]->qos->enable && sw->qos == NULL) {
+			/* created here, driven by the shard that drives_qos once published */
+			struct aif_qos *q = aif_qos_create(t[i]->qos, sw->n_ports, 0);
+			if (q == NULL) {
+				snprintf(err, err_len, "$.switches[%u]: cannot allocate the egress "
+					 "queues", i);
+				aif_tables_free(t[i]);
+				aif_switch_gc_neighbors(sw, sw->tables, NULL);
+				aif_switch_gc_member_slots(sw, sw->tables);
+				goto undo;
+			}
+			__atomic_store_n(&sw->qos, q, __ATOMIC_RELEASE);
+		}
+	}
+	/* then publish them all */
+	aif_time_ns now = aif_clock_now(&c->clock);
+	for (i = 0; i < n; i++) {
+		const struct aif_switch_params *sp = &cfg->switches[i];
+		aif_switch_apply_neighbors(c->sws[i], sp, now);
+		aif_switch_publish(c->sws[i], t[i]);
+		aif_switch_gc_neighbors(c->sws[i], t[i], sp);
+		aif_switch_gc_member_slots(c->sws[i], t[i]);
+	}
 	aif_config_free(c->cfg);
 	c->cfg = cfg;
 	return 0;
+undo:
+	/* the switches compiled so far give back what they took */
+	while (i-- > 0) {
+		aif_tables_free(t[i]);
+		aif_switch_gc_neighbors(c->sws[i], c->sws[i]->tables, NULL);
+		aif_switch_gc_member_slots(c->sws[i], c->sws[i]->tables);
+	}
 reject:
 	aif_config_free(cfg);
 	return -1;
@@ -436,7 +472,7 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 
 /* The switch port named by req's "port"; -1 with err set when none. */
 static int
-req_port(const struct aif_ctl *c, const json_t *req, char *err, size_t err_len)
+req_port(const struct aif_switch *sw, const json_t *req, char *err, size_t err_len)
 {
 	const char *name = json_string_value(json_object_get(req, "port"));
 
@@ -444,8 +480,8 @@ req_port(const struct aif_ctl *c, const json_t *req, char *err, size_t err_len)
 		snprintf(err, err_len, "\"port\" (a port name) is required");
 		return -1;
 	}
-	for (uint16_t p = 0; p < c->sw->n_ports; p++)
-		if (strcmp(c->sw->ports[p].name, name) == 0)
+	for (uint16_t p = 0; p < sw->n_ports; p++)
+		if (strcmp(sw->ports[p].name, name) == 0)
 			return p;
 	snprintf(err, err_len, "unknown port '%s'", name);
 	return -1;
@@ -521,7 +557,8 @@ count_arg(const json_t *req, const char *key, uint64_t *out, char *err, size_t e
 /* {"cmd":"capture_start","port":"p0","file":"p0.pcapng","drops":true,"snaplen":256,
  *  "max_bytes":1048576,"max_packets":1000} */
 static json_t *
-cmd_capture_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
+cmd_capture_start(struct aif_ctl *c, struct aif_switch *sw, json_t *req, char *err,
+		  size_t err_len)
 {
 	const json_t *file = json_object_get(req, "file");
 	const json_t *drops = json_object_get(req, "drops");
@@ -530,7 +567,7 @@ cmd_capture_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	struct aif_capture_params cp = { 0 };
 	struct aif_capture_info ci;
 	char why[AIF_CTL_ERR_MAX];
-	int p = req_port(c, req, err, err_len);
+	int p = req_port(sw, req, err, err_len);
 
 	if (p < 0)
 		return NULL;
@@ -570,91 +607,194 @@ cmd_capture_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	cp.snaplen = (uint32_t)snaplen;
 	cp.drops = json_is_true(drops);
 	if (make_dir(c->capture_dir, err, err_len) != 0 ||
-	    aif_capture_start(c->sw, (uint16_t)p, c->capture_dir, json_string_value(file),
+	    aif_capture_start(sw, (uint16_t)p, c->capture_dir, json_string_value(file),
 			      &cp, aif_clock_now(&c->clock), err, err_len) != 0)
 		return NULL;
-	aif_capture_get(c->sw, (uint16_t)p, &ci);
-	return capture_json(c->sw, (uint16_t)p, &ci);
+	aif_capture_get(sw, (uint16_t)p, &ci);
+	return capture_json(sw, (uint16_t)p, &ci);
 }
 
 static json_t *
-cmd_capture_stop(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
+cmd_capture_stop(struct aif_switch *sw, json_t *req, char *err, size_t err_len)
 {
 	struct aif_capture_info ci;
-	int p = req_port(c, req, err, err_len);
+	int p = req_port(sw, req, err, err_len);
 
-	if (p < 0 || aif_capture_stop(c->sw, (uint16_t)p, &ci, err, err_len) != 0)
+	if (p < 0 || aif_capture_stop(sw, (uint16_t)p, &ci, err, err_len) != 0)
 		return NULL;
-	return capture_json(c->sw, (uint16_t)p, &ci);
+	return capture_json(sw, (uint16_t)p, &ci);
 }
 
 static json_t *
-cmd_show_captures(struct aif_ctl *c)
+cmd_show_captures(struct aif_switch *sw)
 {
 	struct aif_capture_info ci;
 	json_t *arr = json_array();
 
-	for (uint16_t p = 0; p < c->sw->n_ports; p++)
-		if (aif_capture_get(c->sw, p, &ci))
-			json_array_append_new(arr, capture_json(c->sw, p, &ci));
+	for (uint16_t p = 0; p < sw->n_ports; p++)
+		if (aif_capture_get(sw, p, &ci))
+			json_array_append_new(arr, capture_json(sw, p, &ci));
 	return arr;
+}
+
+/* ---- dispatch: one table (ctl_commands.h) ---- */
+
+typedef json_t *(*ctl_fn)(struct aif_ctl *c, struct aif_switch *sw, json_t *req,
+			  char *err, size_t err_len);
+
+#define CTL_ARGS struct aif_ctl *c, struct aif_switch *sw, json_t *req, char *err, \
+	size_t err_len
+#define CTL_UNUSED (void)c, (void)sw, (void)req, (void)err, (void)err_len
+
+static json_t *ctl_status(CTL_ARGS) { CTL_UNUSED; return cmd_status(c); }
+static json_t *ctl_load(CTL_ARGS) { CTL_UNUSED; return cmd_load(c, req, err, err_len); }
+static json_t *ctl_show_ports(CTL_ARGS) { CTL_UNUSED; return cmd_show_ports(c, sw); }
+static json_t *ctl_show_routes(CTL_ARGS) { CTL_UNUSED; return cmd_show_routes(c, sw); }
+static json_t *ctl_show_neighbors(CTL_ARGS) { CTL_UNUSED; return cmd_show_neighbors(c, sw); }
+static json_t *ctl_show_groups(CTL_ARGS) { CTL_UNUSED; return groups_json(sw); }
+static json_t *ctl_show_counters(CTL_ARGS) { CTL_UNUSED; return aif_ctl_counters_json(sw); }
+static json_t *
+ctl_clear_counters(CTL_ARGS)
+{
+	CTL_UNUSED;
+	aif_switch_clear_counters(sw);
+	return json_pack("{s:b}", "cleared", 1);
+}
+static json_t *
+ctl_show_pfc(CTL_ARGS)
+{
+	CTL_UNUSED;
+	return aif_ctl_show_pfc(sw, aif_clock_now(&c->clock), err, err_len);
+}
+static json_t *ctl_show_queues(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_queues(sw, err, err_len); }
+static json_t *ctl_show_buffer(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_buffer(sw, err, err_len); }
+static json_t *ctl_show_pfcwd(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_pfcwd(sw, err, err_len); }
+static json_t *
+ctl_clear_watermarks(CTL_ARGS)
+{
+	CTL_UNUSED;
+	return aif_ctl_clear_watermarks(sw, err, err_len);
+}
+static json_t *
+ctl_capture_start(CTL_ARGS)
+{
+	return cmd_capture_start(c, sw, req, err, err_len);
+}
+static json_t *ctl_capture_stop(CTL_ARGS) { CTL_UNUSED; return cmd_capture_stop(sw, req, err, err_len); }
+static json_t *ctl_show_captures(CTL_ARGS) { CTL_UNUSED; return cmd_show_captures(sw); }
+static json_t *ctl_trace_start(CTL_ARGS) { CTL_UNUSED; return aif_ctl_trace_start(sw, req, err, err_len); }
+static json_t *ctl_trace_stop(CTL_ARGS) { CTL_UNUSED; return aif_ctl_trace_stop(sw, err, err_len); }
+static json_t *ctl_show_trace(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_trace(sw, req, err, err_len); }
+
+static const struct ctl_cmd {
+	const char *name;
+	ctl_fn fn;
+	unsigned flags;
+} ctl_cmds[] = {
+#define CTL_CMD_ENTRY(name, words, args, flags, what) { #name, ctl_##name, flags },
+	AIF_FOREACH_CTL_CMD(CTL_CMD_ENTRY)
+#undef CTL_CMD_ENTRY
+};
+
+/* "unknown command 'x' (try status, load, ...)" from the table. */
+static void
+unknown_command(const char *cmd, char *err, size_t err_len)
+{
+	size_t n = (size_t)snprintf(err, err_len, "unknown command '%s' (try", cmd);
+
+	for (size_t i = 0; i < RTE_DIM(ctl_cmds) && n < err_len; i++)
+		n += (size_t)snprintf(err + n, err_len - n, "%s %s", i ? "," : "",
+				      ctl_cmds[i].name);
+	if (n < err_len)
+		snprintf(err + n, err_len - n, ")");
+}
+
+/* The switches a request is about: the one "switch" names, else all (or,
+ * for a command about one switch, the only one).  Returns how many, or -1
+ * with err. */
+static int
+select_switches(const struct aif_ctl *c, const json_t *req, unsigned flags,
+		struct aif_switch **out, char *err, size_t err_len)
+{
+	const json_t *s = json_object_get(req, "switch");
+
+	if (s != NULL) {
+		const char *name = json_string_value(s);
+		if (name == NULL) {
+			snprintf(err, err_len, "\"switch\" must be a switch name");
+			return -1;
+		}
+		for (uint16_t i = 0; i < c->n_sw; i++)
+			if (strcmp(c->sws[i]->name, name) == 0) {
+				out[0] = c->sws[i];
+				return 1;
+			}
+		size_t n = (size_t)snprintf(err, err_len, "unknown switch '%s' (switches:", name);
+		for (uint16_t i = 0; i < c->n_sw && n < err_len; i++)
+			n += (size_t)snprintf(err + n, err_len - n, " %s", c->sws[i]->name);
+		if (n < err_len)
+			snprintf(err + n, err_len - n, ")");
+		return -1;
+	}
+	if ((flags & AIF_CTL_F_ONE) && c->n_sw > 1) {
+		snprintf(err, err_len, "name a switch (\"switch\"): this daemon runs %u",
+			 c->n_sw);
+		return -1;
+	}
+	memcpy(out, c->sws, c->n_sw * sizeof(out[0]));
+	return c->n_sw;
 }
 
 json_t *
 aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 		 size_t err_len)
 {
+	static struct aif_switch *sel[AIF_MAX_SWITCHES]; /* control thread only */
 	struct aif_ctl *c = ctx;
+	const struct ctl_cmd *k = NULL;
 
-	if (strcmp(cmd, "load") == 0)
-		return cmd_load(c, req, err, err_len);
-	if (strcmp(cmd, "status") == 0)
-		return cmd_status(c);
-	if (tables(c) == NULL) {
+	for (size_t i = 0; i < RTE_DIM(ctl_cmds) && k == NULL; i++)
+		if (strcmp(ctl_cmds[i].name, cmd) == 0)
+			k = &ctl_cmds[i];
+	if (k == NULL) {
+		unknown_command(cmd, err, err_len);
+		return NULL;
+	}
+	if (!(k->flags & (AIF_CTL_F_SWITCH | AIF_CTL_F_ONE)))
+		return k->fn(c, c->sw, req, err, err_len);
+	int n = select_switches(c, req, k->flags, sel, err, err_len);
+	if (n < 0)
+		return NULL;
+	if ((k->flags & AIF_CTL_F_CONFIG) && (c->cfg == NULL || n == 0)) {
 		snprintf(err, err_len, "no config loaded");
 		return NULL;
 	}
-	if (strcmp(cmd, "show_ports") == 0)
-		return cmd_show_ports(c);
-	if (strcmp(cmd, "show_routes") == 0)
-		return cmd_show_routes(c);
-	if (strcmp(cmd, "show_neighbors") == 0)
-		return cmd_show_neighbors(c);
-	if (strcmp(cmd, "show_groups") == 0)
-		return groups_json(c->sw);
-	if (strcmp(cmd, "show_counters") == 0)
-		return aif_ctl_counters_json(c->sw);
-	if (strcmp(cmd, "trace_start") == 0)
-		return aif_ctl_trace_start(c, req, err, err_len);
-	if (strcmp(cmd, "trace_stop") == 0)
-		return aif_ctl_trace_stop(c, err, err_len);
-	if (strcmp(cmd, "show_trace") == 0)
-		return aif_ctl_show_trace(c, req, err, err_len);
-	if (strcmp(cmd, "show_pfc") == 0)
-		return aif_ctl_show_pfc(c->sw, aif_clock_now(&c->clock), err, err_len);
-	if (strcmp(cmd, "show_queues") == 0)
-		return aif_ctl_show_queues(c->sw, err, err_len);
-	if (strcmp(cmd, "show_buffer") == 0)
-		return aif_ctl_show_buffer(c->sw, err, err_len);
-	if (strcmp(cmd, "show_pfcwd") == 0)
-		return aif_ctl_show_pfcwd(c->sw, err, err_len);
-	if (strcmp(cmd, "clear_watermarks") == 0)
-		return aif_ctl_clear_watermarks(c->sw, err, err_len);
-	if (strcmp(cmd, "clear_counters") == 0) {
-		aif_switch_clear_counters(c->sw);
-		return json_pack("{s:b}", "cleared", 1);
+	if (n == 1)
+		return k->fn(c, sel[0], req, err, err_len);
+	/* every switch: {"switches": [{"switch": name, "result": ...}, ...]} */
+	json_t *arr = json_array();
+	for (int i = 0; i < n; i++) {
+		json_t *r = k->fn(c, sel[i], req, err, err_len);
+		if (r == NULL) {
+			char why[AIF_CTL_ERR_MAX];
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, err_len, "switch %s: %s", sel[i]->name, why);
+			json_decref(arr);
+			return NULL;
+		}
+		json_array_append_new(arr, json_pack("{s:s, s:o}", "switch", sel[i]->name,
+						     "result", r));
 	}
-	if (strcmp(cmd, "capture_start") == 0)
-		return cmd_capture_start(c, req, err, err_len);
-	if (strcmp(cmd, "capture_stop") == 0)
-		return cmd_capture_stop(c, req, err, err_len);
-	if (strcmp(cmd, "show_captures") == 0)
-		return cmd_show_captures(c);
-	snprintf(err, err_len, "unknown command '%s' (try status, load, show_ports, "
-		 "show_routes, show_neighbors, show_groups, show_counters, clear_counters, "
-		 "show_pfc, show_queues, show_buffer, show_pfcwd, clear_watermarks, "
-		 "capture_start, capture_stop, show_captures, trace_start, trace_stop, "
-		 "show_trace)",
-		 cmd);
-	return NULL;
+	return json_pack("{s:o}", "switches", arr);
+}
+
+int
+aif_ctl_add_switch(struct aif_ctl *c, struct aif_switch *sw)
+{
+	if (c->n_sw >= AIF_MAX_SWITCHES)
+		return -1;
+	c->sws[c->n_sw++] = sw;
+	if (c->sw == NULL)
+		c->sw = sw;
+	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Control commands: the one command set served over the Unix socket and
- * used for the start-up config (through aif_ctl_handle_line).
+ * used for the start-up config (through aif_ctl_handle_line); the list is
+ * ctl_commands.h.  Every command about switches takes "switch": NAME.
  *
  *   status                      version, uptime, workers, config generation
  *   load {"config": {...}}      replace the running config; or {"path": NAME}, a
@@ -24,7 +25,8 @@
  * control thread), and the errors of a load by name never quote the file.
  *
  * A rejected load changes nothing: the new config is parsed, validated and
- * compiled into fresh tables before anything running is touched.
+ * compiled into fresh tables for every switch before anything running is
+ * touched; then all are published.
  */
 #ifndef AIF_COMMANDS_H
 #define AIF_COMMANDS_H
@@ -54,7 +56,9 @@ struct aif_port_info {
 };
 
 struct aif_ctl {
-	struct aif_switch *sw;
+	struct aif_switch *sw;         /* the first switch (its ports are the DPDK ones) */
+	uint16_t n_sw;                 /* switches, in the config's order */
+	struct aif_switch *sws[AIF_MAX_SWITCHES];
 	struct aif_config *cfg;        /* running: the published tables came from it */
 	struct aif_port_info pinfo[AIF_MAX_PORTS];
 	struct aif_clock clock;
@@ -66,7 +70,15 @@ struct aif_ctl {
 	uint64_t link_rebuilds;        /* tables rebuilt for a link change */
 };
 
-/* The aif_ctl_handler for struct aif_ctl (ctx). */
+/* Add a switch (in the config's order); the first becomes c->sw. */
+int aif_ctl_add_switch(struct aif_ctl *c, struct aif_switch *sw);
+
+/*
+ * The aif_ctl_handler for struct aif_ctl (ctx): the commands of
+ * ctl_commands.h.  A request about switches may name one ("switch"); when
+ * it does not, it is about all of them: with one switch the result is that
+ * switch's, with several {"switches": [{"switch": name, "result": ...}]}.
+ */
 json_t *aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 			 size_t err_len);
 
@@ -87,9 +99,9 @@ json_t *aif_ctl_clear_watermarks(struct aif_switch *sw, char *err, size_t err_le
 int aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len);
 
 /* Path trace (trace_cmds.c). */
-json_t *aif_ctl_trace_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len);
-json_t *aif_ctl_trace_stop(struct aif_ctl *c, char *err, size_t err_len);
-json_t *aif_ctl_show_trace(struct aif_ctl *c, json_t *req, char *err, size_t err_len);
+json_t *aif_ctl_trace_start(struct aif_switch *sw, json_t *req, char *err, size_t err_len);
+json_t *aif_ctl_trace_stop(struct aif_switch *sw, char *err, size_t err_len);
+json_t *aif_ctl_show_trace(struct aif_switch *sw, json_t *req, char *err, size_t err_len);
 
 /* Counters of a switch as JSON (show_counters, and the --stats file). */
 json_t *aif_ctl_counters_json(const struct aif_switch *sw);

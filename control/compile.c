@@ -230,6 +230,7 @@ fib_add_fail(const struct aif_switch_params *sp, uint16_t sw_index, bool route,
  * add of the same prefix wins). */
 static int
 build_fib4(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
+	   bool compact,
 	   const char *name, char *err, size_t err_len)
 {
 	uint32_t n4 = 0, nlong = 0, blocks = 0, *keys;
@@ -265,8 +266,11 @@ build_fib4(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw
 		blocks += i == 0 || keys[i] != keys[i - 1];
 	free(keys);
 
+	/* compact: a tree sized by the routes (rte_rib lookups), for a fabric
+	 * of many switches; else the 2^24-entry first level (64 MiB) that
+	 * looks up a burst fastest */
 	struct rte_fib_conf c4 = {
-		.type = RTE_FIB_DIR24_8,
+		.type = compact ? RTE_FIB_DUMMY : RTE_FIB_DIR24_8,
 		.default_nh = aif_nh_make(AIF_NH_MISS, 0),
 		.max_routes = (int)n4 + 16,
 		.dir24_8 = { .nh_sz = RTE_FIB_DIR24_8_4B, .num_tbl8 = blocks + FIB_SLACK_TBL8 },
@@ -318,6 +322,7 @@ build_fib4(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw
  * (see "FIB sizing" above). */
 static int
 build_fib6(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
+	   bool compact,
 	   const char *name, char *err, size_t err_len)
 {
 	uint32_t n = 0, m = 0, n_deep = 0, n_syn32 = 0, distinct = 0;
@@ -400,7 +405,7 @@ build_fib6(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw
 	qsort(all, m, sizeof(*all), fib6_len_cmp);
 
 	struct rte_fib6_conf c6 = {
-		.type = RTE_FIB6_TRIE,
+		.type = compact ? RTE_FIB6_DUMMY : RTE_FIB6_TRIE,
 		.default_nh = aif_nh_make(AIF_NH_MISS, 0),
 		.max_routes = (int)m + 16,
 		.trie = { .nh_sz = RTE_FIB6_TRIE_4B,
@@ -447,16 +452,16 @@ err:
 
 static int
 build_fibs(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
-	   char *err, size_t err_len)
+	   bool compact, char *err, size_t err_len)
 {
 	static uint64_t seq; /* FIB names must be unique in the process */
 	char name[64];
 
 	snprintf(name, sizeof(name), "aif4_%u_%" PRIu64, sw_index, ++seq);
-	if (build_fib4(t, sp, sw_index, name, err, err_len) != 0)
+	if (build_fib4(t, sp, sw_index, compact, name, err, err_len) != 0)
 		return -1;
 	snprintf(name, sizeof(name), "aif6_%u_%" PRIu64, sw_index, seq);
-	return build_fib6(t, sp, sw_index, name, err, err_len);
+	return build_fib6(t, sp, sw_index, compact, name, err, err_len);
 }
 
 /*
@@ -648,7 +653,7 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 			goto err;
 		}
 	}
-	if (build_fibs(t, sp, sw_index, err, err_len) != 0)
+	if (build_fibs(t, sp, sw_index, sw->fib_compact, err, err_len) != 0)
 		goto err;
 
 	/* Lossless QoS; ports of unknown speed count as 10 Gb/s. */

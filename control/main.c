@@ -641,7 +641,7 @@ main(int argc, char **argv)
 	}
 	sw->n_ports = sp->n_ports;
 	memset(&ctl, 0, sizeof(ctl));
-	ctl.sw = sw;
+	aif_ctl_add_switch(&ctl, sw);
 	aif_clock_init_real(&ctl.clock);
 	ctl.start_ns = aif_clock_now(&ctl.clock);
 	ctl.capture_dir = o.capture_dir;

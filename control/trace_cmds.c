@@ -38,9 +38,8 @@ port_arg(const json_t *req, const char *key, uint16_t *out, char *err, size_t er
 }
 
 json_t *
-aif_ctl_trace_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
+aif_ctl_trace_start(struct aif_switch *sw, json_t *req, char *err, size_t err_len)
 {
-	struct aif_switch *sw = c->sw;
 	struct aif_trace_filter f;
 	const char *dst = json_string_value(json_object_get(req, "dst"));
 	const char *src = json_string_value(json_object_get(req, "src"));
@@ -76,16 +75,16 @@ aif_ctl_trace_start(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 }
 
 json_t *
-aif_ctl_trace_stop(struct aif_ctl *c, char *err, size_t err_len)
+aif_ctl_trace_stop(struct aif_switch *sw, char *err, size_t err_len)
 {
-	struct aif_trace *tr = c->sw->trace;
+	struct aif_trace *tr = sw->trace;
 	if (tr == NULL || !tr->on) {
 		snprintf(err, err_len, "no trace is on");
 		return NULL;
 	}
 	__atomic_store_n(&tr->on, 0, __ATOMIC_RELEASE);
-	rte_rcu_qsbr_synchronize(c->sw->qsv, RTE_QSBR_THRID_INVALID);
-	aif_trace_drain(tr, c->sw->n_shards);
+	rte_rcu_qsbr_synchronize(sw->qsv, RTE_QSBR_THRID_INVALID);
+	aif_trace_drain(tr, sw->n_shards);
 	return json_pack("{s:b, s:I, s:I}", "tracing", 0, "records", (json_int_t)tr->n_kept,
 			 "lost", (json_int_t)tr->lost);
 }
@@ -108,10 +107,10 @@ count_arg(const json_t *req, const char *key, uint64_t min, uint64_t *out, char 
 }
 
 json_t *
-aif_ctl_show_trace(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
+aif_ctl_show_trace(struct aif_switch *sw, json_t *req, char *err, size_t err_len)
 {
-	struct aif_trace *tr = c->sw->trace;
-	const struct aif_tables *t = c->sw->tables;
+	struct aif_trace *tr = sw->trace;
+	const struct aif_tables *t = sw->tables;
 	uint64_t offset = 0, limit = UINT64_MAX;
 	char a[64], b[64];
 
@@ -122,7 +121,7 @@ aif_ctl_show_trace(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	if (count_arg(req, "offset", 0, &offset, err, err_len) != 0 ||
 	    count_arg(req, "limit", 1, &limit, err, err_len) != 0)
 		return NULL;
-	aif_trace_drain(tr, c->sw->n_shards);
+	aif_trace_drain(tr, sw->n_shards);
 	json_t *rows = json_array();
 	uint64_t end = offset + RTE_MIN(limit, (uint64_t)tr->n_kept);
 	for (uint64_t i = offset; i < tr->n_kept && i < end; i++) {
@@ -138,7 +137,7 @@ aif_ctl_show_trace(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 			"psn", (json_int_t)r->psn, "group", group,
 			"scheme", r->scheme < RTE_DIM(scheme_names) ? scheme_names[r->scheme] : "?",
 			"member", r->member,
-			"port", r->out_port < c->sw->n_ports ? c->sw->ports[r->out_port].name : "?",
+			"port", r->out_port < sw->n_ports ? sw->ports[r->out_port].name : "?",
 			"hash", (json_int_t)r->hash));
 	}
 	json_t *res = json_pack("{s:b, s:I, s:I, s:I, s:o}", "tracing", tr->on, "lost",

@@ -78,6 +78,9 @@ struct aif_switch {
 	struct aif_capture *capture; /* packet capture (capture.h); NULL until
 				      * the first capture starts */
 
+	uint8_t fib_compact;        /* route tables as trees sized by the routes
+				     * (rte_rib lookups), not DIR24_8/TRIE's 64 MiB
+				     * first levels: for fabrics of many switches */
 	uint16_t n_shards;          /* one per runner that drives the switch */
 	struct aif_shard *shards[AIF_MAX_WORKERS];
 

@@ -137,7 +137,7 @@ rs_setup(struct rs_harness *h, const struct rs_params *params)
 			fprintf(stderr, "port p%u: setup failed\n", p);
 			goto err;
 		}
-	h->ctl.sw = h->sw;
+	aif_ctl_add_switch(&h->ctl, h->sw);
 	aif_clock_init_virtual(&h->ctl.clock, 0);
 	h->ctl.start_ns = 0;
 

@@ -30,7 +30,10 @@
 #include <rte_ring.h>
 
 #include "eal_cleanup.h"
+#include "clock.h"
+#include "commands.h"
 #include "compile.h"
+#include "ctl_server.h"
 #include "config.h"
 #include "link.h"
 #include "qos.h"
@@ -73,6 +76,7 @@ static struct {
 	struct aif_link *link;
 	struct aif_worker *w;
 	struct aif_config *cfg;
+	struct aif_ctl ctl;             /* control over both switches */
 	struct rte_ring *rx[2], *tx[2]; /* edge ports: leaf0 p0, leaf1 p1 */
 	uint16_t pid[2];
 } F;
@@ -105,24 +109,6 @@ edge_port(unsigned e, struct aif_port *port, uint16_t index)
 	aif_port_init_dpdk(port, index, (uint16_t)pid);
 }
 
-static void
-load(struct aif_switch *sw, uint16_t i)
-{
-	char err[AIF_ERR_MAX] = "";
-	struct aif_tables *t = aif_tables_compile(sw, F.cfg, i, err, sizeof(err));
-
-	if (t == NULL)
-		fail_msg("leaf%u: %s", i, err);
-	if (t->qos->enable) {
-		sw->qos = aif_qos_create(t->qos, sw->n_ports, 0);
-		assert_non_null(sw->qos);
-	}
-	aif_switch_apply_neighbors(sw, &F.cfg->switches[i], 0);
-	aif_switch_publish(sw, t);
-	aif_switch_gc_neighbors(sw, t, &F.cfg->switches[i]);
-	aif_switch_gc_member_slots(sw, t);
-}
-
 static int
 setup(void **state)
 {
@@ -153,6 +139,7 @@ setup(void **state)
 		if (F.sw[i] == NULL)
 			return -1;
 		F.sw[i]->n_ports = 2;
+		F.sw[i]->fib_compact = 1; /* a fabric: route tables sized by the routes */
 	}
 	edge_port(0, &F.sw[0]->ports[0], 0);
 	edge_port(1, &F.sw[1]->ports[1], 1);
@@ -160,8 +147,14 @@ setup(void **state)
 	snprintf(F.sw[1]->ports[0].name, AIF_NAME_MAX, "p0");
 	aif_link_attach(F.link, 0, &F.sw[0]->ports[1]);
 	aif_link_attach(F.link, 1, &F.sw[1]->ports[0]);
-	load(F.sw[0], 0);
-	load(F.sw[1], 1);
+	/* control loads the config into both, as a load request does */
+	aif_clock_init_virtual(&F.ctl.clock, 0);
+	for (uint16_t i = 0; i < 2; i++)
+		aif_ctl_add_switch(&F.ctl, F.sw[i]);
+	if (aif_ctl_apply_config(&F.ctl, aif_config_ref(F.cfg), err, sizeof(err)) != 0) {
+		fprintf(stderr, "load: %s\n", err);
+		return -1;
+	}
 
 	/* one runner drives both switches and polls all four ports */
 	F.w = aif_worker_create(F.sw[0], 0, 0x5eed);
@@ -188,6 +181,7 @@ teardown(void **state)
 		rte_ring_free(F.tx[i]);
 	}
 	aif_link_free(F.link);
+	aif_config_free(F.ctl.cfg);
 	aif_config_free(F.cfg);
 	rte_mempool_free(F.pool);
 	test_eal_cleanup();
@@ -297,11 +291,125 @@ test_two_switches_over_a_link(void **state)
 		}
 }
 
+/* One request through the socket's line handler: the reply, parsed. */
+static json_t *
+ctl(const char *line)
+{
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
+	json_t *j;
+
+	assert_non_null(reply);
+	j = json_loads(reply, 0, NULL);
+	if (j == NULL)
+		fail_msg("reply is not JSON: %s", reply);
+	free(reply);
+	return j;
+}
+
+static const char *
+ctl_error(const char *line)
+{
+	static char why[512];
+	json_t *r = ctl(line);
+
+	if (json_is_true(json_object_get(r, "ok")))
+		fail_msg("accepted: %s", line);
+	snprintf(why, sizeof(why), "%s", json_string_value(json_object_get(r, "error")));
+	json_decref(r);
+	return why;
+}
+
+static unsigned
+slots_used(const struct aif_switch *sw)
+{
+	unsigned n = 0;
+	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++)
+		n += sw->member_keys[s].used;
+	for (uint32_t s = 0; s < sw->neigh->cap; s++)
+		n += sw->neigh->meta[s].type != AIF_NEIGH_FREE;
+	return n;
+}
+
+/*
+ * Control over several switches: a view names one switch or covers all;
+ * a command about one switch must name it; a load that one switch cannot
+ * take is rejected whole and leaves both as they ran.
+ */
+static void
+test_control_many_switches(void **state)
+{
+	json_t *r, *res;
+
+	(void)state;
+	r = ctl("{\"cmd\": \"show_counters\"}");
+	res = json_object_get(r, "result");
+	assert_int_equal(json_array_size(json_object_get(res, "switches")), 2);
+	json_t *e = json_array_get(json_object_get(res, "switches"), 1);
+	assert_string_equal(json_string_value(json_object_get(e, "switch")), "leaf1");
+	assert_int_equal(json_array_size(json_object_get(json_object_get(e, "result"),
+							 "ports")), 2);
+	json_decref(r);
+	r = ctl("{\"cmd\": \"show_routes\", \"switch\": \"leaf1\"}");
+	res = json_object_get(r, "result");
+	assert_true(json_is_array(res)); /* that switch's view, as with one switch */
+	assert_string_equal(json_string_value(json_object_get(json_array_get(res, 0),
+							      "port")), "p0");
+	json_decref(r);
+	r = ctl("{\"cmd\": \"status\"}");
+	assert_int_equal(json_array_size(json_object_get(json_object_get(r, "result"),
+							 "switches")), 2);
+	json_decref(r);
+
+	assert_string_equal(ctl_error("{\"cmd\": \"show_pfc\", \"switch\": \"spine9\"}"),
+			    "unknown switch 'spine9' (switches: leaf0 leaf1)");
+	assert_string_equal(ctl_error("{\"cmd\": \"capture_stop\", \"port\": \"p0\"}"),
+			    "name a switch (\"switch\"): this daemon runs 2");
+	assert_non_null(strstr(ctl_error("{\"cmd\": \"nope\"}"),
+			       "unknown command 'nope' (try status, load, show_ports,"));
+	assert_string_equal(ctl_error("{\"cmd\": \"capture_stop\", \"switch\": \"leaf1\", "
+				      "\"port\": \"p1\"}"), "port p1 is not capturing");
+
+	/* leaf1 cannot take its new policy: nothing changes on either switch */
+	uint64_t g0 = F.sw[0]->tables->generation, g1 = F.sw[1]->tables->generation;
+	unsigned used0 = slots_used(F.sw[0]), used1 = slots_used(F.sw[1]);
+	const struct aif_config *running = F.ctl.cfg;
+	static char text[8192];
+	const char *leaf1 = strstr(config_json, "{\"name\": \"leaf1\"");
+	snprintf(text, sizeof(text), "{\"cmd\": \"load\", \"config\": {\"policies\": "
+		 "{\"tight\": {\"qos\": {\"buffer\": {\"size_bytes\": 65536, "
+		 "\"reserve_bytes\": 60000}}}}, %.*s\"policy\": \"tight\", %s}",
+		 (int)(leaf1 - config_json), config_json + 1, leaf1 + 1);
+	/* and leaf0 a new static neighbour, which takes a slot when it compiles */
+	static const char extra[] = "{\"ip\": \"10.0.0.9\", \"mac\": \"02:00:00:00:00:09\", "
+				    "\"port\": \"p0\"}, ";
+	char *at = strstr(text, "\"neighbors\": [") + strlen("\"neighbors\": [");
+	assert_true(strlen(text) + sizeof(extra) < sizeof(text));
+	memmove(at + sizeof(extra) - 1, at, strlen(at) + 1);
+	memcpy(at, extra, sizeof(extra) - 1);
+	const char *why = ctl_error(text);
+	print_message("rejected: %s\n", why);
+	assert_non_null(strstr(why, "$.policies.tight.qos.buffer"));
+	assert_int_equal(F.sw[0]->tables->generation, g0);
+	assert_int_equal(F.sw[1]->tables->generation, g1);
+	assert_ptr_equal(F.ctl.cfg, running);
+	assert_int_equal(slots_used(F.sw[0]), used0); /* leaf0 compiled, then gave back */
+	assert_int_equal(slots_used(F.sw[1]), used1);
+
+	/* the same file as running: both switches publish */
+	snprintf(text, sizeof(text), "{\"cmd\": \"load\", \"config\": %s}", config_json);
+	r = ctl(text);
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	assert_int_equal(F.sw[0]->tables->generation, g0 + 1);
+	assert_int_equal(F.sw[1]->tables->generation, g1 + 1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_switches_over_a_link),
+		cmocka_unit_test(test_control_many_switches),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

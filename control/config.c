@@ -115,6 +115,9 @@
  *                                 stored as speed_mbps (rounded, >= 1);
  *                                 default: as the device reports
  *           "shaper_gbps": 40,    optional egress rate limit, number > 0
+ *           "shaper_burst_bytes": 3000, optional, with shaper_gbps: the
+ *                                 bucket depth in wire bytes, 64..64 MiB;
+ *                                 default one MTU frame plus 10 us at the rate
  *           "pfc_mode": "software" optional: who sends PFC for the port's
  *                                 lossless priorities, "software" (the
  *                                 switch) or "hardware" (the NIC)
@@ -1421,11 +1424,12 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 {
 	static const char *const keys[] = {"name", "device", "mac", "mtu",
 					   "vlan", "speed_gbps", "shaper_gbps",
-					   "pfc_mode", "addresses", NULL};
+					   "shaper_burst_bytes", "pfc_mode", "addresses",
+					   NULL};
 	static const char *const pfc_modes[] = {"software", "hardware", NULL};
 	struct aif_port_params *port = &sw->ports[idx];
 	char fp[PATH_LEN];
-	long long mtu = 1500, vlan = 0;
+	long long mtu = 1500, vlan = 0, burst = 0;
 	json_t *arr;
 	int rc;
 
@@ -1455,6 +1459,15 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 	port->vlan = (uint16_t)vlan;
 	if (parse_port_speed(c, j, path, port) < 0 ||
 	    parse_port_shaper(c, j, path, port) < 0 ||
+	    (rc = get_int(c, j, path, "shaper_burst_bytes", false, 64, AIF_SCHED_BURST_MAX_BYTES,
+			  &burst)) < 0)
+		return -1;
+	port->shaper_burst_bytes = (uint32_t)burst;
+	if (rc > 0 && port->shaper_bps == 0) {
+		path_key(fp, path, "shaper_burst_bytes");
+		return fail(c, fp, "goes with shaper_gbps (the port is not shaped)");
+	}
+	if (
 	    get_enum(c, j, path, "pfc_mode", pfc_modes, "PFC mode", &port->pfc_mode) < 0)
 		return -1;
 	rc = get_array(c, j, path, "addresses", false, 0, AIF_MAX_PORT_ADDRS,

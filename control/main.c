@@ -464,6 +464,17 @@ print_ports(const struct aif_ctl *ctl)
 		printf("         lossless: software PFC %s; hardware PFC %s; %s\n",
 		       pi->software_pfc, pi->hardware_pfc, pi->link_pause);
 	}
+	/* who owns what: the QoS state is one shard's, plain forwarding spreads */
+	unsigned first = rte_get_next_lcore(-1, 1, 0);
+	if (t->qos != NULL && t->qos->enable)
+		printf("  lossless QoS on: the shared buffer (%" PRIu64 " B) and the %u egress "
+		       "queues of each port belong to worker 0 (lcore %u), which receives, "
+		       "queues and sends for every port\n",
+		       t->qos->mmu.buffer_bytes, AIF_QOS_NQ, first);
+	else
+		printf("  lossless QoS off: %u worker%s forward%s, each with its own RX and TX "
+		       "queue on every port (RSS spreads the flows)\n", sw->n_shards,
+		       sw->n_shards == 1 ? "" : "s", sw->n_shards == 1 ? "s" : "");
 	fflush(stdout);
 }
 

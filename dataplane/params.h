@@ -129,6 +129,8 @@ struct aif_port_params {
 	bool vlan_set;                 /* "vlan" given: the port is tagged */
 	uint16_t vlan;                 /* "vlan": VID 0..4094 (0: priority tag) */
 	uint64_t shaper_bps;           /* "shaper_gbps": egress rate limit, 0 = none */
+	uint32_t shaper_burst_bytes;   /* "shaper_burst_bytes": bucket depth; 0: one
+					* frame plus AIF_QOS_SHAPER_SLACK_NS at the rate */
 	uint8_t pfc_mode;              /* "pfc_mode": enum aif_pfc_mode, default software */
 	uint16_t n_addrs;
 	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS]; /* interface addresses with subnet */

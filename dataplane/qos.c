@@ -205,7 +205,9 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		}
 		sp.mtu_bytes = (uint32_t)ports[p].mtu + 18; /* frame: + Ethernet + FCS */
 		sp.rate_bps = ports[p].shaper_bps;
-		if (sp.rate_bps != 0) /* see AIF_QOS_SHAPER_SLACK_NS */
+		if (sp.rate_bps != 0 && ports[p].shaper_burst_bytes != 0)
+			sp.burst_bytes = ports[p].shaper_burst_bytes; /* as configured */
+		else if (sp.rate_bps != 0) /* see AIF_QOS_SHAPER_SLACK_NS */
 			sp.burst_bytes = sp.mtu_bytes + AIF_SCHED_WIRE_OVERHEAD_BYTES +
 				(uint32_t)((sp.rate_bps * AIF_QOS_SHAPER_SLACK_NS + 8 * AIF_NS_PER_S - 1) /
 					   (8 * AIF_NS_PER_S));

@@ -33,6 +33,7 @@
 
 #include "eal_cleanup.h"
 #include "compile.h"
+#include "qos.h"
 #include "config.h"
 #include "neigh.h"
 #include "switch.h"
@@ -848,6 +849,40 @@ test_compile_fails(void **state)
 	aif_config_free(cfg);
 }
 
+/*
+ * A shaped port's token bucket: one MTU frame plus 10 us at the rate by
+ * default (what a polling worker needs), or shaper_burst_bytes when the
+ * port says so (one frame is enough for a runner stepping at the shaper's
+ * next event).
+ */
+static void
+test_shaper_burst(void **state)
+{
+	static const char text[] =
+		"{\"switches\": [{\"name\": \"leaf0\", \"ports\": ["
+		" {\"name\": \"p0\", \"device\": \"net_null0\", \"shaper_gbps\": 10},"
+		" {\"name\": \"p1\", \"device\": \"net_null1\", \"shaper_gbps\": 10,"
+		"  \"shaper_burst_bytes\": 1538},"
+		" {\"name\": \"p2\", \"device\": \"net_null2\"},"
+		" {\"name\": \"p3\", \"device\": \"net_null3\"}]}]}";
+	char err[AIF_ERR_MAX] = "";
+	struct aif_config *cfg = NULL;
+
+	(void)state;
+	if (aif_config_parse(text, strlen(text), &cfg, err, sizeof(err)) != 0)
+		fail_msg("config: %s", err);
+	struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
+	if (t == NULL)
+		fail_msg("compile: %s", err);
+	/* 1518 + 20 wire bytes, plus 10 us at 10 Gb/s = 12,500 B */
+	assert_int_equal(t->qos->sched[0].burst_bytes, 1518 + 20 + 12500);
+	assert_int_equal(t->qos->sched[1].burst_bytes, 1538);
+	assert_int_equal(t->qos->sched[1].depth_nbit, 1538ull * 8 * 1000000000ull);
+	assert_int_equal(t->qos->sched[2].rate_bps, 0);
+	aif_tables_free(t);
+	aif_config_free(cfg);
+}
+
 #define SW_TEST(f) cmocka_unit_test_setup_teardown(f, setup_switch, teardown_switch)
 
 int
@@ -855,6 +890,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		SW_TEST(test_lpm_v4),
+		SW_TEST(test_shaper_burst),
 		SW_TEST(test_lpm_v6),
 		SW_TEST(test_lpm_no_default),
 		SW_TEST(test_lpm_bulk),

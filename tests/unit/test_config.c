@@ -327,7 +327,7 @@ test_qos_full(void **state)
 		       "'switches':[{'name':'s0','policy':'rdma','ports':["
 		       "{'name':'p0','device':'d0','speed_gbps':100,'shaper_gbps':40},"
 		       "{'name':'p1','device':'d1','speed_gbps':0.1,'shaper_gbps':0.1},"
-		       "{'name':'p2','device':'d2','shaper_gbps':2.5},"
+		       "{'name':'p2','device':'d2','shaper_gbps':2.5,'shaper_burst_bytes':3000},"
 		       "{'name':'p3','device':'d3','shaper_gbps':0.0000000015}]}]}");
 	assert_int_equal(cfg->n_policies, 3);
 
@@ -406,6 +406,8 @@ test_qos_full(void **state)
 	assert_int_equal(port[1].speed_mbps, 100);
 	assert_int_equal(port[1].shaper_bps, 100000000ull);
 	assert_int_equal(port[2].shaper_bps, 2500000000ull);
+	assert_int_equal(port[2].shaper_burst_bytes, 3000);
+	assert_int_equal(port[1].shaper_burst_bytes, 0); /* derived at compile */
 	assert_int_equal(port[3].shaper_bps, 2); /* 1.5 b/s rounds up */
 	aif_config_free(cfg);
 }
@@ -896,6 +898,11 @@ static const struct bad_case bad_cases[] = {
 	  "$.switches[0].ports[0].shaper_gbps: expected number, got string" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','speed_gbps':10,'shaper_gbps':25}]}]}",
 	  "$.switches[0].ports[0].shaper_gbps: must be at most speed_gbps (10), got 25" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_burst_bytes':3000}]}]}",
+	  "$.switches[0].ports[0].shaper_burst_bytes: goes with shaper_gbps (the port is not shaped)" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_gbps':1,"
+	  "'shaper_burst_bytes':63}]}]}",
+	  "$.switches[0].ports[0].shaper_burst_bytes: must be 64..67108864, got 63" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_gbps':1600.5}]}]}",
 	  "$.switches[0].ports[0].shaper_gbps: must be at most 1600 (the scheduler's limit), got 1600.5" },
 	/* speed rounds down to 1 Mb/s: 1.2 Mb/s is more than the port carries */

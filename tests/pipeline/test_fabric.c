@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_ip.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -81,6 +83,19 @@ static struct {
 	uint16_t pid[2];
 } F;
 
+/* DPDK heap in use (what the switches, links and tables take). */
+static uint64_t
+heap_used_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+	uint64_t used = 0;
+
+	for (unsigned i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			used += st.heap_allocsz_bytes;
+	return used;
+}
+
 /* An edge port: a ring PMD ethdev (a DPDK port like any other). */
 static void
 edge_port(unsigned e, struct aif_port *port, uint16_t index)
@@ -128,6 +143,8 @@ setup(void **state)
 		fprintf(stderr, "setup: %s\n", err);
 		return -1;
 	}
+	uint64_t heap0 = heap_used_bytes();
+	size_t malloc0 = mallinfo2().uordblks + mallinfo2().hblkhd;
 	const struct aif_link_params lp = { .rate_bps = RATE_BPS, .delay_ns = DELAY_NS };
 	F.link = aif_link_create("leaf0:p1-leaf1:p0", &lp, err, sizeof(err));
 	if (F.link == NULL)
@@ -156,6 +173,11 @@ setup(void **state)
 		return -1;
 	}
 
+	/* what a switch costs, for the record (memory goes by what is configured) */
+	fprintf(stderr, "# two 2-port switches with their tables and QoS, and a link: "
+		"%.1f MiB of DPDK heap, %.1f MiB of malloc\n",
+		(double)(heap_used_bytes() - heap0) / (1 << 20),
+		(double)(mallinfo2().uordblks + mallinfo2().hblkhd - malloc0) / (1 << 20));
 	/* one runner drives both switches and polls all four ports */
 	F.w = aif_worker_create(F.sw[0], 0, 0x5eed);
 	if (F.w == NULL || aif_worker_add_switch(F.w, F.sw[1], 0, 0x5eed) != 1)

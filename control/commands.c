@@ -263,7 +263,7 @@ aif_ctl_counters_json(const struct aif_switch *sw)
 			json_object_set_new(o, aif_port_ctr_names[i],
 					    json_integer((json_int_t)words[i]));
 		json_t *drops = json_object();
-		for (unsigned r = 0; r < AIF_DROP_MAX; r++) {
+		for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++) {
 			json_object_set_new(drops, aif_drop_name(r),
 					    json_integer((json_int_t)ctr.drops[r]));
 			sum[r] += ctr.drops[r];
@@ -271,7 +271,7 @@ aif_ctl_counters_json(const struct aif_switch *sw)
 		json_object_set_new(o, "drops", drops);
 		json_array_append_new(ports, o);
 	}
-	for (unsigned r = 0; r < AIF_DROP_MAX; r++)
+	for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++)
 		json_object_set_new(total, aif_drop_name(r), json_integer((json_int_t)sum[r]));
 	return json_pack("{s:o, s:o, s:o}", "ports", ports, "drops", total,
 			 "groups", groups_json(sw));

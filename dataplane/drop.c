@@ -6,6 +6,7 @@
 #include "drop.h"
 
 static const char *const drop_names[AIF_DROP_MAX] = {
+	[AIF_DROP_NONE] = "none",
 #define AIF_DROP_NAME(id, name) [AIF_DROP_##id] = name,
 	AIF_FOREACH_DROP(AIF_DROP_NAME)
 #undef AIF_DROP_NAME

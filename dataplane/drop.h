@@ -29,12 +29,19 @@
 	_(PFCWD, "pfc_watchdog")           /* dropped by the PFC storm watchdog */ \
 	_(TX_FULL, "tx_full")              /* the NIC refused it */
 
+/*
+ * A stage's verdict on a packet: AIF_DROP_NONE (0, it goes on) or the
+ * reason it is dropped, AIF_DROP_FIRST..AIF_DROP_MAX - 1.  Counter arrays
+ * are indexed by reason (slot 0 stays zero).
+ */
 enum aif_drop_reason {
+	AIF_DROP_NONE = 0,
 #define AIF_DROP_ENUM(id, name) AIF_DROP_##id,
 	AIF_FOREACH_DROP(AIF_DROP_ENUM)
 #undef AIF_DROP_ENUM
 	AIF_DROP_MAX
 };
+#define AIF_DROP_FIRST (AIF_DROP_NONE + 1)
 
 /* Name of a drop reason, as in counters output. */
 const char *aif_drop_name(enum aif_drop_reason r);

@@ -110,7 +110,7 @@ through_to_queues(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *
 	qp->n_through = 0;
 }
 
-int
+enum aif_drop_reason
 aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 		   const struct aif_pkt *m, uint16_t out)
 {
@@ -123,7 +123,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 
 	if (unlikely(aif_pfcwd_drop(&qp->wd[queue], &c->wd))) {
 		aif_pfcwd_count_drop(&qp->wd[queue], 1, bytes);
-		return AIF_DROP_PFCWD + 1;
+		return AIF_DROP_PFCWD;
 	}
 	mb->l2_len = m->l3_off;
 	mb->packet_type = m->kind == AIF_PKT_IPV6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4;
@@ -144,7 +144,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	if (likely(idle) && (!c->ecn_at_enqueue || !((c->ecn_queues >> queue) & 1)) &&
 	    aif_mmu_admit_passing(&q->mmu, m->in_port, pg, out, queue, bytes)) {
 		through_add(qp, mb, queue, 0);
-		return 0;
+		return AIF_DROP_NONE;
 	}
 
 	enum aif_mmu_verdict v = aif_mmu_admit(&q->mmu, m->in_port, pg, out, queue,
@@ -160,7 +160,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 			queue = c->trim_queue;
 			/* the trimmed packet's ECN bits are as they were: go on */
 		} else {
-			return mmu_drop[v] + 1;
+			return (enum aif_drop_reason)mmu_drop[v];
 		}
 	}
 
@@ -174,23 +174,23 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 					m->kind == AIF_PKT_IPV6);
 		} else if (unlikely(e == AIF_ECN_DROP)) {
 			aif_mmu_release(&q->mmu, ch);
-			return AIF_DROP_WRED + 1;
+			return AIF_DROP_WRED;
 		}
 	}
 	if (idle && aif_sched_idle(&qp->sched)) {
 		through_add(qp, mb, queue, 1);
-		return 0;
+		return AIF_DROP_NONE;
 	}
 	if (unlikely(qp->n_through != 0))
 		through_to_queues(sh, q, qp); /* keep them ahead of this one */
 	if (unlikely(aif_sched_enqueue(&qp->sched, queue, mb, wire_bytes(mb)) != 0)) {
 		aif_mmu_release(&q->mmu, ch);
-		return AIF_DROP_QUEUE_FULL + 1;
+		return AIF_DROP_QUEUE_FULL;
 	}
-	return 0;
+	return AIF_DROP_NONE;
 }
 
-int
+enum aif_drop_reason
 aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *port_mac,
 		     const uint8_t *frame, uint32_t len, aif_time_ns now_ns)
 {
@@ -198,8 +198,8 @@ aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *por
 	 * in the port's pfc_rx.ctr.rx_err[] */
 	if (aif_pfc_rx_input(&q->port[port].pfc_rx, frame, len, port_mac,
 			     q->cfg.speed_bps[port], now_ns) < 0)
-		return AIF_DROP_MALFORMED + 1;
-	return 0;
+		return AIF_DROP_MALFORMED;
+	return AIF_DROP_NONE;
 }
 
 /* ECN at dequeue on one packet leaving queue qid of port p; false: dropped. */

@@ -8,7 +8,7 @@
  *   reads  pkt->tc, in_port, ecn, kind, l3_off; the QoS config maps;
  *   writes the MMU charge (mbuf dynfield), mbuf l2_len (= l3 offset) and
  *          packet_type (IPv4/IPv6), for ECN at dequeue;
- *   returns 0 (queued) or AIF_DROP_<reason> + 1 (the caller drops it).
+ *   returns AIF_DROP_NONE (queued) or the reason (the caller drops it).
  * aif_egress_service(), once per worker step after the RX bursts: serves
  *   every port's queues (PFC pause, watchdog, shaper), releases the MMU
  *   charge, applies ECN at dequeue, and sends the PFC XOFF/refresh/XON
@@ -39,7 +39,7 @@ struct rte_mbuf;
 struct aif_switch;
 struct aif_shard;
 
-int aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
+enum aif_drop_reason aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 		       const struct aif_pkt *m, uint16_t out);
 void aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
 			aif_time_ns now_ns);
@@ -51,8 +51,8 @@ struct aif_egress_stop_info {
 	unsigned xon_unsent; /* XON frames lost (no mbuf, or the port refused) */
 };
 
-/* Returns 0 when consumed, or AIF_DROP_MALFORMED + 1 when refused. */
-int aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *port_mac,
+/* Returns AIF_DROP_NONE when consumed, or AIF_DROP_MALFORMED when refused. */
+enum aif_drop_reason aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *port_mac,
 			 const uint8_t *frame, uint32_t len, aif_time_ns now_ns);
 /*
  * When the QoS of the switch next has something to do at or after now_ns

@@ -70,7 +70,7 @@ struct aif_pkt {
 
 	/* --- written by later stages --- */
 	uint8_t tc;        /* classify: traffic class 0..7 */
-	uint8_t drop;      /* enum aif_drop_reason + 1 when dropped, 0 otherwise */
+	uint8_t drop;      /* enum aif_drop_reason: AIF_DROP_NONE unless the parser dropped it */
 	uint16_t in_port;  /* switch port index the frame arrived on */
 	uint16_t out_port; /* rewrite/tx: switch port index to send on */
 	uint16_t nh_group; /* route: next-hop group index */

@@ -112,7 +112,7 @@ dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t
 	struct rte_mbuf *dropped[AIF_BURST], *done[AIF_BURST];
 	uint8_t why[AIF_BURST];
 	uint16_t nd = 0, nf = 0;
-	int rc;
+	enum aif_drop_reason rc;
 
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *mb = pkts[i];
@@ -123,8 +123,8 @@ dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t
 			if (qos != NULL) {
 				rc = aif_egress_enqueue(sh, qos, mb, m, o->port[i]);
 				if (unlikely(rc != 0)) {
-					sh->port_ctr[in_port].drops[rc - 1]++;
-					why[nd] = (uint8_t)(rc - 1);
+					sh->port_ctr[in_port].drops[rc]++;
+					why[nd] = (uint8_t)rc;
 					dropped[nd++] = mb;
 					continue;
 				}
@@ -142,7 +142,7 @@ dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t
 			break;
 		case AIF_NEXT_MAC_CTRL:
 			/* PAUSE/PFC: the pause state of the port, if QoS runs here */
-			rc = qos == NULL ? AIF_DROP_MAC_CTRL + 1
+			rc = qos == NULL ? AIF_DROP_MAC_CTRL
 			   : aif_egress_pfc_input(qos, in_port, &t->ports[in_port].mac,
 						  rte_pktmbuf_mtod(mb, const uint8_t *),
 						  rte_pktmbuf_data_len(mb), now_ns);
@@ -150,8 +150,8 @@ dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t
 				done[nf++] = mb;
 				break;
 			}
-			sh->port_ctr[in_port].drops[rc - 1]++;
-			why[nd] = (uint8_t)(rc - 1);
+			sh->port_ctr[in_port].drops[rc]++;
+			why[nd] = (uint8_t)rc;
 			dropped[nd++] = mb;
 			break;
 		case AIF_NEXT_CONSUMED:

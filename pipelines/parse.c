@@ -67,11 +67,11 @@ rd32(const uint8_t *p)
 	       ((uint32_t)p[2] << 8) | p[3];
 }
 
-static inline int
+static inline enum aif_drop_reason
 fail(struct aif_pkt *m, enum aif_drop_reason r)
 {
-	m->drop = (uint8_t)(r + 1);
-	return (int)r + 1;
+	m->drop = (uint8_t)r;
+	return r;
 }
 
 /*
@@ -312,7 +312,7 @@ pkt_zero(struct aif_pkt *m)
 #endif
 }
 
-int
+enum aif_drop_reason
 aif_parse(const uint8_t *frame, uint32_t len, struct aif_pkt *m)
 {
 	uint32_t off = ETH_HLEN;

@@ -24,18 +24,20 @@
 #include "../dataplane/pkt.h"
 
 /*
- * Parse one frame of len bytes.  Returns 0 when the frame may go on
- * (m->kind says where: IPv4, IPv6, ARP or MAC control), or
- * AIF_DROP_<reason> + 1 when it must be dropped (also stored in m->drop):
+ * Parse one frame of len bytes.  Returns AIF_DROP_NONE (0) when the frame
+ * may go on (m->kind says where: IPv4, IPv6, ARP or MAC control), or the
+ * reason it must be dropped (also stored in m->drop):
  * TRUNCATED when the frame ends before a header it announces, MALFORMED for
  * bad field values (IP version, IHL, total length smaller than the header,
  * IPv4 header checksum, ARP hardware/protocol types), UNSUPPORTED for other
  * EtherTypes or stacked VLAN tags.
  *
  *	struct aif_pkt m;
- *	if (aif_parse(rte_pktmbuf_mtod(mb, uint8_t *), rte_pktmbuf_data_len(mb), &m))
- *		count_drop(m.drop - 1);
+ *	enum aif_drop_reason r = aif_parse(rte_pktmbuf_mtod(mb, uint8_t *),
+ *					   rte_pktmbuf_data_len(mb), &m);
+ *	if (r != AIF_DROP_NONE)
+ *		count_drop(r);
  */
-int aif_parse(const uint8_t *frame, uint32_t len, struct aif_pkt *m);
+enum aif_drop_reason aif_parse(const uint8_t *frame, uint32_t len, struct aif_pkt *m);
 
 #endif /* AIF_PARSE_H */

@@ -92,9 +92,9 @@ trace_packet(const struct fwd_ctx *x, const struct aif_pkt *m,
  * mtu_exceeded.  Otherwise it is gathered into its first segment
  * (rte_pktmbuf_linearize), which holds any frame within the largest port
  * MTU when the pool's data room is sized from it as control/main.c does;
- * if it cannot be: mbuf_too_small.  Returns 0 or AIF_DROP_<reason> + 1.
+ * if it cannot be: mbuf_too_small.  Returns the verdict.
  */
-static int
+static enum aif_drop_reason
 gather_segments(const struct aif_tables *t, uint16_t in_port, struct rte_mbuf *mb)
 {
 	uint8_t type_buf[2];
@@ -105,10 +105,10 @@ gather_segments(const struct aif_tables *t, uint16_t in_port, struct rte_mbuf *m
 	    type[1] == (AIF_ETHERTYPE_VLAN & 0xff))
 		l2_bytes += RTE_VLAN_HLEN;
 	if (rte_pktmbuf_pkt_len(mb) > t->ports[in_port].mtu + l2_bytes)
-		return AIF_DROP_MTU_EXCEEDED + 1;
+		return AIF_DROP_MTU_EXCEEDED;
 	if (rte_pktmbuf_linearize(mb) != 0)
-		return AIF_DROP_MBUF_TOO_SMALL + 1;
-	return 0;
+		return AIF_DROP_MBUF_TOO_SMALL;
+	return AIF_DROP_NONE;
 }
 
 /*
@@ -130,19 +130,19 @@ ingress(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
 {
 	struct aif_pkt *m = &o->meta[i];
 	const uint8_t *data;
-	int rc;
+	enum aif_drop_reason rc;
 
 	if (unlikely(mb->nb_segs > 1)) {
 		rc = gather_segments(t, in_port, mb);
 		if (rc != 0) {
-			aif_fwd_drop(f, o, i, in_port, (enum aif_drop_reason)(rc - 1));
+			aif_fwd_drop(f, o, i, in_port, rc);
 			return;
 		}
 	}
 	data = rte_pktmbuf_mtod(mb, const uint8_t *);
 	rc = aif_parse(data, rte_pktmbuf_data_len(mb), m);
 	if (unlikely(rc != 0)) {
-		aif_fwd_drop(f, o, i, in_port, (enum aif_drop_reason)(rc - 1));
+		aif_fwd_drop(f, o, i, in_port, rc);
 		return;
 	}
 	if (unlikely(m->flags & AIF_PKT_F_VLAN) && !vlan_accepted(&t->ports[in_port], m)) {

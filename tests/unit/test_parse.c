@@ -22,9 +22,9 @@
 #include "parse.h"
 
 #define R_OK 0
-#define R_TRUNC (AIF_DROP_TRUNCATED + 1)
-#define R_MALF (AIF_DROP_MALFORMED + 1)
-#define R_UNSUP (AIF_DROP_UNSUPPORTED + 1)
+#define R_TRUNC AIF_DROP_TRUNCATED
+#define R_MALF AIF_DROP_MALFORMED
+#define R_UNSUP AIF_DROP_UNSUPPORTED
 
 #define FRAME_MAX 256
 

@@ -208,6 +208,7 @@
 #include <jansson.h>
 
 #include "../dataplane/sched.h"
+#include "topology.h"
 
 #define PATH_LEN 256
 #define FILE_MAX_BYTES (64u << 20)
@@ -1331,8 +1332,10 @@ parse_port_device(struct pctx *c, json_t *j, const char *path,
 	const char *dev = NULL, *sw_name = NULL, *port_name = NULL;
 	char fp[PATH_LEN];
 
-	if (get_string(c, j, path, "device", true, &dev) < 0)
-		return -1;
+	int rc = get_string(c, j, path, "device", false, &dev);
+	if (rc <= 0)
+		return rc; /* none: a virtual port (a link end); the daemon needs one
+			    * for every other port */
 	path_key(fp, path, "device");
 	if (dev[0] == '\0' || strlen(dev) >= AIF_DEV_NAME_MAX)
 		return fail(c, fp, "device name must be 1..%d characters",
@@ -2374,6 +2377,9 @@ parse_root(struct pctx *c, json_t *root)
 					   "links", NULL};
 	json_t *switches;
 
+	/* a generated fabric becomes switches, links and hosts (topology.h) */
+	if (aif_topology_expand(root, c->err, c->err_len) != 0)
+		return -1;
 	if (check_object(c, root, "$", keys) < 0 ||
 	    parse_policies(c, root) < 0 ||
 	    get_array(c, root, "$", "switches", true, 1, AIF_MAX_SWITCHES,

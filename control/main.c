@@ -604,6 +604,13 @@ main(int argc, char **argv)
 			"process; the config has %u\n", o.config, cfg->n_switches);
 		goto out;
 	}
+	for (uint16_t p = 0; p < cfg->switches[0].n_ports; p++)
+		if (cfg->switches[0].ports[p].device[0] == '\0') {
+			fprintf(stderr, "config %s: $.switches[0].ports[%u].device: required: the "
+				"daemon binds every port of its switch to a DPDK device\n",
+				o.config, p);
+			goto out;
+		}
 	if (check_socket_free(o.socket) != 0)
 		goto out;
 

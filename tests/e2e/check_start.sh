@@ -139,6 +139,9 @@ start_live() { # start_live SOCKET
 		> "$T/live.log" 2>&1 < /dev/null &
 	LIVE_PID=$!
 }
+cat > "$T/nodevice.json" <<'EOF'
+{"switches": [{"name": "s0", "ports": [{"name": "p0", "device": "net_pcap0"}, {"name": "p1"}]}]}
+EOF
 cat > "$T/live.json" <<'EOF'
 {"switches": [{"name": "live0", "ports": [{"name": "p0", "device": "net_null0"}]}]}
 EOF
@@ -160,6 +163,10 @@ for bin in "${BINS[@]}"; do
 	run "$tag-nodev" "$bin" nodev.json small.pcap --duration 1
 	expect_fail "$tag-nodev" \
 		"\$.switches[0].ports[1].device: no DPDK device named 'net_nope' (port p1; pass it to EAL"
+
+	run "$tag-nodevice" "$bin" nodevice.json small.pcap --duration 1
+	expect_fail "$tag-nodevice" \
+		"config $T/nodevice.json: \$.switches[0].ports[1].device: required: the daemon binds every port of its switch to a DPDK device"
 
 	run "$tag-badcfg" "$bin" bad.json small.pcap --duration 1
 	expect_fail "$tag-badcfg" \

@@ -602,8 +602,8 @@ static const struct bad_case bad_cases[] = {
 	/* ports */
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','foo':1}]}]}",
 	  "$.switches[0].ports[0]: unknown field 'foo'" },
-	{ "{'switches':[{'name':'s0','ports':[{'name':'p0'}]}]}",
-	  "$.switches[0].ports[0].device: required field is missing" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':''}]}]}",
+	  "$.switches[0].ports[0].device: device name must be 1..63 characters" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mac':'zz'}]}]}",
 	  "$.switches[0].ports[0].mac: invalid MAC address 'zz'" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','mac':'01:00:5e:00:00:01'}]}]}",

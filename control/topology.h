@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Topology generators: a config's "topology" object becomes its
+ * "switches", "links" and "hosts", with every route and next-hop group
+ * computed, so nobody writes routes for a generated fabric.
+ *
+ *   "topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 1,
+ *                               "host_gbps": 100, "uplink_gbps": 100,
+ *                               "delay_ns": 1000, "policy": "default",
+ *                               "host_devices": ["net_pcap0", ...]}}
+ *
+ * Names: leaf<i> with host ports h<j> and uplinks u<k>, spine<k> with
+ * downlinks d<i>; host <leaf>-<j> (e.g. "leaf3-0").  Addresses: host j of
+ * leaf i is 10.<i>.<j>.2 behind the leaf's 10.<i>.<j>.1/24 (leaves and
+ * hosts per leaf up to 256); the link from leaf i to spine k is a /31 in
+ * 172.16.0.0/12 (leaf even, spine odd), each side a static neighbour of the
+ * other.  MACs are 02:1f:<switch hi>:<switch lo>:<port>:00, hosts'
+ * 02:0a:00:<i>:<j>:02.  Host ports take host_devices[i * hosts_per_leaf +
+ * j] as their device when given; fabric ports are link ends.
+ *
+ * Routes: all shortest paths.  For every switch and every host subnet on
+ * another switch, the next hops are the neighbours one hop closer to it
+ * (breadth-first over the links); switches with the same set of next hops
+ * share one group (ECMP over it, the policy's scheme), named after the
+ * neighbours ("via-spine0-spine1").  The generators only write JSON: the
+ * config reader checks the result as it checks a file.
+ */
+#ifndef AIF_TOPOLOGY_H
+#define AIF_TOPOLOGY_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/*
+ * If root has "topology", replace it with the "switches", "links" and
+ * "hosts" it describes (which root must not have).  0 (also when there is
+ * no topology), or -1 with err naming the JSON path and the reason.
+ */
+int aif_topology_expand(json_t *root, char *err, size_t err_len);
+
+#endif /* AIF_TOPOLOGY_H */

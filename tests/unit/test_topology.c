@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Topology generators (control/topology.c), read back through the config
+ * reader: a generated leaf-spine has the switches, ports, links and hosts
+ * it should, and routes over all shortest paths (a leaf reaches another
+ * leaf's hosts through every spine, a spine through the one leaf), with
+ * one group per set of next hops.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+
+static struct aif_config *
+parse_ok(const char *text)
+{
+	char err[AIF_ERR_MAX] = "";
+	struct aif_config *cfg = NULL;
+
+	if (aif_config_parse(text, strlen(text), &cfg, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	return cfg;
+}
+
+static const struct aif_group_params *
+group_of(const struct aif_switch_params *sp, const char *prefix)
+{
+	char buf[64];
+
+	for (uint32_t r = 0; r < sp->n_routes; r++) {
+		aif_prefix_fmt(&sp->routes[r].prefix, buf, sizeof(buf));
+		if (strcmp(buf, prefix) == 0)
+			return &sp->groups[sp->routes[r].group];
+	}
+	return NULL;
+}
+
+static void
+test_leaf_spine_4x2(void **state)
+{
+	struct aif_config *cfg = parse_ok(
+		"{\"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2, \"hosts_per_leaf\": 2,"
+		" \"host_gbps\": 25, \"uplink_gbps\": 100, \"delay_ns\": 500,"
+		" \"host_devices\": [\"net_pcap0\", \"net_pcap1\"]}}}");
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 6);
+	assert_int_equal(cfg->n_links, 8);
+	assert_int_equal(cfg->n_hosts, 8);
+	const struct aif_switch_params *leaf0 = &cfg->switches[0], *leaf3 = &cfg->switches[3];
+	const struct aif_switch_params *spine1 = &cfg->switches[5];
+	assert_string_equal(leaf3->name, "leaf3");
+	assert_string_equal(spine1->name, "spine1");
+	assert_int_equal(leaf0->n_ports, 4); /* h0 h1 u0 u1 */
+	assert_int_equal(spine1->n_ports, 4); /* d0..d3 */
+	assert_string_equal(leaf0->ports[0].device, "net_pcap0");
+	assert_string_equal(leaf0->ports[1].device, "net_pcap1");
+	assert_string_equal(leaf0->ports[2].device, ""); /* a link end */
+	assert_int_equal(leaf0->ports[0].speed_mbps, 25000);
+	assert_int_equal(leaf0->ports[2].speed_mbps, 100000);
+	assert_int_equal(cfg->links[0].delay_ns, 500);
+	assert_int_equal(cfg->links[0].rate_bps, 100000000000ull);
+
+	/* a leaf: the 6 subnets of the other leaves, each through both spines */
+	assert_int_equal(leaf0->n_routes, 6);
+	assert_int_equal(leaf0->n_groups, 1);
+	const struct aif_group_params *g = group_of(leaf0, "10.3.1.0/24");
+	assert_non_null(g);
+	assert_string_equal(g->name, "via-spine0-spine1");
+	assert_int_equal(g->n_members, 2);
+	assert_string_equal(aif_ip_fmt(&g->members[0].ip, buf, sizeof(buf)), "172.16.0.1");
+	assert_string_equal(leaf0->ports[g->members[1].port].name, "u1");
+	assert_null(group_of(leaf0, "10.0.1.0/24")); /* its own: connected */
+	/* a spine: every subnet through the one leaf that has it */
+	assert_int_equal(spine1->n_routes, 8);
+	assert_int_equal(spine1->n_groups, 4);
+	g = group_of(spine1, "10.2.0.0/24");
+	assert_non_null(g);
+	assert_int_equal(g->n_members, 1);
+	assert_string_equal(spine1->ports[g->members[0].port].name, "d2");
+	/* leaf2's u1 is 172.16.0.(2 * (2 * 2 + 1)) = .10: the spine asks .10 */
+	assert_string_equal(aif_ip_fmt(&g->members[0].ip, buf, sizeof(buf)), "172.16.0.10");
+	/* hosts: static neighbours of their leaf */
+	assert_string_equal(cfg->hosts[7].name, "leaf3-1");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[7].ip, buf, sizeof(buf)), "10.3.1.2");
+	aif_config_free(cfg);
+}
+
+static void
+test_leaf_spine_errors(void **state)
+{
+	static const struct { const char *text, *err; } cases[] = {
+		{ "{\"topology\": {\"leaf_spine\": {\"spines\": 64}}}",
+		  "$.topology.leaf_spine.spines: must be an integer 1..63" },
+		{ "{\"topology\": {\"leaf_spine\": {\"leaves\": 65}}}",
+		  "$.topology.leaf_spine.leaves: must be an integer 1..64" },
+		{ "{\"topology\": {\"leaf_spine\": {\"spines\": 60, \"hosts_per_leaf\": 5}}}",
+		  "$.topology.leaf_spine.hosts_per_leaf: must be an integer 1..4" },
+		{ "{\"topology\": {\"leaf_spine\": {\"racks\": 2}}}",
+		  "$.topology.leaf_spine.racks: unknown field (leaves, spines, hosts_per_leaf, "
+		  "host_gbps, uplink_gbps, delay_ns, policy, host_devices)" },
+		{ "{\"topology\": {\"torus\": {}}}", "$.topology.torus: unknown generator (leaf_spine)" },
+		{ "{\"topology\": {\"leaf_spine\": {}}, \"switches\": []}",
+		  "$.topology: generates switches, links and hosts: the file cannot give them too" },
+		{ "{\"topology\": {\"leaf_spine\": {\"policy\": \"gold\"}}}",
+		  "$.switches[0].policy: unknown policy 'gold'" },
+	};
+	char err[AIF_ERR_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct aif_config *cfg = NULL;
+		err[0] = '\0';
+		assert_int_equal(aif_config_parse(cases[i].text, strlen(cases[i].text), &cfg, err,
+						  sizeof(err)), -1);
+		assert_null(cfg);
+		if (strcmp(err, cases[i].err) != 0)
+			fail_msg("case %zu: got\n  %s\nwant\n  %s", i, err, cases[i].err);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_leaf_spine_4x2),
+		cmocka_unit_test(test_leaf_spine_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

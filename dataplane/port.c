@@ -42,6 +42,43 @@ aif_port_init_dpdk(struct aif_port *p, uint16_t index, uint16_t dpdk_port)
 	__atomic_store_n(&p->ops, &aif_port_dpdk_ops, __ATOMIC_RELEASE);
 }
 
+static uint16_t
+detached_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	    aif_time_ns now_ns)
+{
+	(void)p, (void)queue, (void)pkts, (void)n, (void)now_ns;
+	return 0;
+}
+
+static uint16_t
+detached_tx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	    aif_time_ns now_ns)
+{
+	(void)p, (void)queue, (void)pkts, (void)n, (void)now_ns;
+	return 0;
+}
+
+static uint16_t
+detached_tx_ctrl(struct aif_port *p, uint16_t queue, struct rte_mbuf *m, aif_time_ns now_ns)
+{
+	(void)p, (void)queue, (void)m, (void)now_ns;
+	return 0;
+}
+
+const struct aif_port_ops aif_port_detached_ops = {
+	.kind = "detached", .rx_burst = detached_rx, .tx_burst = detached_tx,
+	.tx_ctrl = detached_tx_ctrl,
+};
+
+void
+aif_port_init_detached(struct aif_port *p, uint16_t index)
+{
+	p->index = index;
+	p->link_up = 0;
+	p->base = &aif_port_detached_ops;
+	__atomic_store_n(&p->ops, &aif_port_detached_ops, __ATOMIC_RELEASE);
+}
+
 void
 aif_txbuf_flush(struct aif_txbuf *b, struct aif_port *port, uint16_t queue,
 		struct aif_port_ctr *c, aif_time_ns now_ns)

@@ -78,6 +78,11 @@ struct aif_port {
 	struct aif_mac dev_mac; /* the device's own MAC */
 };
 
+/* A port with nothing attached: link down, receives nothing, refuses what
+ * it is sent. */
+extern const struct aif_port_ops aif_port_detached_ops;
+void aif_port_init_detached(struct aif_port *p, uint16_t index);
+
 /* DPDK ethdev ports. */
 extern const struct aif_port_ops aif_port_dpdk_ops;
 /* Make p a DPDK port on ethdev dpdk_port (index: its place in the switch). */

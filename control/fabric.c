@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A fabric's switches and links, built from a config (fabric.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+
+int
+aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
+		 struct rte_mempool *pool, uint16_t n_shards, char *err, size_t err_len)
+{
+	char why[AIF_ERR_MAX];
+
+	memset(f, 0, sizeof(*f));
+	for (uint16_t i = 0; i < cfg->n_switches; i++) {
+		const struct aif_switch_params *sp = &cfg->switches[i];
+		struct aif_switch *sw = aif_switch_create(sp->name, i, n_shards, pool);
+		if (sw == NULL) {
+			snprintf(err, err_len, "$.switches[%u]: cannot create switch %s", i,
+				 sp->name);
+			goto err;
+		}
+		f->sw[f->n_sw++] = sw;
+		sw->n_ports = sp->n_ports;
+		sw->fib_compact = cfg->n_switches > 1;
+		for (uint16_t p = 0; p < sp->n_ports; p++) {
+			snprintf(sw->ports[p].name, AIF_NAME_MAX, "%s", sp->ports[p].name);
+			sw->ports[p].dev_mac = sp->ports[p].mac;
+			sw->ports[p].speed_mbps = sp->ports[p].speed_mbps;
+			aif_port_init_detached(&sw->ports[p], p); /* until bound */
+		}
+	}
+	f->link = calloc(cfg->n_links ? cfg->n_links : 1, sizeof(*f->link));
+	if (f->link == NULL) {
+		snprintf(err, err_len, "$.links: out of memory");
+		goto err;
+	}
+	for (uint32_t k = 0; k < cfg->n_links; k++) {
+		const struct aif_topo_link *tl = &cfg->links[k];
+		struct aif_switch *a = f->sw[tl->a_switch], *b = f->sw[tl->b_switch];
+		char name[4 * AIF_NAME_MAX + 8];
+		/* rate: the link's, else the ports' speed, else 100 Gb/s */
+		uint64_t rate = tl->rate_bps ? tl->rate_bps
+			: (uint64_t)(a->ports[tl->a_port].speed_mbps ? a->ports[tl->a_port].speed_mbps
+								      : 100000) * 1000000;
+		const struct aif_link_params lp = { .rate_bps = rate, .delay_ns = tl->delay_ns };
+
+		snprintf(name, sizeof(name), "%s:%s-%s:%s", a->name, a->ports[tl->a_port].name,
+			 b->name, b->ports[tl->b_port].name);
+		f->link[k] = aif_link_create(name, &lp, why, sizeof(why));
+		if (f->link[k] == NULL) {
+			snprintf(err, err_len, "$.links[%u]: %s", k, why);
+			goto err;
+		}
+		f->n_links = k + 1;
+		aif_link_attach(f->link[k], 0, &a->ports[tl->a_port]);
+		aif_link_attach(f->link[k], 1, &b->ports[tl->b_port]);
+	}
+	return 0;
+err:
+	aif_fabric_free(f);
+	return -1;
+}
+
+void
+aif_fabric_free(struct aif_fabric *f)
+{
+	for (uint16_t i = 0; i < f->n_sw; i++)
+		aif_switch_free(f->sw[i]);
+	for (uint32_t k = 0; k < f->n_links; k++)
+		aif_link_free(f->link[k]);
+	free(f->link);
+	memset(f, 0, sizeof(*f));
+}

@@ -330,8 +330,6 @@ aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port
 	wm_max64(&m->wm.pool_headroom_bytes, m->headroom_used_bytes);
 
 	ch->bytes = bytes;
-	ch->shared_bytes = to_shared;
-	ch->headroom_bytes = to_hdrm;
 	ch->in_port = in_port;
 	ch->out_port = out_port;
 	ch->pg = pg;

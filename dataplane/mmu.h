@@ -42,9 +42,9 @@
  * RemoveFromIngressAdmission), not from the buckets the packet itself went
  * to: packets leave FIFO, so undoing each packet's own split would free
  * the oldest (reserve) bytes first and keep headroom occupied until the PG
- * drained, holding XON back.  The charge record keeps the admit split for
- * inspection; the sums always return to zero because a PG's total is
- * conserved.
+ * drained, holding XON back.  So the charge record keeps what release
+ * needs (bytes, ingress PG, egress queue), not the admit split; the sums
+ * always return to zero because a PG's total is conserved.
  *
  * Pool arithmetic (bytes; all ports count, lossless PGs or not):
  *   total_headroom = sum over ports of headroom_bytes[port]   (one per port,
@@ -235,11 +235,10 @@ struct aif_mmu_port {
 	uint8_t xoff_mask;                     /* bit n: PG n is XOFF (hysteresis state) */
 };
 
-/* What aif_mmu_admit charged; the caller keeps it with the packet. */
+/* What aif_mmu_admit charged; the caller keeps it with the packet (the
+ * switch in the mbuf, next to its egress queue link: keep it small). */
 struct aif_mmu_charge {
 	uint32_t bytes;
-	uint32_t shared_bytes;   /* of bytes, went to the shared pool */
-	uint32_t headroom_bytes; /* of bytes, went to headroom; the rest to reserves */
 	uint16_t in_port;
 	uint16_t out_port;
 	uint8_t pg;

@@ -640,7 +640,7 @@ main(int argc, char **argv)
 	unsigned n_mbufs = sp->n_ports * (RX_DESC + TX_DESC + n_workers * 2 * AIF_BURST) +
 			   (n_workers + 1) * POOL_CACHE * 2 + 1024;
 	/* Packets held in the egress queues: as many as the shared buffer holds
-	 * at 256 bytes each, up to 65536 (the queue rings are sized alike). */
+	 * at 256 bytes each, up to 65536. */
 	const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
 	if (qp->enable)
 		n_mbufs += (unsigned)RTE_MIN(qp->buffer_bytes / 256, (uint64_t)65536);

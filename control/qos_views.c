@@ -108,10 +108,8 @@ aif_ctl_show_queues(const struct aif_switch *sw, char *err, size_t err_len)
 				"port", sw->ports[p].name, "queue", k,
 				"packets", (json_int_t)sc->deq_packets,
 				"bytes", (json_int_t)sc->deq_bytes,
-				"drop_packets", (json_int_t)(mc->drop_packets + sc->full_packets +
-							     sc->drain_packets),
-				"drop_bytes", (json_int_t)(mc->drop_bytes + sc->full_bytes +
-							   sc->drain_bytes),
+				"drop_packets", (json_int_t)(mc->drop_packets + sc->drain_packets),
+				"drop_bytes", (json_int_t)(mc->drop_bytes + sc->drain_bytes),
 				"ecn_marked", (json_int_t)ec->ce_marked,
 				"wred_drops", (json_int_t)ec->wred_drops,
 				"trimmed", (json_int_t)qp->trimmed[k],

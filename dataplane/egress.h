@@ -6,8 +6,9 @@
  *
  * aif_egress_enqueue(), per routed packet after the rewrite:
  *   reads  pkt->tc, in_port, ecn, kind, l3_off; the QoS config maps;
- *   writes the MMU charge (mbuf dynfield), mbuf l2_len (= l3 offset) and
- *          packet_type (IPv4/IPv6), for ECN at dequeue;
+ *   writes the MMU charge and, once queued, the queue's link (mbuf
+ *          dynfield, struct aif_qos_dynfield), mbuf l2_len (= l3 offset)
+ *          and packet_type (IPv4/IPv6), for ECN at dequeue;
  *   returns AIF_DROP_NONE (queued) or the reason (the caller drops it).
  * aif_egress_service(), once per worker step after the RX bursts: serves
  *   every port's queues (PFC pause, watchdog, shaper), releases the MMU

@@ -4,6 +4,7 @@
  * life cycle (see qos.h).  The per-packet code is in pipelines/egress.c.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,30 +14,32 @@
 
 #include "qos.h"
 
-int aif_qos_charge_off = -1;
+int aif_qos_dynfield_off = -1;
+
+/*
+ * The mbuf's dynamic field area is 36 bytes at offset 92, 4-aligned.  A
+ * driver may take part of it before the switch exists: net_pcap registers
+ * the 8-byte Rx timestamp at probe, at offset 96, which leaves 4 + 24
+ * bytes.  So the record is 4-aligned and at most 24 bytes, and then an Rx
+ * timestamp registered after it still finds 8 aligned bytes.
+ */
+_Static_assert(_Alignof(struct aif_qos_dynfield) == 4, "aif_qos_dynfield: 4-aligned");
+_Static_assert(sizeof(struct aif_qos_dynfield) <= 24,
+	       "aif_qos_dynfield: more than what is left beside an Rx timestamp");
+_Static_assert(sizeof(((struct rte_mbuf *)0)->dynfield1) == 36,
+	       "the mbuf's dynamic field area changed: check the arithmetic above");
 
 int
 aif_qos_register_dynfield(void)
 {
 	static const struct rte_mbuf_dynfield desc = {
-		.name = "aifabric_mmu_charge",
-		.size = sizeof(struct aif_mmu_charge),
-		.align = __alignof__(struct aif_mmu_charge),
+		.name = "aifabric_qos",
+		.size = sizeof(struct aif_qos_dynfield),
+		.align = _Alignof(struct aif_qos_dynfield),
 	};
-	if (aif_qos_charge_off < 0)
-		aif_qos_charge_off = rte_mbuf_dynfield_register(&desc);
-	return aif_qos_charge_off < 0 ? -1 : 0;
-}
-
-/* Queue rings hold what the buffer can: bytes / 256 packets, 1024..65536. */
-static uint32_t
-ring_pkts_for(uint64_t buffer_bytes)
-{
-	uint32_t want = (uint32_t)RTE_MIN(buffer_bytes / 256, (uint64_t)65536);
-	uint32_t r = 1024;
-	while (r < want)
-		r <<= 1;
-	return r;
+	if (aif_qos_dynfield_off < 0)
+		aif_qos_dynfield_off = rte_mbuf_dynfield_register(&desc);
+	return aif_qos_dynfield_off < 0 ? -1 : 0;
 }
 
 /*
@@ -211,7 +214,9 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 			sp.burst_bytes = sp.mtu_bytes + AIF_SCHED_WIRE_OVERHEAD_BYTES +
 				(uint32_t)((sp.rate_bps * AIF_QOS_SHAPER_SLACK_NS + 8 * AIF_NS_PER_S - 1) /
 					   (8 * AIF_NS_PER_S));
-		sp.ring_pkts = ring_pkts_for(qp->buffer_bytes);
+		/* sp.node_off: the mbuf's, which aif_qos_create and aif_qos_apply
+		 * fill in the worker's copy (the queues hold any number of
+		 * packets: the buffer's admission is their only limit) */
 		if ((rc = aif_sched_config_init(&qc->sched[p], &sp)) != 0) {
 			unsigned q = 0;
 			while (q + 1 < AIF_QOS_NQ && (sp.q[q].mode != AIF_SCHED_DWRR ||
@@ -289,8 +294,13 @@ struct aif_qos *
 aif_qos_create(const struct aif_qos_config *qc, uint16_t n_ports,
 	       aif_time_ns now_ns)
 {
-	struct aif_qos *q = calloc(1, sizeof(*q));
+	struct aif_qos *q;
+	uint32_t node_off;
 
+	if (aif_qos_register_dynfield() != 0)
+		return NULL;
+	node_off = (uint32_t)aif_qos_dynfield_off + offsetof(struct aif_qos_dynfield, node);
+	q = calloc(1, sizeof(*q));
 	if (q == NULL)
 		return NULL;
 	q->cfg = *qc;
@@ -298,6 +308,7 @@ aif_qos_create(const struct aif_qos_config *qc, uint16_t n_ports,
 	aif_mmu_init(&q->mmu, &q->cfg.mmu);
 	for (uint16_t p = 0; p < n_ports; p++) {
 		struct aif_qos_port *qp = &q->port[p];
+		q->cfg.sched[p].node_off = node_off; /* the queues link the mbufs */
 		if (aif_sched_init(&qp->sched, &q->cfg.sched[p], now_ns) != 0) {
 			q->n_ports = p;
 			aif_qos_free(q);
@@ -320,8 +331,8 @@ aif_qos_apply(struct aif_qos *q, const struct aif_qos_config *qc,
 	q->generation = generation;
 	q->mmu.cfg = &q->cfg.mmu; /* the state carries over: packets stay queued */
 	for (uint16_t p = 0; p < q->n_ports; p++) {
-		/* rings keep the size they were created with */
-		q->cfg.sched[p].ring_pkts = q->port[p].sched.cfg.ring_pkts;
+		/* the queued mbufs keep their nodes where they are */
+		q->cfg.sched[p].node_off = q->port[p].sched.cfg.node_off;
 		if (aif_sched_set_config(&q->port[p].sched, &q->cfg.sched[p], now_ns) != 0)
 			return -1;
 	}

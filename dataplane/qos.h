@@ -120,8 +120,10 @@ int aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		    const uint64_t *speed_bps, const char *policy_name,
 		    uint16_t sw_index, char *err, size_t err_len);
 
-/* Worker: create the state for n_ports ports (calloc'd; sched rings sized
- * from the config's buffer); NULL on failure. */
+/* Worker: create the state for n_ports ports (one calloc of struct
+ * aif_qos: the queues live in the mbufs they hold, see struct
+ * aif_qos_dynfield); NULL on failure.  Registers the dynfield if nobody
+ * has (EAL must be up). */
 struct aif_qos *aif_qos_create(const struct aif_qos_config *qc, uint16_t n_ports,
 			       aif_time_ns now_ns);
 void aif_qos_free(struct aif_qos *q);
@@ -134,14 +136,25 @@ unsigned aif_qos_discard(struct aif_qos *q);
 int aif_qos_apply(struct aif_qos *q, const struct aif_qos_config *qc,
 		  uint64_t generation, aif_time_ns now_ns);
 
-/* The MMU charge record kept with every queued packet (an mbuf dynfield). */
-extern int aif_qos_charge_off;
+/*
+ * What every packet the QoS holds carries in its mbuf (one dynfield, 24 of
+ * the 36 bytes DPDK keeps for them; qos.c says why no more): its MMU
+ * charge, and the node that links it into its egress queue (the
+ * scheduler's node_off points there).
+ */
+struct aif_qos_dynfield {
+	struct aif_mmu_charge charge;
+	struct aif_sched_node node;
+};
+
+/* Offset of struct aif_qos_dynfield in an mbuf; -1 until registered. */
+extern int aif_qos_dynfield_off;
 int aif_qos_register_dynfield(void);
 
 static inline struct aif_mmu_charge *
 aif_qos_charge(struct rte_mbuf *m)
 {
-	return (struct aif_mmu_charge *)((char *)m + aif_qos_charge_off);
+	return &((struct aif_qos_dynfield *)((char *)m + aif_qos_dynfield_off))->charge;
 }
 
 #endif /* AIF_QOS_H */

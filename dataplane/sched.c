@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Egress port scheduler: ETS (strict priority + DWRR) over 8 rings and a
- * token-bucket shaper.  The arithmetic, units and knobs are in sched.h.
+ * Egress port scheduler: ETS (strict priority + DWRR) over 8 intrusive
+ * FIFOs and a token-bucket shaper.  The arithmetic, units, knobs and
+ * memory are in sched.h.
  *
  * Reads:  cfg (copied from control at init / set_config), now_ns,
- *         paused_mask.
- * Writes: struct aif_sched (rings, DWRR position, tokens, counters); one
- *         worker owns it.
+ *         paused_mask, the queued elements' nodes.
+ * Writes: struct aif_sched (queue heads and tails, DWRR position, tokens,
+ *         counters) and the nodes of the elements it queues; one worker
+ *         owns it.
  *
  * The choice of the next packet is one function, pick(), that works on a
  * struct aif_sched_dwrr.  dequeue runs it on the scheduler's own position;
  * next_event runs it on a copy, so it names exactly the packet the next
  * dequeue will send (for the same paused_mask) without changing anything.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "sched.h"
@@ -98,10 +99,9 @@ aif_sched_config_init(struct aif_sched_config *c,
 	if (n.burst_bytes > AIF_SCHED_BURST_MAX_BYTES)
 		return AIF_SCHED_ERR_BURST;
 	n.depth_nbit = (uint64_t)n.burst_bytes * 8 * NBIT_PER_BIT;
-	n.ring_pkts = p->ring_pkts ? p->ring_pkts : AIF_SCHED_DEFAULT_RING_PKTS;
-	if (n.ring_pkts < 2 || n.ring_pkts > AIF_SCHED_RING_MAX_PKTS ||
-	    (n.ring_pkts & (n.ring_pkts - 1)) != 0)
-		return AIF_SCHED_ERR_RING;
+	if (p->node_off % _Alignof(struct aif_sched_node) != 0)
+		return AIF_SCHED_ERR_NODE;
+	n.node_off = p->node_off;
 	*c = n;
 	return AIF_SCHED_ERR_OK;
 }
@@ -111,15 +111,9 @@ aif_sched_init(struct aif_sched *s, const struct aif_sched_config *c,
 	       aif_time_ns now_ns)
 {
 	memset(s, 0, sizeof(*s));
-	if (c->ring_pkts < 2 || (c->ring_pkts & (c->ring_pkts - 1)) != 0)
-		return AIF_SCHED_ERR_RING;
-	s->mem = calloc((size_t)AIF_SCHED_NQ * c->ring_pkts, sizeof(*s->mem));
-	if (s->mem == NULL)
-		return AIF_SCHED_ERR_NOMEM;
+	if (c->node_off % _Alignof(struct aif_sched_node) != 0)
+		return AIF_SCHED_ERR_NODE;
 	s->cfg = *c;
-	s->ring_mask = c->ring_pkts - 1;
-	for (unsigned i = 0; i < AIF_SCHED_NQ; i++)
-		s->q[i].slot = s->mem + (size_t)i * c->ring_pkts;
 	s->dwrr.cur = 0;
 	s->tokens_nbit = (int64_t)c->depth_nbit;
 	s->last_ns = now_ns;
@@ -129,10 +123,12 @@ aif_sched_init(struct aif_sched *s, const struct aif_sched_config *c,
 void
 aif_sched_free(struct aif_sched *s)
 {
-	free(s->mem);
-	s->mem = NULL;
-	for (unsigned i = 0; i < AIF_SCHED_NQ; i++)
-		s->q[i].slot = NULL;
+	for (unsigned i = 0; i < AIF_SCHED_NQ; i++) {
+		s->q[i].head = s->q[i].tail = NULL;
+		s->q[i].qlen_pkts = 0;
+		s->q[i].qlen_bytes = 0;
+	}
+	s->nonempty_mask = 0;
 }
 
 /* Tokens at now_ns under cfg (not stored). */
@@ -175,12 +171,17 @@ need_nbit(const struct aif_sched *s, uint32_t bytes)
 	return (int64_t)(cost < s->cfg.depth_nbit ? cost : s->cfg.depth_nbit);
 }
 
+/* The node of element pkt. */
+static inline struct aif_sched_node *
+node_of(const struct aif_sched *s, void *pkt)
+{
+	return (struct aif_sched_node *)((char *)pkt + s->cfg.node_off);
+}
+
 static inline uint32_t
 head_bytes(const struct aif_sched *s, unsigned q)
 {
-	const struct aif_sched_ring *r = &s->q[q];
-
-	return r->slot[r->head & s->ring_mask].bytes;
+	return node_of(s, s->q[q].head)->bytes;
 }
 
 /* Next set bit of mask after q, wrapping (mask != 0). */
@@ -231,38 +232,38 @@ pick(const struct aif_sched *s, struct aif_sched_dwrr *d, uint8_t paused_mask)
 	}
 }
 
+/* Take queue q's head (the queue holds packets). */
 static inline void
 pop(struct aif_sched *s, unsigned q, void **pkt, uint32_t *bytes)
 {
-	struct aif_sched_ring *r = &s->q[q];
-	struct aif_sched_slot *e = &r->slot[r->head & s->ring_mask];
+	struct aif_sched_queue *r = &s->q[q];
+	const struct aif_sched_node *n = node_of(s, r->head);
 
-	*pkt = e->pkt;
-	*bytes = e->bytes;
-	r->head++;
-	r->qlen_bytes -= e->bytes;
-	if (r->head == r->tail)
+	*pkt = r->head;
+	*bytes = n->bytes;
+	r->head = n->next;
+	r->qlen_bytes -= n->bytes;
+	if (--r->qlen_pkts == 0)
 		s->nonempty_mask &= (uint8_t)~(1u << q);
 }
 
 int
 aif_sched_enqueue(struct aif_sched *s, uint8_t q, void *pkt, uint32_t bytes)
 {
-	struct aif_sched_ring *r;
-	struct aif_sched_slot *e;
+	struct aif_sched_queue *r;
+	struct aif_sched_node *n;
 
 	if (q >= AIF_SCHED_NQ || bytes > AIF_SCHED_PKT_MAX_BYTES)
 		return AIF_SCHED_ENQ_INVALID;
 	r = &s->q[q];
-	if (r->tail - r->head > s->ring_mask) {
-		s->qctr[q].full_packets++;
-		s->qctr[q].full_bytes += bytes;
-		return AIF_SCHED_ENQ_FULL;
-	}
-	e = &r->slot[r->tail & s->ring_mask];
-	e->pkt = pkt;
-	e->bytes = bytes;
-	r->tail++;
+	n = node_of(s, pkt);
+	n->next = NULL;
+	n->bytes = bytes;
+	if (r->qlen_pkts++ == 0)
+		r->head = pkt;
+	else
+		node_of(s, r->tail)->next = pkt;
+	r->tail = pkt;
 	r->qlen_bytes += bytes;
 	s->nonempty_mask |= (uint8_t)(1u << q);
 	s->qctr[q].enq_packets++;
@@ -375,8 +376,8 @@ int
 aif_sched_set_config(struct aif_sched *s, const struct aif_sched_config *c,
 		     aif_time_ns now_ns)
 {
-	if (c->ring_pkts != s->cfg.ring_pkts)
-		return AIF_SCHED_ERR_RING;
+	if (c->node_off != s->cfg.node_off)
+		return AIF_SCHED_ERR_NODE;
 	if (s->cfg.rate_bps != 0)
 		refill(s, now_ns);
 	else

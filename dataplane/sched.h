@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Egress port scheduler: 8 queues, ETS (strict priority + DWRR), and a
- * per-port token-bucket shaper.  No EAL: a queued element is an opaque
- * pointer (the worker stores an rte_mbuf *) with a length in bytes that the
- * caller supplies.
+ * per-port token-bucket shaper.  No EAL: a queued element is the caller's
+ * (the worker queues rte_mbufs; tests any struct), with a length in bytes
+ * that the caller supplies.
  *
- * Reads:  the caller's packets (pointer + bytes) at enqueue; now_ns and the
- *         PFC paused_mask at dequeue.
- * Writes: the per-queue rings, DWRR deficits, shaper tokens, counters
- *         (struct aif_sched: one worker owns it).  Buffer (MMU) accounting
- *         is the caller's: enqueue never drops except when a ring is full.
+ * Queues are intrusive FIFOs: every element carries a struct
+ * aif_sched_node (next element + length, 12 bytes) at the byte offset
+ * node_off the config names, and a queue is its head and tail elements
+ * plus counters.  Memory: struct aif_sched (768 bytes on x86-64, inline
+ * in the caller's state) and nothing else: init allocates nothing, a
+ * queued packet costs nothing beyond its own node, and a queue holds any
+ * number of them (no "full": the caller's buffer accounting is the only
+ * limit).  An element sits in at most one queue at a time, and its node is
+ * the scheduler's from enqueue until dequeue or drain hands it back.
+ *
+ * Reads:  the caller's elements (their node) at enqueue, dequeue, drain;
+ *         now_ns and the PFC paused_mask at dequeue.
+ * Writes: the queued elements' nodes, queue heads and tails, DWRR
+ *         deficits, shaper tokens, counters (struct aif_sched: one worker
+ *         owns it).  Buffer (MMU) accounting is the caller's: enqueue never
+ *         drops.
  *
  * Knobs (struct aif_sched_params; zero means "default" where noted):
  *   q[i].mode           AIF_SCHED_SP or AIF_SCHED_DWRR
@@ -18,10 +29,12 @@
  *   quantum_base_bytes  DWRR quantum per unit of weight; 0 = mtu_bytes
  *   rate_bps            shaper rate in bits/s on the wire; 0 = unshaped
  *   burst_bytes         shaper bucket depth in wire bytes; 0 = mtu + 20
- *   ring_pkts           ring capacity per queue, power of two; 0 = 1024
+ *   node_off            where the node is in an element, a multiple of 4;
+ *                       fixed for the scheduler's life (set_config refuses
+ *                       another)
  *
- * Counters: per queue AIF_FOREACH_SCHED_QCTR (enqueued, rejected because the
- * ring was full, dequeued, drained), per port AIF_FOREACH_SCHED_PCTR.
+ * Counters: per queue AIF_FOREACH_SCHED_QCTR (enqueued, dequeued, drained),
+ * per port AIF_FOREACH_SCHED_PCTR.
  *
  * Order of service (ETS):
  *   1. SP queues first, the highest queue index first.
@@ -62,6 +75,7 @@
  *	p.q[3].weight = 4;                      (RoCE gets 4 shares)
  *	p.q[6].mode = AIF_SCHED_SP;             (CNP strict priority)
  *	p.rate_bps = 10000000000ull;            (emulate 10G)
+ *	p.node_off = node_dynfield_offset;      (the node inside each rte_mbuf)
  *	if (aif_sched_config_init(&c, &p) < 0 || aif_sched_init(&s, &c, now_ns) < 0)
  *		goto err;
  *	aif_sched_enqueue(&s, tc, mbuf, mbuf->pkt_len + 4);
@@ -78,7 +92,6 @@
 #define AIF_SCHED_NQ 8
 #define AIF_SCHED_WIRE_OVERHEAD_BYTES 20 /* preamble 7 + SFD 1 + IFG 12 */
 #define AIF_SCHED_DEFAULT_MTU_BYTES 1500
-#define AIF_SCHED_DEFAULT_RING_PKTS 1024
 #define AIF_SCHED_MTU_MIN_BYTES 64
 #define AIF_SCHED_MTU_MAX_BYTES 16384
 #define AIF_SCHED_WEIGHT_MAX 1000
@@ -86,13 +99,11 @@
 #define AIF_SCHED_QUANTUM_MAX_BYTES 65536
 #define AIF_SCHED_RATE_MAX_BPS 1600000000000ull /* 1.6 Tb/s */
 #define AIF_SCHED_BURST_MAX_BYTES (64u << 20)
-#define AIF_SCHED_RING_MAX_PKTS (1u << 20)
 #define AIF_SCHED_PKT_MAX_BYTES (1u << 17) /* larger: enqueue says -2 */
 #define AIF_SCHED_NEVER_NS UINT64_MAX
 
 /* aif_sched_enqueue() results */
 #define AIF_SCHED_ENQ_OK 0
-#define AIF_SCHED_ENQ_FULL (-1)   /* ring full: caller drops and counts */
 #define AIF_SCHED_ENQ_INVALID (-2) /* q >= 8 or bytes > AIF_SCHED_PKT_MAX_BYTES */
 
 enum aif_sched_mode {
@@ -109,8 +120,7 @@ enum aif_sched_mode {
 	_(QUANTUM, -4, "quantum_base_bytes out of 64..65536")                  \
 	_(RATE, -5, "rate_bps above 1.6 Tb/s")                                 \
 	_(BURST, -6, "burst_bytes above 64 MiB")                               \
-	_(RING, -7, "ring_pkts not a power of two in 2..2^20")                 \
-	_(NOMEM, -8, "out of memory")
+	_(NODE, -7, "node_off not a multiple of 4, or not the queues' own")
 
 enum aif_sched_err {
 #define AIF_SCHED_ERR_ENUM(id, val, name) AIF_SCHED_ERR_##id = (val),
@@ -125,8 +135,6 @@ const char *aif_sched_err_name(int err);
 #define AIF_FOREACH_SCHED_QCTR(_) \
 	_(enq_packets)            \
 	_(enq_bytes)              \
-	_(full_packets)           \
-	_(full_bytes)             \
 	_(deq_packets)            \
 	_(deq_bytes)              \
 	_(drain_packets)          \
@@ -165,7 +173,7 @@ struct aif_sched_params {
 	uint32_t quantum_base_bytes; /* 0 = mtu_bytes */
 	uint64_t rate_bps;           /* 0 = unshaped */
 	uint32_t burst_bytes;        /* 0 = mtu_bytes + 20 */
-	uint32_t ring_pkts;          /* 0 = 1024 */
+	uint32_t node_off;           /* byte offset of the node in an element */
 };
 
 /* What control precomputed; read-only for the worker. */
@@ -177,19 +185,30 @@ struct aif_sched_config {
 	uint64_t rate_bps;      /* 0 = unshaped */
 	uint64_t depth_nbit;    /* bucket depth, nanobits: burst_bytes * 8e9 */
 	uint32_t burst_bytes;
-	uint32_t ring_pkts;     /* power of two */
+	uint32_t node_off;      /* multiple of 4 */
 };
 
-struct aif_sched_slot {
-	void *pkt;
-	uint32_t bytes;
-};
+/*
+ * The link every queued element carries at node_off: 12 bytes, 4-aligned
+ * (the switch keeps it with the MMU charge in an mbuf dynfield, where
+ * there is room for 24 bytes at 4-byte alignment).  The scheduler's while
+ * the element is queued; the caller never reads it.
+ */
+struct aif_sched_node {
+	void *next;     /* the element queued after this one; NULL at the tail */
+	uint32_t bytes; /* as given to enqueue */
+} __attribute__((packed, aligned(4)));
 
-struct aif_sched_ring {
-	struct aif_sched_slot *slot; /* ring_pkts slots */
-	uint32_t head;               /* next to dequeue, free running */
-	uint32_t tail;               /* next free, free running */
+_Static_assert(sizeof(struct aif_sched_node) == sizeof(void *) + 4,
+	       "aif_sched_node: a pointer and 4 bytes, no padding");
+_Static_assert(_Alignof(struct aif_sched_node) == 4, "aif_sched_node: 4-aligned");
+
+/* One queue: a FIFO threaded through its elements' nodes. */
+struct aif_sched_queue {
+	void *head;          /* next to dequeue; NULL when empty */
+	void *tail;          /* last enqueued (valid when head != NULL) */
 	uint64_t qlen_bytes;
+	uint32_t qlen_pkts;
 };
 
 /* DWRR position: small enough to copy for a side-effect-free peek. */
@@ -202,19 +221,17 @@ struct aif_sched_dwrr {
 /* One egress port's scheduler state; one worker mutates it. */
 struct aif_sched {
 	struct aif_sched_config cfg; /* copy of control's config */
-	struct aif_sched_slot *mem;  /* 8 * ring_pkts slots, calloc'd */
-	uint32_t ring_mask;
-	uint8_t nonempty_mask;       /* bit q: ring q holds packets */
+	uint8_t nonempty_mask;       /* bit q: queue q holds packets */
 	uint8_t paused_mask;         /* from the last dequeue, for next_event */
 	struct aif_sched_dwrr dwrr;
 	int64_t tokens_nbit;         /* may go negative after an oversized frame */
 	aif_time_ns last_ns;         /* time of the last refill */
-	struct aif_sched_ring q[AIF_SCHED_NQ];
+	struct aif_sched_queue q[AIF_SCHED_NQ];
 	struct aif_sched_qctr qctr[AIF_SCHED_NQ];
 	struct aif_sched_pctr pctr;
 };
 
-/* All 8 queues DWRR weight 1, mtu 1500, unshaped, 1024-packet rings. */
+/* All 8 queues DWRR weight 1, mtu 1500, unshaped, node at offset 0. */
 void aif_sched_params_default(struct aif_sched_params *p);
 
 /* Check params and precompute a config.  Returns 0 or an AIF_SCHED_ERR_*
@@ -222,23 +239,25 @@ void aif_sched_params_default(struct aif_sched_params *p);
 int aif_sched_config_init(struct aif_sched_config *c,
 			  const struct aif_sched_params *p);
 
-/* Allocate the rings (calloc) and start with a full bucket at now_ns.
- * Returns 0 or AIF_SCHED_ERR_NOMEM / AIF_SCHED_ERR_RING.  Pair with
- * aif_sched_free(). */
+/* Start with empty queues and a full bucket at now_ns.  Allocates nothing.
+ * Returns 0 or AIF_SCHED_ERR_NODE (a node_off config_init would refuse). */
 int aif_sched_init(struct aif_sched *s, const struct aif_sched_config *c,
 		   aif_time_ns now_ns);
-/* Free the rings (not the packets still queued: drain them first). */
+/* Forget the queues (not the packets still queued: drain them first);
+ * frees nothing, kept so that every init has its pair. */
 void aif_sched_free(struct aif_sched *s);
 
 /* Swap in a new config (weights, modes, rate, burst) keeping the queued
  * packets: tokens are refilled at now_ns under the old rate, then clamped
- * to the new depth.  The ring size must not change (AIF_SCHED_ERR_RING). */
+ * to the new depth.  node_off must not change (AIF_SCHED_ERR_NODE): the
+ * queued elements hold their nodes where they are. */
 int aif_sched_set_config(struct aif_sched *s, const struct aif_sched_config *c,
 			 aif_time_ns now_ns);
 
-/* Append a packet of `bytes` to queue q.  Returns AIF_SCHED_ENQ_OK, or
- * AIF_SCHED_ENQ_FULL (-1) when the ring is full (counted in full_*; the
- * caller frees the packet), or AIF_SCHED_ENQ_INVALID. */
+/* Append a packet of `bytes` to queue q, linking it through its node (pkt
+ * must not be queued already).  Returns AIF_SCHED_ENQ_OK, or
+ * AIF_SCHED_ENQ_INVALID (q >= 8 or bytes > AIF_SCHED_PKT_MAX_BYTES: the
+ * packet stays the caller's); a queue is never full. */
 int aif_sched_enqueue(struct aif_sched *s, uint8_t q, void *pkt,
 		      uint32_t bytes);
 
@@ -284,7 +303,7 @@ aif_sched_qlen_bytes(const struct aif_sched *s, uint8_t q)
 static inline uint32_t
 aif_sched_qlen_pkts(const struct aif_sched *s, uint8_t q)
 {
-	return s->q[q].tail - s->q[q].head;
+	return s->q[q].qlen_pkts;
 }
 
 /* True when nothing is queued on the port and it is not shaped: a packet

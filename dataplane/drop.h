@@ -25,7 +25,6 @@
 	_(EGRESS_LIMIT, "egress_queue_limit") /* lossy egress queue over its limit */ \
 	_(POOL_FULL, "buffer_pool_full")   /* no room left in the shared buffer */ \
 	_(WRED, "wred")                    /* Not-ECT on a congested lossy queue */ \
-	_(QUEUE_FULL, "queue_full")        /* the egress queue ring is full */ \
 	_(PFCWD, "pfc_watchdog")           /* dropped by the PFC storm watchdog */ \
 	_(TX_FULL, "tx_full")              /* the NIC refused it */
 

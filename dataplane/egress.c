@@ -100,10 +100,11 @@ through_to_queues(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *
 		if (v == AIF_MMU_ADMIT &&
 		    aif_sched_enqueue(&qp->sched, qp->through_q[i], mb, wire_bytes(mb)) == 0)
 			continue;
-		/* queues that were empty a moment ago cannot be full; the buffer can */
+		/* the buffer can refuse it; a queue only a frame over
+		 * AIF_SCHED_PKT_MAX_BYTES, far beyond any port's MTU */
 		if (v == AIF_MMU_ADMIT)
 			aif_mmu_release(&q->mmu, ch);
-		sh->port_ctr[ch->in_port].drops[v == AIF_MMU_ADMIT ? AIF_DROP_QUEUE_FULL
+		sh->port_ctr[ch->in_port].drops[v == AIF_MMU_ADMIT ? AIF_DROP_MTU_EXCEEDED
 								 : mmu_drop[v]]++;
 		rte_pktmbuf_free(mb);
 	}
@@ -184,8 +185,9 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	if (unlikely(qp->n_through != 0))
 		through_to_queues(sh, q, qp); /* keep them ahead of this one */
 	if (unlikely(aif_sched_enqueue(&qp->sched, queue, mb, wire_bytes(mb)) != 0)) {
+		/* never full: only a frame over AIF_SCHED_PKT_MAX_BYTES is refused */
 		aif_mmu_release(&q->mmu, ch);
-		return AIF_DROP_QUEUE_FULL;
+		return AIF_DROP_MTU_EXCEEDED;
 	}
 	return AIF_DROP_NONE;
 }

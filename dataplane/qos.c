@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Lossless QoS: compiling the policy into module configs, and the state's
- * life cycle (see qos.h).  The per-packet code is in pipelines/egress.c.
+ * life cycle (see qos.h).  The per-packet code is in dataplane/egress.c.
  */
 #include <inttypes.h>
 #include <stddef.h>

@@ -28,6 +28,8 @@
 #include <rte_ring.h>
 
 #include "eal_cleanup.h"
+#include "pfc.h"
+#include "qos.h"
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
@@ -54,22 +56,24 @@ static struct {
 	uint16_t pid[LEAVES];
 } F;
 
-/* Host port h0 of leaf i: a ring PMD ethdev named as its config device. */
+/* Host port h0 of leaf i: a ring PMD ethdev (unique names per build). */
 static int
 bind_edge(unsigned i)
 {
+	static unsigned builds;
 	struct aif_switch *sw = F.fab.sw[i];
-	const char *dev = F.cfg->switches[i].ports[0].device;
 	struct rte_eth_conf conf;
 	char name[32];
 
-	snprintf(name, sizeof(name), "ls_rx%u", i);
-	F.rx[i] = rte_ring_create(name, 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(name, sizeof(name), "ls_tx%u", i);
-	F.tx[i] = rte_ring_create(name, 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	builds++;
+	snprintf(name, sizeof(name), "ls_rx%u", builds);
+	F.rx[i] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "ls_tx%u", builds);
+	F.tx[i] = rte_ring_create(name, 8192, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (F.rx[i] == NULL || F.tx[i] == NULL)
 		return -1;
-	int pid = rte_eth_from_rings(dev, &F.rx[i], 1, &F.tx[i], 1, 0);
+	snprintf(name, sizeof(name), "ls_e%u", builds);
+	int pid = rte_eth_from_rings(name, &F.rx[i], 1, &F.tx[i], 1, 0);
 	memset(&conf, 0, sizeof(conf));
 	if (pid < 0 || rte_eth_dev_configure((uint16_t)pid, 1, 1, &conf) != 0 ||
 	    rte_eth_rx_queue_setup((uint16_t)pid, 0, 256, 0, NULL, F.pool) != 0 ||
@@ -82,10 +86,75 @@ bind_edge(unsigned i)
 	return 0;
 }
 
+/*
+ * Build the fabric of config_json, its leaf3 host port shaped to shaper_bps
+ * (0: not), load it and give it one runner over every switch and port.
+ */
+static void
+build(uint64_t shaper_bps)
+{
+	char err[AIF_ERR_MAX] = "";
+
+	memset(&F.fab, 0, sizeof(F.fab));
+	memset(&F.ctl, 0, sizeof(F.ctl));
+	if (aif_config_parse(config_json, strlen(config_json), &F.cfg, err, sizeof(err)) != 0)
+		fail_msg("config: %s", err);
+	if (shaper_bps) {
+		/* the bottleneck, one frame of bucket: exact in virtual time */
+		F.cfg->switches[3].ports[0].shaper_bps = shaper_bps;
+		F.cfg->switches[3].ports[0].shaper_burst_bytes = 1538;
+		/* a 2 MB buffer per switch, so that a few MB of incast fill it */
+		F.cfg->policies[0].qos.buffer_bytes = 2000000;
+	}
+	if (aif_fabric_build(&F.fab, F.cfg, F.pool, 1, err, sizeof(err)) != 0)
+		fail_msg("fabric: %s", err);
+	for (unsigned i = 0; i < LEAVES; i++)
+		assert_int_equal(bind_edge(i), 0);
+	aif_clock_init_virtual(&F.ctl.clock, 0);
+	for (uint16_t i = 0; i < F.fab.n_sw; i++)
+		aif_ctl_add_switch(&F.ctl, F.fab.sw[i]);
+	if (aif_ctl_apply_config(&F.ctl, aif_config_ref(F.cfg), err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	/* one runner: every switch, every port */
+	F.w = aif_worker_create(F.fab.sw[0], 0, 0x5eed);
+	assert_non_null(F.w);
+	for (uint16_t i = 1; i < F.fab.n_sw; i++)
+		assert_int_equal(aif_worker_add_switch(F.w, F.fab.sw[i], 0, 0x5eed), i);
+	for (uint16_t i = 0; i < F.fab.n_sw; i++)
+		for (uint16_t p = 0; p < F.fab.sw[i]->n_ports; p++)
+			assert_int_equal(aif_worker_add_rxq_of(F.w, i, p, 0), 0);
+}
+
+static void
+unbuild(void)
+{
+	struct rte_mbuf *m[64];
+	unsigned n;
+
+	aif_worker_free(F.w);
+	for (unsigned i = 0; i < LEAVES; i++) {
+		rte_eth_dev_stop(F.pid[i]);
+		rte_eth_dev_close(F.pid[i]);
+	}
+	aif_fabric_free(&F.fab);
+	for (unsigned i = 0; i < LEAVES; i++) {
+		while ((n = rte_ring_dequeue_burst(F.tx[i], (void **)m, 64, NULL)) > 0)
+			rte_pktmbuf_free_bulk(m, n);
+		while ((n = rte_ring_dequeue_burst(F.rx[i], (void **)m, 64, NULL)) > 0)
+			rte_pktmbuf_free_bulk(m, n);
+		rte_ring_free(F.rx[i]);
+		rte_ring_free(F.tx[i]);
+	}
+	aif_config_free(F.ctl.cfg);
+	aif_config_free(F.cfg);
+	F.cfg = NULL;
+	assert_int_equal(rte_mempool_in_use_count(F.pool), 0); /* nothing lost */
+}
+
 static int
 setup(void **state)
 {
-	char prefix[64], err[AIF_ERR_MAX] = "";
+	char prefix[64];
 
 	(void)state;
 	snprintf(prefix, sizeof(prefix), "aif-pl-leafspine-%d", (int)getpid());
@@ -95,66 +164,29 @@ setup(void **state)
 	};
 	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
 		return -1;
-	F.pool = rte_pktmbuf_pool_create("ls_pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	if (F.pool == NULL ||
-	    aif_config_parse(config_json, strlen(config_json), &F.cfg, err, sizeof(err)) != 0 ||
-	    aif_fabric_build(&F.fab, F.cfg, F.pool, 1, err, sizeof(err)) != 0) {
-		fprintf(stderr, "setup: %s\n", err);
-		return -1;
-	}
-	for (unsigned i = 0; i < LEAVES; i++)
-		if (bind_edge(i) != 0)
-			return -1;
-	aif_clock_init_virtual(&F.ctl.clock, 0);
-	for (uint16_t i = 0; i < F.fab.n_sw; i++)
-		aif_ctl_add_switch(&F.ctl, F.fab.sw[i]);
-	if (aif_ctl_apply_config(&F.ctl, aif_config_ref(F.cfg), err, sizeof(err)) != 0) {
-		fprintf(stderr, "load: %s\n", err);
-		return -1;
-	}
-	/* one runner: every switch, every port */
-	F.w = aif_worker_create(F.fab.sw[0], 0, 0x5eed);
-	if (F.w == NULL)
-		return -1;
-	for (uint16_t i = 1; i < F.fab.n_sw; i++)
-		if (aif_worker_add_switch(F.w, F.fab.sw[i], 0, 0x5eed) != i)
-			return -1;
-	for (uint16_t i = 0; i < F.fab.n_sw; i++)
-		for (uint16_t p = 0; p < F.fab.sw[i]->n_ports; p++)
-			if (aif_worker_add_rxq_of(F.w, i, p, 0) != 0)
-				return -1;
-	return 0;
+	F.pool = rte_pktmbuf_pool_create("ls_pool", 16383, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	return F.pool == NULL ? -1 : 0;
 }
 
 static int
 teardown(void **state)
 {
 	(void)state;
-	aif_worker_free(F.w);
-	for (unsigned i = 0; i < LEAVES; i++) {
-		rte_eth_dev_stop(F.pid[i]);
-		rte_eth_dev_close(F.pid[i]);
-	}
-	aif_fabric_free(&F.fab);
-	for (unsigned i = 0; i < LEAVES; i++) {
-		rte_ring_free(F.rx[i]);
-		rte_ring_free(F.tx[i]);
-	}
-	aif_config_free(F.ctl.cfg);
-	aif_config_free(F.cfg);
 	rte_mempool_free(F.pool);
 	test_eal_cleanup();
 	return 0;
 }
 
-/* UDP from leaf0-0 (10.0.0.2) to leaf3-0 (10.3.0.2), source port sport. */
+/* UDP from leaf<src>-0 (10.<src>.0.2) to leaf3-0 (10.3.0.2), source port
+ * sport, DSCP dscp (26: the lossless class). */
 static struct rte_mbuf *
-udp_frame(uint16_t sport)
+udp_from(unsigned src, uint16_t sport, uint8_t dscp)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(F.pool);
 	uint16_t l3 = (uint16_t)(20 + 8 + PAYLOAD);
 	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(14 + l3));
-	static const uint8_t dmac[6] = { 2, 0x1f, 0, 0, 0, 0 }, smac[6] = { 2, 0x0a, 0, 0, 0, 2 };
+	const uint8_t dmac[6] = { 2, 0x1f, 0, (uint8_t)src, 0, 0 };
+	const uint8_t smac[6] = { 2, 0x0a, 0, (uint8_t)src, 0, 2 };
 
 	assert_non_null(f);
 	memset(f, 0, 14 + l3);
@@ -163,10 +195,11 @@ udp_frame(uint16_t sport)
 	f[12] = 0x08;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + 14);
 	ip->version_ihl = 0x45;
+	ip->type_of_service = (uint8_t)(dscp << 2);
 	ip->total_length = rte_cpu_to_be_16(l3);
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(0x0a000002);
+	ip->src_addr = rte_cpu_to_be_32(0x0a000002 | (src << 16));
 	ip->dst_addr = rte_cpu_to_be_32(0x0a030002);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	uint8_t *udp = f + 34;
@@ -174,6 +207,48 @@ udp_frame(uint16_t sport)
 	udp[2] = 0x12; udp[3] = 0xb7;                  /* 4791 */
 	udp[4] = (uint8_t)((8 + PAYLOAD) >> 8); udp[5] = (uint8_t)(8 + PAYLOAD);
 	return m;
+}
+
+static struct rte_mbuf *
+udp_frame(uint16_t sport)
+{
+	return udp_from(0, sport, 0);
+}
+
+/* The computed routes and groups, seen through control. */
+static void
+test_show_computed_routes(void)
+{
+	char *reply;
+	json_t *r, *res;
+	const char *line = "{\"cmd\": \"show_groups\", \"switch\": \"leaf0\"}";
+
+	reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
+	r = json_loads(reply, 0, NULL);
+	free(reply);
+	res = json_object_get(r, "result");
+	assert_int_equal(json_array_size(res), 1);
+	json_t *g = json_array_get(res, 0);
+	assert_string_equal(json_string_value(json_object_get(g, "name")), "via-spine0-spine1");
+	json_t *members = json_object_get(g, "members");
+	assert_int_equal(json_array_size(members), 2);
+	json_int_t sum = 0;
+	for (size_t i = 0; i < 2; i++)
+		sum += json_integer_value(json_object_get(json_array_get(members, i), "packets"));
+	assert_int_equal(sum, N_PKTS);
+	json_decref(r);
+
+	line = "{\"cmd\": \"show_routes\", \"switch\": \"spine1\"}";
+	reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
+	r = json_loads(reply, 0, NULL);
+	free(reply);
+	unsigned groups = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(r, "result"), i, e)
+		groups += strcmp(json_string_value(json_object_get(e, "type")), "group") == 0;
+	assert_int_equal(groups, 4); /* one per leaf's host subnet */
+	json_decref(r);
 }
 
 static void
@@ -184,6 +259,7 @@ test_leaf_to_leaf(void **state)
 	unsigned n_out = 0;
 
 	(void)state;
+	build(0);
 	for (uint16_t i = 0; i < N_PKTS; i++)
 		assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame((uint16_t)(49152 + i))), 0);
 	for (;;) {
@@ -223,43 +299,153 @@ test_leaf_to_leaf(void **state)
 	assert_int_equal(via0 + via1, N_PKTS);
 	assert_true(via0 > 0 && via1 > 0);
 	assert_int_equal(rte_ring_count(F.tx[1]) + rte_ring_count(F.tx[2]), 0);
+	test_show_computed_routes();
+	unbuild();
 }
 
-/* The computed routes and groups, seen through control. */
-static void
-test_show_computed_routes(void **state)
+
+#define INCAST_BUDGET 1500      /* frames per sender */
+#define INCAST_GAP_NS 100       /* a sender's frames: ~83 Gb/s each */
+#define PRIO 3                  /* DSCP 26 -> TC 3, lossless by default */
+
+struct incast_result {
+	unsigned delivered;
+	uint64_t digest;            /* of (time, sender, seq) of every delivery */
+	uint64_t host_xoff[3];      /* PFC XOFF the senders' leaves sent them */
+	uint64_t link_pfc[8][2];    /* control frames per link direction */
+	aif_time_ns end_ns;
+};
+
+/* A QoS counter of port p of switch i: PFC XOFF frames it sent for PRIO. */
+static uint64_t
+tx_xoff(unsigned i, uint16_t p)
 {
-	char *reply;
-	json_t *r, *res;
-	const char *line = "{\"cmd\": \"show_groups\", \"switch\": \"leaf0\"}";
+	return F.fab.sw[i]->qos->port[p].pfc_tx.ctr.tx_pfc[PRIO];
+}
+
+/*
+ * Incast: leaf0-0, leaf1-0 and leaf2-0 send lossless traffic to leaf3-0,
+ * whose port is shaped to 10 Gb/s.  The senders obey the PFC their leaves
+ * send them.  Stepped at injections and at the runner's next events.
+ */
+static void
+run_incast(struct incast_result *res)
+{
+	aif_time_ns now = 0, next_inj = 0, paused_until[3] = { 0 };
+	unsigned sent[3] = { 0 }, total = 3 * INCAST_BUDGET;
+	struct rte_mbuf *m[64];
+
+	memset(res, 0, sizeof(*res));
+	build(10000000000ull);
+	while (res->delivered < total && now < 50 * AIF_NS_PER_MS) {
+		if (now >= next_inj) {
+			for (unsigned s = 0; s < 3; s++)
+				if (sent[s] < INCAST_BUDGET && now >= paused_until[s]) {
+					uint32_t seq = sent[s]++;
+					struct rte_mbuf *f = udp_from(s, (uint16_t)(49152 + seq % 64), 26);
+					memcpy(rte_pktmbuf_mtod_offset(f, void *, 42), &seq, sizeof(seq));
+					assert_int_equal(rte_ring_enqueue(F.rx[s], f), 0);
+				}
+			next_inj = now + INCAST_GAP_NS;
+		}
+		aif_worker_step(F.w, now);
+		unsigned k;
+		while ((k = rte_ring_dequeue_burst(F.tx[3], (void **)m, 64, NULL)) > 0) {
+			for (unsigned j = 0; j < k; j++) {
+				const uint8_t *f = rte_pktmbuf_mtod(m[j], const uint8_t *);
+				uint32_t seq;
+				memcpy(&seq, f + 42, sizeof(seq));
+				res->digest = (res->digest ^ (now * 1000003u + f[29] * 7919u + seq)) *
+					      0x100000001b3ull;
+			}
+			res->delivered += k;
+			res->end_ns = now; /* the last delivery */
+			rte_pktmbuf_free_bulk(m, k);
+		}
+		/* what the senders' leaves sent them: PFC only */
+		for (unsigned s = 0; s < 3; s++)
+			while ((k = rte_ring_dequeue_burst(F.tx[s], (void **)m, 64, NULL)) > 0) {
+				for (unsigned j = 0; j < k; j++) {
+					struct aif_pfc_rx pf;
+					assert_int_equal(aif_pfc_frame_parse(rte_pktmbuf_mtod(m[j],
+						const uint8_t *), rte_pktmbuf_data_len(m[j]), &pf), 0);
+					if (!((pf.class_enable >> PRIO) & 1))
+						continue;
+					if (pf.quanta[PRIO] != 0) {
+						res->host_xoff[s]++;
+						paused_until[s] = now + aif_pfc_quanta_to_ns(
+							pf.quanta[PRIO], 100000000000ull);
+					} else {
+						paused_until[s] = now;
+					}
+				}
+				rte_pktmbuf_free_bulk(m, k);
+			}
+		aif_time_ns nx = aif_worker_next_event_ns(F.w, now);
+		bool sending = false;
+		for (unsigned s = 0; s < 3; s++)
+			sending = sending || sent[s] < INCAST_BUDGET;
+		if (sending && next_inj < nx)
+			nx = next_inj;
+		if (nx == AIF_TIME_NS_NEVER)
+			break;
+		now = nx > now ? nx : now + 1;
+	}
+	for (uint32_t l = 0; l < F.fab.n_links && l < 8; l++)
+		for (int d = 0; d < 2; d++)
+			res->link_pfc[l][d] = F.fab.link[l]->dir[d].ctr.tx_ctrl;
+}
+
+static void
+test_incast_pfc(void **state)
+{
+	struct incast_result a, b;
+	struct aif_port_ctr c;
 
 	(void)state;
-	reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
-	r = json_loads(reply, 0, NULL);
-	free(reply);
-	res = json_object_get(r, "result");
-	assert_int_equal(json_array_size(res), 1);
-	json_t *g = json_array_get(res, 0);
-	assert_string_equal(json_string_value(json_object_get(g, "name")), "via-spine0-spine1");
-	json_t *members = json_object_get(g, "members");
-	assert_int_equal(json_array_size(members), 2);
-	json_int_t sum = 0;
-	for (size_t i = 0; i < 2; i++)
-		sum += json_integer_value(json_object_get(json_array_get(members, i), "packets"));
-	assert_int_equal(sum, N_PKTS);
-	json_decref(r);
+	run_incast(&a);
+	print_message("incast: %u frames delivered in %.6f ms of fabric time; XOFF to the "
+		      "senders %lu %lu %lu\n", a.delivered, (double)a.end_ns / 1e6,
+		      (unsigned long)a.host_xoff[0], (unsigned long)a.host_xoff[1],
+		      (unsigned long)a.host_xoff[2]);
+	assert_int_equal(a.delivered, 3 * INCAST_BUDGET);
+	/* the 10 Gb/s port was never idle: 4,500 frames of 1,066 wire bytes
+	 * (852.8 ns each) from the first one's arrival, 2 us in */
+	assert_true(a.end_ns < 2 * AIF_NS_PER_US + 4500ull * 8528 / 10 + AIF_NS_PER_US);
+	/* zero drops, fabric-wide */
+	for (uint16_t i = 0; i < F.fab.n_sw; i++)
+		for (uint16_t p = 0; p < F.fab.sw[i]->n_ports; p++) {
+			aif_switch_port_counters(F.fab.sw[i], p, &c);
+			for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++)
+				if (c.drops[r] != 0)
+					fail_msg("%s %s: %lu %s", F.fab.sw[i]->name,
+						 F.fab.sw[i]->ports[p].name, (unsigned long)c.drops[r],
+						 aif_drop_name(r));
+		}
+	/* pauses go upstream hop by hop: leaf3 to the spines, the spines to
+	 * the senders' leaves, those leaves to the senders */
+	for (uint16_t u = 0; u < 2; u++)
+		assert_true(tx_xoff(3, (uint16_t)(1 + u)) > 0);    /* leaf3 u0, u1 */
+	for (unsigned sp = 0; sp < 2; sp++)
+		for (uint16_t d = 0; d < 3; d++)
+			assert_true(tx_xoff(4 + sp, d) > 0);        /* spine d0..d2 */
+	for (unsigned s = 0; s < 3; s++) {
+		assert_true(tx_xoff(s, 0) > 0);                     /* leaf h0 */
+		assert_true(a.host_xoff[s] > 0);
+	}
+	/* per link: leaf3's links (6, 7) carried PFC towards the spines */
+	assert_true(a.link_pfc[6][0] > 0 && a.link_pfc[7][0] > 0);
+	assert_true(a.link_pfc[0][1] > 0); /* spine0 -> leaf0 */
+	unbuild();
 
-	line = "{\"cmd\": \"show_routes\", \"switch\": \"spine1\"}";
-	reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
-	r = json_loads(reply, 0, NULL);
-	free(reply);
-	unsigned groups = 0;
-	size_t i;
-	json_t *e;
-	json_array_foreach(json_object_get(r, "result"), i, e)
-		groups += strcmp(json_string_value(json_object_get(e, "type")), "group") == 0;
-	assert_int_equal(groups, 4); /* one per leaf's host subnet */
-	json_decref(r);
+	/* the same run again: the same deliveries at the same times */
+	run_incast(&b);
+	assert_int_equal(b.delivered, a.delivered);
+	assert_int_equal(b.digest, a.digest);
+	assert_int_equal(b.end_ns, a.end_ns);
+	assert_memory_equal(b.link_pfc, a.link_pfc, sizeof(a.link_pfc));
+	assert_memory_equal(b.host_xoff, a.host_xoff, sizeof(a.host_xoff));
+	unbuild();
 }
 
 int
@@ -267,7 +453,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_to_leaf),
-		cmocka_unit_test(test_show_computed_routes),
+		cmocka_unit_test(test_incast_pfc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

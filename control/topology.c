@@ -13,8 +13,10 @@
 #include "../dataplane/types.h"
 #include "topology.h"
 
-#define MAX_SW 128          /* switches a generator builds */
+#define MAX_SW AIF_MAX_SWITCHES /* switches a generator builds */
 #define NAME_LEN 32
+#define MAX_LINKS (MAX_SW * AIF_MAX_PORTS / 2)
+#define MAX_HOSTS (MAX_SW * AIF_MAX_PORTS)
 
 /* The fabric as a graph: switches, their ports, and who is behind each. */
 struct tport {
@@ -34,9 +36,14 @@ struct tsw {
 struct topo {
 	unsigned n_sw;
 	struct tsw sw[MAX_SW];
-	/* host subnets: on switch sw[at], port pidx */
+	unsigned n_links;
+	struct { unsigned a, pa, b, pb; } link[MAX_LINKS];
+	unsigned n_hosts;       /* one per host port, in the order added */
+	struct { unsigned sw, port; char name[NAME_LEN]; } host[MAX_HOSTS];
+	/* host subnets: on switch sw[at] */
 	unsigned n_subnets;
-	struct { uint32_t net; unsigned at; } subnet[MAX_SW * AIF_MAX_PORTS];
+	struct { uint32_t net; unsigned at; } subnet[MAX_HOSTS];
+	uint32_t next_net31;    /* fabric /31s are taken from 172.16.0.0/12 */
 };
 
 static int
@@ -106,18 +113,48 @@ get_gbps(const json_t *o, const char *key, double dflt, double *out, const char 
 	return 0;
 }
 
-/* A fabric link between port pa of switch a and pb of b, on the /31 net31. */
-static void
-join(struct topo *t, unsigned a, const char *pa, unsigned b, const char *pb,
-     uint32_t net31)
+static unsigned
+add_switch(struct topo *t, const char *name)
 {
-	struct tport *x = &t->sw[a].port[t->sw[a].n_ports++];
-	struct tport *y = &t->sw[b].port[t->sw[b].n_ports++];
+	snprintf(t->sw[t->n_sw].name, NAME_LEN, "%s", name);
+	return t->n_sw++;
+}
 
+/* A host port pname on switch sw: subnet net/24, the switch at .1, the
+ * host called hname at .2. */
+static void
+add_host_port(struct topo *t, unsigned sw, const char *pname, uint32_t net, const char *hname)
+{
+	unsigned p = t->sw[sw].n_ports++;
+	struct tport *tp = &t->sw[sw].port[p];
+
+	*tp = (struct tport){ .peer = -1, .ip = net | 1, .plen = 24 };
+	snprintf(tp->name, NAME_LEN, "%s", pname);
+	t->subnet[t->n_subnets].net = net;
+	t->subnet[t->n_subnets++].at = sw;
+	t->host[t->n_hosts].sw = sw;
+	t->host[t->n_hosts].port = p;
+	snprintf(t->host[t->n_hosts++].name, NAME_LEN, "%s", hname);
+}
+
+/* A fabric link between port pa of switch a and pb of b, on the next /31. */
+static void
+join(struct topo *t, unsigned a, const char *pa, unsigned b, const char *pb)
+{
+	uint32_t net31 = (172u << 24) | (16u << 16) | t->next_net31;
+	unsigned xa = t->sw[a].n_ports++, xb = t->sw[b].n_ports++;
+	struct tport *x = &t->sw[a].port[xa];
+	struct tport *y = &t->sw[b].port[xb];
+
+	t->next_net31 += 2;
 	*x = (struct tport){ .peer = (int)b, .ip = net31, .peer_ip = net31 + 1, .plen = 31 };
 	*y = (struct tport){ .peer = (int)a, .ip = net31 + 1, .peer_ip = net31, .plen = 31 };
 	snprintf(x->name, sizeof(x->name), "%s", pa);
 	snprintf(y->name, sizeof(y->name), "%s", pb);
+	t->link[t->n_links].a = a;
+	t->link[t->n_links].pa = xa;
+	t->link[t->n_links].b = b;
+	t->link[t->n_links++].pb = xb;
 }
 
 /* dist[s] = links from s to dst (breadth first); unreachable: -1. */
@@ -196,135 +233,278 @@ routes_of(const struct topo *t, unsigned s, int (*dist)[MAX_SW], json_t *groups,
 	}
 }
 
+/* What every generator shares: rates, delay, policy, host devices. */
+struct common {
+	double host_gbps, link_gbps;
+	long long delay_ns;
+	const json_t *policy, *devs;
+};
+
 static int
-leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
+check_keys(const json_t *o, const char *path, const char *const *keys, const char *list,
+	   char *err, size_t err_len)
 {
-	static const char *const path = "$.topology.leaf_spine";
-	static int dist[MAX_SW][MAX_SW];
-	long long leaves, spines, hosts, delay;
-	double host_gbps, up_gbps;
-	const json_t *pol = json_object_get(ls, "policy");
-	const json_t *devs = json_object_get(ls, "host_devices");
 	const char *key;
 	json_t *v;
 
-	json_object_foreach((json_t *)ls, key, v)
-		if (strcmp(key, "leaves") && strcmp(key, "spines") && strcmp(key, "hosts_per_leaf") &&
-		    strcmp(key, "host_gbps") && strcmp(key, "uplink_gbps") &&
-		    strcmp(key, "delay_ns") && strcmp(key, "policy") && strcmp(key, "host_devices")) {
-			char p[160];
+	json_object_foreach((json_t *)o, key, v) {
+		bool known = false;
+		for (unsigned i = 0; keys[i] != NULL; i++)
+			known = known || strcmp(key, keys[i]) == 0;
+		if (!known) {
+			char p[160], why[200];
 			snprintf(p, sizeof(p), "%s.%s", path, key);
-			return fail(err, err_len, p, "unknown field (leaves, spines, hosts_per_leaf, "
-				    "host_gbps, uplink_gbps, delay_ns, policy, host_devices)");
-		}
-	if (get_uint(ls, "leaves", 1, AIF_MAX_PORTS, 2, &leaves, path, err, err_len) ||
-	    get_uint(ls, "spines", 1, AIF_MAX_PORTS - 1, 1, &spines, path, err, err_len) ||
-	    get_uint(ls, "hosts_per_leaf", 1, AIF_MAX_PORTS - spines, 1, &hosts, path, err,
-		     err_len) ||
-	    get_uint(ls, "delay_ns", 0, 10000000, 1000, &delay, path, err, err_len) ||
-	    get_gbps(ls, "host_gbps", 100, &host_gbps, path, err, err_len) ||
-	    get_gbps(ls, "uplink_gbps", 100, &up_gbps, path, err, err_len))
-		return -1;
-	if (pol != NULL && !json_is_string(pol))
-		return fail(err, err_len, "$.topology.leaf_spine.policy", "must be a policy name");
-	if (devs != NULL && (!json_is_array(devs) ||
-			     json_array_size(devs) > (size_t)(leaves * hosts)))
-		return fail(err, err_len, "$.topology.leaf_spine.host_devices",
-			    "must be an array of at most leaves x hosts_per_leaf device names");
-
-	struct topo *t = calloc(1, sizeof(*t));
-	if (t == NULL)
-		return fail(err, err_len, path, "out of memory");
-	t->n_sw = (unsigned)(leaves + spines);
-	for (unsigned i = 0; i < leaves; i++) {
-		snprintf(t->sw[i].name, NAME_LEN, "leaf%u", i);
-		for (unsigned j = 0; j < hosts; j++) {
-			struct tport *p = &t->sw[i].port[t->sw[i].n_ports++];
-			*p = (struct tport){ .peer = -1, .ip = (10u << 24) | (i << 16) | (j << 8) | 1,
-					     .plen = 24 };
-			snprintf(p->name, NAME_LEN, "h%u", j);
-			t->subnet[t->n_subnets].net = p->ip & ~0xffu;
-			t->subnet[t->n_subnets++].at = i;
+			snprintf(why, sizeof(why), "unknown field (%s)", list);
+			return fail(err, err_len, p, why);
 		}
 	}
-	for (unsigned s = 0; s < spines; s++)
-		snprintf(t->sw[leaves + s].name, NAME_LEN, "spine%u", s);
-	for (unsigned i = 0; i < leaves; i++)
-		for (unsigned s = 0; s < spines; s++) {
-			char pa[16], pb[16];
-			snprintf(pa, sizeof(pa), "u%u", s);
-			snprintf(pb, sizeof(pb), "d%u", i);
-			join(t, i, pa, (unsigned)(leaves + s), pb,
-				(172u << 24) | (16u << 16) | (2 * (i * (unsigned)spines + s)));
-		}
+	return 0;
+}
+
+static int
+get_common(const json_t *o, const char *path, const char *link_key, struct common *c,
+	   char *err, size_t err_len)
+{
+	char p[128];
+
+	c->policy = json_object_get(o, "policy");
+	c->devs = json_object_get(o, "host_devices");
+	if (get_uint(o, "delay_ns", 0, 10000000, 1000, &c->delay_ns, path, err, err_len) ||
+	    get_gbps(o, "host_gbps", 100, &c->host_gbps, path, err, err_len) ||
+	    get_gbps(o, link_key, 100, &c->link_gbps, path, err, err_len))
+		return -1;
+	if (c->policy != NULL && !json_is_string(c->policy)) {
+		snprintf(p, sizeof(p), "%s.policy", path);
+		return fail(err, err_len, p, "must be a policy name");
+	}
+	if (c->devs != NULL && !json_is_array(c->devs)) {
+		snprintf(p, sizeof(p), "%s.host_devices", path);
+		return fail(err, err_len, p, "must be an array of device names");
+	}
+	return 0;
+}
+
+/* The config JSON of t: switches with ports, neighbours, groups and
+ * routes; links; hosts. */
+static int
+emit(json_t *root, struct topo *t, const struct common *c, const char *path, char *err,
+     size_t err_len)
+{
+	static int dist[MAX_SW][MAX_SW];
+	char p[128];
+
+	if (c->devs != NULL && json_array_size(c->devs) > t->n_hosts) {
+		snprintf(p, sizeof(p), "%s.host_devices", path);
+		return fail(err, err_len, p, "more devices than host ports");
+	}
 	for (unsigned k = 0; k < t->n_subnets; k++)
-		bfs(t, t->subnet[k].at, dist[t->subnet[k].at]);
+		if (k == 0 || t->subnet[k].at != t->subnet[k - 1].at)
+			bfs(t, t->subnet[k].at, dist[t->subnet[k].at]);
 
 	json_t *switches = json_array(), *links = json_array(), *hosts_j = json_array();
 	for (unsigned s = 0; s < t->n_sw; s++) {
 		const struct tsw *sw = &t->sw[s];
 		json_t *ports = json_array(), *nb = json_array();
 		json_t *groups = json_array(), *routes = json_array();
-		for (unsigned p = 0; p < sw->n_ports; p++) {
-			const struct tport *tp = &sw->port[p];
+		for (unsigned q = 0; q < sw->n_ports; q++) {
+			const struct tport *tp = &sw->port[q];
 			json_t *o = json_pack("{s:s, s:o, s:f, s:[o]}", "name", tp->name,
-					      "mac", mac_json(s, p), "speed_gbps",
-					      tp->peer < 0 ? host_gbps : up_gbps,
+					      "mac", mac_json(s, q), "speed_gbps",
+					      tp->peer < 0 ? c->host_gbps : c->link_gbps,
 					      "addresses", addr_json(tp->ip, tp->plen));
-			if (tp->peer < 0 && devs != NULL) {
-				size_t h = s * (size_t)hosts + p;
-				const char *d = json_string_value(json_array_get(devs, h));
-				if (d != NULL)
-					json_object_set_new(o, "device", json_string(d));
-			}
 			json_array_append_new(ports, o);
-			if (tp->peer >= 0) {
-				/* the peer's port facing us: its MAC */
-				const struct tsw *ps = &t->sw[tp->peer];
-				unsigned q = 0;
-				while (q < ps->n_ports && ps->port[q].peer != (int)s)
-					q++;
-				char ipb[20];
-				ip_str(tp->peer_ip, ipb, sizeof(ipb));
-				json_array_append_new(nb, json_pack("{s:s, s:o, s:s}", "ip", ipb,
-								    "mac", mac_json((unsigned)tp->peer, q),
-								    "port", tp->name));
-			}
+			if (tp->peer < 0)
+				continue;
+			/* the peer's port facing us: its MAC */
+			const struct tsw *ps = &t->sw[tp->peer];
+			unsigned r = 0;
+			while (r < ps->n_ports && ps->port[r].peer_ip != tp->ip)
+				r++;
+			char ipb[20];
+			ip_str(tp->peer_ip, ipb, sizeof(ipb));
+			json_array_append_new(nb, json_pack("{s:s, s:o, s:s}", "ip", ipb, "mac",
+							    mac_json((unsigned)tp->peer, r),
+							    "port", tp->name));
 		}
 		routes_of(t, s, dist, groups, routes);
 		json_t *o = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "name", sw->name,
 				      "seed", (int)s + 1, "ports", ports, "neighbors", nb,
 				      "nexthop_groups", groups, "routes", routes);
-		if (pol != NULL)
-			json_object_set(o, "policy", (json_t *)pol);
+		if (c->policy != NULL)
+			json_object_set(o, "policy", (json_t *)c->policy);
 		json_array_append_new(switches, o);
 	}
-	for (unsigned i = 0; i < leaves; i++) {
-		for (unsigned s = 0; s < spines; s++) {
-			char a[64], b[64];
-			snprintf(a, sizeof(a), "leaf%u:u%u", i, s);
-			snprintf(b, sizeof(b), "spine%u:d%u", s, i);
-			json_array_append_new(links, json_pack("{s:s, s:s, s:f, s:I}", "a", a, "b", b,
-							       "rate_gbps", up_gbps,
-							       "delay_ns", (json_int_t)delay));
-		}
-		for (unsigned j = 0; j < hosts; j++) {
-			char name[32], sw[32], port[16], ip[20], mac[32];
-			snprintf(name, sizeof(name), "leaf%u-%u", i, j);
-			snprintf(sw, sizeof(sw), "leaf%u", i);
-			snprintf(port, sizeof(port), "h%u", j);
-			ip_str((10u << 24) | (i << 16) | (j << 8) | 2, ip, sizeof(ip));
-			snprintf(mac, sizeof(mac), "02:0a:00:%02x:%02x:02", i, j);
-			json_array_append_new(hosts_j, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name",
-								 name, "switch", sw, "port", port,
-								 "ip", ip, "mac", mac));
-		}
+	for (unsigned k = 0; k < t->n_links; k++) {
+		char a[80], b[80];
+		snprintf(a, sizeof(a), "%s:%s", t->sw[t->link[k].a].name,
+			 t->sw[t->link[k].a].port[t->link[k].pa].name);
+		snprintf(b, sizeof(b), "%s:%s", t->sw[t->link[k].b].name,
+			 t->sw[t->link[k].b].port[t->link[k].pb].name);
+		json_array_append_new(links, json_pack("{s:s, s:s, s:f, s:I}", "a", a, "b", b,
+						       "rate_gbps", c->link_gbps,
+						       "delay_ns", (json_int_t)c->delay_ns));
 	}
-	free(t);
+	for (unsigned h = 0; h < t->n_hosts; h++) {
+		unsigned s = t->host[h].sw, q = t->host[h].port;
+		const struct tport *tp = &t->sw[s].port[q];
+		char ip[20], mac[32];
+		ip_str(tp->ip + 1, ip, sizeof(ip));
+		snprintf(mac, sizeof(mac), "02:0a:%02x:%02x:%02x:02", (s >> 8) & 255, s & 255, q);
+		json_array_append_new(hosts_j, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name",
+							 t->host[h].name, "switch",
+							 t->sw[s].name, "port", tp->name,
+							 "ip", ip, "mac", mac));
+		const char *d = json_string_value(json_array_get(c->devs, h));
+		json_t *pj = json_array_get(json_object_get(json_array_get(switches, s), "ports"), q);
+		if (d != NULL && pj != NULL)
+			json_object_set_new(pj, "device", json_string(d));
+	}
 	json_object_set_new(root, "switches", switches);
 	json_object_set_new(root, "links", links);
 	json_object_set_new(root, "hosts", hosts_j);
 	return 0;
+}
+
+/*
+ * Leaf-spine, in planes parallel copies ("p<k>-leaf<i>" when planes > 1): a
+ * host has one port per plane, on leaf i of each, at 10.<k * leaves + i>.<j>.2.
+ */
+static int
+leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
+{
+	static const char *const path = "$.topology.leaf_spine";
+	static const char *const keys[] = { "leaves", "spines", "hosts_per_leaf", "planes",
+					    "host_gbps", "uplink_gbps", "delay_ns", "policy",
+					    "host_devices", NULL };
+	long long leaves, spines, hosts, planes;
+	struct common c;
+
+	if (check_keys(ls, path, keys, "leaves, spines, hosts_per_leaf, planes, host_gbps, "
+		       "uplink_gbps, delay_ns, policy, host_devices", err, err_len) ||
+	    get_uint(ls, "leaves", 1, AIF_MAX_PORTS, 2, &leaves, path, err, err_len) ||
+	    get_uint(ls, "spines", 1, AIF_MAX_PORTS - 1, 1, &spines, path, err, err_len) ||
+	    get_uint(ls, "hosts_per_leaf", 1, AIF_MAX_PORTS - spines, 1, &hosts, path, err,
+		     err_len) ||
+	    get_uint(ls, "planes", 1, 8, 1, &planes, path, err, err_len) ||
+	    get_common(ls, path, "uplink_gbps", &c, err, err_len))
+		return -1;
+	if (planes * (leaves + spines) > MAX_SW || planes * leaves > 256) {
+		char why[96];
+		snprintf(why, sizeof(why), "planes x (leaves + spines) must be at most %u, and "
+			 "planes x leaves at most 256", MAX_SW);
+		return fail(err, err_len, "$.topology.leaf_spine.planes", why);
+	}
+	struct topo *t = calloc(1, sizeof(*t));
+	if (t == NULL)
+		return fail(err, err_len, path, "out of memory");
+	for (unsigned k = 0; k < planes; k++) {
+		char pre[8] = "";
+		if (planes > 1)
+			snprintf(pre, sizeof(pre), "p%u-", k);
+		unsigned leaf0 = t->n_sw;
+		for (unsigned i = 0; i < leaves; i++) {
+			char name[NAME_LEN];
+			snprintf(name, sizeof(name), "%sleaf%u", pre, i);
+			unsigned s = add_switch(t, name);
+			for (unsigned j = 0; j < hosts; j++) {
+				char pn[16], hn[NAME_LEN];
+				snprintf(pn, sizeof(pn), "h%u", j);
+				snprintf(hn, sizeof(hn), "%sleaf%u-%u", pre, i, j);
+				add_host_port(t, s, pn, (10u << 24) |
+					      ((k * (unsigned)leaves + i) << 16) | (j << 8), hn);
+			}
+		}
+		unsigned spine0 = t->n_sw;
+		for (unsigned s = 0; s < spines; s++) {
+			char name[NAME_LEN];
+			snprintf(name, sizeof(name), "%sspine%u", pre, s);
+			add_switch(t, name);
+		}
+		for (unsigned i = 0; i < leaves; i++)
+			for (unsigned s = 0; s < spines; s++) {
+				char pa[16], pb[16];
+				snprintf(pa, sizeof(pa), "u%u", s);
+				snprintf(pb, sizeof(pb), "d%u", i);
+				join(t, leaf0 + i, pa, spine0 + s, pb);
+			}
+	}
+	int rc = emit(root, t, &c, path, err, err_len);
+	free(t);
+	return rc;
+}
+
+/*
+ * k-ary fat-tree (three tiers): k pods of k/2 edge and k/2 aggregation
+ * switches, (k/2)^2 cores; edge switch e of pod p has hosts h0.. at
+ * 10.<p>.<e * k/2 + h>.2 and uplinks u<j> to aggregation j of its pod;
+ * aggregation j has downlinks d<e> and uplinks u<m> to cores j * k/2 + m,
+ * which have downlinks d<p>, one per pod.
+ */
+static int
+fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
+{
+	static const char *const path = "$.topology.fat_tree";
+	static const char *const keys[] = { "k", "host_gbps", "link_gbps", "delay_ns", "policy",
+					    "host_devices", NULL };
+	long long k;
+	struct common c;
+
+	if (check_keys(ft, path, keys, "k, host_gbps, link_gbps, delay_ns, policy, host_devices",
+		       err, err_len) ||
+	    get_uint(ft, "k", 2, 14, 4, &k, path, err, err_len) ||
+	    get_common(ft, path, "link_gbps", &c, err, err_len))
+		return -1;
+	if (k % 2 != 0)
+		return fail(err, err_len, "$.topology.fat_tree.k", "must be even");
+	unsigned h = (unsigned)k / 2;
+	struct topo *t = calloc(1, sizeof(*t));
+	if (t == NULL)
+		return fail(err, err_len, path, "out of memory");
+	unsigned core0 = (unsigned)k * h * 2;
+	for (unsigned p = 0; p < k; p++) {
+		for (unsigned e = 0; e < h; e++) {
+			char name[NAME_LEN];
+			snprintf(name, sizeof(name), "pod%u-edge%u", p, e);
+			unsigned s = add_switch(t, name);
+			for (unsigned x = 0; x < h; x++) {
+				char pn[16], hn[NAME_LEN];
+				snprintf(pn, sizeof(pn), "h%u", x);
+				snprintf(hn, sizeof(hn), "pod%u-edge%u-%u", p, e, x);
+				add_host_port(t, s, pn, (10u << 24) | (p << 16) | ((e * h + x) << 8),
+					      hn);
+			}
+		}
+		for (unsigned a = 0; a < h; a++) {
+			char name[NAME_LEN];
+			snprintf(name, sizeof(name), "pod%u-agg%u", p, a);
+			add_switch(t, name);
+		}
+	}
+	for (unsigned m = 0; m < h * h; m++) {
+		char name[NAME_LEN];
+		snprintf(name, sizeof(name), "core%u", m);
+		add_switch(t, name);
+	}
+	for (unsigned p = 0; p < k; p++) {
+		unsigned edge0 = p * 2 * h, agg0 = edge0 + h;
+		for (unsigned e = 0; e < h; e++)
+			for (unsigned a = 0; a < h; a++) {
+				char pa[16], pb[16];
+				snprintf(pa, sizeof(pa), "u%u", a);
+				snprintf(pb, sizeof(pb), "d%u", e);
+				join(t, edge0 + e, pa, agg0 + a, pb);
+			}
+		for (unsigned a = 0; a < h; a++)
+			for (unsigned m = 0; m < h; m++) {
+				char pa[16], pb[16];
+				snprintf(pa, sizeof(pa), "u%u", m);
+				snprintf(pb, sizeof(pb), "d%u", p);
+				join(t, agg0 + a, pa, core0 + a * h + m, pb);
+			}
+	}
+	int rc = emit(root, t, &c, path, err, err_len);
+	free(t);
+	return rc;
 }
 
 int
@@ -338,23 +518,21 @@ aif_topology_expand(json_t *root, char *err, size_t err_len)
 		return 0;
 	if (!json_is_object(topo) || json_object_size(topo) != 1)
 		return fail(err, err_len, "$.topology",
-			    "must be an object with one generator (\"leaf_spine\")");
+			    "must be an object with one generator (\"leaf_spine\" or \"fat_tree\")");
 	if (json_object_get(root, "switches") || json_object_get(root, "links") ||
 	    json_object_get(root, "hosts"))
 		return fail(err, err_len, "$.topology", "generates switches, links and hosts: "
 			    "the file cannot give them too");
 	json_object_foreach((json_t *)topo, key, v) {
-		if (strcmp(key, "leaf_spine") == 0) {
-			if (!json_is_object(v))
-				return fail(err, err_len, "$.topology.leaf_spine",
-					    "must be an object");
-			if (leaf_spine(root, v, err, err_len) != 0)
-				return -1;
-		} else {
-			char p[128];
-			snprintf(p, sizeof(p), "$.topology.%s", key);
-			return fail(err, err_len, p, "unknown generator (leaf_spine)");
-		}
+		char p[128];
+		snprintf(p, sizeof(p), "$.topology.%s", key);
+		bool ls = strcmp(key, "leaf_spine") == 0, ft = strcmp(key, "fat_tree") == 0;
+		if (!ls && !ft)
+			return fail(err, err_len, p, "unknown generator (leaf_spine, fat_tree)");
+		if (!json_is_object(v))
+			return fail(err, err_len, p, "must be an object");
+		if ((ls ? leaf_spine(root, v, err, err_len) : fat_tree(root, v, err, err_len)) != 0)
+			return -1;
 	}
 	json_object_del(root, "topology");
 	return 0;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fabric_mem: what a generated leaf-spine fabric costs in memory once
- * built and loaded (switches, links, tables, QoS state, one runner), for
+ * fabric_mem: what a generated fabric costs in memory once built and
+ * loaded (switches, links, tables, QoS state, one runner), for
  * scripts/bench.
  *
- *	fabric_mem LEAVES SPINES HOSTS_PER_LEAF
+ *	fabric_mem '{"leaf_spine": {"leaves": 8, "spines": 8, "hosts_per_leaf": 16}}'
+ *	fabric_mem '{"fat_tree": {"k": 8}}'
  *
+ * (the config's "topology" object, control/topology.h).
  * Prints one JSON line: switches, links, hosts, the DPDK heap and malloc
  * bytes the fabric took, and the process's peak resident set (VmHWM) at
  * the end.  EAL runs --no-huge, so its memory is counted as it is touched.
@@ -62,12 +64,11 @@ main(int argc, char **argv)
 	struct aif_fabric fab;
 	static struct aif_ctl ctl;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: fabric_mem LEAVES SPINES HOSTS_PER_LEAF\n");
+	if (argc != 2) {
+		fprintf(stderr, "usage: fabric_mem TOPOLOGY_JSON\n");
 		return 1;
 	}
-	snprintf(text, sizeof(text), "{\"topology\": {\"leaf_spine\": {\"leaves\": %s, "
-		 "\"spines\": %s, \"hosts_per_leaf\": %s}}}", argv[1], argv[2], argv[3]);
+	snprintf(text, sizeof(text), "{\"topology\": %s}", argv[1]);
 	snprintf(prefix, sizeof(prefix), "aif-fabric-mem-%d", (int)getpid());
 	char *eal[] = { argv[0], "--no-huge", "-m", "4096", "--no-pci", "--no-shconf",
 			"--no-telemetry", "--file-prefix", prefix, "-l", "0",

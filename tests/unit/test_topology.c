@@ -105,8 +105,16 @@ test_leaf_spine_errors(void **state)
 		  "$.topology.leaf_spine.hosts_per_leaf: must be an integer 1..4" },
 		{ "{\"topology\": {\"leaf_spine\": {\"racks\": 2}}}",
 		  "$.topology.leaf_spine.racks: unknown field (leaves, spines, hosts_per_leaf, "
-		  "host_gbps, uplink_gbps, delay_ns, policy, host_devices)" },
-		{ "{\"topology\": {\"torus\": {}}}", "$.topology.torus: unknown generator (leaf_spine)" },
+		  "planes, host_gbps, uplink_gbps, delay_ns, policy, host_devices)" },
+		{ "{\"topology\": {\"torus\": {}}}",
+		  "$.topology.torus: unknown generator (leaf_spine, fat_tree)" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 5}}}", "$.topology.fat_tree.k: must be even" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 16}}}",
+		  "$.topology.fat_tree.k: must be an integer 2..14" },
+		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 9}}}",
+		  "$.topology.leaf_spine.planes: must be an integer 1..8" },
+		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [\"a\", \"b\", \"c\"]}}}",
+		  "$.topology.leaf_spine.host_devices: more devices than host ports" },
 		{ "{\"topology\": {\"leaf_spine\": {}}, \"switches\": []}",
 		  "$.topology: generates switches, links and hosts: the file cannot give them too" },
 		{ "{\"topology\": {\"leaf_spine\": {\"policy\": \"gold\"}}}",
@@ -126,12 +134,72 @@ test_leaf_spine_errors(void **state)
 	}
 }
 
+/* A k=4 fat-tree: 20 switches, 32 links, 16 hosts; an edge reaches other
+ * edges through both aggregations of its pod, an aggregation reaches other
+ * pods through its two cores, a core reaches a pod through its one
+ * aggregation there. */
+static void
+test_fat_tree_k4(void **state)
+{
+	struct aif_config *cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 4}}}");
+	int e00, a00, c1;
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 20);
+	assert_int_equal(cfg->n_links, 32);
+	assert_int_equal(cfg->n_hosts, 16);
+	e00 = aif_config_switch_find(cfg, "pod0-edge0");
+	a00 = aif_config_switch_find(cfg, "pod0-agg0");
+	c1 = aif_config_switch_find(cfg, "core1");
+	assert_true(e00 >= 0 && a00 >= 0 && c1 >= 0);
+	const struct aif_group_params *g = group_of(&cfg->switches[e00], "10.1.3.0/24");
+	assert_non_null(g);
+	assert_string_equal(g->name, "via-pod0-agg0-pod0-agg1");
+	g = group_of(&cfg->switches[e00], "10.0.2.0/24"); /* pod0-edge1's first host */
+	assert_non_null(g);
+	assert_int_equal(g->n_members, 2);
+	g = group_of(&cfg->switches[a00], "10.3.0.0/24");
+	assert_non_null(g);
+	assert_string_equal(g->name, "via-core0-core1");
+	g = group_of(&cfg->switches[a00], "10.0.3.0/24"); /* down to pod0-edge1 */
+	assert_int_equal(g->n_members, 1);
+	assert_string_equal(cfg->switches[a00].ports[g->members[0].port].name, "d1");
+	g = group_of(&cfg->switches[c1], "10.2.1.0/24"); /* core1: pod2's agg0 */
+	assert_int_equal(g->n_members, 1);
+	assert_string_equal(cfg->switches[c1].ports[g->members[0].port].name, "d2");
+	assert_int_equal(cfg->switches[c1].n_routes, 16);
+	aif_config_free(cfg);
+}
+
+/* Two planes of a 2 x 1 leaf-spine: disjoint switches, a port per plane. */
+static void
+test_leaf_spine_planes(void **state)
+{
+	struct aif_config *cfg = parse_ok(
+		"{\"topology\": {\"leaf_spine\": {\"leaves\": 2, \"spines\": 1, \"planes\": 2}}}");
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 6);
+	assert_int_equal(cfg->n_links, 4);
+	assert_int_equal(cfg->n_hosts, 4);
+	assert_string_equal(cfg->switches[3].name, "p1-leaf0");
+	assert_string_equal(cfg->hosts[3].name, "p1-leaf1-0");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[3].ip, buf, sizeof(buf)), "10.3.0.2");
+	/* plane 0's leaf routes plane 0's other leaf only */
+	assert_int_equal(cfg->switches[0].n_routes, 1);
+	assert_non_null(group_of(&cfg->switches[0], "10.1.0.0/24"));
+	aif_config_free(cfg);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_spine_4x2),
 		cmocka_unit_test(test_leaf_spine_errors),
+		cmocka_unit_test(test_fat_tree_k4),
+		cmocka_unit_test(test_leaf_spine_planes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,14 +54,17 @@ static struct {
 	struct aif_worker *w;
 	struct rte_ring *rx[LEAVES], *tx[LEAVES];
 	uint16_t pid[LEAVES];
+	unsigned edge_sw[LEAVES];       /* the switch whose h0 is edge ring i */
+	uint32_t dst_ip;                /* where udp_from sends */
 } F;
 
-/* Host port h0 of leaf i: a ring PMD ethdev (unique names per build). */
+/* Host port h0 of switch swi: edge ring i, a ring PMD ethdev (unique names
+ * per build). */
 static int
-bind_edge(unsigned i)
+bind_edge(unsigned i, unsigned swi)
 {
 	static unsigned builds;
-	struct aif_switch *sw = F.fab.sw[i];
+	struct aif_switch *sw = F.fab.sw[swi];
 	struct rte_eth_conf conf;
 	char name[32];
 
@@ -87,29 +90,31 @@ bind_edge(unsigned i)
 }
 
 /*
- * Build the fabric of config_json, its leaf3 host port shaped to shaper_bps
- * (0: not), load it and give it one runner over every switch and port.
+ * Build the fabric of json, with h0 of switches edges[0..3] on the edge
+ * rings and the last one's shaped to shaper_bps (0: not), load it and give
+ * it one runner over every switch and port.
  */
 static void
-build(uint64_t shaper_bps)
+build_from(const char *json, const unsigned *edges, uint64_t shaper_bps)
 {
 	char err[AIF_ERR_MAX] = "";
 
 	memset(&F.fab, 0, sizeof(F.fab));
 	memset(&F.ctl, 0, sizeof(F.ctl));
-	if (aif_config_parse(config_json, strlen(config_json), &F.cfg, err, sizeof(err)) != 0)
+	memcpy(F.edge_sw, edges, sizeof(F.edge_sw));
+	if (aif_config_parse(json, strlen(json), &F.cfg, err, sizeof(err)) != 0)
 		fail_msg("config: %s", err);
 	if (shaper_bps) {
 		/* the bottleneck, one frame of bucket: exact in virtual time */
-		F.cfg->switches[3].ports[0].shaper_bps = shaper_bps;
-		F.cfg->switches[3].ports[0].shaper_burst_bytes = 1538;
+		F.cfg->switches[edges[3]].ports[0].shaper_bps = shaper_bps;
+		F.cfg->switches[edges[3]].ports[0].shaper_burst_bytes = 1538;
 		/* a 2 MB buffer per switch, so that a few MB of incast fill it */
 		F.cfg->policies[0].qos.buffer_bytes = 2000000;
 	}
 	if (aif_fabric_build(&F.fab, F.cfg, F.pool, 1, err, sizeof(err)) != 0)
 		fail_msg("fabric: %s", err);
 	for (unsigned i = 0; i < LEAVES; i++)
-		assert_int_equal(bind_edge(i), 0);
+		assert_int_equal(bind_edge(i, edges[i]), 0);
 	aif_clock_init_virtual(&F.ctl.clock, 0);
 	for (uint16_t i = 0; i < F.fab.n_sw; i++)
 		aif_ctl_add_switch(&F.ctl, F.fab.sw[i]);
@@ -123,6 +128,16 @@ build(uint64_t shaper_bps)
 	for (uint16_t i = 0; i < F.fab.n_sw; i++)
 		for (uint16_t p = 0; p < F.fab.sw[i]->n_ports; p++)
 			assert_int_equal(aif_worker_add_rxq_of(F.w, i, p, 0), 0);
+}
+
+/* The generated 4 x 2 leaf-spine, leaf i's h0 on edge ring i. */
+static void
+build(uint64_t shaper_bps)
+{
+	static const unsigned leaves[LEAVES] = { 0, 1, 2, 3 };
+
+	F.dst_ip = 0x0a030002; /* leaf3-0 */
+	build_from(config_json, leaves, shaper_bps);
 }
 
 static void
@@ -185,8 +200,8 @@ udp_from(unsigned src, uint16_t sport, uint8_t dscp)
 	struct rte_mbuf *m = rte_pktmbuf_alloc(F.pool);
 	uint16_t l3 = (uint16_t)(20 + 8 + PAYLOAD);
 	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(14 + l3));
-	const uint8_t dmac[6] = { 2, 0x1f, 0, (uint8_t)src, 0, 0 };
-	const uint8_t smac[6] = { 2, 0x0a, 0, (uint8_t)src, 0, 2 };
+	const uint8_t dmac[6] = { 2, 0x1f, 0, (uint8_t)F.edge_sw[src], 0, 0 };
+	const uint8_t smac[6] = { 2, 0x0a, 0, (uint8_t)F.edge_sw[src], 0, 2 };
 
 	assert_non_null(f);
 	memset(f, 0, 14 + l3);
@@ -200,7 +215,7 @@ udp_from(unsigned src, uint16_t sport, uint8_t dscp)
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
 	ip->src_addr = rte_cpu_to_be_32(0x0a000002 | (src << 16));
-	ip->dst_addr = rte_cpu_to_be_32(0x0a030002);
+	ip->dst_addr = rte_cpu_to_be_32(F.dst_ip);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	uint8_t *udp = f + 34;
 	udp[0] = (uint8_t)(sport >> 8); udp[1] = (uint8_t)sport;
@@ -448,12 +463,67 @@ test_incast_pfc(void **state)
 	unbuild();
 }
 
+/*
+ * A generated k=4 fat-tree: 32 flows from pod0-edge0-0 to pod3-edge1-0 go
+ * up through both aggregations and several cores and down again, five
+ * switches each (TTL 59), the first arriving after exactly four hops of
+ * serialization plus 1 us.
+ */
+static void
+test_fat_tree_forwarding(void **state)
+{
+	static const unsigned edges[LEAVES] = { 0, 4, 8, 13 }; /* pod3-edge1 last */
+	struct rte_mbuf *out[N_PKTS + 1];
+	aif_time_ns first = 0, now = 0;
+	unsigned n_out = 0;
+
+	(void)state;
+	F.dst_ip = 0x0a030202; /* pod3-edge1-0: 10.3.(1 * 2 + 0).2 */
+	build_from("{\"topology\": {\"fat_tree\": {\"k\": 4}}}", edges, 0);
+	assert_string_equal(F.fab.sw[13]->name, "pod3-edge1");
+	for (uint16_t i = 0; i < N_PKTS; i++)
+		assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame((uint16_t)(49152 + i))), 0);
+	for (;;) {
+		aif_worker_step(F.w, now);
+		unsigned k = rte_ring_dequeue_burst(F.tx[3], (void **)&out[n_out],
+						    N_PKTS + 1 - n_out, NULL);
+		if (k != 0 && n_out == 0)
+			first = now;
+		n_out += k;
+		aif_time_ns next = aif_worker_next_event_ns(F.w, now);
+		if (n_out >= N_PKTS || next == AIF_TIME_NS_NEVER || next > AIF_NS_PER_MS / 2)
+			break;
+		now = next;
+	}
+	assert_int_equal(n_out, N_PKTS);
+	assert_int_equal(first, 4 * (86 + 1000));
+	for (unsigned i = 0; i < n_out; i++) {
+		const uint8_t *f = rte_pktmbuf_mtod(out[i], const uint8_t *);
+		static const uint8_t dmac[6] = { 2, 0x0a, 0, 13, 0, 2 }, smac[6] = { 2, 0x1f, 0, 13, 0, 0 };
+		assert_memory_equal(f, dmac, 6);
+		assert_memory_equal(f + 6, smac, 6);
+		assert_int_equal(f[14 + 8], 59); /* edge, agg, core, agg, edge */
+		rte_pktmbuf_free(out[i]);
+	}
+	/* the aggregation -> core links that carried them: more than one */
+	unsigned cores_used = 0;
+	for (uint32_t l = 0; l < F.fab.n_links; l++) {
+		const char *a = F.fab.link[l]->name;
+		if (strncmp(a, "pod0-agg", 8) == 0 && F.fab.link[l]->dir[0].ctr.tx_packets > 0)
+			cores_used++;
+	}
+	print_message("pod0's aggregations used %u core links\n", cores_used);
+	assert_true(cores_used >= 2);
+	unbuild();
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_to_leaf),
 		cmocka_unit_test(test_incast_pfc),
+		cmocka_unit_test(test_fat_tree_forwarding),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -710,7 +710,56 @@ render_trace(const struct view *v, const json_t *result)
 	print_table(COLS(trace_cols), rows, true, 0);
 }
 
+static const struct col link_cols[] = {
+	{ "FROM", "from", NULL, F_STR },
+	{ "TO", "to", NULL, F_STR },
+	{ "RATE", "rate", NULL, F_STR },
+	{ "DELAY_NS", "delay_ns", NULL, F_NUM },
+	{ "LINK", "link", NULL, F_STR },
+	{ "PACKETS", "tx_packets", NULL, F_NUM },
+	{ "BYTES", "tx_bytes", NULL, F_NUM },
+	{ "UTIL", "util", NULL, F_STR },
+	{ "PAUSES", "tx_ctrl", NULL, F_NUM },
+	{ "REFUSED", "refused", NULL, F_NUM },
+	{ "LOST", "lost_full", NULL, F_NUM },
+};
+
+/* One row per link direction. */
+static void
+render_links(const struct view *v, const json_t *result)
+{
+	json_t *rows = json_array(), *l, *d;
+	size_t i, j;
+	char buf[32];
+
+	if (!json_is_array(result)) {
+		render_json(result);
+		json_decref(rows);
+		return;
+	}
+	json_array_foreach(result, i, l) {
+		json_array_foreach(json_object_get(l, "directions"), j, d) {
+			json_t *r = json_deep_copy(d);
+			snprintf(buf, sizeof(buf), "%gG",
+				 json_number_value(json_object_get(l, "rate_gbps")));
+			json_object_set_new(r, "rate", json_string(buf));
+			json_object_set(r, "delay_ns", json_object_get(l, "delay_ns"));
+			json_object_set(r, "link", json_object_get(l, "link"));
+			snprintf(buf, sizeof(buf), "%.1f%%",
+				 100.0 * json_number_value(json_object_get(d, "utilization")));
+			json_object_set_new(r, "util", json_string(buf));
+			json_array_append_new(rows, r);
+		}
+	}
+	if (json_array_size(rows) == 0)
+		printf("no emulated links\n");
+	else
+		print_table(v->cols, v->ncols, rows, true, 0);
+	json_decref(rows);
+}
+
 static const struct view views[] = {
+	{ "show_links", render_links, COLS(link_cols) },
 	{ "status", render_status, NULL, 0 },
 	{ "show_ports", render_rows, COLS(port_cols) },
 	{ "show_routes", render_rows, COLS(route_cols) },

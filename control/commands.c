@@ -79,8 +79,9 @@ cmd_show_ports(struct aif_ctl *c, struct aif_switch *sw)
 	for (uint16_t p = 0; p < sw->n_ports; p++) {
 		const struct aif_port *port = &sw->ports[p];
 		static const struct aif_port_info none = { .driver = "-" };
-		/* the start-up report's findings: the DPDK ports of the first switch */
-		const struct aif_port_info *pi = sw == c->sw ? &c->pinfo[p] : &none;
+		/* the start-up report's findings: DPDK ports */
+		const struct aif_port_info *pi = c->pinfo[sw->index] != NULL
+			? &c->pinfo[sw->index][p] : &none;
 		json_t *addrs = json_array();
 		for (unsigned a = 0; a < t->ports[p].n_addrs; a++)
 			json_array_append_new(addrs, prefix_json(&t->ports[p].addrs[a]));
@@ -95,8 +96,10 @@ cmd_show_ports(struct aif_ctl *c, struct aif_switch *sw)
 				      "link", port->link_up ? "up" : "down",
 				      "rx_queues", port->n_rxq, "tx_queues", port->n_txq,
 				      "addresses", addrs);
+		const struct aif_port_ops *impl = port->base != NULL ? port->base : port->ops;
+		json_object_set_new(o, "kind", json_string(impl != NULL ? impl->kind : "none"));
 		json_object_set_new(o, "link_changes",
-				    json_integer((json_int_t)(sw == c->sw ? c->link_changes[p] : 0)));
+				    json_integer((json_int_t)port->link_changes));
 		/* 802.1Q VID routed frames leave with (0: priority tag); null: untagged */
 		json_object_set_new(o, "vlan", t->ports[p].tagged
 				    ? json_integer(t->ports[p].vlan_id) : json_null());
@@ -652,6 +655,59 @@ static json_t *ctl_show_ports(CTL_ARGS) { CTL_UNUSED; return cmd_show_ports(c, s
 static json_t *ctl_show_routes(CTL_ARGS) { CTL_UNUSED; return cmd_show_routes(c, sw); }
 static json_t *ctl_show_neighbors(CTL_ARGS) { CTL_UNUSED; return cmd_show_neighbors(c, sw); }
 static json_t *ctl_show_groups(CTL_ARGS) { CTL_UNUSED; return groups_json(sw); }
+static json_t *
+ctl_show_links(CTL_ARGS)
+{
+	const json_t *s = json_object_get(req, "switch");
+	const struct aif_switch *only = NULL;
+
+	(void)sw;
+	if (s != NULL) {
+		for (uint16_t i = 0; i < c->n_sw && only == NULL; i++)
+			if (json_is_string(s) && strcmp(c->sws[i]->name, json_string_value(s)) == 0)
+				only = c->sws[i];
+		if (only == NULL) {
+			snprintf(err, err_len, "unknown switch '%s'",
+				 json_is_string(s) ? json_string_value(s) : "(not a string)");
+			return NULL;
+		}
+	}
+	return aif_ctl_links_json(c, only, aif_clock_now(&c->clock));
+}
+
+json_t *
+aif_ctl_links_json(const struct aif_ctl *c, const struct aif_switch *only, aif_time_ns now_ns)
+{
+	json_t *arr = json_array();
+	double elapsed_ps = now_ns > c->start_ns ? (double)(now_ns - c->start_ns) * 1000.0 : 0;
+
+	for (uint32_t k = 0; k < c->n_links; k++) {
+		const struct aif_link *l = c->links[k];
+		const struct aif_port *end[2] = { l->end[0].port, l->end[1].port };
+		if (only != NULL && end[0]->sw != only && end[1]->sw != only)
+			continue;
+		json_t *dirs = json_array();
+		for (int d = 0; d < 2; d++) {
+			const struct aif_link_ctr *ctr = &l->dir[d].ctr;
+			char from[2 * AIF_NAME_MAX + 2], to[2 * AIF_NAME_MAX + 2];
+			snprintf(from, sizeof(from), "%s:%s", end[d]->sw->name, end[d]->name);
+			snprintf(to, sizeof(to), "%s:%s", end[!d]->sw->name, end[!d]->name);
+			json_t *o = json_pack("{s:s, s:s}", "from", from, "to", to);
+#define LINK_CTR_JSON(name, text) \
+			json_object_set_new(o, #name, json_integer((json_int_t)ctr->name));
+			AIF_FOREACH_LINK_CTR(LINK_CTR_JSON)
+#undef LINK_CTR_JSON
+			json_object_set_new(o, "utilization", json_real(
+				elapsed_ps > 0 ? (double)ctr->busy_ps / elapsed_ps : 0.0));
+			json_array_append_new(dirs, o);
+		}
+		json_array_append_new(arr, json_pack("{s:s, s:f, s:I, s:s, s:o}", "name", l->name,
+			"rate_gbps", (double)l->p.rate_bps / 1e9, "delay_ns", (json_int_t)l->p.delay_ns,
+			"link", end[0]->link_up && end[1]->link_up ? "up" : "down", "directions", dirs));
+	}
+	return arr;
+}
+
 static json_t *ctl_show_counters(CTL_ARGS) { CTL_UNUSED; return aif_ctl_counters_json(sw); }
 static json_t *
 ctl_clear_counters(CTL_ARGS)

@@ -38,6 +38,7 @@
 #include <jansson.h>
 
 #include "../dataplane/clock.h"
+#include "../dataplane/link.h"
 #include "../dataplane/switch.h"
 #include "config.h"
 
@@ -60,14 +61,17 @@ struct aif_ctl {
 	uint16_t n_sw;                 /* switches, in the config's order */
 	struct aif_switch *sws[AIF_MAX_SWITCHES];
 	struct aif_config *cfg;        /* running: the published tables came from it */
-	struct aif_port_info pinfo[AIF_MAX_PORTS];
+	/* the start-up report's findings per switch ([port]; NULL: none, no
+	 * DPDK device): the daemon's, which owns them */
+	struct aif_port_info *pinfo[AIF_MAX_SWITCHES];
 	struct aif_clock clock;
 	aif_time_ns start_ns;
 	uint64_t loads_ok, loads_rejected;
 	const char *capture_dir;       /* --capture-dir: captures go here; NULL: refused */
 	const char *config_dir;        /* --config-dir: load by name; NULL: refused */
-	uint64_t link_changes[AIF_MAX_PORTS]; /* link up/down transitions seen */
 	uint64_t link_rebuilds;        /* tables rebuilt for a link change */
+	struct aif_link **links;       /* the fabric's emulated links (show links) */
+	uint32_t n_links;
 };
 
 /* Add a switch (in the config's order); the first becomes c->sw. */
@@ -102,6 +106,12 @@ int aif_ctl_links_changed(struct aif_ctl *c, char *err, size_t err_len);
 json_t *aif_ctl_trace_start(struct aif_switch *sw, json_t *req, char *err, size_t err_len);
 json_t *aif_ctl_trace_stop(struct aif_switch *sw, char *err, size_t err_len);
 json_t *aif_ctl_show_trace(struct aif_switch *sw, json_t *req, char *err, size_t err_len);
+
+/* The emulated links as JSON (show links, the exit summary): both
+ * directions' counters, utilization since start_ns; only those with an
+ * end on switch sw when sw is not NULL. */
+json_t *aif_ctl_links_json(const struct aif_ctl *c, const struct aif_switch *sw,
+			   aif_time_ns now_ns);
 
 /* Counters of a switch as JSON (show_counters, and the --stats file). */
 json_t *aif_ctl_counters_json(const struct aif_switch *sw);

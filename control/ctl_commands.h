@@ -39,6 +39,8 @@
 	  "neighbours and neighbour learning")                                           \
 	_(show_groups, "show groups", "", AIF_CTL_VIEW,                                  \
 	  "next-hop groups: members, counts, flowlet collisions")                        \
+	_(show_links, "show links", "", AIF_CTL_F_WORDS,                                 \
+	  "emulated links: packets, bytes, utilization, pauses (--switch: its links)")   \
 	_(show_counters, "show counters", "", AIF_CTL_VIEW, "port counters and drops by reason") \
 	_(clear_counters, "clear counters", "", AIF_CTL_VIEW, "counters start from zero") \
 	_(show_pfc, "show pfc", "", AIF_CTL_VIEW, "PFC and PAUSE frames, time paused")   \

@@ -45,13 +45,17 @@
 #include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
 #include "../dataplane/egress.h"
+#include "../dataplane/link.h"
+#include "../dataplane/pcap_port.h"
 #include "../dataplane/qos.h"
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
 #include "commands.h"
 #include "config.h"
 #include "ctl_server.h"
+#include "fabric.h"
 #include "pool_check.h"
+#include "vtime.h"
 
 #define RX_DESC 1024
 #define TX_DESC 1024
@@ -74,6 +78,8 @@ remove_runtime_dir(void)
 		rmdir(eal_runtime_dir);
 }
 
+#define MAX_PCAP_IN 1024
+
 struct opts {
 	const char *config;
 	const char *socket;
@@ -81,6 +87,11 @@ struct opts {
 	const char *capture_dir;
 	const char *config_dir;
 	double duration_s;
+	bool vtime;                      /* --virtual-time */
+	const char *pcap_out;            /* --pcap-out DIR (virtual time) */
+	unsigned n_pcap_in;
+	const char *pcap_in[MAX_PCAP_IN]; /* --pcap-in SWITCH:PORT=FILE */
+	uint64_t seed;                   /* --seed: the runners' random sources */
 };
 
 static void
@@ -102,7 +113,17 @@ usage(const char *prog)
 		"  --stats FILE       write the final counters there as JSON\n"
 		"  --capture-dir DIR  captures are files named in DIR, made 0750 if missing\n"
 		"                     (default %s)\n"
-		"  --config-dir DIR   load {\"path\": NAME} reads NAME in DIR (default: off)\n",
+		"  --config-dir DIR   load {\"path\": NAME} reads NAME in DIR (default: off)\n"
+		"  --seed N           seed of the runners' random sources (default 0x5eed)\n"
+		"  --virtual-time     run the fabric in virtual time, as fast as the CPU allows\n"
+		"                     (one core, deterministic; --duration is virtual seconds;\n"
+		"                     without it the run ends when the inputs are done and the\n"
+		"                     fabric is empty; no control socket); edge ports are pcap\n"
+		"                     files:\n"
+		"  --pcap-in SWITCH:PORT=FILE  frames received on that edge port, at their\n"
+		"                     timestamps (repeat for more ports)\n"
+		"  --pcap-out DIR     every edge port writes what it sends to DIR/SWITCH-PORT.pcap\n"
+		"                     (nanosecond virtual timestamps)\n",
 		prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
 }
 
@@ -116,6 +137,10 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "stats", required_argument, NULL, 'S' },
 		{ "capture-dir", required_argument, NULL, 'C' },
 		{ "config-dir", required_argument, NULL, 'D' },
+		{ "virtual-time", no_argument, NULL, 'V' },
+		{ "pcap-in", required_argument, NULL, 'I' },
+		{ "pcap-out", required_argument, NULL, 'O' },
+		{ "seed", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -124,6 +149,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 
 	o->socket = AIF_CTL_DEFAULT_SOCKET;
 	o->capture_dir = AIF_CTL_DEFAULT_CAPTURE_DIR;
+	o->seed = 0x5eed;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -132,6 +158,27 @@ parse_opts(int argc, char **argv, struct opts *o)
 		case 'S': o->stats = optarg; break;
 		case 'C': o->capture_dir = optarg; break;
 		case 'D': o->config_dir = optarg; break;
+		case 'V': o->vtime = true; break;
+		case 'O': o->pcap_out = optarg; break;
+		case 'I':
+			if (strchr(optarg, ':') == NULL || strchr(optarg, '=') == NULL) {
+				fprintf(stderr, "--pcap-in '%s': expected SWITCH:PORT=FILE\n", optarg);
+				return -1;
+			}
+			if (o->n_pcap_in == MAX_PCAP_IN) {
+				fprintf(stderr, "--pcap-in: at most %u\n", MAX_PCAP_IN);
+				return -1;
+			}
+			o->pcap_in[o->n_pcap_in++] = optarg;
+			break;
+		case 'E':
+			errno = 0;
+			o->seed = strtoull(optarg, &end, 0);
+			if (errno != 0 || *end != '\0' || optarg[0] == '-') {
+				fprintf(stderr, "--seed: '%s' is not a number\n", optarg);
+				return -1;
+			}
+			break;
 		case 'd':
 			o->duration_s = strtod(optarg, &end);
 			if (*end != '\0' || o->duration_s <= 0) {
@@ -147,6 +194,12 @@ parse_opts(int argc, char **argv, struct opts *o)
 	if (o->config == NULL) {
 		fprintf(stderr, "--config FILE is required\n");
 		usage(argv[0]);
+		return -1;
+	}
+	if (!o->vtime && (o->n_pcap_in > 0 || o->pcap_out != NULL)) {
+		fprintf(stderr, "--pcap-in and --pcap-out are for --virtual-time; in real time "
+			"an edge port reads a pcap through its DPDK device (--vdev "
+			"net_pcap0,rx_pcap=FILE)\n");
 		return -1;
 	}
 	struct stat st;
@@ -287,7 +340,7 @@ probe_lossless(uint16_t pid, struct aif_port_info *pi)
  * KB of its Rx packet buffer); the values here suit a 10G/25G port.
  */
 static int
-enable_hw_pfc(uint16_t pid, uint16_t p, const struct aif_port_params *pp, uint8_t pfc_enable,
+enable_hw_pfc(uint16_t pid, unsigned swi, uint16_t p, const struct aif_port_params *pp, uint8_t pfc_enable,
 	      struct aif_port_info *pi)
 {
 	for (uint8_t prio = 0; prio < 8; prio++) {
@@ -300,9 +353,9 @@ enable_hw_pfc(uint16_t pid, uint16_t p, const struct aif_port_params *pp, uint8_
 		};
 		int rc = rte_eth_dev_priority_flow_ctrl_set(pid, &pfc);
 		if (rc != 0) {
-			fprintf(stderr, "$.switches[0].ports[%u].pfc_mode: \"hardware\" but the "
+			fprintf(stderr, "$.switches[%u].ports[%u].pfc_mode: \"hardware\" but the "
 				"driver of %s (port %s) cannot enable PFC on priority %u: %s; "
-				"use \"software\"\n", p, pp->device, pp->name, prio,
+				"use \"software\"\n", swi, p, pp->device, pp->name, prio,
 				rc == -ENOTSUP || rc == -ENOSYS ? "not supported" : rte_strerror(-rc));
 			return -1;
 		}
@@ -313,8 +366,10 @@ enable_hw_pfc(uint16_t pid, uint16_t p, const struct aif_port_params *pp, uint8_
 	return 0;
 }
 
+/* Port p of switch swi on its DPDK device, with n_workers RX (RSS) and TX
+ * queues; what the report says of it goes to pinfo[p]. */
 static int
-port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
+port_init(struct aif_switch *sw, unsigned swi, struct aif_port_info *pinfo, uint16_t p,
 	  const struct aif_port_params *pp, struct rte_mempool *pool,
 	  uint16_t n_workers, uint8_t pfc_enable)
 {
@@ -329,24 +384,24 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	int rc;
 
 	if (rte_eth_dev_get_port_by_name(pp->device, &pid) != 0) {
-		fprintf(stderr, "$.switches[0].ports[%u].device: no DPDK device named '%s' "
+		fprintf(stderr, "$.switches[%u].ports[%u].device: no DPDK device named '%s' "
 			"(port %s; pass it to EAL, e.g. --vdev %s,... or -a <PCI address>)\n",
-			p, pp->device, pp->name, pp->device);
+			swi, p, pp->device, pp->name, pp->device);
 		return -1;
 	}
 	rc = rte_eth_dev_info_get(pid, &info);
 	if (rc != 0)
 		goto err;
 	snprintf(port->name, sizeof(port->name), "%s", pp->name);
-	snprintf(ctl->pinfo[p].driver, sizeof(ctl->pinfo[p].driver), "%s", info.driver_name);
-	ctl->pinfo[p].max_rxq = info.max_rx_queues;
-	ctl->pinfo[p].max_txq = info.max_tx_queues;
+	snprintf(pinfo[p].driver, sizeof(pinfo[p].driver), "%s", info.driver_name);
+	pinfo[p].max_rxq = info.max_rx_queues;
+	pinfo[p].max_txq = info.max_tx_queues;
 	port->dpdk_port = pid;
 	port->n_rxq = RTE_MIN(n_workers, info.max_rx_queues);
 	port->n_txq = n_workers;
 	if (info.max_tx_queues < n_workers) {
-		fprintf(stderr, "$.switches[0].ports[%u] (port %s, device %s): %u TX queues, "
-			"%u workers need one each (fewer lcores in EAL -l)\n", p, pp->name,
+		fprintf(stderr, "$.switches[%u].ports[%u] (port %s, device %s): %u TX queues, "
+			"%u workers need one each (fewer lcores in EAL -l)\n", swi, p, pp->name,
 			pp->device, info.max_tx_queues, n_workers);
 		return -1;
 	}
@@ -365,7 +420,7 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nrx, &ntx);
 	/* sent frames a driver may hold: its TX rings, and as many completions
 	 * not yet taken back (pool_check.h) */
-	ctl->pinfo[p].tx_desc = 2u * ntx * port->n_txq;
+	pinfo[p].tx_desc = 2u * ntx * port->n_txq;
 	step = "RX queue set-up";
 	for (uint16_t q = 0; q < port->n_rxq; q++)
 		if ((rc = rte_eth_rx_queue_setup(pid, q, nrx, rte_eth_dev_socket_id(pid),
@@ -382,9 +437,9 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 		rte_eth_dev_default_mac_addr_set(pid, (struct rte_ether_addr *)pp->mac.b);
 	rte_eth_macaddr_get(pid, &mac);
 	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
-	probe_lossless(pid, &ctl->pinfo[p]);
+	probe_lossless(pid, &pinfo[p]);
 	if (pp->pfc_mode == AIF_PFC_MODE_HARDWARE &&
-	    enable_hw_pfc(pid, p, pp, pfc_enable, &ctl->pinfo[p]) != 0)
+	    enable_hw_pfc(pid, swi, p, pp, pfc_enable, &pinfo[p]) != 0)
 		return -1;
 	step = "start";
 	rc = rte_eth_dev_start(pid);
@@ -392,7 +447,7 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 		goto err;
 	/* what the driver holds from now on (its RX rings): see pool_check.h */
 	unsigned held1 = rte_mempool_in_use_count(pool);
-	ctl->pinfo[p].mbufs_taken = held1 > held0 ? held1 - held0 : 0;
+	pinfo[p].mbufs_taken = held1 > held0 ? held1 - held0 : 0;
 	/* Software filters on destination MAC; promiscuous also lets ND multicast in. */
 	rte_eth_promiscuous_enable(pid);
 	rte_eth_link_get_nowait(pid, &link);
@@ -402,8 +457,8 @@ port_init(struct aif_switch *sw, struct aif_ctl *ctl, uint16_t p,
 	aif_port_init_dpdk(port, p, pid);
 	return 0;
 err:
-	fprintf(stderr, "$.switches[0].ports[%u] (port %s, device %s): %s failed: %s\n",
-		p, pp->name, pp->device, step, rte_strerror(-rc));
+	fprintf(stderr, "$.switches[%u].ports[%u] (port %s, device %s): %s failed: %s\n",
+		swi, p, pp->name, pp->device, step, rte_strerror(-rc));
 	if (strcmp(step, "RX queue set-up") == 0)
 		fprintf(stderr, "  an mbuf holds %u bytes of frame (sized from the largest "
 			"port \"mtu\"); a driver that cannot chain mbufs (net_pcap "
@@ -413,37 +468,52 @@ err:
 	return -1;
 }
 
+static bool
+is_dpdk(const struct aif_port *p)
+{
+	return p->base == &aif_port_dpdk_ops;
+}
+
 /*
- * Stop the ports that started and close every port EAL made, set up or
- * not, before the mbuf pool is freed: a driver may hold mbufs from the pool
- * or state that points into it (a net_pcap infinite_rx queue loads its whole
- * file into mbufs) and releases them when closed.  Left to rte_eal_cleanup,
- * that would happen after the pool is gone.
+ * Stop the DPDK ports that started and close every port EAL made, set up
+ * or not, before the mbuf pool is freed: a driver may hold mbufs from the
+ * pool or state that points into it (a net_pcap infinite_rx queue loads its
+ * whole file into mbufs) and releases them when closed.  Left to
+ * rte_eal_cleanup, that would happen after the pool is gone.  What each
+ * driver gave back goes to pp[*n_pp].
  */
 static void
-close_ports(const struct aif_switch *sw, const struct aif_ctl *ctl,
-	    const struct rte_mempool *pool, struct aif_pool_port *pp)
+close_ports(const struct aif_ctl *ctl, const struct rte_mempool *pool,
+	    struct aif_pool_port *pp, unsigned *n_pp)
 {
 	uint16_t pid;
 
-	for (uint16_t p = 0; sw != NULL && p < sw->n_ports; p++) {
-		if (sw->ports[p].ops == NULL) /* set once started */
-			continue;
-		/* what its driver gives back, against what it took (pool_check.h) */
-		unsigned before = pool ? rte_mempool_in_use_count(pool) : 0;
-		rte_eth_dev_stop(sw->ports[p].dpdk_port);
-		rte_eth_dev_close(sw->ports[p].dpdk_port);
-		unsigned after = pool ? rte_mempool_in_use_count(pool) : 0;
-		snprintf(pp[p].name, sizeof(pp[p].name), "%s", sw->ports[p].name);
-		snprintf(pp[p].driver, sizeof(pp[p].driver), "%s", ctl->pinfo[p].driver);
-		pp[p].took = ctl->pinfo[p].mbufs_taken;
-		pp[p].tx_desc = ctl->pinfo[p].tx_desc;
-		pp[p].returned = (int64_t)before - (int64_t)after;
+	*n_pp = 0;
+	for (uint16_t s = 0; s < ctl->n_sw; s++) {
+		const struct aif_switch *sw = ctl->sws[s];
+		const struct aif_port_info *pinfo = ctl->pinfo[s];
+		for (uint16_t p = 0; pinfo != NULL && p < sw->n_ports; p++) {
+			if (!is_dpdk(&sw->ports[p]) || *n_pp >= RTE_MAX_ETHPORTS)
+				continue;
+			/* what its driver gives back, against what it took (pool_check.h) */
+			unsigned before = pool ? rte_mempool_in_use_count(pool) : 0;
+			rte_eth_dev_stop(sw->ports[p].dpdk_port);
+			rte_eth_dev_close(sw->ports[p].dpdk_port);
+			unsigned after = pool ? rte_mempool_in_use_count(pool) : 0;
+			struct aif_pool_port *q = &pp[(*n_pp)++];
+			snprintf(q->name, sizeof(q->name), "%s", sw->ports[p].name);
+			snprintf(q->driver, sizeof(q->driver), "%s", pinfo[p].driver);
+			q->took = pinfo[p].mbufs_taken;
+			q->tx_desc = pinfo[p].tx_desc;
+			q->returned = (int64_t)before - (int64_t)after;
+		}
 	}
 	RTE_ETH_FOREACH_DEV(pid)
 		rte_eth_dev_close(pid);
 }
 
+/* The start-up report of a single switch: every port and who owns the QoS
+ * state. */
 static void
 print_ports(const struct aif_ctl *ctl)
 {
@@ -455,7 +525,7 @@ print_ports(const struct aif_ctl *ctl)
 	printf("switch %s: %u ports, %u workers\n", sw->name, sw->n_ports, sw->n_shards);
 	for (uint16_t p = 0; p < sw->n_ports; p++) {
 		const struct aif_port *port = &sw->ports[p];
-		const struct aif_port_info *pi = &ctl->pinfo[p];
+		const struct aif_port_info *pi = &ctl->pinfo[0][p];
 		printf("  %-6s %-14s driver %-12s mac %s speed %u Mb/s mtu %u link %s rxq %u txq %u\n",
 		       port->name, sp->ports[p].device, pi->driver,
 		       aif_mac_fmt(&t->ports[p].mac, mac, sizeof(mac)), port->speed_mbps,
@@ -478,6 +548,120 @@ print_ports(const struct aif_ctl *ctl)
 	fflush(stdout);
 }
 
+/*
+ * Mean number of switches a packet crosses between two edge switches
+ * (those with edge ports), over all ordered pairs, the same switch counted
+ * once: breadth first over the config's links.
+ */
+static double
+mean_path_switches(const struct aif_config *cfg, const bool *edge)
+{
+	uint16_t n = cfg->n_switches, *dist = malloc(n * sizeof(*dist)), *q = malloc(n * sizeof(*q));
+	double sum = 0;
+	uint64_t pairs = 0;
+
+	for (uint16_t a = 0; dist != NULL && q != NULL && a < n; a++) {
+		if (!edge[a])
+			continue;
+		for (uint16_t i = 0; i < n; i++)
+			dist[i] = UINT16_MAX;
+		unsigned head = 0, tail = 0;
+		dist[a] = 1;
+		q[tail++] = a;
+		while (head < tail) {
+			uint16_t u = q[head++];
+			for (uint32_t k = 0; k < cfg->n_links; k++) {
+				const struct aif_topo_link *l = &cfg->links[k];
+				uint16_t v = l->a_switch == u ? l->b_switch
+					   : l->b_switch == u ? l->a_switch : UINT16_MAX;
+				if (v != UINT16_MAX && dist[v] == UINT16_MAX) {
+					dist[v] = (uint16_t)(dist[u] + 1);
+					q[tail++] = v;
+				}
+			}
+		}
+		for (uint16_t b = 0; b < n; b++)
+			if (edge[b] && dist[b] != UINT16_MAX) {
+				sum += dist[b];
+				pairs++;
+			}
+	}
+	free(dist);
+	free(q);
+	return pairs ? sum / (double)pairs : 1.0;
+}
+
+/*
+ * The start-up report of a fabric: its size, the edge ports and what they
+ * are bound to, which runner drives which switches, and whether the
+ * fabric fits the cores: the packet rate its edge ports offer at line rate
+ * (1500-byte frames) times the mean path, against what one runner carries
+ * here (AIF_RUNNER_HOPS_PER_S, measured by scripts/bench).
+ */
+#define AIF_RUNNER_HOPS_PER_S 12e6
+#define REPORT_FRAME_BYTES 1514
+
+static void
+print_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
+	     const uint16_t *runner_of, unsigned n_run, bool vtime)
+{
+	bool *edge = calloc(cfg->n_switches, sizeof(*edge));
+	double offered_pps = 0;
+	unsigned n_edge = 0, n_dpdk = 0;
+
+	printf("fabric: %u switches, %u links, %u hosts; %s\n", ctl->n_sw, ctl->n_links,
+	       cfg->n_hosts, vtime ? "virtual time (one core, deterministic)" : "real time");
+	for (uint16_t s = 0; s < ctl->n_sw; s++) {
+		const struct aif_switch *sw = ctl->sws[s];
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			const struct aif_port *port = &sw->ports[p];
+			const char *kind = port->base->kind;
+			if (strcmp(kind, "link") == 0)
+				continue;
+			if (edge != NULL)
+				edge[s] = true;
+			n_edge++;
+			if (is_dpdk(port)) {
+				n_dpdk++;
+				offered_pps += (double)port->speed_mbps * 1e6 /
+					       ((REPORT_FRAME_BYTES + AIF_LINK_WIRE_OVERHEAD_BYTES) * 8.0);
+				printf("  edge %s:%s  %s (driver %s, %u Mb/s, link %s)\n", sw->name,
+				       port->name, cfg->switches[s].ports[p].device,
+				       ctl->pinfo[s] ? ctl->pinfo[s][p].driver : "-", port->speed_mbps,
+				       port->link_up ? "up" : "down");
+			} else if (strcmp(kind, "detached") != 0 && n_edge <= 16)
+				printf("  edge %s:%s  %s, %u Mb/s\n", sw->name, port->name, kind,
+				       port->speed_mbps);
+		}
+	}
+	if (n_edge > 16 && n_dpdk < n_edge)
+		printf("  ... %u edge ports in all\n", n_edge);
+	if (!vtime) {
+		double hops = mean_path_switches(cfg, edge);
+		double need = offered_pps * hops;
+		unsigned lcore = rte_get_next_lcore(-1, 1, 0);
+		for (unsigned r = 0; r < n_run; r++) {
+			unsigned k = 0;
+			printf("  runner %u (lcore %u):", r, lcore);
+			for (uint16_t s = 0; s < ctl->n_sw; s++)
+				if (runner_of[s] == r && k++ < 12)
+					printf(" %s", ctl->sws[s]->name);
+			printf(k > 12 ? " ... (%u switches)\n" : "\n", k);
+			lcore = rte_get_next_lcore(lcore, 1, 0);
+		}
+		printf("  load: %u DPDK edge ports at line rate with %u-byte frames offer %.2f Mpps;"
+		       " a packet crosses %.2f switches on average: %.1f M packet-hops/s, against"
+		       " about %.0f M per runner here x %u runner%s: %s\n",
+		       n_dpdk, REPORT_FRAME_BYTES, offered_pps / 1e6, hops, need / 1e6,
+		       AIF_RUNNER_HOPS_PER_S / 1e6, n_run, n_run == 1 ? "" : "s",
+		       need <= AIF_RUNNER_HOPS_PER_S * n_run ? "fits"
+		       : "does not fit at line rate: fewer or slower edge ports, smaller "
+			 "frames' share, or more lcores (EAL -l)");
+	}
+	free(edge);
+	fflush(stdout);
+}
+
 static int
 worker_main(void *arg)
 {
@@ -489,24 +673,30 @@ worker_main(void *arg)
 	return 0;
 }
 
-/* Read every port's link; on a change, count it and rebuild the tables so
- * group members follow their links. */
+/* Read every DPDK port's link; on a change, count it and rebuild the
+ * tables so group members follow their links. */
 static void
 poll_links(struct aif_ctl *c)
 {
-	struct aif_switch *sw = c->sw;
 	struct rte_eth_link link;
 	bool changed = false;
 	char err[AIF_ERR_MAX];
 
-	for (uint16_t p = 0; p < sw->n_ports; p++) {
-		if (rte_eth_link_get_nowait(sw->ports[p].dpdk_port, &link) != 0 ||
-		    link.link_status == sw->ports[p].link_up)
-			continue;
-		__atomic_store_n(&sw->ports[p].link_up, link.link_status, __ATOMIC_RELAXED);
-		c->link_changes[p]++;
-		changed = true;
-		printf("port %s: link %s\n", sw->ports[p].name, link.link_status ? "up" : "down");
+	for (uint16_t s = 0; s < c->n_sw; s++) {
+		struct aif_switch *sw = c->sws[s];
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			struct aif_port *port = &sw->ports[p];
+			if (!is_dpdk(port) ||
+			    rte_eth_link_get_nowait(port->dpdk_port, &link) != 0 ||
+			    link.link_status == port->link_up)
+				continue;
+			__atomic_store_n(&port->link_up, link.link_status, __ATOMIC_RELAXED);
+			port->link_changes++;
+			changed = true;
+			printf("%s%s%s: link %s\n", c->n_sw > 1 ? sw->name : "",
+			       c->n_sw > 1 ? ":" : "port ", port->name,
+			       link.link_status ? "up" : "down");
+		}
 	}
 	if (changed && aif_ctl_links_changed(c, err, sizeof(err)) != 0)
 		fprintf(stderr, "rebuilding the tables after a link change failed: %s\n", err);
@@ -547,16 +737,112 @@ print_summary(const struct aif_switch *sw, double elapsed_s)
 	json_decref(c);
 }
 
+static json_int_t
+jint(const json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+/*
+ * A fabric's summary, as JSON (the --stats file) and as tables: per switch
+ * (packets in and out, drops, PFC sent), per link direction (packets,
+ * bytes, utilization, pauses), drops fabric-wide by reason.
+ */
+static json_t *
+fabric_json(const struct aif_ctl *c, aif_time_ns now_ns)
+{
+	json_t *sws = json_array();
+
+	for (uint16_t s = 0; s < c->n_sw; s++) {
+		json_t *cj = aif_ctl_counters_json(c->sws[s]);
+		json_object_set_new(cj, "switch", json_string(c->sws[s]->name));
+		json_array_append_new(sws, cj);
+	}
+	return json_pack("{s:o, s:o}", "switches", sws, "links",
+			 aif_ctl_links_json(c, NULL, now_ns));
+}
+
+static void
+print_fabric_summary(json_t *fj, double elapsed_s, aif_time_ns virt_ns, uint64_t hops)
+{
+	json_t *sws = json_object_get(fj, "switches"), *links = json_object_get(fj, "links");
+	json_t *sw, *l, *total = json_object();
+	size_t i, j;
+
+	if (virt_ns != AIF_TIME_NS_NEVER)
+		printf("\nsummary: %.6f s of virtual time in %.2f s: %" PRIu64 " packet-hops, "
+		       "%.2f M packet-hops/s\n", (double)virt_ns / 1e9, elapsed_s, hops,
+		       elapsed_s > 0 ? (double)hops / elapsed_s / 1e6 : 0.0);
+	else
+		printf("\nsummary: %.2f s: %" PRIu64 " packet-hops, %.2f M packet-hops/s\n",
+		       elapsed_s, hops, elapsed_s > 0 ? (double)hops / elapsed_s / 1e6 : 0.0);
+	printf("  %-16s %12s %12s %10s\n", "switch", "rx_packets", "tx_packets", "drops");
+	json_array_foreach(sws, i, sw) {
+		json_int_t rx = 0, tx = 0, drops = 0;
+		json_t *p, *v;
+		const char *k;
+		json_array_foreach(json_object_get(sw, "ports"), j, p) {
+			rx += jint(p, "rx_packets");
+			tx += jint(p, "tx_packets");
+		}
+		json_object_foreach(json_object_get(sw, "drops"), k, v) {
+			drops += json_integer_value(v);
+			json_object_set_new(total, k, json_integer(jint(total, k) +
+								   json_integer_value(v)));
+		}
+		printf("  %-16s %12" JSON_INTEGER_FORMAT " %12" JSON_INTEGER_FORMAT
+		       " %10" JSON_INTEGER_FORMAT "\n",
+		       json_string_value(json_object_get(sw, "switch")), rx, tx, drops);
+	}
+	if (json_array_size(links) > 0)
+		printf("  %-36s %12s %14s %6s %8s %6s\n", "link direction", "packets", "bytes",
+		       "util", "pauses", "lost");
+	json_array_foreach(links, i, l) {
+		json_t *d;
+		json_array_foreach(json_object_get(l, "directions"), j, d) {
+			char name[96];
+			snprintf(name, sizeof(name), "%s>%s",
+				 json_string_value(json_object_get(d, "from")),
+				 json_string_value(json_object_get(d, "to")));
+			printf("  %-36s %12" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT
+			       " %5.1f%% %8" JSON_INTEGER_FORMAT " %6" JSON_INTEGER_FORMAT "\n",
+			       name, jint(d, "tx_packets"), jint(d, "tx_bytes"),
+			       100.0 * json_real_value(json_object_get(d, "utilization")),
+			       jint(d, "tx_ctrl"), jint(d, "lost_full"));
+		}
+	}
+	const char *k;
+	json_t *v;
+	int any = 0;
+	json_object_foreach(total, k, v) {
+		if (json_integer_value(v) == 0)
+			continue;
+		if (!any++)
+			printf("  drops by reason, fabric-wide:\n");
+		printf("    %-28s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
+	}
+	if (!any)
+		printf("  drops: none\n");
+	json_decref(total);
+}
+
+static int
+write_json(const char *path, json_t *j)
+{
+	int rc = json_dump_file(j, path, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (rc != 0)
+		fprintf(stderr, "cannot write stats to %s\n", path);
+	return rc;
+}
+
 static int
 write_stats(const char *path, const struct aif_switch *sw, double elapsed_s)
 {
 	json_t *c = aif_ctl_counters_json(sw);
 	json_object_set_new(c, "elapsed_s", json_real(elapsed_s));
 	json_object_set_new(c, "workers", json_integer(sw->n_shards));
-	int rc = json_dump_file(c, path, JSON_INDENT(2));
+	int rc = write_json(path, c);
 	json_decref(c);
-	if (rc != 0)
-		fprintf(stderr, "cannot write stats to %s\n", path);
 	return rc;
 }
 
@@ -568,28 +854,207 @@ mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* ---- virtual time: pcap edge ports ---- */
+
+struct edges {
+	unsigned n;
+	struct aif_pcap_port *pp[AIF_MAX_SWITCHES * 8];
+	char name[AIF_MAX_SWITCHES * 8][2 * AIF_NAME_MAX + 2];
+	const char *in[AIF_MAX_SWITCHES * 8];
+	struct rte_mempool *pool;
+};
+
+/* Which --pcap-in names switch s port p (NULL: none); -1 if one names no
+ * edge port. */
+static int
+pcap_in_check(const struct opts *o, const struct aif_config *cfg, const struct aif_fabric *f)
+{
+	for (unsigned i = 0; i < o->n_pcap_in; i++) {
+		const char *a = o->pcap_in[i], *colon = strchr(a, ':'), *eq = strchr(a, '=');
+		bool found = false;
+		if (eq < colon) {
+			fprintf(stderr, "--pcap-in '%s': expected SWITCH:PORT=FILE\n", a);
+			return -1;
+		}
+		for (uint16_t s = 0; s < cfg->n_switches && !found; s++) {
+			if (strlen(cfg->switches[s].name) != (size_t)(colon - a) ||
+			    strncmp(cfg->switches[s].name, a, (size_t)(colon - a)) != 0)
+				continue;
+			for (uint16_t p = 0; p < cfg->switches[s].n_ports && !found; p++) {
+				const char *pn = cfg->switches[s].ports[p].name;
+				if (strlen(pn) != (size_t)(eq - colon - 1) ||
+				    strncmp(pn, colon + 1, (size_t)(eq - colon - 1)) != 0)
+					continue;
+				if (strcmp(f->sw[s]->ports[p].base->kind, "link") == 0) {
+					fprintf(stderr, "--pcap-in '%s': %s:%s is a fabric link's end, "
+						"not an edge port\n", a, cfg->switches[s].name, pn);
+					return -1;
+				}
+				found = true;
+			}
+			if (!found) {
+				fprintf(stderr, "--pcap-in '%s': switch %s has no port '%.*s'\n", a,
+					cfg->switches[s].name, (int)(eq - colon - 1), colon + 1);
+				return -1;
+			}
+		}
+		if (!found) {
+			fprintf(stderr, "--pcap-in '%s': no switch '%.*s'\n", a, (int)(colon - a), a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const char *
+pcap_in_of(const struct opts *o, const char *sw, const char *port)
+{
+	for (unsigned i = 0; i < o->n_pcap_in; i++) {
+		const char *a = o->pcap_in[i], *colon = strchr(a, ':'), *eq = strchr(a, '=');
+		if (strlen(sw) == (size_t)(colon - a) && strncmp(sw, a, (size_t)(colon - a)) == 0 &&
+		    strlen(port) == (size_t)(eq - colon - 1) &&
+		    strncmp(port, colon + 1, (size_t)(eq - colon - 1)) == 0)
+			return eq + 1;
+	}
+	return NULL;
+}
+
+/* Every port of the fabric that is not a link end becomes a pcap port. */
+static int
+bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_fabric *f,
+		struct edges *e, struct rte_mempool *pool)
+{
+	char err[AIF_ERR_MAX], out[PATH_MAX];
+
+	e->pool = pool;
+	for (uint16_t s = 0; s < f->n_sw; s++) {
+		struct aif_switch *sw = f->sw[s];
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			struct aif_port *port = &sw->ports[p];
+			if (strcmp(port->base->kind, "link") == 0 || e->n == RTE_DIM(e->pp))
+				continue;
+			const char *in = pcap_in_of(o, sw->name, port->name);
+			if (o->pcap_out != NULL)
+				snprintf(out, sizeof(out), "%s/%s-%s.pcap", o->pcap_out, sw->name,
+					 port->name);
+			struct aif_pcap_port_params pp = {
+				.in_path = in, .out_path = o->pcap_out != NULL ? out : NULL,
+				.rate_bps = (uint64_t)(port->speed_mbps ? port->speed_mbps : 100000) *
+					    1000000,
+			};
+			/* the host sends on the priorities the switch pauses by: its
+			 * policy's class maps, through tc_to_pg */
+			const struct aif_policy_params *pol = &cfg->policies[cfg->switches[s].policy];
+			pp.trust_pcp = pol->trust == AIF_TRUST_PCP;
+			for (unsigned d = 0; d < 64; d++)
+				pp.prio_of_dscp[d] = pol->qos.tc_to_pg[pol->dscp_to_tc[d] & 7];
+			for (unsigned c = 0; c < 8; c++)
+				pp.prio_of_pcp[c] = pol->qos.tc_to_pg[pol->pcp_to_tc[c] & 7];
+			e->pp[e->n] = aif_pcap_port_open(&pp, pool, err, sizeof(err));
+			if (e->pp[e->n] == NULL) {
+				fprintf(stderr, "edge port %s:%s: %s\n", sw->name, port->name, err);
+				return -1;
+			}
+			snprintf(e->name[e->n], sizeof(e->name[0]), "%s:%s", sw->name, port->name);
+			e->in[e->n] = in;
+			aif_pcap_port_attach(e->pp[e->n++], port);
+		}
+	}
+	return 0;
+}
+
+/* Nothing more will come: every input read and no packet anywhere (every
+ * mbuf back in the pool). */
+static int
+edges_idle(void *arg)
+{
+	const struct edges *e = arg;
+
+	for (unsigned i = 0; i < e->n; i++)
+		if (!aif_pcap_port_rx_done(e->pp[i]))
+			return 0;
+	return rte_mempool_in_use_count(e->pool) == 0;
+}
+
+static json_t *
+edges_json(const struct edges *e)
+{
+	json_t *arr = json_array();
+
+	for (unsigned i = 0; i < e->n; i++) {
+		const struct aif_pcap_port_ctr *c = aif_pcap_port_ctr(e->pp[i]);
+		json_t *o = json_pack("{s:s}", "port", e->name[i]);
+#define PCAP_CTR_JSON(name, text) json_object_set_new(o, #name, json_integer((json_int_t)c->name));
+		AIF_FOREACH_PCAP_PORT_CTR(PCAP_CTR_JSON)
+#undef PCAP_CTR_JSON
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+struct progress {
+	double t0, last;
+};
+
+static void
+vtime_progress(const struct aif_vtime *v, void *arg)
+{
+	struct progress *pr = arg;
+	double now = mono_s();
+
+	if (now - pr->last < 1.0)
+		return;
+	pr->last = now;
+	fprintf(stderr, "  virtual %.3f ms, %" PRIu64 " events, %" PRIu64 " packet-hops, "
+		"%.1f s\n", (double)v->now_ns / 1e6, v->steps, v->packets, now - pr->t0);
+}
+
+/* Default EAL arguments for a virtual-time run given none: no devices, no
+ * hugepages, one lcore, nothing left behind. */
+static char **
+vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix_len)
+{
+	static char *def[] = { NULL, "--no-huge", "-m", "4096", "--no-pci", "--no-shconf",
+			       "--no-telemetry", "-l", "0", "--log-level", "error",
+			       "--file-prefix", NULL };
+	char **av = calloc(RTE_DIM(def) + (size_t)argc + 1, sizeof(*av));
+
+	if (av == NULL)
+		return NULL;
+	snprintf(prefix, prefix_len, "aif-vt-%d", (int)getpid());
+	def[0] = argv[0];
+	def[RTE_DIM(def) - 1] = prefix;
+	memcpy(av, def, sizeof(def));
+	for (int i = 1; i < argc; i++)
+		av[RTE_DIM(def) + (size_t)i - 1] = argv[i];
+	*eal_argc = (int)RTE_DIM(def) + argc - 1;
+	return av;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct aif_config *cfg = NULL;
-	struct aif_ctl ctl = { 0 };
+	static struct aif_ctl ctl;
+	static struct aif_fabric fab;
+	static struct edges edges;
+	static uint16_t runner_of[AIF_MAX_SWITCHES];
 	struct aif_worker *runners[AIF_MAX_WORKERS] = { NULL };
 	struct aif_ctl_server *srv = NULL;
 	struct rte_mempool *pool = NULL;
-	struct aif_switch *sw = NULL;
-	char err[AIF_ERR_MAX], *text = NULL;
+	char err[AIF_ERR_MAX], *text = NULL, prefix[64];
+	char **eal_argv = NULL;
 	size_t text_len = 0;
-	bool eal_up = false, ran = false;
-	struct aif_pool_port pool_ports[AIF_MAX_PORTS];
-	uint16_t sw_ports = 0;
-	int ret = 1, n;
+	bool eal_up = false, ran = false, built = false;
+	static struct aif_pool_port pool_ports[RTE_MAX_ETHPORTS];
+	unsigned n_pool_ports = 0, n_run = 0;
+	int ret = 1, n, eal_argc = argc;
 
 	/* Options, config and control socket first: any of them wrong stops
 	 * the daemon before EAL touches a device.  The config file is read and
-	 * parsed once; what is applied below (and kept by the tables as the
-	 * running config) is that one parse (a file changed meanwhile cannot
-	 * mix in). */
+	 * parsed once; what is applied below (and kept as the running config)
+	 * is that one parse (a file changed meanwhile cannot mix in). */
 	if (parse_app_opts(argc, argv, &o) != 0)
 		goto out;
 	text = aif_config_read_file(o.config, &text_len, err, sizeof(err));
@@ -599,23 +1064,30 @@ main(int argc, char **argv)
 	}
 	free(text);
 	text = NULL;
-	if (cfg->n_switches != 1) {
-		fprintf(stderr, "config %s: $.switches: this build runs one switch per "
-			"process; the config has %u\n", o.config, cfg->n_switches);
-		goto out;
-	}
-	for (uint16_t p = 0; p < cfg->switches[0].n_ports; p++)
-		if (cfg->switches[0].ports[p].device[0] == '\0') {
-			fprintf(stderr, "config %s: $.switches[0].ports[%u].device: required: the "
-				"daemon binds every port of its switch to a DPDK device\n",
-				o.config, p);
-			goto out;
+	/* Real time: every port that is not a link's end is a DPDK device. */
+	for (uint16_t s = 0; !o.vtime && s < cfg->n_switches; s++)
+		for (uint16_t p = 0; p < cfg->switches[s].n_ports; p++) {
+			bool link_end = false;
+			for (uint32_t k = 0; k < cfg->n_links && !link_end; k++)
+				link_end = (cfg->links[k].a_switch == s && cfg->links[k].a_port == p) ||
+					   (cfg->links[k].b_switch == s && cfg->links[k].b_port == p);
+			if (!link_end && cfg->switches[s].ports[p].device[0] == '\0') {
+				fprintf(stderr, "config %s: $.switches[%u].ports[%u].device: required: "
+					"in real time every port that is not a link's end is bound to "
+					"a DPDK device (or run it with --virtual-time)\n", o.config, s, p);
+				goto out;
+			}
 		}
-	if (check_socket_free(o.socket) != 0)
+	if (!o.vtime && check_socket_free(o.socket) != 0)
 		goto out;
 
 	atexit(remove_runtime_dir);
-	n = rte_eal_init(argc, argv);
+	if (o.vtime && (argc < 2 || strcmp(argv[1], "--") == 0)) {
+		eal_argv = vtime_eal_args(argc, argv, &eal_argc, prefix, sizeof(prefix));
+		if (eal_argv == NULL)
+			goto out;
+	}
+	n = rte_eal_init(eal_argc, eal_argv != NULL ? eal_argv : argv);
 	if (n < 0) {
 		fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno));
 		goto out;
@@ -625,25 +1097,35 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
-	rte_pdump_init();
+	if (!o.vtime)
+		rte_pdump_init();
 
 	unsigned n_workers = rte_lcore_count() - 1;
-	if (n_workers == 0 || n_workers > AIF_MAX_WORKERS) {
+	if (!o.vtime && (n_workers == 0 || n_workers > AIF_MAX_WORKERS)) {
 		fprintf(stderr, "need 1..%u worker lcores besides the main one (e.g. EAL -l 0-1)\n",
 			AIF_MAX_WORKERS);
 		goto out;
 	}
-	const struct aif_switch_params *sp = &cfg->switches[0];
+	/* One switch: every worker drives a shard of it (RSS).  A fabric: each
+	 * switch has one shard, on one runner; virtual time: one runner. */
+	bool single = cfg->n_switches == 1 && !o.vtime;
+	uint16_t n_shards = single ? (uint16_t)n_workers : 1;
 	uint16_t max_mtu = 1500;
-	for (uint16_t p = 0; p < sp->n_ports; p++)
-		max_mtu = RTE_MAX(max_mtu, sp->ports[p].mtu);
-	unsigned n_mbufs = sp->n_ports * (RX_DESC + TX_DESC + n_workers * 2 * AIF_BURST) +
-			   (n_workers + 1) * POOL_CACHE * 2 + 1024;
-	/* Packets held in the egress queues: as many as the shared buffer holds
-	 * at 256 bytes each, up to 65536. */
-	const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
-	if (qp->enable)
-		n_mbufs += (unsigned)RTE_MIN(qp->buffer_bytes / 256, (uint64_t)65536);
+	unsigned n_mbufs = 1024, qos_mbufs = 0;
+	for (uint16_t s = 0; s < cfg->n_switches; s++) {
+		const struct aif_switch_params *sp = &cfg->switches[s];
+		for (uint16_t p = 0; p < sp->n_ports; p++) {
+			max_mtu = RTE_MAX(max_mtu, sp->ports[p].mtu);
+			if (!o.vtime && sp->ports[p].device[0] != '\0')
+				n_mbufs += RX_DESC + TX_DESC + n_shards * 2 * AIF_BURST;
+		}
+		/* Packets held in the egress queues: as many as the shared buffer
+		 * holds at 256 bytes each, up to 65536 a switch, 131072 a fabric. */
+		const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
+		if (qp->enable)
+			qos_mbufs += (unsigned)RTE_MIN(qp->buffer_bytes / 256, (uint64_t)65536);
+	}
+	n_mbufs += RTE_MIN(qos_mbufs, 131072u) + (n_workers + 1) * POOL_CACHE * 2;
 	uint16_t room = RTE_MAX(RTE_MBUF_DEFAULT_BUF_SIZE,
 				max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_PKTMBUF_HEADROOM);
 	pool = rte_pktmbuf_pool_create("aif_pool", n_mbufs, POOL_CACHE, 0, room,
@@ -652,45 +1134,137 @@ main(int argc, char **argv)
 		fprintf(stderr, "cannot create mbuf pool: %s\n", rte_strerror(rte_errno));
 		goto out;
 	}
-	sw = aif_switch_create(sp->name, 0, (uint16_t)n_workers, pool);
-	if (sw == NULL) {
-		fprintf(stderr, "cannot create switch\n");
+	if (aif_fabric_build(&fab, cfg, pool, n_shards, err, sizeof(err)) != 0) {
+		fprintf(stderr, "config %s: %s\n", o.config, err);
 		goto out;
 	}
-	sw->n_ports = sp->n_ports;
-	memset(&ctl, 0, sizeof(ctl));
-	aif_ctl_add_switch(&ctl, sw);
-	aif_clock_init_real(&ctl.clock);
+	built = true;
+	for (uint16_t s = 0; s < fab.n_sw; s++)
+		aif_ctl_add_switch(&ctl, fab.sw[s]);
+	ctl.links = fab.link;
+	ctl.n_links = fab.n_links;
+	if (o.vtime)
+		aif_clock_init_virtual(&ctl.clock, 0);
+	else
+		aif_clock_init_real(&ctl.clock);
 	ctl.start_ns = aif_clock_now(&ctl.clock);
 	ctl.capture_dir = o.capture_dir;
 	ctl.config_dir = o.config_dir;
-	for (uint16_t p = 0; p < sp->n_ports; p++)
-		if (port_init(sw, &ctl, p, &sp->ports[p], pool, (uint16_t)n_workers,
-			      qp->enable ? qp->pfc_enable : 0) != 0)
+	if (o.vtime) {
+		if (pcap_in_check(&o, cfg, &fab) != 0 || bind_pcap_edges(&o, cfg, &fab, &edges, pool) != 0)
 			goto out;
+	} else {
+		for (uint16_t s = 0; s < fab.n_sw; s++) {
+			const struct aif_switch_params *sp = &cfg->switches[s];
+			const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
+			for (uint16_t p = 0; p < sp->n_ports; p++) {
+				if (strcmp(fab.sw[s]->ports[p].base->kind, "link") == 0)
+					continue;
+				if (ctl.pinfo[s] == NULL &&
+				    (ctl.pinfo[s] = calloc(AIF_MAX_PORTS, sizeof(*ctl.pinfo[s]))) == NULL)
+					goto out;
+				if (port_init(fab.sw[s], s, ctl.pinfo[s], p, &sp->ports[p], pool,
+					      n_shards, qp->enable ? qp->pfc_enable : 0) != 0)
+					goto out;
+			}
+		}
+	}
 
-	/* Applied as a load is (the tables own cfg from here, or it is freed). */
-	n = aif_ctl_apply_config(&ctl, cfg, err, sizeof(err));
-	cfg = NULL;
+	/* Applied as a load is (control owns cfg from here, or it is freed). */
+	n = aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err));
 	if (n != 0) {
 		fprintf(stderr, "config %s: %s\n", o.config, err);
 		goto out;
 	}
 	ctl.loads_ok++;
 
-	unsigned lcore, w = 0;
-	RTE_LCORE_FOREACH_WORKER(lcore) {
-		struct aif_worker *wk = aif_worker_create(sw, (uint16_t)w, 0x5eed + w);
-		if (wk == NULL) {
-			fprintf(stderr, "cannot create worker %u\n", w);
+	/* Runners: which drives what (runner_of), and their RX queues. */
+	n_run = o.vtime ? 1 : single ? n_workers : RTE_MIN(n_workers, (unsigned)fab.n_sw);
+	for (unsigned r = 0; r < n_run; r++) {
+		uint16_t first = single ? 0 : (uint16_t)r;
+		runners[r] = aif_worker_create(fab.sw[first], single ? (uint16_t)r : 0,
+					       o.seed + r);
+		if (runners[r] == NULL) {
+			fprintf(stderr, "cannot create runner %u\n", r);
 			goto out;
 		}
-		runners[w] = wk;
-		aif_worker_set_clock(wk, &ctl.clock);
-		for (uint16_t p = 0; p < sw->n_ports; p++)
-			if (w < sw->ports[p].n_rxq)
-				aif_worker_add_rxq(wk, p, (uint16_t)w);
-		w++;
+		aif_worker_set_clock(runners[r], o.vtime ? NULL : &ctl.clock);
+	}
+	for (uint16_t s = 0; s < fab.n_sw; s++) {
+		struct aif_switch *sw = fab.sw[s];
+		unsigned r = single ? 0 : s % n_run;
+		int d = 0;
+		runner_of[s] = (uint16_t)r;
+		if (!single && s >= n_run &&
+		    (d = aif_worker_add_switch(runners[r], sw, 0, o.seed + s)) < 0) {
+			fprintf(stderr, "cannot add switch %s to runner %u\n", sw->name, r);
+			goto out;
+		}
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			if (single) {
+				for (unsigned w = 0; w < n_run; w++)
+					if (w < sw->ports[p].n_rxq)
+						aif_worker_add_rxq(runners[w], p, (uint16_t)w);
+			} else if (strcmp(sw->ports[p].base->kind, "detached") != 0 &&
+				   aif_worker_add_rxq_of(runners[r], (uint16_t)d, p, 0) != 0) {
+				fprintf(stderr, "runner %u: too many RX queues\n", r);
+				goto out;
+			}
+		}
+	}
+
+	if (single)
+		print_ports(&ctl);
+	else
+		print_fabric(&ctl, cfg, runner_of, n_run, o.vtime);
+
+	if (o.vtime) {
+		struct progress pr = { .t0 = mono_s(), .last = mono_s() };
+		struct aif_vtime v = {
+			.ctl = &ctl, .w = runners[0],
+			.end_ns = o.duration_s > 0 ? (aif_time_ns)(o.duration_s * 1e9 + 0.5)
+						   : AIF_TIME_NS_NEVER,
+			.idle = o.duration_s > 0 ? NULL : edges_idle, .idle_arg = &edges,
+			.progress = vtime_progress, .progress_arg = &pr,
+			.progress_ns = 100 * AIF_NS_PER_US,
+		};
+		if (o.duration_s <= 0 && edges_idle(&edges))
+			printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE)\n");
+		ran = true;
+		aif_vtime_run(&v);
+		double elapsed = mono_s() - pr.t0;
+		aif_time_ns end = aif_clock_now(&ctl.clock);
+		/* leave no peer paused; then the counters */
+		for (uint16_t s = 0; s < fab.n_sw; s++) {
+			struct aif_egress_stop_info stop = { 0 };
+			if (fab.sw[s]->qos != NULL)
+				aif_egress_shutdown(fab.sw[s], fab.sw[s]->shards[0], fab.sw[s]->qos,
+						    end, &stop);
+			if (stop.discarded)
+				printf("  %s: %u packets still queued at the end were discarded\n",
+				       fab.sw[s]->name, stop.discarded);
+		}
+		json_t *fj = fabric_json(&ctl, end);
+		json_object_set_new(fj, "edge_ports", edges_json(&edges));
+		json_object_set_new(fj, "virtual_ns", json_integer((json_int_t)end));
+		json_object_set_new(fj, "events", json_integer((json_int_t)v.steps));
+		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)v.packets));
+		print_fabric_summary(fj, elapsed, end, v.packets);
+		for (unsigned i = 0; i < edges.n; i++) {
+			const struct aif_pcap_port_ctr *c = aif_pcap_port_ctr(edges.pp[i]);
+			if (c->rx_packets || c->tx_packets)
+				printf("  edge %-20s in %8" PRIu64 "  out %8" PRIu64 "%s%s\n",
+				       edges.name[i], c->rx_packets, c->tx_packets,
+				       o.pcap_out ? "  -> " : "", o.pcap_out ? o.pcap_out : "");
+		}
+		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
+		if (o.stats && write_json(o.stats, fj) != 0) {
+			json_decref(fj);
+			goto out;
+		}
+		json_decref(fj);
+		ret = 0;
+		goto out;
 	}
 
 	if (strchr(o.socket, '/') != NULL) {
@@ -705,26 +1279,31 @@ main(int argc, char **argv)
 		fprintf(stderr, "control socket %s: %s\n", o.socket, err);
 		goto out;
 	}
-	print_ports(&ctl);
 	printf("control socket %s\n", o.socket);
 	fflush(stdout);
 
 	double t0 = mono_s();
-	w = 0;
-	RTE_LCORE_FOREACH_WORKER(lcore)
-		rte_eal_remote_launch(worker_main, runners[w++], lcore);
+	unsigned lcore, w = 0;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		if (w < n_run)
+			rte_eal_remote_launch(worker_main, runners[w], lcore);
+		w++;
+	}
 	ran = true;
 
 	aif_time_ns next_link = 0, next_age = 0;
 	while (!stop_requested) {
 		aif_ctl_server_poll(srv, 10);
 		aif_time_ns now = aif_clock_now(&ctl.clock);
-		aif_switch_learn(sw, now);
+		for (uint16_t s = 0; s < fab.n_sw; s++) {
+			aif_switch_learn(fab.sw[s], now);
+			aif_capture_poll(fab.sw[s]); /* packet copies to their files */
+		}
 		if (now >= next_age) {
-			aif_switch_age_neighbors(sw, now);
+			for (uint16_t s = 0; s < fab.n_sw; s++)
+				aif_switch_age_neighbors(fab.sw[s], now);
 			next_age = now + AIF_NEIGH_AGE_NS;
 		}
-		aif_capture_poll(sw); /* packet copies to their files */
 		if (now >= next_link) {
 			poll_links(&ctl);
 			next_link = now + LINK_POLL_NS;
@@ -736,22 +1315,40 @@ main(int argc, char **argv)
 	rte_eal_mp_wait_lcore();
 	double elapsed = mono_s() - t0;
 
-	/* The workers are done, so worker 0's TX queue is free: release the
-	 * peers the switch left paused (XON), before the ports stop. */
+	/* The runners are done, so their TX queues are free: release the peers
+	 * the switches left paused (XON), before the ports stop. */
 	struct aif_egress_stop_info stop = { 0 };
-	if (sw->qos != NULL)
-		aif_egress_shutdown(sw, sw->shards[0], sw->qos, aif_clock_now(&ctl.clock),
-				    &stop);
-	print_summary(sw, elapsed);
-	for (uint16_t p = 0; p < sw->n_ports; p++) {
-		struct aif_capture_info ci;
-		if (aif_capture_get(sw, p, NULL) &&
-		    aif_capture_stop(sw, p, &ci, err, sizeof(err)) == 0)
-			printf("  capture %s: %" PRIu64 " packets written to %s, %" PRIu64
-			       " skipped%s%s\n", sw->ports[p].name, ci.written, ci.path,
-			       ci.skipped, ci.write_errno ? ", write error: " : "",
-			       ci.write_errno ? strerror(ci.write_errno) : "");
+	for (uint16_t s = 0; s < fab.n_sw; s++)
+		if (fab.sw[s]->qos != NULL)
+			aif_egress_shutdown(fab.sw[s], fab.sw[s]->shards[0], fab.sw[s]->qos,
+					    aif_clock_now(&ctl.clock), &stop);
+	json_t *fj = NULL;
+	if (single)
+		print_summary(fab.sw[0], elapsed);
+	else {
+		fj = fabric_json(&ctl, aif_clock_now(&ctl.clock));
+		uint64_t hops = 0;
+		json_t *sw, *p;
+		size_t i, j;
+		json_array_foreach(json_object_get(fj, "switches"), i, sw)
+			json_array_foreach(json_object_get(sw, "ports"), j, p)
+				hops += (uint64_t)jint(p, "rx_packets");
+		print_fabric_summary(fj, elapsed, AIF_TIME_NS_NEVER, hops);
+		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
+		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)hops));
 	}
+	for (uint16_t s = 0; s < fab.n_sw; s++)
+		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++) {
+			struct aif_switch *sw = fab.sw[s];
+			struct aif_capture_info ci;
+			if (aif_capture_get(sw, p, NULL) &&
+			    aif_capture_stop(sw, p, &ci, err, sizeof(err)) == 0)
+				printf("  capture %s%s%s: %" PRIu64 " packets written to %s, %" PRIu64
+				       " skipped%s%s\n", single ? "" : sw->name, single ? "" : ":",
+				       sw->ports[p].name, ci.written, ci.path, ci.skipped,
+				       ci.write_errno ? ", write error: " : "",
+				       ci.write_errno ? strerror(ci.write_errno) : "");
+		}
 	if (stop.discarded)
 		printf("  %u packets still in the egress queues at stop were discarded\n",
 		       stop.discarded);
@@ -760,29 +1357,40 @@ main(int argc, char **argv)
 		       " %u could not be sent (no mbuf, or the port refused it)\n",
 		       stop.xon_frames, stop.xon_prios, stop.xon_prios == 1 ? "y" : "ies",
 		       stop.xon_unsent);
-	if (o.stats && write_stats(o.stats, sw, elapsed) != 0)
+	if (o.stats && (single ? write_stats(o.stats, fab.sw[0], elapsed)
+			       : write_json(o.stats, fj)) != 0) {
+		json_decref(fj);
 		goto out;
+	}
+	json_decref(fj);
 	ret = 0;
 out:
 	/* Every exit, start-up failures included: ports closed before the
-	 * switch (its queues return their mbufs) and the pool are freed. */
+	 * switches (their queues return their mbufs) and the pool are freed. */
 	aif_ctl_server_destroy(srv);
-	memset(pool_ports, 0, sizeof(pool_ports));
-	sw_ports = sw != NULL ? sw->n_ports : 0;
 	if (eal_up)
-		close_ports(sw, &ctl, pool, pool_ports);
+		close_ports(&ctl, pool, pool_ports, &n_pool_ports);
+	for (unsigned i = 0; i < edges.n; i++)
+		if (aif_pcap_port_close(edges.pp[i]) != 0 && ret == 0) {
+			fprintf(stderr, "edge port %s: its output could not be written in full\n",
+				edges.name[i]);
+			ret = 1;
+		}
 	for (unsigned i = 0; i < AIF_MAX_WORKERS; i++)
 		aif_worker_free(runners[i]);
-	if (sw != NULL)
-		aif_capture_free(sw);
-	aif_switch_free(sw);
+	for (uint16_t s = 0; s < fab.n_sw; s++)
+		aif_capture_free(fab.sw[s]);
+	if (built)
+		aif_fabric_free(&fab);
+	for (uint16_t s = 0; s < AIF_MAX_SWITCHES; s++)
+		free(ctl.pinfo[s]);
 	aif_config_free(ctl.cfg);
 	if (pool != NULL) {
 		unsigned in_use = rte_mempool_in_use_count(pool);
 		char msg[768];
 		if (ran) {
 			if (aif_pool_check(in_use, pool->size, pool_ports,
-					   sw_ports, msg, sizeof(msg)) == 0)
+					   n_pool_ports, msg, sizeof(msg)) == 0)
 				in_use = 0; /* every one back, or kept by a driver */
 			printf("%s\n", msg);
 		} else if (in_use) /* e.g. net_pcap keeps a frame it refused */
@@ -794,6 +1402,7 @@ out:
 	}
 	aif_config_free(cfg);
 	free(text);
+	free(eal_argv);
 	if (eal_up)
 		rte_eal_cleanup();
 	return ret;

@@ -101,6 +101,7 @@ void
 aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port)
 {
 	port->ctx = &l->end[side & 1];
+	l->end[side & 1].port = port;
 	port->base = &aif_port_link_ops;
 	port->speed_mbps = (uint32_t)(l->p.rate_bps / 1000000);
 	port->link_up = 1;

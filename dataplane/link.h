@@ -93,6 +93,7 @@ struct aif_link_dir {
 struct aif_link_end {
 	struct aif_link *link;
 	uint8_t side;                /* 0 or 1: sends on dir[side] */
+	struct aif_port *port;       /* the port attached (NULL: none yet) */
 };
 
 struct aif_link {

@@ -38,6 +38,7 @@
 #include "types.h"
 
 struct aif_port;
+struct aif_switch;
 
 struct aif_port_ops {
 	const char *kind; /* "dpdk", "capture", ... (show ports) */
@@ -67,6 +68,7 @@ struct aif_port_ops {
 struct aif_port {
 	char name[AIF_NAME_MAX];
 	uint16_t index;        /* in the switch's ports */
+	const struct aif_switch *sw; /* whose port it is (names in views) */
 	const struct aif_port_ops *ops;  /* what the runtime calls (see above) */
 	const struct aif_port_ops *base; /* the implementation, when ops wraps it */
 	void *ctx;             /* the implementation's state */
@@ -74,7 +76,8 @@ struct aif_port {
 	uint16_t dpdk_port;    /* DPDK implementation: the ethdev port id */
 	uint16_t n_rxq, n_txq;
 	uint32_t speed_mbps;   /* configured, else as the device reports */
-	uint8_t link_up;       /* written by control (aif_switch_set_link) */
+	uint8_t link_up;       /* written by control */
+	uint64_t link_changes; /* link up/down transitions control saw */
 	struct aif_mac dev_mac; /* the device's own MAC */
 };
 

@@ -36,8 +36,10 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_shards,
 	sw->index = index;
 	sw->n_shards = n_shards;
 	sw->pool = pool;
-	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
+	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++) {
 		sw->ports[p].index = p;
+		sw->ports[p].sw = sw;
+	}
 
 	size_t qsz = rte_rcu_qsbr_get_memsize(n_shards);
 	sw->qsv = rte_zmalloc("aif_qsbr", qsz, RTE_CACHE_LINE_SIZE);

@@ -166,7 +166,7 @@ for bin in "${BINS[@]}"; do
 
 	run "$tag-nodevice" "$bin" nodevice.json small.pcap --duration 1
 	expect_fail "$tag-nodevice" \
-		"config $T/nodevice.json: \$.switches[0].ports[1].device: required: the daemon binds every port of its switch to a DPDK device"
+		"config $T/nodevice.json: \$.switches[0].ports[1].device: required: in real time every port that is not a link's end is bound to a DPDK device"
 
 	run "$tag-badcfg" "$bin" bad.json small.pcap --duration 1
 	expect_fail "$tag-badcfg" \

@@ -15,6 +15,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <malloc.h>
@@ -168,6 +169,8 @@ setup(void **state)
 	aif_clock_init_virtual(&F.ctl.clock, 0);
 	for (uint16_t i = 0; i < 2; i++)
 		aif_ctl_add_switch(&F.ctl, F.sw[i]);
+	F.ctl.links = &F.link;
+	F.ctl.n_links = 1;
 	if (aif_ctl_apply_config(&F.ctl, aif_config_ref(F.cfg), err, sizeof(err)) != 0) {
 		fprintf(stderr, "load: %s\n", err);
 		return -1;
@@ -240,6 +243,8 @@ udp_frame(uint32_t seq)
 	return m;
 }
 
+static json_t *ctl(const char *line);
+
 static void
 test_two_switches_over_a_link(void **state)
 {
@@ -311,6 +316,24 @@ test_two_switches_over_a_link(void **state)
 			for (unsigned r = 0; r < AIF_DROP_MAX; r++)
 				assert_int_equal(c.drops[r], 0);
 		}
+
+	/* show links: the link's two directions, named by their ends; its
+	 * utilization over the time elapsed */
+	aif_clock_set(&F.ctl.clock, got_ns[N_PKTS - 1]);
+	json_t *r = ctl("{\"cmd\": \"show_links\", \"switch\": \"leaf1\"}");
+	json_t *l = json_array_get(json_object_get(r, "result"), 0);
+	assert_non_null(l);
+	assert_string_equal(json_string_value(json_object_get(l, "link")), "up");
+	json_t *d0 = json_array_get(json_object_get(l, "directions"), 0);
+	assert_string_equal(json_string_value(json_object_get(d0, "from")), "leaf0:p1");
+	assert_string_equal(json_string_value(json_object_get(d0, "to")), "leaf1:p0");
+	assert_int_equal(json_integer_value(json_object_get(d0, "tx_packets")), N_PKTS);
+	double util = json_real_value(json_object_get(d0, "utilization"));
+	double want = (double)F.link->dir[0].ctr.busy_ps / ((double)got_ns[N_PKTS - 1] * 1000);
+	assert_true(util > 0.5 && fabs(util - want) < 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_array_get(json_object_get(l, "directions"), 1), "tx_packets")), 0);
+	json_decref(r);
 }
 
 /* One request through the socket's line handler: the reply, parsed. */

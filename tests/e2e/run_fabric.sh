@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# A generated 4-leaf x 2-spine fabric in one aifabric process, fed with
+# scapy-made RoCEv2 captures and checked with scapy and tshark:
+#
+#  1. virtual time (--virtual-time, pcap edge ports): 96 flows from host
+#     leaf0-0 to the other leaves' hosts come out of the right edge ports,
+#     TTL 61, MACs, IPv4 checksum and ICRC valid, PSNs in order, the first
+#     frame at its exact arrival time, both spines used; a second run gives
+#     byte-identical output files and counters;
+#  2. real time, the same fabric with net_pcap edge ports: the same checks
+#     but the timing;
+#  3. 3-to-1 incast with PFC in virtual time (25 Gb/s hosts, 2 MB buffers):
+#     no drop, every frame delivered, pauses on every hop back to the
+#     senders' hosts (counted per link), the same pause timeline and files
+#     in two runs; tshark dissects the PFC frames the hosts received.
+#
+#   tests/e2e/run_fabric.sh [path/to/aifabric]      (default build/aifabric)
+#
+# Env: FABRIC_KEEP=1 keeps the temp dir; FABRIC_VT_ONLY=1 skips real time.  Needs python3-scapy
+# (/usr/bin/python3), tshark and the net_pcap PMD.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BIN=${1:-$ROOT/build/aifabric}
+PY=/usr/bin/python3
+FT="$HERE/fabric_traffic.py"
+
+if [ ! -x "$BIN" ]; then
+	echo "run_fabric: $BIN is not an executable (build first)" >&2
+	exit 2
+fi
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+T=$(mktemp -d /tmp/aif-fabric.XXXXXX)
+PREFIX=aif-fabric-$$
+fail() {
+	echo "run_fabric: FAIL: $*" >&2
+	for f in "$T"/*.log; do
+		[ -s "$f" ] || continue
+		echo "----- $f -----" >&2
+		tail -n 60 "$f" >&2
+	done
+	echo "run_fabric: files kept in $T" >&2
+	rm -rf "/var/run/dpdk/$PREFIX"
+	exit 1
+}
+
+cat > "$T/ls.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 1,
+  "host_gbps": 100, "uplink_gbps": 100, "delay_ns": 1000,
+  "host_devices": ["net_pcap0", "net_pcap1", "net_pcap2", "net_pcap3"]}}}
+EOF
+"$PY" "$FT" gen --out "$T/in.pcap" --leaves 4 --flows 96 || fail "traffic generation"
+
+# 1. virtual time, twice
+for run in a b; do
+	mkdir -p "$T/vt_$run"
+	timeout -k 5 120 "$BIN" -- --config "$T/ls.json" --virtual-time \
+		--pcap-in "leaf0:h0=$T/in.pcap" --pcap-out "$T/vt_$run" \
+		--stats "$T/vt_$run.json" > "$T/vt_$run.log" 2>&1 < /dev/null ||
+		fail "virtual-time run $run exited with status $?"
+done
+echo "virtual time:"
+"$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/vt_a" \
+	--stats "$T/vt_a.json" --timing || fail "virtual-time output"
+for f in "$T"/vt_a/*.pcap; do
+	cmp -s "$f" "$T/vt_b/$(basename "$f")" || fail "$(basename "$f") differs between two runs"
+done
+grep -v '"elapsed_s"' "$T/vt_a.json" > "$T/vt_a.cmp"
+grep -v '"elapsed_s"' "$T/vt_b.json" > "$T/vt_b.cmp"
+cmp -s "$T/vt_a.cmp" "$T/vt_b.cmp" || fail "counters differ between two runs"
+echo "  ok   two runs: identical output files and counters"
+
+# 2. real time, net_pcap edge ports (FABRIC_VT_ONLY=1: skipped)
+if [ "${FABRIC_VT_ONLY:-0}" != 1 ]; then
+mkdir -p "$T/rt"
+rc=0
+timeout -k 5 60 "$BIN" -l 0-1 --file-prefix "$PREFIX" --no-pci --no-huge -m 1024 \
+	--no-telemetry --log-level error \
+	--vdev "net_pcap0,rx_pcap=$T/in.pcap,tx_pcap=$T/rt/leaf0-h0.pcap" \
+	--vdev "net_pcap1,tx_pcap=$T/rt/leaf1-h0.pcap" \
+	--vdev "net_pcap2,tx_pcap=$T/rt/leaf2-h0.pcap" \
+	--vdev "net_pcap3,tx_pcap=$T/rt/leaf3-h0.pcap" \
+	-- --config "$T/ls.json" --socket "$T/aifabric.sock" --duration 4 \
+	--stats "$T/rt.json" > "$T/rt.log" 2>&1 < /dev/null &
+pid=$!
+# the live fabric through aifabricctl: its links and computed routes
+CTL="$ROOT/build/aifabricctl"
+for _ in $(seq 1 100); do [ -S "$T/aifabric.sock" ] && break; sleep 0.1; done
+if [ -x "$CTL" ] && [ -S "$T/aifabric.sock" ]; then
+	"$CTL" -s "$T/aifabric.sock" --switch leaf0 show links > "$T/ctl_links.log" 2>&1 ||
+		{ kill "$pid"; wait "$pid" || true; fail "aifabricctl show links"; }
+	"$CTL" -s "$T/aifabric.sock" --switch leaf0 show routes > "$T/ctl_routes.log" 2>&1 ||
+		{ kill "$pid"; wait "$pid" || true; fail "aifabricctl show routes"; }
+fi
+wait "$pid" || rc=$?
+rm -rf "/var/run/dpdk/$PREFIX"
+[ "$rc" -eq 0 ] || fail "real-time run exited with status $rc"
+if [ -x "$CTL" ]; then
+	grep -q 'leaf0:u0 .*spine0:d0 .*100G' "$T/ctl_links.log" &&
+		grep -q 'spine1:d0 .*leaf0:u1' "$T/ctl_links.log" ||
+		fail "show links --switch leaf0: not leaf0's uplinks both ways"
+	! grep -q 'leaf1:u' "$T/ctl_links.log" || fail "show links --switch leaf0 shows leaf1's links"
+	grep -q '10.3.0.0/24 .*via-spine0-spine1' "$T/ctl_routes.log" ||
+		fail "show routes --switch leaf0: no computed route to leaf3's hosts over both spines"
+	echo "  ok   aifabricctl: show links and show routes --switch leaf0 on the live fabric"
+fi
+echo "real time (net_pcap):"
+"$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/rt" \
+	--stats "$T/rt.json" || fail "real-time output"
+fi
+
+# 3. incast with PFC, virtual time, twice
+cat > "$T/incast.json" <<'EOF'
+{"policies": {"default": {"qos": {"buffer": {"size_bytes": 2000000}}}},
+ "topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 1,
+  "host_gbps": 25, "uplink_gbps": 100, "delay_ns": 1000}}}
+EOF
+"$PY" "$FT" incast --out-dir "$T" --senders 3 --frames 1500 --gbps 25 ||
+	fail "incast traffic generation"
+for run in a b; do
+	mkdir -p "$T/inc_$run"
+	timeout -k 5 120 "$BIN" -- --config "$T/incast.json" --virtual-time \
+		--pcap-in "leaf0:h0=$T/inc0.pcap" --pcap-in "leaf1:h0=$T/inc1.pcap" \
+		--pcap-in "leaf2:h0=$T/inc2.pcap" --pcap-out "$T/inc_$run" \
+		--stats "$T/inc_$run.json" > "$T/inc_$run.log" 2>&1 < /dev/null ||
+		fail "incast run $run exited with status $?"
+done
+echo "incast with PFC (virtual time):"
+"$PY" "$FT" check-incast --stats "$T/inc_a.json" --senders 3 --frames 1500 ||
+	fail "incast counters"
+for f in "$T"/inc_a/*.pcap; do
+	cmp -s "$f" "$T/inc_b/$(basename "$f")" || fail "$(basename "$f") differs between two runs"
+done
+grep -v '"elapsed_s"' "$T/inc_a.json" > "$T/inc_a.cmp"
+grep -v '"elapsed_s"' "$T/inc_b.json" > "$T/inc_b.cmp"
+cmp -s "$T/inc_a.cmp" "$T/inc_b.cmp" || fail "incast counters differ between two runs"
+echo "  ok   two runs: identical output files (pause timeline) and counters"
+# the pause timeline as tshark reads it: class 3 only, XOFF and XON alternating
+tshark -r "$T/inc_a/leaf0-h0.pcap" -Y macc.cbfc.enbv -T fields \
+	-e frame.time_epoch -e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 \
+	> "$T/pfc_timeline.txt" 2> "$T/tshark.log" || fail "tshark"
+n=$(wc -l < "$T/pfc_timeline.txt")
+[ "$n" -gt 0 ] || fail "tshark found no PFC frame in leaf0-h0.pcap"
+awk '$2 != "0x0008" { bad = 1 } END { exit bad }' "$T/pfc_timeline.txt" ||
+	fail "a PFC frame to host leaf0-0 enables a class other than 3"
+awk 'NR % 2 == 1 && $3 == 0 { bad = 1 } NR % 2 == 0 && $3 != 0 { bad = 1 } END { exit bad }' \
+	"$T/pfc_timeline.txt" || fail "XOFF and XON to host leaf0-0 do not alternate"
+echo "  ok   tshark: $n PFC frames to host leaf0-0, class 3, XOFF and XON alternating"
+
+if [ "${FABRIC_KEEP:-0}" = 1 ]; then
+	echo "run_fabric: files kept in $T"
+else
+	rm -rf "$T"
+fi
+echo "run_fabric: PASS"

@@ -982,6 +982,35 @@ bad:
 	return NULL;
 }
 
+/* link NAME [up|down] [loss=RATE] [corrupt=RATE] */
+static char *
+link_request(int argc, char **argv, const char **cmd)
+{
+	if (argc < 3)
+		goto bad;
+	json_t *req = json_pack("{s:s, s:s}", "cmd", "link_set", "link", argv[1]);
+	for (int i = 2; i < argc; i++) {
+		char *end;
+		if (strcmp(argv[i], "up") == 0 || strcmp(argv[i], "down") == 0) {
+			json_object_set_new(req, "state", json_string(argv[i]));
+			continue;
+		}
+		const char *key = strncmp(argv[i], "loss=", 5) == 0 ? "loss_rate"
+				: strncmp(argv[i], "corrupt=", 8) == 0 ? "corrupt_rate" : NULL;
+		if (key == NULL)
+			goto bad;
+		double v = strtod(strchr(argv[i], '=') + 1, &end);
+		if (*end != '\0' || end == strchr(argv[i], '=') + 1)
+			goto bad;
+		json_object_set_new(req, key, json_real(v));
+	}
+	*cmd = "link_set";
+	return dump_request(req);
+bad:
+	fprintf(stderr, "aifabricctl: link NAME [up|down] [loss=RATE] [corrupt=RATE]\n");
+	exit(EXIT_ERR);
+}
+
 /*
  * The request line (no '\n') for the words of a command, and in *cmd the
  * command name that picks the view; exits on a bad command line.
@@ -995,6 +1024,8 @@ build_request(int argc, char **argv, const char **cmd)
 			return line;
 		goto unknown;
 	}
+	if (argc >= 1 && strcmp(argv[0], "link") == 0)
+		return link_request(argc, argv, cmd);
 	if (argc >= 1 && strcmp(argv[0], "trace") == 0) {
 		char *line = trace_request(argc, argv, cmd);
 		if (line != NULL)

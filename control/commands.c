@@ -675,6 +675,88 @@ ctl_show_links(CTL_ARGS)
 	return aif_ctl_links_json(c, only, aif_clock_now(&c->clock));
 }
 
+int
+aif_ctl_find_link(const struct aif_ctl *c, const char *name)
+{
+	for (uint32_t k = 0; k < c->n_links; k++) {
+		const struct aif_link *l = c->links[k];
+		if (strcmp(l->name, name) == 0)
+			return (int)k;
+		for (int e = 0; e < 2; e++) {
+			const struct aif_port *p = l->end[e].port;
+			char end[2 * AIF_NAME_MAX + 2];
+			snprintf(end, sizeof(end), "%s:%s", p->sw->name, p->name);
+			if (strcmp(end, name) == 0)
+				return (int)k;
+		}
+	}
+	return -1;
+}
+
+int
+aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
+		 double corrupt_rate, aif_time_ns now_ns, char *err, size_t err_len)
+{
+	struct aif_link *l = c->links[k];
+
+	if (loss_rate > 1 || corrupt_rate > 1) {
+		snprintf(err, err_len, "rates are 0..1");
+		return -1;
+	}
+	aif_link_set_faults(l, loss_rate, corrupt_rate);
+	if (up < 0 || (up != 0) == (l->up != 0))
+		return 0;
+	aif_link_set_up(l, up, now_ns);
+	for (int e = 0; e < 2; e++)
+		l->end[e].port->link_changes++;
+	return aif_ctl_links_changed(c, err, err_len);
+}
+
+static json_t *
+ctl_link_set(CTL_ARGS)
+{
+	const char *name = json_string_value(json_object_get(req, "link"));
+	const json_t *st = json_object_get(req, "state");
+	double rate[2] = { -1, -1 };
+	static const char *const keys[2] = { "loss_rate", "corrupt_rate" };
+	int up = -1;
+
+	(void)sw;
+	if (name == NULL) {
+		snprintf(err, err_len, "\"link\": a link's name or one of its ends "
+			 "(\"leaf0:u0\"), as show links names them");
+		return NULL;
+	}
+	int k = aif_ctl_find_link(c, name);
+	if (k < 0) {
+		snprintf(err, err_len, "no emulated link '%s' (show links names them)", name);
+		return NULL;
+	}
+	if (st != NULL) {
+		const char *v = json_string_value(st);
+		if (v == NULL || (strcmp(v, "up") != 0 && strcmp(v, "down") != 0)) {
+			snprintf(err, err_len, "\"state\": \"up\" or \"down\"");
+			return NULL;
+		}
+		up = strcmp(v, "up") == 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		const json_t *r = json_object_get(req, keys[i]);
+		if (r == NULL)
+			continue;
+		if (!json_is_number(r) || !(json_number_value(r) >= 0 && json_number_value(r) <= 1)) {
+			snprintf(err, err_len, "\"%s\": a number 0..1", keys[i]);
+			return NULL;
+		}
+		rate[i] = json_number_value(r);
+	}
+	if (aif_ctl_link_set(c, (uint32_t)k, up, rate[0], rate[1], aif_clock_now(&c->clock),
+			     err, err_len) != 0)
+		return NULL;
+	return json_pack("{s:s, s:s}", "link", c->links[k]->name, "state",
+			 c->links[k]->up ? "up" : "down");
+}
+
 json_t *
 aif_ctl_links_json(const struct aif_ctl *c, const struct aif_switch *only, aif_time_ns now_ns)
 {

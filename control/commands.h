@@ -107,6 +107,20 @@ json_t *aif_ctl_trace_start(struct aif_switch *sw, json_t *req, char *err, size_
 json_t *aif_ctl_trace_stop(struct aif_switch *sw, char *err, size_t err_len);
 json_t *aif_ctl_show_trace(struct aif_switch *sw, json_t *req, char *err, size_t err_len);
 
+/* The emulated link named name ("leaf0:u0-spine0:d0"), or with an end
+ * named so ("leaf0:u0"); -1 if none. */
+int aif_ctl_find_link(const struct aif_ctl *c, const char *name);
+
+/*
+ * Link k goes up or down at now_ns (up: 1/0; -1: as it is) and gets its
+ * loss and corruption rates (0..1; -1: as they are).  On a change of
+ * state both ends' ports count it (link_changes) and the tables are
+ * rebuilt at once, so group members leave or rejoin in that one routing
+ * update.  0, or -1 with err.
+ */
+int aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
+		     double corrupt_rate, aif_time_ns now_ns, char *err, size_t err_len);
+
 /* The emulated links as JSON (show links, the exit summary): both
  * directions' counters, utilization since start_ns; only those with an
  * end on switch sw when sw is not NULL. */

@@ -181,7 +181,10 @@
  *                                 link and a linked port carries no host;
  *                                 rate_gbps optional number > 0 (at most
  *                                 1000000), default the port speed;
- *                                 delay_ns optional integer >= 0, default 0
+ *                                 delay_ns optional integer >= 0, default 0;
+ *                                 loss_rate, corrupt_rate optional 0..1,
+ *                                 default 0: each frame lost, or one bit of
+ *                                 its payload flipped, with that probability
  *   ]
  * }
  *
@@ -2317,7 +2320,7 @@ static int
 parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 {
 	static const char *const keys[] = {"a", "b", "rate_gbps", "delay_ns",
-					   NULL};
+					   "loss_rate", "corrupt_rate", NULL};
 	struct aif_topo_link *l = &c->cfg->links[idx];
 	long long delay = 0;
 	double gbps;
@@ -2342,6 +2345,9 @@ parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	if (get_int(c, j, path, "delay_ns", false, 0, LLONG_MAX, &delay) < 0)
 		return -1;
 	l->delay_ns = (uint64_t)delay;
+	if (get_real(c, j, path, "loss_rate", 0, false, 1, &l->loss_rate) < 0 ||
+	    get_real(c, j, path, "corrupt_rate", 0, false, 1, &l->corrupt_rate) < 0)
+		return -1;
 	return 0;
 }
 

@@ -80,6 +80,8 @@ struct aif_topo_link {
 	uint16_t a_switch, a_port, b_switch, b_port;
 	uint64_t rate_bps;   /* 0: port speed */
 	uint64_t delay_ns;
+	double loss_rate;    /* 0..1: frames lost on the way */
+	double corrupt_rate; /* 0..1: frames with a payload bit flipped */
 };
 
 struct aif_host_params {

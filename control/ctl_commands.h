@@ -41,6 +41,8 @@
 	  "next-hop groups: members, counts, flowlet collisions")                        \
 	_(show_links, "show links", "", AIF_CTL_F_WORDS,                                 \
 	  "emulated links: packets, bytes, utilization, pauses (--switch: its links)")   \
+	_(link_set, "link", "NAME [up|down] [loss=RATE] [corrupt=RATE]", 0,             \
+	  "take an emulated link down or up, set its loss and corruption rates")       \
 	_(show_counters, "show counters", "", AIF_CTL_VIEW, "port counters and drops by reason") \
 	_(clear_counters, "clear counters", "", AIF_CTL_VIEW, "counters start from zero") \
 	_(show_pfc, "show pfc", "", AIF_CTL_VIEW, "PFC and PAUSE frames, time paused")   \

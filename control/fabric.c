@@ -8,7 +8,8 @@
 
 int
 aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
-		 struct rte_mempool *pool, uint16_t n_shards, char *err, size_t err_len)
+		 struct rte_mempool *pool, uint16_t n_shards, uint64_t seed, char *err,
+		 size_t err_len)
 {
 	char why[AIF_ERR_MAX];
 
@@ -44,7 +45,11 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 		uint64_t rate = tl->rate_bps ? tl->rate_bps
 			: (uint64_t)(a->ports[tl->a_port].speed_mbps ? a->ports[tl->a_port].speed_mbps
 								      : 100000) * 1000000;
-		const struct aif_link_params lp = { .rate_bps = rate, .delay_ns = tl->delay_ns };
+		const struct aif_link_params lp = {
+			.rate_bps = rate, .delay_ns = tl->delay_ns, .loss_rate = tl->loss_rate,
+			.corrupt_rate = tl->corrupt_rate,
+			.seed = seed * 0x9E3779B97F4A7C15ull + k,
+		};
 
 		snprintf(name, sizeof(name), "%s:%s-%s:%s", a->name, a->ports[tl->a_port].name,
 			 b->name, b->ports[tl->b_port].name);

@@ -4,7 +4,7 @@
  * them, ready for control to load tables into and for runners to drive.
  *
  *	struct aif_fabric f;
- *	if (aif_fabric_build(&f, cfg, pool, 1, err, sizeof(err)) != 0) ...
+ *	if (aif_fabric_build(&f, cfg, pool, 1, seed, err, sizeof(err)) != 0) ...
  *	// bind the ports that have a device (DPDK) yourself, then
  *	for (i = 0; i < f.n_sw; i++) aif_ctl_add_switch(&ctl, f.sw[i]);
  *	aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err));
@@ -37,10 +37,12 @@ struct aif_fabric {
 	struct aif_link **link;      /* [n_links], as cfg->links */
 };
 
-/* Build cfg's switches (n_shards each) and links; 0, or -1 with err (the
- * JSON path of what could not be built) and nothing left behind. */
+/* Build cfg's switches (n_shards each) and links (link k's loss and
+ * corruption draws seeded from seed and k); 0, or -1 with err (the JSON
+ * path of what could not be built) and nothing left behind. */
 int aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
-		     struct rte_mempool *pool, uint16_t n_shards, char *err, size_t err_len);
+		     struct rte_mempool *pool, uint16_t n_shards, uint64_t seed, char *err,
+		     size_t err_len);
 /* Free the switches and links (the runners and captures first). */
 void aif_fabric_free(struct aif_fabric *f);
 

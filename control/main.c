@@ -92,6 +92,8 @@ struct opts {
 	unsigned n_pcap_in;
 	const char *pcap_in[MAX_PCAP_IN]; /* --pcap-in SWITCH:PORT=FILE */
 	uint64_t seed;                   /* --seed: the runners' random sources */
+	unsigned n_link_ev;
+	const char *link_ev[MAX_PCAP_IN]; /* --link NAME@SECONDS=ACTION */
 };
 
 static void
@@ -123,7 +125,10 @@ usage(const char *prog)
 		"  --pcap-in SWITCH:PORT=FILE  frames received on that edge port, at their\n"
 		"                     timestamps (repeat for more ports)\n"
 		"  --pcap-out DIR     every edge port writes what it sends to DIR/SWITCH-PORT.pcap\n"
-		"                     (nanosecond virtual timestamps)\n",
+		"                     (nanosecond virtual timestamps)\n"
+		"  --link NAME@SECONDS=ACTION  at that virtual time, link NAME (or the link with\n"
+		"                     an end NAME, e.g. leaf0:u0) goes down, up, or gets\n"
+		"                     loss:RATE or corrupt:RATE (repeat for more)\n",
 		prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
 }
 
@@ -141,6 +146,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "pcap-in", required_argument, NULL, 'I' },
 		{ "pcap-out", required_argument, NULL, 'O' },
 		{ "seed", required_argument, NULL, 'E' },
+		{ "link", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -171,6 +177,18 @@ parse_opts(int argc, char **argv, struct opts *o)
 			}
 			o->pcap_in[o->n_pcap_in++] = optarg;
 			break;
+		case 'L':
+			if (strchr(optarg, '@') == NULL || strchr(strchr(optarg, '@'), '=') == NULL) {
+				fprintf(stderr, "--link '%s': expected NAME@SECONDS=down|up|loss:RATE|"
+					"corrupt:RATE\n", optarg);
+				return -1;
+			}
+			if (o->n_link_ev == MAX_PCAP_IN) {
+				fprintf(stderr, "--link: at most %u\n", MAX_PCAP_IN);
+				return -1;
+			}
+			o->link_ev[o->n_link_ev++] = optarg;
+			break;
 		case 'E':
 			errno = 0;
 			o->seed = strtoull(optarg, &end, 0);
@@ -200,6 +218,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "--pcap-in and --pcap-out are for --virtual-time; in real time "
 			"an edge port reads a pcap through its DPDK device (--vdev "
 			"net_pcap0,rx_pcap=FILE)\n");
+		return -1;
+	}
+	if (!o->vtime && o->n_link_ev > 0) {
+		fprintf(stderr, "--link is for --virtual-time; in real time: aifabricctl link "
+			"NAME down|up|loss=RATE\n");
 		return -1;
 	}
 	struct stat st;
@@ -795,8 +818,8 @@ print_fabric_summary(json_t *fj, double elapsed_s, aif_time_ns virt_ns, uint64_t
 		       json_string_value(json_object_get(sw, "switch")), rx, tx, drops);
 	}
 	if (json_array_size(links) > 0)
-		printf("  %-36s %12s %14s %6s %8s %6s\n", "link direction", "packets", "bytes",
-		       "util", "pauses", "lost");
+		printf("  %-36s %12s %14s %6s %8s %6s %8s\n", "link direction", "packets", "bytes",
+		       "util", "pauses", "lost", "corrupt");
 	json_array_foreach(links, i, l) {
 		json_t *d;
 		json_array_foreach(json_object_get(l, "directions"), j, d) {
@@ -804,11 +827,15 @@ print_fabric_summary(json_t *fj, double elapsed_s, aif_time_ns virt_ns, uint64_t
 			snprintf(name, sizeof(name), "%s>%s",
 				 json_string_value(json_object_get(d, "from")),
 				 json_string_value(json_object_get(d, "to")));
+			/* lost: delay line full, random loss, on the wire at a link
+			 * down, handed to it while down (the JSON has each) */
 			printf("  %-36s %12" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT
-			       " %5.1f%% %8" JSON_INTEGER_FORMAT " %6" JSON_INTEGER_FORMAT "\n",
+			       " %5.1f%% %8" JSON_INTEGER_FORMAT " %6" JSON_INTEGER_FORMAT
+			       " %8" JSON_INTEGER_FORMAT "\n",
 			       name, jint(d, "tx_packets"), jint(d, "tx_bytes"),
 			       100.0 * json_real_value(json_object_get(d, "utilization")),
-			       jint(d, "tx_ctrl"), jint(d, "lost_full"));
+			       jint(d, "tx_ctrl"), jint(d, "lost_full") + jint(d, "lost_random") +
+			       jint(d, "lost_down") + jint(d, "dropped_down"), jint(d, "corrupted"));
 		}
 	}
 	const char *k;
@@ -960,6 +987,56 @@ bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_f
 			aif_pcap_port_attach(e->pp[e->n++], port);
 		}
 	}
+	return 0;
+}
+
+/* --link NAME@SECONDS=ACTION into actions sorted by time (stable); -1
+ * with a message on a bad one. */
+static int
+link_events(const struct opts *o, const struct aif_ctl *ctl, struct aif_vtime_action *acts)
+{
+	for (unsigned i = 0; i < o->n_link_ev; i++) {
+		const char *a = o->link_ev[i], *at = strrchr(a, '@'), *eq = strchr(at, '=');
+		char name[2 * AIF_NAME_MAX + 4], *end;
+		struct aif_vtime_action *x = &acts[i];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(at - a), a);
+		int k = aif_ctl_find_link(ctl, name);
+		if (k < 0) {
+			fprintf(stderr, "--link '%s': no emulated link '%s' (a link's name, e.g. "
+				"%s, or one of its ends)\n", a, name,
+				ctl->n_links ? ctl->links[0]->name : "none in this config");
+			return -1;
+		}
+		double t = strtod(at + 1, &end);
+		if (end != eq || !(t >= 0) || t > 1e6) {
+			fprintf(stderr, "--link '%s': '%.*s' is not a time in seconds\n", a,
+				(int)(eq - at - 1), at + 1);
+			return -1;
+		}
+		*x = (struct aif_vtime_action){ .at_ns = (aif_time_ns)(t * 1e9 + 0.5),
+						.link = (uint32_t)k, .up = -1, .loss_rate = -1,
+						.corrupt_rate = -1 };
+		const char *act = eq + 1;
+		double r = 0;
+		if (strcmp(act, "down") == 0 || strcmp(act, "up") == 0)
+			x->up = act[0] == 'u';
+		else if ((strncmp(act, "loss:", 5) == 0 || strncmp(act, "corrupt:", 8) == 0) &&
+			 (r = strtod(strchr(act, ':') + 1, &end), *end == '\0') && r >= 0 && r <= 1)
+			*(act[0] == 'l' ? &x->loss_rate : &x->corrupt_rate) = r;
+		else {
+			fprintf(stderr, "--link '%s': action '%s' is not down, up, loss:RATE or "
+				"corrupt:RATE (RATE 0..1)\n", a, act);
+			return -1;
+		}
+	}
+	/* insertion sort: stable, few */
+	for (unsigned i = 1; i < o->n_link_ev; i++)
+		for (unsigned j = i; j > 0 && acts[j - 1].at_ns > acts[j].at_ns; j--) {
+			struct aif_vtime_action t = acts[j];
+			acts[j] = acts[j - 1];
+			acts[j - 1] = t;
+		}
 	return 0;
 }
 
@@ -1134,7 +1211,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "cannot create mbuf pool: %s\n", rte_strerror(rte_errno));
 		goto out;
 	}
-	if (aif_fabric_build(&fab, cfg, pool, n_shards, err, sizeof(err)) != 0) {
+	if (aif_fabric_build(&fab, cfg, pool, n_shards, o.seed, err, sizeof(err)) != 0) {
 		fprintf(stderr, "config %s: %s\n", o.config, err);
 		goto out;
 	}
@@ -1219,6 +1296,9 @@ main(int argc, char **argv)
 		print_fabric(&ctl, cfg, runner_of, n_run, o.vtime);
 
 	if (o.vtime) {
+		static struct aif_vtime_action acts[MAX_PCAP_IN];
+		if (link_events(&o, &ctl, acts) != 0)
+			goto out;
 		struct progress pr = { .t0 = mono_s(), .last = mono_s() };
 		struct aif_vtime v = {
 			.ctl = &ctl, .w = runners[0],
@@ -1227,6 +1307,7 @@ main(int argc, char **argv)
 			.idle = o.duration_s > 0 ? NULL : edges_idle, .idle_arg = &edges,
 			.progress = vtime_progress, .progress_arg = &pr,
 			.progress_ns = 100 * AIF_NS_PER_US,
+			.actions = acts, .n_actions = o.n_link_ev,
 		};
 		if (o.duration_s <= 0 && edges_idle(&edges))
 			printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE)\n");

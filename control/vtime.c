@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The virtual-time loop (vtime.h). */
+#include <stdio.h>
+
 #include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
 #include "../dataplane/switch.h"
@@ -30,8 +32,27 @@ aif_vtime_run(struct aif_vtime *v)
 	aif_time_ns next_ctl = now, next_age = now + AIF_NEIGH_AGE_NS;
 	aif_time_ns next_progress = v->progress != NULL ? now + v->progress_ns : AIF_TIME_NS_NEVER;
 	uint64_t since_check = 0;
+	unsigned next_action = 0;
 
+	while (next_action < v->n_actions && v->actions[next_action].at_ns < now)
+		next_action++; /* in the past: not done */
 	for (;;) {
+		/* a scheduled action first, at its own time */
+		if (next_action < v->n_actions) {
+			const struct aif_vtime_action *a = &v->actions[next_action];
+			if (a->at_ns <= next_ctl && a->at_ns <= aif_worker_next_event_ns(v->w, now) &&
+			    a->at_ns <= v->end_ns) {
+				char err[256];
+				now = a->at_ns;
+				aif_clock_set(&c->clock, now);
+				if (aif_ctl_link_set(c, a->link, a->up, a->loss_rate, a->corrupt_rate,
+						     now, err, sizeof(err)) != 0)
+					fprintf(stderr, "at %.9f s: link %s: %s\n", (double)now / 1e9,
+						c->links[a->link]->name, err);
+				next_action++;
+				continue;
+			}
+		}
 		aif_time_ns t = aif_worker_next_event_ns(v->w, now);
 		/* periodic work only ahead (PFC refresh, bands, control): is
 		 * anything left to come? */

@@ -18,7 +18,8 @@
  * Control's periodic work runs inside the loop at fixed virtual times, so
  * a run depends on nothing but its inputs and seeds: neighbour learning
  * and packet-capture copies every AIF_VTIME_CONTROL_NS, neighbour aging
- * every AIF_NEIGH_AGE_NS.
+ * every AIF_NEIGH_AGE_NS, and scheduled actions (a link going down or up,
+ * its loss rate) at their own times.
  *
  * The loop ends at end_ns, or earlier when idle(idle_arg) says nothing
  * more will come (its inputs are done and no packet is anywhere in the
@@ -38,6 +39,15 @@ struct aif_worker;
 #define AIF_VTIME_CONTROL_NS (10 * AIF_NS_PER_US)
 #define AIF_VTIME_IDLE_CHECK_STEPS 4096
 
+/* A control action at a virtual time: link k up or down, its rates. */
+struct aif_vtime_action {
+	aif_time_ns at_ns;
+	uint32_t link;
+	int up;               /* 1, 0, or -1: as it is */
+	double loss_rate;     /* -1: as it is */
+	double corrupt_rate;  /* -1: as it is */
+};
+
 struct aif_vtime {
 	struct aif_ctl *ctl;      /* its clock must be virtual; moved to each event */
 	struct aif_worker *w;     /* the runner over every switch */
@@ -48,6 +58,10 @@ struct aif_vtime {
 	void (*progress)(const struct aif_vtime *v, void *arg);
 	void *progress_arg;
 	aif_time_ns progress_ns;
+	/* control actions, by at_ns (ties in order), each done at its time
+	 * before the runner steps there (aif_ctl_link_set) */
+	const struct aif_vtime_action *actions;
+	unsigned n_actions;
 	/* out */
 	aif_time_ns now_ns;       /* the last event's time */
 	uint64_t steps;           /* runner steps (events) */

@@ -56,6 +56,11 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 			 (unsigned long long)p->rate_bps, AIF_LINK_RATE_MAX_BPS);
 		return NULL;
 	}
+	if (!(p->loss_rate >= 0 && p->loss_rate <= 1 && p->corrupt_rate >= 0 &&
+	      p->corrupt_rate <= 1)) {
+		snprintf(err, err_len, "loss_rate and corrupt_rate must be 0..1");
+		return NULL;
+	}
 	if (p->delay_ns > AIF_LINK_DELAY_MAX_NS || p->horizon_ns > AIF_LINK_DELAY_MAX_NS) {
 		snprintf(err, err_len, "delay %llu ns or horizon %llu ns above %llu ns",
 			 (unsigned long long)p->delay_ns, (unsigned long long)p->horizon_ns,
@@ -67,10 +72,17 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 		goto nomem;
 	snprintf(l->name, sizeof(l->name), "%s", name);
 	l->p = *p;
+	l->up = 1;
+	aif_link_set_faults(l, p->loss_rate, p->corrupt_rate);
 	uint32_t n = slots_for(p);
 	for (int d = 0; d < 2; d++) {
 		l->end[d] = (struct aif_link_end){ .link = l, .side = (uint8_t)d };
 		l->dir[d].mask = n - 1;
+		/* splitmix64 of the seed and the direction: never 0 */
+		uint64_t z = p->seed + 0x9E3779B97F4A7C15ull * (uint64_t)(d + 1);
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+		l->dir[d].rng = (z ^ (z >> 31)) | 1;
 		l->dir[d].slot = rte_zmalloc("aif_link_slots", n * sizeof(struct aif_link_slot),
 					     RTE_CACHE_LINE_SIZE);
 		if (l->dir[d].slot == NULL)
@@ -130,7 +142,68 @@ start_ps(const struct aif_link_dir *d, uint64_t now_ps)
 	return d->busy_until_ps + PS_PER_NS > now_ps ? d->busy_until_ps : now_ps;
 }
 
-/* Put m on the wire of d: it starts at start_ps.  0 if the line is full. */
+void
+aif_link_set_faults(struct aif_link *l, double loss_rate, double corrupt_rate)
+{
+	/* a rate as a threshold on a 64-bit draw; 1 is every draw */
+	if (loss_rate >= 0)
+		__atomic_store_n(&l->loss_thresh, loss_rate >= 1 ? UINT64_MAX
+				 : (uint64_t)(loss_rate * 18446744073709551616.0), __ATOMIC_RELAXED);
+	if (corrupt_rate >= 0)
+		__atomic_store_n(&l->corrupt_thresh, corrupt_rate >= 1 ? UINT64_MAX
+				 : (uint64_t)(corrupt_rate * 18446744073709551616.0), __ATOMIC_RELAXED);
+}
+
+void
+aif_link_set_up(struct aif_link *l, int up, aif_time_ns now_ns)
+{
+	if (!up && __atomic_load_n(&l->up, __ATOMIC_RELAXED))
+		__atomic_store_n(&l->down_ns, now_ns, __ATOMIC_RELEASE);
+	__atomic_store_n(&l->up, (uint8_t)(up != 0), __ATOMIC_RELEASE);
+	for (int e = 0; e < 2; e++)
+		if (l->end[e].port != NULL)
+			__atomic_store_n(&l->end[e].port->link_up, (uint8_t)(up != 0),
+					 __ATOMIC_RELAXED);
+}
+
+/* xorshift64* */
+static inline uint64_t
+draw(struct aif_link_dir *d)
+{
+	uint64_t x = d->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	d->rng = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
+
+#define CORRUPT_FROM 54 /* Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 */
+#define ICRC_BYTES 4
+
+/* Flip one bit of m's payload (pcap_port.h: past the headers, before the
+ * ICRC); 0 if the frame has no such payload. */
+static int
+corrupt(struct aif_link_dir *d, struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	if (len <= CORRUPT_FROM + ICRC_BYTES)
+		return 0;
+	uint64_t r = draw(d);
+	uint32_t off = CORRUPT_FROM + (uint32_t)((r >> 3) % (len - CORRUPT_FROM - ICRC_BYTES));
+	struct rte_mbuf *seg = m;
+	while (off >= seg->data_len) {
+		off -= seg->data_len;
+		seg = seg->next;
+	}
+	*rte_pktmbuf_mtod_offset(seg, uint8_t *, off) ^= (uint8_t)(1u << (r & 7));
+	return 1;
+}
+
+/* Put m on the wire of d: it starts at start_ps.  0 if the line is full
+ * (the caller keeps m); 1 when taken (delivered later, or lost and freed). */
 static inline int
 put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t start_ps)
 {
@@ -143,15 +216,34 @@ put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t sta
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t busy = ser_ps(aif_link_wire_bytes(len), l->p.rate_bps);
 	uint64_t finish = start_ps + busy;
-	d->slot[tail & d->mask] = (struct aif_link_slot){
-		.m = m, .arrive_ns = ps_to_ns_up(finish) + l->p.delay_ns,
-	};
 	d->busy_until_ps = finish;
 	d->ctr.tx_packets++;
 	d->ctr.tx_bytes += len;
 	d->ctr.busy_ps += busy;
+	uint64_t lt = __atomic_load_n(&l->loss_thresh, __ATOMIC_RELAXED);
+	uint64_t ct = __atomic_load_n(&l->corrupt_thresh, __ATOMIC_RELAXED);
+	if (unlikely(lt != 0) && draw(d) < lt) {
+		d->ctr.lost_random++;
+		rte_pktmbuf_free(m);
+		return 1;
+	}
+	if (unlikely(ct != 0) && draw(d) < ct)
+		d->ctr.corrupted += (uint64_t)corrupt(d, m);
+	d->slot[tail & d->mask] = (struct aif_link_slot){
+		.m = m, .start_ns = start_ps / PS_PER_NS,
+		.arrive_ns = ps_to_ns_up(finish) + l->p.delay_ns,
+	};
 	__atomic_store_n(&d->tail, tail + 1, __ATOMIC_RELEASE);
 	return 1;
+}
+
+/* The link is down: m is dropped (counted), as a port with its link down
+ * drops what it is given. */
+static inline void
+drop_down(struct aif_link_dir *d, struct rte_mbuf *m)
+{
+	d->ctr.dropped_down++;
+	rte_pktmbuf_free(m);
 }
 
 static uint16_t
@@ -165,6 +257,11 @@ link_tx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 	uint16_t i;
 
 	(void)queue;
+	if (unlikely(!__atomic_load_n(&l->up, __ATOMIC_ACQUIRE))) {
+		for (i = 0; i < n; i++)
+			drop_down(d, pkts[i]);
+		return n;
+	}
 	for (i = 0; i < n; i++) {
 		/* the wire is free at now (or within the horizon) */
 		uint64_t start = start_ps(d, now_ps);
@@ -182,6 +279,10 @@ link_tx_ctrl(struct aif_port *p, uint16_t queue, struct rte_mbuf *m, aif_time_ns
 	struct aif_link_dir *d = &e->link->dir[e->side];
 
 	(void)queue;
+	if (unlikely(!__atomic_load_n(&e->link->up, __ATOMIC_ACQUIRE))) {
+		drop_down(d, m);
+		return 1;
+	}
 	/* Next frame boundary: after the frame on the wire now.  Frames the
 	 * end took ahead of the wire (horizon) are already on the line: it
 	 * goes after them, which a horizon of 0 makes exact. */
@@ -212,9 +313,19 @@ link_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 	uint32_t head = d->head, tail = __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE);
 	uint16_t k = 0;
 
+	aif_time_ns down = __atomic_load_n(&e->link->down_ns, __ATOMIC_ACQUIRE);
+
 	(void)queue;
-	while (k < n && head != tail && d->slot[head & d->mask].arrive_ns <= now_ns)
-		pkts[k++] = d->slot[head++ & d->mask].m;
+	while (k < n && head != tail && d->slot[head & d->mask].arrive_ns <= now_ns) {
+		const struct aif_link_slot *s = &d->slot[head++ & d->mask];
+		/* on the wire when the link went down: lost */
+		if (unlikely(down != 0) && s->start_ns <= down && s->arrive_ns > down) {
+			d->ctr.lost_down++;
+			rte_pktmbuf_free(s->m);
+			continue;
+		}
+		pkts[k++] = s->m;
+	}
 	__atomic_store_n(&d->head, head, __ATOMIC_RELEASE);
 	return k;
 }

@@ -24,11 +24,20 @@
  * ops' tx_ready_ns (when an end's wire is free) let a loop jump to them;
  * nothing here depends on how often it is called.
  *
+ * Faults: with loss_rate a frame is lost on the way (it still takes its
+ * wire time); with corrupt_rate one bit of its payload is flipped (past
+ * the first 54 bytes, Ethernet + IPv4 + UDP + BTH, and before the last 4,
+ * so that it is forwarded on and a RoCE receiver finds its ICRC wrong: a
+ * corruption the link's FCS does not catch, as in a switch's memory).  The
+ * draws are a per-direction xorshift seeded from seed: deterministic.
+ * A link taken down (aif_link_set_up) loses the frames on its wire and
+ * drops what it is handed until it comes up.
+ *
  * Counters per direction (AIF_FOREACH_LINK_CTR): frames and bytes sent,
  * control frames, wire time busy (utilization = busy_ps / elapsed), frames
  * lost because the delay line was full (it is sized from the
  * bandwidth-delay product; only control frames, which are never refused,
- * can overflow it).
+ * can overflow it), lost and corrupted frames, frames lost to a link down.
  *
  *	struct aif_link *l = aif_link_create("leaf0-spine0", &(struct aif_link_params){
  *		.rate_bps = 100000000000ull, .delay_ns = 1000 });
@@ -57,6 +66,9 @@ struct aif_link_params {
 	uint64_t rate_bps;     /* 1 .. AIF_LINK_RATE_MAX_BPS */
 	aif_time_ns delay_ns;  /* propagation, 0 .. AIF_LINK_DELAY_MAX_NS */
 	aif_time_ns horizon_ns; /* frames taken ahead of the wire; 0: exact */
+	double loss_rate;      /* 0..1: a frame is lost on the way */
+	double corrupt_rate;   /* 0..1: a frame has one payload bit flipped */
+	uint64_t seed;         /* of the loss and corruption draws */
 };
 
 #define AIF_FOREACH_LINK_CTR(_)                                               \
@@ -65,7 +77,11 @@ struct aif_link_params {
 	_(tx_ctrl, "of those, MAC control frames (PFC)")                      \
 	_(busy_ps, "wire time used, picoseconds")                             \
 	_(refused, "frames the end refused: wire busy (backpressure)")        \
-	_(lost_full, "frames lost: delay line full")
+	_(lost_full, "frames lost: delay line full")                          \
+	_(lost_random, "frames lost on the way (loss_rate)")                  \
+	_(corrupted, "frames delivered with a payload bit flipped (corrupt_rate)") \
+	_(lost_down, "frames on the wire when the link went down")            \
+	_(dropped_down, "frames handed to the link while it was down")
 
 struct aif_link_ctr {
 #define AIF_LINK_CTR_FIELD(name, text) uint64_t name;
@@ -75,6 +91,7 @@ struct aif_link_ctr {
 
 struct aif_link_slot {
 	struct rte_mbuf *m;
+	aif_time_ns start_ns;  /* its first bit left (rounded down) */
 	aif_time_ns arrive_ns;
 };
 
@@ -82,6 +99,7 @@ struct aif_link_slot {
  * its receiver (head). */
 struct aif_link_dir {
 	uint64_t busy_until_ps;      /* the wire is free from then on */
+	uint64_t rng;                /* loss and corruption draws (sender) */
 	uint32_t tail;               /* next slot to fill (sender) */
 	struct aif_link_ctr ctr;
 	uint32_t head __rte_cache_aligned; /* next slot to deliver (receiver) */
@@ -99,6 +117,11 @@ struct aif_link_end {
 struct aif_link {
 	char name[AIF_NAME_MAX];
 	struct aif_link_params p;
+	/* written by control (aif_link_set_up, aif_link_set_faults): */
+	uint8_t up;                  /* 0: down: frames handed to it are dropped */
+	aif_time_ns down_ns;         /* it last went down then: frames on the wire
+				      * at that moment are lost */
+	uint64_t loss_thresh, corrupt_thresh; /* the rates, as 2^64 fractions */
 	struct aif_link_end end[2];
 	struct aif_link_dir dir[2];  /* dir[0]: end 0 -> end 1 */
 };
@@ -124,5 +147,16 @@ aif_link_wire_bytes(uint32_t pkt_len)
 
 /* When the next frame arrives at end side (AIF_TIME_NS_NEVER: none on the way). */
 aif_time_ns aif_link_rx_next_ns(const struct aif_link *l, uint8_t side);
+
+/*
+ * Control: take the link down at now_ns (frames on its wire then are lost,
+ * counted lost_down when they would have arrived; frames handed to it
+ * while down are dropped, dropped_down) or bring it up.  The ends' ports'
+ * link_up follow; control rebuilds the tables so that group members leave
+ * and rejoin (commands.h aif_ctl_link_set does both).
+ */
+void aif_link_set_up(struct aif_link *l, int up, aif_time_ns now_ns);
+/* Control: the loss and corruption rates (0..1; -1 leaves one as it is). */
+void aif_link_set_faults(struct aif_link *l, double loss_rate, double corrupt_rate);
 
 #endif /* AIF_LINK_H */

@@ -8,6 +8,8 @@ RoCEv2 traffic through a generated leaf-spine, made and checked with scapy.
                     [--stats STATS.json] [--timing] [--files PATTERN]
   fabric_traffic.py incast --out-dir DIR [--senders 3] [--frames 1500] [--gbps 25]
   fabric_traffic.py check-incast --stats STATS.json [--senders 3] [--frames 1500]
+  fabric_traffic.py steady --out IN.pcap [--frames 4000] [--gbps 50] [--to 3]
+  fabric_traffic.py check-failure --stats STATS.json [--frames 4000] [--link leaf0:u0]
 
 gen: host leaf0-0 (10.0.0.2) sends N RoCEv2 flows (RC SEND_ONLY, DSCP 26,
 ECT(0), UDP source port per flow, dest QP per flow, 2 packets per flow with
@@ -225,6 +227,55 @@ def incast(a):
           (a.senders, a.frames, a.gbps, a.out_dir))
 
 
+def steady(a):
+    """Host leaf0-0 sends FRAMES frames of 32 flows to leaf<to>-0 at GBPS."""
+    frames, t = [], 1000.0
+    for i in range(a.frames):
+        f = i % 32
+        p = (Ether(dst=sw_mac(0, 0), src=host_mac(0)) /
+             IP(src="10.0.0.2", dst="10.%d.0.2" % a.to, tos=TOS_ROCE, ttl=64, flags="DF",
+                id=i & 0xFFFF) /
+             UDP(sport=0xC000 + 7 * f, dport=4791, chksum=0) /
+             BTH(opcode=4, dqpn=100 + f, psn=i // 32, ackreq=1) /
+             Raw(TAG + struct.pack("!I", i) + bytes(992)))
+        p.time = t
+        t += (len(p) + 24) * 8 / (a.gbps * 1e9)
+        frames.append(p)
+    wrpcap(a.out, frames)
+    print("fabric_traffic: %d frames at %g Gb/s over %.0f us -> %s" %
+          (a.frames, a.gbps, (t - 1000.0) * 1e6, a.out))
+
+
+def check_failure(a):
+    """A link taken down mid-run: every frame delivered but those on its
+    wire then, no switch drop, traffic on the other uplink after."""
+    c = Checks()
+    st = json.load(open(a.stats))
+    out = {e["port"]: e for e in st["edge_ports"]}
+    got = out["leaf%d:h0" % a.to]["tx_packets"]
+    failed = other = None
+    for l in st["links"]:
+        for d in l["directions"]:
+            if d["from"] == a.link:
+                failed = d
+            elif d["from"].startswith(a.link.split(":")[0] + ":u"):
+                other = d
+    lost = failed["lost_down"] + failed["dropped_down"]
+    c.check("the link is down at the end", any(l["link"] == "down" for l in st["links"]))
+    c.check("delivered %d + lost on the failed link %d (on its wire %d) = sent %d" %
+            (got, lost, failed["lost_down"], a.frames), got + lost == a.frames)
+    c.check("only the frames on its wire lost (%d <= 5), none handed to it down" %
+            failed["lost_down"], failed["lost_down"] <= 5 and failed["dropped_down"] == 0)
+    drops = sum(v for s in st["switches"] for v in s["drops"].values())
+    c.check("no switch dropped anything", drops == 0, "%d dropped" % drops)
+    c.check("the other uplink took the rest (%d vs %d)" % (other["tx_packets"],
+                                                        failed["tx_packets"]),
+            other["tx_packets"] > failed["tx_packets"])
+    print("fabric_traffic: %d check(s) failed" % c.failed if c.failed else
+          "fabric_traffic: all checks passed")
+    return 1 if c.failed else 0
+
+
 def check_incast(a):
     """Zero drops, every frame delivered, pauses hop by hop (per link and at
     the hosts' ports)."""
@@ -282,7 +333,22 @@ def main():
     ki.add_argument("--stats", required=True)
     ki.add_argument("--senders", type=int, default=3)
     ki.add_argument("--frames", type=int, default=1500)
+    sd = sub.add_parser("steady")
+    sd.add_argument("--out", required=True)
+    sd.add_argument("--frames", type=int, default=4000)
+    sd.add_argument("--gbps", type=float, default=50)
+    sd.add_argument("--to", type=int, default=3)
+    kf = sub.add_parser("check-failure")
+    kf.add_argument("--stats", required=True)
+    kf.add_argument("--frames", type=int, default=4000)
+    kf.add_argument("--to", type=int, default=3)
+    kf.add_argument("--link", default="leaf0:u0")
     a = ap.parse_args()
+    if a.cmd == "steady":
+        steady(a)
+        return 0
+    if a.cmd == "check-failure":
+        return check_failure(a)
     if a.cmd == "gen":
         gen(a)
         return 0

@@ -11,7 +11,9 @@
 #     byte-identical output files and counters;
 #  2. real time, the same fabric with net_pcap edge ports: the same checks
 #     but the timing;
-#  3. 3-to-1 incast with PFC in virtual time (25 Gb/s hosts, 2 MB buffers):
+#  3. a spine link taken down mid-run (--link): only the frames on its wire
+#     lost, nothing dropped by a switch, the other spine takes the rest;
+#  4. 3-to-1 incast with PFC in virtual time (25 Gb/s hosts, 2 MB buffers):
 #     no drop, every frame delivered, pauses on every hop back to the
 #     senders' hosts (counted per link), the same pause timeline and files
 #     in two runs; tshark dissects the PFC frames the hosts received.
@@ -112,7 +114,19 @@ echo "real time (net_pcap):"
 	--stats "$T/rt.json" || fail "real-time output"
 fi
 
-# 3. incast with PFC, virtual time, twice
+# 3. a spine link down mid-run (virtual time, --link)
+"$PY" "$FT" steady --out "$T/steady.pcap" --frames 4000 --gbps 50 --to 3 ||
+	fail "steady traffic generation"
+mkdir -p "$T/fail"
+timeout -k 5 120 "$BIN" -- --config "$T/ls.json" --virtual-time \
+	--pcap-in "leaf0:h0=$T/steady.pcap" --pcap-out "$T/fail" --stats "$T/fail.json" \
+	--link "leaf0:u0@0.0003=down" > "$T/fail.log" 2>&1 < /dev/null ||
+	fail "failure run exited with status $?"
+echo "spine link down at 300 us (virtual time):"
+"$PY" "$FT" check-failure --stats "$T/fail.json" --frames 4000 --link leaf0:u0 ||
+	fail "link failure"
+
+# 4. incast with PFC, virtual time, twice
 cat > "$T/incast.json" <<'EOF'
 {"policies": {"default": {"qos": {"buffer": {"size_bytes": 2000000}}}},
  "topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 1,

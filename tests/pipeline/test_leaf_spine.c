@@ -111,7 +111,7 @@ build_from(const char *json, const unsigned *edges, uint64_t shaper_bps)
 		/* a 2 MB buffer per switch, so that a few MB of incast fill it */
 		F.cfg->policies[0].qos.buffer_bytes = 2000000;
 	}
-	if (aif_fabric_build(&F.fab, F.cfg, F.pool, 1, err, sizeof(err)) != 0)
+	if (aif_fabric_build(&F.fab, F.cfg, F.pool, 1, 0x5eed, err, sizeof(err)) != 0)
 		fail_msg("fabric: %s", err);
 	for (unsigned i = 0; i < LEAVES; i++)
 		assert_int_equal(bind_edge(i, edges[i]), 0);
@@ -517,6 +517,108 @@ test_fat_tree_forwarding(void **state)
 	unbuild();
 }
 
+/*
+ * A spine link fails mid-run.  Host leaf0-0 sends 64 flows to leaf3-0, a
+ * frame every 250 ns (about 34 Gb/s), over both spines; at 40 us the link
+ * leaf0-spine0 goes down (aif_ctl_link_set: one routing update at that
+ * instant).  From then on nothing more crosses it and every flow goes by
+ * spine1; the only frames lost are those on its wire at that moment,
+ * counted as lost_down; no switch drops anything.  At 80 us the link comes
+ * back and the resilient groups take their flows back onto it.
+ */
+#define FAIL_FLOWS 64
+#define FAIL_GAP_NS 250
+
+/* Send (when send) and step from from to to; the frames leaf3-0 got. */
+static unsigned
+fail_run(aif_time_ns from, aif_time_ns to, unsigned *seq, int send)
+{
+	struct rte_mbuf *out[64];
+	aif_time_ns now = from, next_tx = from;
+	unsigned got = 0, k;
+
+	while (now < to) {
+		if (send && now >= next_tx) {
+			struct rte_mbuf *m = udp_from(0, (uint16_t)(49152 + *seq % FAIL_FLOWS), 26);
+			assert_int_equal(rte_ring_enqueue(F.rx[0], m), 0);
+			(*seq)++;
+			next_tx += FAIL_GAP_NS;
+		}
+		aif_worker_step(F.w, now);
+		while ((k = rte_ring_dequeue_burst(F.tx[3], (void **)out, 64, NULL)) > 0) {
+			got += k;
+			rte_pktmbuf_free_bulk(out, k);
+		}
+		aif_time_ns next = aif_worker_next_event_ns(F.w, now);
+		now = RTE_MAX(next, now + 1);
+		if (send)
+			now = RTE_MIN(now, next_tx);
+	}
+	return got;
+}
+
+static void
+test_spine_link_failure(void **state)
+{
+	char err[AIF_ERR_MAX] = "";
+	unsigned seq = 0, got = 0;
+	struct aif_link *u0 = NULL;
+
+	(void)state;
+	build(0);
+	F.ctl.links = F.fab.link;
+	F.ctl.n_links = F.fab.n_links;
+	int k = aif_ctl_find_link(&F.ctl, "leaf0:u0");
+	assert_true(k >= 0);
+	u0 = F.fab.link[k];
+	assert_int_equal(aif_ctl_find_link(&F.ctl, u0->name), k);
+	struct aif_link *u1 = F.fab.link[aif_ctl_find_link(&F.ctl, "leaf0:u1")];
+
+	got += fail_run(0, 40000, &seq, 1);
+	uint64_t before0 = u0->dir[0].ctr.tx_packets, before1 = u1->dir[0].ctr.tx_packets;
+	assert_true(before0 > 40 && before1 > 40);
+	assert_int_equal(aif_ctl_link_set(&F.ctl, (uint32_t)k, 0, -1, -1, 40000, err,
+					  sizeof(err)), 0);
+	assert_int_equal(F.fab.sw[0]->ports[F.fab.sw[0]->n_ports - 2].link_up, 0);
+	got += fail_run(40000, 80000, &seq, 1);
+	/* nothing more crossed the failed link; everything went by spine1 */
+	assert_int_equal(u0->dir[0].ctr.tx_packets, before0);
+	uint64_t lost = u0->dir[0].ctr.lost_down + u0->dir[0].ctr.dropped_down;
+	print_message("at the failure: %lu on the wire lost, %lu handed to the down link\n",
+		      (unsigned long)u0->dir[0].ctr.lost_down,
+		      (unsigned long)u0->dir[0].ctr.dropped_down);
+	assert_int_equal(u0->dir[0].ctr.dropped_down, 0);
+	/* at most the frames sent in the last delay + serialization (1086 ns) */
+	assert_true(u0->dir[0].ctr.lost_down >= 1 &&
+		    u0->dir[0].ctr.lost_down <= 1086 / FAIL_GAP_NS + 1);
+	uint64_t after1 = u1->dir[0].ctr.tx_packets - before1;
+	assert_true(after1 >= 40000 / FAIL_GAP_NS - 8);
+
+	/* the link comes back: its flows return to it */
+	assert_int_equal(aif_ctl_link_set(&F.ctl, (uint32_t)k, 1, -1, -1, 80000, err,
+					  sizeof(err)), 0);
+	got += fail_run(80000, 120000, &seq, 1);
+	uint64_t back0 = u0->dir[0].ctr.tx_packets - before0;
+	print_message("back up: %lu frames on leaf0:u0 again\n", (unsigned long)back0);
+	assert_true(back0 > 40);
+	/* drain, then account for every frame */
+	got += fail_run(120000, 140000, &seq, 0);
+	assert_int_equal(got + lost, seq);
+	for (uint16_t i = 0; i < F.fab.n_sw; i++)
+		for (uint16_t p = 0; p < F.fab.sw[i]->n_ports; p++) {
+			struct aif_port_ctr c;
+			aif_switch_port_counters(F.fab.sw[i], p, &c);
+			for (unsigned r = 0; r < AIF_DROP_MAX; r++)
+				if (c.drops[r])
+					fail_msg("%s:%s dropped %lu (%s)", F.fab.sw[i]->name,
+						 F.fab.sw[i]->ports[p].name, (unsigned long)c.drops[r],
+						 aif_drop_name(r));
+		}
+	F.ctl.links = NULL;
+	F.ctl.n_links = 0;
+	unbuild();
+}
+
 int
 main(void)
 {
@@ -524,6 +626,7 @@ main(void)
 		cmocka_unit_test(test_leaf_to_leaf),
 		cmocka_unit_test(test_incast_pfc),
 		cmocka_unit_test(test_fat_tree_forwarding),
+		cmocka_unit_test(test_spine_link_failure),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -83,7 +83,7 @@ main(int argc, char **argv)
 	struct mallinfo2 m0 = mallinfo2();
 	if (pool == NULL ||
 	    aif_config_parse(text, strlen(text), &cfg, err, sizeof(err)) != 0 ||
-	    aif_fabric_build(&fab, cfg, pool, 1, err, sizeof(err)) != 0) {
+	    aif_fabric_build(&fab, cfg, pool, 1, 1, err, sizeof(err)) != 0) {
 		fprintf(stderr, "fabric_mem: %s\n", err);
 		return 1;
 	}

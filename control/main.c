@@ -92,6 +92,8 @@ struct opts {
 	unsigned n_pcap_in;
 	const char *pcap_in[MAX_PCAP_IN]; /* --pcap-in SWITCH:PORT=FILE */
 	uint64_t seed;                   /* --seed: the runners' random sources */
+	double traffic_load;             /* --traffic LOAD[:BYTES] */
+	unsigned traffic_bytes;
 	unsigned n_link_ev;
 	const char *link_ev[MAX_PCAP_IN]; /* --link NAME@SECONDS=ACTION */
 };
@@ -126,6 +128,9 @@ usage(const char *prog)
 		"                     timestamps (repeat for more ports)\n"
 		"  --pcap-out DIR     every edge port writes what it sends to DIR/SWITCH-PORT.pcap\n"
 		"                     (nanosecond virtual timestamps)\n"
+		"  --traffic LOAD[:BYTES]  every edge port with a host and no --pcap-in sends\n"
+		"                     RoCEv2 frames of BYTES (default 1024) to the other hosts,\n"
+		"                     Poisson at LOAD (0..1] of its rate, until --duration\n"
 		"  --link NAME@SECONDS=ACTION  at that virtual time, link NAME (or the link with\n"
 		"                     an end NAME, e.g. leaf0:u0) goes down, up, or gets\n"
 		"                     loss:RATE or corrupt:RATE (repeat for more)\n",
@@ -147,6 +152,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "pcap-out", required_argument, NULL, 'O' },
 		{ "seed", required_argument, NULL, 'E' },
 		{ "link", required_argument, NULL, 'L' },
+		{ "traffic", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -176,6 +182,18 @@ parse_opts(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->pcap_in[o->n_pcap_in++] = optarg;
+			break;
+		case 'T':
+			o->traffic_load = strtod(optarg, &end);
+			o->traffic_bytes = 1024;
+			if (*end == ':')
+				o->traffic_bytes = (unsigned)strtoul(end + 1, &end, 10);
+			if (*end != '\0' || !(o->traffic_load > 0 && o->traffic_load <= 1) ||
+			    o->traffic_bytes < 64 || o->traffic_bytes > 9000) {
+				fprintf(stderr, "--traffic '%s': LOAD in (0, 1], BYTES 64..9000\n",
+					optarg);
+				return -1;
+			}
 			break;
 		case 'L':
 			if (strchr(optarg, '@') == NULL || strchr(strchr(optarg, '@'), '=') == NULL) {
@@ -218,6 +236,10 @@ parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "--pcap-in and --pcap-out are for --virtual-time; in real time "
 			"an edge port reads a pcap through its DPDK device (--vdev "
 			"net_pcap0,rx_pcap=FILE)\n");
+		return -1;
+	}
+	if (o->traffic_load > 0 && (!o->vtime || o->duration_s <= 0)) {
+		fprintf(stderr, "--traffic needs --virtual-time and --duration\n");
 		return -1;
 	}
 	if (!o->vtime && o->n_link_ev > 0) {
@@ -621,7 +643,7 @@ mean_path_switches(const struct aif_config *cfg, const bool *edge)
  * (1500-byte frames) times the mean path, against what one runner carries
  * here (AIF_RUNNER_HOPS_PER_S, measured by scripts/bench).
  */
-#define AIF_RUNNER_HOPS_PER_S 12e6
+#define AIF_RUNNER_HOPS_PER_S 7e6 /* scripts/bench, real time: 7.2 M on this class of machine */
 #define REPORT_FRAME_BYTES 1514
 
 static void
@@ -881,6 +903,22 @@ mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The process's peak resident set (VmHWM), kB; -1 if unknown. */
+static long
+peak_rss_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "VmHWM:", 6) == 0)
+			kb = strtol(line + 6, NULL, 10);
+	if (f != NULL)
+		fclose(f);
+	return kb;
+}
+
 /* ---- virtual time: pcap edge ports ---- */
 
 struct edges {
@@ -946,6 +984,13 @@ pcap_in_of(const struct opts *o, const char *sw, const char *port)
 	return NULL;
 }
 
+static uint32_t
+ip4_of(const struct aif_ip *ip)
+{
+	return (uint32_t)ip->b[0] << 24 | (uint32_t)ip->b[1] << 16 | (uint32_t)ip->b[2] << 8 |
+	       ip->b[3];
+}
+
 /* Every port of the fabric that is not a link end becomes a pcap port. */
 static int
 bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_fabric *f,
@@ -961,6 +1006,29 @@ bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_f
 			if (strcmp(port->base->kind, "link") == 0 || e->n == RTE_DIM(e->pp))
 				continue;
 			const char *in = pcap_in_of(o, sw->name, port->name);
+			/* the host on this port, for --traffic: to every other host */
+			const struct aif_host_params *host = NULL;
+			for (uint32_t h = 0; h < cfg->n_hosts && host == NULL; h++)
+				if (cfg->hosts[h].sw == s && cfg->hosts[h].port == p &&
+				    cfg->hosts[h].ip.family == AIF_AF_INET4)
+					host = &cfg->hosts[h];
+			struct aif_pcap_gen gen;
+			uint32_t *dst = NULL;
+			if (in == NULL && host != NULL && o->traffic_load > 0) {
+				gen = (struct aif_pcap_gen){
+					.load = o->traffic_load, .frame_len = (uint16_t)o->traffic_bytes,
+					.dscp = 26, .n_flows = 64, .seed = o->seed + e->n + 1,
+					.stop_ns = (aif_time_ns)(o->duration_s * 1e9 + 0.5),
+					.src_mac = host->mac, .dst_mac = cfg->switches[s].ports[p].mac,
+					.src_ip = ip4_of(&host->ip),
+				};
+				dst = calloc(cfg->n_hosts + 1, sizeof(*dst));
+				for (uint32_t h = 0; dst != NULL && h < cfg->n_hosts; h++)
+					if (cfg->hosts[h].ip.family == AIF_AF_INET4 &&
+					    ip4_of(&cfg->hosts[h].ip) != gen.src_ip)
+						dst[gen.n_dst++] = ip4_of(&cfg->hosts[h].ip);
+				gen.dst_ip = dst;
+			}
 			if (o->pcap_out != NULL)
 				snprintf(out, sizeof(out), "%s/%s-%s.pcap", o->pcap_out, sw->name,
 					 port->name);
@@ -968,6 +1036,7 @@ bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_f
 				.in_path = in, .out_path = o->pcap_out != NULL ? out : NULL,
 				.rate_bps = (uint64_t)(port->speed_mbps ? port->speed_mbps : 100000) *
 					    1000000,
+				.gen = dst != NULL && gen.n_dst > 0 ? &gen : NULL,
 			};
 			/* the host sends on the priorities the switch pauses by: its
 			 * policy's class maps, through tc_to_pg */
@@ -978,6 +1047,7 @@ bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_f
 			for (unsigned c = 0; c < 8; c++)
 				pp.prio_of_pcp[c] = pol->qos.tc_to_pg[pol->pcp_to_tc[c] & 7];
 			e->pp[e->n] = aif_pcap_port_open(&pp, pool, err, sizeof(err));
+			free(dst);
 			if (e->pp[e->n] == NULL) {
 				fprintf(stderr, "edge port %s:%s: %s\n", sw->name, port->name, err);
 				return -1;
@@ -1339,6 +1409,8 @@ main(int argc, char **argv)
 				       o.pcap_out ? "  -> " : "", o.pcap_out ? o.pcap_out : "");
 		}
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
+		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_rss_kb()));
+		printf("  peak resident memory %.1f MiB\n", (double)peak_rss_kb() / 1024);
 		if (o.stats && write_json(o.stats, fj) != 0) {
 			json_decref(fj);
 			goto out;
@@ -1417,6 +1489,8 @@ main(int argc, char **argv)
 		print_fabric_summary(fj, elapsed, AIF_TIME_NS_NEVER, hops);
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
 		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)hops));
+		json_object_set_new(fj, "workers", json_integer(n_run));
+		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_rss_kb()));
 	}
 	for (uint16_t s = 0; s < fab.n_sw; s++)
 		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++) {

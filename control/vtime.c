@@ -1,9 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The virtual-time loop (vtime.h). */
+/*
+ * The virtual-time loop (vtime.h).
+ *
+ * The runner is stepped one switch at a time: each switch keeps its next
+ * event (aif_worker_drive_next_ns), the loop steps the earliest (the first
+ * in drive order on a tie) and then asks again only that switch and the
+ * switches at the far ends of its links (what it sent may arrive there
+ * sooner than their next event).  A step costs the ports of one switch, not
+ * of the fabric.
+ */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
+#include "../dataplane/link.h"
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
 #include "commands.h"
@@ -24,24 +35,95 @@ control_tick(struct aif_ctl *c, aif_time_ns t, aif_time_ns *next_age)
 	}
 }
 
+/* Per drive: the drives at the far ends of its links, and those ends. */
+struct peers {
+	uint32_t *first; /* [n_drive + 1] into list */
+	uint16_t *list;
+	const struct aif_link_end **far; /* the far end of each */
+	uint16_t *far_rxq;               /* and its RX queue */
+};
+
+static int
+peers_build(struct peers *pe, const struct aif_worker *w)
+{
+	uint32_t n = 0, k = 0;
+
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		n += w->drive[d].sw->n_ports;
+	pe->first = calloc((size_t)w->n_drive + 1, sizeof(*pe->first));
+	pe->list = calloc(n ? n : 1, sizeof(*pe->list));
+	pe->far = calloc(n ? n : 1, sizeof(*pe->far));
+	pe->far_rxq = calloc(n ? n : 1, sizeof(*pe->far_rxq));
+	if (pe->first == NULL || pe->list == NULL || pe->far == NULL || pe->far_rxq == NULL)
+		return -1;
+	for (uint16_t d = 0; d < w->n_drive; d++) {
+		const struct aif_switch *sw = w->drive[d].sw;
+		pe->first[d] = k;
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			if (sw->ports[p].base != &aif_port_link_ops)
+				continue;
+			const struct aif_link_end *e = sw->ports[p].ctx;
+			const struct aif_port *far = e->link->end[!e->side].port;
+			for (uint16_t x = 0; far != NULL && x < w->n_drive; x++)
+				if (w->drive[x].sw == far->sw && x != d) {
+					uint16_t r = 0;
+					while (r < w->n_rxq && !(w->rxq[r].drive == x &&
+								 w->rxq[r].port == far->index))
+						r++;
+					if (r == w->n_rxq)
+						break; /* not polled: nothing to tell */
+					pe->far[k] = &e->link->end[!e->side];
+					pe->far_rxq[k] = r;
+					pe->list[k++] = x;
+					break;
+				}
+		}
+	}
+	pe->first[w->n_drive] = k;
+	return 0;
+}
+
+static void
+all_next(struct aif_worker *w, aif_time_ns *next, aif_time_ns now)
+{
+	aif_worker_rxq_stale_all(w);
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		next[d] = aif_worker_drive_next_ns(w, d, now);
+}
+
 aif_time_ns
 aif_vtime_run(struct aif_vtime *v)
 {
 	struct aif_ctl *c = v->ctl;
+	struct aif_worker *w = v->w;
 	aif_time_ns now = aif_clock_now(&c->clock);
 	aif_time_ns next_ctl = now, next_age = now + AIF_NEIGH_AGE_NS;
 	aif_time_ns next_progress = v->progress != NULL ? now + v->progress_ns : AIF_TIME_NS_NEVER;
 	uint64_t since_check = 0;
 	unsigned next_action = 0;
+	aif_time_ns *next = calloc(w->n_drive ? w->n_drive : 1, sizeof(*next));
+	struct peers pe = { 0 };
 
+	if (next == NULL || peers_build(&pe, w) != 0) {
+		fprintf(stderr, "virtual time: out of memory\n");
+		goto out;
+	}
 	while (next_action < v->n_actions && v->actions[next_action].at_ns < now)
 		next_action++; /* in the past: not done */
+	all_next(w, next, now);
 	for (;;) {
+		/* the earliest switch */
+		uint16_t dmin = 0;
+		aif_time_ns t = AIF_TIME_NS_NEVER;
+		for (uint16_t d = 0; d < w->n_drive; d++)
+			if (next[d] < t) {
+				t = next[d];
+				dmin = d;
+			}
 		/* a scheduled action first, at its own time */
 		if (next_action < v->n_actions) {
 			const struct aif_vtime_action *a = &v->actions[next_action];
-			if (a->at_ns <= next_ctl && a->at_ns <= aif_worker_next_event_ns(v->w, now) &&
-			    a->at_ns <= v->end_ns) {
+			if (a->at_ns <= next_ctl && a->at_ns <= t && a->at_ns <= v->end_ns) {
 				char err[256];
 				now = a->at_ns;
 				aif_clock_set(&c->clock, now);
@@ -50,12 +132,12 @@ aif_vtime_run(struct aif_vtime *v)
 					fprintf(stderr, "at %.9f s: link %s: %s\n", (double)now / 1e9,
 						c->links[a->link]->name, err);
 				next_action++;
+				all_next(w, next, now);
 				continue;
 			}
 		}
-		aif_time_ns t = aif_worker_next_event_ns(v->w, now);
-		/* periodic work only ahead (PFC refresh, bands, control): is
-		 * anything left to come? */
+		/* only periodic work ahead (PFC refresh, bands, control), or
+		 * now and then: is anything left to come? */
 		if (v->idle != NULL &&
 		    (t > next_ctl || ++since_check >= AIF_VTIME_IDLE_CHECK_STEPS)) {
 			since_check = 0;
@@ -63,27 +145,45 @@ aif_vtime_run(struct aif_vtime *v)
 				break;
 		}
 		if (next_ctl <= t) {
-			/* control's turn first: at its own time, then the runner */
+			/* control's turn first: at its own time, then the switches */
 			if (next_ctl > v->end_ns)
 				break;
 			now = next_ctl;
 			aif_clock_set(&c->clock, now);
 			control_tick(c, now, &next_age);
 			next_ctl = now + AIF_VTIME_CONTROL_NS;
+			all_next(w, next, now);
 			continue;
 		}
 		if (t > v->end_ns)
 			break;
 		now = t;
 		aif_clock_set(&c->clock, now);
-		v->packets += aif_worker_step(v->w, now);
+		v->packets += aif_worker_step_drive(w, dmin, now);
 		v->steps++;
+		next[dmin] = aif_worker_drive_next_ns(w, dmin, now);
+		/* what it sent can only bring its peers' next events closer: the
+		 * next arrival on each of its links */
+		for (uint32_t k = pe.first[dmin]; k < pe.first[dmin + 1]; k++) {
+			const struct aif_link_end *far = pe.far[k];
+			aif_time_ns a = aif_link_rx_next_ns(far->link, far->side);
+			aif_worker_rxq_arrival(w, pe.far_rxq[k], a);
+			if (a < next[pe.list[k]])
+				next[pe.list[k]] = a < now ? now : a;
+		}
 		if (now >= next_progress) {
 			v->now_ns = now;
 			v->progress(v, v->progress_arg);
 			next_progress = now + v->progress_ns;
 		}
 	}
+out:
+	free(next);
+	free(pe.first);
+	free(pe.list);
+	free(pe.far);
+	free(pe.far_rxq);
+	aif_worker_rxq_stale_all(w);
 	v->now_ns = now;
 	return now;
 }

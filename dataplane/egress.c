@@ -122,6 +122,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	uint32_t bytes = rte_pktmbuf_pkt_len(mb);
 	struct aif_qos_port *qp = &q->port[out];
 
+	q->stale_next |= 1ull << out;
 	if (unlikely(aif_pfcwd_drop(&qp->wd[queue], &c->wd))) {
 		aif_pfcwd_count_drop(&qp->wd[queue], 1, bytes);
 		return AIF_DROP_PFCWD;
@@ -198,6 +199,7 @@ aif_egress_pfc_input(struct aif_qos *q, uint16_t port, const struct aif_mac *por
 {
 	/* refused frames (bad format or destination) are counted by reason
 	 * in the port's pfc_rx.ctr.rx_err[] */
+	q->stale_next |= 1ull << port;
 	if (aif_pfc_rx_input(&q->port[port].pfc_rx, frame, len, port_mac,
 			     q->cfg.speed_bps[port], now_ns) < 0)
 		return AIF_DROP_MALFORMED;
@@ -251,6 +253,7 @@ pfc_frame_send(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, u
 	}
 	c->tx_packets++;
 	c->tx_bytes += AIF_PFC_FRAME_LEN;
+	sh->ctrl_ports |= 1ull << p; /* its peer may now send sooner or later */
 	return true;
 }
 
@@ -262,6 +265,7 @@ send_pfc(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_
 	uint16_t quanta[AIF_PFC_PRIOS];
 
 	qp->xoff_mask = mask;
+	q->stale_next |= 1ull << p;
 	if (aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta))
 		pfc_frame_send(sw, sh, q, p, ce, quanta, now_ns);
 }
@@ -291,7 +295,7 @@ watchdog(struct aif_shard *sh, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 			}
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 			aif_pfcwd_count_drop(&qp->wd[k], n, bytes);
-			q->check_xoff = ~0ull;
+			/* a release: see aif_egress_service on check_xoff */
 		}
 	}
 }
@@ -325,7 +329,7 @@ serve_through(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
 		aif_shard_send(sh, sw->ports, p, mb, now_ns);
 	}
 	qp->n_through = 0;
-	q->check_xoff = ~0ull;
+	/* a release: see aif_egress_service on check_xoff */
 }
 
 /* Release a dequeued packet's charge and apply ECN at dequeue; false: the
@@ -367,7 +371,6 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 	while (ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns &&
 	       aif_sched_dequeue_qid(&qp->sched, now_ns, paused, &pkt, &len, &qid, 1) == 1) {
 		struct rte_mbuf *mb = pkt;
-		q->check_xoff = ~0ull; /* a release raises every port's threshold */
 		if (!leave_queue(sh, q, mb, p, qid))
 			continue;
 		uint32_t bytes = rte_pktmbuf_pkt_len(mb);
@@ -398,6 +401,11 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 	}
 	for (uint16_t p = 0; p < q->n_ports; p++) {
 		struct aif_qos_port *qp = &q->port[p];
+		/* nothing queued, nothing passing through: nothing to serve (the
+		 * watchdog looks at every port on its tick) */
+		if (!wd_tick && qp->n_through == 0 && aif_sched_idle(&qp->sched))
+			continue;
+		q->stale_next |= 1ull << p; /* served: its next event moves */
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
 
 		if (unlikely(wd_tick))
@@ -416,15 +424,16 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 		unsigned room = AIF_BURST - sh->tx[p].n;
 		unsigned n = aif_sched_dequeue_qid(&qp->sched, now_ns, paused, pkts,
 						   lens, qids, room);
-		if (n)
-			q->check_xoff = ~0ull; /* a release raises every port's threshold */
 		for (unsigned i = 0; i < n; i++) {
 			struct rte_mbuf *mb = pkts[i];
 			if (leave_queue(sh, q, mb, p, qids[i]))
 				aif_shard_send(sh, sw->ports, p, mb, now_ns);
 		}
 	}
-	/* PFC: ports whose XOFF mask may have changed, and refreshes due */
+	/* PFC: ports whose XOFF mask may have changed, and refreshes due.  An
+	 * admission marks its ingress port (check_xoff); a release raises
+	 * every threshold, which can only end an XOFF, and the ports in XOFF
+	 * are looked at every time (pfc_tx.xoff): a release marks nothing. */
 	for (uint16_t p = 0; p < q->n_ports; p++)
 		if (((q->check_xoff >> p) & 1) || q->port[p].pfc_tx.xoff)
 			send_pfc(sw, sh, q, p, now_ns);
@@ -478,23 +487,49 @@ aif_egress_shutdown(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos 
 	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
 }
 
+static aif_time_ns port_next_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
+				uint16_t p, aif_time_ns now_ns);
+
 aif_time_ns
 aif_egress_next_event_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
 			 aif_time_ns now_ns)
 {
 	aif_time_ns next = q->next_wd_ns;
 
+	/* a port's next event changes only when it is enqueued to, served,
+	 * receives or sends PFC, or the config or the watchdog's period
+	 * turns: the others keep what was computed */
+	if (q->next_generation != q->generation || now_ns >= q->next_wd_ns) {
+		q->stale_next = ~0ull;
+		q->next_generation = q->generation;
+	}
 	for (uint16_t p = 0; p < q->n_ports; p++) {
 		struct aif_qos_port *qp = &q->port[p];
-		struct aif_port *port = &sw->ports[p];
-		aif_time_ns t;
-
 		if (qp->n_through != 0)
 			return now_ns;
+		if ((q->stale_next >> p) & 1)
+			qp->next_ns = port_next_ns(sw, sh, q, p, now_ns);
+		next = RTE_MIN(next, qp->next_ns);
+	}
+	q->stale_next = 0;
+	return next;
+}
+
+/* Port p's next event: a PFC refresh, a paused queue's pause ending, the
+ * scheduler's next packet once the port can take it. */
+static aif_time_ns
+port_next_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_t p,
+	     aif_time_ns now_ns)
+{
+	struct aif_qos_port *qp = &q->port[p];
+	struct aif_port *port = &sw->ports[p];
+	aif_time_ns next = AIF_TIME_NS_NEVER, t;
+
+	{
 		t = aif_pfc_tx_next_event_ns(&qp->pfc_tx);
 		next = RTE_MIN(next, t);
 		if (aif_sched_idle(&qp->sched))
-			continue;
+			return next;
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
 		for (uint8_t k = 0; paused && k < AIF_QOS_NQ; k++)
 			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
@@ -505,7 +540,7 @@ aif_egress_next_event_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif
 				next = RTE_MIN(next, qp->pfc_rx.paused_until_ns[k]);
 		t = aif_sched_next_event_mask_ns(&qp->sched, now_ns, paused);
 		if (t == AIF_SCHED_NEVER_NS)
-			continue;
+			return next;
 		const struct aif_port_ops *ops = aif_port_ops(port);
 		t = RTE_MAX(t, aif_port_tx_ready_ns(port, ops, sh->id, now_ns));
 		next = RTE_MIN(next, t);

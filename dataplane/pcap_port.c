@@ -7,6 +7,7 @@
  * emulated link's.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,14 @@ struct aif_pcap_port {
 	struct aif_pfc_rx_state pause; /* what the switch told the host */
 	uint64_t busy_until_ps;   /* the output wire is free from then on */
 	uint8_t *inbuf;           /* the frame read ahead */
+	/* generator (params.gen, copied; dst_ip used at open only): */
+	struct aif_pcap_gen gen;
+	uint64_t rng;
+	uint32_t *gen_dst;        /* per flow: destination (host order) */
+	uint16_t *gen_sport;      /* per flow: UDP source port */
+	uint32_t gen_psn;
+	double gen_mean_ns;       /* mean gap between frame starts */
+	double gen_t_ns;          /* the next frame's start (exact) */
 	uint8_t *buf;             /* a frame being written */
 	struct aif_pcap_port_ctr ctr;
 };
@@ -118,12 +127,121 @@ prio_of(const struct aif_pcap_port *pp, const uint8_t *f, uint32_t len)
 	return 0;
 }
 
+static inline uint64_t
+xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
+
+/* The generator's frame template (headers; the per-frame fields are
+ * written by gen_next). */
+static void
+gen_template(struct aif_pcap_port *pp)
+{
+	const struct aif_pcap_gen *g = pp->p.gen;
+	uint8_t *f = pp->inbuf;
+	uint16_t l3 = (uint16_t)(g->frame_len - 14);
+
+	memset(f, 0, g->frame_len);
+	memcpy(f, g->dst_mac.b, 6);
+	memcpy(f + 6, g->src_mac.b, 6);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[15] = (uint8_t)(g->dscp << 2 | 2); /* ECT(0) */
+	f[16] = (uint8_t)(l3 >> 8), f[17] = (uint8_t)l3;
+	f[20] = 0x40;                         /* DF */
+	f[22] = 64, f[23] = 17;               /* TTL, UDP */
+	for (int i = 0; i < 4; i++)
+		f[26 + i] = (uint8_t)(g->src_ip >> (24 - 8 * i));
+	f[36] = 0x12, f[37] = 0xb7;           /* 4791 */
+	f[38] = (uint8_t)((l3 - 20) >> 8), f[39] = (uint8_t)(l3 - 20);
+	f[42] = 4;                            /* BTH: RC SEND_ONLY */
+	f[44] = 0xff, f[45] = 0xff;           /* P_Key */
+	f[50] = 0x80;                         /* AckReq */
+	pp->ahead_len = g->frame_len;
+	pp->ahead_prio = prio_of(pp, f, g->frame_len);
+}
+
+/* The generator's next frame into inbuf (none after stop_ns: ahead 0). */
+static void
+gen_next(struct aif_pcap_port *pp)
+{
+	const struct aif_pcap_gen *g = pp->p.gen;
+	uint8_t *f = pp->inbuf;
+	/* exponential gap: -ln(U) x mean, U in (0, 1] */
+	double u = (double)((xorshift(&pp->rng) >> 11) + 1) * (1.0 / 9007199254740992.0);
+
+	pp->ahead = 0;
+	if ((aif_time_ns)pp->gen_t_ns >= g->stop_ns)
+		return;
+	pp->ahead_ns = (aif_time_ns)pp->gen_t_ns;
+	pp->gen_t_ns += -log(u) * pp->gen_mean_ns;
+	uint32_t k = (uint32_t)(xorshift(&pp->rng) % g->n_flows);
+	uint32_t dst = pp->gen_dst[k];
+	for (int i = 0; i < 4; i++)
+		f[30 + i] = (uint8_t)(dst >> (24 - 8 * i));
+	f[34] = (uint8_t)(pp->gen_sport[k] >> 8), f[35] = (uint8_t)pp->gen_sport[k];
+	f[18] = (uint8_t)(pp->gen_psn >> 8), f[19] = (uint8_t)pp->gen_psn; /* IP id */
+	f[51] = (uint8_t)(pp->gen_psn >> 16), f[52] = (uint8_t)(pp->gen_psn >> 8);
+	f[53] = (uint8_t)pp->gen_psn;
+	f[47] = (uint8_t)k;                   /* dest QP: the flow */
+	pp->gen_psn = (pp->gen_psn + 1) & 0xFFFFFF;
+	/* IPv4 header checksum */
+	f[24] = f[25] = 0;
+	uint32_t sum = 0;
+	for (int i = 14; i < 34; i += 2)
+		sum += (uint32_t)(f[i] << 8 | f[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xFFFF) + (sum >> 16);
+	f[24] = (uint8_t)(~sum >> 8), f[25] = (uint8_t)~sum;
+	pp->ahead = 1;
+}
+
+static int
+gen_init(struct aif_pcap_port *pp, char *err, size_t err_len)
+{
+	const struct aif_pcap_gen *g = pp->p.gen;
+
+	if (!(g->load > 0 && g->load <= 1) || g->frame_len < 64 || g->frame_len > 9000 ||
+	    g->n_flows == 0 || g->n_flows > 4096 || g->n_dst == 0) {
+		snprintf(err, err_len, "generator: load (0, 1], frame 64..9000 bytes, 1..4096 "
+			 "flows, at least one destination");
+		return -1;
+	}
+	pp->gen_dst = calloc(g->n_flows, sizeof(*pp->gen_dst));
+	pp->gen_sport = calloc(g->n_flows, sizeof(*pp->gen_sport));
+	if (pp->gen_dst == NULL || pp->gen_sport == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	pp->rng = (g->seed * 0x9E3779B97F4A7C15ull) | 1;
+	for (uint16_t k = 0; k < g->n_flows; k++) {
+		pp->gen_dst[k] = g->dst_ip[xorshift(&pp->rng) % g->n_dst];
+		pp->gen_sport[k] = (uint16_t)(0xC000 | (xorshift(&pp->rng) & 0x3FFF));
+	}
+	pp->gen_mean_ns = (double)aif_link_wire_bytes(g->frame_len) * 8 * 1e9 /
+			  ((double)pp->p.rate_bps * g->load);
+	pp->gen_t_ns = (double)pp->p.start_ns;
+	gen_template(pp);
+	return 0;
+}
+
 /* Read the next usable record into inbuf (none left: ahead 0). */
 static void
 read_ahead(struct aif_pcap_port *pp)
 {
 	struct pcap_rec_hdr r;
 
+	if (pp->p.gen != NULL) {
+		gen_next(pp);
+		return;
+	}
 	pp->ahead = 0;
 	while (pp->in != NULL && fread(&r, sizeof(r), 1, pp->in) == 1) {
 		uint32_t incl = sw32(pp, r.incl_len), orig = sw32(pp, r.orig_len);
@@ -237,9 +355,14 @@ aif_pcap_port_open(const struct aif_pcap_port_params *p, struct rte_mempool *poo
 		return NULL;
 	}
 	pp->p = *p;
+	if (p->gen != NULL) {
+		pp->gen = *p->gen;
+		pp->p.gen = &pp->gen;
+	}
 	pp->pool = pool;
 	pp->last_ns = p->start_ns;
 	if ((p->in_path != NULL && open_input(pp, err, err_len) != 0) ||
+	    (p->gen != NULL && gen_init(pp, err, err_len) != 0) ||
 	    (p->out_path != NULL && open_output(pp, err, err_len) != 0)) {
 		aif_pcap_port_close(pp);
 		return NULL;
@@ -286,6 +409,8 @@ aif_pcap_port_close(struct aif_pcap_port *pp)
 		rc = -1;
 	free(pp->buf);
 	free(pp->inbuf);
+	free(pp->gen_dst);
+	free(pp->gen_sport);
 	free(pp);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A port whose far side is a pair of pcap files: the edge port of a fabric
- * run in virtual time.  A port implementation (port.h) beside the DPDK
+ * A port whose far side is a pair of pcap files, or a traffic generator and
+ * a pcap file: the edge port of a fabric run in virtual time.  A port implementation (port.h) beside the DPDK
  * port and the emulated link end.
  *
  * Receive: the frames of the input file (classic pcap, microsecond or
@@ -48,8 +48,31 @@
 
 struct rte_mempool;
 
+/*
+ * A traffic generator instead of an input file: the host sends frames of
+ * frame_len bytes (Ethernet/IPv4/UDP 4791/BTH RC SEND_ONLY, DSCP dscp with
+ * ECT(0), no ICRC computed) with exponential gaps at load x the port rate
+ * (Poisson), each on one of n_flows flows picked at random per frame, a flow
+ * being a destination from dst_ip[] and a UDP source port, all drawn from
+ * seed at the start.  No frame starts at or after stop_ns.  Frames go from
+ * src_mac/src_ip to dst_mac (the switch port's).
+ */
+struct aif_pcap_gen {
+	double load;            /* (0, 1] */
+	uint16_t frame_len;     /* 64 .. 9000 */
+	uint8_t dscp;
+	uint16_t n_flows;       /* 1 .. 4096 */
+	uint64_t seed;
+	aif_time_ns stop_ns;
+	struct aif_mac src_mac, dst_mac;
+	uint32_t src_ip;        /* host order */
+	const uint32_t *dst_ip; /* host order, n_dst of them (copied) */
+	uint32_t n_dst;
+};
+
 struct aif_pcap_port_params {
-	const char *in_path;   /* NULL: receives nothing */
+	const char *in_path;   /* NULL: receives nothing (or gen) */
+	const struct aif_pcap_gen *gen; /* a generator instead of in_path */
 	const char *out_path;  /* NULL: what it sends is counted and freed */
 	uint64_t rate_bps;     /* 1 .. AIF_LINK_RATE_MAX_BPS */
 	aif_time_ns start_ns;  /* when the input's first frame starts */

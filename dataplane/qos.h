@@ -93,6 +93,7 @@ struct aif_qos_port {
 	uint8_t through_charged[32];  /* 0: admitted without a charge (passing) */
 	void *through[32];
 	uint8_t xoff_mask;            /* last XOFF mask of the port's PGs */
+	aif_time_ns next_ns;          /* its next event, as last computed (egress.c) */
 };
 
 /* Owned by the switch's worker; control reads its counters. */
@@ -101,6 +102,8 @@ struct aif_qos {
 	struct aif_qos_config cfg;    /* copy, see above */
 	struct aif_mmu mmu;
 	uint64_t check_xoff;          /* bit p: re-evaluate port p's XOFF mask */
+	uint64_t stale_next;          /* bit p: port[p].next_ns to compute again */
+	uint64_t next_generation;     /* the config next_ns were computed under */
 	uint32_t clear_wm_req;        /* control asks (increments)... */
 	uint32_t clear_wm_done;       /* ...the worker clears the watermarks */
 	aif_time_ns next_wd_ns;

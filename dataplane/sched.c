@@ -324,6 +324,12 @@ aif_time_ns
 aif_sched_next_event_mask_ns(const struct aif_sched *s, aif_time_ns now_ns,
 			     uint8_t paused_mask)
 {
+	/* unshaped: a packet can go now if any queue not paused holds one
+	 * (what pick() would find, without running DWRR's rounds) */
+	if (s->cfg.rate_bps == 0)
+		return (s->nonempty_mask & (uint8_t)~paused_mask &
+			(s->cfg.sp_mask | s->cfg.dwrr_mask)) ? now_ns : AIF_SCHED_NEVER_NS;
+
 	struct aif_sched_dwrr d = s->dwrr;
 	int q = pick(s, &d, paused_mask);
 	int64_t need, have;

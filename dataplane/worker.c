@@ -64,7 +64,9 @@ aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t 
 {
 	if (w->n_rxq >= AIF_MAX_RXQ || d >= w->n_drive || port >= w->drive[d].sw->n_ports)
 		return -1;
+	w->rxq_stale[w->n_rxq] = 1;
 	w->rxq[w->n_rxq++] = (struct aif_rxq){ .drive = d, .port = port, .queue = queue };
+	w->by_drive_ok = 0;
 	return 0;
 }
 
@@ -304,4 +306,99 @@ aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
 			next = RTE_MIN(next, sh->fwd.lb->next_band_ns);
 	}
 	return next < now_ns ? now_ns : next;
+}
+
+/* rxq indices grouped by drive (counting sort, stable). */
+static void
+index_by_drive(struct aif_worker *w)
+{
+	uint16_t at[AIF_RUNNER_MAX_SWITCHES + 1] = { 0 };
+
+	for (uint16_t i = 0; i < w->n_rxq; i++)
+		at[w->rxq[i].drive + 1]++;
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		at[d + 1] = (uint16_t)(at[d + 1] + at[d]);
+	memcpy(w->drive_rxq_first, at, sizeof(at));
+	for (uint16_t i = 0; i < w->n_rxq; i++)
+		w->rxq_by_drive[at[w->rxq[i].drive]++] = i;
+	w->by_drive_ok = 1;
+}
+
+unsigned
+aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
+{
+	struct rte_mbuf *pkts[AIF_BURST];
+	struct aif_switch *sw = w->drive[d].sw;
+	struct aif_shard *sh = w->drive[d].sh;
+	unsigned total = 0;
+
+	if (unlikely(!w->by_drive_ok))
+		index_by_drive(w);
+	w->steps++;
+	drive_begin(sw, sh, now_ns);
+	for (uint16_t k = w->drive_rxq_first[d]; k < w->drive_rxq_first[d + 1]; k++) {
+		uint16_t i = w->rxq_by_drive[k];
+		if (!w->rxq_stale[i] && w->rxq_next[i] > now_ns)
+			continue; /* nothing due */
+		const struct aif_rxq *q = &w->rxq[i];
+		struct aif_port *port = &sw->ports[q->port];
+		w->rxq_stale[i] = 1;
+		uint16_t n = aif_port_ops(port)->rx_burst(port, q->queue, pkts, AIF_BURST,
+							  now_ns);
+		if (n == 0)
+			continue;
+		total += n;
+		process(sw, sh, q->port, pkts, n,
+			w->clock != NULL ? aif_clock_now(w->clock) : now_ns);
+	}
+	drive_end(sw, sh, now_ns);
+	return total;
+}
+
+aif_time_ns
+aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
+{
+	struct aif_switch *sw = w->drive[d].sw;
+	struct aif_shard *sh = w->drive[d].sh;
+	aif_time_ns next = AIF_TIME_NS_NEVER;
+
+	if (unlikely(!w->by_drive_ok))
+		index_by_drive(w);
+	uint64_t ctrl = sh->ctrl_ports;
+	sh->ctrl_ports = 0;
+	for (uint16_t k = w->drive_rxq_first[d]; k < w->drive_rxq_first[d + 1]; k++) {
+		uint16_t i = w->rxq_by_drive[k];
+		const struct aif_rxq *q = &w->rxq[i];
+		if (w->rxq_stale[i] || ((ctrl >> q->port) & 1)) {
+			struct aif_port *port = &sw->ports[q->port];
+			const struct aif_port_ops *ops = aif_port_ops(port);
+			if (ops->rx_next_ns != NULL) {
+				w->rxq_next[i] = ops->rx_next_ns(port, q->queue);
+				w->rxq_stale[i] = 0;
+			} else {
+				w->rxq_next[i] = now_ns; /* a NIC: always */
+			}
+		}
+		next = RTE_MIN(next, w->rxq_next[i]);
+	}
+	struct aif_qos *qos = qos_of(sw, sh);
+	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
+	if (qos != NULL)
+		next = RTE_MIN(next, aif_egress_next_event_ns(sw, sh, qos, now_ns));
+	if (t != NULL && t->lb_adaptive)
+		next = RTE_MIN(next, sh->fwd.lb->next_band_ns);
+	return next < now_ns ? now_ns : next;
+}
+
+void
+aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns)
+{
+	if (at_ns < w->rxq_next[rxq])
+		w->rxq_next[rxq] = at_ns;
+}
+
+void
+aif_worker_rxq_stale_all(struct aif_worker *w)
+{
+	memset(w->rxq_stale, 1, w->n_rxq);
 }

@@ -68,6 +68,14 @@ struct aif_worker {
 	uint16_t n_rxq;
 	struct aif_drive drive[AIF_RUNNER_MAX_SWITCHES];
 	struct aif_rxq rxq[AIF_MAX_RXQ];
+	/* rxq indices by drive (built when first needed after an add) */
+	uint8_t by_drive_ok;
+	uint16_t drive_rxq_first[AIF_RUNNER_MAX_SWITCHES + 1];
+	uint16_t rxq_by_drive[AIF_MAX_RXQ];
+	/* per rxq: when its next frame arrives, as last asked (step_drive
+	 * polls only those due; stale: ask again) */
+	aif_time_ns rxq_next[AIF_MAX_RXQ];
+	uint8_t rxq_stale[AIF_MAX_RXQ];
 };
 
 /* The runner of shard id of sw (registers it with the switch's RCU
@@ -103,6 +111,28 @@ unsigned aif_worker_step(struct aif_worker *w, aif_time_ns now_ns);
  * Call after a step.
  */
 aif_time_ns aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns);
+
+/*
+ * One switch at a time, for a loop that keeps each switch's next event
+ * (control/vtime.c): aif_worker_step_drive is aif_worker_step for drive d
+ * alone (its RX queues, its egress, its TX buffers), and
+ * aif_worker_drive_next_ns that drive's next event.  A step of every drive
+ * at now_ns, in drive order, is what aif_worker_step does.
+ */
+unsigned aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns);
+aif_time_ns aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns);
+/*
+ * What the two keep between calls: each RX queue's next arrival.  A queue
+ * is asked again after it was polled, after its port sent a MAC control
+ * frame (a pause changes when a pcap host sends), and when its port says
+ * it cannot tell (a NIC: always polled).  Anything else that brings an
+ * arrival closer is the caller's to say: a frame put on an emulated link
+ * (aif_worker_rxq_arrival, with the index of the far end's RX queue), or
+ * anything at all (aif_worker_rxq_stale_all: a control action, a new
+ * config).
+ */
+void aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns);
+void aif_worker_rxq_stale_all(struct aif_worker *w);
 
 /* Run one burst received on port in_port of the first switch at now_ns
  * and move its packets (the step does it for every burst; a test may hand

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -290,6 +291,67 @@ test_pfc_pauses_input(void **state)
 	assert_int_equal(rte_mempool_in_use_count(pool), 0);
 }
 
+/* The generator: Poisson at load x rate (the count within 4 standard
+ * deviations over 20 ms), frames to the given hosts only, valid IPv4
+ * checksums, nothing at or after stop_ns, the same frames for the same
+ * seed. */
+static void
+test_generator(void **state)
+{
+	char err[256] = "";
+	const uint32_t dst[3] = { 0x0a010002, 0x0a020002, 0x0a030002 };
+	struct aif_pcap_gen g = {
+		.load = 0.5, .frame_len = 1000, .dscp = 26, .n_flows = 16, .seed = 9,
+		.stop_ns = 20 * AIF_NS_PER_MS, .src_ip = 0x0a000002, .dst_ip = dst, .n_dst = 3,
+		.src_mac = { { 2, 0x0a, 0, 0, 0, 2 } }, .dst_mac = { { 2, 0x1f, 0, 0, 0, 0 } },
+	};
+	uint64_t digest[2] = { 0, 0 };
+
+	(void)state;
+	for (int run = 0; run < 2; run++) {
+		struct aif_pcap_port *p = aif_pcap_port_open(&(struct aif_pcap_port_params){
+			.gen = &g, .rate_bps = 10000000000ull }, pool, err, sizeof(err));
+		if (p == NULL)
+			fail_msg("%s", err);
+		struct aif_port port = { 0 };
+		aif_pcap_port_attach(p, &port);
+		unsigned n = 0, per_dst[3] = { 0 };
+		aif_time_ns t;
+		struct rte_mbuf *m[32];
+		while ((t = port.ops->rx_next_ns(&port, 0)) != AIF_TIME_NS_NEVER) {
+			uint16_t k = port.ops->rx_burst(&port, 0, m, 32, t);
+			for (uint16_t i = 0; i < k; i++) {
+				const uint8_t *f = rte_pktmbuf_mtod(m[i], const uint8_t *);
+				assert_int_equal(rte_pktmbuf_pkt_len(m[i]), 1000);
+				assert_int_equal(f[15], 26 << 2 | 2);
+				uint32_t sum = 0, d = (uint32_t)f[30] << 24 | f[31] << 16 | f[32] << 8 | f[33];
+				for (int b = 14; b < 34; b += 2)
+					sum += (uint32_t)(f[b] << 8 | f[b + 1]);
+				while (sum >> 16)
+					sum = (sum & 0xFFFF) + (sum >> 16);
+				assert_int_equal(sum, 0xFFFF); /* checksum valid */
+				unsigned x = 0;
+				while (x < 3 && dst[x] != d)
+					x++;
+				assert_true(x < 3);
+				per_dst[x]++;
+				digest[run] = digest[run] * 1000003 + d + t;
+			}
+			n += k;
+			rte_pktmbuf_free_bulk(m, k);
+		}
+		/* 1024 wire bytes at 5 Gb/s: 1638.4 ns apart on average */
+		double want = 20e6 / 1638.4;
+		print_message("generated %u frames (want %.0f), to %u/%u/%u\n", n, want,
+			      per_dst[0], per_dst[1], per_dst[2]);
+		assert_true(fabs(n - want) < 4 * sqrt(want));
+		assert_true(aif_pcap_port_rx_done(p));
+		assert_int_equal(aif_pcap_port_close(p), 0);
+	}
+	assert_true(digest[0] == digest[1]);
+	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+}
+
 static void
 test_bad_files(void **state)
 {
@@ -362,6 +424,7 @@ main(void)
 		cmocka_unit_test(test_input_times),
 		cmocka_unit_test(test_output_serialization),
 		cmocka_unit_test(test_pfc_pauses_input),
+		cmocka_unit_test(test_generator),
 		cmocka_unit_test(test_bad_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

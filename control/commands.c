@@ -693,6 +693,44 @@ aif_ctl_find_link(const struct aif_ctl *c, const char *name)
 	return -1;
 }
 
+/*
+ * A generated fabric, generated again with the links that are down now
+ * ("down_links", topology.h): every switch gets routes around them.  The
+ * new config is applied as a load is (all or nothing).
+ */
+static int
+regenerate(struct aif_ctl *c, char *err, size_t err_len)
+{
+	json_t *topo = json_loads(c->cfg->topology, 0, NULL), *gen = NULL, *root = json_object();
+	const char *key;
+	json_t *v;
+	int rc = -1;
+
+	json_object_foreach(topo, key, v)
+		gen = v;
+	if (gen == NULL || root == NULL) {
+		snprintf(err, err_len, "the running config's topology cannot be read again");
+		goto out;
+	}
+	json_t *down = json_array();
+	for (uint32_t k = 0; k < c->n_links; k++)
+		if (!c->links[k]->up)
+			json_array_append_new(down, json_string(c->links[k]->name));
+	json_object_set_new(gen, "down_links", down);
+	json_object_set(root, "topology", topo);
+	if (c->cfg->topology_policies != NULL)
+		json_object_set_new(root, "policies", json_loads(c->cfg->topology_policies, 0, NULL));
+	char *text = json_dumps(root, JSON_COMPACT);
+	struct aif_config *nc = NULL;
+	if (text != NULL && aif_config_parse(text, strlen(text), &nc, err, err_len) == 0)
+		rc = aif_ctl_apply_config(c, nc, err, err_len);
+	free(text);
+out:
+	json_decref(topo);
+	json_decref(root);
+	return rc;
+}
+
 int
 aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
 		 double corrupt_rate, aif_time_ns now_ns, char *err, size_t err_len)
@@ -709,6 +747,13 @@ aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
 	aif_link_set_up(l, up, now_ns);
 	for (int e = 0; e < 2; e++)
 		l->end[e].port->link_changes++;
+	if (c->cfg != NULL && c->cfg->topology != NULL) {
+		/* routes around it, on every switch, in one update */
+		if (regenerate(c, err, err_len) != 0)
+			return -1;
+		c->link_rebuilds++;
+		return 0;
+	}
 	return aif_ctl_links_changed(c, err, err_len);
 }
 

@@ -184,7 +184,9 @@
  *                                 delay_ns optional integer >= 0, default 0;
  *                                 loss_rate, corrupt_rate optional 0..1,
  *                                 default 0: each frame lost, or one bit of
- *                                 its payload flipped, with that probability
+ *                                 its payload flipped, with that probability;
+ *                                 up optional boolean, default true: false,
+ *                                 the link starts down
  *   ]
  * }
  *
@@ -2320,7 +2322,7 @@ static int
 parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 {
 	static const char *const keys[] = {"a", "b", "rate_gbps", "delay_ns",
-					   "loss_rate", "corrupt_rate", NULL};
+					   "loss_rate", "corrupt_rate", "up", NULL};
 	struct aif_topo_link *l = &c->cfg->links[idx];
 	long long delay = 0;
 	double gbps;
@@ -2348,6 +2350,10 @@ parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	if (get_real(c, j, path, "loss_rate", 0, false, 1, &l->loss_rate) < 0 ||
 	    get_real(c, j, path, "corrupt_rate", 0, false, 1, &l->corrupt_rate) < 0)
 		return -1;
+	bool up = true;
+	if (get_bool(c, j, path, "up", &up) < 0)
+		return -1;
+	l->down = !up;
 	return 0;
 }
 
@@ -2383,7 +2389,16 @@ parse_root(struct pctx *c, json_t *root)
 					   "links", NULL};
 	json_t *switches;
 
-	/* a generated fabric becomes switches, links and hosts (topology.h) */
+	/* a generated fabric becomes switches, links and hosts (topology.h);
+	 * what it came from is kept to generate it again */
+	const json_t *topo = json_object_get(root, "topology");
+	if (topo != NULL) {
+		c->cfg->topology = json_dumps(topo, JSON_COMPACT);
+		const json_t *pol = json_object_get(root, "policies");
+		c->cfg->topology_policies = pol != NULL ? json_dumps(pol, JSON_COMPACT) : NULL;
+		if (c->cfg->topology == NULL || (pol != NULL && c->cfg->topology_policies == NULL))
+			return fail(c, "$.topology", "out of memory");
+	}
 	if (aif_topology_expand(root, c->err, c->err_len) != 0)
 		return -1;
 	if (check_object(c, root, "$", keys) < 0 ||
@@ -2644,6 +2659,8 @@ aif_config_free(struct aif_config *cfg)
 	free(cfg->policies);
 	free(cfg->links);
 	free(cfg->hosts);
+	free(cfg->topology);
+	free(cfg->topology_policies);
 	free(cfg);
 }
 

@@ -82,6 +82,7 @@ struct aif_topo_link {
 	uint64_t delay_ns;
 	double loss_rate;    /* 0..1: frames lost on the way */
 	double corrupt_rate; /* 0..1: frames with a payload bit flipped */
+	bool down;           /* "up": false: the link starts down */
 };
 
 struct aif_host_params {
@@ -107,6 +108,11 @@ struct aif_config {
 	struct aif_topo_link *links;
 	uint32_t n_hosts;
 	struct aif_host_params *hosts;
+	/* a generated fabric: the "topology" object it came from (JSON text,
+	 * malloc'd), so that control can generate it again with other links
+	 * down; NULL otherwise */
+	char *topology;
+	char *topology_policies; /* and the "policies" beside it (NULL: none) */
 };
 
 /*

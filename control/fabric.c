@@ -61,6 +61,8 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 		f->n_links = k + 1;
 		aif_link_attach(f->link[k], 0, &a->ports[tl->a_port]);
 		aif_link_attach(f->link[k], 1, &b->ports[tl->b_port]);
+		if (tl->down)
+			aif_link_set_up(f->link[k], 0, 0);
 	}
 	return 0;
 err:

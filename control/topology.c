@@ -25,6 +25,7 @@ struct tport {
 	uint32_t ip;            /* host order: the port's address */
 	uint32_t peer_ip;       /* the neighbour's address (fabric ports) */
 	uint8_t plen;
+	uint8_t down;           /* its link is down: no route goes through it */
 };
 
 struct tsw {
@@ -37,7 +38,7 @@ struct topo {
 	unsigned n_sw;
 	struct tsw sw[MAX_SW];
 	unsigned n_links;
-	struct { unsigned a, pa, b, pb; } link[MAX_LINKS];
+	struct { unsigned a, pa, b, pb, down; } link[MAX_LINKS];
 	unsigned n_hosts;       /* one per host port, in the order added */
 	struct { unsigned sw, port; char name[NAME_LEN]; } host[MAX_HOSTS];
 	/* host subnets: on switch sw[at] */
@@ -171,7 +172,7 @@ bfs(const struct topo *t, unsigned dst, int *dist)
 		unsigned s = queue[head++];
 		for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
 			int n = t->sw[s].port[p].peer;
-			if (n >= 0 && dist[n] < 0) {
+			if (n >= 0 && !t->sw[s].port[p].down && dist[n] < 0) {
 				dist[n] = dist[s] + 1;
 				queue[tail++] = (unsigned)n;
 			}
@@ -195,7 +196,7 @@ routes_of(const struct topo *t, unsigned s, int (*dist)[MAX_SW], json_t *groups,
 		json_t *members = json_array();
 		for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
 			const struct tport *tp = &t->sw[s].port[p];
-			if (tp->peer < 0 || dist[d][tp->peer] != dist[d][s] - 1)
+			if (tp->peer < 0 || tp->down || dist[d][tp->peer] != dist[d][s] - 1)
 				continue;
 			char ipb[20];
 			ip_str(tp->peer_ip, ipb, sizeof(ipb));
@@ -238,6 +239,7 @@ struct common {
 	double host_gbps, link_gbps;
 	long long delay_ns;
 	const json_t *policy, *devs;
+	const json_t *down;     /* "down_links": names of links that are down */
 };
 
 static int
@@ -269,6 +271,18 @@ get_common(const json_t *o, const char *path, const char *link_key, struct commo
 
 	c->policy = json_object_get(o, "policy");
 	c->devs = json_object_get(o, "host_devices");
+	c->down = json_object_get(o, "down_links");
+	if (c->down != NULL) {
+		size_t i;
+		json_t *v;
+		snprintf(p, sizeof(p), "%s.down_links", path);
+		if (!json_is_array(c->down))
+			return fail(err, err_len, p, "must be an array of link names");
+		json_array_foreach(c->down, i, v)
+			if (!json_is_string(v))
+				return fail(err, err_len, p, "must be an array of link names "
+					    "(\"leaf0:u0-spine0:d0\", or an end, \"leaf0:u0\")");
+	}
 	if (get_uint(o, "delay_ns", 0, 10000000, 1000, &c->delay_ns, path, err, err_len) ||
 	    get_gbps(o, "host_gbps", 100, &c->host_gbps, path, err, err_len) ||
 	    get_gbps(o, link_key, 100, &c->link_gbps, path, err, err_len))
@@ -296,6 +310,34 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 	if (c->devs != NULL && json_array_size(c->devs) > t->n_hosts) {
 		snprintf(p, sizeof(p), "%s.host_devices", path);
 		return fail(err, err_len, p, "more devices than host ports");
+	}
+	/* links that are down: no shortest path goes through them */
+	size_t i;
+	json_t *v;
+	json_array_foreach(c->down, i, v) {
+		const char *name = json_string_value(v);
+		bool found = false;
+		for (unsigned k = 0; k < t->n_links; k++) {
+			char a[80], b[80], ab[170];
+			snprintf(a, sizeof(a), "%s:%s", t->sw[t->link[k].a].name,
+				 t->sw[t->link[k].a].port[t->link[k].pa].name);
+			snprintf(b, sizeof(b), "%s:%s", t->sw[t->link[k].b].name,
+				 t->sw[t->link[k].b].port[t->link[k].pb].name);
+			snprintf(ab, sizeof(ab), "%s-%s", a, b);
+			if (strcmp(name, ab) != 0 && strcmp(name, a) != 0 && strcmp(name, b) != 0)
+				continue;
+			t->link[k].down = 1;
+			t->sw[t->link[k].a].port[t->link[k].pa].down = 1;
+			t->sw[t->link[k].b].port[t->link[k].pb].down = 1;
+			found = true;
+		}
+		if (!found) {
+			char why[160];
+			snprintf(p, sizeof(p), "%s.down_links[%zu]", path, i);
+			snprintf(why, sizeof(why), "no link '%s' (\"leaf0:u0-spine0:d0\", or an end, "
+				 "\"leaf0:u0\")", name);
+			return fail(err, err_len, p, why);
+		}
 	}
 	for (unsigned k = 0; k < t->n_subnets; k++)
 		if (k == 0 || t->subnet[k].at != t->subnet[k - 1].at)
@@ -340,9 +382,11 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 			 t->sw[t->link[k].a].port[t->link[k].pa].name);
 		snprintf(b, sizeof(b), "%s:%s", t->sw[t->link[k].b].name,
 			 t->sw[t->link[k].b].port[t->link[k].pb].name);
-		json_array_append_new(links, json_pack("{s:s, s:s, s:f, s:I}", "a", a, "b", b,
-						       "rate_gbps", c->link_gbps,
-						       "delay_ns", (json_int_t)c->delay_ns));
+		json_t *lj = json_pack("{s:s, s:s, s:f, s:I}", "a", a, "b", b,
+				       "rate_gbps", c->link_gbps, "delay_ns", (json_int_t)c->delay_ns);
+		if (t->link[k].down)
+			json_object_set_new(lj, "up", json_false());
+		json_array_append_new(links, lj);
 	}
 	for (unsigned h = 0; h < t->n_hosts; h++) {
 		unsigned s = t->host[h].sw, q = t->host[h].port;
@@ -375,12 +419,12 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
 	static const char *const path = "$.topology.leaf_spine";
 	static const char *const keys[] = { "leaves", "spines", "hosts_per_leaf", "planes",
 					    "host_gbps", "uplink_gbps", "delay_ns", "policy",
-					    "host_devices", NULL };
+					    "host_devices", "down_links", NULL };
 	long long leaves, spines, hosts, planes;
 	struct common c;
 
 	if (check_keys(ls, path, keys, "leaves, spines, hosts_per_leaf, planes, host_gbps, "
-		       "uplink_gbps, delay_ns, policy, host_devices", err, err_len) ||
+		       "uplink_gbps, delay_ns, policy, host_devices, down_links", err, err_len) ||
 	    get_uint(ls, "leaves", 1, AIF_MAX_PORTS, 2, &leaves, path, err, err_len) ||
 	    get_uint(ls, "spines", 1, AIF_MAX_PORTS - 1, 1, &spines, path, err, err_len) ||
 	    get_uint(ls, "hosts_per_leaf", 1, AIF_MAX_PORTS - spines, 1, &hosts, path, err,
@@ -445,12 +489,12 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 {
 	static const char *const path = "$.topology.fat_tree";
 	static const char *const keys[] = { "k", "host_gbps", "link_gbps", "delay_ns", "policy",
-					    "host_devices", NULL };
+					    "host_devices", "down_links", NULL };
 	long long k;
 	struct common c;
 
-	if (check_keys(ft, path, keys, "k, host_gbps, link_gbps, delay_ns, policy, host_devices",
-		       err, err_len) ||
+	if (check_keys(ft, path, keys, "k, host_gbps, link_gbps, delay_ns, policy, host_devices, "
+		       "down_links", err, err_len) ||
 	    get_uint(ft, "k", 2, 14, 4, &k, path, err, err_len) ||
 	    get_common(ft, path, "link_gbps", &c, err, err_len))
 		return -1;

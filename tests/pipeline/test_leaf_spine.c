@@ -56,6 +56,7 @@ static struct {
 	uint16_t pid[LEAVES];
 	unsigned edge_sw[LEAVES];       /* the switch whose h0 is edge ring i */
 	uint32_t dst_ip;                /* where udp_from sends */
+	unsigned back;                  /* frames leaf0-0 got (link failure) */
 } F;
 
 /* Host port h0 of switch swi: edge ring i, a ring PMD ethdev (unique names
@@ -518,13 +519,15 @@ test_fat_tree_forwarding(void **state)
 }
 
 /*
- * A spine link fails mid-run.  Host leaf0-0 sends 64 flows to leaf3-0, a
- * frame every 250 ns (about 34 Gb/s), over both spines; at 40 us the link
- * leaf0-spine0 goes down (aif_ctl_link_set: one routing update at that
- * instant).  From then on nothing more crosses it and every flow goes by
- * spine1; the only frames lost are those on its wire at that moment,
- * counted as lost_down; no switch drops anything.  At 80 us the link comes
- * back and the resilient groups take their flows back onto it.
+ * A spine link fails mid-run.  Host leaf0-0 sends 64 flows to leaf3-0 and
+ * leaf3-0 64 back, a frame each way every 250 ns (about 34 Gb/s), over
+ * both spines; at 40 us the link leaf0-spine0 goes down (aif_ctl_link_set:
+ * the fabric generated again without it, one routing update for every
+ * switch at that instant).  From then on nothing more crosses it, every
+ * flow goes by spine1 both ways (leaf3 stops sending leaf0's traffic to
+ * spine0); the only frames lost are those on its wire at that moment,
+ * counted as lost_down; no switch drops anything.  At 80 us the link
+ * comes back and flows use it again.
  */
 #define FAIL_FLOWS 64
 #define FAIL_GAP_NS 250
@@ -539,14 +542,23 @@ fail_run(aif_time_ns from, aif_time_ns to, unsigned *seq, int send)
 
 	while (now < to) {
 		if (send && now >= next_tx) {
+			/* leaf0-0 to leaf3-0, and leaf3-0 back to leaf0-0 */
 			struct rte_mbuf *m = udp_from(0, (uint16_t)(49152 + *seq % FAIL_FLOWS), 26);
 			assert_int_equal(rte_ring_enqueue(F.rx[0], m), 0);
+			F.dst_ip = 0x0a000002;
+			m = udp_from(3, (uint16_t)(49152 + *seq % FAIL_FLOWS), 26);
+			F.dst_ip = 0x0a030002;
+			assert_int_equal(rte_ring_enqueue(F.rx[3], m), 0);
 			(*seq)++;
 			next_tx += FAIL_GAP_NS;
 		}
 		aif_worker_step(F.w, now);
 		while ((k = rte_ring_dequeue_burst(F.tx[3], (void **)out, 64, NULL)) > 0) {
 			got += k;
+			rte_pktmbuf_free_bulk(out, k);
+		}
+		while ((k = rte_ring_dequeue_burst(F.tx[0], (void **)out, 64, NULL)) > 0) {
+			F.back += k;
 			rte_pktmbuf_free_bulk(out, k);
 		}
 		aif_time_ns next = aif_worker_next_event_ns(F.w, now);
@@ -574,7 +586,11 @@ test_spine_link_failure(void **state)
 	assert_int_equal(aif_ctl_find_link(&F.ctl, u0->name), k);
 	struct aif_link *u1 = F.fab.link[aif_ctl_find_link(&F.ctl, "leaf0:u1")];
 
+	F.back = 0;
 	got += fail_run(0, 40000, &seq, 1);
+	/* the way back crossed spine0 too */
+	struct aif_link *d0 = F.fab.link[k];
+	assert_true(d0->dir[1].ctr.tx_packets > 40);
 	uint64_t before0 = u0->dir[0].ctr.tx_packets, before1 = u1->dir[0].ctr.tx_packets;
 	assert_true(before0 > 40 && before1 > 40);
 	assert_int_equal(aif_ctl_link_set(&F.ctl, (uint32_t)k, 0, -1, -1, 40000, err,
@@ -601,9 +617,16 @@ test_spine_link_failure(void **state)
 	uint64_t back0 = u0->dir[0].ctr.tx_packets - before0;
 	print_message("back up: %lu frames on leaf0:u0 again\n", (unsigned long)back0);
 	assert_true(back0 > 40);
-	/* drain, then account for every frame */
+	/* drain, then account for every frame, both ways: the way back lost
+	 * only what was on spine0 -> leaf0's wire at the failure, no switch
+	 * dropped anything (spine0 stopped being a way to leaf0 for every
+	 * switch at that instant) */
 	got += fail_run(120000, 140000, &seq, 0);
 	assert_int_equal(got + lost, seq);
+	print_message("the way back: %u of %u, %lu lost on the failed link's wire\n", F.back,
+		      seq, (unsigned long)d0->dir[1].ctr.lost_down);
+	assert_int_equal(F.back + d0->dir[1].ctr.lost_down + d0->dir[1].ctr.dropped_down, seq);
+	assert_int_equal(d0->dir[1].ctr.dropped_down, 0);
 	for (uint16_t i = 0; i < F.fab.n_sw; i++)
 		for (uint16_t p = 0; p < F.fab.sw[i]->n_ports; p++) {
 			struct aif_port_ctr c;

@@ -93,6 +93,39 @@ test_leaf_spine_4x2(void **state)
 	aif_config_free(cfg);
 }
 
+/* A link down in the generator: no path through it, on any switch; the
+ * link comes out with "up": false; the generator's source is kept. */
+static void
+test_leaf_spine_down_link(void **state)
+{
+	struct aif_config *cfg = parse_ok(
+		"{\"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2,"
+		" \"down_links\": [\"leaf0:u0-spine0:d0\"]}}}");
+
+	(void)state;
+	assert_true(cfg->links[0].down);
+	assert_false(cfg->links[1].down);
+	assert_non_null(cfg->topology);
+	assert_non_null(strstr(cfg->topology, "down_links"));
+	/* leaf0 reaches the others through spine1 only */
+	const struct aif_group_params *g = group_of(&cfg->switches[0], "10.3.0.0/24");
+	assert_string_equal(g->name, "via-spine1");
+	/* leaf3 reaches leaf0 through spine1 only, the others through both */
+	g = group_of(&cfg->switches[3], "10.0.0.0/24");
+	assert_string_equal(g->name, "via-spine1");
+	g = group_of(&cfg->switches[3], "10.1.0.0/24");
+	assert_string_equal(g->name, "via-spine0-spine1");
+	/* spine0 reaches leaf0 the long way only (down to another leaf, up to
+	 * spine1), never through its down port d0 */
+	const struct aif_switch_params *spine0 = &cfg->switches[4];
+	g = group_of(spine0, "10.0.0.0/24");
+	assert_non_null(g);
+	assert_int_equal(g->n_members, 3);
+	for (uint32_t m = 0; m < g->n_members; m++)
+		assert_string_not_equal(spine0->ports[g->members[m].port].name, "d0");
+	aif_config_free(cfg);
+}
+
 static void
 test_leaf_spine_errors(void **state)
 {
@@ -105,7 +138,12 @@ test_leaf_spine_errors(void **state)
 		  "$.topology.leaf_spine.hosts_per_leaf: must be an integer 1..4" },
 		{ "{\"topology\": {\"leaf_spine\": {\"racks\": 2}}}",
 		  "$.topology.leaf_spine.racks: unknown field (leaves, spines, hosts_per_leaf, "
-		  "planes, host_gbps, uplink_gbps, delay_ns, policy, host_devices)" },
+		  "planes, host_gbps, uplink_gbps, delay_ns, policy, host_devices, down_links)" },
+		{ "{\"topology\": {\"leaf_spine\": {\"down_links\": [\"leaf0:u7\"]}}}",
+		  "$.topology.leaf_spine.down_links[0]: no link 'leaf0:u7' (\"leaf0:u0-spine0:d0\", "
+		  "or an end, \"leaf0:u0\")" },
+		{ "{\"topology\": {\"leaf_spine\": {\"down_links\": \"leaf0:u0\"}}}",
+		  "$.topology.leaf_spine.down_links: must be an array of link names" },
 		{ "{\"topology\": {\"torus\": {}}}",
 		  "$.topology.torus: unknown generator (leaf_spine, fat_tree)" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 5}}}", "$.topology.fat_tree.k: must be even" },
@@ -198,6 +236,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_spine_4x2),
 		cmocka_unit_test(test_leaf_spine_errors),
+		cmocka_unit_test(test_leaf_spine_down_link),
 		cmocka_unit_test(test_fat_tree_k4),
 		cmocka_unit_test(test_leaf_spine_planes),
 	};

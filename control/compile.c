@@ -558,8 +558,14 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 	memcpy(t->dscp_to_tc, pol->dscp_to_tc, sizeof(t->dscp_to_tc));
 	memcpy(t->pcp_to_tc, pol->pcp_to_tc, sizeof(t->pcp_to_tc));
 	t->lb = pol->lb;
-	for (unsigned tc = 0; tc < 8; tc++)
-		t->lb_adaptive |= t->lb.scheme_by_tc[tc] == AIF_LB_ADAPTIVE;
+	for (unsigned tc = 0; tc < 8; tc++) {
+		uint8_t sc = t->lb.scheme_by_tc[tc];
+		t->lb_adaptive |= sc == AIF_LB_ADAPTIVE;
+		t->lb_load_aware |= sc == AIF_LB_ADAPTIVE ||
+				    (sc == AIF_LB_FLOWLET &&
+				     t->lb.flowlet_mode == AIF_FLOWLET_LEAST_LOADED) ||
+				    (sc == AIF_LB_SPRAY && t->lb.spray_mode == AIF_SPRAY_DRILL);
+	}
 	t->seed = sp->seed;
 	t->proxy_arp = sp->proxy_arp;
 	t->neigh = sp->neigh;

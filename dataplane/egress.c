@@ -123,6 +123,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	struct aif_qos_port *qp = &q->port[out];
 
 	q->stale_next |= 1ull << out;
+	q->active |= 1ull << out;
 	if (unlikely(aif_pfcwd_drop(&qp->wd[queue], &c->wd))) {
 		aif_pfcwd_count_drop(&qp->wd[queue], 1, bytes);
 		return AIF_DROP_PFCWD;
@@ -268,6 +269,10 @@ send_pfc(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_
 	q->stale_next |= 1ull << p;
 	if (aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta))
 		pfc_frame_send(sw, sh, q, p, ce, quanta, now_ns);
+	if (qp->pfc_tx.xoff)
+		q->xoff_ports |= 1ull << p;
+	else
+		q->xoff_ports &= ~(1ull << p);
 }
 
 static void
@@ -399,12 +404,19 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 		aif_mmu_watermarks_clear(&q->mmu);
 		q->clear_wm_done = req;
 	}
-	for (uint16_t p = 0; p < q->n_ports; p++) {
+	/* the ports that may hold something; the watchdog looks at every port
+	 * on its tick */
+	uint64_t todo = wd_tick ? ~0ull : q->active;
+	while (todo) {
+		uint16_t p = (uint16_t)__builtin_ctzll(todo);
+		todo &= todo - 1;
+		if (p >= q->n_ports)
+			break;
 		struct aif_qos_port *qp = &q->port[p];
-		/* nothing queued, nothing passing through: nothing to serve (the
-		 * watchdog looks at every port on its tick) */
-		if (!wd_tick && qp->n_through == 0 && aif_sched_idle(&qp->sched))
+		if (!wd_tick && qp->n_through == 0 && aif_sched_idle(&qp->sched)) {
+			q->active &= ~(1ull << p); /* nothing queued, nothing passing */
 			continue;
+		}
 		q->stale_next |= 1ull << p; /* served: its next event moves */
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
 
@@ -434,10 +446,15 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 	 * admission marks its ingress port (check_xoff); a release raises
 	 * every threshold, which can only end an XOFF, and the ports in XOFF
 	 * are looked at every time (pfc_tx.xoff): a release marks nothing. */
-	for (uint16_t p = 0; p < q->n_ports; p++)
-		if (((q->check_xoff >> p) & 1) || q->port[p].pfc_tx.xoff)
-			send_pfc(sw, sh, q, p, now_ns);
+	uint64_t pfc = q->check_xoff | q->xoff_ports;
 	q->check_xoff = 0;
+	while (pfc) {
+		uint16_t p = (uint16_t)__builtin_ctzll(pfc);
+		pfc &= pfc - 1;
+		if (p >= q->n_ports)
+			break;
+		send_pfc(sw, sh, q, p, now_ns);
+	}
 }
 
 /* Free the port's cut-through list (empty between steps, but the stop may

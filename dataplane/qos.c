@@ -329,6 +329,7 @@ aif_qos_apply(struct aif_qos *q, const struct aif_qos_config *qc,
 {
 	q->cfg = *qc;
 	q->generation = generation;
+	q->active = ~0ull; /* each port looked at once, then as it fills */
 	q->mmu.cfg = &q->cfg.mmu; /* the state carries over: packets stay queued */
 	for (uint16_t p = 0; p < q->n_ports; p++) {
 		/* the queued mbufs keep their nodes where they are */

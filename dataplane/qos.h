@@ -103,6 +103,9 @@ struct aif_qos {
 	struct aif_mmu mmu;
 	uint64_t check_xoff;          /* bit p: re-evaluate port p's XOFF mask */
 	uint64_t stale_next;          /* bit p: port[p].next_ns to compute again */
+	uint64_t active;              /* bit p: port p may hold packets (queued or
+				       * passing through) or is shaped */
+	uint64_t xoff_ports;          /* bit p: port p's peer was last told XOFF */
 	uint64_t next_generation;     /* the config next_ns were computed under */
 	uint32_t clear_wm_req;        /* control asks (increments)... */
 	uint32_t clear_wm_done;       /* ...the worker clears the watermarks */

@@ -45,7 +45,14 @@ void
 aif_shard_flush(struct aif_shard *sh, struct aif_port *ports, uint16_t n_ports,
 		aif_time_ns now_ns)
 {
-	for (uint16_t p = 0; p < n_ports; p++)
-		if (sh->tx[p].n)
+	/* only the ports that were sent something (one bit per port) */
+	uint64_t pend = sh->tx_pending;
+
+	sh->tx_pending = 0;
+	while (pend) {
+		uint16_t p = (uint16_t)__builtin_ctzll(pend);
+		pend &= pend - 1;
+		if (p < n_ports && sh->tx[p].n)
 			aif_shard_flush_port(sh, ports, p, now_ns);
+	}
 }

@@ -31,6 +31,7 @@ struct aif_shard {
 	struct aif_fwd fwd;           /* what the stages see (pipelines/fwd.h) */
 	struct aif_fwd_out out;       /* verdicts of the burst in flight */
 	uint32_t port_qbytes[AIF_MAX_PORTS]; /* bytes queued per port, this step */
+	uint64_t tx_pending;          /* bit p: tx[p] holds frames */
 	uint64_t ctrl_ports;          /* ports sent a MAC control frame (PFC) since
 				       * the runner last looked (worker.c) */
 
@@ -50,6 +51,7 @@ static inline void
 aif_shard_send(struct aif_shard *sh, struct aif_port *ports, uint16_t p,
 	       struct rte_mbuf *m, aif_time_ns now_ns)
 {
+	sh->tx_pending |= 1ull << p;
 	aif_txbuf_add(&sh->tx[p], &ports[p], sh->id, &sh->port_ctr[p], m, now_ns);
 }
 

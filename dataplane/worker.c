@@ -220,7 +220,7 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 		if (t != NULL && t->generation != qos->generation)
 			aif_qos_apply(qos, t->qos, t->generation, now_ns);
 		/* what the load-aware schemes see: bytes queued per port */
-		for (uint16_t p = 0; p < qos->n_ports; p++) {
+		for (uint16_t p = 0; t != NULL && t->lb_load_aware && p < qos->n_ports; p++) {
 			const uint32_t *qb = qos->mmu.port[p].queue_bytes;
 			sh->port_qbytes[p] = qb[0] + qb[1] + qb[2] + qb[3] +
 					     qb[4] + qb[5] + qb[6] + qb[7];

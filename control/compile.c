@@ -661,6 +661,7 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 	}
 	if (build_fibs(t, sp, sw_index, sw->fib_compact, err, err_len) != 0)
 		goto err;
+	t->fib_compact = sw->fib_compact;
 
 	/* Lossless QoS; ports of unknown speed count as 10 Gb/s. */
 	uint64_t speed_bps[AIF_MAX_PORTS];

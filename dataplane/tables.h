@@ -121,6 +121,7 @@ struct aif_tables {
 	struct aif_neigh_params neigh; /* learning and aging (neigh.h) */
 	bool lb_adaptive;         /* some traffic class uses the adaptive scheme */
 	bool lb_load_aware;       /* some scheme in use reads queue depths */
+	bool fib_compact;         /* route tables are trees (switch.h): cached */
 	struct aif_qos_config *qos; /* lossless QoS of the switch's policy */
 };
 

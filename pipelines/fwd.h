@@ -61,6 +61,8 @@ struct aif_fwd_out {
 };
 
 /* One shard's forwarding context (see above). */
+#define AIF_FWD_RC4_SIZE 1024 /* entries, a power of two */
+
 struct aif_fwd {
 	uint16_t shard;                  /* which shard of the switch: trace records */
 	uint64_t link_up;                /* bit p: port p's link is up (per step) */
@@ -75,6 +77,13 @@ struct aif_fwd {
 	struct aif_rng rng;
 	aif_time_ns arp_req_ns[AIF_ARP_RL_BUCKETS];  /* solicitation rate limit */
 	aif_time_ns learn_tat_ns[AIF_MAX_PORTS];     /* learn rate limit */
+	/* IPv4 route cache for compact route tables (pipeline.c): the next
+	 * hop of a destination, under the tables' generation */
+	struct {
+		uint64_t gen;
+		uint64_t nh;
+		uint32_t ip;
+	} rc4[AIF_FWD_RC4_SIZE];
 };
 
 /* Verdict helpers, per packet: inline. */

@@ -449,12 +449,72 @@ test_control_many_switches(void **state)
 	assert_int_equal(F.sw[1]->tables->generation, g1 + 1);
 }
 
+/* Send one frame from h0 and run until the fabric is quiet: 1 if it came
+ * out at h1. */
+static unsigned
+one_frame(uint32_t seq, aif_time_ns *now)
+{
+	struct rte_mbuf *out[4];
+	unsigned got = 0;
+
+	assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame(seq)), 0);
+	for (int i = 0; i < 64; i++) {
+		aif_worker_step(F.w, *now);
+		unsigned k = rte_ring_dequeue_burst(F.tx[1], (void **)out, 4, NULL);
+		got += k;
+		rte_pktmbuf_free_bulk(out, k);
+		aif_time_ns next = aif_worker_next_event_ns(F.w, *now);
+		if (next == AIF_TIME_NS_NEVER)
+			break;
+		*now = next > *now ? next : *now + 1;
+	}
+	return got;
+}
+
+/*
+ * Compact route tables are looked up through a per-shard cache: a load
+ * that changes a route must change where the next packet goes.  leaf0's
+ * route to h1 becomes a drop route, then comes back.
+ */
+static void
+test_route_change_through_the_cache(void **state)
+{
+	static char text[8192];
+	aif_time_ns now = AIF_NS_PER_MS;
+	struct aif_port_ctr c;
+
+	(void)state;
+	assert_true(F.sw[0]->tables->fib_compact);
+	assert_int_equal(one_frame(1000, &now), 1); /* the cache now holds 10.0.1.2 */
+	const char *at = strstr(config_json, "{\"prefix\": \"10.0.1.0/24\", \"group\": \"up\"}");
+	assert_non_null(at);
+	snprintf(text, sizeof(text), "{\"cmd\": \"load\", \"config\": %.*s"
+		 "{\"prefix\": \"10.0.1.0/24\", \"action\": \"drop\"}%s}",
+		 (int)(at - config_json), config_json,
+		 at + strlen("{\"prefix\": \"10.0.1.0/24\", \"group\": \"up\"}"));
+	json_t *r = ctl(text);
+	if (!json_is_true(json_object_get(r, "ok")))
+		fail_msg("load: %s", json_string_value(json_object_get(r, "error")));
+	json_decref(r);
+	aif_switch_port_counters(F.sw[0], 0, &c);
+	uint64_t before = c.drops[AIF_DROP_NO_ROUTE];
+	assert_int_equal(one_frame(1001, &now), 0);  /* dropped at leaf0, not cached */
+	aif_switch_port_counters(F.sw[0], 0, &c);
+	assert_int_equal(c.drops[AIF_DROP_NO_ROUTE], before + 1);
+	snprintf(text, sizeof(text), "{\"cmd\": \"load\", \"config\": %s}", config_json);
+	r = ctl(text);
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	assert_int_equal(one_frame(1002, &now), 1);  /* and back */
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_switches_over_a_link),
 		cmocka_unit_test(test_control_many_switches),
+		cmocka_unit_test(test_route_change_through_the_cache),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

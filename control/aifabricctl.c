@@ -710,6 +710,15 @@ render_trace(const struct view *v, const json_t *result)
 	print_table(COLS(trace_cols), rows, true, 0);
 }
 
+static const struct col topology_cols[] = {
+	{ "PORT", "name", NULL, F_STR },
+	{ "KIND", "kind", NULL, F_STR },
+	{ "DEVICE", "device", NULL, F_STR },
+	{ "SPEED", "speed_mbps", NULL, F_SPEED },
+	{ "LINK", "link", NULL, F_STR },
+	{ "PEER", "peer", NULL, F_STR },
+};
+
 static const struct col link_cols[] = {
 	{ "FROM", "from", NULL, F_STR },
 	{ "TO", "to", NULL, F_STR },
@@ -760,6 +769,7 @@ render_links(const struct view *v, const json_t *result)
 
 static const struct view views[] = {
 	{ "show_links", render_links, COLS(link_cols) },
+	{ "show_topology", render_rows, COLS(topology_cols) },
 	{ "status", render_status, NULL, 0 },
 	{ "show_ports", render_rows, COLS(port_cols) },
 	{ "show_routes", render_rows, COLS(route_cols) },

@@ -655,6 +655,38 @@ static json_t *ctl_show_ports(CTL_ARGS) { CTL_UNUSED; return cmd_show_ports(c, s
 static json_t *ctl_show_routes(CTL_ARGS) { CTL_UNUSED; return cmd_show_routes(c, sw); }
 static json_t *ctl_show_neighbors(CTL_ARGS) { CTL_UNUSED; return cmd_show_neighbors(c, sw); }
 static json_t *ctl_show_groups(CTL_ARGS) { CTL_UNUSED; return groups_json(sw); }
+/* A switch's ports and what is behind each: the far end of a link, a
+ * host, a device. */
+static json_t *
+ctl_show_topology(CTL_ARGS)
+{
+	const struct aif_switch_params *sp = &c->cfg->switches[sw->index];
+	json_t *arr = json_array();
+
+	CTL_UNUSED;
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		const struct aif_port *port = &sw->ports[p];
+		const struct aif_port_ops *impl = port->base != NULL ? port->base : port->ops;
+		char peer[2 * AIF_NAME_MAX + 8] = "";
+		if (impl == &aif_port_link_ops) {
+			const struct aif_link_end *e = port->ctx;
+			const struct aif_port *far = e->link->end[!e->side].port;
+			snprintf(peer, sizeof(peer), "%s:%s", far->sw->name, far->name);
+		} else {
+			for (uint32_t h = 0; h < c->cfg->n_hosts; h++)
+				if (c->cfg->hosts[h].sw == sw->index && c->cfg->hosts[h].port == p) {
+					snprintf(peer, sizeof(peer), "host %s", c->cfg->hosts[h].name);
+					break;
+				}
+		}
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:I, s:s}",
+			"name", port->name, "kind", impl != NULL ? impl->kind : "none",
+			"device", sp->ports[p].device, "link", port->link_up ? "up" : "down",
+			"speed_mbps", (json_int_t)port->speed_mbps, "peer", peer));
+	}
+	return arr;
+}
+
 static json_t *
 ctl_show_links(CTL_ARGS)
 {

@@ -39,6 +39,8 @@
 	  "neighbours and neighbour learning")                                           \
 	_(show_groups, "show groups", "", AIF_CTL_VIEW,                                  \
 	  "next-hop groups: members, counts, flowlet collisions")                        \
+	_(show_topology, "show topology", "", AIF_CTL_VIEW,                            \
+	  "each port: what it is (dpdk, link, pcap) and what is at its other end")     \
 	_(show_links, "show links", "", AIF_CTL_F_WORDS,                                 \
 	  "emulated links: packets, bytes, utilization, pauses (--switch: its links)")   \
 	_(link_set, "link", "NAME [up|down] [loss=RATE] [corrupt=RATE]", 0,             \

@@ -96,6 +96,8 @@ if [ -x "$CTL" ] && [ -S "$T/aifabric.sock" ]; then
 		{ kill "$pid"; wait "$pid" || true; fail "aifabricctl show links"; }
 	"$CTL" -s "$T/aifabric.sock" --switch leaf0 show routes > "$T/ctl_routes.log" 2>&1 ||
 		{ kill "$pid"; wait "$pid" || true; fail "aifabricctl show routes"; }
+	"$CTL" -s "$T/aifabric.sock" --switch leaf0 show topology > "$T/ctl_topo.log" 2>&1 ||
+		{ kill "$pid"; wait "$pid" || true; fail "aifabricctl show topology"; }
 fi
 wait "$pid" || rc=$?
 rm -rf "/var/run/dpdk/$PREFIX"
@@ -107,7 +109,10 @@ if [ -x "$CTL" ]; then
 	! grep -q 'leaf1:u' "$T/ctl_links.log" || fail "show links --switch leaf0 shows leaf1's links"
 	grep -q '10.3.0.0/24 .*via-spine0-spine1' "$T/ctl_routes.log" ||
 		fail "show routes --switch leaf0: no computed route to leaf3's hosts over both spines"
-	echo "  ok   aifabricctl: show links and show routes --switch leaf0 on the live fabric"
+	grep -q '^h0 .*dpdk .*net_pcap0 .*host leaf0-0' "$T/ctl_topo.log" &&
+		grep -q '^u1 .*link .*spine1:d0' "$T/ctl_topo.log" ||
+		fail "show topology --switch leaf0: not its host port and uplinks"
+	echo "  ok   aifabricctl: show links, routes and topology --switch leaf0 on the live fabric"
 fi
 echo "real time (net_pcap):"
 "$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/rt" \

@@ -400,6 +400,16 @@ test_control_many_switches(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_array_get(res, 0),
 							      "port")), "p0");
 	json_decref(r);
+	/* the topology as control sees it: what each port is, what is behind it */
+	r = ctl("{\"cmd\": \"show_topology\", \"switch\": \"leaf0\"}");
+	res = json_object_get(r, "result");
+	assert_int_equal(json_array_size(res), 2);
+	json_t *p0 = json_array_get(res, 0), *p1 = json_array_get(res, 1);
+	assert_string_equal(json_string_value(json_object_get(p0, "kind")), "dpdk");
+	assert_string_equal(json_string_value(json_object_get(p0, "peer")), "host h0");
+	assert_string_equal(json_string_value(json_object_get(p1, "kind")), "link");
+	assert_string_equal(json_string_value(json_object_get(p1, "peer")), "leaf1:p0");
+	json_decref(r);
 	r = ctl("{\"cmd\": \"status\"}");
 	assert_int_equal(json_array_size(json_object_get(json_object_get(r, "result"),
 							 "switches")), 2);

@@ -129,8 +129,9 @@ usage(const char *prog)
 		"  --pcap-out DIR     every edge port writes what it sends to DIR/SWITCH-PORT.pcap\n"
 		"                     (nanosecond virtual timestamps)\n"
 		"  --traffic LOAD[:BYTES]  every edge port with a host and no --pcap-in sends\n"
-		"                     RoCEv2 frames of BYTES (default 1024) to the other hosts,\n"
-		"                     Poisson at LOAD (0..1] of its rate, until --duration\n"
+		"                     RoCEv2 frames of BYTES (default 1024, valid ICRC) to the other hosts,\n"
+		"                     Poisson at LOAD (0..1] of its rate, for --duration; the run\n"
+		"                     ends when the fabric has drained\n"
 		"  --link NAME@SECONDS=ACTION  at that virtual time, link NAME (or the link with\n"
 		"                     an end NAME, e.g. leaf0:u0) goes down, up, or gets\n"
 		"                     loss:RATE or corrupt:RATE (repeat for more)\n",
@@ -1372,9 +1373,15 @@ main(int argc, char **argv)
 		struct progress pr = { .t0 = mono_s(), .last = mono_s() };
 		struct aif_vtime v = {
 			.ctl = &ctl, .w = runners[0],
-			.end_ns = o.duration_s > 0 ? (aif_time_ns)(o.duration_s * 1e9 + 0.5)
+			/* --traffic: the hosts send for --duration, then the fabric
+			 * drains (at most 10 ms more: a fabric that cannot empty
+			 * itself, a PFC deadlock, is stopped there) */
+			.end_ns = o.traffic_load > 0 ? (aif_time_ns)(o.duration_s * 1e9 + 0.5) +
+						       10 * AIF_NS_PER_MS
+				: o.duration_s > 0 ? (aif_time_ns)(o.duration_s * 1e9 + 0.5)
 						   : AIF_TIME_NS_NEVER,
-			.idle = o.duration_s > 0 ? NULL : edges_idle, .idle_arg = &edges,
+			.idle = o.duration_s > 0 && o.traffic_load <= 0 ? NULL : edges_idle,
+			.idle_arg = &edges,
 			.progress = vtime_progress, .progress_arg = &pr,
 			.progress_ns = 100 * AIF_NS_PER_US,
 			.actions = acts, .n_actions = o.n_link_ev,

@@ -19,6 +19,7 @@
 #include "link.h"
 #include "pcap_port.h"
 #include "pfc.h"
+#include "roce.h"
 
 #define PS_PER_NS 1000ull
 #define PS_PER_S 1000000000000ull
@@ -200,6 +201,11 @@ gen_next(struct aif_pcap_port *pp)
 	while (sum >> 16)
 		sum = (sum & 0xFFFF) + (sum >> 16);
 	f[24] = (uint8_t)(~sum >> 8), f[25] = (uint8_t)~sum;
+	/* the ICRC, little-endian, over the masked headers and payload */
+	uint32_t icrc = aif_roce_icrc(f + 14, g->frame_len - 14u);
+	uint8_t *t = f + g->frame_len - 4;
+	t[0] = (uint8_t)icrc, t[1] = (uint8_t)(icrc >> 8);
+	t[2] = (uint8_t)(icrc >> 16), t[3] = (uint8_t)(icrc >> 24);
 	pp->ahead = 1;
 }
 

@@ -51,7 +51,7 @@ struct rte_mempool;
 /*
  * A traffic generator instead of an input file: the host sends frames of
  * frame_len bytes (Ethernet/IPv4/UDP 4791/BTH RC SEND_ONLY, DSCP dscp with
- * ECT(0), no ICRC computed) with exponential gaps at load x the port rate
+ * ECT(0), valid ICRC: roce.h) with exponential gaps at load x the port rate
  * (Poisson), each on one of n_flows flows picked at random per frame, a flow
  * being a destination from dst_ip[] and a UDP source port, all drawn from
  * seed at the start.  No frame starts at or after stop_ns.  Frames go from

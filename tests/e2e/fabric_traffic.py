@@ -10,6 +10,7 @@ RoCEv2 traffic through a generated leaf-spine, made and checked with scapy.
   fabric_traffic.py check-incast --stats STATS.json [--senders 3] [--frames 1500]
   fabric_traffic.py steady --out IN.pcap [--frames 4000] [--gbps 50] [--to 3]
   fabric_traffic.py check-failure --stats STATS.json [--frames 4000] [--link leaf0:u0]
+  fabric_traffic.py check-generated --out-dir DIR [--leaves 4] [--min-frames 100]
 
 gen: host leaf0-0 (10.0.0.2) sends N RoCEv2 flows (RC SEND_ONLY, DSCP 26,
 ECT(0), UDP source port per flow, dest QP per flow, 2 packets per flow with
@@ -276,6 +277,39 @@ def check_failure(a):
     return 1 if c.failed else 0
 
 
+def check_generated(a):
+    """Frames of --traffic, as the hosts received them: RoCEv2 with a valid
+    ICRC and IPv4 checksum (scapy), routed through leaf, spine, leaf."""
+    c = Checks()
+    n, bad_icrc, bad_ip, ttl = 0, [], [], {}
+    for leaf in range(a.leaves):
+        for data, _ in read(a.out_dir + "/leaf%d-h0.pcap" % leaf):
+            p = Ether(data)
+            if BTH not in p:
+                continue
+            n += 1
+            if not scapy_icrc_ok(p):
+                bad_icrc.append(n)
+            if not scapy_ip_ok(p):
+                bad_ip.append(n)
+            ttl[p[IP].ttl] = ttl.get(p[IP].ttl, 0) + 1
+            if p.dst != host_mac(leaf):
+                bad_ip.append(("mac", n))
+    c.check("%d generated RoCEv2 frames delivered" % n, n >= a.min_frames)
+    if a.corrupted_stats:
+        st = json.load(open(a.corrupted_stats))
+        want = sum(d["corrupted"] for l in st["links"] for d in l["directions"])
+        c.check("ICRC wrong (scapy) in exactly the %d frames a link corrupted" % want,
+                want > 0 and len(bad_icrc) == want, "%d bad" % len(bad_icrc))
+    else:
+        c.check("ICRC valid (scapy)", not bad_icrc, "%d bad" % len(bad_icrc))
+    c.check("IPv4 checksums and host MACs", not bad_ip, str(bad_ip[:5]))
+    c.check("TTL 61: three switches (%s)" % ttl, list(ttl) == [61])
+    print("fabric_traffic: %d check(s) failed" % c.failed if c.failed else
+          "fabric_traffic: all checks passed")
+    return 1 if c.failed else 0
+
+
 def check_incast(a):
     """Zero drops, every frame delivered, pauses hop by hop (per link and at
     the hosts' ports)."""
@@ -343,7 +377,15 @@ def main():
     kf.add_argument("--frames", type=int, default=4000)
     kf.add_argument("--to", type=int, default=3)
     kf.add_argument("--link", default="leaf0:u0")
+    kg = sub.add_parser("check-generated")
+    kg.add_argument("--out-dir", required=True)
+    kg.add_argument("--leaves", type=int, default=4)
+    kg.add_argument("--min-frames", type=int, default=100)
+    kg.add_argument("--corrupted-stats",
+                    help="the run's stats: as many ICRC failures as links corrupted")
     a = ap.parse_args()
+    if a.cmd == "check-generated":
+        return check_generated(a)
     if a.cmd == "steady":
         steady(a)
         return 0

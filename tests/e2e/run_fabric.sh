@@ -13,7 +13,10 @@
 #     but the timing;
 #  3. a spine link taken down mid-run (--link): only the frames on its wire
 #     lost, nothing dropped by a switch, the other spine takes the rest;
-#  4. 3-to-1 incast with PFC in virtual time (25 Gb/s hosts, 2 MB buffers):
+#  4. --traffic: the generated RoCEv2 frames arrive with a valid ICRC
+#     (scapy), routed through three switches; with a link corrupting every
+#     frame, exactly the frames it corrupted fail their ICRC;
+#  5. 3-to-1 incast with PFC in virtual time (25 Gb/s hosts, 2 MB buffers):
 #     no drop, every frame delivered, pauses on every hop back to the
 #     senders' hosts (counted per link), the same pause timeline and files
 #     in two runs; tshark dissects the PFC frames the hosts received.
@@ -131,7 +134,25 @@ echo "spine link down at 300 us (virtual time):"
 "$PY" "$FT" check-failure --stats "$T/fail.json" --frames 4000 --link leaf0:u0 ||
 	fail "link failure"
 
-# 4. incast with PFC, virtual time, twice
+# 4. generated traffic (--traffic): what the hosts get is RoCEv2 scapy accepts
+mkdir -p "$T/gen"
+timeout -k 5 120 "$BIN" -- --config "$T/ls.json" --virtual-time --traffic 0.3 \
+	--duration 0.00005 --pcap-out "$T/gen" --stats "$T/gen.json" > "$T/gen.log" 2>&1 \
+	< /dev/null || fail "generated-traffic run exited with status $?"
+echo "generated traffic (virtual time):"
+"$PY" "$FT" check-generated --out-dir "$T/gen" --leaves 4 --min-frames 300 ||
+	fail "generated traffic"
+# the same with every frame across leaf0-spine0 corrupted: their ICRC fails
+mkdir -p "$T/corrupt"
+timeout -k 5 120 "$BIN" -- --config "$T/ls.json" --virtual-time --traffic 0.3 \
+	--duration 0.00005 --pcap-out "$T/corrupt" --stats "$T/corrupt.json" \
+	--link "leaf0:u0@0=corrupt:1" > "$T/corrupt.log" 2>&1 < /dev/null ||
+	fail "corruption run exited with status $?"
+echo "the same with link leaf0-spine0 corrupting every frame:"
+"$PY" "$FT" check-generated --out-dir "$T/corrupt" --leaves 4 --min-frames 300 \
+	--corrupted-stats "$T/corrupt.json" || fail "corruption"
+
+# 5. incast with PFC, virtual time, twice
 cat > "$T/incast.json" <<'EOF'
 {"policies": {"default": {"qos": {"buffer": {"size_bytes": 2000000}}}},
  "topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 1,

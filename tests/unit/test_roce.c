@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RoCEv2 ICRC (dataplane/roce.c): a packet built by scapy (whose BTH
+ * computes the ICRC), the masked fields changing nothing (TOS, TTL, IPv4
+ * checksum, UDP checksum, FECN/BECN), covered fields changing it, IPv6
+ * against a bitwise CRC-32 written here, bad lengths refused.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "roce.h"
+
+/* IP/UDP/BTH(SEND_ONLY, dqpn 0x1234, psn 0xabcde)/40 bytes/ICRC, by scapy */
+static const uint8_t scapy_v4[84] = {
+	0x45, 0x6a, 0x00, 0x54, 0x00, 0x07, 0x00, 0x00, 0x40, 0x11, 0x66, 0x22, 0x0a, 0x00,
+	0x00, 0x02, 0x0a, 0x03, 0x00, 0x02, 0xc1, 0x23, 0x12, 0xb7, 0x00, 0x40, 0x00, 0x00,
+	0x04, 0x00, 0xff, 0xff, 0x00, 0x00, 0x12, 0x34, 0x80, 0x0a, 0xbc, 0xde, 0x00, 0x01,
+	0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d,
+	0x1e, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0xdc, 0x35, 0xb8, 0x5f,
+};
+
+static uint32_t
+wire_icrc(const uint8_t *p, uint32_t len)
+{
+	const uint8_t *t = p + len - 4;
+	return (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
+}
+
+/* CRC-32 (reflected 0xEDB88320, as zlib), bit by bit. */
+static uint32_t
+crc32_ref(uint32_t crc, const uint8_t *p, size_t n)
+{
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+static void
+test_scapy_vector(void **state)
+{
+	uint8_t p[84];
+
+	(void)state;
+	assert_int_equal(aif_roce_icrc(scapy_v4, sizeof(scapy_v4)), wire_icrc(scapy_v4, 84));
+	/* masked: TOS (ECN marks), TTL, checksum, UDP checksum, FECN/BECN */
+	memcpy(p, scapy_v4, sizeof(p));
+	p[1] = 0x6b, p[8] = 61, p[10] = 0x12, p[26] = 0x55, p[32] = 0xc0;
+	assert_int_equal(aif_roce_icrc(p, sizeof(p)), wire_icrc(scapy_v4, 84));
+	/* covered: the destination, the PSN, a payload byte */
+	const unsigned covered[] = { 19, 39, 60 };
+	for (unsigned i = 0; i < 3; i++) {
+		memcpy(p, scapy_v4, sizeof(p));
+		p[covered[i]] ^= 1;
+		assert_int_not_equal(aif_roce_icrc(p, sizeof(p)), wire_icrc(scapy_v4, 84));
+	}
+}
+
+static void
+test_ipv6(void **state)
+{
+	uint8_t p[40 + 8 + 12 + 32 + 4], m[8 + sizeof(p) - 4];
+
+	(void)state;
+	memset(p, 0, sizeof(p));
+	p[0] = 0x6d, p[1] = 0xa5, p[2] = 0x12, p[3] = 0x34;      /* TC, flow label */
+	p[4] = 0, p[5] = sizeof(p) - 40, p[6] = 17, p[7] = 64;
+	for (int i = 8; i < 40; i++)
+		p[i] = (uint8_t)i;
+	p[40] = 0xc0, p[42] = 0x12, p[43] = 0xb7;
+	p[48] = 4, p[52 + 0] = 0, p[59] = 9;
+	for (unsigned i = 60; i < sizeof(p) - 4; i++)
+		p[i] = (uint8_t)(i * 7);
+	/* the masked copy, by hand */
+	memset(m, 0xFF, 8);
+	memcpy(m + 8, p, sizeof(p) - 4);
+	m[8] |= 0x0F, m[9] = m[10] = m[11] = 0xFF, m[15] = 0xFF;
+	m[8 + 46] = m[8 + 47] = 0xFF, m[8 + 52] = 0xFF;
+	assert_int_equal(aif_roce_icrc(p, sizeof(p)), crc32_ref(0, m, sizeof(m)));
+}
+
+static void
+test_refused(void **state)
+{
+	uint8_t p[64] = { 0x55 };
+
+	(void)state;
+	assert_int_equal(aif_roce_icrc(p, sizeof(p)), 0);     /* IP version 5 */
+	assert_int_equal(aif_roce_icrc(scapy_v4, 40), 0);      /* too short */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scapy_vector),
+		cmocka_unit_test(test_ipv6),
+		cmocka_unit_test(test_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

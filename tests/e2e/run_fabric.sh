@@ -10,7 +10,8 @@
 #     frame at its exact arrival time, both spines used; a second run gives
 #     byte-identical output files and counters;
 #  2. real time, the same fabric with net_pcap edge ports: the same checks
-#     but the timing;
+#     but the timing; again with two runners, the switches split between
+#     them and links crossing from one to the other;
 #  3. a spine link taken down mid-run (--link): only the frames on its wire
 #     lost, nothing dropped by a switch, the other spine takes the rest;
 #  4. --traffic: the generated RoCEv2 frames arrive with a valid ICRC
@@ -120,6 +121,28 @@ fi
 echo "real time (net_pcap):"
 "$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/rt" \
 	--stats "$T/rt.json" || fail "real-time output"
+
+# 2b. real time with two runners (lcores 1 and 2, both on CPU 1 of a
+# 2-core machine): the switches split between them, the links between the
+# two halves crossing runners
+mkdir -p "$T/rt2"
+rc=0
+timeout -k 5 60 "$BIN" --lcores '0@0,1@1,2@1' --file-prefix "$PREFIX" --no-pci --no-huge \
+	-m 1024 --no-telemetry --log-level error \
+	--vdev "net_pcap0,rx_pcap=$T/in.pcap,tx_pcap=$T/rt2/leaf0-h0.pcap" \
+	--vdev "net_pcap1,tx_pcap=$T/rt2/leaf1-h0.pcap" \
+	--vdev "net_pcap2,tx_pcap=$T/rt2/leaf2-h0.pcap" \
+	--vdev "net_pcap3,tx_pcap=$T/rt2/leaf3-h0.pcap" \
+	-- --config "$T/ls.json" --socket "$T/aifabric2.sock" --duration 2 \
+	--stats "$T/rt2.json" > "$T/rt2.log" 2>&1 < /dev/null || rc=$?
+rm -rf "/var/run/dpdk/$PREFIX"
+[ "$rc" -eq 0 ] || fail "two-runner real-time run exited with status $rc"
+grep -q 'runner 0 (lcore 1): leaf0 leaf2 spine0' "$T/rt2.log" &&
+	grep -q 'runner 1 (lcore 2): leaf1 leaf3 spine1' "$T/rt2.log" ||
+	fail "two runners: not the switches spread over both"
+echo "real time, two runners (net_pcap):"
+"$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/rt2" \
+	--stats "$T/rt2.json" || fail "two-runner real-time output"
 fi
 
 # 3. a spine link down mid-run (virtual time, --link)

@@ -94,6 +94,8 @@ struct opts {
 	uint64_t seed;                   /* --seed: the runners' random sources */
 	double traffic_load;             /* --traffic LOAD[:BYTES] */
 	unsigned traffic_bytes;
+	const char *samples;             /* --samples PREFIX (virtual time) */
+	double sample_us;                /* --sample-us */
 	unsigned n_link_ev;
 	const char *link_ev[MAX_PCAP_IN]; /* --link NAME@SECONDS=ACTION */
 };
@@ -132,6 +134,9 @@ usage(const char *prog)
 		"                     RoCEv2 frames of BYTES (default 1024, valid ICRC) to the other hosts,\n"
 		"                     Poisson at LOAD (0..1] of its rate, for --duration; the run\n"
 		"                     ends when the fabric has drained\n"
+		"  --samples PREFIX   every --sample-us (10) of virtual time, write each link\n"
+		"                     direction's utilization and pauses to PREFIX-links.csv and\n"
+		"                     every non-empty egress queue's bytes to PREFIX-queues.csv\n"
 		"  --link NAME@SECONDS=ACTION  at that virtual time, link NAME (or the link with\n"
 		"                     an end NAME, e.g. leaf0:u0) goes down, up, or gets\n"
 		"                     loss:RATE or corrupt:RATE (repeat for more)\n",
@@ -154,6 +159,8 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "seed", required_argument, NULL, 'E' },
 		{ "link", required_argument, NULL, 'L' },
 		{ "traffic", required_argument, NULL, 'T' },
+		{ "samples", required_argument, NULL, 'P' },
+		{ "sample-us", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -183,6 +190,15 @@ parse_opts(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->pcap_in[o->n_pcap_in++] = optarg;
+			break;
+		case 'P': o->samples = optarg; break;
+		case 'U':
+			o->sample_us = strtod(optarg, &end);
+			if (*end != '\0' || !(o->sample_us >= 0.001) || o->sample_us > 1e6) {
+				fprintf(stderr, "--sample-us '%s': a period of 0.001..1000000 us\n",
+					optarg);
+				return -1;
+			}
 			break;
 		case 'T':
 			o->traffic_load = strtod(optarg, &end);
@@ -237,6 +253,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "--pcap-in and --pcap-out are for --virtual-time; in real time "
 			"an edge port reads a pcap through its DPDK device (--vdev "
 			"net_pcap0,rx_pcap=FILE)\n");
+		return -1;
+	}
+	if (o->samples != NULL && !o->vtime) {
+		fprintf(stderr, "--samples is for --virtual-time (in real time: aifabricctl "
+			"show links and show queues)\n");
 		return -1;
 	}
 	if (o->traffic_load > 0 && (!o->vtime || o->duration_s <= 0)) {
@@ -1111,6 +1132,47 @@ link_events(const struct opts *o, const struct aif_ctl *ctl, struct aif_vtime_ac
 	return 0;
 }
 
+/* Time series in virtual time (--samples): per link direction, what it
+ * carried since the sample before; per egress queue, its bytes. */
+struct sampler {
+	const struct aif_ctl *ctl;
+	FILE *links, *queues;
+	aif_time_ns last_ns;
+	uint64_t (*prev)[3];   /* [link * 2 + dir]: busy_ps, tx_bytes, tx_ctrl */
+};
+
+static void
+take_sample(aif_time_ns t, void *arg)
+{
+	struct sampler *sm = arg;
+	const struct aif_ctl *c = sm->ctl;
+	double us = (double)t / 1e3, span_ps = (double)(t - sm->last_ns) * 1e3;
+
+	for (uint32_t k = 0; k < c->n_links; k++)
+		for (int d = 0; d < 2; d++) {
+			const struct aif_link *l = c->links[k];
+			const struct aif_link_ctr *x = &l->dir[d].ctr;
+			uint64_t *p = sm->prev[k * 2 + d];
+			const struct aif_port *a = l->end[d].port, *b = l->end[!d].port;
+			if (t > sm->last_ns)
+				fprintf(sm->links, "%.3f,%s:%s,%s:%s,%.4f,%" PRIu64 ",%" PRIu64 "\n", us,
+					a->sw->name, a->name, b->sw->name, b->name,
+					(double)(x->busy_ps - p[0]) / span_ps, x->tx_bytes - p[1],
+					x->tx_ctrl - p[2]);
+			p[0] = x->busy_ps, p[1] = x->tx_bytes, p[2] = x->tx_ctrl;
+		}
+	for (uint16_t s = 0; s < c->n_sw; s++) {
+		const struct aif_switch *sw = c->sws[s];
+		const struct aif_qos *q = sw->qos;
+		for (uint16_t p = 0; q != NULL && p < q->n_ports; p++)
+			for (unsigned k = 0; k < AIF_QOS_NQ; k++)
+				if (q->mmu.port[p].queue_bytes[k] != 0)
+					fprintf(sm->queues, "%.3f,%s,%s,%u,%u\n", us, sw->name,
+						sw->ports[p].name, k, q->mmu.port[p].queue_bytes[k]);
+	}
+	sm->last_ns = t;
+}
+
 /* Nothing more will come: every input read and no packet anywhere (every
  * mbuf back in the pool). */
 static int
@@ -1370,6 +1432,22 @@ main(int argc, char **argv)
 		static struct aif_vtime_action acts[MAX_PCAP_IN];
 		if (link_events(&o, &ctl, acts) != 0)
 			goto out;
+		static struct sampler sm;
+		if (o.samples != NULL) {
+			char path[PATH_MAX];
+			sm.ctl = &ctl;
+			snprintf(path, sizeof(path), "%s-links.csv", o.samples);
+			sm.links = fopen(path, "w");
+			snprintf(path, sizeof(path), "%s-queues.csv", o.samples);
+			sm.queues = fopen(path, "w");
+			sm.prev = calloc((size_t)ctl.n_links * 2 + 1, sizeof(*sm.prev));
+			if (sm.links == NULL || sm.queues == NULL || sm.prev == NULL) {
+				fprintf(stderr, "--samples %s: %s\n", o.samples, strerror(errno));
+				goto out;
+			}
+			fprintf(sm.links, "time_us,from,to,utilization,bytes,pauses\n");
+			fprintf(sm.queues, "time_us,switch,port,queue,bytes\n");
+		}
 		struct progress pr = { .t0 = mono_s(), .last = mono_s() };
 		struct aif_vtime v = {
 			.ctl = &ctl, .w = runners[0],
@@ -1385,12 +1463,28 @@ main(int argc, char **argv)
 			.progress = vtime_progress, .progress_arg = &pr,
 			.progress_ns = 100 * AIF_NS_PER_US,
 			.actions = acts, .n_actions = o.n_link_ev,
+			.sample = o.samples != NULL ? take_sample : NULL, .sample_arg = &sm,
+			.sample_ns = (aif_time_ns)((o.sample_us > 0 ? o.sample_us : 10) * 1e3 + 0.5),
 		};
 		if (o.duration_s <= 0 && edges_idle(&edges))
 			printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE)\n");
 		ran = true;
 		aif_vtime_run(&v);
 		double elapsed = mono_s() - pr.t0;
+		if (o.samples != NULL) {
+			/* the last stretch, so that the samples add up to the totals */
+			if (aif_clock_now(&ctl.clock) > sm.last_ns)
+				take_sample(aif_clock_now(&ctl.clock), &sm);
+			int bad = fclose(sm.links) != 0;
+			bad |= fclose(sm.queues) != 0;
+			free(sm.prev);
+			if (bad) {
+				fprintf(stderr, "--samples %s: could not write in full\n", o.samples);
+				goto out;
+			}
+			printf("  samples every %.3f us: %s-links.csv, %s-queues.csv\n",
+			       (double)v.sample_ns / 1e3, o.samples, o.samples);
+		}
 		aif_time_ns end = aif_clock_now(&ctl.clock);
 		/* leave no peer paused; then the counters */
 		for (uint16_t s = 0; s < fab.n_sw; s++) {

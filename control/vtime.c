@@ -98,6 +98,7 @@ aif_vtime_run(struct aif_vtime *v)
 	struct aif_worker *w = v->w;
 	aif_time_ns now = aif_clock_now(&c->clock);
 	aif_time_ns next_ctl = now, next_age = now + AIF_NEIGH_AGE_NS;
+	aif_time_ns next_sample = v->sample != NULL && v->sample_ns > 0 ? now : AIF_TIME_NS_NEVER;
 	aif_time_ns next_progress = v->progress != NULL ? now + v->progress_ns : AIF_TIME_NS_NEVER;
 	uint64_t since_check = 0;
 	unsigned next_action = 0;
@@ -143,6 +144,16 @@ aif_vtime_run(struct aif_vtime *v)
 			since_check = 0;
 			if (v->idle(v->idle_arg))
 				break;
+		}
+		if (next_sample <= t && next_sample <= next_ctl) {
+			/* a sample: before the switches' events at that time */
+			if (next_sample > v->end_ns)
+				break;
+			now = next_sample;
+			aif_clock_set(&c->clock, now);
+			v->sample(now, v->sample_arg);
+			next_sample = now + v->sample_ns;
+			continue;
 		}
 		if (next_ctl <= t) {
 			/* control's turn first: at its own time, then the switches */

@@ -62,6 +62,12 @@ struct aif_vtime {
 	 * before the runner steps there (aif_ctl_link_set) */
 	const struct aif_vtime_action *actions;
 	unsigned n_actions;
+	/* samples, optional: called every sample_ns of virtual time from the
+	 * start, before the switches' events at that time (state is read,
+	 * never changed) */
+	void (*sample)(aif_time_ns t, void *arg);
+	void *sample_arg;
+	aif_time_ns sample_ns;
 	/* out */
 	aif_time_ns now_ns;       /* the last event's time */
 	uint64_t steps;           /* runner steps (events) */

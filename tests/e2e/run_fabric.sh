@@ -188,6 +188,7 @@ for run in a b; do
 	timeout -k 5 120 "$BIN" -- --config "$T/incast.json" --virtual-time \
 		--pcap-in "leaf0:h0=$T/inc0.pcap" --pcap-in "leaf1:h0=$T/inc1.pcap" \
 		--pcap-in "leaf2:h0=$T/inc2.pcap" --pcap-out "$T/inc_$run" \
+		--samples "$T/inc_$run" --sample-us 10 \
 		--stats "$T/inc_$run.json" > "$T/inc_$run.log" 2>&1 < /dev/null ||
 		fail "incast run $run exited with status $?"
 done
@@ -200,7 +201,28 @@ done
 grep -vE '"(elapsed_s|peak_rss_kb)"' "$T/inc_a.json" > "$T/inc_a.cmp"
 grep -vE '"(elapsed_s|peak_rss_kb)"' "$T/inc_b.json" > "$T/inc_b.cmp"
 cmp -s "$T/inc_a.cmp" "$T/inc_b.cmp" || fail "incast counters differ between two runs"
-echo "  ok   two runs: identical output files (pause timeline) and counters"
+cmp -s "$T/inc_a-links.csv" "$T/inc_b-links.csv" && cmp -s "$T/inc_a-queues.csv" "$T/inc_b-queues.csv" ||
+	fail "incast samples differ between two runs"
+echo "  ok   two runs: identical output files (pause timeline), samples and counters"
+# the samples: every 10 us; per link direction they add up to the counters;
+# utilization within 0..1; the receiver's queue (leaf3 h0, queue 3) fills
+"$PY" - "$T/inc_a-links.csv" "$T/inc_a-queues.csv" "$T/inc_a.json" <<'EOF' || fail "incast samples"
+import csv, json, sys
+links = list(csv.DictReader(open(sys.argv[1])))
+queues = list(csv.DictReader(open(sys.argv[2])))
+st = json.load(open(sys.argv[3]))
+tot = {}
+for r in links:
+    k = (r["from"], r["to"])
+    tot[k] = tot.get(k, 0) + int(r["bytes"])
+    assert -1e-9 <= float(r["utilization"]) <= 1 + 1e-9, r
+want = {(d["from"], d["to"]): d["tx_bytes"] for l in st["links"] for d in l["directions"]}
+assert tot == want, "sampled bytes do not add up to the link counters"
+q = max(int(r["bytes"]) for r in queues if (r["switch"], r["port"], r["queue"]) == ("leaf3", "h0", "3"))
+assert q > 100000, q
+print("  ok   samples: %d link rows adding up to the counters, leaf3 h0 queue 3 up to %d bytes"
+      % (len(links), q))
+EOF
 # the pause timeline as tshark reads it: class 3 only, XOFF and XON alternating
 tshark -r "$T/inc_a/leaf0-h0.pcap" -Y macc.cbfc.enbv -T fields \
 	-e frame.time_epoch -e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 \

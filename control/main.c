@@ -541,6 +541,12 @@ is_dpdk(const struct aif_port *p)
 	return p->base == &aif_port_dpdk_ops;
 }
 
+static bool
+is_link(const struct aif_port *p)
+{
+	return p->base == &aif_port_link_ops;
+}
+
 /*
  * Stop the DPDK ports that started and close every port EAL made, set up
  * or not, before the mbuf pool is freed: a driver may hold mbufs from the
@@ -682,8 +688,7 @@ print_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 		const struct aif_switch *sw = ctl->sws[s];
 		for (uint16_t p = 0; p < sw->n_ports; p++) {
 			const struct aif_port *port = &sw->ports[p];
-			const char *kind = port->base->kind;
-			if (strcmp(kind, "link") == 0)
+			if (is_link(port))
 				continue;
 			if (edge != NULL)
 				edge[s] = true;
@@ -696,9 +701,9 @@ print_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 				       port->name, cfg->switches[s].ports[p].device,
 				       ctl->pinfo[s] ? ctl->pinfo[s][p].driver : "-", port->speed_mbps,
 				       port->link_up ? "up" : "down");
-			} else if (strcmp(kind, "detached") != 0 && n_edge <= 16)
-				printf("  edge %s:%s  %s, %u Mb/s\n", sw->name, port->name, kind,
-				       port->speed_mbps);
+			} else if (port->base != &aif_port_detached_ops && n_edge <= 16)
+				printf("  edge %s:%s  %s, %u Mb/s\n", sw->name, port->name,
+				       port->base->kind, port->speed_mbps);
 		}
 	}
 	if (n_edge > 16 && n_dpdk < n_edge)
@@ -769,6 +774,25 @@ poll_links(struct aif_ctl *c)
 		fprintf(stderr, "rebuilding the tables after a link change failed: %s\n", err);
 }
 
+/* Non-zero drop counts of drops (reason -> count), under title. */
+static void
+print_drops(const json_t *drops, const char *title)
+{
+	const char *k;
+	json_t *v;
+	int any = 0;
+
+	json_object_foreach((json_t *)drops, k, v) {
+		if (json_integer_value(v) == 0)
+			continue;
+		if (!any++)
+			printf("  %s:\n", title);
+		printf("    %-28s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
+	}
+	if (!any)
+		printf("  drops: none\n");
+}
+
 static void
 print_summary(const struct aif_switch *sw, double elapsed_s)
 {
@@ -789,18 +813,7 @@ print_summary(const struct aif_switch *sw, double elapsed_s)
 		       json_integer_value(json_object_get(p, "tx_bytes")),
 		       elapsed_s > 0 ? (double)rx / elapsed_s / 1e6 : 0.0);
 	}
-	const char *k;
-	json_t *v;
-	int any = 0;
-	json_object_foreach(json_object_get(c, "drops"), k, v) {
-		if (json_integer_value(v) == 0)
-			continue;
-		if (!any++)
-			printf("  drops by reason:\n");
-		printf("    %-28s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
-	}
-	if (!any)
-		printf("  drops: none\n");
+	print_drops(json_object_get(c, "drops"), "drops by reason");
 	json_decref(c);
 }
 
@@ -882,18 +895,7 @@ print_fabric_summary(json_t *fj, double elapsed_s, aif_time_ns virt_ns, uint64_t
 			       jint(d, "lost_down") + jint(d, "dropped_down"), jint(d, "corrupted"));
 		}
 	}
-	const char *k;
-	json_t *v;
-	int any = 0;
-	json_object_foreach(total, k, v) {
-		if (json_integer_value(v) == 0)
-			continue;
-		if (!any++)
-			printf("  drops by reason, fabric-wide:\n");
-		printf("    %-28s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
-	}
-	if (!any)
-		printf("  drops: none\n");
+	print_drops(total, "drops by reason, fabric-wide");
 	json_decref(total);
 }
 
@@ -972,7 +974,7 @@ pcap_in_check(const struct opts *o, const struct aif_config *cfg, const struct a
 				if (strlen(pn) != (size_t)(eq - colon - 1) ||
 				    strncmp(pn, colon + 1, (size_t)(eq - colon - 1)) != 0)
 					continue;
-				if (strcmp(f->sw[s]->ports[p].base->kind, "link") == 0) {
+				if (is_link(&f->sw[s]->ports[p])) {
 					fprintf(stderr, "--pcap-in '%s': %s:%s is a fabric link's end, "
 						"not an edge port\n", a, cfg->switches[s].name, pn);
 					return -1;
@@ -1025,7 +1027,7 @@ bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_f
 		struct aif_switch *sw = f->sw[s];
 		for (uint16_t p = 0; p < sw->n_ports; p++) {
 			struct aif_port *port = &sw->ports[p];
-			if (strcmp(port->base->kind, "link") == 0 || e->n == RTE_DIM(e->pp))
+			if (is_link(port) || e->n == RTE_DIM(e->pp))
 				continue;
 			const char *in = pcap_in_of(o, sw->name, port->name);
 			/* the host on this port, for --traffic: to every other host */
@@ -1368,7 +1370,7 @@ main(int argc, char **argv)
 			const struct aif_switch_params *sp = &cfg->switches[s];
 			const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
 			for (uint16_t p = 0; p < sp->n_ports; p++) {
-				if (strcmp(fab.sw[s]->ports[p].base->kind, "link") == 0)
+				if (is_link(&fab.sw[s]->ports[p]))
 					continue;
 				if (ctl.pinfo[s] == NULL &&
 				    (ctl.pinfo[s] = calloc(AIF_MAX_PORTS, sizeof(*ctl.pinfo[s]))) == NULL)
@@ -1415,7 +1417,7 @@ main(int argc, char **argv)
 				for (unsigned w = 0; w < n_run; w++)
 					if (w < sw->ports[p].n_rxq)
 						aif_worker_add_rxq(runners[w], p, (uint16_t)w);
-			} else if (strcmp(sw->ports[p].base->kind, "detached") != 0 &&
+			} else if (sw->ports[p].base != &aif_port_detached_ops &&
 				   aif_worker_add_rxq_of(runners[r], (uint16_t)d, p, 0) != 0) {
 				fprintf(stderr, "runner %u: too many RX queues\n", r);
 				goto out;

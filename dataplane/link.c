@@ -82,7 +82,7 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 		uint64_t z = p->seed + 0x9E3779B97F4A7C15ull * (uint64_t)(d + 1);
 		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
 		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-		l->dir[d].rng = (z ^ (z >> 31)) | 1;
+		aif_rng_seed(&l->dir[d].rng, (z ^ (z >> 31)) | 1);
 		l->dir[d].slot = rte_zmalloc("aif_link_slots", n * sizeof(struct aif_link_slot),
 					     RTE_CACHE_LINE_SIZE);
 		if (l->dir[d].slot == NULL)
@@ -166,19 +166,6 @@ aif_link_set_up(struct aif_link *l, int up, aif_time_ns now_ns)
 					 __ATOMIC_RELAXED);
 }
 
-/* xorshift64* */
-static inline uint64_t
-draw(struct aif_link_dir *d)
-{
-	uint64_t x = d->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	d->rng = x;
-	return x * 0x2545F4914F6CDD1Dull;
-}
-
 #define CORRUPT_FROM 54 /* Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 */
 #define ICRC_BYTES 4
 
@@ -191,7 +178,7 @@ corrupt(struct aif_link_dir *d, struct rte_mbuf *m)
 
 	if (len <= CORRUPT_FROM + ICRC_BYTES)
 		return 0;
-	uint64_t r = draw(d);
+	uint64_t r = aif_rng_next(&d->rng);
 	uint32_t off = CORRUPT_FROM + (uint32_t)((r >> 3) % (len - CORRUPT_FROM - ICRC_BYTES));
 	struct rte_mbuf *seg = m;
 	while (off >= seg->data_len) {
@@ -222,12 +209,12 @@ put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t sta
 	d->ctr.busy_ps += busy;
 	uint64_t lt = __atomic_load_n(&l->loss_thresh, __ATOMIC_RELAXED);
 	uint64_t ct = __atomic_load_n(&l->corrupt_thresh, __ATOMIC_RELAXED);
-	if (unlikely(lt != 0) && draw(d) < lt) {
+	if (unlikely(lt != 0) && aif_rng_next(&d->rng) < lt) {
 		d->ctr.lost_random++;
 		rte_pktmbuf_free(m);
 		return 1;
 	}
-	if (unlikely(ct != 0) && draw(d) < ct)
+	if (unlikely(ct != 0) && aif_rng_next(&d->rng) < ct)
 		d->ctr.corrupted += (uint64_t)corrupt(d, m);
 	d->slot[tail & d->mask] = (struct aif_link_slot){
 		.m = m, .start_ns = start_ps / PS_PER_NS,

@@ -29,7 +29,7 @@
  * the first 54 bytes, Ethernet + IPv4 + UDP + BTH, and before the last 4,
  * so that it is forwarded on and a RoCE receiver finds its ICRC wrong: a
  * corruption the link's FCS does not catch, as in a switch's memory).  The
- * draws are a per-direction xorshift seeded from seed: deterministic.
+ * draws are a per-direction aif_rng (rng.h) seeded from seed: deterministic.
  * A link taken down (aif_link_set_up) loses the frames on its wire and
  * drops what it is handed until it comes up.
  *
@@ -53,6 +53,7 @@
 
 #include "capacity.h"
 #include "port.h"
+#include "rng.h"
 #include "types.h"
 
 struct rte_mbuf;
@@ -99,7 +100,7 @@ struct aif_link_slot {
  * its receiver (head). */
 struct aif_link_dir {
 	uint64_t busy_until_ps;      /* the wire is free from then on */
-	uint64_t rng;                /* loss and corruption draws (sender) */
+	struct aif_rng rng;          /* loss and corruption draws (sender) */
 	uint32_t tail;               /* next slot to fill (sender) */
 	struct aif_link_ctr ctr;
 	uint32_t head __rte_cache_aligned; /* next slot to deliver (receiver) */

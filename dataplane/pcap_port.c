@@ -19,6 +19,7 @@
 #include "link.h"
 #include "pcap_port.h"
 #include "pfc.h"
+#include "rng.h"
 #include "roce.h"
 
 #define PS_PER_NS 1000ull
@@ -60,7 +61,7 @@ struct aif_pcap_port {
 	uint8_t *inbuf;           /* the frame read ahead */
 	/* generator (params.gen, copied; dst_ip used at open only): */
 	struct aif_pcap_gen gen;
-	uint64_t rng;
+	struct aif_rng rng;
 	uint32_t *gen_dst;        /* per flow: destination (host order) */
 	uint16_t *gen_sport;      /* per flow: UDP source port */
 	uint32_t gen_psn;
@@ -128,18 +129,6 @@ prio_of(const struct aif_pcap_port *pp, const uint8_t *f, uint32_t len)
 	return 0;
 }
 
-static inline uint64_t
-xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1Dull;
-}
-
 /* The generator's frame template (headers; the per-frame fields are
  * written by gen_next). */
 static void
@@ -176,14 +165,14 @@ gen_next(struct aif_pcap_port *pp)
 	const struct aif_pcap_gen *g = pp->p.gen;
 	uint8_t *f = pp->inbuf;
 	/* exponential gap: -ln(U) x mean, U in (0, 1] */
-	double u = (double)((xorshift(&pp->rng) >> 11) + 1) * (1.0 / 9007199254740992.0);
+	double u = (double)((aif_rng_next(&pp->rng) >> 11) + 1) * (1.0 / 9007199254740992.0);
 
 	pp->ahead = 0;
 	if ((aif_time_ns)pp->gen_t_ns >= g->stop_ns)
 		return;
 	pp->ahead_ns = (aif_time_ns)pp->gen_t_ns;
 	pp->gen_t_ns += -log(u) * pp->gen_mean_ns;
-	uint32_t k = (uint32_t)(xorshift(&pp->rng) % g->n_flows);
+	uint32_t k = (uint32_t)(aif_rng_next(&pp->rng) % g->n_flows);
 	uint32_t dst = pp->gen_dst[k];
 	for (int i = 0; i < 4; i++)
 		f[30 + i] = (uint8_t)(dst >> (24 - 8 * i));
@@ -226,10 +215,10 @@ gen_init(struct aif_pcap_port *pp, char *err, size_t err_len)
 		snprintf(err, err_len, "out of memory");
 		return -1;
 	}
-	pp->rng = (g->seed * 0x9E3779B97F4A7C15ull) | 1;
+	aif_rng_seed(&pp->rng, (g->seed * 0x9E3779B97F4A7C15ull) | 1);
 	for (uint16_t k = 0; k < g->n_flows; k++) {
-		pp->gen_dst[k] = g->dst_ip[xorshift(&pp->rng) % g->n_dst];
-		pp->gen_sport[k] = (uint16_t)(0xC000 | (xorshift(&pp->rng) & 0x3FFF));
+		pp->gen_dst[k] = g->dst_ip[aif_rng_next(&pp->rng) % g->n_dst];
+		pp->gen_sport[k] = (uint16_t)(0xC000 | (aif_rng_next(&pp->rng) & 0x3FFF));
 	}
 	pp->gen_mean_ns = (double)aif_link_wire_bytes(g->frame_len) * 8 * 1e9 /
 			  ((double)pp->p.rate_bps * g->load);

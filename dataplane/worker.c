@@ -256,28 +256,47 @@ drive_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	rte_rcu_qsbr_thread_offline(sw->qsv, sh->id);
 }
 
+/* One burst from RX queue q of drive d, through the stages; how many. */
+static inline uint16_t
+poll_rxq(struct aif_worker *w, const struct aif_drive *d, const struct aif_rxq *q,
+	 aif_time_ns now_ns)
+{
+	struct rte_mbuf *pkts[AIF_BURST];
+	struct aif_port *port = &d->sw->ports[q->port];
+	uint16_t n = aif_port_ops(port)->rx_burst(port, q->queue, pkts, AIF_BURST, now_ns);
+
+	if (n != 0)
+		/* the burst's own time, once per burst (worker.h: Time) */
+		process(d->sw, d->sh, q->port, pkts, n,
+			w->clock != NULL ? aif_clock_now(w->clock) : now_ns);
+	return n;
+}
+
+/* A drive's own next event: its egress (QoS) and its adaptive bands. */
+static aif_time_ns
+drive_own_next_ns(const struct aif_drive *d, aif_time_ns now_ns)
+{
+	struct aif_qos *qos = qos_of(d->sw, d->sh);
+	const struct aif_tables *t = __atomic_load_n(&d->sw->tables, __ATOMIC_ACQUIRE);
+	aif_time_ns next = AIF_TIME_NS_NEVER;
+
+	if (qos != NULL)
+		next = aif_egress_next_event_ns(d->sw, d->sh, qos, now_ns);
+	if (t != NULL && t->lb_adaptive)
+		next = RTE_MIN(next, d->sh->fwd.lb->next_band_ns);
+	return next;
+}
+
 unsigned
 aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 {
-	struct rte_mbuf *pkts[AIF_BURST];
 	unsigned total = 0;
 
 	w->steps++;
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		drive_begin(w->drive[d].sw, w->drive[d].sh, now_ns);
-	for (uint16_t i = 0; i < w->n_rxq; i++) {
-		const struct aif_rxq *q = &w->rxq[i];
-		const struct aif_drive *d = &w->drive[q->drive];
-		struct aif_port *port = &d->sw->ports[q->port];
-		uint16_t n = aif_port_ops(port)->rx_burst(port, q->queue, pkts, AIF_BURST,
-							  now_ns);
-		if (n == 0)
-			continue;
-		total += n;
-		/* the burst's own time, once per burst (worker.h: Time) */
-		process(d->sw, d->sh, q->port, pkts, n,
-			w->clock != NULL ? aif_clock_now(w->clock) : now_ns);
-	}
+	for (uint16_t i = 0; i < w->n_rxq; i++)
+		total += poll_rxq(w, &w->drive[w->rxq[i].drive], &w->rxq[i], now_ns);
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		drive_end(w->drive[d].sw, w->drive[d].sh, now_ns);
 	return total;
@@ -295,16 +314,8 @@ aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
 		if (ops->rx_next_ns != NULL)
 			next = RTE_MIN(next, ops->rx_next_ns(port, q->queue));
 	}
-	for (uint16_t d = 0; d < w->n_drive; d++) {
-		struct aif_switch *sw = w->drive[d].sw;
-		struct aif_shard *sh = w->drive[d].sh;
-		struct aif_qos *qos = qos_of(sw, sh);
-		const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
-		if (qos != NULL)
-			next = RTE_MIN(next, aif_egress_next_event_ns(sw, sh, qos, now_ns));
-		if (t != NULL && t->lb_adaptive)
-			next = RTE_MIN(next, sh->fwd.lb->next_band_ns);
-	}
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		next = RTE_MIN(next, drive_own_next_ns(&w->drive[d], now_ns));
 	return next < now_ns ? now_ns : next;
 }
 
@@ -327,31 +338,21 @@ index_by_drive(struct aif_worker *w)
 unsigned
 aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 {
-	struct rte_mbuf *pkts[AIF_BURST];
-	struct aif_switch *sw = w->drive[d].sw;
-	struct aif_shard *sh = w->drive[d].sh;
+	const struct aif_drive *dr = &w->drive[d];
 	unsigned total = 0;
 
 	if (unlikely(!w->by_drive_ok))
 		index_by_drive(w);
 	w->steps++;
-	drive_begin(sw, sh, now_ns);
+	drive_begin(dr->sw, dr->sh, now_ns);
 	for (uint16_t k = w->drive_rxq_first[d]; k < w->drive_rxq_first[d + 1]; k++) {
 		uint16_t i = w->rxq_by_drive[k];
 		if (!w->rxq_stale[i] && w->rxq_next[i] > now_ns)
 			continue; /* nothing due */
-		const struct aif_rxq *q = &w->rxq[i];
-		struct aif_port *port = &sw->ports[q->port];
 		w->rxq_stale[i] = 1;
-		uint16_t n = aif_port_ops(port)->rx_burst(port, q->queue, pkts, AIF_BURST,
-							  now_ns);
-		if (n == 0)
-			continue;
-		total += n;
-		process(sw, sh, q->port, pkts, n,
-			w->clock != NULL ? aif_clock_now(w->clock) : now_ns);
+		total += poll_rxq(w, dr, &w->rxq[i], now_ns);
 	}
-	drive_end(sw, sh, now_ns);
+	drive_end(dr->sw, dr->sh, now_ns);
 	return total;
 }
 
@@ -381,12 +382,7 @@ aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 		}
 		next = RTE_MIN(next, w->rxq_next[i]);
 	}
-	struct aif_qos *qos = qos_of(sw, sh);
-	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
-	if (qos != NULL)
-		next = RTE_MIN(next, aif_egress_next_event_ns(sw, sh, qos, now_ns));
-	if (t != NULL && t->lb_adaptive)
-		next = RTE_MIN(next, sh->fwd.lb->next_band_ns);
+	next = RTE_MIN(next, drive_own_next_ns(&w->drive[d], now_ns));
 	return next < now_ns ? now_ns : next;
 }
 

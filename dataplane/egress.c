@@ -386,6 +386,7 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 		}
 		c->tx_packets++;
 		c->tx_bytes += bytes;
+		sh->ctrl_ports |= (uint64_t)port->base->wakes_rx << p; /* a host answers */
 	}
 }
 

@@ -11,8 +11,9 @@
  * burst it last received ended (the frames the switch dropped
  * and why), which is how a wrapper such as packet capture (capture.h)
  * annotates drops.  Implementations: DPDK ethdev (aif_port_dpdk_ops), the
- * emulated link end (link.h); the capture wrapper (capture.c) stands in
- * front of another implementation; the virtual host comes next.  A
+ * emulated link end (link.h), the pcap file port (pcap_port.h), the virtual
+ * RoCE host (rhost.h); the capture wrapper (capture.c) stands in front of
+ * another implementation.  A
  * queue is the shard's (one per runner on a DPDK port with RSS).
  *
  * One indirect call per burst, none per packet.  ops is written by
@@ -63,6 +64,9 @@ struct aif_port_ops {
 	 * are the frames it dropped: this frees them.  NULL: the runtime does. */
 	void (*rx_done)(struct aif_port *p, uint16_t queue, struct rte_mbuf **dropped,
 			const uint8_t *reasons, uint16_t n, aif_time_ns now_ns);
+	/* What it is sent can bring its next frame closer (a host that
+	 * answers): the runner asks rx_next_ns again after sending to it. */
+	bool wakes_rx;
 };
 
 struct aif_port {

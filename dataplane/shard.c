@@ -52,7 +52,10 @@ aif_shard_flush(struct aif_shard *sh, struct aif_port *ports, uint16_t n_ports,
 	while (pend) {
 		uint16_t p = (uint16_t)__builtin_ctzll(pend);
 		pend &= pend - 1;
-		if (p < n_ports && sh->tx[p].n)
+		if (p < n_ports && sh->tx[p].n) {
 			aif_shard_flush_port(sh, ports, p, now_ns);
+			/* a host answers: its next frame may come sooner */
+			sh->ctrl_ports |= (uint64_t)ports[p].base->wakes_rx << p;
+		}
 	}
 }

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A virtual RoCE host: a port implementation (port.h) whose far side is a
+ * RoCEv2 NIC with queue pairs, as the edge of a fabric in virtual or real
+ * time.  It sends and receives real frames: Ethernet / IPv4 / UDP 4791 /
+ * BTH (RC RDMA WRITE or SEND, first/middle/last/only) / payload / ICRC,
+ * answered by RC ACKs and NAKs (BTH + AETH) and CNPs (opcode 0x81).
+ *
+ * Requester (per QP): messages posted with aif_rhost_post are cut into
+ * packets of mtu payload bytes, each with the next 24-bit PSN (wrapping),
+ * from the QP's UDP source port (its entropy: 0xC000..0xFFFF, drawn from
+ * the seed) to the peer QP.  Paced at the QP's rate: after a frame starts
+ * at s the QP's next starts no earlier than s + wire bits / rate (DCQCN's
+ * reaction point, dcqcn.h, sets the rate from the CNPs; without DCQCN the
+ * line rate).  ACKs are cumulative; a NAK (PSN sequence error) carries the
+ * PSN the responder expects: to a go-back-N peer the requester goes back to
+ * it, to an out-of-order-tolerant peer it resends that packet alone
+ * (selective repeat).  With nothing acknowledged for rto_ns while packets
+ * are outstanding: a timeout, and the requester goes back to the oldest
+ * unacknowledged packet (go-back-N) or resends it (selective).
+ *
+ * Responder (per QP), go-back-N (ConnectX without out-of-order placement):
+ * the expected PSN is accepted; a later one is dropped, and one NAK goes
+ * back for that expected PSN (no more until it arrives); with cnp_on_ooo a
+ * CNP too, as RoCE NICs do on out-of-order arrival (subject to the CNP
+ * interval).  Out-of-order tolerant (ooo; selective repeat, as newer NICs
+ * and Ultra Ethernet): packets up to AIF_RHOST_OOO_WINDOW PSNs ahead are
+ * kept in a bitmap; a hole is NAKed once when a packet nak_gap PSNs past
+ * it arrives.  Either mode: an ACK of the last in-order PSN every
+ * ack_every packets and at each message's end (coalescing); duplicates are
+ * counted and dropped.  A message is received when every packet up to its
+ * last is; CE-marked packets go to DCQCN's notification point, whose CNPs
+ * go back cnp_delay_ns later.  With icrc the ICRC of every received frame
+ * is checked (a bad one is counted and dropped, as a NIC does) and sent
+ * frames carry a valid one; without, sent frames carry zero (for speed, when
+ * nothing checks).
+ *
+ * The NIC's wire: one frame at a time at rate_bps (link.h's overhead per
+ * frame); ACKs, NAKs and CNPs go before data; the host honours the PFC
+ * (and PAUSE) the switch sends it on the priorities prio_of_dscp[] gives
+ * its DSCPs.  NIC-side delays (ack_delay_ns, cnp_delay_ns, react_delay_ns:
+ * CNP arrival to rate cut) are parameters: real NICs react late, and that
+ * changes how deep queues get before PFC.
+ *
+ * Time.  A frame is decided at the time its first bit leaves and handed
+ * to the switch when its last bit arrives (rx_next_ns says when: a loop in
+ * virtual time steps there).  Frames the switch sends the host arrive when
+ * their last bit does: data are handled at once (what they change is the
+ * responder's alone), ACKs, NAKs and CNPs in time order with the host's
+ * own sends.  Timers (aif_rhost_timer) call back at their time; a workload
+ * posts from its callbacks, so a run depends only on its inputs and seeds.
+ *
+ *	struct aif_rhost_params p;
+ *	aif_rhost_params_default(&p, 100000000000ull);
+ *	p.ip = ..., p.mac = ..., p.gw_mac = <the switch port's MAC>;
+ *	struct aif_rhost *a = aif_rhost_create(&p, pool, 64, err, sizeof(err));
+ *	aif_rhost_connect(a, b, &qa, &qb);      // a QP on each, paired
+ *	aif_rhost_set_callback(a, done, arg);   // messages sent, received; timers
+ *	aif_rhost_post(a, qa, 1 << 20, cookie, now);
+ *	aif_rhost_attach(a, &sw->ports[0]);
+ *
+ * Single runner: a host is driven by the runner of its switch only.
+ */
+#ifndef AIF_RHOST_H
+#define AIF_RHOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dcqcn.h"
+#include "port.h"
+#include "types.h"
+
+struct rte_mempool;
+
+#define AIF_RHOST_OOO_WINDOW 4096 /* PSNs past the expected one an ooo responder keeps */
+#define AIF_RHOST_QPN_BASE 0x100  /* local QP numbers start here */
+#define AIF_RHOST_MTU_MIN 64
+#define AIF_RHOST_MTU_MAX 8192
+
+enum aif_rhost_verb { AIF_RHOST_WRITE, AIF_RHOST_SEND };
+
+struct aif_rhost_params {
+	uint64_t rate_bps;          /* the NIC's line rate */
+	struct aif_mac mac;         /* the host's */
+	struct aif_mac gw_mac;      /* where every frame goes: the switch port's */
+	uint32_t ip;                /* host order */
+	uint16_t mtu;               /* payload bytes per packet, multiple of 4 */
+	enum aif_rhost_verb verb;   /* RDMA WRITE (RETH on the first) or SEND */
+	uint8_t dscp;               /* data: 26 (lossless class 3), ECT(0) */
+	uint8_t ack_dscp;           /* ACK/NAK */
+	uint8_t cnp_dscp;           /* CNP: 48 (ConnectX CNP_DSCP) */
+	uint8_t prio_of_dscp[64];   /* the switch's DSCP -> priority (PFC) */
+	bool ooo;                   /* responder: out-of-order tolerant */
+	bool cnp_on_ooo;            /* go-back-N responder: CNP on out-of-order */
+	bool dcqcn;                 /* reaction and notification points on */
+	struct aif_dcqcn_params dc; /* their parameters */
+	uint16_t ack_every;         /* ACK every this many packets (and at ends) */
+	uint16_t nak_gap;           /* ooo: NAK a hole this many PSNs behind */
+	aif_time_ns rto_ns;         /* retransmit timeout */
+	aif_time_ns ack_delay_ns;   /* packet in to its ACK/NAK out */
+	aif_time_ns cnp_delay_ns;   /* CE-marked packet in to CNP out */
+	aif_time_ns react_delay_ns; /* CNP in to the rate cut */
+	bool icrc;                  /* send valid ICRCs and check received ones */
+	uint64_t seed;              /* first PSNs and UDP source ports */
+};
+
+/*
+ * Defaults: mtu 1024, WRITE, DSCP 26 for data, 48 for ACKs and CNPs (the
+ * high-priority queue ACKs take in HPCC's simulator), priorities by DSCP
+ * 26 -> 3 and 48 -> 6 (others 0), go-back-N with cnp_on_ooo,
+ * DCQCN on with dcqcn.h's defaults, ACK every packet, nak_gap 16, RTO
+ * 100 us, ACK 1 us, CNP 4 us and reaction 1 us after the fact, ICRC on.
+ */
+void aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps);
+
+/* What the host tells its workload. */
+enum aif_rhost_event {
+	AIF_RHOST_SENT,     /* a posted message is acknowledged: cookie as posted */
+	AIF_RHOST_RECEIVED, /* a whole message arrived: cookie = its number on the QP, from 0 */
+	AIF_RHOST_TIMER,    /* a timer fired: cookie as set; qp unused */
+};
+
+struct aif_rhost;
+typedef void (*aif_rhost_cb)(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp,
+			     uint64_t cookie, aif_time_ns at_ns, void *arg);
+
+#define AIF_FOREACH_RHOST_QP_CTR(_)                                            \
+	_(tx_packets, "data packets sent, retransmissions included")         \
+	_(tx_bytes, "their payload bytes")                                   \
+	_(retx, "data packets sent again")                                   \
+	_(naks_rx, "NAKs received")                                          \
+	_(timeouts, "retransmit timeouts")                                   \
+	_(cnps_rx, "CNPs received")                                          \
+	_(rx_packets, "data packets received and kept")                      \
+	_(rx_bytes, "their payload bytes")                                   \
+	_(rx_ooo, "data packets that came ahead of the expected PSN")        \
+	_(rx_dup, "duplicates: dropped")                                     \
+	_(rx_ooo_drop, "out-of-order packets dropped (go-back-N, window)")   \
+	_(rx_ce, "CE-marked data packets")                                   \
+	_(acks_tx, "ACKs sent")                                              \
+	_(naks_tx, "NAKs sent")                                              \
+	_(cnps_tx, "CNPs sent")                                              \
+	_(msgs_sent, "messages acknowledged")                                \
+	_(msgs_rcvd, "messages received")
+
+struct aif_rhost_qp_ctr {
+#define AIF_RHOST_CTR_FIELD(name, text) uint64_t name;
+	AIF_FOREACH_RHOST_QP_CTR(AIF_RHOST_CTR_FIELD)
+};
+
+#define AIF_FOREACH_RHOST_CTR(_)                                               \
+	_(tx_frames, "frames sent to the switch")                            \
+	_(tx_wire_bytes, "their bytes")                                      \
+	_(rx_frames, "frames the switch sent the host")                      \
+	_(rx_icrc_bad, "RoCE frames with a bad ICRC: dropped")               \
+	_(rx_other, "frames neither RoCE nor PFC for this host: dropped")    \
+	_(rx_pfc, "PFC/PAUSE frames that paused the host (XOFF)")            \
+	_(rx_xon, "PFC frames that resumed it")                              \
+	_(paused_ns, "time the host's next frame waited for a pause")        \
+	_(nombuf, "frames not sent: no mbuf (sent again later)")             \
+	_(ctrl_overflow, "ACK/NAK/CNP not sent: the NIC's queue was full")  \
+	_(refused, "frames refused: the host's receive wire busy")
+
+struct aif_rhost_ctr {
+	AIF_FOREACH_RHOST_CTR(AIF_RHOST_CTR_FIELD)
+	struct aif_rhost_qp_ctr qp; /* the sum over QPs */
+#undef AIF_RHOST_CTR_FIELD
+};
+
+extern const struct aif_port_ops aif_port_rhost_ops;
+
+/* A host with room for max_qps QPs; NULL with err (the parameter and why). */
+struct aif_rhost *aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool,
+				   uint32_t max_qps, char *err, size_t err_len);
+void aif_rhost_free(struct aif_rhost *h);
+const struct aif_rhost_params *aif_rhost_params(const struct aif_rhost *h);
+void aif_rhost_set_callback(struct aif_rhost *h, aif_rhost_cb cb, void *arg);
+/* Make port this host: its ops become aif_port_rhost_ops. */
+void aif_rhost_attach(struct aif_rhost *h, struct aif_port *port);
+
+/* A QP on a and one on b, each the other's peer (*qa, *qb: their indices);
+ * 0, or -1 when either host is out of QPs. */
+int aif_rhost_connect(struct aif_rhost *a, struct aif_rhost *b, uint32_t *qa, uint32_t *qb);
+/* The same with the first PSN each side sends (verbs' sq_psn), not drawn. */
+int aif_rhost_connect_psn(struct aif_rhost *a, struct aif_rhost *b, uint32_t psn_a,
+			  uint32_t psn_b, uint32_t *qa, uint32_t *qb);
+/* Send bytes (> 0) on qp, not before ready_ns; 0, or -1 (no such QP, out
+ * of memory).  AIF_RHOST_SENT with cookie when it is acknowledged. */
+int aif_rhost_post(struct aif_rhost *h, uint32_t qp, uint64_t bytes, uint64_t cookie,
+		   aif_time_ns ready_ns);
+/* AIF_RHOST_TIMER with cookie at at_ns; 0 or -1 (out of memory). */
+int aif_rhost_timer(struct aif_rhost *h, aif_time_ns at_ns, uint64_t cookie);
+
+const struct aif_rhost_ctr *aif_rhost_ctr(const struct aif_rhost *h);
+const struct aif_rhost_qp_ctr *aif_rhost_qp_ctr(const struct aif_rhost *h, uint32_t qp);
+uint32_t aif_rhost_n_qps(const struct aif_rhost *h);
+/* A QP's UDP source port, its current DCQCN rate (b/s). */
+uint16_t aif_rhost_qp_sport(const struct aif_rhost *h, uint32_t qp);
+double aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp);
+/* Nothing posted is left unacknowledged, nothing is waiting to be sent. */
+bool aif_rhost_idle(const struct aif_rhost *h);
+
+/* Wire bytes of a data packet with len payload bytes (first: with RETH). */
+uint32_t aif_rhost_data_frame_len(const struct aif_rhost_params *p, uint32_t len, bool first);
+
+#endif /* AIF_RHOST_H */

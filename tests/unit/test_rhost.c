@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The virtual RoCE host (dataplane/rhost.c), two hosts back to back through
+ * a store-and-forward wire stepped in virtual time: a message arrives
+ * whole, at line rate, exactly when the serialization says; PSNs wrap;
+ * one lost packet is recovered by go-back-N (NAK, everything after it sent
+ * again) or by selective repeat (that packet alone); a reordered pair costs
+ * a go-back-N responder spurious resends and an out-of-order-tolerant one
+ * nothing; a lost last packet is recovered by the timeout; CE marks bring
+ * CNPs (at most one per 50 us) and a lower rate; PFC from the switch holds
+ * data and lets ACKs by; frames carry a valid ICRC and a bad one is dropped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+
+#include "link.h"
+#include "pfc.h"
+#include "rhost.h"
+#include "roce.h"
+
+#include "eal_cleanup.h"
+
+#define RATE 100000000000ull
+#define QMAX 4096
+
+static struct rte_mempool *pool;
+
+/* One direction of the wire: frames in arrival order, waiting for the
+ * receiver's wire. */
+struct dir {
+	struct rte_mbuf *m[QMAX];
+	unsigned h, n;
+	unsigned data_seen;       /* data frames that went this way */
+	unsigned drop_at;         /* drop data frame number drop_at (1-based; 0: none) */
+	unsigned swap_at;         /* hold data frame swap_at behind the next one */
+	struct rte_mbuf *held;
+	unsigned mark_ce;         /* set CE on the first mark_ce data frames */
+	bool corrupt_first;       /* flip a payload bit of the first data frame */
+};
+
+struct run {
+	struct aif_rhost *h[2];
+	struct aif_port port[2];
+	struct dir d[2];          /* d[i]: frames from host i to host !i */
+	aif_time_ns sent_at[2], rcvd_at[2];
+	unsigned n_sent[2], n_rcvd[2];
+	aif_time_ns now;
+};
+
+static void
+on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t cookie,
+	 aif_time_ns at, void *arg)
+{
+	struct run *r = arg;
+	int i = h == r->h[1];
+
+	(void)qp;
+	(void)cookie;
+	if (ev == AIF_RHOST_SENT) {
+		r->sent_at[i] = at;
+		r->n_sent[i]++;
+	} else if (ev == AIF_RHOST_RECEIVED) {
+		r->rcvd_at[i] = at;
+		r->n_rcvd[i]++;
+	}
+}
+
+static void
+params(struct aif_rhost_params *p, int i, bool ooo)
+{
+	aif_rhost_params_default(p, RATE);
+	p->ip = 0x0a000002 + ((uint32_t)i << 8);
+	p->mac.b[0] = 2, p->mac.b[5] = (uint8_t)(i + 1);
+	p->gw_mac.b[0] = 2, p->gw_mac.b[5] = 0x10;
+	p->ooo = ooo;
+	p->seed = 7;
+}
+
+static void
+setup_run(struct run *r, const struct aif_rhost_params *p0, const struct aif_rhost_params *p1,
+	  uint32_t *q0, uint32_t *q1)
+{
+	char err[128];
+
+	memset(r, 0, sizeof(*r));
+	r->h[0] = aif_rhost_create(p0, pool, 8, err, sizeof(err));
+	r->h[1] = aif_rhost_create(p1, pool, 8, err, sizeof(err));
+	assert_non_null(r->h[0]);
+	assert_non_null(r->h[1]);
+	for (int i = 0; i < 2; i++) {
+		aif_rhost_set_callback(r->h[i], on_event, r);
+		aif_rhost_attach(r->h[i], &r->port[i]);
+	}
+	assert_int_equal(aif_rhost_connect(r->h[0], r->h[1], q0, q1), 0);
+}
+
+static bool
+is_data(const struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	return rte_pktmbuf_pkt_len(m) > 54 && f[12] == 0x08 && f[42] <= 0x0A;
+}
+
+static void
+enq(struct dir *d, struct rte_mbuf *m)
+{
+	assert_true(d->n < QMAX);
+	d->m[(d->h + d->n++) % QMAX] = m;
+}
+
+/* A frame from host i reached the wire's far end. */
+static void
+from_host(struct dir *d, struct rte_mbuf *m)
+{
+	if (!is_data(m)) {
+		enq(d, m);
+		return;
+	}
+	unsigned k = ++d->data_seen;
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	if (k == d->drop_at) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (k <= d->mark_ce)
+		f[15] |= 3;
+	if (d->corrupt_first && k == 1)
+		f[60] ^= 1;
+	if (k == d->swap_at) {
+		d->held = m;
+		return;
+	}
+	enq(d, m);
+	if (d->held != NULL) {
+		enq(d, d->held);
+		d->held = NULL;
+	}
+}
+
+static const struct aif_port_ops *ops = &aif_port_rhost_ops;
+
+/* Step both hosts and the wire until nothing is left or until limit. */
+static void
+run_until(struct run *r, aif_time_ns limit)
+{
+	struct rte_mbuf *pk[32];
+
+	for (;;) {
+		aif_time_ns t = r->now;
+		for (int i = 0; i < 2; i++) {
+			uint16_t n;
+			while ((n = ops->rx_burst(&r->port[i], 0, pk, 32, t)) > 0)
+				for (uint16_t k = 0; k < n; k++)
+					from_host(&r->d[i], pk[k]);
+		}
+		for (int i = 0; i < 2; i++) {
+			struct dir *d = &r->d[i];
+			struct aif_port *to = &r->port[!i];
+			while (d->n && ops->tx_ready_ns(to, 0, t) <= t) {
+				assert_int_equal(ops->tx_burst(to, 0, &d->m[d->h], 1, t), 1);
+				d->h = (d->h + 1) % QMAX;
+				d->n--;
+			}
+		}
+		aif_time_ns next = AIF_TIME_NS_NEVER;
+		for (int i = 0; i < 2; i++) {
+			aif_time_ns a = ops->rx_next_ns(&r->port[i], 0);
+			next = a < next ? a : next;
+			if (r->d[i].n) {
+				a = ops->tx_ready_ns(&r->port[!i], 0, t);
+				next = a < next ? a : next;
+			}
+		}
+		if (next == AIF_TIME_NS_NEVER || next > limit)
+			break;
+		assert_true(next > t || next == t); /* never back in time */
+		r->now = next > t ? next : t + 1;
+	}
+}
+
+static void
+teardown_run(struct run *r)
+{
+	for (int i = 0; i < 2; i++) {
+		struct dir *d = &r->d[i];
+		while (d->n) {
+			rte_pktmbuf_free(d->m[d->h]);
+			d->h = (d->h + 1) % QMAX;
+			d->n--;
+		}
+		rte_pktmbuf_free(d->held);
+		aif_rhost_free(r->h[i]);
+	}
+	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+}
+
+static uint64_t
+ser_ps(uint32_t len)
+{
+	return ((uint64_t)aif_link_wire_bytes(len) * 8 * 1000000000000ull + RATE - 1) / RATE;
+}
+
+static void
+test_message_at_line_rate(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+	const uint64_t bytes = 1000000; /* 977 packets, the last of 576 bytes */
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, bytes, 42, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(r.n_sent[0], 1);
+	/* back to back from 0: the frames' serialization, then the last once
+	 * more on the far wire */
+	uint64_t ps = 0;
+	uint32_t n = (uint32_t)((bytes + 1023) / 1024);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t len = k + 1 < n ? 1024 : (uint32_t)(bytes - 1024ull * k);
+		ps += ser_ps(aif_rhost_data_frame_len(&p0, len, k == 0));
+	}
+	/* the far end: each frame again, from when the first arrived (the
+	 * first, with its RETH, is the longest, so that wire is never idle) */
+	uint64_t first = ser_ps(aif_rhost_data_frame_len(&p0, 1024, true));
+	assert_int_equal(r.rcvd_at[1], ((first + 999) / 1000 * 1000 + ps + 999) / 1000);
+	const struct aif_rhost_qp_ctr *c0 = aif_rhost_qp_ctr(r.h[0], q0);
+	const struct aif_rhost_qp_ctr *c1 = aif_rhost_qp_ctr(r.h[1], q1);
+	assert_int_equal(c0->tx_packets, n);
+	assert_int_equal(c0->tx_bytes, bytes);
+	assert_int_equal(c0->retx, 0);
+	assert_int_equal(c1->rx_packets, n);
+	assert_int_equal(c1->rx_bytes, bytes);
+	assert_int_equal(c1->acks_tx, n); /* ack_every 1 */
+	assert_true(r.sent_at[0] > r.rcvd_at[1]);
+	/* the data rate: within 0.1% of 100G x payload / wire bytes */
+	double gbps = (double)bytes * 8 / (double)r.rcvd_at[1];
+	double ideal = 100.0 * 1024 / aif_link_wire_bytes(aif_rhost_data_frame_len(&p0, 1024, false));
+	assert_true(gbps > ideal * 0.995 && gbps < ideal * 1.001);
+	assert_true(aif_rhost_idle(r.h[0]) && aif_rhost_idle(r.h[1]));
+	teardown_run(&r);
+}
+
+/* PSNs wrap from 0xFFFFFF to 0, a go-back-N recovery across it. */
+static void
+test_psn_wrap(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	/* a second pair whose first PSN is 20 before the wrap */
+	assert_int_equal(aif_rhost_connect_psn(r.h[0], r.h[1], 0xFFFFFF - 20, 5, &q0, &q1), 0);
+	r.d[0].drop_at = 40; /* and a NAK after the wrap */
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 64 * 1024, 1, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(r.n_sent[0], 1);
+	assert_int_equal(aif_rhost_qp_ctr(r.h[1], q1)->rx_packets, 64);
+	assert_int_equal(aif_rhost_qp_ctr(r.h[0], q0)->naks_rx, 1);
+	teardown_run(&r);
+}
+
+/* Lose data packet 100 of 977: go-back-N sends it and all after it again,
+ * selective repeat that one alone. */
+static void
+lost_one(bool ooo, uint64_t *retx, uint64_t *naks)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	params(&p0, 0, ooo);
+	params(&p1, 1, ooo);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	r.d[0].drop_at = 100;
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(r.n_sent[0], 1);
+	const struct aif_rhost_qp_ctr *c0 = aif_rhost_qp_ctr(r.h[0], q0);
+	const struct aif_rhost_qp_ctr *c1 = aif_rhost_qp_ctr(r.h[1], q1);
+	assert_int_equal(c1->rx_bytes, 1000000);
+	assert_int_equal(c0->timeouts, 0);
+	assert_int_equal(c1->naks_tx, 1);
+	*retx = c0->retx;
+	*naks = c0->naks_rx;
+	teardown_run(&r);
+}
+
+static void
+test_loss_go_back_n_and_selective(void **state)
+{
+	uint64_t retx, naks;
+
+	(void)state;
+	lost_one(false, &retx, &naks);
+	assert_int_equal(naks, 1);
+	/* everything sent between the loss and the NAK's arrival, again */
+	assert_true(retx > 10);
+	lost_one(true, &retx, &naks);
+	assert_int_equal(naks, 1);
+	assert_int_equal(retx, 1);
+}
+
+/* Two adjacent packets swapped, as spraying does. */
+static void
+swapped(bool ooo, uint64_t *retx, uint64_t *ooo_rx, uint64_t *cnps)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	params(&p0, 0, ooo);
+	params(&p1, 1, ooo);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	r.d[0].swap_at = 50;
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 200000, 1, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(aif_rhost_qp_ctr(r.h[1], q1)->rx_bytes, 200000);
+	*retx = aif_rhost_qp_ctr(r.h[0], q0)->retx;
+	*ooo_rx = aif_rhost_qp_ctr(r.h[1], q1)->rx_ooo;
+	*cnps = aif_rhost_qp_ctr(r.h[1], q1)->cnps_tx;
+	teardown_run(&r);
+}
+
+static void
+test_reorder_spurious_retransmits(void **state)
+{
+	uint64_t retx, ooo, cnps;
+
+	(void)state;
+	swapped(false, &retx, &ooo, &cnps);
+	assert_true(retx > 1);   /* spurious: nothing was lost */
+	assert_int_equal(cnps, 1); /* and a CNP on the out-of-order arrival */
+	swapped(true, &retx, &ooo, &cnps);
+	assert_int_equal(retx, 0);
+	assert_int_equal(ooo, 1);
+	assert_int_equal(cnps, 0);
+}
+
+static void
+test_tail_loss_timeout(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	r.d[0].drop_at = 10; /* the last */
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 10 * 1024, 1, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(aif_rhost_qp_ctr(r.h[0], q0)->timeouts, 1);
+	assert_int_equal(aif_rhost_qp_ctr(r.h[0], q0)->retx, 1);
+	/* the resend left one RTO after the last packet went */
+	assert_true(r.rcvd_at[1] > p0.rto_ns && r.rcvd_at[1] < p0.rto_ns + 2 * AIF_NS_PER_US);
+	teardown_run(&r);
+}
+
+static void
+test_ce_cnp_rate(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	r.d[0].mark_ce = 600;
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, 10 * AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	const struct aif_rhost_qp_ctr *c0 = aif_rhost_qp_ctr(r.h[0], q0);
+	const struct aif_rhost_qp_ctr *c1 = aif_rhost_qp_ctr(r.h[1], q1);
+	/* 600 marked over more than 50 us (the rate falls): CNPs, at most one
+	 * per 50 us */
+	assert_int_equal(c1->rx_ce, 600);
+	assert_true(c1->cnps_tx >= 2);
+	assert_true(c1->cnps_tx <= r.rcvd_at[1] / (50 * AIF_NS_PER_US) + 1);
+	assert_int_equal(c0->cnps_rx, c1->cnps_tx);
+	/* slower than line rate (86.5 us), and still slower at the end: the
+	 * rate comes back on the RP timer (1.5 ms) */
+	assert_true(r.rcvd_at[1] > 110 * AIF_NS_PER_US);
+	assert_true(aif_rhost_qp_rate(r.h[0], q0) < 0.9 * RATE);
+	teardown_run(&r);
+}
+
+static void
+test_pfc_holds_data(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+	uint8_t buf[64];
+	uint16_t quanta[AIF_PFC_PRIOS] = { 0 };
+	struct aif_mac sw = { .b = { 2, 0, 0, 0, 0, 0x10 } };
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 100000, 1, 0), 0);
+	assert_int_equal(aif_rhost_post(r.h[1], q1, 100000, 1, 0), 0);
+	/* priority 3 paused at host 0 from 1 us, for 0xFFFF quanta (335.5 us) */
+	run_until(&r, 1000);
+	quanta[3] = 0xFFFF;
+	int n = aif_pfc_frame_build(buf, sizeof(buf), &sw, 1u << 3, quanta);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)n), buf, (size_t)n);
+	assert_int_equal(ops->tx_ctrl(&r.port[0], 0, m, 1000), 1);
+	uint64_t before = aif_rhost_qp_ctr(r.h[0], q0)->tx_packets;
+	run_until(&r, 300 * AIF_NS_PER_US);
+	/* host 0 sent at most the frame on the wire; host 1's data went
+	 * through and host 0 acknowledged it (ACKs are priority 6) */
+	assert_true(aif_rhost_qp_ctr(r.h[0], q0)->tx_packets <= before + 1);
+	assert_int_equal(r.n_rcvd[0], 1);
+	assert_int_equal(r.n_sent[1], 1);
+	assert_int_equal(aif_rhost_ctr(r.h[0])->rx_pfc, 1);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_true(r.rcvd_at[1] > 336 * AIF_NS_PER_US);
+	/* data waited out the pause, less the wire time of the ACKs it sent */
+	assert_true(aif_rhost_ctr(r.h[0])->paused_ns > 320 * AIF_NS_PER_US);
+	teardown_run(&r);
+}
+
+/* Frames carry a valid ICRC (checked here the same way a NIC does); a
+ * corrupted one is dropped and recovered. */
+static void
+test_icrc(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	r.d[0].corrupt_first = true;
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 8 * 1024, 1, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(aif_rhost_ctr(r.h[1])->rx_icrc_bad, 1);
+	assert_int_equal(aif_rhost_qp_ctr(r.h[1], q1)->rx_bytes, 8 * 1024);
+	teardown_run(&r);
+
+	/* one frame, checked against the ICRC primitive */
+	params(&p0, 0, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 100, 1, 0), 0);
+	struct rte_mbuf *m;
+	aif_time_ns t = ops->rx_next_ns(&r.port[0], 0);
+	assert_int_equal(ops->rx_burst(&r.port[0], 0, &m, 1, t), 1);
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	assert_int_equal(len, aif_rhost_data_frame_len(&p0, 100, true));
+	assert_int_equal(f[42], 0x0A);              /* RDMA WRITE ONLY */
+	assert_int_equal(f[15], 26 << 2 | 2);       /* DSCP 26, ECT(0) */
+	assert_int_equal(f[34] & 0xC0, 0xC0);       /* entropy 0xC000.. */
+	uint32_t icrc = aif_roce_icrc(f + 14, len - 14);
+	assert_memory_equal(f + len - 4, &icrc, 4);
+	rte_pktmbuf_free(m);
+	teardown_run(&r);
+}
+
+static void
+test_bad_params(void **state)
+{
+	struct aif_rhost_params p;
+	char err[128];
+
+	(void)state;
+	params(&p, 0, false);
+	p.mtu = 1000 + 2;
+	assert_null(aif_rhost_create(&p, pool, 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "mtu 1002"));
+	params(&p, 0, false);
+	p.rate_bps = 0;
+	assert_null(aif_rhost_create(&p, pool, 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "rate 0"));
+}
+
+static int
+setup(void **state)
+{
+	char prefix[64];
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "aif-ut-rhost-%d", (int)getpid());
+	char *argv[] = { "test_rhost", "--no-huge", "-m", "128", "--no-pci", "--no-shconf",
+			 "--no-telemetry", "--file-prefix", prefix, "-l", "0",
+			 "--log-level", "error" };
+	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("rh_pool", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rte_mempool_free(pool);
+	test_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_message_at_line_rate),
+		cmocka_unit_test(test_psn_wrap),
+		cmocka_unit_test(test_loss_go_back_n_and_selective),
+		cmocka_unit_test(test_reorder_spurious_retransmits),
+		cmocka_unit_test(test_tail_loss_timeout),
+		cmocka_unit_test(test_ce_cnp_rate),
+		cmocka_unit_test(test_pfc_holds_data),
+		cmocka_unit_test(test_icrc),
+		cmocka_unit_test(test_bad_params),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

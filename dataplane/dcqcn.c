@@ -24,6 +24,17 @@ aif_dcqcn_params_default(struct aif_dcqcn_params *p, uint64_t line_rate_bps)
 }
 
 void
+aif_dcqcn_params_hpcc_run(struct aif_dcqcn_params *p, uint64_t line_rate_bps)
+{
+	aif_dcqcn_params_default(p, line_rate_bps);
+	p->alpha_period_ns = 1 * AIF_NS_PER_US;
+	p->decrease_period_ns = 4 * AIF_NS_PER_US;
+	p->rp_timer_ns = 300 * AIF_NS_PER_US;
+	p->g = 1.0 / 256;
+	p->fast_recovery = 1;
+}
+
+void
 aif_dcqcn_rp_init(struct aif_dcqcn_rp *rp, const struct aif_dcqcn_params *p)
 {
 	*rp = (struct aif_dcqcn_rp){

@@ -75,6 +75,15 @@ struct aif_dcqcn_params {
  * clamping, no cut at the first CNP, CNPs at most every 50 us.
  */
 void aif_dcqcn_params_default(struct aif_dcqcn_params *p, uint64_t line_rate_bps);
+/*
+ * The settings HPCC's experiments run DCQCN with (its run.py config
+ * template, also used by ConWeave's): alpha every 1 us, decrease every
+ * 4 us, RP timer 300 us, g 1/256, F 1; AI, HAI and the rest as the
+ * defaults above.  Faster to recover than the attribute defaults (RP timer
+ * 1500 us, F 5), which leave a flow cut by a burst of marks below half
+ * rate for milliseconds.
+ */
+void aif_dcqcn_params_hpcc_run(struct aif_dcqcn_params *p, uint64_t line_rate_bps);
 
 struct aif_dcqcn_rp {
 	double rate_bps;        /* Rc: the QP sends at this rate */

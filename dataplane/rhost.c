@@ -30,7 +30,7 @@
 #define NEVER_PS UINT64_MAX
 #define PSN_MASK 0xFFFFFFu
 #define PSN_HALF 0x800000u
-#define RTX_MAX 32
+#define RTX_MAX 8
 #define OOO_WORDS (AIF_RHOST_OOO_WINDOW / 64)
 
 /* Frame layout (no VLAN tag, IPv4 without options). */
@@ -116,7 +116,7 @@ struct aif_rhost {
 	aif_rhost_cb cb;
 	void *cb_arg;
 	struct aif_rng rng;
-	uint32_t n_qps, max_qps;
+	uint32_t n_qps, cap_qps, max_qps;
 	struct qp *qps;
 	uint32_t *busy, n_busy, rr;
 	struct cfifo acks, cnps;  /* to send */
@@ -153,7 +153,7 @@ aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps)
 	p->prio_of_dscp[48] = 6;
 	p->cnp_on_ooo = true;
 	p->dcqcn = true;
-	aif_dcqcn_params_default(&p->dc, rate_bps);
+	aif_dcqcn_params_hpcc_run(&p->dc, rate_bps);
 	p->ack_every = 1;
 	p->nak_gap = 16;
 	p->rto_ns = 100 * AIF_NS_PER_US;
@@ -318,11 +318,7 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 		return NULL;
 	}
 	h = calloc(1, sizeof(*h));
-	if (h == NULL || (h->qps = calloc(max_qps, sizeof(*h->qps))) == NULL ||
-	    (h->busy = calloc(max_qps, sizeof(*h->busy))) == NULL) {
-		if (h != NULL)
-			free(h->qps);
-		free(h);
+	if (h == NULL) {
 		snprintf(err, err_len, "out of memory");
 		return NULL;
 	}
@@ -378,6 +374,18 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 {
 	if (h->n_qps == h->max_qps)
 		return -1;
+	if (h->n_qps == h->cap_qps) {
+		/* set-up time only (connect before the run): QPs move */
+		uint32_t cap = RTE_MIN(h->max_qps, h->cap_qps ? h->cap_qps * 2 : 16);
+		struct qp *qps = realloc(h->qps, sizeof(*qps) * cap);
+		uint32_t *busy = qps == NULL ? NULL : realloc(h->busy, sizeof(*busy) * cap);
+		if (qps != NULL)
+			h->qps = qps;
+		if (busy == NULL)
+			return -1;
+		h->busy = busy;
+		h->cap_qps = cap;
+	}
 	struct qp *q = &h->qps[h->n_qps];
 	memset(q, 0, sizeof(*q));
 	if (h->p.ooo) {

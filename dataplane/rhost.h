@@ -110,7 +110,8 @@ struct aif_rhost_params {
  * Defaults: mtu 1024, WRITE, DSCP 26 for data, 48 for ACKs and CNPs (the
  * high-priority queue ACKs take in HPCC's simulator), priorities by DSCP
  * 26 -> 3 and 48 -> 6 (others 0), go-back-N with cnp_on_ooo,
- * DCQCN on with dcqcn.h's defaults, ACK every packet, nak_gap 16, RTO
+ * DCQCN on with the settings HPCC's experiments use (dcqcn.h
+ * aif_dcqcn_params_hpcc_run), ACK every packet, nak_gap 16, RTO
  * 100 us, ACK 1 us, CNP 4 us and reaction 1 us after the fact, ICRC on.
  */
 void aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps);
@@ -171,7 +172,7 @@ struct aif_rhost_ctr {
 
 extern const struct aif_port_ops aif_port_rhost_ops;
 
-/* A host with room for max_qps QPs; NULL with err (the parameter and why). */
+/* A host with up to max_qps QPs; NULL with err (the parameter and why). */
 struct aif_rhost *aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool,
 				   uint32_t max_qps, char *err, size_t err_len);
 void aif_rhost_free(struct aif_rhost *h);
@@ -181,7 +182,8 @@ void aif_rhost_set_callback(struct aif_rhost *h, aif_rhost_cb cb, void *arg);
 void aif_rhost_attach(struct aif_rhost *h, struct aif_port *port);
 
 /* A QP on a and one on b, each the other's peer (*qa, *qb: their indices);
- * 0, or -1 when either host is out of QPs. */
+ * 0, or -1 when either host is out of QPs.  Before the run: QP state moves
+ * as the table grows. */
 int aif_rhost_connect(struct aif_rhost *a, struct aif_rhost *b, uint32_t *qa, uint32_t *qb);
 /* The same with the first PSN each side sends (verbs' sq_psn), not drawn. */
 int aif_rhost_connect_psn(struct aif_rhost *a, struct aif_rhost *b, uint32_t psn_a,

@@ -154,6 +154,15 @@ test_hpcc_defaults(void **state)
 	assert_int_equal(p.rhai_bps, 200000000); /* 50 Mb/s x 100/25 */
 	assert_int_equal(p.min_rate_bps, 100000000);
 	assert_int_equal(p.cnp_interval_ns, 50000);
+	/* the experiments' settings: faster timers, the same steps */
+	aif_dcqcn_params_hpcc_run(&p, 100000000000ull);
+	assert_true(p.g == 1.0 / 256);
+	assert_int_equal(p.alpha_period_ns, 1000);
+	assert_int_equal(p.decrease_period_ns, 4000);
+	assert_int_equal(p.rp_timer_ns, 300000);
+	assert_int_equal(p.fast_recovery, 1);
+	assert_int_equal(p.rai_bps, 20000000);
+	assert_int_equal(p.min_rate_bps, 100000000);
 }
 
 int

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Virtual RoCE hosts on a fabric's edge (vhosts.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dataplane/link.h"
+#include "vhosts.h"
+
+#define PS_PER_S 1000000000000ull
+
+static uint64_t
+ser_ps(uint32_t len, uint64_t rate_bps)
+{
+	return rate_bps ? ((uint64_t)aif_link_wire_bytes(len) * 8 * PS_PER_S + rate_bps - 1) /
+				  rate_bps
+			: 0;
+}
+
+static uint32_t
+ip4(const struct aif_ip *ip)
+{
+	return (uint32_t)ip->b[0] << 24 | (uint32_t)ip->b[1] << 16 | (uint32_t)ip->b[2] << 8 |
+	       ip->b[3];
+}
+
+static uint64_t
+port_rate(const struct aif_config *cfg, uint16_t s, uint16_t p)
+{
+	uint32_t mbps = cfg->switches[s].ports[p].speed_mbps;
+	return (uint64_t)(mbps ? mbps : 100000) * 1000000;
+}
+
+/* Fewest-delay paths between switches (Floyd-Warshall on link time). */
+static int
+paths(struct aif_vhosts *v, const struct aif_config *cfg)
+{
+	uint32_t n = cfg->n_switches;
+	size_t nn = (size_t)n * n;
+
+	v->n_sw = (uint16_t)n;
+	v->ow_data_ps = malloc(sizeof(uint64_t) * nn);
+	v->ow_ack_ps = malloc(sizeof(uint64_t) * nn);
+	if (v->ow_data_ps == NULL || v->ow_ack_ps == NULL)
+		return -1;
+	for (size_t i = 0; i < nn; i++)
+		v->ow_data_ps[i] = v->ow_ack_ps[i] = i % (n + 1) == 0 ? 0 : UINT64_MAX / 4;
+	for (uint32_t k = 0; k < cfg->n_links; k++) {
+		const struct aif_topo_link *l = &cfg->links[k];
+		uint64_t rate = l->rate_bps ? l->rate_bps : port_rate(cfg, l->a_switch, l->a_port);
+		uint64_t d = l->delay_ns * 1000 + ser_ps(v->data_len, rate);
+		uint64_t a = l->delay_ns * 1000 + ser_ps(v->ack_len, rate);
+		size_t ab = (size_t)l->a_switch * n + l->b_switch, ba = (size_t)l->b_switch * n + l->a_switch;
+		if (d < v->ow_data_ps[ab]) {
+			v->ow_data_ps[ab] = v->ow_data_ps[ba] = d;
+			v->ow_ack_ps[ab] = v->ow_ack_ps[ba] = a;
+		}
+	}
+	for (uint32_t k = 0; k < n; k++)
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t j = 0; j < n; j++) {
+				uint64_t x = v->ow_data_ps[(size_t)i * n + k] + v->ow_data_ps[(size_t)k * n + j];
+				if (x < v->ow_data_ps[(size_t)i * n + j]) {
+					v->ow_data_ps[(size_t)i * n + j] = x;
+					v->ow_ack_ps[(size_t)i * n + j] = v->ow_ack_ps[(size_t)i * n + k] +
+									  v->ow_ack_ps[(size_t)k * n + j];
+				}
+			}
+	return 0;
+}
+
+int
+aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_fabric *f,
+		 const struct aif_rhost_params *tmpl,
+		 int (*skip)(uint16_t sw, uint16_t port, void *arg), void *skip_arg,
+		 struct rte_mempool *pool, char *err, size_t err_len)
+{
+	uint32_t cap = cfg->n_hosts ? cfg->n_hosts : 1;
+
+	memset(v, 0, sizeof(*v));
+	v->h = calloc(cap, sizeof(*v->h));
+	v->cfg_host = calloc(cap, sizeof(*v->cfg_host));
+	v->sw = calloc(cap, sizeof(*v->sw));
+	v->port = calloc(cap, sizeof(*v->port));
+	if (v->h == NULL || v->cfg_host == NULL || v->sw == NULL || v->port == NULL)
+		goto oom;
+	v->ack_delay_ns = tmpl->ack_delay_ns;
+	v->data_len = aif_rhost_data_frame_len(tmpl, tmpl->mtu, false);
+	v->ack_len = 62;
+	for (uint32_t i = 0; i < cfg->n_hosts; i++) {
+		const struct aif_host_params *hp = &cfg->hosts[i];
+		struct aif_port *port = &f->sw[hp->sw]->ports[hp->port];
+		const struct aif_port_params *pp = &cfg->switches[hp->sw].ports[hp->port];
+		if (hp->ip.family != AIF_AF_INET4 || pp->device[0] != '\0' ||
+		    port->base != &aif_port_detached_ops ||
+		    (skip != NULL && skip(hp->sw, hp->port, skip_arg)))
+			continue;
+		/* one host per port (a port may list an IPv6 address too) */
+		bool taken = false;
+		for (uint32_t k = 0; k < v->n && !taken; k++)
+			taken = v->sw[k] == hp->sw && v->port[k] == hp->port;
+		if (taken)
+			continue;
+		struct aif_rhost_params p = *tmpl;
+		const struct aif_policy_params *pol = &cfg->policies[cfg->switches[hp->sw].policy];
+		p.rate_bps = port_rate(cfg, hp->sw, hp->port);
+		if (tmpl->dcqcn && p.rate_bps != tmpl->dc.line_rate_bps) {
+			struct aif_dcqcn_params d = tmpl->dc;
+			aif_dcqcn_params_default(&p.dc, p.rate_bps); /* AI, HAI scaled */
+			/* keep what the template changed from its own defaults */
+			p.dc.g = d.g, p.dc.alpha_period_ns = d.alpha_period_ns;
+			p.dc.decrease_period_ns = d.decrease_period_ns;
+			p.dc.rp_timer_ns = d.rp_timer_ns, p.dc.fast_recovery = d.fast_recovery;
+			p.dc.min_rate_bps = d.min_rate_bps, p.dc.clamp_target = d.clamp_target;
+			p.dc.rate_on_first_cnp = d.rate_on_first_cnp;
+			p.dc.cnp_interval_ns = d.cnp_interval_ns;
+		}
+		p.mac = hp->mac;
+		p.gw_mac = port->dev_mac;
+		p.ip = ip4(&hp->ip);
+		p.seed = tmpl->seed * 1000003u + i + 1;
+		for (unsigned d = 0; d < 64; d++)
+			p.prio_of_dscp[d] = pol->qos.tc_to_pg[pol->dscp_to_tc[d] & 7];
+		v->h[v->n] = aif_rhost_create(&p, pool, 1u << 20, err, err_len);
+		if (v->h[v->n] == NULL) {
+			char why[256];
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, err_len, "$.hosts[%u] (%s): %s", i, hp->name, why);
+			aif_vhosts_free(v);
+			return -1;
+		}
+		v->cfg_host[v->n] = i;
+		v->sw[v->n] = hp->sw;
+		v->port[v->n] = hp->port;
+		if (p.rate_bps > v->rate_bps)
+			v->rate_bps = p.rate_bps;
+		aif_rhost_attach(v->h[v->n++], port);
+	}
+	if (paths(v, cfg) != 0)
+		goto oom;
+	return 0;
+oom:
+	aif_vhosts_free(v);
+	snprintf(err, err_len, "out of memory");
+	return -1;
+}
+
+aif_time_ns
+aif_vhosts_rtt(uint32_t a, uint32_t b, void *arg)
+{
+	const struct aif_vhosts *v = arg;
+	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b], ba = (size_t)v->sw[b] * v->n_sw + v->sw[a];
+	uint64_t ra = aif_rhost_params(v->h[a])->rate_bps, rb = aif_rhost_params(v->h[b])->rate_bps;
+	uint64_t ps = ser_ps(v->data_len, ra) + v->ow_data_ps[ab] + ser_ps(v->data_len, rb) +
+		      ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra);
+
+	return (ps + 999) / 1000 + v->ack_delay_ns;
+}
+
+int
+aif_vhosts_find(const struct aif_vhosts *v, const struct aif_config *cfg, const char *name)
+{
+	for (uint32_t i = 0; i < v->n; i++)
+		if (strcmp(cfg->hosts[v->cfg_host[i]].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+void
+aif_vhosts_free(struct aif_vhosts *v)
+{
+	for (uint32_t i = 0; v->h != NULL && i < v->n; i++)
+		aif_rhost_free(v->h[i]);
+	free(v->h);
+	free(v->cfg_host);
+	free(v->sw);
+	free(v->port);
+	free(v->ow_data_ps);
+	free(v->ow_ack_ps);
+	memset(v, 0, sizeof(*v));
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Virtual RoCE hosts (dataplane/rhost.h) on a fabric's edge: one on every
+ * host port of the config ("hosts": name, switch, port, IPv4 address, MAC)
+ * that has no device and no other binding, at the port's speed, sending to
+ * the switch port's MAC, on the priorities the switch's policy pauses by
+ * (its DSCP -> TC -> PG maps).  And the base RTT between two of them, for
+ * ideals and slowdowns: a full-MTU data packet along the fewest-delay path
+ * (store and forward: serialization at every hop's rate plus every link's
+ * delay) and its ACK back, plus the NIC's ACK delay.
+ *
+ *	struct aif_vhosts v;
+ *	aif_rhost_params_default(&tmpl, 0);      // rate and addresses are per host
+ *	if (aif_vhosts_build(&v, cfg, &fab, &tmpl, skip, pool, err, sizeof(err)) != 0) ...
+ *	jobs = aif_jobs_create(v.h, v.n, v.rate_bps, aif_vhosts_rtt, &v);
+ *	...
+ *	aif_vhosts_free(&v);   // after the runners and the fabric's switches
+ */
+#ifndef AIF_VHOSTS_H
+#define AIF_VHOSTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../dataplane/rhost.h"
+#include "config.h"
+#include "fabric.h"
+
+struct rte_mempool;
+
+struct aif_vhosts {
+	uint32_t n;
+	struct aif_rhost **h;
+	uint32_t *cfg_host;      /* its entry in cfg->hosts */
+	uint16_t *sw, *port;
+	uint64_t rate_bps;       /* the fastest host's */
+	/* between switches: one-way time of a data packet and of an ACK */
+	uint16_t n_sw;
+	uint64_t *ow_data_ps, *ow_ack_ps;
+	aif_time_ns ack_delay_ns;
+	uint32_t data_len, ack_len; /* frame bytes */
+};
+
+/*
+ * Hosts on every eligible host port; skip(sw, port, arg) true keeps a port
+ * for something else (NULL: none kept).  tmpl gives everything but rate,
+ * addresses and priorities; its seed is varied per host.  0, or -1 with
+ * err (the host and why).
+ */
+int aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_fabric *f,
+		     const struct aif_rhost_params *tmpl,
+		     int (*skip)(uint16_t sw, uint16_t port, void *arg), void *skip_arg,
+		     struct rte_mempool *pool, char *err, size_t err_len);
+/* The base RTT from host a to host b (aif_jobs_rtt_fn). */
+aif_time_ns aif_vhosts_rtt(uint32_t a, uint32_t b, void *v);
+/* Index of the host called name (cfg->hosts), or -1. */
+int aif_vhosts_find(const struct aif_vhosts *v, const struct aif_config *cfg, const char *name);
+void aif_vhosts_free(struct aif_vhosts *v);
+
+#endif /* AIF_VHOSTS_H */

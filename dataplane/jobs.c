@@ -1,0 +1,885 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Workloads on virtual RoCE hosts (jobs.h).
+ *
+ * Every QP a job makes is known by a reference (job, rank at this end,
+ * peer rank or flow) on its host; the hosts' callbacks (a message
+ * received, a message acknowledged, a timer) come here and drive the
+ * ranks.  Timers carry (job, what, rank) in their cookie.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "link.h"
+#include "rng.h"
+
+#define TM_START 0
+#define TM_FLOW 1
+
+static const char *const kind_names[AIF_JOB_N_KINDS] = {
+	"allreduce_ring", "allreduce_hd", "allgather", "reduce_scatter",
+	"alltoall", "incast", "permutation", "poisson",
+};
+
+int
+aif_job_kind_parse(const char *name)
+{
+	for (int k = 0; k < AIF_JOB_N_KINDS; k++)
+		if (strcmp(name, kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+const char *
+aif_job_kind_name(enum aif_job_kind k)
+{
+	return k < AIF_JOB_N_KINDS ? kind_names[k] : "?";
+}
+
+/* ---- CDFs ---- */
+
+int
+aif_cdf_load(const char *path, struct aif_cdf *cdf, char *err, size_t err_len)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	unsigned ln = 0;
+
+	memset(cdf, 0, sizeof(*cdf));
+	if (f == NULL) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		double s, p;
+		ln++;
+		if (sscanf(line, "%lf %lf", &s, &p) != 2)
+			continue; /* blank or comment */
+		if (cdf->n == RTE_DIM(cdf->size) || s < 0 || p < 0 || p > 100 ||
+		    (cdf->n && (s < cdf->size[cdf->n - 1] || p < cdf->pct[cdf->n - 1]))) {
+			snprintf(err, err_len, "%s:%u: sizes and percents must not decrease, "
+				 "percents 0..100, at most %zu points", path, ln,
+				 RTE_DIM(cdf->size));
+			fclose(f);
+			return -1;
+		}
+		cdf->size[cdf->n] = s;
+		cdf->pct[cdf->n++] = p;
+	}
+	fclose(f);
+	if (cdf->n < 2 || cdf->pct[cdf->n - 1] != 100) {
+		snprintf(err, err_len, "%s: needs at least two points, the last at 100%%", path);
+		return -1;
+	}
+	return 0;
+}
+
+double
+aif_cdf_sample(const struct aif_cdf *cdf, double u)
+{
+	double x = u * 100;
+
+	for (uint32_t i = 1; i < cdf->n; i++)
+		if (x <= cdf->pct[i]) {
+			double span = cdf->pct[i] - cdf->pct[i - 1];
+			double t = span > 0 ? (x - cdf->pct[i - 1]) / span : 1;
+			return cdf->size[i - 1] + t * (cdf->size[i] - cdf->size[i - 1]);
+		}
+	return cdf->size[cdf->n - 1];
+}
+
+double
+aif_cdf_mean(const struct aif_cdf *cdf)
+{
+	double m = 0;
+
+	for (uint32_t i = 1; i < cdf->n; i++)
+		m += (cdf->pct[i] - cdf->pct[i - 1]) / 100 *
+		     (cdf->size[i] + cdf->size[i - 1]) / 2;
+	return m;
+}
+
+/* ---- state ---- */
+
+struct qref {
+	uint32_t job;
+	uint32_t rank;   /* at this end */
+	uint32_t peer;   /* rank at the other end, or the flow (poisson) */
+};
+
+struct hctx {
+	struct aif_jobs *js;
+	uint32_t host;
+	struct qref *ref;  /* by QP index on the host */
+	uint32_t n_ref;
+};
+
+struct stash {
+	uint32_t peer;
+	uint64_t msg;
+};
+
+struct rank_st {
+	uint32_t iter;        /* the iteration started last */
+	bool running, started_any;
+	uint32_t recv_got, send_acked;
+	uint32_t early;       /* receipts already here for the next iteration */
+	struct stash *st;     /* ... that make this rank send */
+	uint32_t n_st, cap_st;
+	uint32_t flow_first, flow_next, flow_end; /* poisson: its flows in js->flows */
+};
+
+struct job {
+	struct aif_job_params p;
+	uint32_t *hosts;
+	struct aif_cdf cdf;
+	struct rank_st *r;
+	uint32_t *to_next;   /* ring: the QP to the next rank, on its host */
+	uint32_t *mat;       /* alltoall, hd: [r * N + s] the QP of r to s */
+	uint32_t *perm;      /* permutation: where each rank sends */
+	uint32_t steps, lg;  /* ring: steps; hd: log2 N */
+	uint32_t recv_need_all, send_need_all; /* per rank, per iteration */
+	uint32_t flow_first; /* incast, permutation: sender s's iteration i is flow
+			      * flow_first + s * iterations + i (incast: s = rank - 1) */
+	struct aif_job_iter *it;
+	uint32_t *fin;       /* ranks finished, per iteration */
+};
+
+struct aif_jobs {
+	struct aif_rhost **hosts;
+	uint32_t n_hosts;
+	uint64_t rate_bps;
+	aif_jobs_rtt_fn rtt;
+	void *rtt_arg;
+	struct hctx *hc;
+	struct job *job[AIF_JOBS_MAX];
+	uint32_t n_jobs;
+	struct aif_flow *flows;
+	uint32_t n_flows, cap_flows;
+};
+
+static void on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp,
+		     uint64_t cookie, aif_time_ns at, void *arg);
+
+struct aif_jobs *
+aif_jobs_create(struct aif_rhost **hosts, uint32_t n_hosts, uint64_t rate_bps,
+		aif_jobs_rtt_fn rtt, void *rtt_arg)
+{
+	struct aif_jobs *js = calloc(1, sizeof(*js));
+
+	if (js == NULL || (js->hc = calloc(n_hosts ? n_hosts : 1, sizeof(*js->hc))) == NULL) {
+		free(js);
+		return NULL;
+	}
+	js->hosts = hosts;
+	js->n_hosts = n_hosts;
+	js->rate_bps = rate_bps;
+	js->rtt = rtt;
+	js->rtt_arg = rtt_arg;
+	for (uint32_t i = 0; i < n_hosts; i++) {
+		js->hc[i].js = js;
+		js->hc[i].host = i;
+		aif_rhost_set_callback(hosts[i], on_event, &js->hc[i]);
+	}
+	return js;
+}
+
+static void
+job_free(struct job *j)
+{
+	if (j == NULL)
+		return;
+	for (uint32_t r = 0; j->r != NULL && r < j->p.n_ranks; r++)
+		free(j->r[r].st);
+	free(j->r);
+	free(j->hosts);
+	free(j->to_next);
+	free(j->mat);
+	free(j->perm);
+	free(j->it);
+	free(j->fin);
+	free(j);
+}
+
+void
+aif_jobs_free(struct aif_jobs *js)
+{
+	if (js == NULL)
+		return;
+	for (uint32_t i = 0; i < js->n_jobs; i++)
+		job_free(js->job[i]);
+	for (uint32_t i = 0; i < js->n_hosts; i++) {
+		free(js->hc[i].ref);
+		aif_rhost_set_callback(js->hosts[i], NULL, NULL);
+	}
+	free(js->hc);
+	free(js->flows);
+	free(js);
+}
+
+static int
+ref_set(struct aif_jobs *js, uint32_t host, uint32_t qp, struct qref r)
+{
+	struct hctx *hc = &js->hc[host];
+
+	if (qp >= hc->n_ref) {
+		uint32_t n = qp + 1 > 2 * hc->n_ref ? qp + 1 : 2 * hc->n_ref;
+		struct qref *x = realloc(hc->ref, sizeof(*x) * n);
+		if (x == NULL)
+			return -1;
+		for (uint32_t i = hc->n_ref; i < n; i++)
+			x[i] = (struct qref){ .job = UINT32_MAX };
+		hc->ref = x;
+		hc->n_ref = n;
+	}
+	hc->ref[qp] = r;
+	return 0;
+}
+
+/* Connect rank a's host to rank b's; *qa on a's host. */
+static int
+pair(struct aif_jobs *js, uint32_t ji, uint32_t a, uint32_t b, uint32_t *qa, uint32_t *qb)
+{
+	const struct job *j = js->job[ji];
+	uint32_t ha = j->hosts[a], hb = j->hosts[b], x, y;
+
+	if (aif_rhost_connect(js->hosts[ha], js->hosts[hb], &x, &y) != 0 ||
+	    ref_set(js, ha, x, (struct qref){ ji, a, b }) != 0 ||
+	    ref_set(js, hb, y, (struct qref){ ji, b, a }) != 0)
+		return -1;
+	if (qa != NULL)
+		*qa = x;
+	if (qb != NULL)
+		*qb = y;
+	return 0;
+}
+
+static inline uint64_t
+cookie(uint32_t job, uint32_t what, uint32_t rank)
+{
+	return (uint64_t)job << 40 | (uint64_t)what << 32 | rank;
+}
+
+/* ---- the algorithms ---- */
+
+static uint64_t
+ring_chunk(const struct job *j)
+{
+	uint64_t c = j->p.bytes / j->p.n_ranks / j->p.chunks;
+	return c ? c : 1;
+}
+
+/* hd: step k's partner and bytes for rank r (k in 0 .. 2 lg). */
+static void
+hd_step(const struct job *j, uint32_t r, uint32_t k, uint32_t *peer, uint64_t *bytes)
+{
+	uint32_t n = j->p.n_ranks;
+	uint64_t b;
+
+	if (k < j->lg) {
+		*peer = r ^ (n >> (k + 1));
+		b = j->p.bytes >> (k + 1);
+	} else {
+		uint32_t a = k - j->lg;
+		*peer = r ^ (1u << a);
+		b = (j->p.bytes / n) << a;
+	}
+	*bytes = b ? b : 1;
+}
+
+static void
+post(struct aif_jobs *js, struct job *j, uint32_t r, uint32_t qp, uint64_t bytes,
+     aif_time_ns at)
+{
+	(void)aif_rhost_post(js->hosts[j->hosts[r]], qp, bytes, 0, at);
+}
+
+/* A message from peer arrived at rank r and belongs to the iteration r
+ * runs: what r sends because of it. */
+static void
+forward(struct aif_jobs *js, struct job *j, uint32_t r, uint32_t peer, uint64_t msg,
+	aif_time_ns at)
+{
+	uint32_t n = j->p.n_ranks;
+
+	switch (j->p.kind) {
+	case AIF_JOB_ALLREDUCE_RING:
+	case AIF_JOB_ALLGATHER:
+	case AIF_JOB_REDUCE_SCATTER: {
+		uint64_t k = msg % ((uint64_t)j->steps * j->p.chunks);
+		if (k / j->p.chunks + 1 < j->steps)
+			post(js, j, r, j->to_next[r], ring_chunk(j), at);
+		break;
+	}
+	case AIF_JOB_ALLREDUCE_HD: {
+		uint32_t d = r ^ peer, lgd = (uint32_t)__builtin_ctz(d);
+		uint32_t k = msg % 2 == 0 ? j->lg - 1 - lgd : j->lg + lgd;
+		if (k + 1 < 2 * j->lg) {
+			uint32_t p2;
+			uint64_t b;
+			hd_step(j, r, k + 1, &p2, &b);
+			post(js, j, r, j->mat[(size_t)r * n + p2], b, at);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* Which iteration message msg from peer belongs to. */
+static uint32_t
+iter_of(const struct job *j, uint64_t msg)
+{
+	switch (j->p.kind) {
+	case AIF_JOB_ALLREDUCE_RING:
+	case AIF_JOB_ALLGATHER:
+	case AIF_JOB_REDUCE_SCATTER:
+		return (uint32_t)(msg / ((uint64_t)j->steps * j->p.chunks));
+	case AIF_JOB_ALLREDUCE_HD:
+		return (uint32_t)(msg / 2);
+	default:
+		return (uint32_t)msg;
+	}
+}
+
+static uint32_t
+recv_need(const struct job *j, uint32_t r)
+{
+	if (j->p.kind == AIF_JOB_INCAST)
+		return r == 0 ? j->p.n_ranks - 1 : 0;
+	return j->recv_need_all;
+}
+
+static uint32_t
+send_need(const struct job *j, uint32_t r)
+{
+	if (j->p.kind == AIF_JOB_INCAST)
+		return r == 0 ? 0 : 1;
+	if (j->p.kind == AIF_JOB_POISSON)
+		return j->r[r].flow_end - j->r[r].flow_first;
+	return j->send_need_all;
+}
+
+/* Incast, permutation: the flow of sender rank r's iteration i. */
+static inline size_t
+flow_of(const struct job *j, uint32_t r, uint32_t i)
+{
+	uint32_t s = j->p.kind == AIF_JOB_INCAST ? r - 1 : r;
+	return (size_t)j->flow_first + (size_t)s * j->p.iterations + i;
+}
+
+static void
+maybe_finish(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
+{
+	struct job *j = js->job[ji];
+	struct rank_st *s = &j->r[r];
+
+	if (!s->running || s->recv_got < recv_need(j, r) || s->send_acked < send_need(j, r))
+		return;
+	s->running = false;
+	struct aif_job_iter *it = &j->it[s->iter];
+	j->fin[s->iter]++;
+	it->end_ns = at > it->end_ns ? at : it->end_ns;
+	if (s->iter + 1 < j->p.iterations) {
+		aif_time_ns t = at + j->p.compute_ns +
+				((int32_t)r == j->p.straggler ? j->p.straggler_ns : 0);
+		(void)aif_rhost_timer(js->hosts[j->hosts[r]], t, cookie(ji, TM_START, r));
+	}
+}
+
+static void
+start_iter(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
+{
+	struct job *j = js->job[ji];
+	struct rank_st *s = &j->r[r];
+	uint32_t n = j->p.n_ranks;
+
+	if (s->started_any)
+		s->iter++;
+	s->started_any = true;
+	s->running = true;
+	s->recv_got = s->early;
+	s->early = 0;
+	s->send_acked = 0;
+	struct aif_job_iter *it = &j->it[s->iter];
+	if (it->start_ns == 0 || at < it->start_ns)
+		it->start_ns = at ? at : 1;
+	switch (j->p.kind) {
+	case AIF_JOB_ALLREDUCE_RING:
+	case AIF_JOB_ALLGATHER:
+	case AIF_JOB_REDUCE_SCATTER:
+		for (uint32_t c = 0; c < j->p.chunks; c++)
+			post(js, j, r, j->to_next[r], ring_chunk(j), at);
+		break;
+	case AIF_JOB_ALLREDUCE_HD: {
+		uint32_t p2;
+		uint64_t b;
+		hd_step(j, r, 0, &p2, &b);
+		post(js, j, r, j->mat[(size_t)r * n + p2], b, at);
+		break;
+	}
+	case AIF_JOB_ALLTOALL: {
+		uint64_t b = j->p.bytes / n ? j->p.bytes / n : 1;
+		for (uint32_t k = 1; k < n; k++)
+			post(js, j, r, j->mat[(size_t)r * n + (r + k) % n], b, at);
+		break;
+	}
+	case AIF_JOB_INCAST:
+	case AIF_JOB_PERMUTATION:
+		if (j->p.kind == AIF_JOB_INCAST && r == 0)
+			break;
+		js->flows[flow_of(j, r, s->iter)].start_ns = at;
+		post(js, j, r, j->mat[r], j->p.bytes, at);
+		break;
+	case AIF_JOB_POISSON:
+		if (s->flow_next < s->flow_end)
+			(void)aif_rhost_timer(js->hosts[j->hosts[r]],
+					      js->flows[s->flow_next].start_ns,
+					      cookie(ji, TM_FLOW, r));
+		break;
+	default:
+		break;
+	}
+	/* what arrived before this rank started */
+	uint32_t n_st = s->n_st;
+	s->n_st = 0;
+	for (uint32_t i = 0; i < n_st; i++)
+		forward(js, j, r, s->st[i].peer, s->st[i].msg, at);
+	maybe_finish(js, ji, r, at);
+}
+
+static void
+on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t ck,
+	 aif_time_ns at, void *arg)
+{
+	struct hctx *hc = arg;
+	struct aif_jobs *js = hc->js;
+
+	(void)h;
+	if (ev == AIF_RHOST_TIMER) {
+		uint32_t ji = (uint32_t)(ck >> 40), what = (uint32_t)(ck >> 32) & 0xFF;
+		uint32_t r = (uint32_t)ck;
+		if (ji >= js->n_jobs)
+			return;
+		struct job *j = js->job[ji];
+		if (what == TM_START) {
+			start_iter(js, ji, r, at);
+		} else if (what == TM_FLOW) {
+			struct rank_st *s = &j->r[r];
+			uint32_t fi = s->flow_next;
+			/* flow_next counts up to flow_end; flows done are counted by
+			 * send_acked against the rank's total */
+			struct aif_flow *f = &js->flows[fi];
+			(void)aif_rhost_post(js->hosts[f->src], f->qp, f->bytes, fi, at);
+			s->flow_next++;
+			if (s->flow_next < s->flow_end)
+				(void)aif_rhost_timer(js->hosts[f->src],
+						      js->flows[s->flow_next].start_ns,
+						      cookie(ji, TM_FLOW, r));
+		}
+		return;
+	}
+	if (qp >= hc->n_ref || hc->ref[qp].job == UINT32_MAX)
+		return; /* not ours */
+	struct qref q = hc->ref[qp];
+	struct job *j = js->job[q.job];
+	struct rank_st *s = &j->r[q.rank];
+	if (ev == AIF_RHOST_SENT) {
+		if (j->p.kind == AIF_JOB_POISSON)
+			js->flows[ck].end_ns = at;
+		else if (j->p.kind == AIF_JOB_INCAST || j->p.kind == AIF_JOB_PERMUTATION)
+			js->flows[flow_of(j, q.rank, s->iter)].end_ns = at;
+		s->send_acked++;
+		maybe_finish(js, q.job, q.rank, at);
+		return;
+	}
+	/* received: message ck from q.peer */
+	uint32_t it = iter_of(j, ck);
+	if (!s->started_any || it > s->iter || (it == s->iter && !s->running)) {
+		/* ahead of this rank: kept for its next iteration */
+		s->early++;
+		if (j->p.kind != AIF_JOB_ALLTOALL && j->p.kind != AIF_JOB_INCAST &&
+		    j->p.kind != AIF_JOB_PERMUTATION) {
+			if (s->n_st == s->cap_st) {
+				uint32_t cap = s->cap_st ? 2 * s->cap_st : 8;
+				struct stash *x = realloc(s->st, sizeof(*x) * cap);
+				if (x == NULL)
+					return;
+				s->st = x;
+				s->cap_st = cap;
+			}
+			s->st[s->n_st++] = (struct stash){ q.peer, ck };
+		}
+		return;
+	}
+	s->recv_got++;
+	forward(js, j, q.rank, q.peer, ck, at);
+	maybe_finish(js, q.job, q.rank, at);
+}
+
+/* ---- adding a job ---- */
+
+/* Wire bytes of a message of b bytes (every packet, headers and overhead). */
+static uint64_t
+msg_wire_bytes(const struct aif_rhost_params *hp, uint64_t b)
+{
+	uint64_t full = b / hp->mtu, rest = b % hp->mtu;
+	uint64_t w = full * aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, false));
+
+	if (rest)
+		w += aif_link_wire_bytes(aif_rhost_data_frame_len(hp, (uint32_t)rest, false));
+	return w;
+}
+
+static aif_time_ns
+rtt(const struct aif_jobs *js, const struct job *j, uint32_t a, uint32_t b)
+{
+	return js->rtt != NULL ? js->rtt(j->hosts[a], j->hosts[b], js->rtt_arg) : 0;
+}
+
+static int
+flow_add(struct aif_jobs *js, const struct aif_flow *f)
+{
+	if (js->n_flows == js->cap_flows) {
+		uint32_t cap = js->cap_flows ? 2 * js->cap_flows : 1024;
+		struct aif_flow *x = realloc(js->flows, sizeof(*x) * cap);
+		if (x == NULL)
+			return -1;
+		js->flows = x;
+		js->cap_flows = cap;
+	}
+	js->flows[js->n_flows++] = *f;
+	return 0;
+}
+
+static aif_time_ns
+standalone(const struct aif_jobs *js, const struct job *j, uint32_t a, uint32_t b,
+	   uint64_t bytes)
+{
+	const struct aif_rhost_params *hp = aif_rhost_params(js->hosts[j->hosts[a]]);
+	return rtt(js, j, a, b) +
+	       (aif_time_ns)((double)msg_wire_bytes(hp, bytes) * 8e9 / (double)js->rate_bps);
+}
+
+/* The ideal JCT of one iteration (jobs.h). */
+static aif_time_ns
+ideal(const struct aif_jobs *js, const struct job *j)
+{
+	const struct aif_rhost_params *hp = aif_rhost_params(js->hosts[j->hosts[0]]);
+	uint32_t n = j->p.n_ranks;
+	double wf = (double)aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, false)) /
+		    hp->mtu;
+	double S = (double)j->p.bytes, data = 0;
+	uint32_t steps = 1;
+	aif_time_ns far = 0;
+
+	switch (j->p.kind) {
+	case AIF_JOB_ALLREDUCE_RING:
+	case AIF_JOB_ALLREDUCE_HD:
+		data = 2.0 * (n - 1) / n * S;
+		steps = j->p.kind == AIF_JOB_ALLREDUCE_RING ? 2 * (n - 1) : 2 * j->lg;
+		break;
+	case AIF_JOB_ALLGATHER:
+	case AIF_JOB_REDUCE_SCATTER:
+		data = (double)(n - 1) / n * S;
+		steps = n - 1;
+		break;
+	case AIF_JOB_ALLTOALL:
+		data = (double)(n - 1) / n * S;
+		break;
+	case AIF_JOB_INCAST:
+		data = (double)(n - 1) * S;
+		break;
+	case AIF_JOB_PERMUTATION:
+		data = S;
+		break;
+	default:
+		return 0;
+	}
+	for (uint32_t a = 0; a < n; a++) {
+		if (j->p.kind == AIF_JOB_ALLREDUCE_RING || j->p.kind == AIF_JOB_ALLGATHER ||
+		    j->p.kind == AIF_JOB_REDUCE_SCATTER) {
+			aif_time_ns t = rtt(js, j, a, (a + 1) % n);
+			far = t > far ? t : far;
+			continue;
+		}
+		for (uint32_t b = 0; b < n; b++)
+			if (a != b) {
+				aif_time_ns t = rtt(js, j, a, b);
+				far = t > far ? t : far;
+			}
+	}
+	/* a step's data leaves after the one before arrived; the last ACK */
+	return (aif_time_ns)(data * wf * 8e9 / (double)js->rate_bps) + (steps + 1) * far / 2;
+}
+
+static int
+fail(char *err, size_t err_len, const char *msg)
+{
+	snprintf(err, err_len, "%s", msg);
+	return -1;
+}
+
+static int
+job_build(struct aif_jobs *js, uint32_t ji, char *err, size_t err_len)
+{
+	struct job *j = js->job[ji];
+	const struct aif_job_params *p = &j->p;
+	uint32_t n = p->n_ranks;
+	struct aif_rng g;
+
+	aif_rng_seed(&g, (p->seed + 1) * 0x9E3779B97F4A7C15ull ^ ji);
+	switch (p->kind) {
+	case AIF_JOB_ALLREDUCE_RING:
+	case AIF_JOB_ALLGATHER:
+	case AIF_JOB_REDUCE_SCATTER:
+		j->steps = p->kind == AIF_JOB_ALLREDUCE_RING ? 2 * (n - 1) : n - 1;
+		j->recv_need_all = j->send_need_all = j->steps * p->chunks;
+		if ((j->to_next = calloc(n, sizeof(*j->to_next))) == NULL)
+			return fail(err, err_len, "out of memory");
+		for (uint32_t r = 0; r < n; r++)
+			if (pair(js, ji, r, (r + 1) % n, &j->to_next[r], NULL) != 0)
+				return fail(err, err_len, "out of QPs");
+		return 0;
+	case AIF_JOB_ALLREDUCE_HD:
+	case AIF_JOB_ALLTOALL:
+		if (p->kind == AIF_JOB_ALLREDUCE_HD) {
+			if (n & (n - 1))
+				return fail(err, err_len, "ranks: allreduce_hd needs a power of two");
+			j->lg = (uint32_t)__builtin_ctz(n);
+			j->recv_need_all = j->send_need_all = 2 * j->lg;
+		} else {
+			j->recv_need_all = j->send_need_all = n - 1;
+		}
+		if ((j->mat = calloc((size_t)n * n, sizeof(*j->mat))) == NULL)
+			return fail(err, err_len, "out of memory");
+		for (uint32_t a = 0; a < n; a++)
+			for (uint32_t b = a + 1; b < n; b++) {
+				if (p->kind == AIF_JOB_ALLREDUCE_HD &&
+				    __builtin_popcount(a ^ b) != 1)
+					continue;
+				if (pair(js, ji, a, b, &j->mat[(size_t)a * n + b],
+					 &j->mat[(size_t)b * n + a]) != 0)
+					return fail(err, err_len, "out of QPs");
+			}
+		return 0;
+	case AIF_JOB_INCAST:
+	case AIF_JOB_PERMUTATION: {
+		if ((j->mat = calloc(n, sizeof(*j->mat))) == NULL ||
+		    (j->perm = calloc(n, sizeof(*j->perm))) == NULL)
+			return fail(err, err_len, "out of memory");
+		for (uint32_t r = 0; r < n; r++)
+			j->perm[r] = p->kind == AIF_JOB_INCAST ? 0 : r;
+		if (p->kind == AIF_JOB_PERMUTATION) /* Sattolo: one cycle, no rank to itself */
+			for (uint32_t i = n - 1; i > 0; i--) {
+				uint32_t k = aif_rng_below(&g, i), t = j->perm[i];
+				j->perm[i] = j->perm[k];
+				j->perm[k] = t;
+			}
+		j->recv_need_all = j->send_need_all = 1;
+		j->flow_first = js->n_flows;
+		for (uint32_t r = p->kind == AIF_JOB_INCAST ? 1 : 0; r < n; r++) {
+			if (pair(js, ji, r, j->perm[r], &j->mat[r], NULL) != 0)
+				return fail(err, err_len, "out of QPs");
+			uint32_t hs = j->hosts[r];
+			for (uint32_t i = 0; i < p->iterations; i++)
+				if (flow_add(js, &(struct aif_flow){ .job = ji, .src = hs,
+						.dst = j->hosts[j->perm[r]], .qp = j->mat[r],
+						.sport = aif_rhost_qp_sport(js->hosts[hs], j->mat[r]),
+						.bytes = p->bytes,
+						.standalone_ns = standalone(js, j, r, j->perm[r], p->bytes),
+					}) != 0)
+					return fail(err, err_len, "out of memory");
+		}
+		return 0;
+	}
+	case AIF_JOB_POISSON: {
+		double mean = aif_cdf_mean(&j->cdf);
+		double gap = mean * 8e9 / ((double)js->rate_bps * p->load);
+		for (uint32_t r = 0; r < n; r++) {
+			double t = (double)p->start_ns;
+			j->r[r].flow_first = j->r[r].flow_next = js->n_flows;
+			for (;;) {
+				double u = (double)((aif_rng_next(&g) >> 11) + 1) / 9007199254740992.0;
+				t += -log(u) * gap;
+				if ((aif_time_ns)t >= p->stop_ns)
+					break;
+				double sz = aif_cdf_sample(&j->cdf, (double)(aif_rng_next(&g) >> 11) /
+								    9007199254740992.0);
+				uint64_t bytes = sz < 1 ? 1 : (uint64_t)(sz + 0.5);
+				uint32_t d = aif_rng_below(&g, n - 1);
+				d = d >= r ? d + 1 : d;
+				uint32_t qa;
+				if (pair(js, ji, r, d, &qa, NULL) != 0)
+					return fail(err, err_len, "out of QPs");
+				/* the flow id is the QP reference's peer */
+				js->hc[j->hosts[r]].ref[qa].peer = js->n_flows;
+				if (flow_add(js, &(struct aif_flow){ .job = ji, .src = j->hosts[r],
+						.dst = j->hosts[d], .qp = qa,
+						.sport = aif_rhost_qp_sport(js->hosts[j->hosts[r]], qa),
+						.bytes = bytes, .start_ns = (aif_time_ns)t,
+						.standalone_ns = standalone(js, j, r, d, bytes) }) != 0)
+					return fail(err, err_len, "out of memory");
+			}
+			j->r[r].flow_end = js->n_flows;
+		}
+		return 0;
+	}
+	default:
+		return fail(err, err_len, "kind: unknown");
+	}
+}
+
+int
+aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, size_t err_len)
+{
+	struct job *j;
+	uint32_t ji = js->n_jobs;
+
+	if (js->n_jobs == AIF_JOBS_MAX)
+		return fail(err, err_len, "too many jobs");
+	if (p->kind >= AIF_JOB_N_KINDS)
+		return fail(err, err_len, "kind: unknown");
+	if (p->n_ranks < 2 || p->n_ranks > AIF_JOB_MAX_RANKS)
+		return fail(err, err_len, "ranks: 2 or more, at most 4096");
+	if (p->kind != AIF_JOB_POISSON && p->bytes == 0)
+		return fail(err, err_len, "bytes: at least 1");
+	if (p->iterations == 0 || p->chunks == 0)
+		return fail(err, err_len, "iterations and chunks: at least 1");
+	if (p->kind == AIF_JOB_POISSON &&
+	    (p->cdf == NULL || !(p->load > 0 && p->load <= 1) || p->stop_ns <= p->start_ns))
+		return fail(err, err_len, "poisson: a size CDF, load in (0, 1] and a stop "
+			    "after the start");
+	if (p->straggler >= (int32_t)p->n_ranks)
+		return fail(err, err_len, "straggler: not a rank");
+	for (uint32_t r = 0; r < p->n_ranks; r++) {
+		if (p->hosts[r] >= js->n_hosts)
+			return fail(err, err_len, "hosts: no such host");
+		for (uint32_t s = 0; s < r; s++)
+			if (p->hosts[s] == p->hosts[r])
+				return fail(err, err_len, "hosts: one rank per host");
+	}
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		return fail(err, err_len, "out of memory");
+	j->p = *p;
+	if (p->kind == AIF_JOB_POISSON) {
+		j->p.iterations = 1;
+		j->cdf = *p->cdf;
+		j->p.cdf = &j->cdf;
+	}
+	j->hosts = malloc(sizeof(*j->hosts) * p->n_ranks);
+	j->r = calloc(p->n_ranks, sizeof(*j->r));
+	j->it = calloc(j->p.iterations, sizeof(*j->it));
+	j->fin = calloc(j->p.iterations, sizeof(*j->fin));
+	if (j->hosts == NULL || j->r == NULL || j->it == NULL || j->fin == NULL) {
+		job_free(j);
+		return fail(err, err_len, "out of memory");
+	}
+	memcpy(j->hosts, p->hosts, sizeof(*j->hosts) * p->n_ranks);
+	j->p.hosts = j->hosts;
+	js->job[js->n_jobs++] = j;
+	if (job_build(js, ji, err, err_len) != 0) {
+		/* QPs already made stay (unused); the job does not */
+		js->n_jobs--;
+		job_free(j);
+		return -1;
+	}
+	aif_time_ns id = ideal(js, j);
+	for (uint32_t i = 0; i < j->p.iterations; i++)
+		j->it[i].ideal_ns = id;
+	for (uint32_t r = 0; r < p->n_ranks; r++) {
+		aif_time_ns t = p->start_ns +
+				((int32_t)r == p->straggler ? p->straggler_ns : 0);
+		if (aif_rhost_timer(js->hosts[j->hosts[r]], t, cookie(ji, TM_START, r)) != 0)
+			return fail(err, err_len, "out of memory");
+	}
+	return (int)ji;
+}
+
+/* ---- results ---- */
+
+uint32_t
+aif_jobs_n(const struct aif_jobs *js)
+{
+	return js->n_jobs;
+}
+
+const struct aif_job_params *
+aif_jobs_params(const struct aif_jobs *js, uint32_t job)
+{
+	return job < js->n_jobs ? &js->job[job]->p : NULL;
+}
+
+bool
+aif_jobs_done(const struct aif_jobs *js)
+{
+	for (uint32_t i = 0; i < js->n_jobs; i++) {
+		const struct job *j = js->job[i];
+		if (j->fin[j->p.iterations - 1] < j->p.n_ranks)
+			return false;
+	}
+	return true;
+}
+
+const struct aif_job_iter *
+aif_jobs_iters(const struct aif_jobs *js, uint32_t job, uint32_t *n_iter)
+{
+	if (job >= js->n_jobs) {
+		*n_iter = 0;
+		return NULL;
+	}
+	*n_iter = js->job[job]->p.iterations;
+	return js->job[job]->it;
+}
+
+double
+aif_jobs_algbw_gbps(const struct aif_jobs *js, uint32_t job, const struct aif_job_iter *it)
+{
+	if (job >= js->n_jobs || it->end_ns <= it->start_ns)
+		return 0;
+	return (double)js->job[job]->p.bytes * 8 / (double)(it->end_ns - it->start_ns);
+}
+
+double
+aif_jobs_busbw_gbps(const struct aif_jobs *js, uint32_t job, const struct aif_job_iter *it)
+{
+	double a = aif_jobs_algbw_gbps(js, job, it);
+	const struct job *j = job < js->n_jobs ? js->job[job] : NULL;
+
+	if (j == NULL)
+		return 0;
+	double n = j->p.n_ranks;
+	switch (j->p.kind) {
+	case AIF_JOB_ALLREDUCE_RING:
+	case AIF_JOB_ALLREDUCE_HD:
+		return a * 2 * (n - 1) / n;
+	case AIF_JOB_ALLGATHER:
+	case AIF_JOB_REDUCE_SCATTER:
+	case AIF_JOB_ALLTOALL:
+		return a * (n - 1) / n;
+	default:
+		return a;
+	}
+}
+
+const struct aif_flow *
+aif_jobs_flows(const struct aif_jobs *js, uint32_t *n_flows)
+{
+	*n_flows = js->n_flows;
+	return js->flows;
+}
+
+void
+aif_jobs_foreach_qp(const struct aif_jobs *js,
+		    void (*fn)(uint32_t job, uint32_t host, uint32_t qp, void *arg), void *arg)
+{
+	for (uint32_t h = 0; h < js->n_hosts; h++)
+		for (uint32_t q = 0; q < js->hc[h].n_ref; q++)
+			if (js->hc[h].ref[q].job != UINT32_MAX)
+				fn(js->hc[h].ref[q].job, h, q, arg);
+}

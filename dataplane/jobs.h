@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Workloads on virtual RoCE hosts (rhost.h): collectives, incast,
+ * permutation and Poisson flows, several jobs at once, and what they
+ * measure (job completion time per iteration and its ideal, algorithm and
+ * bus bandwidth as NCCL's tests report them, flow completion times).
+ *
+ * A job has n_ranks ranks, rank i on host hosts[i] (jobs may share hosts).
+ * Every rank runs on its own: it starts an iteration, sends what the
+ * algorithm says as its data arrives, and finishes the iteration when
+ * every message it expects has arrived and everything it sent is
+ * acknowledged; after compute_ns (plus straggler_ns for the straggler
+ * rank) it starts the next.  Nothing waits for another host except
+ * through packets, so a run depends only on the fabric, the parameters and
+ * the seeds.  An iteration's JCT is the last rank's finish minus the first
+ * rank's start.
+ *
+ *   allreduce_ring     2(N-1) steps of size/N to the next rank, each in
+ *                      `chunks` messages, chunk j of a step sent when chunk j
+ *                      of the step before arrived (NCCL's ring)
+ *   allreduce_hd       recursive halving then doubling (N a power of two):
+ *                      2 log2 N steps with the partner rank^distance
+ *   allgather, reduce_scatter   N-1 ring steps of size/N
+ *   alltoall           size/N to every other rank at once (the MoE pattern)
+ *   incast             ranks 1..N-1 send size each to rank 0
+ *   permutation        rank i sends size to a random other rank, each rank
+ *                      receiving from one (seeded)
+ *   poisson            from every rank, flows with sizes from a CDF and
+ *                      exponential gaps for `load` x the host rate, each to
+ *                      a uniformly random other rank, one QP per flow, until
+ *                      stop_ns (seeded; one iteration)
+ *
+ * Ideal JCT: the bandwidth bound of the algorithm at the host rate (data
+ * bytes x the wire's bytes per payload byte at full-MTU packets x 8 / rate)
+ * plus one latency term per step (half the base RTT of the farthest pair
+ * of the step).  algbw = size / JCT; busbw = algbw x 2(N-1)/N (allreduce),
+ * x (N-1)/N (allgather, reduce_scatter, alltoall), x 1 otherwise.  Flows
+ * (incast, permutation, poisson) are recorded with their FCT (post to the
+ * last ACK, as HPCC's simulator counts it) and the standalone FCT (base RTT
+ * + wire bytes x 8 / rate): slowdown = max(1, FCT / standalone).
+ *
+ * Single-threaded: the callbacks of every host of a jobs set must run on
+ * one runner (virtual time), or the hosts of one job on one runner.
+ */
+#ifndef AIF_JOBS_H
+#define AIF_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rhost.h"
+#include "types.h"
+
+#define AIF_JOBS_MAX 64
+#define AIF_JOB_MAX_RANKS 4096
+
+enum aif_job_kind {
+	AIF_JOB_ALLREDUCE_RING,
+	AIF_JOB_ALLREDUCE_HD,
+	AIF_JOB_ALLGATHER,
+	AIF_JOB_REDUCE_SCATTER,
+	AIF_JOB_ALLTOALL,
+	AIF_JOB_INCAST,
+	AIF_JOB_PERMUTATION,
+	AIF_JOB_POISSON,
+	AIF_JOB_N_KINDS
+};
+
+/* "allreduce_ring", ...; -1 if name is none of them. */
+int aif_job_kind_parse(const char *name);
+const char *aif_job_kind_name(enum aif_job_kind k);
+
+/* A flow-size CDF: sizes (bytes) ascending with cumulative percent, as
+ * HPCC's traffic_gen files ("size percent" per line, the last at 100). */
+struct aif_cdf {
+	uint32_t n;
+	double size[256];
+	double pct[256];
+};
+/* Read one; 0, or -1 with err (file:line and why). */
+int aif_cdf_load(const char *path, struct aif_cdf *cdf, char *err, size_t err_len);
+/* Mean size; a size for u in [0, 1) (linear between points, as traffic_gen). */
+double aif_cdf_mean(const struct aif_cdf *cdf);
+double aif_cdf_sample(const struct aif_cdf *cdf, double u);
+
+struct aif_job_params {
+	char name[32];
+	enum aif_job_kind kind;
+	uint32_t n_ranks;
+	const uint32_t *hosts;     /* host index of each rank (copied) */
+	uint64_t bytes;            /* collective size per rank; incast and
+				    * permutation: per flow */
+	uint32_t iterations;       /* >= 1 (poisson: 1) */
+	uint32_t chunks;           /* ring steps in this many messages (>= 1) */
+	aif_time_ns start_ns;
+	aif_time_ns compute_ns;    /* between a rank's iterations */
+	int32_t straggler;         /* a rank that computes longer, or -1 */
+	aif_time_ns straggler_ns;  /* how much longer, per iteration */
+	/* poisson */
+	double load;               /* (0, 1]: offered per host, of the host rate */
+	const struct aif_cdf *cdf; /* copied */
+	aif_time_ns stop_ns;       /* no flow starts at or after */
+	uint64_t seed;
+};
+
+/* The base RTT between two hosts (for ideals and slowdowns). */
+typedef aif_time_ns (*aif_jobs_rtt_fn)(uint32_t a, uint32_t b, void *arg);
+
+struct aif_job_iter {
+	aif_time_ns start_ns, end_ns; /* end 0: not finished */
+	aif_time_ns ideal_ns;
+};
+
+struct aif_flow {
+	uint32_t job;
+	uint32_t src, dst;         /* hosts */
+	uint32_t qp;               /* on src */
+	uint16_t sport;
+	uint64_t bytes;
+	aif_time_ns start_ns, end_ns; /* end 0: not finished */
+	aif_time_ns standalone_ns;
+};
+
+struct aif_jobs;
+
+/* A set of jobs over hosts[0..n_hosts) (each host's callback becomes the
+ * set's), hosts of rate_bps; rtt gives base RTTs. */
+struct aif_jobs *aif_jobs_create(struct aif_rhost **hosts, uint32_t n_hosts,
+				 uint64_t rate_bps, aif_jobs_rtt_fn rtt, void *rtt_arg);
+void aif_jobs_free(struct aif_jobs *js);
+/* Add a job: its QPs are connected now, its first iteration set to start;
+ * returns its index, or -1 with err (the parameter and why). */
+int aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err,
+		 size_t err_len);
+
+uint32_t aif_jobs_n(const struct aif_jobs *js);
+const struct aif_job_params *aif_jobs_params(const struct aif_jobs *js, uint32_t job);
+/* Every iteration of every job finished. */
+bool aif_jobs_done(const struct aif_jobs *js);
+/* Iterations of a job (n_iter of them, finished or not). */
+const struct aif_job_iter *aif_jobs_iters(const struct aif_jobs *js, uint32_t job,
+					  uint32_t *n_iter);
+/* algbw and busbw of an iteration, Gb/s (0 if unfinished). */
+double aif_jobs_algbw_gbps(const struct aif_jobs *js, uint32_t job, const struct aif_job_iter *it);
+double aif_jobs_busbw_gbps(const struct aif_jobs *js, uint32_t job, const struct aif_job_iter *it);
+/* Flows of every job, in the order they were drawn. */
+const struct aif_flow *aif_jobs_flows(const struct aif_jobs *js, uint32_t *n_flows);
+/* A job's QPs on host h whose peers are hosts: for counters per QP
+ * (retransmissions, NAKs, CNPs): calls fn for every QP the set made. */
+void aif_jobs_foreach_qp(const struct aif_jobs *js,
+			 void (*fn)(uint32_t job, uint32_t host, uint32_t qp, void *arg),
+			 void *arg);
+
+#endif /* AIF_JOBS_H */

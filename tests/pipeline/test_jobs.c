@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Collectives on a fabric in virtual time: a generated 4-leaf x 2-spine
+ * leaf-spine, two virtual RoCE hosts per leaf (control/vhosts.c on
+ * dataplane/rhost.c), jobs from dataplane/jobs.c, the whole driven by the
+ * virtual-time loop (control/vtime.c).
+ *
+ *  - ring all-reduce with packet spraying and out-of-order-tolerant hosts
+ *    finishes within 10% of its bound (2(N-1)/N x size at the host rate,
+ *    headers counted, plus a latency term per step);
+ *  - two elephants that ECMP puts on one uplink (the host seed that does
+ *    it is searched for, not made up) take about twice as long as with
+ *    flowlets (least loaded) or spraying;
+ *  - incast with PFC and DCQCN off drops, retransmits and is late; with
+ *    both on, nothing drops and the queue stays under its buffer;
+ *  - 0.1% loss on one link with go-back-N: retransmissions and a longer JCT;
+ *  - spraying an all-to-all into go-back-N hosts: spurious retransmissions
+ *    with nothing lost; into out-of-order-tolerant hosts: none;
+ *  - two runs with one seed give the same times and counters.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+
+#include "eal_cleanup.h"
+#include "clock.h"
+#include "commands.h"
+#include "config.h"
+#include "fabric.h"
+#include "jobs.h"
+#include "qos.h"
+#include "shard.h"
+#include "vhosts.h"
+#include "vtime.h"
+#include "worker.h"
+
+#define N_HOSTS 8
+
+static struct rte_mempool *pool;
+
+struct scen {
+	const char *scheme;        /* "ecmp", "spray", ... */
+	const char *lb_extra;      /* more of "load_balancing", or "" */
+	bool pfc, ecn, dcqcn, ooo;
+	uint32_t buffer_bytes;     /* 0: default */
+	double loss;               /* on link 0 (leaf0 - spine0) */
+	uint64_t host_seed;
+	struct aif_job_params job[2];
+	uint32_t n_jobs;
+	uint32_t hosts[2][N_HOSTS];
+};
+
+struct result {
+	aif_time_ns jct[2][4], ideal[2];
+	aif_time_ns end_ns;
+	uint64_t drops, retx, naks, timeouts, cnps, ce;
+	uint32_t peak_queue;       /* bytes, any switch queue */
+	uint64_t uplink_bytes[2];  /* leaf0's u0, u1 */
+	uint64_t digest;
+};
+
+static int
+idle(void *arg)
+{
+	struct { struct aif_jobs *js; struct aif_vhosts *v; } *a = arg;
+	if (!aif_jobs_done(a->js))
+		return 0;
+	for (uint32_t i = 0; i < a->v->n; i++)
+		if (!aif_rhost_idle(a->v->h[i]))
+			return 0;
+	return 1;
+}
+
+static void
+run(const struct scen *s, struct result *res)
+{
+	char json[2048], err[AIF_ERR_MAX] = "";
+	struct aif_config *cfg;
+	struct aif_fabric fab;
+	static struct aif_ctl ctl;
+	struct aif_vhosts v;
+	struct aif_rhost_params tmpl;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(json, sizeof(json),
+		 "{\"policies\": {\"default\": {\"load_balancing\": {\"scheme\": \"%s\"%s},"
+		 " \"qos\": {\"pfc_enable\": %s, \"ecn\": {\"mode\": \"%s\"}%s}}},"
+		 " \"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2,"
+		 " \"hosts_per_leaf\": 2, \"host_gbps\": 100, \"uplink_gbps\": 100,"
+		 " \"delay_ns\": 1000}}}",
+		 s->scheme, s->lb_extra, s->pfc ? "[3]" : "[]", s->ecn ? "ecn" : "off",
+		 s->buffer_bytes ? ", \"buffer\": {\"size_bytes\": 2000000}" : "");
+	if (aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)) != 0)
+		fail_msg("config: %s", err);
+	if (s->loss > 0)
+		cfg->links[0].loss_rate = s->loss;
+	memset(&fab, 0, sizeof(fab));
+	memset(&ctl, 0, sizeof(ctl));
+	if (aif_fabric_build(&fab, cfg, pool, 1, 0x5eed, err, sizeof(err)) != 0)
+		fail_msg("fabric: %s", err);
+	aif_rhost_params_default(&tmpl, 100000000000ull);
+	tmpl.ooo = s->ooo;
+	tmpl.dcqcn = s->dcqcn;
+	tmpl.seed = s->host_seed;
+	tmpl.icrc = false; /* nothing on the way checks it; rhost's own tests do */
+	if (aif_vhosts_build(&v, cfg, &fab, &tmpl, NULL, NULL, pool, err, sizeof(err)) != 0)
+		fail_msg("hosts: %s", err);
+	assert_int_equal(v.n, N_HOSTS);
+	aif_clock_init_virtual(&ctl.clock, 0);
+	for (uint16_t i = 0; i < fab.n_sw; i++)
+		aif_ctl_add_switch(&ctl, fab.sw[i]);
+	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 0x5eed);
+	assert_non_null(w);
+	for (uint16_t i = 1; i < fab.n_sw; i++)
+		assert_int_equal(aif_worker_add_switch(w, fab.sw[i], 0, 0x5eed), i);
+	for (uint16_t i = 0; i < fab.n_sw; i++)
+		for (uint16_t p = 0; p < fab.sw[i]->n_ports; p++)
+			assert_int_equal(aif_worker_add_rxq_of(w, i, p, 0), 0);
+
+	struct aif_jobs *js = aif_jobs_create(v.h, v.n, 100000000000ull, aif_vhosts_rtt, &v);
+	assert_non_null(js);
+	for (uint32_t k = 0; k < s->n_jobs; k++) {
+		struct aif_job_params p = s->job[k];
+		p.hosts = s->hosts[k];
+		if (aif_jobs_add(js, &p, err, sizeof(err)) < 0)
+			fail_msg("job: %s", err);
+	}
+	struct { struct aif_jobs *js; struct aif_vhosts *v; } ia = { js, &v };
+	struct aif_vtime vt = { .ctl = &ctl, .w = w, .end_ns = 50 * AIF_NS_PER_MS,
+				.idle = idle, .idle_arg = &ia };
+	aif_vtime_run(&vt);
+	res->end_ns = vt.now_ns;
+	assert_true(aif_jobs_done(js));
+
+	for (uint32_t k = 0; k < s->n_jobs; k++) {
+		uint32_t n;
+		const struct aif_job_iter *it = aif_jobs_iters(js, k, &n);
+		for (uint32_t i = 0; i < n && i < 4; i++)
+			res->jct[k][i] = it[i].end_ns - it[i].start_ns;
+		res->ideal[k] = it[0].ideal_ns;
+	}
+	for (uint32_t i = 0; i < v.n; i++) {
+		const struct aif_rhost_ctr *c = aif_rhost_ctr(v.h[i]);
+		res->retx += c->qp.retx;
+		res->naks += c->qp.naks_rx;
+		res->timeouts += c->qp.timeouts;
+		res->cnps += c->qp.cnps_rx;
+		res->ce += c->qp.rx_ce;
+		res->digest = (res->digest ^ c->tx_frames ^ (c->qp.retx << 20) ^ (c->qp.cnps_rx << 40)) *
+			      0x100000001b3ull;
+	}
+	for (uint16_t i = 0; i < fab.n_sw; i++) {
+		const struct aif_switch *sw = fab.sw[i];
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			for (unsigned d = 0; d < AIF_DROP_MAX; d++)
+				res->drops += sw->shards[0]->port_ctr[p].drops[d];
+			for (unsigned q = 0; q < 8; q++)
+				if (sw->qos->mmu.wm.queue_bytes[p][q] > res->peak_queue)
+					res->peak_queue = sw->qos->mmu.wm.queue_bytes[p][q];
+		}
+	}
+	/* leaf0 (switch 0): ports h0, h1, then u0, u1 */
+	res->uplink_bytes[0] = fab.sw[0]->shards[0]->port_ctr[2].tx_bytes;
+	res->uplink_bytes[1] = fab.sw[0]->shards[0]->port_ctr[3].tx_bytes;
+	res->digest ^= res->end_ns;
+
+	aif_jobs_free(js);
+	aif_worker_free(w);
+	aif_fabric_free(&fab);
+	aif_vhosts_free(&v);
+	aif_config_free(ctl.cfg);
+	aif_config_free(cfg);
+	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+}
+
+static struct aif_job_params
+job(enum aif_job_kind kind, uint32_t n, uint64_t bytes, uint32_t iters)
+{
+	return (struct aif_job_params){ .kind = kind, .n_ranks = n, .bytes = bytes,
+					.iterations = iters, .chunks = 1, .straggler = -1,
+					.seed = 1 };
+}
+
+static void
+all_hosts(struct scen *s, uint32_t k)
+{
+	for (uint32_t i = 0; i < N_HOSTS; i++)
+		s->hosts[k][i] = i;
+}
+
+static struct scen
+lossless(const char *scheme, bool ooo)
+{
+	return (struct scen){ .scheme = scheme, .lb_extra = "", .pfc = true, .ecn = true,
+			      .dcqcn = true, .ooo = ooo, .host_seed = 1 };
+}
+
+static void
+test_ring_allreduce_near_bound(void **state)
+{
+	struct scen s = lossless("spray", true);
+	struct result a, b;
+
+	(void)state;
+	s.job[0] = job(AIF_JOB_ALLREDUCE_RING, N_HOSTS, 4 << 20, 2);
+	s.n_jobs = 1;
+	all_hosts(&s, 0);
+	run(&s, &a);
+	print_message("ring all-reduce 8 x 4 MiB, spray: JCT %.1f / %.1f us, ideal %.1f us, "
+		      "retx %lu, drops %lu\n", a.jct[0][0] / 1e3, a.jct[0][1] / 1e3,
+		      a.ideal[0] / 1e3, a.retx, a.drops);
+	for (int i = 0; i < 2; i++) {
+		assert_true(a.jct[0][i] <= a.ideal[0] * 1.10);
+		assert_true(a.jct[0][i] >= a.ideal[0] * 0.95);
+	}
+	assert_int_equal(a.drops, 0);
+	assert_int_equal(a.retx, 0);
+	/* the same seed: the same run */
+	run(&s, &b);
+	assert_int_equal(a.jct[0][0], b.jct[0][0]);
+	assert_int_equal(a.jct[0][1], b.jct[0][1]);
+	assert_int_equal(a.digest, b.digest);
+}
+
+/* leaf0-0 <-> leaf1-0 and leaf0-1 <-> leaf1-1: 8 iterations of 1 MiB each
+ * way with 150 us of compute between them (longer than the flowlet gap). */
+static struct scen
+elephants(const char *scheme, const char *extra, uint64_t seed)
+{
+	struct scen s = lossless(scheme, true);
+	s.lb_extra = extra;
+	s.host_seed = seed;
+	s.job[0] = job(AIF_JOB_PERMUTATION, 2, 1 << 20, 8);
+	s.job[0].compute_ns = 150 * AIF_NS_PER_US;
+	s.job[1] = s.job[0];
+	s.n_jobs = 2;
+	s.hosts[0][0] = 0, s.hosts[0][1] = 2;
+	s.hosts[1][0] = 1, s.hosts[1][1] = 3;
+	return s;
+}
+
+/* Sum over the iterations of the slower job's JCT. */
+static aif_time_ns
+elephant_time(const struct result *r)
+{
+	aif_time_ns t = 0;
+	for (int i = 0; i < 4; i++)
+		t += RTE_MAX(r->jct[0][i], r->jct[1][i]);
+	return t;
+}
+
+static void
+test_low_entropy(void **state)
+{
+	struct result r, f, sp;
+	struct scen s;
+	uint64_t seed;
+
+	(void)state;
+	/* a host seed whose two elephants ECMP puts on one uplink of leaf0 */
+	for (seed = 1; seed < 64; seed++) {
+		s = elephants("ecmp", "", seed);
+		run(&s, &r);
+		if (r.uplink_bytes[0] == 0 || r.uplink_bytes[1] == 0)
+			break;
+	}
+	assert_true(seed < 64);
+	s = elephants("flowlet", "", seed);
+	run(&s, &f);
+	s = elephants("spray", ", \"spray\": {\"mode\": \"random\"}", seed);
+	run(&s, &sp);
+	aif_time_ns e = elephant_time(&r), fl = elephant_time(&f), spr = elephant_time(&sp);
+	print_message("elephants (host seed %lu), first 4 iterations: ECMP %.1f us, LetFlow "
+		      "%.1f us, spray %.1f us, ideal %.1f us\n", seed, e / 1e3, fl / 1e3,
+		      spr / 1e3, 4 * r.ideal[0] / 1e3);
+	/* ECMP: both on one 100G uplink, every iteration */
+	assert_true(e > 1.7 * spr && e < 2.6 * spr);
+	assert_true(spr < 4 * r.ideal[0] * 1.15);
+	/* LetFlow: a fresh random uplink per iteration, apart about half the time */
+	assert_true(fl < e);
+}
+
+static struct scen
+incast(bool on)
+{
+	struct scen s = lossless("ecmp", false);
+	s.pfc = s.dcqcn = s.ecn = on;
+	s.buffer_bytes = 2000000;
+	s.job[0] = job(AIF_JOB_INCAST, N_HOSTS, 1 << 20, 1);
+	s.n_jobs = 1;
+	for (uint32_t i = 0; i < N_HOSTS; i++)
+		s.hosts[0][i] = (N_HOSTS - 1 + i) % N_HOSTS; /* leaf3-1 receives */
+	return s;
+}
+
+static void
+test_incast_lossless_or_not(void **state)
+{
+	struct result off, on;
+	struct scen s;
+
+	(void)state;
+	s = incast(false);
+	run(&s, &off);
+	s = incast(true);
+	run(&s, &on);
+	print_message("incast 7 -> 1 x 1 MiB: PFC+DCQCN off: JCT %.1f us (ideal %.1f), drops "
+		      "%lu, retx %lu, timeouts %lu; on: JCT %.1f us, drops %lu, peak queue %u B, "
+		      "CNPs %lu\n", off.jct[0][0] / 1e3, off.ideal[0] / 1e3, off.drops, off.retx,
+		      off.timeouts, on.jct[0][0] / 1e3, on.drops, on.peak_queue, on.cnps);
+	assert_true(off.drops > 0);
+	assert_true(off.retx > 0);
+	assert_true(off.jct[0][0] > on.jct[0][0]);
+	assert_int_equal(on.drops, 0);
+	assert_int_equal(on.retx, 0);
+	assert_true(on.peak_queue < 2000000);
+	assert_true(on.cnps > 0);
+}
+
+static void
+test_loss_go_back_n(void **state)
+{
+	struct result clean, lossy;
+	struct scen s = lossless("ecmp", false);
+
+	(void)state;
+	s.job[0] = job(AIF_JOB_ALLREDUCE_RING, N_HOSTS, 4 << 20, 2);
+	s.n_jobs = 1;
+	all_hosts(&s, 0);
+	run(&s, &clean);
+	s.loss = 0.001;
+	run(&s, &lossy);
+	double infl = (double)(lossy.jct[0][0] + lossy.jct[0][1]) /
+		      (double)(clean.jct[0][0] + clean.jct[0][1]);
+	print_message("0.1%% loss on leaf0-spine0, go-back-N: JCT x %.3f (%.1f -> %.1f us), "
+		      "retx %lu, NAKs %lu, timeouts %lu\n", infl,
+		      (clean.jct[0][0] + clean.jct[0][1]) / 2e3,
+		      (lossy.jct[0][0] + lossy.jct[0][1]) / 2e3, lossy.retx, lossy.naks,
+		      lossy.timeouts);
+	assert_int_equal(clean.retx, 0);
+	assert_true(lossy.retx > 0);
+	assert_true(lossy.naks + lossy.timeouts > 0);
+	assert_true(infl > 1.0);
+}
+
+static void
+test_spray_needs_ooo_hosts(void **state)
+{
+	struct result gbn, ooo;
+	struct scen s = lossless("spray", false);
+
+	(void)state;
+	s.lb_extra = ", \"spray\": {\"mode\": \"random\"}";
+	s.job[0] = job(AIF_JOB_ALLTOALL, N_HOSTS, 4 << 20, 1);
+	s.n_jobs = 1;
+	all_hosts(&s, 0);
+	run(&s, &gbn);
+	s.ooo = true;
+	run(&s, &ooo);
+	print_message("random spray, all-to-all 8 x 4 MiB: go-back-N hosts JCT %.1f us, retx %lu "
+		      "(NAKs %lu, CNPs %lu); out-of-order hosts JCT %.1f us, retx %lu\n",
+		      gbn.jct[0][0] / 1e3, gbn.retx, gbn.naks, gbn.cnps, ooo.jct[0][0] / 1e3,
+		      ooo.retx);
+	assert_int_equal(gbn.drops, 0);
+	assert_true(gbn.retx > 0); /* spurious: nothing was lost */
+	assert_int_equal(ooo.drops, 0);
+	assert_int_equal(ooo.retx, 0);
+	assert_true(gbn.jct[0][0] > ooo.jct[0][0]);
+}
+
+static int
+setup(void **state)
+{
+	char prefix[64];
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "aif-pl-jobs-%d", (int)getpid());
+	char *argv[] = {
+		"test_jobs", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf",
+		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
+	};
+	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("jobs_pool", 65535, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rte_mempool_free(pool);
+	test_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_allreduce_near_bound),
+		cmocka_unit_test(test_low_entropy),
+		cmocka_unit_test(test_incast_lossless_or_not),
+		cmocka_unit_test(test_loss_go_back_n),
+		cmocka_unit_test(test_spray_needs_ooo_hosts),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -56,6 +56,7 @@
 #include "fabric.h"
 #include "pool_check.h"
 #include "vtime.h"
+#include "workload.h"
 
 #define RX_DESC 1024
 #define TX_DESC 1024
@@ -98,6 +99,8 @@ struct opts {
 	double sample_us;                /* --sample-us */
 	unsigned n_link_ev;
 	const char *link_ev[MAX_PCAP_IN]; /* --link NAME@SECONDS=ACTION */
+	const char *jobs;                /* --jobs FILE: virtual hosts and their jobs */
+	const char *results;             /* --results DIR */
 };
 
 static void
@@ -139,7 +142,11 @@ usage(const char *prog)
 		"                     every non-empty egress queue's bytes to PREFIX-queues.csv\n"
 		"  --link NAME@SECONDS=ACTION  at that virtual time, link NAME (or the link with\n"
 		"                     an end NAME, e.g. leaf0:u0) goes down, up, or gets\n"
-		"                     loss:RATE or corrupt:RATE (repeat for more)\n",
+		"                     loss:RATE or corrupt:RATE (repeat for more)\n"
+		"  --jobs FILE        virtual RoCE hosts on every free host port, running the\n"
+		"                     jobs of FILE (collectives, incast, Poisson flows; see\n"
+		"                     README); the run ends when they are done\n"
+		"  --results DIR      write jobs.csv, fct.txt, qps.csv and summary.json there\n",
 		prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
 }
 
@@ -161,6 +168,8 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "traffic", required_argument, NULL, 'T' },
 		{ "samples", required_argument, NULL, 'P' },
 		{ "sample-us", required_argument, NULL, 'U' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "results", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -192,6 +201,8 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->pcap_in[o->n_pcap_in++] = optarg;
 			break;
 		case 'P': o->samples = optarg; break;
+		case 'J': o->jobs = optarg; break;
+		case 'R': o->results = optarg; break;
 		case 'U':
 			o->sample_us = strtod(optarg, &end);
 			if (*end != '\0' || !(o->sample_us >= 0.001) || o->sample_us > 1e6) {
@@ -258,6 +269,14 @@ parse_opts(int argc, char **argv, struct opts *o)
 	if (o->samples != NULL && !o->vtime) {
 		fprintf(stderr, "--samples is for --virtual-time (in real time: aifabricctl "
 			"show links and show queues)\n");
+		return -1;
+	}
+	if ((o->jobs != NULL || o->results != NULL) && !o->vtime) {
+		fprintf(stderr, "--jobs and --results are for --virtual-time\n");
+		return -1;
+	}
+	if (o->results != NULL && o->jobs == NULL) {
+		fprintf(stderr, "--results needs --jobs\n");
 		return -1;
 	}
 	if (o->traffic_load > 0 && (!o->vtime || o->duration_s <= 0)) {
@@ -1027,8 +1046,9 @@ bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_f
 		struct aif_switch *sw = f->sw[s];
 		for (uint16_t p = 0; p < sw->n_ports; p++) {
 			struct aif_port *port = &sw->ports[p];
-			if (is_link(port) || e->n == RTE_DIM(e->pp))
-				continue;
+			if (is_link(port) || port->base != &aif_port_detached_ops ||
+			    e->n == RTE_DIM(e->pp))
+				continue; /* a link end, or a virtual host */
 			const char *in = pcap_in_of(o, sw->name, port->name);
 			/* the host on this port, for --traffic: to every other host */
 			const struct aif_host_params *host = NULL;
@@ -1188,6 +1208,34 @@ edges_idle(void *arg)
 	return rte_mempool_in_use_count(e->pool) == 0;
 }
 
+/* --jobs: the ports given --pcap-in stay pcap ports. */
+static int
+pcap_in_port(uint16_t s, uint16_t p, void *arg)
+{
+	const struct opts *o = ((void **)arg)[0];
+	const struct aif_fabric *f = ((void **)arg)[1];
+
+	return pcap_in_of(o, f->sw[s]->name, f->sw[s]->ports[p].name) != NULL;
+}
+
+struct run_inputs {
+	struct edges *edges;
+	struct aif_workload *wl; /* NULL: no jobs */
+};
+
+/* The edge ports' inputs are done, the jobs too, and nothing is in flight. */
+static int
+inputs_idle(void *arg)
+{
+	const struct run_inputs *in = arg;
+
+	if (!edges_idle(in->edges))
+		return 0;
+	/* unfinished jobs on hosts with nothing left to do, an empty fabric:
+	 * nothing will ever happen again (said at the end) */
+	return in->wl == NULL || aif_workload_idle(in->wl) || aif_workload_stuck(in->wl);
+}
+
 static json_t *
 edges_json(const struct edges *e)
 {
@@ -1251,6 +1299,7 @@ main(int argc, char **argv)
 	static struct aif_ctl ctl;
 	static struct aif_fabric fab;
 	static struct edges edges;
+	static struct aif_workload wl;
 	static uint16_t runner_of[AIF_MAX_SWITCHES];
 	struct aif_worker *runners[AIF_MAX_WORKERS] = { NULL };
 	struct aif_ctl_server *srv = NULL;
@@ -1276,6 +1325,10 @@ main(int argc, char **argv)
 	}
 	free(text);
 	text = NULL;
+	if (o.jobs != NULL && aif_workload_load(&wl, o.jobs, err, sizeof(err)) != 0) {
+		fprintf(stderr, "--jobs %s\n", err);
+		goto out;
+	}
 	/* Real time: every port that is not a link's end is a DPDK device. */
 	for (uint16_t s = 0; !o.vtime && s < cfg->n_switches; s++)
 		for (uint16_t p = 0; p < cfg->switches[s].n_ports; p++) {
@@ -1363,7 +1416,16 @@ main(int argc, char **argv)
 	ctl.capture_dir = o.capture_dir;
 	ctl.config_dir = o.config_dir;
 	if (o.vtime) {
-		if (pcap_in_check(&o, cfg, &fab) != 0 || bind_pcap_edges(&o, cfg, &fab, &edges, pool) != 0)
+		void *skip_arg[2] = { &o, &fab };
+		if (pcap_in_check(&o, cfg, &fab) != 0)
+			goto out;
+		if (o.jobs != NULL &&
+		    aif_workload_start(&wl, cfg, &fab, pcap_in_port, skip_arg, pool, o.seed, err,
+				       sizeof(err)) != 0) {
+			fprintf(stderr, "--jobs %s: %s\n", o.jobs, err);
+			goto out;
+		}
+		if (bind_pcap_edges(&o, cfg, &fab, &edges, pool) != 0)
 			goto out;
 	} else {
 		for (uint16_t s = 0; s < fab.n_sw; s++) {
@@ -1451,6 +1513,7 @@ main(int argc, char **argv)
 			fprintf(sm.queues, "time_us,switch,port,queue,bytes\n");
 		}
 		struct progress pr = { .t0 = mono_s(), .last = mono_s() };
+		struct run_inputs inputs = { &edges, o.jobs != NULL ? &wl : NULL };
 		struct aif_vtime v = {
 			.ctl = &ctl, .w = runners[0],
 			/* --traffic: the hosts send for --duration, then the fabric
@@ -1460,16 +1523,20 @@ main(int argc, char **argv)
 						       10 * AIF_NS_PER_MS
 				: o.duration_s > 0 ? (aif_time_ns)(o.duration_s * 1e9 + 0.5)
 						   : AIF_TIME_NS_NEVER,
-			.idle = o.duration_s > 0 && o.traffic_load <= 0 ? NULL : edges_idle,
-			.idle_arg = &edges,
+			.idle = o.duration_s > 0 && o.traffic_load <= 0 && o.jobs == NULL ? NULL
+											  : inputs_idle,
+			.idle_arg = &inputs, .stop = &stop_requested,
 			.progress = vtime_progress, .progress_arg = &pr,
 			.progress_ns = 100 * AIF_NS_PER_US,
 			.actions = acts, .n_actions = o.n_link_ev,
 			.sample = o.samples != NULL ? take_sample : NULL, .sample_arg = &sm,
 			.sample_ns = (aif_time_ns)((o.sample_us > 0 ? o.sample_us : 10) * 1e3 + 0.5),
 		};
-		if (o.duration_s <= 0 && edges_idle(&edges))
-			printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE)\n");
+		if (o.duration_s <= 0 && inputs_idle(&inputs))
+			printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE, --jobs FILE)\n");
+		if (o.jobs != NULL)
+			printf("  %u virtual hosts, %u job%s from %s\n", wl.v.n, wl.n_jobs,
+			       wl.n_jobs == 1 ? "" : "s", o.jobs);
 		ran = true;
 		aif_vtime_run(&v);
 		double elapsed = mono_s() - pr.t0;
@@ -1514,6 +1581,25 @@ main(int argc, char **argv)
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
 		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_rss_kb()));
 		printf("  peak resident memory %.1f MiB\n", (double)peak_rss_kb() / 1024);
+		if (o.jobs != NULL) {
+			json_t *wj = aif_workload_json(&wl, &ctl, cfg);
+			if (!aif_workload_idle(&wl)) {
+				printf("  the jobs did not finish by the end of the run:\n");
+				aif_jobs_print_pending(wl.js, stdout);
+			}
+			aif_workload_print(wj);
+			if (o.results != NULL) {
+				if (aif_workload_write(&wl, cfg, wj, o.results, err, sizeof(err)) != 0) {
+					fprintf(stderr, "--results %s\n", err);
+					json_decref(wj);
+					json_decref(fj);
+					goto out;
+				}
+				printf("  results: %s/jobs.csv, fct.txt, qps.csv, summary.json\n",
+				       o.results);
+			}
+			json_object_set_new(fj, "workload", wj);
+		}
 		if (o.stats && write_json(o.stats, fj) != 0) {
 			json_decref(fj);
 			goto out;
@@ -1640,6 +1726,7 @@ out:
 		aif_capture_free(fab.sw[s]);
 	if (built)
 		aif_fabric_free(&fab);
+	aif_workload_free(&wl); /* the hosts, after the ports that were theirs */
 	for (uint16_t s = 0; s < AIF_MAX_SWITCHES; s++)
 		free(ctl.pinfo[s]);
 	aif_config_free(ctl.cfg);

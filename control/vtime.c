@@ -139,10 +139,10 @@ aif_vtime_run(struct aif_vtime *v)
 		}
 		/* only periodic work ahead (PFC refresh, bands, control), or
 		 * now and then: is anything left to come? */
-		if (v->idle != NULL &&
-		    (t > next_ctl || ++since_check >= AIF_VTIME_IDLE_CHECK_STEPS)) {
+		if (t > next_ctl || ++since_check >= AIF_VTIME_IDLE_CHECK_STEPS) {
 			since_check = 0;
-			if (v->idle(v->idle_arg))
+			if ((v->stop != NULL && *v->stop) ||
+			    (v->idle != NULL && v->idle(v->idle_arg)))
 				break;
 		}
 		if (next_sample <= t && next_sample <= next_ctl) {

@@ -54,6 +54,9 @@ struct aif_vtime {
 	aif_time_ns end_ns;       /* stop there (AIF_TIME_NS_NEVER: only when idle) */
 	int (*idle)(void *arg);   /* NULL: run to end_ns */
 	void *idle_arg;
+	/* optional: non-zero stops the loop (a signal handler's flag); looked
+	 * at with the idle checks and at control's ticks */
+	const volatile int *stop;
 	/* progress, optional: called about every progress_ns of virtual time */
 	void (*progress)(const struct aif_vtime *v, void *arg);
 	void *progress_arg;

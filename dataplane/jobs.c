@@ -601,11 +601,13 @@ ideal(const struct aif_jobs *js, const struct job *j)
 	default:
 		return 0;
 	}
+	double chain = 0; /* ring: the one-way latencies a chain of steps crosses */
 	for (uint32_t a = 0; a < n; a++) {
 		if (j->p.kind == AIF_JOB_ALLREDUCE_RING || j->p.kind == AIF_JOB_ALLGATHER ||
 		    j->p.kind == AIF_JOB_REDUCE_SCATTER) {
 			aif_time_ns t = rtt(js, j, a, (a + 1) % n);
 			far = t > far ? t : far;
+			chain += (double)t / 2 / n;
 			continue;
 		}
 		for (uint32_t b = 0; b < n; b++)
@@ -614,6 +616,10 @@ ideal(const struct aif_jobs *js, const struct job *j)
 				far = t > far ? t : far;
 			}
 	}
+	if (chain > 0) /* each step waits for the one before on the previous rank:
+			* the steps' latencies add up along the ring */
+		return (aif_time_ns)(data * wf * 8e9 / (double)js->rate_bps + steps * chain) +
+		       far / 2;
 	/* a step's data leaves after the one before arrived; the last ACK */
 	return (aif_time_ns)(data * wf * 8e9 / (double)js->rate_bps) + (steps + 1) * far / 2;
 }
@@ -882,4 +888,21 @@ aif_jobs_foreach_qp(const struct aif_jobs *js,
 		for (uint32_t q = 0; q < js->hc[h].n_ref; q++)
 			if (js->hc[h].ref[q].job != UINT32_MAX)
 				fn(js->hc[h].ref[q].job, h, q, arg);
+}
+
+void
+aif_jobs_print_pending(const struct aif_jobs *js, FILE *f)
+{
+	for (uint32_t k = 0; k < js->n_jobs; k++) {
+		const struct job *j = js->job[k];
+		for (uint32_t r = 0; r < j->p.n_ranks; r++) {
+			const struct rank_st *s = &j->r[r];
+			if (s->iter + 1 == j->p.iterations && !s->running && s->started_any)
+				continue;
+			fprintf(f, "  %s rank %u (host %u): iteration %u%s, received %u/%u, "
+				"acknowledged %u/%u, early %u\n", j->p.name, r, j->hosts[r], s->iter,
+				s->running ? " running" : s->started_any ? " done" : " not started",
+				s->recv_got, recv_need(j, r), s->send_acked, send_need(j, r), s->early);
+		}
+	}
 }

@@ -32,8 +32,11 @@
  *
  * Ideal JCT: the bandwidth bound of the algorithm at the host rate (data
  * bytes x the wire's bytes per payload byte at full-MTU packets x 8 / rate)
- * plus one latency term per step (half the base RTT of the farthest pair
- * of the step).  algbw = size / JCT; busbw = algbw x 2(N-1)/N (allreduce),
+ * plus one latency term per step: a ring's steps wait each on the step
+ * before at the previous rank, so their one-way latencies (half the base
+ * RTT) add up along the ring (steps x the mean over neighbours); other
+ * algorithms take the farthest pair's per step; plus the last ACK's way
+ * back.  algbw = size / JCT; busbw = algbw x 2(N-1)/N (allreduce),
  * x (N-1)/N (allgather, reduce_scatter, alltoall), x 1 otherwise.  Flows
  * (incast, permutation, poisson) are recorded with their FCT (post to the
  * last ACK, as HPCC's simulator counts it) and the standalone FCT (base RTT
@@ -48,6 +51,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rhost.h"
 #include "types.h"
@@ -151,5 +155,8 @@ const struct aif_flow *aif_jobs_flows(const struct aif_jobs *js, uint32_t *n_flo
 void aif_jobs_foreach_qp(const struct aif_jobs *js,
 			 void (*fn)(uint32_t job, uint32_t host, uint32_t qp, void *arg),
 			 void *arg);
+
+/* The ranks that have not finished their last iteration, and where they are. */
+void aif_jobs_print_pending(const struct aif_jobs *js, FILE *f);
 
 #endif /* AIF_JOBS_H */

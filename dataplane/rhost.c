@@ -1369,6 +1369,15 @@ aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp)
 bool
 aif_rhost_idle(const struct aif_rhost *h)
 {
+	/* ACKs and CNPs received and not yet acted on change nothing now: they
+	 * are acted on before the next frame is decided */
 	return h->n_busy == 0 && h->acks.n == 0 && h->cnps.n == 0 && h->out_n == 0 &&
-	       h->in.n == 0;
+	       h->tm_n == 0;
+}
+
+aif_time_ns
+aif_rhost_next_ns(const struct aif_rhost *h)
+{
+	struct aif_port p = { .ctx = (void *)(uintptr_t)h };
+	return rhost_rx_next_ns(&p, 0);
 }

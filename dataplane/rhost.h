@@ -201,8 +201,11 @@ uint32_t aif_rhost_n_qps(const struct aif_rhost *h);
 /* A QP's UDP source port, its current DCQCN rate (b/s). */
 uint16_t aif_rhost_qp_sport(const struct aif_rhost *h, uint32_t qp);
 double aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp);
-/* Nothing posted is left unacknowledged, nothing is waiting to be sent. */
+/* Nothing posted is left unacknowledged, nothing is waiting to be sent, no
+ * timer is set. */
 bool aif_rhost_idle(const struct aif_rhost *h);
+/* When the host next has something to do (AIF_TIME_NS_NEVER: nothing). */
+aif_time_ns aif_rhost_next_ns(const struct aif_rhost *h);
 
 /* Wire bytes of a data packet with len payload bytes (first: with RETH). */
 uint32_t aif_rhost_data_frame_len(const struct aif_rhost_params *p, uint32_t len, bool first);

@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Workload files and results (workload.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../dataplane/qos.h"
+#include "../dataplane/shard.h"
+#include "../dataplane/switch.h"
+#include "workload.h"
+
+static int
+bad(char *err, size_t err_len, const char *file, const char *path, const char *why)
+{
+	snprintf(err, err_len, "%s: %s: %s", file, path, why);
+	return -1;
+}
+
+/* A non-negative number at key (absent: keep *v); -1 if not one or out of [lo, hi]. */
+static int
+num(json_t *o, const char *key, double lo, double hi, double *v)
+{
+	json_t *x = json_object_get(o, key);
+	if (x == NULL)
+		return 0;
+	if (!json_is_number(x))
+		return -1;
+	double d = json_number_value(x);
+	if (!(d >= lo && d <= hi))
+		return -1;
+	*v = d;
+	return 0;
+}
+
+static int
+boolean(json_t *o, const char *key, bool *v)
+{
+	json_t *x = json_object_get(o, key);
+	if (x == NULL)
+		return 0;
+	if (!json_is_boolean(x))
+		return -1;
+	*v = json_is_true(x);
+	return 0;
+}
+
+static int
+keys_ok(json_t *o, const char *const *allowed, const char **badkey)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v) {
+		bool ok = false;
+		for (unsigned i = 0; allowed[i] != NULL && !ok; i++)
+			ok = strcmp(k, allowed[i]) == 0;
+		if (!ok) {
+			*badkey = k;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, size_t err_len)
+{
+	static const char *const allowed[] = {
+		"mtu", "verb", "receive", "cnp_on_ooo", "dcqcn", "dcqcn_preset", "ack_every",
+		"nak_gap", "rto_us", "ack_delay_ns", "cnp_delay_ns", "react_delay_ns", "icrc",
+		"dscp", "cnp_dscp", "ack_dscp", NULL };
+	const char *k;
+	char path[64];
+	double d;
+
+	if (!json_is_object(o))
+		return bad(err, err_len, file, "$.hosts", "must be an object");
+	if (keys_ok(o, allowed, &k) != 0) {
+		snprintf(path, sizeof(path), "$.hosts.%s", k);
+		return bad(err, err_len, file, path, "unknown key (mtu, verb, receive, cnp_on_ooo, "
+			   "dcqcn, dcqcn_preset, ack_every, nak_gap, rto_us, ack_delay_ns, "
+			   "cnp_delay_ns, react_delay_ns, icrc, dscp, cnp_dscp, ack_dscp)");
+	}
+#define NUM(key, lo, hi, field, scale)                                                   \
+	do {                                                                             \
+		d = (double)h->field / (scale);                                          \
+		if (num(o, key, lo, hi, &d) != 0)                                        \
+			return bad(err, err_len, file, "$.hosts." key,                   \
+				   "a number in " #lo ".." #hi);                          \
+		h->field = (__typeof__(h->field))(d * (scale) + 0.5);                    \
+	} while (0)
+	NUM("mtu", 64, 8192, mtu, 1);
+	NUM("ack_every", 1, 65535, ack_every, 1);
+	NUM("nak_gap", 1, 4095, nak_gap, 1);
+	NUM("rto_us", 1, 1000000, rto_ns, 1000);
+	NUM("ack_delay_ns", 0, 1000000, ack_delay_ns, 1);
+	NUM("cnp_delay_ns", 0, 1000000, cnp_delay_ns, 1);
+	NUM("react_delay_ns", 0, 1000000, react_delay_ns, 1);
+	NUM("dscp", 0, 63, dscp, 1);
+	NUM("cnp_dscp", 0, 63, cnp_dscp, 1);
+	NUM("ack_dscp", 0, 63, ack_dscp, 1);
+#undef NUM
+	if (h->mtu % 4)
+		return bad(err, err_len, file, "$.hosts.mtu", "a multiple of 4");
+	if (boolean(o, "cnp_on_ooo", &h->cnp_on_ooo) || boolean(o, "dcqcn", &h->dcqcn) ||
+	    boolean(o, "icrc", &h->icrc))
+		return bad(err, err_len, file, "$.hosts", "cnp_on_ooo, dcqcn, icrc: true or false");
+	json_t *x = json_object_get(o, "verb");
+	if (x != NULL) {
+		const char *s = json_string_value(x);
+		if (s == NULL || (strcmp(s, "write") && strcmp(s, "send")))
+			return bad(err, err_len, file, "$.hosts.verb", "\"write\" or \"send\"");
+		h->verb = strcmp(s, "send") == 0 ? AIF_RHOST_SEND : AIF_RHOST_WRITE;
+	}
+	x = json_object_get(o, "receive");
+	if (x != NULL) {
+		const char *s = json_string_value(x);
+		if (s == NULL || (strcmp(s, "go_back_n") && strcmp(s, "out_of_order")))
+			return bad(err, err_len, file, "$.hosts.receive",
+				   "\"go_back_n\" or \"out_of_order\"");
+		h->ooo = strcmp(s, "out_of_order") == 0;
+	}
+	x = json_object_get(o, "dcqcn_preset");
+	if (x != NULL) {
+		const char *s = json_string_value(x);
+		if (s == NULL || (strcmp(s, "hpcc_run") && strcmp(s, "hpcc_default")))
+			return bad(err, err_len, file, "$.hosts.dcqcn_preset",
+				   "\"hpcc_run\" or \"hpcc_default\"");
+		if (strcmp(s, "hpcc_default") == 0)
+			aif_dcqcn_params_default(&h->dc, h->rate_bps);
+	}
+	return 0;
+}
+
+static int
+parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
+	  char *err, size_t err_len)
+{
+	static const char *const allowed[] = {
+		"name", "kind", "hosts", "bytes", "iterations", "chunks", "start_us",
+		"compute_us", "straggler", "load", "cdf", "stop_us", "seed", NULL };
+	char path[96];
+	const char *k;
+	double d;
+
+#define P(sub) (snprintf(path, sizeof(path), "$.jobs[%u]%s", i, sub), path)
+	if (!json_is_object(o))
+		return bad(err, err_len, file, P(""), "must be an object");
+	if (keys_ok(o, allowed, &k) != 0) {
+		char sub[48];
+		snprintf(sub, sizeof(sub), ".%s", k);
+		return bad(err, err_len, file, P(sub), "unknown key (name, kind, hosts, bytes, "
+			   "iterations, chunks, start_us, compute_us, straggler, load, cdf, "
+			   "stop_us, seed)");
+	}
+	memset(j, 0, sizeof(*j));
+	j->p.straggler = -1;
+	j->p.iterations = 1;
+	j->p.chunks = 1;
+	j->p.seed = i + 1;
+	const char *name = json_string_value(json_object_get(o, "name"));
+	if (name == NULL || name[0] == '\0' || strlen(name) >= sizeof(j->p.name))
+		return bad(err, err_len, file, P(".name"), "required, 1..31 characters");
+	snprintf(j->p.name, sizeof(j->p.name), "%s", name);
+	const char *kind = json_string_value(json_object_get(o, "kind"));
+	int kd = kind != NULL ? aif_job_kind_parse(kind) : -1;
+	if (kd < 0)
+		return bad(err, err_len, file, P(".kind"), "one of allreduce_ring, allreduce_hd, "
+			   "allgather, reduce_scatter, alltoall, incast, permutation, poisson");
+	j->p.kind = (enum aif_job_kind)kd;
+	json_t *h = json_object_get(o, "hosts");
+	if (h == NULL || (json_is_string(h) && strcmp(json_string_value(h), "all") == 0)) {
+		j->host_names = NULL;
+	} else if (json_is_array(h) && json_array_size(h) >= 2) {
+		j->n_host_names = (uint32_t)json_array_size(h);
+		j->host_names = calloc(j->n_host_names, sizeof(char *));
+		for (uint32_t r = 0; j->host_names != NULL && r < j->n_host_names; r++) {
+			const char *s = json_string_value(json_array_get(h, r));
+			if (s == NULL)
+				return bad(err, err_len, file, P(".hosts"), "host names");
+			j->host_names[r] = strdup(s);
+		}
+	} else {
+		return bad(err, err_len, file, P(".hosts"), "\"all\" or at least two host names");
+	}
+	d = 0;
+	if (num(o, "bytes", 1, 1e12, &d) != 0)
+		return bad(err, err_len, file, P(".bytes"), "a number of bytes, 1..1e12");
+	j->p.bytes = (uint64_t)d;
+	if (j->p.kind != AIF_JOB_POISSON && j->p.bytes == 0)
+		return bad(err, err_len, file, P(".bytes"), "required");
+	d = 1;
+	if (num(o, "iterations", 1, 100000, &d) != 0)
+		return bad(err, err_len, file, P(".iterations"), "1..100000");
+	j->p.iterations = (uint32_t)d;
+	d = 1;
+	if (num(o, "chunks", 1, 1024, &d) != 0)
+		return bad(err, err_len, file, P(".chunks"), "1..1024");
+	j->p.chunks = (uint32_t)d;
+	d = 0;
+	if (num(o, "start_us", 0, 1e9, &d) != 0)
+		return bad(err, err_len, file, P(".start_us"), "0..1e9");
+	j->p.start_ns = (aif_time_ns)(d * 1e3 + 0.5);
+	d = 0;
+	if (num(o, "compute_us", 0, 1e9, &d) != 0)
+		return bad(err, err_len, file, P(".compute_us"), "0..1e9");
+	j->p.compute_ns = (aif_time_ns)(d * 1e3 + 0.5);
+	d = (double)j->p.seed;
+	if (num(o, "seed", 0, 4294967295.0, &d) != 0)
+		return bad(err, err_len, file, P(".seed"), "0..4294967295");
+	j->p.seed = (uint64_t)d;
+	json_t *st = json_object_get(o, "straggler");
+	if (st != NULL) {
+		const char *hn = json_string_value(json_object_get(st, "host"));
+		d = 0;
+		if (!json_is_object(st) || hn == NULL || num(st, "us", 0, 1e9, &d) != 0)
+			return bad(err, err_len, file, P(".straggler"),
+				   "{\"host\": NAME, \"us\": extra compute per iteration}");
+		j->straggler_host = strdup(hn);
+		j->p.straggler_ns = (aif_time_ns)(d * 1e3 + 0.5);
+	}
+	if (j->p.kind == AIF_JOB_POISSON) {
+		d = 0;
+		if (num(o, "load", 1e-6, 1, &d) != 0 || d == 0)
+			return bad(err, err_len, file, P(".load"), "required for poisson, (0, 1]");
+		j->p.load = d;
+		d = 0;
+		if (num(o, "stop_us", 0.001, 1e9, &d) != 0 || d == 0)
+			return bad(err, err_len, file, P(".stop_us"), "required for poisson, > 0");
+		j->p.stop_ns = (aif_time_ns)(d * 1e3 + 0.5);
+		const char *cdf = json_string_value(json_object_get(o, "cdf"));
+		if (cdf == NULL)
+			return bad(err, err_len, file, P(".cdf"), "required for poisson: a size CDF file");
+		/* relative to the workload file */
+		const char *slash = strrchr(file, '/');
+		if (cdf[0] == '/' || slash == NULL)
+			snprintf(j->cdf_path, sizeof(j->cdf_path), "%s", cdf);
+		else
+			snprintf(j->cdf_path, sizeof(j->cdf_path), "%.*s/%s", (int)(slash - file),
+				 file, cdf);
+		char why[512];
+		if (aif_cdf_load(j->cdf_path, &j->cdf, why, sizeof(why)) != 0)
+			return bad(err, err_len, file, P(".cdf"), why);
+	}
+#undef P
+	return 0;
+}
+
+int
+aif_workload_load(struct aif_workload *w, const char *path, char *err, size_t err_len)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	int rc = -1;
+
+	memset(w, 0, sizeof(*w));
+	aif_rhost_params_default(&w->host, 100000000000ull);
+	if (root == NULL) {
+		snprintf(err, err_len, "%s: line %d: %s", path, je.line, je.text);
+		return -1;
+	}
+	const char *k;
+	static const char *const allowed[] = { "hosts", "jobs", NULL };
+	if (!json_is_object(root) || keys_ok(root, allowed, &k) != 0) {
+		bad(err, err_len, path, "$", "an object with \"hosts\" and \"jobs\"");
+		goto out;
+	}
+	json_t *h = json_object_get(root, "hosts");
+	if (h != NULL && parse_hosts(&w->host, h, path, err, err_len) != 0)
+		goto out;
+	json_t *jobs = json_object_get(root, "jobs");
+	if (!json_is_array(jobs) || json_array_size(jobs) == 0 ||
+	    json_array_size(jobs) > AIF_JOBS_MAX) {
+		bad(err, err_len, path, "$.jobs", "an array of 1..64 jobs");
+		goto out;
+	}
+	for (size_t i = 0; i < json_array_size(jobs); i++) {
+		w->n_jobs = (uint32_t)i + 1;
+		if (parse_job(&w->job[i], json_array_get(jobs, i), (unsigned)i, path, err,
+			      err_len) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	if (rc != 0)
+		aif_workload_free(w);
+	return rc;
+}
+
+int
+aif_workload_start(struct aif_workload *w, const struct aif_config *cfg, struct aif_fabric *f,
+		   int (*skip)(uint16_t sw, uint16_t port, void *arg), void *skip_arg,
+		   struct rte_mempool *pool, uint64_t seed, char *err, size_t err_len)
+{
+	char why[AIF_ERR_MAX];
+
+	w->host.seed = seed;
+	if (aif_vhosts_build(&w->v, cfg, f, &w->host, skip, skip_arg, pool, err, err_len) != 0)
+		return -1;
+	w->started = true;
+	if (w->v.n < 2) {
+		snprintf(err, err_len, "jobs: %u free host port%s for virtual hosts; jobs need "
+			 "two or more (hosts in the config, on ports with no device)", w->v.n,
+			 w->v.n == 1 ? "" : "s");
+		return -1;
+	}
+	w->js = aif_jobs_create(w->v.h, w->v.n, w->v.rate_bps, aif_vhosts_rtt, &w->v);
+	if (w->js == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	for (uint32_t i = 0; i < w->n_jobs; i++) {
+		struct aif_workload_job *j = &w->job[i];
+		uint32_t n = j->host_names ? j->n_host_names : w->v.n;
+		uint32_t *hosts = calloc(n, sizeof(*hosts));
+		if (hosts == NULL) {
+			snprintf(err, err_len, "out of memory");
+			return -1;
+		}
+		for (uint32_t r = 0; r < n; r++) {
+			int hi = j->host_names ? aif_vhosts_find(&w->v, cfg, j->host_names[r])
+					       : (int)r;
+			if (hi < 0) {
+				snprintf(err, err_len, "$.jobs[%u].hosts[%u]: %s is not a virtual host "
+					 "(a host of the config on a port with no device)", i, r,
+					 j->host_names[r]);
+				free(hosts);
+				return -1;
+			}
+			hosts[r] = (uint32_t)hi;
+			if (j->straggler_host != NULL &&
+			    strcmp(cfg->hosts[w->v.cfg_host[hi]].name, j->straggler_host) == 0)
+				j->p.straggler = (int32_t)r;
+		}
+		if (j->straggler_host != NULL && j->p.straggler < 0) {
+			snprintf(err, err_len, "$.jobs[%u].straggler.host: %s is not one of the job's "
+				 "hosts", i, j->straggler_host);
+			free(hosts);
+			return -1;
+		}
+		j->p.n_ranks = n;
+		j->p.hosts = hosts;
+		j->p.cdf = j->p.kind == AIF_JOB_POISSON ? &j->cdf : NULL;
+		int rc = aif_jobs_add(w->js, &j->p, why, sizeof(why));
+		free(hosts);
+		j->p.hosts = NULL;
+		if (rc < 0) {
+			snprintf(err, err_len, "$.jobs[%u]: %s", i, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+aif_workload_idle(void *arg)
+{
+	const struct aif_workload *w = arg;
+
+	if (w->js == NULL || !aif_jobs_done(w->js))
+		return 0;
+	for (uint32_t i = 0; i < w->v.n; i++)
+		if (!aif_rhost_idle(w->v.h[i]))
+			return 0;
+	return 1;
+}
+
+int
+aif_workload_stuck(const struct aif_workload *w)
+{
+	if (w->js == NULL || aif_jobs_done(w->js))
+		return 0;
+	for (uint32_t i = 0; i < w->v.n; i++)
+		if (aif_rhost_next_ns(w->v.h[i]) != AIF_TIME_NS_NEVER)
+			return 0;
+	return 1;
+}
+
+/* ---- results ---- */
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double
+pct(const double *v, size_t n, double p)
+{
+	if (n == 0)
+		return 0;
+	size_t i = (size_t)ceil(p / 100 * (double)n);
+	return v[i ? i - 1 : 0];
+}
+
+struct qp_sum {
+	json_t *arr;
+	const struct aif_workload *w;
+	const struct aif_config *cfg;
+};
+
+json_t *
+aif_workload_json(const struct aif_workload *w, const struct aif_ctl *ctl,
+		  const struct aif_config *cfg)
+{
+	json_t *root = json_object(), *jobs = json_array();
+	const struct aif_jobs *js = w->js;
+
+	for (uint32_t k = 0; js != NULL && k < aif_jobs_n(js); k++) {
+		const struct aif_job_params *p = aif_jobs_params(js, k);
+		uint32_t n;
+		const struct aif_job_iter *it = aif_jobs_iters(js, k, &n);
+		json_t *iters = json_array();
+		double sum_jct = 0, sum_x = 0, sum_bus = 0;
+		uint32_t done = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			if (it[i].end_ns == 0)
+				continue;
+			double jct = (double)(it[i].end_ns - it[i].start_ns) / 1e3;
+			double x = it[i].ideal_ns ? jct * 1e3 / (double)it[i].ideal_ns : 0;
+			double bus = aif_jobs_busbw_gbps(js, k, &it[i]);
+			json_array_append_new(iters, json_pack(
+				"{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "iteration", (int)i,
+				"start_us", (double)it[i].start_ns / 1e3, "jct_us", jct,
+				"ideal_us", (double)it[i].ideal_ns / 1e3, "x_ideal", x,
+				"algbw_gbps", aif_jobs_algbw_gbps(js, k, &it[i]), "busbw_gbps", bus));
+			sum_jct += jct, sum_x += x, sum_bus += bus;
+			done++;
+		}
+		json_array_append_new(jobs, json_pack(
+			"{s:s, s:s, s:i, s:I, s:i, s:i, s:o, s:f, s:f, s:f}", "name", p->name,
+			"kind", aif_job_kind_name(p->kind), "ranks", (int)p->n_ranks,
+			"bytes", (json_int_t)p->bytes, "iterations", (int)n, "finished", (int)done,
+			"iteration_results", iters, "jct_us_mean", done ? sum_jct / done : 0.0,
+			"x_ideal_mean", done ? sum_x / done : 0.0,
+			"busbw_gbps_mean", done ? sum_bus / done : 0.0));
+	}
+	json_object_set_new(root, "jobs", jobs);
+
+	/* flows: FCT slowdown */
+	uint32_t nf = 0, fin = 0;
+	const struct aif_flow *fl = js != NULL ? aif_jobs_flows(js, &nf) : NULL;
+	double *sd = calloc(nf ? nf : 1, sizeof(double)), sum = 0;
+	for (uint32_t i = 0; sd != NULL && i < nf; i++)
+		if (fl[i].end_ns) {
+			double s = fl[i].standalone_ns
+					   ? (double)(fl[i].end_ns - fl[i].start_ns) /
+						     (double)fl[i].standalone_ns
+					   : 1;
+			sd[fin++] = s < 1 ? 1 : s;
+			sum += sd[fin - 1];
+		}
+	if (sd != NULL)
+		qsort(sd, fin, sizeof(double), cmp_double);
+	json_object_set_new(root, "flows", json_pack(
+		"{s:i, s:i, s:f, s:f, s:f, s:f}", "count", (int)nf, "finished", (int)fin,
+		"slowdown_avg", fin ? sum / fin : 0.0, "slowdown_p50", pct(sd, fin, 50),
+		"slowdown_p95", pct(sd, fin, 95), "slowdown_p99", pct(sd, fin, 99)));
+	free(sd);
+
+	/* hosts */
+	struct aif_rhost_qp_ctr t = { 0 };
+	uint64_t icrc = 0, paused = 0, pfc_rx = 0;
+	for (uint32_t i = 0; i < w->v.n; i++) {
+		const struct aif_rhost_ctr *c = aif_rhost_ctr(w->v.h[i]);
+#define ADD(name, text) t.name += c->qp.name;
+		AIF_FOREACH_RHOST_QP_CTR(ADD)
+#undef ADD
+		icrc += c->rx_icrc_bad;
+		paused += c->paused_ns;
+		pfc_rx += c->rx_pfc;
+	}
+	json_t *hj = json_object();
+#define HJ(name, text) json_object_set_new(hj, #name, json_integer((json_int_t)t.name));
+	AIF_FOREACH_RHOST_QP_CTR(HJ)
+#undef HJ
+	json_object_set_new(hj, "icrc_bad", json_integer((json_int_t)icrc));
+	json_object_set_new(hj, "paused_us", json_real((double)paused / 1e3));
+	json_object_set_new(hj, "pfc_xoff_received", json_integer((json_int_t)pfc_rx));
+	json_object_set_new(hj, "count", json_integer(w->v.n));
+	json_object_set_new(root, "hosts", hj);
+
+	/* fabric: pauses the switches sent, drops, path imbalance at the leaves */
+	uint64_t pfc = 0, drops = 0;
+	double imb = 1;
+	for (uint16_t s = 0; ctl != NULL && s < ctl->n_sw; s++) {
+		const struct aif_switch *sw = ctl->sws[s];
+		bool leaf = false;
+		uint64_t maxb = 0, sumb = 0, nl = 0;
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			uint64_t tx = 0;
+			for (uint16_t h = 0; h < sw->n_shards; h++) {
+				const struct aif_port_ctr *c = &sw->shards[h]->port_ctr[p];
+				tx += c->tx_bytes;
+				for (unsigned d = 0; d < AIF_DROP_MAX; d++)
+					drops += c->drops[d];
+			}
+			if (sw->qos != NULL)
+				for (unsigned q = 0; q < 8; q++)
+					pfc += sw->qos->port[p].pfc_tx.ctr.tx_pfc[q];
+			if (sw->ports[p].base == &aif_port_rhost_ops) {
+				leaf = true;
+			} else if (sw->ports[p].base == &aif_port_link_ops) {
+				maxb = tx > maxb ? tx : maxb;
+				sumb += tx;
+				nl++;
+			}
+		}
+		if (leaf && nl > 1 && sumb > 0) {
+			double x = (double)maxb * (double)nl / (double)sumb;
+			imb = x > imb ? x : imb;
+		}
+	}
+	(void)cfg;
+	json_object_set_new(root, "fabric", json_pack("{s:I, s:I, s:f}", "pfc_xoff_sent",
+						      (json_int_t)pfc, "drops", (json_int_t)drops,
+						      "path_imbalance", imb));
+	return root;
+}
+
+static double
+jreal(const json_t *o, const char *k)
+{
+	json_t *x = json_object_get(o, k);
+	return json_is_number(x) ? json_number_value(x) : 0;
+}
+
+void
+aif_workload_print(const json_t *sum)
+{
+	json_t *j;
+	size_t i;
+
+	printf("  %-14s %-15s %5s %10s %10s %8s %10s %10s\n", "job", "kind", "iters",
+	       "JCT us", "ideal us", "x ideal", "algbw Gb/s", "busbw Gb/s");
+	json_array_foreach(json_object_get(sum, "jobs"), i, j) {
+		json_t *it0 = json_array_get(json_object_get(j, "iteration_results"), 0);
+		double jct = jreal(j, "jct_us_mean");
+		printf("  %-14s %-15s %2d/%-2d %10.1f %10.1f %8.3f %10.1f %10.1f\n",
+		       json_string_value(json_object_get(j, "name")),
+		       json_string_value(json_object_get(j, "kind")),
+		       (int)jreal(j, "finished"), (int)jreal(j, "iterations"), jct,
+		       jreal(it0, "ideal_us"), jreal(j, "x_ideal_mean"),
+		       jct > 0 ? jreal(j, "bytes") * 8 / jct / 1e3 : 0, jreal(j, "busbw_gbps_mean"));
+	}
+	const json_t *f = json_object_get(sum, "flows"), *h = json_object_get(sum, "hosts"),
+		     *fb = json_object_get(sum, "fabric");
+	if (jreal(f, "count") > 0)
+		printf("  flows %d (%d done): FCT slowdown avg %.2f, p50 %.2f, p95 %.2f, p99 %.2f\n",
+		       (int)jreal(f, "count"), (int)jreal(f, "finished"), jreal(f, "slowdown_avg"),
+		       jreal(f, "slowdown_p50"), jreal(f, "slowdown_p95"), jreal(f, "slowdown_p99"));
+	printf("  hosts: %.0f data packets, %.0f retransmitted, %.0f NAKs, %.0f timeouts, %.0f CNPs, "
+	       "%.0f CE-marked, %.0f out of order\n", jreal(h, "tx_packets"), jreal(h, "retx"),
+	       jreal(h, "naks_rx"), jreal(h, "timeouts"), jreal(h, "cnps_rx"), jreal(h, "rx_ce"),
+	       jreal(h, "rx_ooo"));
+	printf("  fabric: %.0f PFC pauses sent, %.0f drops, path imbalance %.2f (max/mean bytes "
+	       "on a leaf's uplinks)\n", jreal(fb, "pfc_xoff_sent"), jreal(fb, "drops"),
+	       jreal(fb, "path_imbalance"));
+}
+
+static uint32_t
+ip_of(const struct aif_workload *w, uint32_t host)
+{
+	return aif_rhost_params(w->v.h[host])->ip;
+}
+
+struct qp_write {
+	FILE *f;
+	const struct aif_workload *w;
+	const struct aif_config *cfg;
+};
+
+static void
+write_qp(uint32_t job, uint32_t host, uint32_t qp, void *arg)
+{
+	struct qp_write *q = arg;
+	const struct aif_rhost_qp_ctr *c = aif_rhost_qp_ctr(q->w->v.h[host], qp);
+
+	fprintf(q->f, "%s,%s,%u,%u", aif_jobs_params(q->w->js, job)->name,
+		q->cfg->hosts[q->w->v.cfg_host[host]].name, qp,
+		aif_rhost_qp_sport(q->w->v.h[host], qp));
+#define QW(name, text) fprintf(q->f, ",%" PRIu64, c->name);
+	AIF_FOREACH_RHOST_QP_CTR(QW)
+#undef QW
+	fputc('\n', q->f);
+}
+
+int
+aif_workload_write(const struct aif_workload *w, const struct aif_config *cfg,
+		   const json_t *summary, const char *dir, char *err, size_t err_len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int bad_io = 0;
+
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		snprintf(err, err_len, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	/* jobs.csv */
+	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		goto io;
+	fprintf(f, "job,kind,ranks,bytes,iteration,start_us,jct_us,ideal_us,x_ideal,algbw_gbps,"
+		"busbw_gbps\n");
+	json_t *j, *it;
+	size_t i, k;
+	json_array_foreach(json_object_get(summary, "jobs"), i, j)
+		json_array_foreach(json_object_get(j, "iteration_results"), k, it)
+			fprintf(f, "%s,%s,%d,%.0f,%d,%.3f,%.3f,%.3f,%.4f,%.3f,%.3f\n",
+				json_string_value(json_object_get(j, "name")),
+				json_string_value(json_object_get(j, "kind")), (int)jreal(j, "ranks"),
+				jreal(j, "bytes"), (int)jreal(it, "iteration"), jreal(it, "start_us"),
+				jreal(it, "jct_us"), jreal(it, "ideal_us"), jreal(it, "x_ideal"),
+				jreal(it, "algbw_gbps"), jreal(it, "busbw_gbps"));
+	bad_io |= fclose(f) != 0;
+	/* fct.txt, HPCC's format */
+	snprintf(path, sizeof(path), "%s/fct.txt", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		goto io;
+	uint32_t nf = 0;
+	const struct aif_flow *fl = w->js != NULL ? aif_jobs_flows(w->js, &nf) : NULL;
+	for (uint32_t x = 0; x < nf; x++)
+		if (fl[x].end_ns)
+			fprintf(f, "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+				ip_of(w, fl[x].src), ip_of(w, fl[x].dst), fl[x].sport, 4791,
+				fl[x].bytes, fl[x].start_ns, fl[x].end_ns - fl[x].start_ns,
+				fl[x].standalone_ns);
+	bad_io |= fclose(f) != 0;
+	/* qps.csv */
+	snprintf(path, sizeof(path), "%s/qps.csv", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		goto io;
+	fprintf(f, "job,host,qp,udp_sport");
+#define QH(name, text) fprintf(f, ",%s", #name);
+	AIF_FOREACH_RHOST_QP_CTR(QH)
+#undef QH
+	fputc('\n', f);
+	struct qp_write qw = { f, w, cfg };
+	if (w->js != NULL)
+		aif_jobs_foreach_qp(w->js, write_qp, &qw);
+	bad_io |= fclose(f) != 0;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (json_dump_file(summary, path, JSON_INDENT(2) | JSON_SORT_KEYS) != 0)
+		goto io;
+	if (bad_io)
+		goto io;
+	return 0;
+io:
+	snprintf(err, err_len, "%s: %s", path, errno ? strerror(errno) : "could not write");
+	return -1;
+}
+
+void
+aif_workload_free(struct aif_workload *w)
+{
+	aif_jobs_free(w->js);
+	w->js = NULL;
+	if (w->started)
+		aif_vhosts_free(&w->v);
+	w->started = false;
+	for (uint32_t i = 0; i < w->n_jobs; i++) {
+		for (uint32_t r = 0; r < w->job[i].n_host_names; r++)
+			free(w->job[i].host_names ? w->job[i].host_names[r] : NULL);
+		free(w->job[i].host_names);
+		free(w->job[i].straggler_host);
+		w->job[i].host_names = NULL;
+		w->job[i].straggler_host = NULL;
+		w->job[i].n_host_names = 0;
+	}
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A workload file (--jobs FILE): virtual RoCE hosts on a fabric's free host
+ * ports and the jobs they run, and what the run measured, written as files
+ * and printed as a table.
+ *
+ * {
+ *   "hosts": {                  optional; every field optional
+ *     "mtu": 1024,              payload bytes per packet, 64..8192, multiple of 4
+ *     "verb": "write"|"send",   default "write"
+ *     "receive": "go_back_n"|"out_of_order",   default "go_back_n"
+ *     "cnp_on_ooo": true,       go-back-N: a CNP on out-of-order arrival
+ *     "dcqcn": true,            reaction and notification points
+ *     "dcqcn_preset": "hpcc_run"|"hpcc_default",   default "hpcc_run"
+ *     "ack_every": 1, "nak_gap": 16, "rto_us": 100,
+ *     "ack_delay_ns": 1000, "cnp_delay_ns": 4000, "react_delay_ns": 1000,
+ *     "icrc": true,             valid ICRCs out, checked in (false: zero, for speed)
+ *     "dscp": 26, "cnp_dscp": 48, "ack_dscp": 48
+ *   },
+ *   "jobs": [                   1..AIF_JOBS_MAX
+ *     {
+ *       "name": "allreduce",    1..31 characters
+ *       "kind": "allreduce_ring"|"allreduce_hd"|"allgather"|"reduce_scatter"|
+ *               "alltoall"|"incast"|"permutation"|"poisson",
+ *       "hosts": "all" | ["leaf0-0", ...],   rank i on the i-th (incast: the
+ *                               first receives); "all": every virtual host
+ *       "bytes": 4194304,       collectives: size per rank (NCCL's); incast,
+ *                               permutation: per flow
+ *       "iterations": 1, "chunks": 1,
+ *       "start_us": 0, "compute_us": 0,
+ *       "straggler": {"host": "leaf1-0", "us": 50},
+ *       "load": 0.25, "cdf": "workloads/AliStorage2019.txt", "stop_us": 1000,
+ *                               poisson: offered load per host, the size CDF
+ *                               (relative to the workload file), arrivals until
+ *       "seed": 1
+ *     }
+ *   ]
+ * }
+ *
+ * Results (aif_workload_write, into a directory): jobs.csv (per iteration:
+ * JCT, ideal, algbw, busbw), fct.txt (HPCC's format: source and destination
+ * IP in hex, ports, bytes, start ns, FCT ns, standalone FCT ns), qps.csv
+ * (per QP: packets, retransmissions, NAKs, timeouts, CNPs, out-of-order and
+ * duplicate arrivals), summary.json (all of it and the fabric's pauses,
+ * drops, CE marks and path imbalance).
+ */
+#ifndef AIF_WORKLOAD_H
+#define AIF_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "../dataplane/jobs.h"
+#include "../dataplane/rhost.h"
+#include "commands.h"
+#include "config.h"
+#include "fabric.h"
+#include "vhosts.h"
+
+struct rte_mempool;
+
+struct aif_workload_job {
+	struct aif_job_params p;
+	char **host_names;        /* NULL: "all" */
+	uint32_t n_host_names;
+	char *straggler_host;
+	char cdf_path[512];
+	struct aif_cdf cdf;
+};
+
+struct aif_workload {
+	struct aif_rhost_params host;   /* the template */
+	uint32_t n_jobs;
+	struct aif_workload_job job[AIF_JOBS_MAX];
+	/* once started */
+	struct aif_vhosts v;
+	struct aif_jobs *js;
+	bool started;
+};
+
+/* Read and check a workload file; 0, or -1 with err ("FILE: $.jobs[1].kind: why"). */
+int aif_workload_load(struct aif_workload *w, const char *path, char *err, size_t err_len);
+/* Hosts on cfg's free host ports (skip keeps a port for something else),
+ * the jobs on them; 0 or -1 with err. */
+int aif_workload_start(struct aif_workload *w, const struct aif_config *cfg,
+		       struct aif_fabric *f, int (*skip)(uint16_t sw, uint16_t port, void *arg),
+		       void *skip_arg, struct rte_mempool *pool, uint64_t seed, char *err,
+		       size_t err_len);
+/* Every job done and every host idle (for the virtual-time loop). */
+int aif_workload_idle(void *w);
+/* Jobs unfinished and no host with anything left to do: waiting forever. */
+int aif_workload_stuck(const struct aif_workload *w);
+/* The results as JSON (caller owns it), and as a table on stdout. */
+json_t *aif_workload_json(const struct aif_workload *w, const struct aif_ctl *ctl,
+			  const struct aif_config *cfg);
+void aif_workload_print(const json_t *summary);
+/* jobs.csv, fct.txt, qps.csv, summary.json into dir (made if missing); 0 or -1. */
+int aif_workload_write(const struct aif_workload *w, const struct aif_config *cfg,
+		       const json_t *summary, const char *dir, char *err, size_t err_len);
+/* After the switches are freed. */
+void aif_workload_free(struct aif_workload *w);
+
+#endif /* AIF_WORKLOAD_H */

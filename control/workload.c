@@ -545,6 +545,13 @@ aif_workload_print(const json_t *sum)
 	json_array_foreach(json_object_get(sum, "jobs"), i, j) {
 		json_t *it0 = json_array_get(json_object_get(j, "iteration_results"), 0);
 		double jct = jreal(j, "jct_us_mean");
+		if (strcmp(json_string_value(json_object_get(j, "kind")), "poisson") == 0) {
+			printf("  %-14s %-15s %2d/%-2d %10.1f %10s %8s %10s %10s   (flows below)\n",
+			       json_string_value(json_object_get(j, "name")), "poisson",
+			       (int)jreal(j, "finished"), (int)jreal(j, "iterations"), jct, "-", "-",
+			       "-", "-");
+			continue;
+		}
 		printf("  %-14s %-15s %2d/%-2d %10.1f %10.1f %8.3f %10.1f %10.1f\n",
 		       json_string_value(json_object_get(j, "name")),
 		       json_string_value(json_object_get(j, "kind")),

@@ -12,7 +12,7 @@
  *     "cnp_on_ooo": true,       go-back-N: a CNP on out-of-order arrival
  *     "dcqcn": true,            reaction and notification points
  *     "dcqcn_preset": "hpcc_run"|"hpcc_default",   default "hpcc_run"
- *     "ack_every": 1, "nak_gap": 16, "rto_us": 100,
+ *     "ack_every": 1, "nak_gap": 256, "rto_us": 500,
  *     "ack_delay_ns": 1000, "cnp_delay_ns": 4000, "react_delay_ns": 1000,
  *     "icrc": true,             valid ICRCs out, checked in (false: zero, for speed)
  *     "dscp": 26, "cnp_dscp": 48, "ack_dscp": 48

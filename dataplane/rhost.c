@@ -155,8 +155,8 @@ aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps)
 	p->dcqcn = true;
 	aif_dcqcn_params_hpcc_run(&p->dc, rate_bps);
 	p->ack_every = 1;
-	p->nak_gap = 16;
-	p->rto_ns = 100 * AIF_NS_PER_US;
+	p->nak_gap = 256;
+	p->rto_ns = 500 * AIF_NS_PER_US;
 	p->ack_delay_ns = 1 * AIF_NS_PER_US;
 	p->cnp_delay_ns = 4 * AIF_NS_PER_US;
 	p->react_delay_ns = 1 * AIF_NS_PER_US;

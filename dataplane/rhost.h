@@ -111,8 +111,11 @@ struct aif_rhost_params {
  * high-priority queue ACKs take in HPCC's simulator), priorities by DSCP
  * 26 -> 3 and 48 -> 6 (others 0), go-back-N with cnp_on_ooo,
  * DCQCN on with the settings HPCC's experiments use (dcqcn.h
- * aif_dcqcn_params_hpcc_run), ACK every packet, nak_gap 16, RTO
- * 100 us, ACK 1 us, CNP 4 us and reaction 1 us after the fact, ICRC on.
+ * aif_dcqcn_params_hpcc_run), ACK every packet, nak_gap 256 (spraying
+ * over a few paths with queues reorders by tens to hundreds of packets: a
+ * smaller gap NAKs what is only late), RTO 500 us (queues held by PFC
+ * delay ACKs by hundreds of us; real NICs wait milliseconds), ACK 1 us,
+ * CNP 4 us and reaction 1 us after the fact, ICRC on.
  */
 void aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps);
 

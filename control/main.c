@@ -100,6 +100,8 @@ struct opts {
 	unsigned n_link_ev;
 	const char *link_ev[MAX_PCAP_IN]; /* --link NAME@SECONDS=ACTION */
 	const char *jobs;                /* --jobs FILE: virtual hosts and their jobs */
+	unsigned n_capture;
+	const char *capture[MAX_PCAP_IN]; /* --capture SWITCH:PORT (virtual time) */
 	const char *results;             /* --results DIR */
 };
 
@@ -146,7 +148,9 @@ usage(const char *prog)
 		"  --jobs FILE        virtual RoCE hosts on every free host port, running the\n"
 		"                     jobs of FILE (collectives, incast, Poisson flows; see\n"
 		"                     README); the run ends when they are done\n"
-		"  --results DIR      write jobs.csv, fct.txt, qps.csv and summary.json there\n",
+		"  --results DIR      write jobs.csv, fct.txt, qps.csv and summary.json there\n"
+		"  --capture SWITCH:PORT  capture that port both ways from the start (pcapng in\n"
+		"                     --capture-dir, named SWITCH-PORT.pcapng; repeat for more)\n",
 		prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
 }
 
@@ -169,6 +173,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "samples", required_argument, NULL, 'P' },
 		{ "sample-us", required_argument, NULL, 'U' },
 		{ "jobs", required_argument, NULL, 'J' },
+		{ "capture", required_argument, NULL, 'K' },
 		{ "results", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -202,6 +207,14 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'P': o->samples = optarg; break;
 		case 'J': o->jobs = optarg; break;
+		case 'K':
+			if (strchr(optarg, ':') == NULL || o->n_capture == MAX_PCAP_IN) {
+				fprintf(stderr, "--capture '%s': SWITCH:PORT, at most %u\n", optarg,
+					MAX_PCAP_IN);
+				return -1;
+			}
+			o->capture[o->n_capture++] = optarg;
+			break;
 		case 'R': o->results = optarg; break;
 		case 'U':
 			o->sample_us = strtod(optarg, &end);
@@ -273,6 +286,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if ((o->jobs != NULL || o->results != NULL) && !o->vtime) {
 		fprintf(stderr, "--jobs and --results are for --virtual-time\n");
+		return -1;
+	}
+	if (o->n_capture > 0 && !o->vtime) {
+		fprintf(stderr, "--capture is for --virtual-time; in real time: aifabricctl "
+			"capture start PORT\n");
 		return -1;
 	}
 	if (o->results != NULL && o->jobs == NULL) {
@@ -1512,6 +1530,30 @@ main(int argc, char **argv)
 			fprintf(sm.links, "time_us,from,to,utilization,bytes,pauses\n");
 			fprintf(sm.queues, "time_us,switch,port,queue,bytes\n");
 		}
+		for (unsigned i = 0; i < o.n_capture; i++) {
+			char sw_name[AIF_NAME_MAX], file[2 * AIF_NAME_MAX + 16];
+			const char *colon = strchr(o.capture[i], ':');
+			snprintf(sw_name, sizeof(sw_name), "%.*s", (int)(colon - o.capture[i]),
+				 o.capture[i]);
+			int si = -1, pi = -1;
+			for (uint16_t x = 0; x < fab.n_sw && si < 0; x++)
+				if (strcmp(fab.sw[x]->name, sw_name) == 0)
+					si = x;
+			for (uint16_t x = 0; si >= 0 && x < fab.sw[si]->n_ports && pi < 0; x++)
+				if (strcmp(fab.sw[si]->ports[x].name, colon + 1) == 0)
+					pi = x;
+			if (pi < 0) {
+				fprintf(stderr, "--capture %s: no such switch port\n", o.capture[i]);
+				goto out;
+			}
+			snprintf(file, sizeof(file), "%s-%s.pcapng", sw_name, colon + 1);
+			struct aif_capture_params cp = { .snaplen = 65535, .drops = true };
+			if (aif_capture_start(fab.sw[si], (uint16_t)pi, o.capture_dir, file, &cp,
+					      aif_clock_now(&ctl.clock), err, sizeof(err)) != 0) {
+				fprintf(stderr, "--capture %s: %s\n", o.capture[i], err);
+				goto out;
+			}
+		}
 		struct progress pr = { .t0 = mono_s(), .last = mono_s() };
 		struct run_inputs inputs = { &edges, o.jobs != NULL ? &wl : NULL };
 		struct aif_vtime v = {
@@ -1555,6 +1597,16 @@ main(int argc, char **argv)
 			       (double)v.sample_ns / 1e3, o.samples, o.samples);
 		}
 		aif_time_ns end = aif_clock_now(&ctl.clock);
+		for (uint16_t x = 0; x < fab.n_sw; x++)
+			for (uint16_t p = 0; p < fab.sw[x]->n_ports; p++) {
+				struct aif_capture_info ci;
+				if (aif_capture_get(fab.sw[x], p, NULL) &&
+				    aif_capture_stop(fab.sw[x], p, &ci, err, sizeof(err)) == 0)
+					printf("  capture %s:%s: %" PRIu64 " packets written to %s%s%s\n",
+					       fab.sw[x]->name, fab.sw[x]->ports[p].name, ci.written,
+					       ci.path, ci.limit ? ", stopped at " : "",
+					       ci.limit ? ci.limit : "");
+			}
 		/* leave no peer paused; then the counters */
 		for (uint16_t s = 0; s < fab.n_sw; s++) {
 			struct aif_egress_stop_info stop = { 0 };

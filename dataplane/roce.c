@@ -17,7 +17,8 @@ aif_roce_icrc(const uint8_t *l3, uint32_t l3_len)
 	static int alg_set;
 	uint32_t udp;
 
-	if (l3_len < 48 + AIF_ROCE_ICRC_LEN || l3_len > AIF_ROCE_MAX_L3)
+	/* the shortest: IPv4, UDP, BTH, ICRC (a CNP or an ACK is longer) */
+	if (l3_len < 20 + 8 + AIF_ROCE_BTH_LEN + AIF_ROCE_ICRC_LEN || l3_len > AIF_ROCE_MAX_L3)
 		return 0;
 	if (!__atomic_load_n(&alg_set, __ATOMIC_ACQUIRE)) {
 		rte_net_crc_set_alg(RTE_NET_CRC_SSE42); /* falls back where absent */

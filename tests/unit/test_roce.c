@@ -65,6 +65,23 @@ test_scapy_vector(void **state)
 	}
 }
 
+/* The shortest RoCEv2 packets, an RC ACK (BTH + AETH: 48 bytes from the IP
+ * header), by scapy: IP/UDP/BTH(ACK, dqpn 0x101, psn 0x123456)/AETH/ICRC. */
+static const uint8_t scapy_ack[48] = {
+	0x45, 0xc0, 0x00, 0x30, 0x00, 0x07, 0x40, 0x00, 0x40, 0x11, 0x25, 0xf2, 0x0a, 0x00,
+	0x00, 0x02, 0x0a, 0x01, 0x00, 0x02, 0xc1, 0x23, 0x12, 0xb7, 0x00, 0x1c, 0x00, 0x00,
+	0x11, 0x00, 0xff, 0xff, 0x00, 0x00, 0x01, 0x01, 0x00, 0x12, 0x34, 0x56, 0x1f, 0x00,
+	0x00, 0x03, 0x72, 0xa2, 0xc4, 0x49,
+};
+
+static void
+test_shortest(void **state)
+{
+	(void)state;
+	assert_int_equal(aif_roce_icrc(scapy_ack, sizeof(scapy_ack)), 0x49c4a272);
+	assert_int_equal(aif_roce_icrc(scapy_ack, sizeof(scapy_ack)), wire_icrc(scapy_ack, 48));
+}
+
 static void
 test_ipv6(void **state)
 {
@@ -103,6 +120,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scapy_vector),
+		cmocka_unit_test(test_shortest),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_refused),
 	};

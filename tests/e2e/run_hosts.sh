@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Virtual RoCE hosts in the daemon, in virtual time, checked with tools we
+# did not write:
+#  1. a 4x2 leaf-spine, two hosts per leaf, ECMP, PFC and DCQCN on, hosts
+#     with valid ICRCs: a permutation and a ring all-reduce (--jobs); the
+#     host leaf0-0's port captured both ways (--capture): every frame it
+#     sent passes scapy's RoCEv2 checks (ICRC, IPv4 checksum), PSNs go up
+#     by one per QP, messages are well formed (check_rhost.py);
+#  2. the same run again: byte-identical result files (jobs.csv, fct.txt,
+#     qps.csv, summary.json) and capture;
+#  3. the results say what the jobs did: every iteration finished, JCT not
+#     below its ideal by more than rounding, bus bandwidth positive;
+#  4. a bad jobs file is refused with the JSON path of what is wrong.
+#
+#   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BIN=${1:-$ROOT/build/aifabric}
+PY=/usr/bin/python3
+[ -x "$BIN" ] || { echo "run_hosts: $BIN is not an executable (build first)" >&2; exit 2; }
+T=$(mktemp -d /tmp/aif-hosts.XXXXXX)
+fail() {
+	echo "run_hosts: FAIL: $*" >&2
+	for f in "$T"/*.log; do
+		[ -s "$f" ] || continue
+		echo "----- $f -----" >&2
+		tail -n 40 "$f" >&2
+	done
+	echo "run_hosts: files kept in $T" >&2
+	exit 1
+}
+
+cat > "$T/ls.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 2,
+  "host_gbps": 100, "uplink_gbps": 100, "delay_ns": 1000}}}
+EOF
+mkdir -p "$T/workloads"
+cp "$ROOT/config/workloads/WebSearch_distribution.txt" "$T/workloads/"
+cat > "$T/jobs.json" <<'EOF'
+{
+  "hosts": {"icrc": true, "receive": "go_back_n", "mtu": 1024},
+  "jobs": [
+    {"name": "pair", "kind": "permutation", "hosts": ["leaf0-0", "leaf1-0"],
+     "bytes": 300000, "iterations": 2},
+    {"name": "ring", "kind": "allreduce_ring", "hosts": "all", "bytes": 1048576,
+     "start_us": 100},
+    {"name": "bg", "kind": "poisson", "hosts": "all", "load": 0.05,
+     "cdf": "workloads/WebSearch_distribution.txt", "stop_us": 200}
+  ]
+}
+EOF
+
+for run in a b; do
+	mkdir -p "$T/$run"
+	timeout -k 5 120 "$BIN" -- --config "$T/ls.json" --virtual-time --jobs "$T/jobs.json" \
+		--results "$T/$run" --capture leaf0:h0 --capture-dir "$T/$run" \
+		> "$T/$run.log" 2>&1 < /dev/null || fail "run $run exited with status $?"
+done
+grep -q "capture leaf0:h0: [1-9]" "$T/a.log" || fail "nothing captured"
+
+# 1. scapy on the capture (host leaf0-0: 02:0a:00:00:00:02)
+"$PY" "$HERE/check_rhost.py" "$T/a/leaf0-h0.pcapng" 02:0a:00:00:00:02 --min 300 \
+	|| fail "check_rhost"
+# the frames the host received are RoCEv2 with valid ICRCs too (ACKs, data
+# from leaf1-0): scapy parses them all
+"$PY" - "$T/a/leaf0-h0.pcapng" <<'EOF' || fail "frames to the host"
+import sys
+from scapy.all import Ether, rdpcap
+from scapy.contrib.roce import BTH
+n = bad = 0
+for p in rdpcap(sys.argv[1]):
+    if p[Ether].dst.lower() != "02:0a:00:00:00:02" or not p.haslayer(BTH):
+        continue
+    n += 1
+    raw = bytes(p)
+    q = Ether(raw)
+    del q[BTH].icrc
+    bad += bytes(Ether(bytes(q)))[-4:] != raw[-4:]
+assert n > 300 and bad == 0, (n, bad)
+print("  ok   %d RoCEv2 frames to the host, every ICRC valid (scapy)" % n)
+EOF
+
+# 2. determinism
+for f in jobs.csv fct.txt qps.csv summary.json leaf0-h0.pcapng; do
+	if [ "$f" = leaf0-h0.pcapng ]; then
+		# stamps are the wall clock at the start plus virtual time: compare
+		# the packets and their times from the first
+		"$PY" - "$T/a/$f" "$T/b/$f" <<'EOF' || fail "captures differ between two runs"
+import sys
+from scapy.all import RawPcapNgReader
+def pk(path):
+    out = [(bytes(d), (m.tshigh << 32) | m.tslow) for d, m in RawPcapNgReader(path)]
+    return [(d, t - out[0][1]) for d, t in out]
+a, b = pk(sys.argv[1]), pk(sys.argv[2])
+assert len(a) > 1000 and a == b, (len(a), len(b))
+EOF
+	else
+		cmp -s "$T/a/$f" "$T/b/$f" || fail "$f differs between two runs with one seed"
+	fi
+done
+echo "  ok   two runs: identical jobs.csv, fct.txt, qps.csv, summary.json and captured packets"
+
+# 3. what the results say
+"$PY" - "$T/a" <<'EOF' || fail "results"
+import csv, json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+jobs = {j["name"]: j for j in s["jobs"]}
+for n in ("pair", "ring"):
+    j = jobs[n]
+    assert j["finished"] == j["iterations"], j
+    for it in j["iteration_results"]:
+        assert it["jct_us"] >= 0.98 * it["ideal_us"], it
+        assert it["busbw_gbps"] > 0, it
+rows = list(csv.DictReader(open(d + "/jobs.csv")))
+assert len(rows) == 3, rows
+fct = [l.split() for l in open(d + "/fct.txt")]
+assert len(fct) == s["flows"]["finished"] and len(fct) > 2, len(fct)
+assert all(int(f[6]) > 0 and int(f[7]) > 0 for f in fct)
+assert s["hosts"]["icrc_bad"] == 0 and s["fabric"]["drops"] == 0, s
+print("  ok   results: %d iterations finished, %d flows in fct.txt, ring x%.3f of its ideal"
+      % (len(rows), len(fct), jobs["ring"]["x_ideal_mean"]))
+EOF
+
+# 4. a bad jobs file
+sed 's/"permutation"/"permutations"/' "$T/jobs.json" > "$T/bad.json"
+if "$BIN" -- --config "$T/ls.json" --virtual-time --jobs "$T/bad.json" > "$T/bad.log" 2>&1; then
+	fail "a bad jobs file was accepted"
+fi
+grep -q '\$.jobs\[0\].kind' "$T/bad.log" || fail "the refusal does not name \$.jobs[0].kind"
+echo "  ok   a bad jobs file is refused: $(grep -o '\$.jobs\[0\].kind.*' "$T/bad.log" | head -c 80)"
+
+rm -rf "$T"
+echo "run_hosts: PASS"

@@ -284,10 +284,6 @@ parse_opts(int argc, char **argv, struct opts *o)
 			"show links and show queues)\n");
 		return -1;
 	}
-	if ((o->jobs != NULL || o->results != NULL) && !o->vtime) {
-		fprintf(stderr, "--jobs and --results are for --virtual-time\n");
-		return -1;
-	}
 	if (o->n_capture > 0 && !o->vtime) {
 		fprintf(stderr, "--capture is for --virtual-time; in real time: aifabricctl "
 			"capture start PORT\n");
@@ -738,9 +734,17 @@ print_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 				       port->name, cfg->switches[s].ports[p].device,
 				       ctl->pinfo[s] ? ctl->pinfo[s][p].driver : "-", port->speed_mbps,
 				       port->link_up ? "up" : "down");
-			} else if (port->base != &aif_port_detached_ops && n_edge <= 16)
-				printf("  edge %s:%s  %s, %u Mb/s\n", sw->name, port->name,
-				       port->base->kind, port->speed_mbps);
+			} else if (port->base != &aif_port_detached_ops) {
+				if (port->base == &aif_port_rhost_ops) {
+					/* a virtual host: its data and an ACK per packet */
+					n_dpdk++;
+					offered_pps += 2 * (double)port->speed_mbps * 1e6 /
+						       ((REPORT_FRAME_BYTES + AIF_LINK_WIRE_OVERHEAD_BYTES) * 8.0);
+				}
+				if (n_edge <= 16)
+					printf("  edge %s:%s  %s, %u Mb/s\n", sw->name, port->name,
+					       port->base->kind, port->speed_mbps);
+			}
 		}
 	}
 	if (n_edge > 16 && n_dpdk < n_edge)
@@ -758,7 +762,8 @@ print_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 			printf(k > 12 ? " ... (%u switches)\n" : "\n", k);
 			lcore = rte_get_next_lcore(lcore, 1, 0);
 		}
-		printf("  load: %u DPDK edge ports at line rate with %u-byte frames offer %.2f Mpps;"
+		printf("  load: %u edge ports (DPDK, virtual hosts with their ACKs) at line rate with "
+		       "%u-byte frames offer %.2f Mpps;"
 		       " a packet crosses %.2f switches on average: %.1f M packet-hops/s, against"
 		       " about %.0f M per runner here x %u runner%s: %s\n",
 		       n_dpdk, REPORT_FRAME_BYTES, offered_pps / 1e6, hops, need / 1e6,
@@ -1226,6 +1231,35 @@ edges_idle(void *arg)
 	return rte_mempool_in_use_count(e->pool) == 0;
 }
 
+/* The jobs' results: a table, the files of --results, "workload" in fj
+ * (NULL: not kept); 0, or -1 if the files could not be written. */
+static int
+workload_report(struct aif_workload *wl, const struct aif_ctl *ctl,
+		const struct aif_config *cfg, const struct opts *o, json_t *fj)
+{
+	char err[AIF_ERR_MAX];
+	json_t *wj = aif_workload_json(wl, ctl, cfg);
+
+	if (!aif_workload_idle(wl)) {
+		printf("  the jobs did not finish by the end of the run:\n");
+		aif_jobs_print_pending(wl->js, stdout);
+	}
+	aif_workload_print(wj);
+	if (o->results != NULL) {
+		if (aif_workload_write(wl, cfg, wj, o->results, err, sizeof(err)) != 0) {
+			fprintf(stderr, "--results %s\n", err);
+			json_decref(wj);
+			return -1;
+		}
+		printf("  results: %s/jobs.csv, fct.txt, qps.csv, summary.json\n", o->results);
+	}
+	if (fj != NULL)
+		json_object_set_new(fj, "workload", wj);
+	else
+		json_decref(wj);
+	return 0;
+}
+
 /* --jobs: the ports given --pcap-in stay pcap ports. */
 static int
 pcap_in_port(uint16_t s, uint16_t p, void *arg)
@@ -1354,7 +1388,10 @@ main(int argc, char **argv)
 			for (uint32_t k = 0; k < cfg->n_links && !link_end; k++)
 				link_end = (cfg->links[k].a_switch == s && cfg->links[k].a_port == p) ||
 					   (cfg->links[k].b_switch == s && cfg->links[k].b_port == p);
-			if (!link_end && cfg->switches[s].ports[p].device[0] == '\0') {
+			bool host = false; /* --jobs: a virtual host's port */
+			for (uint32_t h = 0; o.jobs != NULL && h < cfg->n_hosts && !host; h++)
+				host = cfg->hosts[h].sw == s && cfg->hosts[h].port == p;
+			if (!link_end && !host && cfg->switches[s].ports[p].device[0] == '\0') {
 				fprintf(stderr, "config %s: $.switches[%u].ports[%u].device: required: "
 					"in real time every port that is not a link's end is bound to "
 					"a DPDK device (or run it with --virtual-time)\n", o.config, s, p);
@@ -1391,7 +1428,8 @@ main(int argc, char **argv)
 	}
 	/* One switch: every worker drives a shard of it (RSS).  A fabric: each
 	 * switch has one shard, on one runner; virtual time: one runner. */
-	bool single = cfg->n_switches == 1 && !o.vtime;
+	/* (virtual hosts run on one runner: their jobs are single-threaded) */
+	bool single = cfg->n_switches == 1 && !o.vtime && o.jobs == NULL;
 	uint16_t n_shards = single ? (uint16_t)n_workers : 1;
 	uint16_t max_mtu = 1500;
 	unsigned n_mbufs = 1024, qos_mbufs = 0;
@@ -1438,8 +1476,9 @@ main(int argc, char **argv)
 		if (pcap_in_check(&o, cfg, &fab) != 0)
 			goto out;
 		if (o.jobs != NULL &&
-		    aif_workload_start(&wl, cfg, &fab, pcap_in_port, skip_arg, pool, o.seed, err,
-				       sizeof(err)) != 0) {
+		    (aif_workload_hosts(&wl, cfg, &fab, pcap_in_port, skip_arg, pool, o.seed, err,
+					sizeof(err)) != 0 ||
+		     aif_workload_jobs(&wl, cfg, 0, err, sizeof(err)) != 0)) {
 			fprintf(stderr, "--jobs %s: %s\n", o.jobs, err);
 			goto out;
 		}
@@ -1450,8 +1489,8 @@ main(int argc, char **argv)
 			const struct aif_switch_params *sp = &cfg->switches[s];
 			const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
 			for (uint16_t p = 0; p < sp->n_ports; p++) {
-				if (is_link(&fab.sw[s]->ports[p]))
-					continue;
+				if (is_link(&fab.sw[s]->ports[p]) || sp->ports[p].device[0] == '\0')
+					continue; /* a link end, or a virtual host's port */
 				if (ctl.pinfo[s] == NULL &&
 				    (ctl.pinfo[s] = calloc(AIF_MAX_PORTS, sizeof(*ctl.pinfo[s]))) == NULL)
 					goto out;
@@ -1460,6 +1499,12 @@ main(int argc, char **argv)
 					goto out;
 			}
 		}
+	}
+
+	if (!o.vtime && o.jobs != NULL &&
+	    aif_workload_hosts(&wl, cfg, &fab, NULL, NULL, pool, o.seed, err, sizeof(err)) != 0) {
+		fprintf(stderr, "--jobs %s: %s\n", o.jobs, err);
+		goto out;
 	}
 
 	/* Applied as a load is (control owns cfg from here, or it is freed). */
@@ -1471,7 +1516,12 @@ main(int argc, char **argv)
 	ctl.loads_ok++;
 
 	/* Runners: which drives what (runner_of), and their RX queues. */
-	n_run = o.vtime ? 1 : single ? n_workers : RTE_MIN(n_workers, (unsigned)fab.n_sw);
+	n_run = o.vtime || o.jobs != NULL ? 1 : single ? n_workers
+					      : RTE_MIN(n_workers, (unsigned)fab.n_sw);
+	if (!o.vtime && o.jobs != NULL && n_workers > 1)
+		printf("--jobs: one runner drives every switch and virtual host (the jobs are "
+		       "single-threaded); %u worker lcore%s idle\n", n_workers - 1,
+		       n_workers == 2 ? "" : "s");
 	for (unsigned r = 0; r < n_run; r++) {
 		uint16_t first = single ? 0 : (uint16_t)r;
 		runners[r] = aif_worker_create(fab.sw[first], single ? (uint16_t)r : 0,
@@ -1633,24 +1683,9 @@ main(int argc, char **argv)
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
 		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_rss_kb()));
 		printf("  peak resident memory %.1f MiB\n", (double)peak_rss_kb() / 1024);
-		if (o.jobs != NULL) {
-			json_t *wj = aif_workload_json(&wl, &ctl, cfg);
-			if (!aif_workload_idle(&wl)) {
-				printf("  the jobs did not finish by the end of the run:\n");
-				aif_jobs_print_pending(wl.js, stdout);
-			}
-			aif_workload_print(wj);
-			if (o.results != NULL) {
-				if (aif_workload_write(&wl, cfg, wj, o.results, err, sizeof(err)) != 0) {
-					fprintf(stderr, "--results %s\n", err);
-					json_decref(wj);
-					json_decref(fj);
-					goto out;
-				}
-				printf("  results: %s/jobs.csv, fct.txt, qps.csv, summary.json\n",
-				       o.results);
-			}
-			json_object_set_new(fj, "workload", wj);
+		if (o.jobs != NULL && workload_report(&wl, &ctl, cfg, &o, fj) != 0) {
+			json_decref(fj);
+			goto out;
 		}
 		if (o.stats && write_json(o.stats, fj) != 0) {
 			json_decref(fj);
@@ -1676,6 +1711,12 @@ main(int argc, char **argv)
 	printf("control socket %s\n", o.socket);
 	fflush(stdout);
 
+	/* the jobs' times count from now, as the runners start */
+	if (o.jobs != NULL &&
+	    aif_workload_jobs(&wl, cfg, aif_clock_now(&ctl.clock), err, sizeof(err)) != 0) {
+		fprintf(stderr, "--jobs %s: %s\n", o.jobs, err);
+		goto out;
+	}
 	double t0 = mono_s();
 	unsigned lcore, w = 0;
 	RTE_LCORE_FOREACH_WORKER(lcore) {
@@ -1704,6 +1745,8 @@ main(int argc, char **argv)
 		}
 		if (o.duration_s > 0 && mono_s() - t0 >= o.duration_s)
 			break;
+		if (wl.js != NULL && aif_jobs_all_done(wl.js))
+			break; /* the jobs are done */
 	}
 	__atomic_store_n(&workers_run, 0, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
@@ -1732,6 +1775,10 @@ main(int argc, char **argv)
 		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)hops));
 		json_object_set_new(fj, "workers", json_integer(n_run));
 		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_rss_kb()));
+		if (o.jobs != NULL && workload_report(&wl, &ctl, cfg, &o, fj) != 0) {
+			json_decref(fj);
+			goto out;
+		}
 	}
 	for (uint16_t s = 0; s < fab.n_sw; s++)
 		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++) {

@@ -296,12 +296,10 @@ out:
 }
 
 int
-aif_workload_start(struct aif_workload *w, const struct aif_config *cfg, struct aif_fabric *f,
+aif_workload_hosts(struct aif_workload *w, const struct aif_config *cfg, struct aif_fabric *f,
 		   int (*skip)(uint16_t sw, uint16_t port, void *arg), void *skip_arg,
 		   struct rte_mempool *pool, uint64_t seed, char *err, size_t err_len)
 {
-	char why[AIF_ERR_MAX];
-
 	w->host.seed = seed;
 	if (aif_vhosts_build(&w->v, cfg, f, &w->host, skip, skip_arg, pool, err, err_len) != 0)
 		return -1;
@@ -312,6 +310,15 @@ aif_workload_start(struct aif_workload *w, const struct aif_config *cfg, struct 
 			 w->v.n == 1 ? "" : "s");
 		return -1;
 	}
+	return 0;
+}
+
+int
+aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time_ns t0_ns,
+		  char *err, size_t err_len)
+{
+	char why[AIF_ERR_MAX];
+
 	w->js = aif_jobs_create(w->v.h, w->v.n, w->v.rate_bps, aif_vhosts_rtt, &w->v);
 	if (w->js == NULL) {
 		snprintf(err, err_len, "out of memory");
@@ -349,7 +356,10 @@ aif_workload_start(struct aif_workload *w, const struct aif_config *cfg, struct 
 		j->p.n_ranks = n;
 		j->p.hosts = hosts;
 		j->p.cdf = j->p.kind == AIF_JOB_POISSON ? &j->cdf : NULL;
-		int rc = aif_jobs_add(w->js, &j->p, why, sizeof(why));
+		struct aif_job_params p = j->p;
+		p.start_ns += t0_ns;
+		p.stop_ns += t0_ns;
+		int rc = aif_jobs_add(w->js, &p, why, sizeof(why));
 		free(hosts);
 		j->p.hosts = NULL;
 		if (rc < 0) {

@@ -83,12 +83,16 @@ struct aif_workload {
 
 /* Read and check a workload file; 0, or -1 with err ("FILE: $.jobs[1].kind: why"). */
 int aif_workload_load(struct aif_workload *w, const char *path, char *err, size_t err_len);
-/* Hosts on cfg's free host ports (skip keeps a port for something else),
- * the jobs on them; 0 or -1 with err. */
-int aif_workload_start(struct aif_workload *w, const struct aif_config *cfg,
+/* Hosts on cfg's free host ports (skip keeps a port for something else);
+ * 0 or -1 with err.  Before the runners are set up. */
+int aif_workload_hosts(struct aif_workload *w, const struct aif_config *cfg,
 		       struct aif_fabric *f, int (*skip)(uint16_t sw, uint16_t port, void *arg),
 		       void *skip_arg, struct rte_mempool *pool, uint64_t seed, char *err,
 		       size_t err_len);
+/* The jobs on them, their times counted from t0_ns (real time: when the
+ * runners start, so that nothing is due before they run); 0 or -1. */
+int aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time_ns t0_ns,
+		      char *err, size_t err_len);
 /* Every job done and every host idle (for the virtual-time loop). */
 int aif_workload_idle(void *w);
 /* Jobs unfinished and no host with anything left to do: waiting forever. */

@@ -160,6 +160,8 @@ struct aif_jobs {
 	uint32_t n_jobs;
 	struct aif_flow *flows;
 	uint32_t n_flows, cap_flows;
+	uint32_t jobs_done;   /* jobs whose last iteration every rank finished */
+	int all_done;         /* jobs_done == n_jobs: stored for other threads */
 };
 
 static void on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp,
@@ -385,6 +387,9 @@ maybe_finish(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 	struct aif_job_iter *it = &j->it[s->iter];
 	j->fin[s->iter]++;
 	it->end_ns = at > it->end_ns ? at : it->end_ns;
+	if (s->iter + 1 == j->p.iterations && j->fin[s->iter] == j->p.n_ranks &&
+	    ++js->jobs_done == js->n_jobs)
+		__atomic_store_n(&js->all_done, 1, __ATOMIC_RELEASE);
 	if (s->iter + 1 < j->p.iterations) {
 		aif_time_ns t = at + j->p.compute_ns +
 				((int32_t)r == j->p.straggler ? j->p.straggler_ns : 0);
@@ -808,6 +813,12 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 }
 
 /* ---- results ---- */
+
+bool
+aif_jobs_all_done(const struct aif_jobs *js)
+{
+	return __atomic_load_n(&js->all_done, __ATOMIC_ACQUIRE) != 0;
+}
 
 uint32_t
 aif_jobs_n(const struct aif_jobs *js)

@@ -42,8 +42,9 @@
  * last ACK, as HPCC's simulator counts it) and the standalone FCT (base RTT
  * + wire bytes x 8 / rate): slowdown = max(1, FCT / standalone).
  *
- * Single-threaded: the callbacks of every host of a jobs set must run on
- * one runner (virtual time), or the hosts of one job on one runner.
+ * Single-threaded: the callbacks of every host of a jobs set run on one
+ * runner (virtual time, or real time with one runner); results are read
+ * after it stops, aif_jobs_all_done at any time.
  */
 #ifndef AIF_JOBS_H
 #define AIF_JOBS_H
@@ -142,6 +143,9 @@ uint32_t aif_jobs_n(const struct aif_jobs *js);
 const struct aif_job_params *aif_jobs_params(const struct aif_jobs *js, uint32_t job);
 /* Every iteration of every job finished. */
 bool aif_jobs_done(const struct aif_jobs *js);
+/* The same, safe to ask from another thread than the hosts' runner (real
+ * time: the control thread); a job added later is not waited for. */
+bool aif_jobs_all_done(const struct aif_jobs *js);
 /* Iterations of a job (n_iter of them, finished or not). */
 const struct aif_job_iter *aif_jobs_iters(const struct aif_jobs *js, uint32_t job,
 					  uint32_t *n_iter);

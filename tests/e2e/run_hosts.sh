@@ -10,7 +10,10 @@
 #     qps.csv, summary.json) and capture;
 #  3. the results say what the jobs did: every iteration finished, JCT not
 #     below its ideal by more than rounding, bus bandwidth positive;
-#  4. a bad jobs file is refused with the JSON path of what is wrong.
+#  4. a bad jobs file is refused with the JSON path of what is wrong;
+#  5. real time: leaf0-0 a net_pcap device sending a scapy capture, the
+#     other hosts virtual, running a ring all-reduce: the run stops by
+#     itself when it is done, every iteration finished, nothing dropped.
 #
 #   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
 set -euo pipefail
@@ -131,6 +134,40 @@ if "$BIN" -- --config "$T/ls.json" --virtual-time --jobs "$T/bad.json" > "$T/bad
 fi
 grep -q '\$.jobs\[0\].kind' "$T/bad.log" || fail "the refusal does not name \$.jobs[0].kind"
 echo "  ok   a bad jobs file is refused: $(grep -o '\$.jobs\[0\].kind.*' "$T/bad.log" | head -c 80)"
+
+# 5. real time, a device and virtual hosts on one fabric
+"$PY" "$HERE/fabric_traffic.py" gen --out "$T/flows.pcap" --leaves 4 --flows 32 > /dev/null ||
+	fail "traffic generation"
+cat > "$T/rt.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 2,
+  "host_gbps": 1, "uplink_gbps": 1, "delay_ns": 1000, "host_devices": ["net_pcap0"]}}}
+EOF
+cat > "$T/rtjobs.json" <<'EOF'
+{"hosts": {"dcqcn": false, "rto_us": 50000},
+ "jobs": [{"name": "ring", "kind": "allreduce_ring", "bytes": 262144, "iterations": 2,
+           "hosts": ["leaf0-1", "leaf1-0", "leaf1-1", "leaf2-0", "leaf2-1", "leaf3-0", "leaf3-1"]}]}
+EOF
+PREFIX=aif-hosts-rt-$$
+rc=0
+timeout -k 5 60 "$BIN" -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --no-telemetry \
+	--file-prefix "$PREFIX" --log-level 'pmd.*:error' \
+	--vdev "net_pcap0,rx_pcap=$T/flows.pcap,tx_pcap=$T/rt-out.pcap" \
+	-- --config "$T/rt.json" --jobs "$T/rtjobs.json" --results "$T/rt" \
+	--socket "$T/rt.sock" --duration 30 --stats "$T/rt-stats.json" > "$T/rt.log" 2>&1 < /dev/null || rc=$?
+rm -rf "/var/run/dpdk/$PREFIX"
+[ "$rc" -eq 0 ] || fail "real-time run exited with status $rc"
+"$PY" - "$T/rt-stats.json" <<'EOF' || fail "real-time results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workload"]
+j = w["jobs"][0]
+assert j["finished"] == 2, j
+assert w["fabric"]["drops"] == 0 and w["hosts"]["icrc_bad"] == 0, w
+assert d["elapsed_s"] < 25, d["elapsed_s"]  # stopped when done, not at --duration
+print("  ok   real time: a net_pcap port and 7 virtual hosts, ring all-reduce done in %.1f ms "
+      "per iteration (x%.2f of its ideal), no drop, stopped when done" %
+      (j["jct_us_mean"] / 1e3, j["x_ideal_mean"]))
+EOF
 
 rm -rf "$T"
 echo "run_hosts: PASS"

@@ -77,36 +77,6 @@ sw32(const struct aif_pcap_port *pp, uint32_t v)
 	return pp->swapped ? __builtin_bswap32(v) : v;
 }
 
-/* Copy len bytes into a (chained if need be) mbuf; NULL if the pool is empty. */
-static struct rte_mbuf *
-frame_mbuf(struct rte_mempool *pool, const uint8_t *data, uint32_t len)
-{
-	struct rte_mbuf *head = rte_pktmbuf_alloc(pool), *last = head;
-	uint32_t off = 0;
-
-	if (head == NULL)
-		return NULL;
-	while (off < len) {
-		uint16_t room = rte_pktmbuf_tailroom(last);
-		uint32_t n = RTE_MIN(room, len - off);
-		if (n == 0) {
-			struct rte_mbuf *seg = rte_pktmbuf_alloc(pool);
-			if (seg == NULL || rte_pktmbuf_chain(head, seg) != 0) {
-				rte_pktmbuf_free(seg);
-				rte_pktmbuf_free(head);
-				return NULL;
-			}
-			last = seg;
-			continue;
-		}
-		memcpy(rte_pktmbuf_mtod_offset(last, uint8_t *, last->data_len), data + off, n);
-		last->data_len += n;
-		head->pkt_len += n;
-		off += n;
-	}
-	return head;
-}
-
 /* The priority a host NIC sends frame f on (pcap_port.h). */
 static uint8_t
 prio_of(const struct aif_pcap_port *pp, const uint8_t *f, uint32_t len)
@@ -452,7 +422,7 @@ pcap_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t 
 		uint64_t free_ps = RTE_MAX((uint64_t)pp->ahead_ns * PS_PER_NS, pp->in_free_ps);
 		pp->ctr.rx_paused_ns += (start - free_ps) / PS_PER_NS;
 		pp->in_free_ps = start + ser_ps(pp, pp->ahead_len);
-		struct rte_mbuf *m = frame_mbuf(pp->pool, pp->inbuf, pp->ahead_len);
+		struct rte_mbuf *m = aif_mbuf_from_bytes(pp->pool, pp->inbuf, pp->ahead_len);
 		if (m != NULL) {
 			pp->ctr.rx_packets++;
 			pp->ctr.rx_bytes += pp->ahead_len;
@@ -483,19 +453,10 @@ put(struct aif_pcap_port *pp, struct rte_mbuf *m, uint64_t start_ps, int ctrl)
 	uint64_t finish = start_ps + busy;
 
 	if (ctrl) {
-		struct aif_pfc_rx f;
 		const uint8_t *d = rte_pktmbuf_read(m, 0, RTE_MIN(len, 64u), pp->buf);
-		aif_time_ns at = (finish + PS_PER_NS - 1) / PS_PER_NS;
-		if (d != NULL && aif_pfc_frame_parse(d, RTE_MIN(len, 64u), &f) == 0) {
-			int xoff = 0;
-			for (unsigned i = 0; i < AIF_PFC_PRIOS; i++)
-				if (((f.class_enable >> i) & 1) && f.quanta[i] != 0) {
-					xoff = 1;
-					/* a new pause starts now; a refresh keeps its start */
-					if (pp->pause.paused_until_ns[i] <= at)
-						pp->pause_from_ns[i] = at;
-				}
-			aif_pfc_rx_apply(&pp->pause, &f, pp->p.rate_bps, at);
+		int xoff = aif_pfc_host_hear(&pp->pause, pp->pause_from_ns, d, RTE_MIN(len, 64u),
+					     pp->p.rate_bps, (finish + PS_PER_NS - 1) / PS_PER_NS);
+		if (xoff >= 0) {
 			pp->ctr.rx_pfc += xoff;
 			pp->ctr.rx_xon += !xoff;
 		}

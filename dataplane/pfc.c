@@ -399,3 +399,23 @@ aif_pfc_tx_next_event_ns(const struct aif_pfc_tx_state *s)
 			t = s->next_refresh_ns[p];
 	return t;
 }
+
+int
+aif_pfc_host_hear(struct aif_pfc_rx_state *s, aif_time_ns pause_from_ns[AIF_PFC_PRIOS],
+		  const uint8_t *frame, uint32_t len, uint64_t speed_bps, aif_time_ns at_ns)
+{
+	struct aif_pfc_rx f;
+	int xoff = 0;
+
+	if (frame == NULL || aif_pfc_frame_parse(frame, len, &f) != 0)
+		return -1;
+	for (unsigned i = 0; i < AIF_PFC_PRIOS; i++)
+		if (((f.class_enable >> i) & 1) && f.quanta[i] != 0) {
+			xoff = 1;
+			/* a new pause starts now; a refresh keeps its start */
+			if (s->paused_until_ns[i] <= at_ns)
+				pause_from_ns[i] = at_ns;
+		}
+	aif_pfc_rx_apply(s, &f, speed_bps, at_ns);
+	return xoff;
+}

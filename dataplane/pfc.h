@@ -263,6 +263,17 @@ void aif_pfc_rx_apply(struct aif_pfc_rx_state *s, const struct aif_pfc_rx *f,
 		      uint64_t speed_bps, aif_time_ns now_ns);
 
 /*
+ * A host NIC hearing a PFC or PAUSE frame its switch sent it, the frame's
+ * last bit in at at_ns (the virtual hosts and the pcap file port): applied
+ * as aif_pfc_rx_apply does, and for each priority it newly pauses,
+ * pause_from_ns[prio] = at_ns (a frame that started before goes on; a
+ * refresh keeps the pause's start).  Returns 1 for XOFF, 0 for XON, -1 if
+ * frame is not a PFC/PAUSE frame (nothing changed).
+ */
+int aif_pfc_host_hear(struct aif_pfc_rx_state *s, aif_time_ns pause_from_ns[AIF_PFC_PRIOS],
+		      const uint8_t *frame, uint32_t len, uint64_t speed_bps, aif_time_ns at_ns);
+
+/*
  * Parse, check the destination against the receiving port's MAC, and
  * apply, in one call: returns 0, or the error (a parse error or
  * AIF_PFC_E_BAD_DST; then counted in rx_err[-err - 1] and the state is

@@ -98,3 +98,31 @@ aif_txbuf_flush(struct aif_txbuf *b, struct aif_port *port, uint16_t queue,
 	b->n = 0;
 	b->bytes = 0;
 }
+
+struct rte_mbuf *
+aif_mbuf_from_bytes(struct rte_mempool *pool, const uint8_t *data, uint32_t len)
+{
+	struct rte_mbuf *head = rte_pktmbuf_alloc(pool), *last = head;
+	uint32_t off = 0;
+
+	if (head == NULL)
+		return NULL;
+	while (off < len) {
+		uint32_t n = RTE_MIN((uint32_t)rte_pktmbuf_tailroom(last), len - off);
+		if (n == 0) {
+			struct rte_mbuf *seg = rte_pktmbuf_alloc(pool);
+			if (seg == NULL || rte_pktmbuf_chain(head, seg) != 0) {
+				rte_pktmbuf_free(seg);
+				rte_pktmbuf_free(head);
+				return NULL;
+			}
+			last = seg;
+			continue;
+		}
+		memcpy(rte_pktmbuf_mtod_offset(last, uint8_t *, last->data_len), data + off, n);
+		last->data_len = (uint16_t)(last->data_len + n);
+		head->pkt_len += n;
+		off += n;
+	}
+	return head;
+}

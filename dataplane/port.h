@@ -95,6 +95,12 @@ extern const struct aif_port_ops aif_port_dpdk_ops;
 /* Make p a DPDK port on ethdev dpdk_port (index: its place in the switch). */
 void aif_port_init_dpdk(struct aif_port *p, uint16_t index, uint16_t dpdk_port);
 
+/* len bytes of data in a new mbuf from pool, chained when one segment is
+ * too small (ports that make frames: pcap files, virtual hosts); NULL if
+ * the pool runs out. */
+struct rte_mbuf *aif_mbuf_from_bytes(struct rte_mempool *pool, const uint8_t *data,
+				     uint32_t len);
+
 /* When port takes its next frame on queue (now_ns when ready). */
 static inline aif_time_ns
 aif_port_tx_ready_ns(struct aif_port *p, const struct aif_port_ops *ops, uint16_t queue,

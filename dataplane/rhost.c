@@ -568,28 +568,7 @@ frame_mbuf(struct aif_rhost *h, uint32_t len)
 	} else {
 		memset(h->frame + len - 4, 0, 4);
 	}
-	struct rte_mbuf *head = rte_pktmbuf_alloc(h->pool), *last = head;
-	uint32_t off = 0;
-	if (head == NULL)
-		return NULL;
-	while (off < len) {
-		uint32_t n = RTE_MIN((uint32_t)rte_pktmbuf_tailroom(last), len - off);
-		if (n == 0) {
-			struct rte_mbuf *seg = rte_pktmbuf_alloc(h->pool);
-			if (seg == NULL || rte_pktmbuf_chain(head, seg) != 0) {
-				rte_pktmbuf_free(seg);
-				rte_pktmbuf_free(head);
-				return NULL;
-			}
-			last = seg;
-			continue;
-		}
-		memcpy(rte_pktmbuf_mtod_offset(last, uint8_t *, last->data_len), h->frame + off, n);
-		last->data_len = (uint16_t)(last->data_len + n);
-		head->pkt_len += n;
-		off += n;
-	}
-	return head;
+	return aif_mbuf_from_bytes(h->pool, h->frame, len);
 }
 
 /* The message holding packet idx of q (it is unacknowledged). */
@@ -1281,28 +1260,20 @@ rhost_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_tim
 	struct aif_rhost *h = port->ctx;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t s = rx_start_ps(h, now_ns * PS_PER_NS);
-	struct aif_pfc_rx f;
 	uint8_t buf[64];
 	const uint8_t *d = rte_pktmbuf_read(m, 0, RTE_MIN(len, 64u), buf);
 
 	(void)queue;
 	advance(h, now_ns);
 	h->rx_free_ps = s + ser_ps(h, len);
-	aif_time_ns at = (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS;
-	if (d != NULL && aif_pfc_frame_parse(d, RTE_MIN(len, 64u), &f) == 0) {
-		int xoff = 0;
-		for (unsigned i = 0; i < AIF_PFC_PRIOS; i++)
-			if (((f.class_enable >> i) & 1) && f.quanta[i] != 0) {
-				xoff = 1;
-				if (h->pause.paused_until_ns[i] <= at)
-					h->pause_from_ns[i] = at;
-			}
-		aif_pfc_rx_apply(&h->pause, &f, h->p.rate_bps, at);
-		h->ctr.rx_pfc += xoff;
-		h->ctr.rx_xon += !xoff;
-	} else {
+	int xoff = aif_pfc_host_hear(&h->pause, h->pause_from_ns, d, RTE_MIN(len, 64u),
+				     h->p.rate_bps, (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS);
+	if (xoff < 0)
 		h->ctr.rx_other++;
-	}
+	else if (xoff)
+		h->ctr.rx_pfc++;
+	else
+		h->ctr.rx_xon++;
 	h->ctr.rx_frames++;
 	rte_pktmbuf_free(m);
 	return 1;

@@ -131,6 +131,10 @@ struct aif_rhost {
 	uint32_t out_h, out_n;
 	uint64_t wire_free_ps;    /* the host's send wire */
 	uint64_t rx_free_ps;      /* its receive wire */
+	uint64_t clock_ps;        /* the last event acted on: nothing is decided
+				   * to start before it (a timeout or a NAK at t
+				   * makes a frame that starts at t at the
+				   * earliest, whatever the QP's pacing said) */
 	uint16_t ip_id;
 	uint8_t prio_data, prio_ack, prio_cnp;
 	aif_time_ns pause_from_ns[AIF_PFC_PRIOS];
@@ -652,7 +656,7 @@ ctrl_candidate(const struct aif_rhost *h, const struct cfifo *f, uint8_t prio, u
 	const struct ctrl *c = cfifo_head(f);
 	if (c == NULL)
 		return;
-	uint64_t s = RTE_MAX(c->at * PS_PER_NS, h->wire_free_ps);
+	uint64_t s = RTE_MAX(RTE_MAX(c->at * PS_PER_NS, h->wire_free_ps), h->clock_ps);
 	uint64_t u = unpaused_ps(h, prio, s);
 	if (u < nx->start_ps || (u == nx->start_ps && nx->kind < 0)) {
 		nx->start_ps = u;
@@ -685,7 +689,7 @@ next_send(const struct aif_rhost *h, struct next *nx)
 		best = RTE_MIN(best, r);
 	}
 	if (best != NEVER_PS) {
-		uint64_t s = RTE_MAX(best, h->wire_free_ps);
+		uint64_t s = RTE_MAX(RTE_MAX(best, h->wire_free_ps), h->clock_ps);
 		for (uint32_t k = 0; k < h->n_busy; k++) {
 			uint32_t i = (h->rr + k) % h->n_busy;
 			const struct qp *q = &h->qps[h->busy[i]];
@@ -935,6 +939,8 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 		uint64_t e = RTE_MIN(RTE_MIN(t_in, t_re), RTE_MIN(RTE_MIN(t_tm, t_rto), nx.start_ps));
 		if (e > now_ps || e == NEVER_PS)
 			break;
+		if (e > h->clock_ps && (e != nx.start_ps || h->out_n < OUT_MAX))
+			h->clock_ps = e;
 		if (e == t_in) {
 			struct ctrl c = *in;
 			cfifo_pop(&h->in);

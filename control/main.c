@@ -1624,6 +1624,10 @@ main(int argc, char **argv)
 			.sample = o.samples != NULL ? take_sample : NULL, .sample_arg = &sm,
 			.sample_ns = (aif_time_ns)((o.sample_us > 0 ? o.sample_us : 10) * 1e3 + 0.5),
 		};
+		if (o.jobs != NULL && aif_vhosts_wake_by(&wl.v, &v, runners[0]) != 0) {
+			fprintf(stderr, "out of memory\n");
+			goto out;
+		}
 		if (o.duration_s <= 0 && inputs_idle(&inputs))
 			printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE, --jobs FILE)\n");
 		if (o.jobs != NULL)

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "../dataplane/link.h"
+#include "../dataplane/worker.h"
 #include "vhosts.h"
+#include "vtime.h"
 
 #define PS_PER_S 1000000000000ull
 
@@ -159,6 +161,33 @@ aif_vhosts_rtt(uint32_t a, uint32_t b, void *arg)
 	return (ps + 999) / 1000 + v->ack_delay_ns;
 }
 
+static void
+wake_one(void *arg)
+{
+	const struct aif_vhosts_wake *x = arg;
+	aif_vtime_wake(x->vt, x->rxq);
+}
+
+int
+aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_worker *w)
+{
+	free(v->wake);
+	v->wake = calloc(v->n ? v->n : 1, sizeof(*v->wake));
+	if (v->wake == NULL)
+		return -1;
+	for (uint32_t i = 0; i < v->n; i++)
+		for (uint16_t q = 0; q < w->n_rxq; q++) {
+			const struct aif_port *p =
+				&w->drive[w->rxq[q].drive].sw->ports[w->rxq[q].port];
+			if (p->base == &aif_port_rhost_ops && p->ctx == v->h[i]) {
+				v->wake[i] = (struct aif_vhosts_wake){ vt, q };
+				aif_rhost_set_waker(v->h[i], wake_one, &v->wake[i]);
+				break;
+			}
+		}
+	return 0;
+}
+
 int
 aif_vhosts_find(const struct aif_vhosts *v, const struct aif_config *cfg, const char *name)
 {
@@ -179,5 +208,6 @@ aif_vhosts_free(struct aif_vhosts *v)
 	free(v->port);
 	free(v->ow_data_ps);
 	free(v->ow_ack_ps);
+	free(v->wake);
 	memset(v, 0, sizeof(*v));
 }

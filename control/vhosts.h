@@ -39,6 +39,14 @@ struct aif_vhosts {
 	uint64_t *ow_data_ps, *ow_ack_ps;
 	aif_time_ns ack_delay_ns;
 	uint32_t data_len, ack_len; /* frame bytes */
+	struct aif_vhosts_wake *wake; /* per host, aif_vhosts_wake_by */
+};
+
+struct aif_vtime;
+struct aif_worker;
+struct aif_vhosts_wake {
+	struct aif_vtime *vt;
+	uint32_t rxq;
 };
 
 /*
@@ -53,6 +61,9 @@ int aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct 
 		     struct rte_mempool *pool, char *err, size_t err_len);
 /* The base RTT from host a to host b (aif_jobs_rtt_fn). */
 aif_time_ns aif_vhosts_rtt(uint32_t a, uint32_t b, void *v);
+/* In virtual time: a host given work from outside (another host's callback)
+ * tells vt, so that its runner w asks its next frame again (rhost.h waker). */
+int aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_worker *w);
 /* Index of the host called name (cfg->hosts), or -1. */
 int aif_vhosts_find(const struct aif_vhosts *v, const struct aif_config *cfg, const char *name);
 void aif_vhosts_free(struct aif_vhosts *v);

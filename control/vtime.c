@@ -83,6 +83,37 @@ peers_build(struct peers *pe, const struct aif_worker *w)
 	return 0;
 }
 
+void
+aif_vtime_wake(struct aif_vtime *v, uint32_t rxq)
+{
+	if (v->n_woken == v->cap_woken) {
+		uint32_t cap = v->cap_woken ? 2 * v->cap_woken : 64;
+		uint32_t *x = realloc(v->woken, sizeof(*x) * cap);
+		if (x == NULL)
+			return; /* asked again at the next control tick anyway */
+		v->woken = x;
+		v->cap_woken = cap;
+	}
+	v->woken[v->n_woken++] = rxq;
+}
+
+/* The woken queues: their drives' next events again. */
+static void
+woken_next(struct aif_vtime *v, aif_time_ns *next, aif_time_ns now)
+{
+	struct aif_worker *w = v->w;
+
+	for (uint32_t i = 0; i < v->n_woken; i++) {
+		uint32_t q = v->woken[i];
+		if (q >= w->n_rxq)
+			continue;
+		uint16_t d = w->rxq[q].drive;
+		w->rxq_stale[q] = 1;
+		next[d] = aif_worker_drive_next_ns(w, d, now);
+	}
+	v->n_woken = 0;
+}
+
 static void
 all_next(struct aif_worker *w, aif_time_ns *next, aif_time_ns now)
 {
@@ -133,6 +164,7 @@ aif_vtime_run(struct aif_vtime *v)
 					fprintf(stderr, "at %.9f s: link %s: %s\n", (double)now / 1e9,
 						c->links[a->link]->name, err);
 				next_action++;
+				v->n_woken = 0;
 				all_next(w, next, now);
 				continue;
 			}
@@ -153,6 +185,7 @@ aif_vtime_run(struct aif_vtime *v)
 			aif_clock_set(&c->clock, now);
 			v->sample(now, v->sample_arg);
 			next_sample = now + v->sample_ns;
+			v->n_woken = 0; /* (samples change nothing) */
 			continue;
 		}
 		if (next_ctl <= t) {
@@ -163,6 +196,7 @@ aif_vtime_run(struct aif_vtime *v)
 			aif_clock_set(&c->clock, now);
 			control_tick(c, now, &next_age);
 			next_ctl = now + AIF_VTIME_CONTROL_NS;
+			v->n_woken = 0;
 			all_next(w, next, now);
 			continue;
 		}
@@ -173,6 +207,8 @@ aif_vtime_run(struct aif_vtime *v)
 		v->packets += aif_worker_step_drive(w, dmin, now);
 		v->steps++;
 		next[dmin] = aif_worker_drive_next_ns(w, dmin, now);
+		if (v->n_woken)
+			woken_next(v, next, now);
 		/* what it sent can only bring its peers' next events closer: the
 		 * next arrival on each of its links */
 		for (uint32_t k = pe.first[dmin]; k < pe.first[dmin + 1]; k++) {
@@ -189,6 +225,9 @@ aif_vtime_run(struct aif_vtime *v)
 		}
 	}
 out:
+	free(v->woken);
+	v->woken = NULL;
+	v->n_woken = v->cap_woken = 0;
 	free(next);
 	free(pe.first);
 	free(pe.list);

@@ -71,6 +71,10 @@ struct aif_vtime {
 	void (*sample)(aif_time_ns t, void *arg);
 	void *sample_arg;
 	aif_time_ns sample_ns;
+	/* RX queues whose port was given work from outside (aif_vtime_wake):
+	 * asked again after each step */
+	uint32_t *woken;
+	uint32_t n_woken, cap_woken;
 	/* out */
 	aif_time_ns now_ns;       /* the last event's time */
 	uint64_t steps;           /* runner steps (events) */
@@ -79,5 +83,10 @@ struct aif_vtime {
 
 /* Run; returns v->now_ns. */
 aif_time_ns aif_vtime_run(struct aif_vtime *v);
+/* RX queue rxq of the runner (its index in w->rxq) may have its next frame
+ * sooner: a port woken from outside its own calls (rhost.h waker); it is
+ * asked again after the current step.  Frees nothing: woken is freed by
+ * aif_vtime_run on return. */
+void aif_vtime_wake(struct aif_vtime *v, uint32_t rxq);
 
 #endif /* AIF_VTIME_H */

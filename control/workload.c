@@ -313,47 +313,106 @@ aif_workload_hosts(struct aif_workload *w, const struct aif_config *cfg, struct 
 	return 0;
 }
 
+/* A multi-plane fabric names its hosts p<k>-NAME: one host NAME with a port
+ * per plane.  The number of planes (1: not multi-plane). */
+static uint32_t
+planes_of(const struct aif_vhosts *v, const struct aif_config *cfg)
+{
+	uint32_t P = 1;
+
+	for (uint32_t i = 0; i < v->n; i++) {
+		const char *n = cfg->hosts[v->cfg_host[i]].name;
+		char *end;
+		if (n[0] != 'p' || n[1] < '0' || n[1] > '9')
+			return 1;
+		unsigned long k = strtoul(n + 1, &end, 10);
+		if (*end != '-' || k >= 8)
+			return 1;
+		P = RTE_MAX(P, (uint32_t)k + 1);
+	}
+	return P;
+}
+
+/* The virtual host of host name on plane k (P planes); -1 if none. */
+static int
+plane_host(const struct aif_vhosts *v, const struct aif_config *cfg, uint32_t P, uint32_t k,
+	   const char *name)
+{
+	char full[AIF_NAME_MAX + 8];
+
+	if (P == 1)
+		return aif_vhosts_find(v, cfg, name);
+	snprintf(full, sizeof(full), "p%u-%s", k, name);
+	return aif_vhosts_find(v, cfg, full);
+}
+
+/* Host names as jobs see them: NAME for p<k>-NAME in a multi-plane fabric. */
+static const char *
+logical_name(const struct aif_config *cfg, const struct aif_vhosts *v, uint32_t i, uint32_t P)
+{
+	const char *n = cfg->hosts[v->cfg_host[i]].name;
+	return P > 1 ? strchr(n, '-') + 1 : n;
+}
+
 int
 aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time_ns t0_ns,
 		  char *err, size_t err_len)
 {
 	char why[AIF_ERR_MAX];
+	uint32_t P = planes_of(&w->v, cfg);
+	/* the hosts of plane 0 (all of them when not multi-plane), in order */
+	uint32_t n_all = 0, *all = calloc(w->v.n ? w->v.n : 1, sizeof(*all));
+
+	if (all == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	for (uint32_t i = 0; i < w->v.n; i++)
+		if (P == 1 || strncmp(cfg->hosts[w->v.cfg_host[i]].name, "p0-", 3) == 0)
+			all[n_all++] = i;
 
 	w->js = aif_jobs_create(w->v.h, w->v.n, w->v.rate_bps, aif_vhosts_rtt, &w->v);
 	if (w->js == NULL) {
 		snprintf(err, err_len, "out of memory");
+		free(all);
 		return -1;
 	}
 	for (uint32_t i = 0; i < w->n_jobs; i++) {
 		struct aif_workload_job *j = &w->job[i];
-		uint32_t n = j->host_names ? j->n_host_names : w->v.n;
-		uint32_t *hosts = calloc(n, sizeof(*hosts));
+		uint32_t n = j->host_names ? j->n_host_names : n_all;
+		uint32_t *hosts = calloc((size_t)n * P, sizeof(*hosts));
 		if (hosts == NULL) {
 			snprintf(err, err_len, "out of memory");
+			free(all);
 			return -1;
 		}
 		for (uint32_t r = 0; r < n; r++) {
-			int hi = j->host_names ? aif_vhosts_find(&w->v, cfg, j->host_names[r])
-					       : (int)r;
-			if (hi < 0) {
-				snprintf(err, err_len, "$.jobs[%u].hosts[%u]: %s is not a virtual host "
-					 "(a host of the config on a port with no device)", i, r,
-					 j->host_names[r]);
-				free(hosts);
-				return -1;
+			const char *name = j->host_names ? j->host_names[r]
+							 : logical_name(cfg, &w->v, all[r], P);
+			for (uint32_t k = 0; k < P; k++) {
+				int hi = plane_host(&w->v, cfg, P, k, name);
+				if (hi < 0) {
+					snprintf(err, err_len, "$.jobs[%u].hosts[%u]: %s is not a virtual "
+						 "host%s (a host of the config on a port with no device)",
+						 i, r, name, P > 1 ? " on every plane" : "");
+					free(hosts);
+					free(all);
+					return -1;
+				}
+				hosts[(size_t)r * P + k] = (uint32_t)hi;
 			}
-			hosts[r] = (uint32_t)hi;
-			if (j->straggler_host != NULL &&
-			    strcmp(cfg->hosts[w->v.cfg_host[hi]].name, j->straggler_host) == 0)
+			if (j->straggler_host != NULL && strcmp(name, j->straggler_host) == 0)
 				j->p.straggler = (int32_t)r;
 		}
 		if (j->straggler_host != NULL && j->p.straggler < 0) {
 			snprintf(err, err_len, "$.jobs[%u].straggler.host: %s is not one of the job's "
 				 "hosts", i, j->straggler_host);
 			free(hosts);
+			free(all);
 			return -1;
 		}
 		j->p.n_ranks = n;
+		j->p.planes = P;
 		j->p.hosts = hosts;
 		j->p.cdf = j->p.kind == AIF_JOB_POISSON ? &j->cdf : NULL;
 		struct aif_job_params p = j->p;
@@ -364,9 +423,11 @@ aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time
 		j->p.hosts = NULL;
 		if (rc < 0) {
 			snprintf(err, err_len, "$.jobs[%u]: %s", i, why);
+			free(all);
 			return -1;
 		}
 	}
+	free(all);
 	return 0;
 }
 

@@ -109,6 +109,7 @@ struct qref {
 	uint32_t job;
 	uint32_t rank;   /* at this end */
 	uint32_t peer;   /* rank at the other end, or the flow (poisson) */
+	uint32_t plane;
 };
 
 struct hctx {
@@ -119,7 +120,7 @@ struct hctx {
 };
 
 struct stash {
-	uint32_t peer;
+	uint32_t peer, plane;
 	uint64_t msg;
 };
 
@@ -135,11 +136,13 @@ struct rank_st {
 
 struct job {
 	struct aif_job_params p;
+	uint32_t P;          /* planes: rank r's plane k is host hosts[r * P + k] */
 	uint32_t *hosts;
 	struct aif_cdf cdf;
 	struct rank_st *r;
-	uint32_t *to_next;   /* ring: the QP to the next rank, on its host */
-	uint32_t *mat;       /* alltoall, hd: [r * N + s] the QP of r to s */
+	uint32_t *to_next;   /* ring: [r * P + k] the QP to the next rank, plane k */
+	uint32_t *mat;       /* alltoall, hd: [(r * N + s) * P + k] the QP of r to s;
+			      * incast, permutation: [r * P + k] */
 	uint32_t *perm;      /* permutation: where each rank sends */
 	uint32_t steps, lg;  /* ring: steps; hd: log2 N */
 	uint32_t recv_need_all, send_need_all; /* per rank, per iteration */
@@ -242,16 +245,24 @@ ref_set(struct aif_jobs *js, uint32_t host, uint32_t qp, struct qref r)
 	return 0;
 }
 
-/* Connect rank a's host to rank b's; *qa on a's host. */
+/* rank r's host on plane k */
+static inline uint32_t
+host_of(const struct job *j, uint32_t r, uint32_t k)
+{
+	return j->hosts[(size_t)r * j->P + k];
+}
+
+/* Connect rank a's host to rank b's on plane k; *qa on a's host. */
 static int
-pair(struct aif_jobs *js, uint32_t ji, uint32_t a, uint32_t b, uint32_t *qa, uint32_t *qb)
+pair(struct aif_jobs *js, uint32_t ji, uint32_t a, uint32_t b, uint32_t k, uint32_t *qa,
+     uint32_t *qb)
 {
 	const struct job *j = js->job[ji];
-	uint32_t ha = j->hosts[a], hb = j->hosts[b], x, y;
+	uint32_t ha = host_of(j, a, k), hb = host_of(j, b, k), x, y;
 
 	if (aif_rhost_connect(js->hosts[ha], js->hosts[hb], &x, &y) != 0 ||
-	    ref_set(js, ha, x, (struct qref){ ji, a, b }) != 0 ||
-	    ref_set(js, hb, y, (struct qref){ ji, b, a }) != 0)
+	    ref_set(js, ha, x, (struct qref){ ji, a, b, k }) != 0 ||
+	    ref_set(js, hb, y, (struct qref){ ji, b, a, k }) != 0)
 		return -1;
 	if (qa != NULL)
 		*qa = x;
@@ -271,7 +282,7 @@ cookie(uint32_t job, uint32_t what, uint32_t rank)
 static uint64_t
 ring_chunk(const struct job *j)
 {
-	uint64_t c = j->p.bytes / j->p.n_ranks / j->p.chunks;
+	uint64_t c = j->p.bytes / j->p.n_ranks / j->p.chunks / j->P;
 	return c ? c : 1;
 }
 
@@ -284,27 +295,27 @@ hd_step(const struct job *j, uint32_t r, uint32_t k, uint32_t *peer, uint64_t *b
 
 	if (k < j->lg) {
 		*peer = r ^ (n >> (k + 1));
-		b = j->p.bytes >> (k + 1);
+		b = (j->p.bytes >> (k + 1)) / j->P;
 	} else {
 		uint32_t a = k - j->lg;
 		*peer = r ^ (1u << a);
-		b = (j->p.bytes / n) << a;
+		b = ((j->p.bytes / n) << a) / j->P;
 	}
 	*bytes = b ? b : 1;
 }
 
 static void
-post(struct aif_jobs *js, struct job *j, uint32_t r, uint32_t qp, uint64_t bytes,
+post(struct aif_jobs *js, struct job *j, uint32_t r, uint32_t k, uint32_t qp, uint64_t bytes,
      aif_time_ns at)
 {
-	(void)aif_rhost_post(js->hosts[j->hosts[r]], qp, bytes, 0, at);
+	(void)aif_rhost_post(js->hosts[host_of(j, r, k)], qp, bytes, 0, at);
 }
 
 /* A message from peer arrived at rank r and belongs to the iteration r
  * runs: what r sends because of it. */
 static void
-forward(struct aif_jobs *js, struct job *j, uint32_t r, uint32_t peer, uint64_t msg,
-	aif_time_ns at)
+forward(struct aif_jobs *js, struct job *j, uint32_t r, uint32_t peer, uint32_t pl,
+	uint64_t msg, aif_time_ns at)
 {
 	uint32_t n = j->p.n_ranks;
 
@@ -314,7 +325,7 @@ forward(struct aif_jobs *js, struct job *j, uint32_t r, uint32_t peer, uint64_t 
 	case AIF_JOB_REDUCE_SCATTER: {
 		uint64_t k = msg % ((uint64_t)j->steps * j->p.chunks);
 		if (k / j->p.chunks + 1 < j->steps)
-			post(js, j, r, j->to_next[r], ring_chunk(j), at);
+			post(js, j, r, pl, j->to_next[(size_t)r * j->P + pl], ring_chunk(j), at);
 		break;
 	}
 	case AIF_JOB_ALLREDUCE_HD: {
@@ -324,7 +335,7 @@ forward(struct aif_jobs *js, struct job *j, uint32_t r, uint32_t peer, uint64_t 
 			uint32_t p2;
 			uint64_t b;
 			hd_step(j, r, k + 1, &p2, &b);
-			post(js, j, r, j->mat[(size_t)r * n + p2], b, at);
+			post(js, j, r, pl, j->mat[((size_t)r * n + p2) * j->P + pl], b, at);
 		}
 		break;
 	}
@@ -353,7 +364,7 @@ static uint32_t
 recv_need(const struct job *j, uint32_t r)
 {
 	if (j->p.kind == AIF_JOB_INCAST)
-		return r == 0 ? j->p.n_ranks - 1 : 0;
+		return r == 0 ? (j->p.n_ranks - 1) * j->P : 0;
 	return j->recv_need_all;
 }
 
@@ -361,18 +372,18 @@ static uint32_t
 send_need(const struct job *j, uint32_t r)
 {
 	if (j->p.kind == AIF_JOB_INCAST)
-		return r == 0 ? 0 : 1;
+		return r == 0 ? 0 : j->P;
 	if (j->p.kind == AIF_JOB_POISSON)
 		return j->r[r].flow_end - j->r[r].flow_first;
 	return j->send_need_all;
 }
 
-/* Incast, permutation: the flow of sender rank r's iteration i. */
+/* Incast, permutation: the flow of sender rank r's iteration i on plane k. */
 static inline size_t
-flow_of(const struct job *j, uint32_t r, uint32_t i)
+flow_of(const struct job *j, uint32_t r, uint32_t i, uint32_t k)
 {
 	uint32_t s = j->p.kind == AIF_JOB_INCAST ? r - 1 : r;
-	return (size_t)j->flow_first + (size_t)s * j->p.iterations + i;
+	return (size_t)j->flow_first + ((size_t)s * j->p.iterations + i) * j->P + k;
 }
 
 static void
@@ -393,7 +404,7 @@ maybe_finish(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 	if (s->iter + 1 < j->p.iterations) {
 		aif_time_ns t = at + j->p.compute_ns +
 				((int32_t)r == j->p.straggler ? j->p.straggler_ns : 0);
-		(void)aif_rhost_timer(js->hosts[j->hosts[r]], t, cookie(ji, TM_START, r));
+		(void)aif_rhost_timer(js->hosts[host_of(j, r, 0)], t, cookie(ji, TM_START, r));
 	}
 }
 
@@ -414,36 +425,39 @@ start_iter(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 	struct aif_job_iter *it = &j->it[s->iter];
 	if (it->start_ns == 0 || at < it->start_ns)
 		it->start_ns = at ? at : 1;
+	for (uint32_t pl = 0; pl < j->P; pl++)
 	switch (j->p.kind) {
 	case AIF_JOB_ALLREDUCE_RING:
 	case AIF_JOB_ALLGATHER:
 	case AIF_JOB_REDUCE_SCATTER:
 		for (uint32_t c = 0; c < j->p.chunks; c++)
-			post(js, j, r, j->to_next[r], ring_chunk(j), at);
+			post(js, j, r, pl, j->to_next[(size_t)r * j->P + pl], ring_chunk(j), at);
 		break;
 	case AIF_JOB_ALLREDUCE_HD: {
 		uint32_t p2;
 		uint64_t b;
 		hd_step(j, r, 0, &p2, &b);
-		post(js, j, r, j->mat[(size_t)r * n + p2], b, at);
+		post(js, j, r, pl, j->mat[((size_t)r * n + p2) * j->P + pl], b, at);
 		break;
 	}
 	case AIF_JOB_ALLTOALL: {
-		uint64_t b = j->p.bytes / n ? j->p.bytes / n : 1;
+		uint64_t b = j->p.bytes / n / j->P ? j->p.bytes / n / j->P : 1;
 		for (uint32_t k = 1; k < n; k++)
-			post(js, j, r, j->mat[(size_t)r * n + (r + k) % n], b, at);
+			post(js, j, r, pl, j->mat[((size_t)r * n + (r + k) % n) * j->P + pl], b, at);
 		break;
 	}
 	case AIF_JOB_INCAST:
-	case AIF_JOB_PERMUTATION:
+	case AIF_JOB_PERMUTATION: {
 		if (j->p.kind == AIF_JOB_INCAST && r == 0)
 			break;
-		js->flows[flow_of(j, r, s->iter)].start_ns = at;
-		post(js, j, r, j->mat[r], j->p.bytes, at);
+		uint64_t b = j->p.bytes / j->P ? j->p.bytes / j->P : 1;
+		js->flows[flow_of(j, r, s->iter, pl)].start_ns = at;
+		post(js, j, r, pl, j->mat[(size_t)r * j->P + pl], b, at);
 		break;
+	}
 	case AIF_JOB_POISSON:
-		if (s->flow_next < s->flow_end)
-			(void)aif_rhost_timer(js->hosts[j->hosts[r]],
+		if (pl == 0 && s->flow_next < s->flow_end)
+			(void)aif_rhost_timer(js->hosts[js->flows[s->flow_next].src],
 					      js->flows[s->flow_next].start_ns,
 					      cookie(ji, TM_FLOW, r));
 		break;
@@ -454,7 +468,7 @@ start_iter(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 	uint32_t n_st = s->n_st;
 	s->n_st = 0;
 	for (uint32_t i = 0; i < n_st; i++)
-		forward(js, j, r, s->st[i].peer, s->st[i].msg, at);
+		forward(js, j, r, s->st[i].peer, s->st[i].plane, s->st[i].msg, at);
 	maybe_finish(js, ji, r, at);
 }
 
@@ -483,7 +497,7 @@ on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t ck,
 			(void)aif_rhost_post(js->hosts[f->src], f->qp, f->bytes, fi, at);
 			s->flow_next++;
 			if (s->flow_next < s->flow_end)
-				(void)aif_rhost_timer(js->hosts[f->src],
+				(void)aif_rhost_timer(js->hosts[js->flows[s->flow_next].src],
 						      js->flows[s->flow_next].start_ns,
 						      cookie(ji, TM_FLOW, r));
 		}
@@ -498,7 +512,7 @@ on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t ck,
 		if (j->p.kind == AIF_JOB_POISSON)
 			js->flows[ck].end_ns = at;
 		else if (j->p.kind == AIF_JOB_INCAST || j->p.kind == AIF_JOB_PERMUTATION)
-			js->flows[flow_of(j, q.rank, s->iter)].end_ns = at;
+			js->flows[flow_of(j, q.rank, s->iter, q.plane)].end_ns = at;
 		s->send_acked++;
 		maybe_finish(js, q.job, q.rank, at);
 		return;
@@ -518,12 +532,12 @@ on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t ck,
 				s->st = x;
 				s->cap_st = cap;
 			}
-			s->st[s->n_st++] = (struct stash){ q.peer, ck };
+			s->st[s->n_st++] = (struct stash){ q.peer, q.plane, ck };
 		}
 		return;
 	}
 	s->recv_got++;
-	forward(js, j, q.rank, q.peer, ck, at);
+	forward(js, j, q.rank, q.peer, q.plane, ck, at);
 	maybe_finish(js, q.job, q.rank, at);
 }
 
@@ -544,7 +558,7 @@ msg_wire_bytes(const struct aif_rhost_params *hp, uint64_t b)
 static aif_time_ns
 rtt(const struct aif_jobs *js, const struct job *j, uint32_t a, uint32_t b)
 {
-	return js->rtt != NULL ? js->rtt(j->hosts[a], j->hosts[b], js->rtt_arg) : 0;
+	return js->rtt != NULL ? js->rtt(host_of(j, a, 0), host_of(j, b, 0), js->rtt_arg) : 0;
 }
 
 static int
@@ -566,7 +580,7 @@ static aif_time_ns
 standalone(const struct aif_jobs *js, const struct job *j, uint32_t a, uint32_t b,
 	   uint64_t bytes)
 {
-	const struct aif_rhost_params *hp = aif_rhost_params(js->hosts[j->hosts[a]]);
+	const struct aif_rhost_params *hp = aif_rhost_params(js->hosts[host_of(j, a, 0)]);
 	return rtt(js, j, a, b) +
 	       (aif_time_ns)((double)msg_wire_bytes(hp, bytes) * 8e9 / (double)js->rate_bps);
 }
@@ -575,7 +589,7 @@ standalone(const struct aif_jobs *js, const struct job *j, uint32_t a, uint32_t 
 static aif_time_ns
 ideal(const struct aif_jobs *js, const struct job *j)
 {
-	const struct aif_rhost_params *hp = aif_rhost_params(js->hosts[j->hosts[0]]);
+	const struct aif_rhost_params *hp = aif_rhost_params(js->hosts[host_of(j, 0, 0)]);
 	uint32_t n = j->p.n_ranks;
 	double wf = (double)aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, false)) /
 		    hp->mtu;
@@ -623,10 +637,11 @@ ideal(const struct aif_jobs *js, const struct job *j)
 	}
 	if (chain > 0) /* each step waits for the one before on the previous rank:
 			* the steps' latencies add up along the ring */
-		return (aif_time_ns)(data * wf * 8e9 / (double)js->rate_bps + steps * chain) +
-		       far / 2;
+		return (aif_time_ns)(data * wf * 8e9 / ((double)js->rate_bps * j->P) +
+				     steps * chain) + far / 2;
 	/* a step's data leaves after the one before arrived; the last ACK */
-	return (aif_time_ns)(data * wf * 8e9 / (double)js->rate_bps) + (steps + 1) * far / 2;
+	return (aif_time_ns)(data * wf * 8e9 / ((double)js->rate_bps * j->P)) +
+	       (steps + 1) * far / 2;
 }
 
 static int
@@ -650,12 +665,14 @@ job_build(struct aif_jobs *js, uint32_t ji, char *err, size_t err_len)
 	case AIF_JOB_ALLGATHER:
 	case AIF_JOB_REDUCE_SCATTER:
 		j->steps = p->kind == AIF_JOB_ALLREDUCE_RING ? 2 * (n - 1) : n - 1;
-		j->recv_need_all = j->send_need_all = j->steps * p->chunks;
-		if ((j->to_next = calloc(n, sizeof(*j->to_next))) == NULL)
+		j->recv_need_all = j->send_need_all = j->steps * p->chunks * j->P;
+		if ((j->to_next = calloc((size_t)n * j->P, sizeof(*j->to_next))) == NULL)
 			return fail(err, err_len, "out of memory");
 		for (uint32_t r = 0; r < n; r++)
-			if (pair(js, ji, r, (r + 1) % n, &j->to_next[r], NULL) != 0)
-				return fail(err, err_len, "out of QPs");
+			for (uint32_t k = 0; k < j->P; k++)
+				if (pair(js, ji, r, (r + 1) % n, k, &j->to_next[(size_t)r * j->P + k],
+					 NULL) != 0)
+					return fail(err, err_len, "out of QPs");
 		return 0;
 	case AIF_JOB_ALLREDUCE_HD:
 	case AIF_JOB_ALLTOALL:
@@ -663,25 +680,26 @@ job_build(struct aif_jobs *js, uint32_t ji, char *err, size_t err_len)
 			if (n & (n - 1))
 				return fail(err, err_len, "ranks: allreduce_hd needs a power of two");
 			j->lg = (uint32_t)__builtin_ctz(n);
-			j->recv_need_all = j->send_need_all = 2 * j->lg;
+			j->recv_need_all = j->send_need_all = 2 * j->lg * j->P;
 		} else {
-			j->recv_need_all = j->send_need_all = n - 1;
+			j->recv_need_all = j->send_need_all = (n - 1) * j->P;
 		}
-		if ((j->mat = calloc((size_t)n * n, sizeof(*j->mat))) == NULL)
+		if ((j->mat = calloc((size_t)n * n * j->P, sizeof(*j->mat))) == NULL)
 			return fail(err, err_len, "out of memory");
 		for (uint32_t a = 0; a < n; a++)
-			for (uint32_t b = a + 1; b < n; b++) {
-				if (p->kind == AIF_JOB_ALLREDUCE_HD &&
-				    __builtin_popcount(a ^ b) != 1)
-					continue;
-				if (pair(js, ji, a, b, &j->mat[(size_t)a * n + b],
-					 &j->mat[(size_t)b * n + a]) != 0)
-					return fail(err, err_len, "out of QPs");
-			}
+			for (uint32_t b = a + 1; b < n; b++)
+				for (uint32_t k = 0; k < j->P; k++) {
+					if (p->kind == AIF_JOB_ALLREDUCE_HD &&
+					    __builtin_popcount(a ^ b) != 1)
+						continue;
+					if (pair(js, ji, a, b, k, &j->mat[((size_t)a * n + b) * j->P + k],
+						 &j->mat[((size_t)b * n + a) * j->P + k]) != 0)
+						return fail(err, err_len, "out of QPs");
+				}
 		return 0;
 	case AIF_JOB_INCAST:
 	case AIF_JOB_PERMUTATION: {
-		if ((j->mat = calloc(n, sizeof(*j->mat))) == NULL ||
+		if ((j->mat = calloc((size_t)n * j->P, sizeof(*j->mat))) == NULL ||
 		    (j->perm = calloc(n, sizeof(*j->perm))) == NULL)
 			return fail(err, err_len, "out of memory");
 		for (uint32_t r = 0; r < n; r++)
@@ -692,20 +710,26 @@ job_build(struct aif_jobs *js, uint32_t ji, char *err, size_t err_len)
 				j->perm[i] = j->perm[k];
 				j->perm[k] = t;
 			}
-		j->recv_need_all = j->send_need_all = 1;
+		j->recv_need_all = j->send_need_all = j->P;
 		j->flow_first = js->n_flows;
+		uint64_t part = p->bytes / j->P ? p->bytes / j->P : 1;
 		for (uint32_t r = p->kind == AIF_JOB_INCAST ? 1 : 0; r < n; r++) {
-			if (pair(js, ji, r, j->perm[r], &j->mat[r], NULL) != 0)
-				return fail(err, err_len, "out of QPs");
-			uint32_t hs = j->hosts[r];
+			for (uint32_t k = 0; k < j->P; k++)
+				if (pair(js, ji, r, j->perm[r], k, &j->mat[(size_t)r * j->P + k],
+					 NULL) != 0)
+					return fail(err, err_len, "out of QPs");
+			/* flows: iteration-major, then plane (flow_of) */
 			for (uint32_t i = 0; i < p->iterations; i++)
-				if (flow_add(js, &(struct aif_flow){ .job = ji, .src = hs,
-						.dst = j->hosts[j->perm[r]], .qp = j->mat[r],
-						.sport = aif_rhost_qp_sport(js->hosts[hs], j->mat[r]),
-						.bytes = p->bytes,
-						.standalone_ns = standalone(js, j, r, j->perm[r], p->bytes),
-					}) != 0)
-					return fail(err, err_len, "out of memory");
+				for (uint32_t k = 0; k < j->P; k++) {
+					uint32_t hs = host_of(j, r, k), q = j->mat[(size_t)r * j->P + k];
+					if (flow_add(js, &(struct aif_flow){ .job = ji, .src = hs,
+							.dst = host_of(j, j->perm[r], k), .qp = q,
+							.sport = aif_rhost_qp_sport(js->hosts[hs], q),
+							.bytes = part,
+							.standalone_ns = standalone(js, j, r, j->perm[r], part),
+						}) != 0)
+						return fail(err, err_len, "out of memory");
+				}
 		}
 		return 0;
 	}
@@ -725,14 +749,15 @@ job_build(struct aif_jobs *js, uint32_t ji, char *err, size_t err_len)
 				uint64_t bytes = sz < 1 ? 1 : (uint64_t)(sz + 0.5);
 				uint32_t d = aif_rng_below(&g, n - 1);
 				d = d >= r ? d + 1 : d;
-				uint32_t qa;
-				if (pair(js, ji, r, d, &qa, NULL) != 0)
+				uint32_t qa, k = (js->n_flows - j->r[r].flow_first) % j->P;
+				if (pair(js, ji, r, d, k, &qa, NULL) != 0)
 					return fail(err, err_len, "out of QPs");
-				/* the flow id is the QP reference's peer */
-				js->hc[j->hosts[r]].ref[qa].peer = js->n_flows;
-				if (flow_add(js, &(struct aif_flow){ .job = ji, .src = j->hosts[r],
-						.dst = j->hosts[d], .qp = qa,
-						.sport = aif_rhost_qp_sport(js->hosts[j->hosts[r]], qa),
+				/* the flow id is the QP reference's peer; flows take
+				 * the planes in turn */
+				js->hc[host_of(j, r, k)].ref[qa].peer = js->n_flows;
+				if (flow_add(js, &(struct aif_flow){ .job = ji, .src = host_of(j, r, k),
+						.dst = host_of(j, d, k), .qp = qa,
+						.sport = aif_rhost_qp_sport(js->hosts[host_of(j, r, k)], qa),
 						.bytes = bytes, .start_ns = (aif_time_ns)t,
 						.standalone_ns = standalone(js, j, r, d, bytes) }) != 0)
 					return fail(err, err_len, "out of memory");
@@ -768,22 +793,26 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 			    "after the start");
 	if (p->straggler >= (int32_t)p->n_ranks)
 		return fail(err, err_len, "straggler: not a rank");
-	for (uint32_t r = 0; r < p->n_ranks; r++) {
+	if (p->planes > 8)
+		return fail(err, err_len, "planes: at most 8");
+	uint32_t P = p->planes ? p->planes : 1, nh = p->n_ranks * P;
+	for (uint32_t r = 0; r < nh; r++) {
 		if (p->hosts[r] >= js->n_hosts)
 			return fail(err, err_len, "hosts: no such host");
 		for (uint32_t s = 0; s < r; s++)
 			if (p->hosts[s] == p->hosts[r])
-				return fail(err, err_len, "hosts: one rank per host");
+				return fail(err, err_len, "hosts: one rank per host (and plane)");
 	}
 	if ((j = calloc(1, sizeof(*j))) == NULL)
 		return fail(err, err_len, "out of memory");
 	j->p = *p;
+	j->P = P;
 	if (p->kind == AIF_JOB_POISSON) {
 		j->p.iterations = 1;
 		j->cdf = *p->cdf;
 		j->p.cdf = &j->cdf;
 	}
-	j->hosts = malloc(sizeof(*j->hosts) * p->n_ranks);
+	j->hosts = malloc(sizeof(*j->hosts) * nh);
 	j->r = calloc(p->n_ranks, sizeof(*j->r));
 	j->it = calloc(j->p.iterations, sizeof(*j->it));
 	j->fin = calloc(j->p.iterations, sizeof(*j->fin));
@@ -791,7 +820,7 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 		job_free(j);
 		return fail(err, err_len, "out of memory");
 	}
-	memcpy(j->hosts, p->hosts, sizeof(*j->hosts) * p->n_ranks);
+	memcpy(j->hosts, p->hosts, sizeof(*j->hosts) * nh);
 	j->p.hosts = j->hosts;
 	js->job[js->n_jobs++] = j;
 	if (job_build(js, ji, err, err_len) != 0) {
@@ -806,7 +835,7 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 	for (uint32_t r = 0; r < p->n_ranks; r++) {
 		aif_time_ns t = p->start_ns +
 				((int32_t)r == p->straggler ? p->straggler_ns : 0);
-		if (aif_rhost_timer(js->hosts[j->hosts[r]], t, cookie(ji, TM_START, r)) != 0)
+		if (aif_rhost_timer(js->hosts[host_of(j, r, 0)], t, cookie(ji, TM_START, r)) != 0)
 			return fail(err, err_len, "out of memory");
 	}
 	return (int)ji;
@@ -911,7 +940,7 @@ aif_jobs_print_pending(const struct aif_jobs *js, FILE *f)
 			if (s->iter + 1 == j->p.iterations && !s->running && s->started_any)
 				continue;
 			fprintf(f, "  %s rank %u (host %u): iteration %u%s, received %u/%u, "
-				"acknowledged %u/%u, early %u\n", j->p.name, r, j->hosts[r], s->iter,
+				"acknowledged %u/%u, early %u\n", j->p.name, r, host_of(j, r, 0), s->iter,
 				s->running ? " running" : s->started_any ? " done" : " not started",
 				s->recv_got, recv_need(j, r), s->send_acked, send_need(j, r), s->early);
 		}

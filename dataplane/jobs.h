@@ -6,6 +6,11 @@
  * bus bandwidth as NCCL's tests report them, flow completion times).
  *
  * A job has n_ranks ranks, rank i on host hosts[i] (jobs may share hosts).
+ * Multi-plane (planes P > 1): a rank is a host with one NIC port per plane
+ * (hosts[i * P + k] on plane k); each pair of ranks has a QP per plane and
+ * every message is split evenly over the planes (a ring's chunk j of a step
+ * forwarded on the plane it came by; Poisson flows take the planes in
+ * turn); ideals count the P ports' rate together.
  * Every rank runs on its own: it starts an iteration, sends what the
  * algorithm says as its data arrives, and finishes the iteration when
  * every message it expects has arrived and everything it sent is
@@ -93,7 +98,9 @@ struct aif_job_params {
 	char name[32];
 	enum aif_job_kind kind;
 	uint32_t n_ranks;
-	const uint32_t *hosts;     /* host index of each rank (copied) */
+	uint32_t planes;           /* 0 or 1: one host per rank; P: multi-plane, rank
+				    * r's plane k on hosts[r * P + k] */
+	const uint32_t *hosts;     /* host index of each rank (and plane; copied) */
 	uint64_t bytes;            /* collective size per rank; incast and
 				    * permutation: per flow */
 	uint32_t iterations;       /* >= 1 (poisson: 1) */

@@ -115,6 +115,9 @@ struct aif_rhost {
 	struct rte_mempool *pool;
 	aif_rhost_cb cb;
 	void *cb_arg;
+	void (*waker)(void *arg); /* a post or timer from outside its own calls */
+	void *waker_arg;
+	int active;               /* inside one of its port calls */
 	struct aif_rng rng;
 	uint32_t n_qps, cap_qps, max_qps;
 	struct qp *qps;
@@ -226,9 +229,26 @@ tmr_less(const struct tmr *a, const struct tmr *b)
 	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
 }
 
+void
+aif_rhost_set_waker(struct aif_rhost *h, void (*fn)(void *arg), void *arg)
+{
+	h->waker = fn;
+	h->waker_arg = arg;
+}
+
+/* Work given from outside the host's own calls (another host's callback):
+ * its runner must ask its next frame again. */
+static inline void
+wake(struct aif_rhost *h)
+{
+	if (!h->active && h->waker != NULL)
+		h->waker(h->waker_arg);
+}
+
 int
 aif_rhost_timer(struct aif_rhost *h, aif_time_ns at_ns, uint64_t cookie)
 {
+	wake(h);
 	if (h->tm_n == h->tm_cap) {
 		uint32_t cap = h->tm_cap ? h->tm_cap * 2 : 16;
 		struct tmr *t = realloc(h->tm, sizeof(*t) * cap);
@@ -450,6 +470,7 @@ aif_rhost_post(struct aif_rhost *h, uint32_t qi, uint64_t bytes, uint64_t cookie
 {
 	if (qi >= h->n_qps || bytes == 0 || bytes > UINT32_MAX)
 		return -1;
+	wake(h);
 	struct qp *q = &h->qps[qi];
 	if (q->m_n == q->m_cap) {
 		uint32_t cap = q->m_cap ? q->m_cap * 2 : 4;
@@ -1195,6 +1216,7 @@ rhost_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 	uint16_t k = 0;
 
 	(void)queue;
+	h->active++;
 	advance(h, now_ns);
 	while (k < n && h->out_n && h->out[h->out_h].at <= now_ns) {
 		pkts[k++] = h->out[h->out_h].m;
@@ -1203,6 +1225,7 @@ rhost_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 	}
 	if (k < n)
 		advance(h, now_ns); /* room in out[] again */
+	h->active--;
 	return k;
 }
 
@@ -1245,6 +1268,7 @@ rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 	uint16_t i;
 
 	(void)queue;
+	h->active++;
 	advance(h, now_ns);
 	for (i = 0; i < n; i++) {
 		uint64_t s = rx_start_ps(h, now_ps);
@@ -1256,6 +1280,7 @@ rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 		rte_pktmbuf_free(pkts[i]);
 	}
 	h->ctr.refused += n - i;
+	h->active--;
 	return i;
 }
 
@@ -1270,7 +1295,9 @@ rhost_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_tim
 	const uint8_t *d = rte_pktmbuf_read(m, 0, RTE_MIN(len, 64u), buf);
 
 	(void)queue;
+	h->active++;
 	advance(h, now_ns);
+	h->active--;
 	h->rx_free_ps = s + ser_ps(h, len);
 	int xoff = aif_pfc_host_hear(&h->pause, h->pause_from_ns, d, RTE_MIN(len, 64u),
 				     h->p.rate_bps, (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS);

@@ -195,6 +195,11 @@ int aif_rhost_connect_psn(struct aif_rhost *a, struct aif_rhost *b, uint32_t psn
  * of memory).  AIF_RHOST_SENT with cookie when it is acknowledged. */
 int aif_rhost_post(struct aif_rhost *h, uint32_t qp, uint64_t bytes, uint64_t cookie,
 		   aif_time_ns ready_ns);
+/* fn(arg) when work is given to the host from outside its own port calls
+ * (a post or timer from another host's callback: a multi-plane rank): its
+ * runner, which keeps when the host next sends, must ask again.  A loop
+ * that polls every port every step needs none. */
+void aif_rhost_set_waker(struct aif_rhost *h, void (*fn)(void *arg), void *arg);
 /* AIF_RHOST_TIMER with cookie at at_ns; 0 or -1 (out of memory). */
 int aif_rhost_timer(struct aif_rhost *h, aif_time_ns at_ns, uint64_t cookie);
 

@@ -864,12 +864,7 @@ aif_jobs_params(const struct aif_jobs *js, uint32_t job)
 bool
 aif_jobs_done(const struct aif_jobs *js)
 {
-	for (uint32_t i = 0; i < js->n_jobs; i++) {
-		const struct job *j = js->job[i];
-		if (j->fin[j->p.iterations - 1] < j->p.n_ranks)
-			return false;
-	}
-	return true;
+	return js->jobs_done == js->n_jobs;
 }
 
 const struct aif_job_iter *

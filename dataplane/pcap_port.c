@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_ip.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
@@ -152,19 +153,11 @@ gen_next(struct aif_pcap_port *pp)
 	f[53] = (uint8_t)pp->gen_psn;
 	f[47] = (uint8_t)k;                   /* dest QP: the flow */
 	pp->gen_psn = (pp->gen_psn + 1) & 0xFFFFFF;
-	/* IPv4 header checksum */
+	/* IPv4 header checksum, then the ICRC over the masked headers and payload */
 	f[24] = f[25] = 0;
-	uint32_t sum = 0;
-	for (int i = 14; i < 34; i += 2)
-		sum += (uint32_t)(f[i] << 8 | f[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xFFFF) + (sum >> 16);
-	f[24] = (uint8_t)(~sum >> 8), f[25] = (uint8_t)~sum;
-	/* the ICRC, little-endian, over the masked headers and payload */
-	uint32_t icrc = aif_roce_icrc(f + 14, g->frame_len - 14u);
-	uint8_t *t = f + g->frame_len - 4;
-	t[0] = (uint8_t)icrc, t[1] = (uint8_t)(icrc >> 8);
-	t[2] = (uint8_t)(icrc >> 16), t[3] = (uint8_t)(icrc >> 24);
+	uint16_t ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)(f + 14));
+	memcpy(f + 24, &ck, sizeof(ck));
+	aif_roce_icrc_put(f + 14, g->frame_len - 14u);
 	pp->ahead = 1;
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 
 #include "link.h"
@@ -125,8 +126,7 @@ struct aif_rhost {
 	struct cfifo acks, cnps;  /* to send */
 	struct cfifo in;          /* ACK/NAK/CNP received, to act on */
 	struct cfifo react;       /* CNPs to apply to the rate (kind unused) */
-	aif_time_ns *wake;        /* times of received records that matter now */
-	uint32_t wake_h, wake_n, wake_cap;
+	struct cfifo soon;        /* received records that matter now (.at only) */
 	struct tmr *tm;           /* min-heap */
 	uint32_t tm_n, tm_cap;
 	uint64_t tm_seq;
@@ -202,25 +202,6 @@ cfifo_pop(struct cfifo *f)
 {
 	f->h = (f->h + 1) & (f->cap - 1);
 	f->n--;
-}
-
-static int
-wake_push(struct aif_rhost *h, aif_time_ns at)
-{
-	if (h->wake_n == h->wake_cap) {
-		uint32_t cap = h->wake_cap ? h->wake_cap * 2 : 64;
-		aif_time_ns *e = malloc(sizeof(*e) * cap);
-		if (e == NULL)
-			return -1;
-		for (uint32_t i = 0; i < h->wake_n; i++)
-			e[i] = h->wake[(h->wake_h + i) & (h->wake_cap - 1)];
-		free(h->wake);
-		h->wake = e;
-		h->wake_h = 0;
-		h->wake_cap = cap;
-	}
-	h->wake[(h->wake_h + h->wake_n++) & (h->wake_cap - 1)] = at;
-	return 0;
 }
 
 static inline bool
@@ -375,7 +356,7 @@ aif_rhost_free(struct aif_rhost *h)
 	free(h->cnps.e);
 	free(h->in.e);
 	free(h->react.e);
-	free(h->wake);
+	free(h->soon.e);
 	free(h->tm);
 	free(h);
 }
@@ -562,12 +543,8 @@ headers(struct aif_rhost *h, const struct qp *q, uint32_t len, uint8_t dscp, uin
 	f[24] = f[25] = 0;
 	put32(f + 26, h->p.ip);
 	put32(f + 30, q->rip);
-	uint32_t sum = 0;
-	for (int i = 14; i < 34; i += 2)
-		sum += (uint32_t)(f[i] << 8 | f[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xFFFF) + (sum >> 16);
-	put16(f + 24, (uint16_t)~sum);
+	uint16_t ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)(f + IP_OFF));
+	memcpy(f + 24, &ck, sizeof(ck));
 	put16(f + 34, q->sport);
 	put16(f + 36, AIF_ROCE_UDP_PORT);
 	put16(f + 38, (uint16_t)(l3 - 20));
@@ -586,10 +563,7 @@ static struct rte_mbuf *
 frame_mbuf(struct aif_rhost *h, uint32_t len)
 {
 	if (h->p.icrc) {
-		uint32_t icrc = aif_roce_icrc(h->frame + ETH_LEN, len - ETH_LEN);
-		uint8_t *t = h->frame + len - 4;
-		t[0] = (uint8_t)icrc, t[1] = (uint8_t)(icrc >> 8);
-		t[2] = (uint8_t)(icrc >> 16), t[3] = (uint8_t)(icrc >> 24);
+		aif_roce_icrc_put(h->frame + ETH_LEN, len - ETH_LEN);
 	} else {
 		memset(h->frame + len - 4, 0, 4);
 	}
@@ -984,10 +958,8 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 			send_ctrl(h, &nx);
 		}
 	}
-	while (h->wake_n && h->wake[h->wake_h] <= now_ns) {
-		h->wake_h = (h->wake_h + 1) & (h->wake_cap - 1);
-		h->wake_n--;
-	}
+	while (h->soon.n && cfifo_head(&h->soon)->at <= now_ns)
+		cfifo_pop(&h->soon);
 }
 
 /* ---- the responder: a data frame arrived at at ---- */
@@ -1137,7 +1109,7 @@ on_ctrl_frame(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, aif_
 		wake = wake || (idx != UINT64_MAX && idx + 1 >= m->first + m->npkts);
 	}
 	if (cfifo_push(&h->in, &(struct ctrl){ .at = at, .qp = qi, .psn = psn, .kind = kind }) != 0 ||
-	    (wake && wake_push(h, at) != 0))
+	    (wake && cfifo_push(&h->soon, &(struct ctrl){ .at = at }) != 0))
 		h->ctr.ctrl_overflow++;
 }
 
@@ -1158,14 +1130,9 @@ on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 	uint32_t l3 = (uint32_t)(f[16] << 8 | f[17]);
 	if (l3 + ETH_LEN > len || l3 < 20 + 8 + AIF_ROCE_BTH_LEN + AIF_ROCE_ICRC_LEN)
 		goto other;
-	if (h->p.icrc) {
-		uint32_t icrc = aif_roce_icrc(f + ETH_LEN, l3);
-		const uint8_t *t = f + ETH_LEN + l3 - 4;
-		if (icrc != ((uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
-			     (uint32_t)t[3] << 24)) {
-			h->ctr.rx_icrc_bad++;
-			return;
-		}
+	if (h->p.icrc && !aif_roce_icrc_ok(f + ETH_LEN, l3)) {
+		h->ctr.rx_icrc_bad++;
+		return;
 	}
 	uint32_t qpn = get24(f + BTH_OFF + 5);
 	if (qpn < AIF_RHOST_QPN_BASE || qpn - AIF_RHOST_QPN_BASE >= h->n_qps)
@@ -1241,8 +1208,8 @@ rhost_rx_next_ns(struct aif_port *port, uint16_t queue)
 		t = h->out[h->out_h].at;
 	if (h->out_n == OUT_MAX)
 		return t;
-	if (h->wake_n)
-		t = RTE_MIN(t, h->wake[h->wake_h]);
+	if (h->soon.n)
+		t = RTE_MIN(t, cfifo_head(&h->soon)->at);
 	if (h->tm_n)
 		t = RTE_MIN(t, h->tm[0].at);
 	next_send(h, &nx);

@@ -46,3 +46,23 @@ aif_roce_icrc(const uint8_t *l3, uint32_t l3_len)
 	b[udp + 8 + 4] = 0xFF;                  /* BTH: FECN, BECN, reserved */
 	return rte_net_crc_calc(buf, 8 + l3_len - AIF_ROCE_ICRC_LEN, RTE_NET_CRC32_ETH);
 }
+
+void
+aif_roce_icrc_put(uint8_t *l3, uint32_t l3_len)
+{
+	uint32_t icrc = aif_roce_icrc(l3, l3_len);
+	uint8_t *t = l3 + l3_len - AIF_ROCE_ICRC_LEN;
+
+	t[0] = (uint8_t)icrc, t[1] = (uint8_t)(icrc >> 8);
+	t[2] = (uint8_t)(icrc >> 16), t[3] = (uint8_t)(icrc >> 24);
+}
+
+bool
+aif_roce_icrc_ok(const uint8_t *l3, uint32_t l3_len)
+{
+	if (l3_len < AIF_ROCE_ICRC_LEN)
+		return false;
+	const uint8_t *t = l3 + l3_len - AIF_ROCE_ICRC_LEN;
+	return aif_roce_icrc(l3, l3_len) == ((uint32_t)t[0] | (uint32_t)t[1] << 8 |
+					     (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24);
+}

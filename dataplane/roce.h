@@ -16,6 +16,7 @@
 #ifndef AIF_ROCE_H
 #define AIF_ROCE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define AIF_ROCE_UDP_PORT 4791
@@ -27,5 +28,9 @@
  * bytes, its last 4 the ICRC's place); 0 if l3_len is out of range or the
  * IP version is neither 4 nor 6. */
 uint32_t aif_roce_icrc(const uint8_t *l3, uint32_t l3_len);
+/* Compute it and write it in place (its last 4 bytes, little-endian). */
+void aif_roce_icrc_put(uint8_t *l3, uint32_t l3_len);
+/* Does the packet carry a valid one? */
+bool aif_roce_icrc_ok(const uint8_t *l3, uint32_t l3_len);
 
 #endif /* AIF_ROCE_H */

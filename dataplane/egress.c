@@ -254,7 +254,7 @@ pfc_frame_send(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, u
 	}
 	c->tx_packets++;
 	c->tx_bytes += AIF_PFC_FRAME_LEN;
-	sh->ctrl_ports |= 1ull << p; /* its peer may now send sooner or later */
+	sh->wake_ports |= 1ull << p; /* its peer may now send sooner or later */
 	return true;
 }
 
@@ -367,6 +367,7 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 {
 	uint16_t p = port->index;
 	struct aif_port_ctr *c = &sh->port_ctr[p];
+	uint64_t sent = c->tx_packets;
 	void *pkt;
 	uint32_t len;
 	uint8_t qid;
@@ -386,8 +387,10 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 		}
 		c->tx_packets++;
 		c->tx_bytes += bytes;
-		sh->ctrl_ports |= (uint64_t)port->base->wakes_rx << p; /* a host answers */
 	}
+	/* a host answers what it is sent: ask its next frame again */
+	if (c->tx_packets != sent && port->base->wakes_rx)
+		sh->wake_ports |= 1ull << p;
 }
 
 void

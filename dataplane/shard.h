@@ -32,7 +32,8 @@ struct aif_shard {
 	struct aif_fwd_out out;       /* verdicts of the burst in flight */
 	uint32_t port_qbytes[AIF_MAX_PORTS]; /* bytes queued per port, this step */
 	uint64_t tx_pending;          /* bit p: tx[p] holds frames */
-	uint64_t ctrl_ports;          /* ports sent a MAC control frame (PFC), or
+	uint64_t wake_ports;          /* ports whose next frame may come sooner or
+				       * later: sent a MAC control frame (PFC), or
 				       * anything if they answer (port.h wakes_rx),
 				       * since the runner last looked (worker.c) */
 

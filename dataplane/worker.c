@@ -365,12 +365,12 @@ aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 
 	if (unlikely(!w->by_drive_ok))
 		index_by_drive(w);
-	uint64_t ctrl = sh->ctrl_ports;
-	sh->ctrl_ports = 0;
+	uint64_t wake = sh->wake_ports;
+	sh->wake_ports = 0;
 	for (uint16_t k = w->drive_rxq_first[d]; k < w->drive_rxq_first[d + 1]; k++) {
 		uint16_t i = w->rxq_by_drive[k];
 		const struct aif_rxq *q = &w->rxq[i];
-		if (w->rxq_stale[i] || ((ctrl >> q->port) & 1)) {
+		if (w->rxq_stale[i] || ((wake >> q->port) & 1)) {
 			struct aif_port *port = &sw->ports[q->port];
 			const struct aif_port_ops *ops = aif_port_ops(port);
 			if (ops->rx_next_ns != NULL) {

@@ -124,7 +124,8 @@ aif_time_ns aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_
 /*
  * What the two keep between calls: each RX queue's next arrival.  A queue
  * is asked again after it was polled, after its port sent a MAC control
- * frame (a pause changes when a pcap host sends), and when its port says
+ * frame (a pause changes when a pcap host sends) or anything at all if
+ * the port answers (port.h wakes_rx: a virtual host), and when its port says
  * it cannot tell (a NIC: always polled).  Anything else that brings an
  * arrival closer is the caller's to say: a frame put on an emulated link
  * (aif_worker_rxq_arrival, with the index of the far end's RX queue), or

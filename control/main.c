@@ -39,6 +39,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_pdump.h>
 
@@ -969,7 +970,25 @@ mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The process's peak resident set (VmHWM), kB; -1 if unknown. */
+/* The hugepage memory DPDK's heaps hold, kB (not in VmHWM). */
+static long
+hugepage_heap_kb(void)
+{
+	uint64_t bytes = 0;
+
+	if (!rte_eal_has_hugepages())
+		return 0; /* 4 KiB pages: counted in the resident set */
+	for (int s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		struct rte_malloc_socket_stats st;
+		if (rte_malloc_get_socket_stats(s, &st) == 0)
+			bytes += st.heap_totalsz_bytes;
+	}
+	return (long)(bytes / 1024);
+}
+
+/* The process's peak memory, kB: its peak resident set (VmHWM) plus the
+ * hugepages its heaps hold now (heaps do not shrink during a run); -1 if
+ * unknown. */
 static long
 peak_rss_kb(void)
 {
@@ -982,7 +1001,7 @@ peak_rss_kb(void)
 			kb = strtol(line + 6, NULL, 10);
 	if (f != NULL)
 		fclose(f);
-	return kb;
+	return kb < 0 ? kb : kb + hugepage_heap_kb();
 }
 
 /* ---- virtual time: pcap edge ports ---- */
@@ -1321,25 +1340,60 @@ vtime_progress(const struct aif_vtime *v, void *arg)
 		"%.1f s\n", (double)v->now_ns / 1e6, v->steps, v->packets, now - pr->t0);
 }
 
-/* Default EAL arguments for a virtual-time run given none: no devices, no
- * hugepages, one lcore, nothing left behind. */
+/* Free 2 MiB hugepages, if hugetlbfs is mounted; 0 if not. */
+static long
+free_hugepages_2m(void)
+{
+	char line[512];
+	bool mounted = false;
+	long n = 0;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, " hugetlbfs ") != NULL && strstr(line, "pagesize=1G") == NULL)
+			mounted = true;
+	if (f != NULL)
+		fclose(f);
+	f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages", "r");
+	if (f != NULL && fscanf(f, "%ld", &n) != 1)
+		n = 0;
+	if (f != NULL)
+		fclose(f);
+	return mounted ? n : 0;
+}
+
+/*
+ * Default EAL arguments for a virtual-time run given none: no devices, one
+ * lcore, nothing left behind; hugepages (--in-memory: no file is kept) when
+ * at least 1 GiB of 2 MiB pages is free, else 4 KiB pages (--no-huge).  The
+ * mbuf pool and tables are touched once at start-up: on 4 KiB pages that is
+ * some 100,000 page faults, 2.5 s of a 128-host run's 5 s on this class of
+ * machine, against 0.3 s on hugepages.
+ */
 static char **
 vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix_len)
 {
-	static char *def[] = { NULL, "--no-huge", "-m", "4096", "--no-pci", "--no-shconf",
-			       "--no-telemetry", "-l", "0", "--log-level", "error",
-			       "--file-prefix", NULL };
-	char **av = calloc(RTE_DIM(def) + (size_t)argc + 1, sizeof(*av));
+	static char *huge[] = { "--in-memory" }; /* on demand, no -m */
+	static char *small[] = { "--no-huge", "-m", "4096" };
+	static char *rest[] = { "--no-pci", "--no-shconf", "--no-telemetry", "-l", "0",
+				"--log-level", "error", "--file-prefix" };
+	bool use_huge = free_hugepages_2m() >= 512;
+	char **mem = use_huge ? huge : small;
+	size_t n_mem = use_huge ? RTE_DIM(huge) : RTE_DIM(small), k = 0;
+	char **av = calloc(1 + n_mem + RTE_DIM(rest) + 1 + (size_t)argc, sizeof(*av));
 
 	if (av == NULL)
 		return NULL;
 	snprintf(prefix, prefix_len, "aif-vt-%d", (int)getpid());
-	def[0] = argv[0];
-	def[RTE_DIM(def) - 1] = prefix;
-	memcpy(av, def, sizeof(def));
+	av[k++] = argv[0];
+	for (size_t i = 0; i < n_mem; i++)
+		av[k++] = mem[i];
+	for (size_t i = 0; i < RTE_DIM(rest); i++)
+		av[k++] = rest[i];
+	av[k++] = prefix;
 	for (int i = 1; i < argc; i++)
-		av[RTE_DIM(def) + (size_t)i - 1] = argv[i];
-	*eal_argc = (int)RTE_DIM(def) + argc - 1;
+		av[k++] = argv[i];
+	*eal_argc = (int)k;
 	return av;
 }
 

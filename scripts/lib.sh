@@ -43,16 +43,25 @@ aif_build() {
 	ninja -C "$dir" ${AIF_TARGETS:-} >/dev/null || { ninja -C "$dir" ${AIF_TARGETS:-}; return 1; }
 }
 
+# Reserve 1024 2 MiB hugepages and mount hugetlbfs on /dev/hugepages, where
+# we may (AIF_NO_HUGE set: leave them alone); failures are silent, the
+# callers fall back to 4 KiB pages.
+aif_hugepages_prepare() {
+	[ -z "${AIF_NO_HUGE:-}" ] || return 0
+	local want=1024 have
+	have=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
+	[ "$have" -ge "$want" ] || echo "$want" 2>/dev/null | as_root tee /proc/sys/vm/nr_hugepages >/dev/null 2>&1
+	mountpoint -q /dev/hugepages 2>/dev/null ||
+		{ as_root mkdir -p /dev/hugepages && as_root mount -t hugetlbfs nodev /dev/hugepages; } >/dev/null 2>&1
+	return 0
+}
+
 # Prepare 2 MiB hugepages; print the EAL memory arguments to use: hugepages
 # with --in-memory (EAL keeps no hugepage file, so no run leaves one in
 # /dev/hugepages), or --no-huge (the two cannot be combined).
 aif_eal_mem_args() {
 	if [ -z "${AIF_NO_HUGE:-}" ]; then
-		local want=1024 have
-		have=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
-		[ "$have" -ge "$want" ] || echo "$want" 2>/dev/null | as_root tee /proc/sys/vm/nr_hugepages >/dev/null 2>&1
-		mountpoint -q /dev/hugepages 2>/dev/null ||
-			{ as_root mkdir -p /dev/hugepages && as_root mount -t hugetlbfs nodev /dev/hugepages; } >/dev/null 2>&1
+		aif_hugepages_prepare
 		local free
 		free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
 		if mountpoint -q /dev/hugepages 2>/dev/null && [ "${free:-0}" -ge 512 ]; then

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * LetFlow as a program, with the built-in flowlet scheme's decisions: a
+ * flow keeps its member while its packets come closer than the policy's
+ * flowlet gap; after a longer gap the next packet picks a member that is up
+ * uniformly at random.  The flow table is direct-mapped by the hash with
+ * the group mixed in; an entry holds one flowlet (key: the hash that
+ * started it, value: member | group << 8) which every flow hashing to it
+ * shares, so no flow moves inside its flowlet.
+ *
+ * Load it with a flow table at least the policy's flowlet table_size.
+ * Counters: 0 flowlets started, 1 packets that kept their flowlet.
+ */
+#include <aifabric/lb_prog.h>
+
+AIF_LB_PROG("flowlet")
+uint64_t
+flowlet(const struct aif_lb_prog_ctx *c)
+{
+	struct aif_lb_prog_entry e;
+	uint32_t n = c->n_members;
+	uint32_t idx = (c->hash ^ ((uint32_t)c->group * 0x9E3779B9u)) &
+		       (c->flowlet_table_size - 1);
+	uint32_t off, pick;
+
+	aif_lb_table_read(idx, &e);
+	off = (e.value & 0xff) % n;
+	off &= AIF_LB_PROG_MAX_MEMBERS - 1;
+	if (e.last_ns != 0 && c->now_ns - e.last_ns < c->flowlet_gap_ns &&
+	    (c->n_up == 0 || c->member[off].up)) {
+		aif_lb_table_touch(idx);
+		aif_lb_counter_add(1, 1);
+		return off;
+	}
+	if (c->n_up != 0)
+		pick = c->up_at[aif_lb_random_below(c->n_up) & (AIF_LB_PROG_MAX_MEMBERS - 1)];
+	else
+		pick = (uint32_t)aif_lb_random_below(n);
+	aif_lb_table_write(idx, c->hash | 1, pick | (uint32_t)c->group << 8);
+	aif_lb_counter_add(0, 1);
+	return pick;
+}

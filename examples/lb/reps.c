@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Recycled-entropy spraying (after Ultra Ethernet's REPS), at a switch: a
+ * flow's packets keep reusing the member they last took for as long as it
+ * comes back uncongested (its port's queue under THRESHOLD bytes and its
+ * link up); when it does not, the flow explores: the packet takes the less
+ * loaded of two members drawn at random, and that one is recycled next.
+ * Unlike a flowlet scheme it moves a flow only away from a queue, not after
+ * a gap; unlike spraying it keeps an uncongested flow on one path (no
+ * reordering while nothing is congested).  None of the built-in schemes
+ * does this.
+ * Counters: 0 packets recycled, 1 explorations (a move forced by
+ * congestion or a link down), 2 new flows (or their entry aged out).
+ */
+#include <aifabric/lb_prog.h>
+
+#define THRESHOLD 65536            /* bytes queued: congested above */
+#define AGE_NS (2 * 1000 * 1000)   /* a flow silent this long starts afresh */
+
+static inline uint32_t
+draw(const struct aif_lb_prog_ctx *c)
+{
+	uint32_t k;
+
+	if (c->n_up != 0)
+		k = c->up_at[aif_lb_random_below(c->n_up) & (AIF_LB_PROG_MAX_MEMBERS - 1)];
+	else
+		k = (uint32_t)aif_lb_random_below(c->n_members);
+	return k & (AIF_LB_PROG_MAX_MEMBERS - 1); /* (bounds the index for the validator) */
+}
+
+AIF_LB_PROG("reps")
+uint64_t
+reps(const struct aif_lb_prog_ctx *c)
+{
+	uint32_t idx = c->hash ^ ((uint32_t)c->group * 0x9E3779B9u);
+	uint32_t key = c->hash | 1, k, a, b;
+
+	if (aif_lb_flow_get(c, idx, key, AGE_NS, &k)) {
+		k &= AIF_LB_PROG_MAX_MEMBERS - 1;
+		if (k < c->n_members && (c->n_up == 0 || c->member[k].up) &&
+		    c->member[k].queued_bytes < THRESHOLD) {
+			aif_lb_table_touch(idx);
+			aif_lb_counter_add(0, 1);
+			return k;
+		}
+		aif_lb_counter_add(1, 1);
+	} else {
+		aif_lb_counter_add(2, 1);
+	}
+	a = draw(c);
+	b = draw(c);
+	if (c->member[b].queued_bytes < c->member[a].queued_bytes)
+		a = b;
+	aif_lb_table_write(idx, key, a);
+	return a;
+}

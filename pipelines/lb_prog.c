@@ -1,0 +1,686 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Load-balancing programs: checks, rte_bpf, helpers, context (lb_prog.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <rte_bpf.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_log.h>
+
+#include "lb_prog.h"
+#include "lb_prog_elf.h"
+
+__thread struct aif_lb_prog_env *aif_lb_prog_cur;
+
+/* ---- helpers: what a program may call (ids in lb_prog.h) ---- */
+
+static uint64_t
+h_random(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
+{
+	RTE_SET_USED(a), RTE_SET_USED(b), RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
+	return aif_rng_next(aif_lb_prog_cur->rng) >> 32;
+}
+
+static uint64_t
+h_random_below(uint64_t n, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
+{
+	RTE_SET_USED(b), RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
+	if (n == 0)
+		return 0;
+	return aif_rng_below(aif_lb_prog_cur->rng, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
+}
+
+static uint64_t
+h_table_read(uint64_t i, uint64_t out, uint64_t c, uint64_t d, uint64_t e)
+{
+	struct aif_lb_prog_state *st = aif_lb_prog_cur->st;
+
+	RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
+	memcpy((void *)(uintptr_t)out, &st->table[i & st->table_mask], sizeof(st->table[0]));
+	return 0;
+}
+
+static uint64_t
+h_table_write(uint64_t i, uint64_t key, uint64_t value, uint64_t d, uint64_t e)
+{
+	struct aif_lb_prog_env *env = aif_lb_prog_cur;
+	struct aif_lb_prog_entry *x = &env->st->table[i & env->st->table_mask];
+
+	RTE_SET_USED(d), RTE_SET_USED(e);
+	x->last_ns = env->now_ns ? env->now_ns : 1; /* 0 means never */
+	x->key = (uint32_t)key;
+	x->value = (uint32_t)value;
+	return 0;
+}
+
+static uint64_t
+h_table_touch(uint64_t i, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
+{
+	struct aif_lb_prog_env *env = aif_lb_prog_cur;
+
+	RTE_SET_USED(b), RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
+	env->st->table[i & env->st->table_mask].last_ns = env->now_ns ? env->now_ns : 1;
+	return 0;
+}
+
+static uint64_t
+h_counter_add(uint64_t i, uint64_t n, uint64_t c, uint64_t d, uint64_t e)
+{
+	RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
+	if (i < AIF_LB_PROG_COUNTERS)
+		aif_lb_prog_cur->st->counters[i] += n;
+	return 0;
+}
+
+static uint64_t
+h_bucket(uint64_t hash, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
+{
+	const struct aif_lb_prog_env *env = aif_lb_prog_cur;
+
+	RTE_SET_USED(b), RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
+	return env->buckets[(uint32_t)(((uint64_t)(uint32_t)hash * env->g->n_buckets) >> 32)];
+}
+
+#define RAW8 { .type = RTE_BPF_ARG_RAW, .size = sizeof(uint64_t) }
+
+/* xsym[id - 1] is helper id (the loader rewrites call ids to indices). */
+static const struct rte_bpf_xsym helpers[AIF_LB_HELPER_MAX] = {
+	[AIF_LB_HELPER_RANDOM - 1] = { .name = "aif_lb_random", .type = RTE_BPF_XTYPE_FUNC,
+		.func = { .val = h_random, .nb_args = 0, .ret = RAW8 } },
+	[AIF_LB_HELPER_RANDOM_BELOW - 1] = { .name = "aif_lb_random_below",
+		.type = RTE_BPF_XTYPE_FUNC,
+		.func = { .val = h_random_below, .nb_args = 1, .args = { RAW8 }, .ret = RAW8 } },
+	[AIF_LB_HELPER_TABLE_READ - 1] = { .name = "aif_lb_table_read", .type = RTE_BPF_XTYPE_FUNC,
+		.func = { .val = h_table_read, .nb_args = 2,
+			  .args = { RAW8, { .type = RTE_BPF_ARG_PTR,
+					    .size = sizeof(struct aif_lb_prog_entry) } },
+			  .ret = RAW8 } },
+	[AIF_LB_HELPER_TABLE_WRITE - 1] = { .name = "aif_lb_table_write", .type = RTE_BPF_XTYPE_FUNC,
+		.func = { .val = h_table_write, .nb_args = 3, .args = { RAW8, RAW8, RAW8 },
+			  .ret = RAW8 } },
+	[AIF_LB_HELPER_TABLE_TOUCH - 1] = { .name = "aif_lb_table_touch", .type = RTE_BPF_XTYPE_FUNC,
+		.func = { .val = h_table_touch, .nb_args = 1, .args = { RAW8 }, .ret = RAW8 } },
+	[AIF_LB_HELPER_COUNTER_ADD - 1] = { .name = "aif_lb_counter_add", .type = RTE_BPF_XTYPE_FUNC,
+		.func = { .val = h_counter_add, .nb_args = 2, .args = { RAW8, RAW8 }, .ret = RAW8 } },
+	[AIF_LB_HELPER_BUCKET - 1] = { .name = "aif_lb_bucket", .type = RTE_BPF_XTYPE_FUNC,
+		.func = { .val = h_bucket, .nb_args = 1, .args = { RAW8 }, .ret = RAW8 } },
+};
+
+/* ---- our checks ---- */
+
+/* eBPF instruction fields (the kernel's encoding, as rte_bpf's) */
+#define CLS(op) ((op) & 0x07)
+#define C_LD 0x00
+#define C_LDX 0x01
+#define C_ST 0x02
+#define C_STX 0x03
+#define C_ALU 0x04
+#define C_JMP 0x05
+#define C_JMP32 0x06
+#define C_ALU64 0x07
+#define OP(op) ((op) & 0xf0)
+#define SRC_X 0x08
+#define SZ(op) ((op) & 0x18)
+
+struct insn {
+	uint8_t op;
+	uint8_t dst; /* 4 bits */
+	uint8_t src; /* 4 bits */
+	int16_t off;
+	int32_t imm;
+};
+
+static struct insn
+insn_at(const uint64_t *v, uint32_t i)
+{
+	const uint8_t *b = (const uint8_t *)&v[i];
+	struct insn x;
+	x.op = b[0];
+	x.dst = b[1] & 0x0f;
+	x.src = b[1] >> 4;
+	memcpy(&x.off, b + 2, 2);
+	memcpy(&x.imm, b + 4, 4);
+	return x;
+}
+
+static void
+set_imm(uint64_t *v, uint32_t i, int32_t imm)
+{
+	memcpy((uint8_t *)&v[i] + 4, &imm, 4);
+}
+
+#define FAIL(...) do { snprintf(err, err_len, __VA_ARGS__); return -1; } while (0)
+
+/* Size, calls, map references; rewrites helper ids to rte_bpf's indices. */
+static int
+check_calls(uint64_t *v, uint32_t n, const char *sec, char *err, size_t err_len)
+{
+	if (n > AIF_LB_PROG_MAX_INSNS)
+		FAIL("section %s: %u instructions, more than the %u allowed", sec, n,
+		     AIF_LB_PROG_MAX_INSNS);
+	for (uint32_t i = 0; i < n; i++) {
+		struct insn x = insn_at(v, i);
+		if (x.op == (C_LD | 0x18)) { /* ld_imm64: two slots */
+			if (x.src != 0)
+				FAIL("section %s: instruction %u: refers to a map or a global "
+				     "variable (not supported)", sec, i);
+			i++;
+			continue;
+		}
+		if (x.op != (C_JMP | 0x80)) /* call */
+			continue;
+		if (x.src == 1)
+			FAIL("section %s: instruction %u: calls another eBPF function (not "
+			     "supported: make it static inline)", sec, i);
+		if (x.src != 0 || x.imm < 1 || x.imm > AIF_LB_HELPER_MAX)
+			FAIL("section %s: instruction %u: calls unknown helper %d (helpers are "
+			     "1..%d, include/aifabric/lb_prog.h)", sec, i, x.imm, AIF_LB_HELPER_MAX);
+		set_imm(v, i, x.imm - 1);
+	}
+	return 0;
+}
+
+/*
+ * The dataflow checks, on a program rte_bpf accepted (no loops: every jump
+ * goes forward, so one pass in order sees every predecessor first).  Per
+ * register: may it point into the context (and at which offset, -1 if
+ * unknown), is it known non-zero (64-bit, and in its low 32 bits), is it a
+ * known non-zero 32-bit value shifted left by 32 (clang's zero extension).
+ */
+struct regs {
+	uint16_t ctx;      /* bit r: may point into the context */
+	uint16_t nz64;     /* bit r: known != 0 */
+	uint16_t nz32;     /* bit r: low 32 bits known != 0 */
+	uint16_t shl32;    /* bit r: (nz32 value) << 32 */
+	int32_t off[11];   /* context offset when ctx bit set, -1 unknown */
+	uint8_t seen;
+};
+
+static void
+merge(struct regs *to, const struct regs *from)
+{
+	if (!to->seen) {
+		*to = *from;
+		to->seen = 1;
+		return;
+	}
+	for (int r = 0; r < 11; r++) {
+		int a = (to->ctx >> r) & 1, b = (from->ctx >> r) & 1;
+		if (a && b && to->off[r] != from->off[r])
+			to->off[r] = -1;
+		else if (!a && b)
+			to->off[r] = from->off[r];
+	}
+	to->ctx |= from->ctx;
+	to->nz64 &= from->nz64;
+	to->nz32 &= from->nz32;
+	to->shl32 &= from->shl32;
+}
+
+static void
+clobber(struct regs *s, int r)
+{
+	uint16_t m = (uint16_t)~(1u << r);
+	s->ctx &= m;
+	s->nz64 &= m;
+	s->nz32 &= m;
+	s->shl32 &= m;
+}
+
+/* Context fields that are never 0: a division by them is safe. */
+static bool
+ctx_field_nonzero(int32_t off, uint8_t size)
+{
+	return size == 4 && (off == (int32_t)offsetof(struct aif_lb_prog_ctx, n_members) ||
+			     off == (int32_t)offsetof(struct aif_lb_prog_ctx, table_size) ||
+			     off == (int32_t)offsetof(struct aif_lb_prog_ctx, version));
+}
+
+static int
+check_flow(const uint64_t *v, uint32_t n, const char *sec, char *err, size_t err_len)
+{
+	struct regs *in = calloc(n + 1, sizeof(*in));
+
+	if (in == NULL)
+		FAIL("out of memory");
+	in[0].seen = 1;
+	in[0].ctx = 1u << 1;
+	in[0].off[1] = 0;
+	in[0].nz64 = 1u << 10; /* the frame pointer */
+	for (uint32_t i = 0; i < n; i++) {
+		struct insn x = insn_at(v, i);
+		struct regs s = in[i];
+		uint32_t next = i + 1;
+		if (!s.seen)
+			continue; /* unreachable */
+		uint8_t cls = CLS(x.op), d = x.dst, sr = x.src;
+		bool xs = (x.op & SRC_X) != 0;
+		switch (cls) {
+		case C_LD:
+			if (x.op == (C_LD | 0x18) && i + 1 < n) {
+				struct insn hi = insn_at(v, i + 1);
+				clobber(&s, d);
+				if (x.imm != 0 || hi.imm != 0)
+					s.nz64 |= (uint16_t)(1u << d);
+				if (x.imm != 0)
+					s.nz32 |= (uint16_t)(1u << d);
+				next = i + 2;
+			} else {
+				clobber(&s, 0); /* legacy packet loads: R0 */
+			}
+			break;
+		case C_LDX: {
+			uint8_t size = SZ(x.op) == 0x00 ? 4 : SZ(x.op) == 0x08 ? 2 :
+				       SZ(x.op) == 0x10 ? 1 : 8;
+			bool nz = ((s.ctx >> sr) & 1) && s.off[sr] >= 0 &&
+				  ctx_field_nonzero(s.off[sr] + x.off, size);
+			clobber(&s, d);
+			if (nz)
+				s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+			break;
+		}
+		case C_ST:
+		case C_STX:
+			if ((s.ctx >> d) & 1) {
+				free(in);
+				FAIL("section %s: instruction %u: writes to the context (it is "
+				     "read-only)", sec, i);
+			}
+			if (cls == C_STX && OP(x.op) == 0xc0) /* atomic with fetch */
+				clobber(&s, (x.imm & 0x01) ? sr : 0);
+			break;
+		case C_ALU:
+		case C_ALU64: {
+			uint8_t op = OP(x.op);
+			bool b64 = cls == C_ALU64;
+			bool src_nz = xs ? ((b64 ? s.nz64 : s.nz32) >> sr) & 1 : x.imm != 0;
+			if ((op == 0x30 || op == 0x90) && !src_nz) { /* div, mod */
+				free(in);
+				if (!xs)
+					FAIL("section %s: instruction %u: divides by the constant 0",
+					     sec, i);
+				FAIL("section %s: instruction %u: divides by r%u, which may be 0 "
+				     "(test it against 0 first, or divide by n_members)", sec, i, sr);
+			}
+			if (op == 0xb0) { /* mov */
+				if (xs && b64) {
+					uint16_t bit = (uint16_t)(1u << d);
+					clobber(&s, d);
+					if ((s.ctx >> sr) & 1)
+						s.ctx |= bit, s.off[d] = s.off[sr];
+					if ((s.nz64 >> sr) & 1)
+						s.nz64 |= bit;
+					if ((s.nz32 >> sr) & 1)
+						s.nz32 |= bit;
+					if ((s.shl32 >> sr) & 1)
+						s.shl32 |= bit;
+				} else if (xs) {
+					bool nz = (s.nz32 >> sr) & 1;
+					clobber(&s, d);
+					if (nz)
+						s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+				} else {
+					clobber(&s, d);
+					if (x.imm != 0)
+						s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+				}
+				break;
+			}
+			bool was_ctx = (s.ctx >> d) & 1, nz32 = (s.nz32 >> d) & 1;
+			bool shl = (s.shl32 >> d) & 1;
+			int32_t off = s.off[d];
+			clobber(&s, d);
+			if (was_ctx && b64 && (op == 0x00 || op == 0x10)) { /* add, sub */
+				s.ctx |= (uint16_t)(1u << d);
+				s.off[d] = xs ? -1 : off + (op == 0x00 ? x.imm : -x.imm);
+			} else if (was_ctx) {
+				s.ctx |= (uint16_t)(1u << d); /* whatever it is now */
+				s.off[d] = -1;
+			}
+			if (b64 && !xs && op == 0x60 && x.imm == 32 && nz32) /* lsh 32 */
+				s.shl32 |= (uint16_t)(1u << d), s.nz64 |= (uint16_t)(1u << d);
+			if (b64 && !xs && op == 0x70 && x.imm == 32 && shl) /* rsh 32 */
+				s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+			if (!xs && op == 0x40 && x.imm != 0) /* or with a non-zero constant */
+				s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+			if (xs && (s.ctx >> sr) & 1 && b64 && op == 0x00) { /* scalar + ctx */
+				s.ctx |= (uint16_t)(1u << d);
+				s.off[d] = -1;
+			}
+			break;
+		}
+		case C_JMP:
+		case C_JMP32: {
+			uint8_t op = OP(x.op);
+			if (cls == C_JMP && op == 0x90) { /* exit */
+				next = n;
+				break;
+			}
+			if (cls == C_JMP && op == 0x80) { /* call: r1..r5 clobbered, r0 result */
+				if (x.imm == AIF_LB_HELPER_TABLE_READ - 1 && ((s.ctx >> 2) & 1)) {
+					free(in);
+					FAIL("section %s: instruction %u: passes the context to "
+					     "aif_lb_table_read, which writes its buffer", sec, i);
+				}
+				for (int r = 0; r <= 5; r++)
+					clobber(&s, r);
+				break;
+			}
+			uint32_t tgt = i + 1 + (uint32_t)(int32_t)x.off;
+			struct regs taken = s, fall = s;
+			uint16_t bit = (uint16_t)(1u << d);
+			bool zero_cmp = !xs && x.imm == 0;
+			if (op == 0x00) { /* ja */
+				if (tgt < n)
+					merge(&in[tgt], &s);
+				next = n;
+				break;
+			}
+			if (zero_cmp && op == 0x10) { /* jeq r, 0: falls through when != 0 */
+				fall.nz64 |= bit;
+				if (cls == C_JMP32)
+					fall.nz32 |= bit;
+			} else if (zero_cmp && (op == 0x50 || op == 0x20)) { /* jne / jgt r, 0 */
+				taken.nz64 |= bit;
+				if (cls == C_JMP32)
+					taken.nz32 |= bit;
+			} else if (!xs && x.imm == 1 && op == 0x30) { /* jge r, 1 */
+				taken.nz64 |= bit;
+				if (cls == C_JMP32)
+					taken.nz32 |= bit;
+			}
+			if (tgt < n)
+				merge(&in[tgt], &taken);
+			s = fall;
+			break;
+		}
+		}
+		if (next < n)
+			merge(&in[next], &s);
+	}
+	free(in);
+	return 0;
+}
+
+/* ---- loading ---- */
+
+/* rte_bpf's validator reports through rte_log: catch it for the error. */
+static struct rte_bpf *
+bpf_load_logged(const struct rte_bpf_prm *prm, char *log, size_t log_len)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	FILE *old = rte_log_get_stream();
+	struct rte_bpf *b;
+
+	if (f != NULL)
+		rte_openlog_stream(f);
+	b = rte_bpf_load(prm);
+	if (f != NULL) {
+		rte_openlog_stream(old == stderr ? NULL : old);
+		fclose(f);
+	}
+	log[0] = '\0';
+	if (buf != NULL) {
+		/* one line: the messages joined by "; " */
+		size_t at = 0;
+		for (char *p = buf; *p && at + 3 < log_len; p++) {
+			if (*p == '\n') {
+				if (p[1] != '\0')
+					log[at++] = ';', log[at++] = ' ';
+			} else {
+				log[at++] = *p;
+			}
+		}
+		while (at > 0 && (log[at - 1] == ' ' || log[at - 1] == ';'))
+			at--;
+		log[at] = '\0';
+	}
+	free(buf);
+	return b;
+}
+
+/*
+ * Tidy rte_bpf's messages in place ("evaluate: memory boundary violation at
+ * pc: 4", "validate(0x7ffd...) loops detected;; loop at pc:12 --> pc:14"):
+ * drop the function names and addresses; return the first "pc" named, or -1.
+ */
+static long
+validator_pc(char *log)
+{
+	char out[512];
+	size_t at = 0;
+	long pc = -1;
+
+	for (const char *p = log; *p && at + 1 < sizeof(out);) {
+		const char *q = p;
+		while ((*q >= 'a' && *q <= 'z') || *q == '_')
+			q++;
+		if (q > p && q[0] == '(' && q[1] == '0' && q[2] == 'x') { /* fn(0x..) */
+			const char *r = strchr(q, ')');
+			if (r != NULL) {
+				p = r + 1;
+				while (*p == ' ')
+					p++;
+				continue;
+			}
+		}
+		if (q > p && q[0] == ':' && q[1] == ' ' && p == log) { /* "evaluate: " */
+			p = q + 2;
+			continue;
+		}
+		if (strncmp(p, "pc:", 3) == 0 && pc < 0)
+			pc = strtol(p + 3, NULL, 10);
+		if (p[0] == ';' && p[1] == ';') {
+			p++;
+			continue;
+		}
+		out[at++] = *p++;
+	}
+	out[at] = '\0';
+	strcpy(log, out);
+	return pc;
+}
+
+struct aif_lb_prog *
+aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name,
+		 uint32_t table_size, char *err, size_t err_len)
+{
+	struct aif_lb_elf_prog e;
+	struct aif_lb_prog *p = NULL;
+	char log[512];
+
+	if (table_size == 0)
+		table_size = AIF_LB_PROG_TABLE_DEFAULT;
+	if (table_size & (table_size - 1) || table_size > (1u << 24)) {
+		snprintf(err, err_len, "flow table size %u: not a power of two up to 2^24",
+			 table_size);
+		return NULL;
+	}
+	if (aif_lb_elf_read(buf, len, file, name, &e, err, err_len) != 0)
+		return NULL;
+	if (check_calls(e.insns, e.n_insns, e.section, err, err_len) != 0)
+		goto out;
+	struct rte_bpf_prm prm = {
+		.ins = (const struct ebpf_insn *)e.insns, .nb_ins = e.n_insns,
+		.xsym = helpers, .nb_xsym = RTE_DIM(helpers),
+		.prog_arg = { .type = RTE_BPF_ARG_PTR, .size = sizeof(struct aif_lb_prog_ctx) },
+	};
+	struct rte_bpf *b = bpf_load_logged(&prm, log, sizeof(log));
+	if (b == NULL) {
+		long pc = validator_pc(log);
+		if (pc >= 0)
+			snprintf(err, err_len, "section %s: instruction %ld: %s (rte_bpf's validator)",
+				 e.section, pc, log[0] ? log : rte_strerror(rte_errno));
+		else
+			snprintf(err, err_len, "section %s: %s (rte_bpf's validator)", e.section,
+				 log[0] ? log : rte_strerror(rte_errno));
+		goto out;
+	}
+	if (check_flow(e.insns, e.n_insns, e.section, err, err_len) != 0) {
+		rte_bpf_destroy(b);
+		goto out;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		rte_bpf_destroy(b);
+		snprintf(err, err_len, "out of memory");
+		goto out;
+	}
+	snprintf(p->name, sizeof(p->name), "%s", e.name);
+	snprintf(p->section, sizeof(p->section), "%s", e.section);
+	p->n_insns = e.n_insns;
+	p->table_size = table_size;
+	p->bpf = b;
+	struct rte_bpf_jit jit;
+	if (rte_bpf_get_jit(b, &jit) == 0 && jit.func != NULL) {
+		p->jit = jit.func;
+		p->jit_bytes = jit.sz;
+	}
+out:
+	aif_lb_elf_prog_free(&e);
+	return p;
+}
+
+struct aif_lb_prog *
+aif_lb_prog_load_file(const char *path, const char *name, uint32_t table_size, char *err,
+		      size_t err_len)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat sb;
+	struct aif_lb_prog *p = NULL;
+
+	if (f == NULL || fstat(fileno(f), &sb) != 0) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		if (f != NULL)
+			fclose(f);
+		return NULL;
+	}
+	if (sb.st_size <= 0 || sb.st_size > (64 << 20)) {
+		snprintf(err, err_len, "%s: %lld bytes: not an eBPF object of at most 64 MiB", path,
+			 (long long)sb.st_size);
+		fclose(f);
+		return NULL;
+	}
+	void *buf = malloc((size_t)sb.st_size);
+	if (buf == NULL || fread(buf, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size)
+		snprintf(err, err_len, "%s: cannot read it", path);
+	else
+		p = aif_lb_prog_load(buf, (size_t)sb.st_size, path, name, table_size, err,
+				     err_len);
+	free(buf);
+	fclose(f);
+	return p;
+}
+
+void
+aif_lb_prog_free(struct aif_lb_prog *p)
+{
+	if (p == NULL)
+		return;
+	rte_bpf_destroy(p->bpf);
+	free(p);
+}
+
+uint64_t
+aif_lb_prog_interp(const struct aif_lb_prog *p, void *ctx)
+{
+	return rte_bpf_exec(p->bpf, ctx);
+}
+
+struct aif_lb_prog_state *
+aif_lb_prog_state_new(const struct aif_lb_prog *p)
+{
+	struct aif_lb_prog_state *st = calloc(1, sizeof(*st));
+
+	if (st == NULL)
+		return NULL;
+	st->table = calloc(p->table_size, sizeof(*st->table));
+	if (st->table == NULL) {
+		free(st);
+		return NULL;
+	}
+	st->table_mask = p->table_size - 1;
+	return st;
+}
+
+void
+aif_lb_prog_state_free(struct aif_lb_prog_state *st)
+{
+	if (st == NULL)
+		return;
+	free(st->table);
+	free(st);
+}
+
+/* ---- the context ---- */
+
+void
+aif_lb_prog_ctx_group(struct aif_lb_prog_ctx *c, const struct aif_group *g, uint16_t group,
+		      const struct aif_member *members, const uint32_t *port_qbytes,
+		      const uint8_t *bands, const uint64_t *load_bps,
+		      const struct aif_lb_params *p, uint32_t table_size)
+{
+	uint32_t n = g->n < AIF_LB_PROG_MAX_MEMBERS ? g->n : AIF_LB_PROG_MAX_MEMBERS;
+
+	c->version = AIF_LB_PROG_VERSION;
+	c->group = group;
+	c->n_members = n ? n : 1;
+	c->n_up = g->n_up;
+	c->table_size = table_size;
+	c->flowlet_gap_ns = p->flowlet_gap_ns;
+	c->flowlet_age_ns = p->flowlet_age_ns;
+	c->flowlet_table_size = p->flowlet_table_size;
+	memcpy(c->up_at, g->up, sizeof(c->up_at));
+	for (uint32_t k = 0; k < n; k++) {
+		const struct aif_member *mb = &members[k];
+		struct aif_lb_prog_member *v = &c->member[k];
+		uint16_t port = mb->port < AIF_MAX_PORTS ? mb->port : 0;
+		v->up = g->n_up == 0 ? 0 : (uint8_t)((g->up_mask >> k) & 1);
+		v->weight = mb->weight ? mb->weight : 1;
+		v->port = mb->port;
+		v->queued_bytes = port_qbytes != NULL ? port_qbytes[port] : 0;
+		v->band = bands != NULL ? bands[port] : 0;
+		v->tx_load_mbps = load_bps != NULL ? (uint32_t)RTE_MIN(load_bps[port] / 1000000,
+								       (uint64_t)UINT32_MAX) : 0;
+	}
+}
+
+void
+aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns)
+{
+	c->hash = m->hash;
+	c->ip_version = m->kind == AIF_PKT_IPV6 ? 6 : 4;
+	c->l4_proto = m->l4_proto;
+	c->tc = m->tc;
+	c->roce = (m->flags & AIF_PKT_F_ROCE) != 0;
+	c->src_port = rte_be_to_cpu_16(m->src_port);
+	c->dst_port = rte_be_to_cpu_16(m->dst_port);
+	if (c->ip_version == 4) {
+		c->src_ip[0] = (uint32_t)m->src.b[0] << 24 | (uint32_t)m->src.b[1] << 16 |
+			       (uint32_t)m->src.b[2] << 8 | m->src.b[3];
+		c->dst_ip[0] = (uint32_t)m->dst.b[0] << 24 | (uint32_t)m->dst.b[1] << 16 |
+			       (uint32_t)m->dst.b[2] << 8 | m->dst.b[3];
+		c->src_ip[1] = c->src_ip[2] = c->src_ip[3] = 0;
+		c->dst_ip[1] = c->dst_ip[2] = c->dst_ip[3] = 0;
+	} else {
+		for (int w = 0; w < 4; w++) {
+			const uint8_t *s = m->src.b + 4 * w, *d = m->dst.b + 4 * w;
+			c->src_ip[w] = (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 |
+				       (uint32_t)s[2] << 8 | s[3];
+			c->dst_ip[w] = (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 |
+				       (uint32_t)d[2] << 8 | d[3];
+		}
+	}
+	c->dest_qp = m->dest_qp;
+	c->psn = m->psn;
+	c->opcode = m->bth_opcode;
+	c->in_port = m->in_port;
+	c->now_ns = now_ns;
+}

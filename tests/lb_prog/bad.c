@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Load-balancing programs the loader must refuse (test_lb_prog.c), and one
+ * that loads but answers out of range. */
+#include <aifabric/lb_prog.h>
+
+/* reads past the context: member[] has 64 entries */
+AIF_LB_PROG("oob")
+uint64_t
+oob(const struct aif_lb_prog_ctx *c)
+{
+	return c->member[c->hash & 127].queued_bytes;
+}
+
+/* a helper id that does not exist */
+static uint64_t (*const no_such_helper)(uint64_t) = (void *)99;
+AIF_LB_PROG("helper")
+uint64_t
+helper(const struct aif_lb_prog_ctx *c)
+{
+	return no_such_helper(c->hash);
+}
+
+/* n_up may be 0 */
+AIF_LB_PROG("div")
+uint64_t
+div(const struct aif_lb_prog_ctx *c)
+{
+	return c->hash % c->n_up;
+}
+
+/* the same, tested first: accepted */
+AIF_LB_PROG("div_ok")
+uint64_t
+div_ok(const struct aif_lb_prog_ctx *c)
+{
+	if (c->n_up == 0)
+		return 0;
+	return c->up_at[(c->hash % c->n_up) & 63];
+}
+
+/* writes the context */
+AIF_LB_PROG("write")
+uint64_t
+write(const struct aif_lb_prog_ctx *c)
+{
+	((struct aif_lb_prog_ctx *)c)->hash = 0;
+	return 0;
+}
+
+/* a loop the validator cannot unroll */
+AIF_LB_PROG("loop")
+uint64_t
+loop(const struct aif_lb_prog_ctx *c)
+{
+	uint32_t best = 0;
+	for (uint32_t i = 1; i < c->n_members; i++)
+		if (c->member[i & 63].queued_bytes < c->member[best & 63].queued_bytes)
+			best = i;
+	return best;
+}
+
+/* more instructions than allowed: 4^6 = 4096 rounds of two or more */
+#define R1(x) x = x * 31 + c->src_ip[x & 3];
+#define R4(x) R1(x) R1(x) R1(x) R1(x)
+#define R16(x) R4(x) R4(x) R4(x) R4(x)
+#define R64(x) R16(x) R16(x) R16(x) R16(x)
+#define R256(x) R64(x) R64(x) R64(x) R64(x)
+#define R1024(x) R256(x) R256(x) R256(x) R256(x)
+#define R4096(x) R1024(x) R1024(x) R1024(x) R1024(x)
+AIF_LB_PROG("big")
+uint64_t
+big(const struct aif_lb_prog_ctx *c)
+{
+	uint32_t h = c->hash;
+	R4096(h)
+	return h % c->n_members;
+}
+
+/* calls another eBPF function */
+static __attribute__((noinline)) uint64_t
+sub(const struct aif_lb_prog_ctx *c)
+{
+	return c->hash % c->n_members;
+}
+AIF_LB_PROG("call")
+uint64_t
+call(const struct aif_lb_prog_ctx *c)
+{
+	return sub(c) + 1;
+}
+
+/* loads, but answers a member that is not there */
+AIF_LB_PROG("range")
+uint64_t
+range(const struct aif_lb_prog_ctx *c)
+{
+	return c->n_members + 3;
+}

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for pipelines/lb_prog.c (and lb_prog_elf.c): load-balancing
+ * programs compiled by clang (examples/lb/, tests/lb_prog/), loaded with
+ * libbpf and rte_bpf, run against the built-in schemes.  No EAL; time is
+ * what the test puts in now_ns; random numbers from seeded xorshifts.
+ *
+ *   - The ECMP example picks exactly the built-in ECMP's member for
+ *     100,000 flows hashed from random 5-tuples, with all members up and
+ *     again after one goes down (resilient buckets rebuilt from the old).
+ *   - The flowlet example makes the built-in flowlet's decision for every
+ *     packet of a trace with gaps (64 flows, 20,000 packets, gaps around
+ *     the 100 us flowlet gap, a member down for part of it), on the JIT
+ *     and on the interpreter, with as many flowlet starts.
+ *   - Refused with the section, the instruction and the reason: a read past
+ *     the context, an unknown helper, a division by a value that may be 0,
+ *     a write to the context, a loop, too many instructions, a call to
+ *     another eBPF function, a global variable, no lb section, several
+ *     programs and no name, a file that is not an object.  The same
+ *     division tested against 0 first loads.
+ *   - A program answering a member out of range: counted, and ECMP's
+ *     member taken instead.
+ *   - DRILL and REPS examples: only members that are up, and the expected
+ *     preference for short queues.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "flow_hash.h"
+#include "lb.h"
+#include "lb_buckets.h"
+#include "lb_prog.h"
+#include "rng.h"
+
+#if !defined(AIF_LB_EXAMPLES_DIR) || !defined(AIF_LB_TESTS_DIR)
+#error "AIF_LB_EXAMPLES_DIR, AIF_LB_TESTS_DIR: where the compiled programs are"
+#endif
+
+#define GAP_NS (100 * AIF_NS_PER_US)
+#define BPM 64 /* buckets per member */
+
+static char err[512];
+
+static struct aif_lb_prog *
+load(const char *obj, const char *name)
+{
+	char path[512];
+
+	bool example = strcmp(obj, "ecmp") == 0 || strcmp(obj, "flowlet") == 0 ||
+		       strcmp(obj, "drill") == 0 || strcmp(obj, "reps") == 0;
+	snprintf(path, sizeof(path), "%s/%s.o", example ? AIF_LB_EXAMPLES_DIR : AIF_LB_TESTS_DIR,
+		 obj);
+	err[0] = '\0';
+	return aif_lb_prog_load_file(path, name, 0, err, sizeof(err));
+}
+
+/* A group of n members on ports 1..n, all up, with its buckets. */
+struct grp {
+	struct aif_group g;
+	struct aif_member mem[AIF_MAX_MEMBERS];
+	uint8_t buckets[AIF_MAX_MEMBERS * BPM];
+	bool up[AIF_MAX_MEMBERS];
+	struct aif_lb_params p;
+	uint32_t qb[AIF_MAX_PORTS];
+};
+
+static void
+grp_build(struct grp *x, uint16_t n, const uint8_t *prev)
+{
+	uint8_t old[AIF_MAX_MEMBERS * BPM];
+
+	x->g.n = n;
+	x->g.n_buckets = (uint32_t)n * BPM;
+	x->g.up_mask = 0;
+	x->g.n_up = 0;
+	for (uint16_t i = 0; i < n; i++) {
+		x->mem[i].port = (uint16_t)(i + 1);
+		x->mem[i].weight = 1;
+		x->mem[i].ctr_slot = i;
+		if (x->up[i]) {
+			x->g.up_mask |= 1ull << i;
+			x->g.up[x->g.n_up++] = (uint8_t)i;
+		}
+	}
+	if (prev != NULL)
+		memcpy(old, prev, x->g.n_buckets);
+	assert_int_equal(aif_lb_buckets_build(x->buckets, x->g.n_buckets, n, NULL, x->up,
+					      prev != NULL ? old : NULL, x->g.n_buckets), 0);
+	x->p.flowlet_gap_ns = GAP_NS;
+	x->p.flowlet_age_ns = 2 * AIF_NS_PER_MS;
+	x->p.flowlet_table_size = 4096;
+	x->p.flowlet_mode = AIF_FLOWLET_RANDOM;
+}
+
+static struct grp *
+grp_new(uint16_t n)
+{
+	struct grp *x = calloc(1, sizeof(*x));
+
+	assert_non_null(x);
+	for (uint16_t i = 0; i < n; i++)
+		x->up[i] = true;
+	grp_build(x, n, NULL);
+	return x;
+}
+
+/* A random IPv4 UDP (RoCEv2 half the time) packet's metadata and hash. */
+static void
+random_pkt(struct aif_pkt *m, struct aif_rng *r)
+{
+	uint32_t s = (uint32_t)aif_rng_next(r), d = (uint32_t)aif_rng_next(r);
+
+	memset(m, 0, sizeof(*m));
+	m->kind = AIF_PKT_IPV4;
+	m->l4_proto = 17;
+	m->flags = AIF_PKT_F_L4;
+	m->src.family = m->dst.family = AIF_AF_INET4;
+	memcpy(m->src.b, &s, 4);
+	memcpy(m->dst.b, &d, 4);
+	m->src_port = (uint16_t)aif_rng_next(r);
+	m->dst_port = aif_rng_below(r, 2) ? rte_cpu_to_be_16(4791) : (uint16_t)aif_rng_next(r);
+	m->hash = aif_flow_hash(m, AIF_HF_DEFAULT, AIF_HASH_CRC32C, 7);
+}
+
+static void
+test_ecmp_matches_builtin(void **state)
+{
+	(void)state;
+	struct aif_lb_prog *p = load("ecmp", NULL);
+	assert_non_null(p);
+	assert_non_null(p->jit);
+	struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
+	struct grp *x = grp_new(8);
+	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
+	struct aif_rng r, prng;
+	struct aif_lb_prog_env env = { .st = st, .rng = &prng, .g = &x->g,
+				       .buckets = x->buckets };
+	unsigned on[8] = { 0 };
+
+	aif_rng_seed(&prng, 1);
+	for (int round = 0; round < 2; round++) {
+		if (round == 1) { /* member 3 goes down: its buckets move, no others */
+			x->up[3] = false;
+			grp_build(x, 8, x->buckets);
+		}
+		aif_lb_prog_ctx_group(c, &x->g, 0, x->mem, NULL, NULL, NULL, &x->p, p->table_size);
+		aif_rng_seed(&r, 42);
+		for (int i = 0; i < 100000; i++) {
+			struct aif_pkt m;
+			random_pkt(&m, &r);
+			aif_lb_prog_ctx_packet(c, &m, (aif_time_ns)i);
+			uint32_t want = aif_lb_bucket_pick(&x->g, x->buckets, m.hash);
+			uint32_t got = aif_lb_prog_run(p, c, &env);
+			if (got != want)
+				fail_msg("flow %d round %d: program %u, built-in %u", i, round, got,
+					 want);
+			if (round == 1)
+				assert_int_not_equal(got, 3);
+			on[got]++;
+		}
+	}
+	assert_int_equal(st->runs, 200000);
+	assert_int_equal(st->fallbacks, 0);
+	for (int k = 0; k < 8; k++)
+		assert_true(on[k] > 200000 / 8 / 2); /* every member used */
+	free(c);
+	free(x);
+	aif_lb_prog_state_free(st);
+	aif_lb_prog_free(p);
+}
+
+/* The flowlet example against the built-in flowlet over one trace. */
+static void
+flowlet_trace(bool interp)
+{
+	struct aif_lb_prog *p = load("flowlet", NULL);
+	assert_non_null(p);
+	if (interp)
+		p->jit = NULL; /* rte_bpf's interpreter */
+	struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
+	struct grp *x = grp_new(4);
+	struct aif_lb_state *bst = calloc(1, sizeof(*bst));
+	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
+	struct aif_rng r, brng, prng, trng;
+	struct aif_lb_ctx bx = { .st = bst, .p = &x->p, .rng = &brng, .group = 2 };
+	struct aif_lb_prog_env env = { .st = st, .rng = &prng, .g = &x->g,
+				       .buckets = x->buckets };
+	struct aif_pkt flows[64];
+	aif_time_ns t = 1000, last_member_change = 0;
+	uint64_t starts = 0, moves = 0;
+	uint32_t prev[64];
+
+	assert_non_null(bst);
+	aif_rng_seed(&r, 5);
+	aif_rng_seed(&brng, 77);
+	aif_rng_seed(&prng, 77);
+	aif_rng_seed(&trng, 9);
+	for (int f = 0; f < 64; f++) {
+		random_pkt(&flows[f], &r);
+		prev[f] = UINT32_MAX;
+	}
+	aif_lb_prog_ctx_group(c, &x->g, 2, x->mem, NULL, NULL, NULL, &x->p, p->table_size);
+	for (int i = 0; i < 20000; i++) {
+		/* gaps: mostly short, now and then a flowlet gap or more */
+		t += aif_rng_below(&trng, 8) == 0 ? GAP_NS / 2 + aif_rng_below(&trng, 2 * GAP_NS)
+						   : aif_rng_below(&trng, 2000);
+		if (i == 8000 || i == 14000) { /* member 1 down, then back */
+			x->up[1] = i == 14000;
+			grp_build(x, 4, x->buckets);
+			aif_lb_prog_ctx_group(c, &x->g, 2, x->mem, NULL, NULL, NULL, &x->p,
+					      p->table_size);
+			last_member_change = t;
+		}
+		int f = (int)aif_rng_below(&trng, 64);
+		bx.now_ns = t;
+		uint32_t want = aif_lb_flowlet_select(&x->g, x->mem, x->buckets, &flows[f], &bx);
+		aif_lb_prog_ctx_packet(c, &flows[f], t);
+		uint32_t got = aif_lb_prog_run(p, c, &env);
+		if (got != want)
+			fail_msg("packet %d (flow %d, t %lu ns): program %u, built-in %u", i, f,
+				 (unsigned long)t, got, want);
+		if (prev[f] != UINT32_MAX && prev[f] != got)
+			moves++;
+		prev[f] = got;
+	}
+	for (int k = 0; k < AIF_MAX_MEMBER_SLOTS; k++)
+		starts += bst->flowlet_starts[k];
+	assert_int_equal(st->counters[0], starts);
+	assert_int_equal(st->counters[0] + st->counters[1], 20000);
+	assert_true(starts > 1000); /* the trace has gaps: flowlets start often */
+	assert_true(moves > 500);   /* and flows move between them */
+	assert_int_equal(st->fallbacks, 0);
+	(void)last_member_change;
+	free(c);
+	free(bst);
+	free(x);
+	aif_lb_prog_state_free(st);
+	aif_lb_prog_free(p);
+}
+
+static void
+test_flowlet_matches_builtin(void **state)
+{
+	(void)state;
+	flowlet_trace(false);
+}
+
+static void
+test_flowlet_interpreter(void **state)
+{
+	(void)state;
+	flowlet_trace(true);
+}
+
+static void
+expect_reject(const char *obj, const char *name, const char *const *want)
+{
+	struct aif_lb_prog *p = load(obj, name);
+
+	if (p != NULL)
+		fail_msg("%s/%s: loaded; expected a refusal", obj, name ? name : "-");
+	for (const char *const *w = want; *w != NULL; w++)
+		if (strstr(err, *w) == NULL)
+			fail_msg("%s/%s: \"%s\" lacks \"%s\"", obj, name ? name : "-", err, *w);
+}
+
+static void
+test_rejects(void **state)
+{
+	(void)state;
+#define R(obj, name, ...) expect_reject(obj, name, (const char *const[]){ __VA_ARGS__, NULL })
+	R("bad", "oob", "section aifabric/lb/oob", "instruction 4", "memory boundary violation");
+	R("bad", "helper", "section aifabric/lb/helper", "instruction 1", "unknown helper 99");
+	R("bad", "div", "section aifabric/lb/div", "instruction 3", "which may be 0");
+	R("bad", "write", "section aifabric/lb/write", "instruction 1", "writes to the context");
+	R("bad", "loop", "section aifabric/lb/loop", "instruction 12", "loops detected");
+	R("bad", "big", "section aifabric/lb/big", "more than the 4096 allowed");
+	R("bad", "call", "section aifabric/lb/call", "instruction 0", "another eBPF function");
+	R("global", NULL, "section aifabric/lb/global", "global variables");
+	R("nosection", NULL, "no program in a section named aifabric/lb", "xdp");
+	R("bad", NULL, "9 load-balancing programs", "say which by name");
+	R("bad", "nope", "no load-balancing program named nope");
+#undef R
+	/* not an object at all */
+	char path[512];
+	snprintf(path, sizeof(path), "%s/test_lb_prog.c", AIF_SOURCE_ROOT "/tests/unit");
+	assert_null(aif_lb_prog_load_file(path, NULL, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "not an eBPF object"));
+	/* a bad table size */
+	snprintf(path, sizeof(path), "%s/ecmp.o", AIF_LB_EXAMPLES_DIR);
+	assert_null(aif_lb_prog_load_file(path, NULL, 1000, err, sizeof(err)));
+	assert_non_null(strstr(err, "power of two"));
+	/* the division made safe loads */
+	struct aif_lb_prog *p = load("bad", "div_ok");
+	assert_non_null(p);
+	aif_lb_prog_free(p);
+}
+
+static void
+test_out_of_range_falls_back(void **state)
+{
+	(void)state;
+	struct aif_lb_prog *p = load("bad", "range");
+	assert_non_null(p);
+	struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
+	struct grp *x = grp_new(4);
+	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
+	struct aif_rng r, prng;
+	struct aif_lb_prog_env env = { .st = st, .rng = &prng, .g = &x->g,
+				       .buckets = x->buckets };
+
+	aif_rng_seed(&r, 3);
+	aif_lb_prog_ctx_group(c, &x->g, 0, x->mem, NULL, NULL, NULL, &x->p, p->table_size);
+	for (int i = 0; i < 100; i++) {
+		struct aif_pkt m;
+		random_pkt(&m, &r);
+		aif_lb_prog_ctx_packet(c, &m, 0);
+		assert_int_equal(aif_lb_prog_run(p, c, &env),
+				 aif_lb_bucket_pick(&x->g, x->buckets, m.hash));
+	}
+	assert_int_equal(st->runs, 100);
+	assert_int_equal(st->fallbacks, 100);
+	free(c);
+	free(x);
+	aif_lb_prog_state_free(st);
+	aif_lb_prog_free(p);
+}
+
+/* DRILL and REPS: members that are up only; short queues preferred. */
+static void
+test_drill_reps(void **state)
+{
+	(void)state;
+	const char *names[] = { "drill", "reps" };
+
+	for (int e = 0; e < 2; e++) {
+		struct aif_lb_prog *p = load(names[e], NULL);
+		assert_non_null(p);
+		struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
+		struct grp *x = grp_new(8);
+		struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
+		struct aif_rng r, prng;
+		struct aif_lb_prog_env env = { .st = st, .rng = &prng, .g = &x->g,
+					       .buckets = x->buckets };
+		unsigned on[8] = { 0 };
+
+		x->up[5] = false;
+		grp_build(x, 8, NULL);
+		for (int k = 0; k < 8; k++) /* member 2 nearly empty, the rest busy */
+			x->qb[x->mem[k].port] = k == 2 ? 1000 : 200000 + 1000 * (uint32_t)k;
+		aif_rng_seed(&r, 11);
+		aif_rng_seed(&prng, 12);
+		aif_lb_prog_ctx_group(c, &x->g, 0, x->mem, x->qb, NULL, NULL, &x->p,
+				      p->table_size);
+		for (int i = 0; i < 10000; i++) {
+			struct aif_pkt m;
+			random_pkt(&m, &r);
+			aif_lb_prog_ctx_packet(c, &m, 1000 + (aif_time_ns)i * 100);
+			on[aif_lb_prog_run(p, c, &env)]++;
+		}
+		assert_int_equal(on[5], 0);
+		assert_int_equal(st->fallbacks, 0);
+		/* DRILL remembers the best: nearly everything to member 2; REPS
+		 * explores away from the busy members towards it */
+		assert_true(on[2] > (e == 0 ? 9000u : 2000u));
+		free(c);
+		free(x);
+		aif_lb_prog_state_free(st);
+		aif_lb_prog_free(p);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ecmp_matches_builtin),
+		cmocka_unit_test(test_flowlet_matches_builtin),
+		cmocka_unit_test(test_flowlet_interpreter),
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_out_of_range_falls_back),
+		cmocka_unit_test(test_drill_reps),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -16,6 +16,13 @@
  *	show captures           {"cmd":"show_captures"}
  *	show trace              {"cmd":"show_trace","offset":N,"limit":8192}, page
  *	                        after page on one connection until a short one
+ *	lb load FILE.o [--name N] [--program P] [--tc N | --group G] [--table-size N]
+ *	                        {"cmd":"lb_load","object":<FILE's bytes, base64>,
+ *	                         "file":FILE,...}
+ *	lb unload NAME          {"cmd":"lb_unload","name":NAME}
+ *	show lb                 {"cmd":"show_lb"}
+ *	lb test FILE.o ...      no daemon: the program against a packet trace
+ *	                        (lb_test.c); must come first on the line
  *	raw JSON                JSON, sent as given
  *
  * One request, one reply line (see control/ctl_server.h for the protocol);
@@ -51,6 +58,7 @@
 
 #include "ctl_commands.h"
 #include "ctl_server.h"
+#include "lb_test.h"
 
 #define EXIT_ERR 1
 #define EXIT_CONNECT 2
@@ -767,7 +775,49 @@ render_links(const struct view *v, const json_t *result)
 	json_decref(rows);
 }
 
+/* show lb: a line per program, then where it runs and its counters. */
+static void
+render_lb(const struct view *v, const json_t *result)
+{
+	const json_t *arr = json_object_get(result, "programs"), *e, *w;
+	size_t i, j;
+
+	(void)v;
+	if (!json_is_array(arr)) {
+		render_json(result);
+		return;
+	}
+	if (json_array_size(arr) == 0) {
+		printf("no load-balancing programs\n");
+		return;
+	}
+	printf("%-16s %-7s %-12s %6s %10s %14s %10s  %s\n", "NAME", "SOURCE", "ENGINE", "INSNS",
+	       "TABLE", "RUNS", "FALLBACKS", "WHERE");
+	json_array_foreach(arr, i, e) {
+		char where[256];
+		size_t at = 0;
+		where[0] = '\0';
+		json_array_foreach(json_object_get(e, "where"), j, w)
+			if (at < sizeof(where))
+				at += (size_t)snprintf(where + at, sizeof(where) - at, "%s%s",
+						       j ? ", " : "", json_string_value(w));
+		printf("%-16s %-7s %-12s %6lld %10lld %14lld %10lld  %s\n",
+		       json_string_value(json_object_get(e, "name")),
+		       json_string_value(json_object_get(e, "source")),
+		       json_string_value(json_object_get(e, "engine")),
+		       (long long)json_integer_value(json_object_get(e, "instructions")),
+		       (long long)json_integer_value(json_object_get(e, "table_size")),
+		       (long long)json_integer_value(json_object_get(e, "runs")),
+		       (long long)json_integer_value(json_object_get(e, "fallbacks")), where);
+		printf("%-16s counters:", "");
+		json_array_foreach(json_object_get(e, "counters"), j, w)
+			printf(" %lld", (long long)json_integer_value(w));
+		printf("\n");
+	}
+}
+
 static const struct view views[] = {
+	{ "show_lb", render_lb, NULL, 0 },
 	{ "show_links", render_links, COLS(link_cols) },
 	{ "show_topology", render_rows, COLS(topology_cols) },
 	{ "status", render_status, NULL, 0 },
@@ -887,6 +937,88 @@ load_request(const char *file)
 	}
 	json_decref(req);
 	return line;
+}
+
+/* lb load's options */
+static const char *opt_name, *opt_program, *opt_tc, *opt_group, *opt_table_size;
+
+static char *dump_request(json_t *req);
+static json_int_t number_opt(const char *name, const char *text);
+
+/* base64 of n bytes (malloc'd, NUL-terminated) */
+static char *
+b64_encode(const unsigned char *p, size_t n)
+{
+	static const char a[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
+
+	if (out == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+		*o++ = a[v >> 18 & 63];
+		*o++ = a[v >> 12 & 63];
+		*o++ = i + 1 < n ? a[v >> 6 & 63] : '=';
+		*o++ = i + 2 < n ? a[v & 63] : '=';
+	}
+	*o = '\0';
+	return out;
+}
+
+/* lb load FILE.o [...] | lb unload NAME; exits on a bad line or file. */
+static char *
+lb_request(int argc, char **argv, const char **cmd)
+{
+	if (argc == 3 && strcmp(argv[1], "load") == 0) {
+		FILE *f = fopen(argv[2], "rb");
+		unsigned char *buf = NULL;
+		size_t n = 0, cap = 0, k;
+		if (f == NULL) {
+			fprintf(stderr, "aifabricctl: %s: %s\n", argv[2], strerror(errno));
+			exit(EXIT_ERR);
+		}
+		do {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 65536;
+				if (cap > (48u << 20) || (buf = realloc(buf, cap)) == NULL) {
+					fprintf(stderr, "aifabricctl: %s: too large for a request\n",
+						argv[2]);
+					exit(EXIT_ERR);
+				}
+			}
+			k = fread(buf + n, 1, cap - n, f);
+			n += k;
+		} while (k > 0);
+		fclose(f);
+		char *b64 = b64_encode(buf, n);
+		free(buf);
+		const char *base = strrchr(argv[2], '/');
+		json_t *req = json_pack("{s:s, s:s, s:s}", "cmd", "lb_load", "object",
+					b64 ? b64 : "", "file", base ? base + 1 : argv[2]);
+		free(b64);
+		if (opt_name != NULL)
+			json_object_set_new(req, "name", json_string(opt_name));
+		if (opt_program != NULL)
+			json_object_set_new(req, "program", json_string(opt_program));
+		if (opt_group != NULL)
+			json_object_set_new(req, "group", json_string(opt_group));
+		if (opt_tc != NULL)
+			json_object_set_new(req, "tc", json_integer(number_opt("tc", opt_tc)));
+		if (opt_table_size != NULL)
+			json_object_set_new(req, "table_size",
+					    json_integer(number_opt("table-size", opt_table_size)));
+		*cmd = "lb_load";
+		return dump_request(req);
+	}
+	if (argc == 3 && strcmp(argv[1], "unload") == 0) {
+		*cmd = "lb_unload";
+		return dump_request(json_pack("{s:s, s:s}", "cmd", *cmd, "name", argv[2]));
+	}
+	fprintf(stderr, "aifabricctl: lb load FILE.o [--name N] [--program P] [--tc N | "
+		"--group G] [--table-size N] | lb unload NAME | lb test FILE.o ...\n");
+	exit(EXIT_ERR);
 }
 
 /* capture start's options (getopt takes them anywhere on the line). */
@@ -1036,6 +1168,8 @@ build_request(int argc, char **argv, const char **cmd)
 	}
 	if (argc >= 1 && strcmp(argv[0], "link") == 0)
 		return link_request(argc, argv, cmd);
+	if (argc >= 1 && strcmp(argv[0], "lb") == 0)
+		return lb_request(argc, argv, cmd);
 	if (argc >= 1 && strcmp(argv[0], "trace") == 0) {
 		char *line = trace_request(argc, argv, cmd);
 		if (line != NULL)
@@ -1365,6 +1499,11 @@ main(int argc, char **argv)
 		{ "max-bytes", required_argument, NULL, 'B' },
 		{ "max-packets", required_argument, NULL, 'P' },
 		{ "switch", required_argument, NULL, 'S' },
+		{ "name", required_argument, NULL, 'N' },
+		{ "program", required_argument, NULL, 'G' },
+		{ "tc", required_argument, NULL, 'C' },
+		{ "group", required_argument, NULL, 'R' },
+		{ "table-size", required_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = NULL;
@@ -1373,6 +1512,9 @@ main(int argc, char **argv)
 	char *line, *end;
 	int opt, fd;
 
+	/* lb test: offline, its own options */
+	if (argc >= 3 && strcmp(argv[1], "lb") == 0 && strcmp(argv[2], "test") == 0)
+		return aif_lb_test_main(argc - 2, argv + 2) == 0 ? 0 : EXIT_ERR;
 	sock_path = getenv("AIFABRIC_SOCKET");
 	if (sock_path == NULL || *sock_path == '\0')
 		sock_path = AIF_CTL_DEFAULT_SOCKET;
@@ -1410,6 +1552,21 @@ main(int argc, char **argv)
 			break;
 		case 'S':
 			opt_switch = optarg;
+			break;
+		case 'N':
+			opt_name = optarg;
+			break;
+		case 'G':
+			opt_program = optarg;
+			break;
+		case 'C':
+			opt_tc = optarg;
+			break;
+		case 'R':
+			opt_group = optarg;
+			break;
+		case 'Z':
+			opt_table_size = optarg;
 			break;
 		default:
 			usage(stderr);

@@ -337,9 +337,20 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 			goto reject;
 		}
 	}
+	/* the programs it declares, loaded (nothing running changes) */
+	if (aif_lb_progs_prepare(c, cfg, err, err_len) != 0) {
+		i = 0;
+		goto undo;
+	}
 	/* compile every switch before anything running changes */
 	for (i = 0; i < n; i++) {
 		t[i] = aif_tables_compile(c->sws[i], cfg, i, err, err_len);
+		if (t[i] != NULL && aif_lb_progs_attach(c, i, cfg, t[i], err, err_len) != 0) {
+			aif_tables_free(t[i]);
+			aif_switch_gc_neighbors(c->sws[i], c->sws[i]->tables, NULL);
+			aif_switch_gc_member_slots(c->sws[i], c->sws[i]->tables);
+			t[i] = NULL;
+		}
 		if (t[i] == NULL)
 			goto undo;
 		struct aif_switch *sw = c->sws[i];
@@ -368,6 +379,7 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	}
 	aif_config_free(c->cfg);
 	c->cfg = cfg;
+	aif_lb_progs_gc(c); /* what only the old tables ran */
 	return 0;
 undo:
 	/* the switches compiled so far give back what they took */
@@ -376,6 +388,7 @@ undo:
 		aif_switch_gc_neighbors(c->sws[i], c->sws[i]->tables, NULL);
 		aif_switch_gc_member_slots(c->sws[i], c->sws[i]->tables);
 	}
+	aif_lb_progs_gc(c); /* what only the rejected config declared */
 reject:
 	aif_config_free(cfg);
 	return -1;
@@ -752,6 +765,9 @@ regenerate(struct aif_ctl *c, char *err, size_t err_len)
 	json_object_set(root, "topology", topo);
 	if (c->cfg->topology_policies != NULL)
 		json_object_set_new(root, "policies", json_loads(c->cfg->topology_policies, 0, NULL));
+	if (c->cfg->topology_lb_programs != NULL)
+		json_object_set_new(root, "lb_programs",
+				    json_loads(c->cfg->topology_lb_programs, 0, NULL));
 	char *text = json_dumps(root, JSON_COMPACT);
 	struct aif_config *nc = NULL;
 	if (text != NULL && aif_config_parse(text, strlen(text), &nc, err, err_len) == 0)
@@ -900,6 +916,9 @@ static json_t *ctl_show_captures(CTL_ARGS) { CTL_UNUSED; return cmd_show_capture
 static json_t *ctl_trace_start(CTL_ARGS) { CTL_UNUSED; return aif_ctl_trace_start(sw, req, err, err_len); }
 static json_t *ctl_trace_stop(CTL_ARGS) { CTL_UNUSED; return aif_ctl_trace_stop(sw, err, err_len); }
 static json_t *ctl_show_trace(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_trace(sw, req, err, err_len); }
+static json_t *ctl_lb_load(CTL_ARGS) { CTL_UNUSED; return aif_ctl_lb_load(c, req, err, err_len); }
+static json_t *ctl_lb_unload(CTL_ARGS) { CTL_UNUSED; return aif_ctl_lb_unload(c, req, err, err_len); }
+static json_t *ctl_show_lb(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_lb(c, sw); }
 
 static const struct ctl_cmd {
 	const char *name;

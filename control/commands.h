@@ -41,6 +41,7 @@
 #include "../dataplane/link.h"
 #include "../dataplane/switch.h"
 #include "config.h"
+#include "lb_progs.h"
 
 #define AIF_VERSION "0.1.0"
 #define AIF_CTL_CONFIG_FILE_MAX_BYTES (64u << 20) /* a load by name */
@@ -72,6 +73,7 @@ struct aif_ctl {
 	uint64_t link_rebuilds;        /* tables rebuilt for a link change */
 	struct aif_link **links;       /* the fabric's emulated links (show links) */
 	uint32_t n_links;
+	struct aif_lb_progs lb;        /* load-balancing programs (lb_progs.h) */
 };
 
 /* Add a switch (in the config's order); the first becomes c->sw. */

@@ -213,6 +213,7 @@
 #include <jansson.h>
 
 #include "../dataplane/sched.h"
+#include "../dataplane/tables.h"
 #include "topology.h"
 
 #define PATH_LEN 256
@@ -754,6 +755,40 @@ parse_lb_adaptive(struct pctx *c, json_t *j, const char *path,
 	return 0;
 }
 
+/*
+ * A scheme: a built-in name, or "bpf:NAME" for the program NAME of
+ * "lb_programs" (*prog its index).  Like get_enum: 1 found, 0 absent, -1.
+ */
+static int
+get_scheme(struct pctx *c, json_t *obj, const char *path, const char *key, uint8_t *scheme,
+	   uint8_t *prog)
+{
+	const char *s = NULL;
+	char fp[PATH_LEN];
+	int rc = get_string(c, obj, path, key, false, &s);
+
+	if (rc <= 0)
+		return rc;
+	if (strncmp(s, "bpf:", 4) != 0)
+		return get_enum(c, obj, path, key, lb_schemes, "scheme", scheme);
+	path_key(fp, path, key);
+	for (uint8_t i = 0; i < c->cfg->n_lb_programs; i++)
+		if (strcmp(c->cfg->lb_programs[i].name, s + 4) == 0) {
+			*scheme = AIF_LB_PROG;
+			*prog = i;
+			return 1;
+		}
+	if (c->cfg->n_lb_programs == 0)
+		return fail(c, fp, "no program '%s': \"lb_programs\" declares none", s + 4);
+	char names[256];
+	size_t at = 0;
+	names[0] = '\0';
+	for (uint8_t i = 0; i < c->cfg->n_lb_programs && at < sizeof(names); i++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", i ? ", " : "",
+				       c->cfg->lb_programs[i].name);
+	return fail(c, fp, "no program '%s' in \"lb_programs\" (it has %s)", s + 4, names);
+}
+
 /* "per_tc": {"3": "spray"}: keys "0".."7", values scheme names. */
 static int
 parse_lb_per_tc(struct pctx *c, json_t *j, const char *path,
@@ -770,7 +805,7 @@ parse_lb_per_tc(struct pctx *c, json_t *j, const char *path,
 		if (strlen(key) != 1 || key[0] < '0' || key[0] > '7')
 			return fail(c, fp, "key must be a traffic class 0..7");
 		unsigned tc = (unsigned)(key[0] - '0');
-		if (get_enum(c, j, path, key, lb_schemes, "scheme", &lb->scheme_by_tc[tc]) < 0)
+		if (get_scheme(c, j, path, key, &lb->scheme_by_tc[tc], &lb->prog_by_tc[tc]) < 0)
 			return -1;
 		lb->tc_scheme_set |= (uint8_t)(1u << tc);
 	}
@@ -794,7 +829,7 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 	int rc;
 
 	if (check_object(c, j, path, keys) < 0 ||
-	    get_enum(c, j, path, "scheme", lb_schemes, "scheme", &lb->scheme) < 0 ||
+	    get_scheme(c, j, path, "scheme", &lb->scheme, &lb->prog) < 0 ||
 	    get_enum(c, j, path, "hash", hashes, "hash", &lb->hash_alg) < 0 ||
 	    get_int(c, j, path, "buckets_per_member", false, 1, 256, &bpm) < 0)
 		return -1;
@@ -821,8 +856,70 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 			return -1;
 	}
 	for (unsigned tc = 0; tc < 8; tc++)
-		if (!((lb->tc_scheme_set >> tc) & 1))
+		if (!((lb->tc_scheme_set >> tc) & 1)) {
 			lb->scheme_by_tc[tc] = lb->scheme;
+			lb->prog_by_tc[tc] = lb->prog;
+		}
+	return 0;
+}
+
+/*
+ * "lb_programs": {"NAME": {"object": "x.o", "program": "p", "table_size": N}}:
+ * load-balancing programs, used by "scheme": "bpf:NAME".  The objects are
+ * read when the config is applied (a missing or bad one rejects it then).
+ */
+static int
+parse_lb_programs(struct pctx *c, json_t *root)
+{
+	static const char *const keys[] = {"object", "program", "table_size", NULL};
+	json_t *o = json_object_get(root, "lb_programs"), *v;
+	const char *key;
+	char fp[PATH_LEN];
+
+	if (o == NULL)
+		return 0;
+	if (!json_is_object(o))
+		return fail(c, "$.lb_programs", "expected object, got %s", type_name(o));
+	if (json_object_size(o) > AIF_LB_MAX_PROGS)
+		return fail(c, "$.lb_programs", "too many programs (%zu, max %d)",
+			    json_object_size(o), AIF_LB_MAX_PROGS);
+	c->cfg->lb_programs = calloc(AIF_LB_MAX_PROGS, sizeof(*c->cfg->lb_programs));
+	if (c->cfg->lb_programs == NULL)
+		return fail(c, "$.lb_programs", "out of memory");
+	json_object_foreach(o, key, v) {
+		struct aif_lb_prog_spec *sp = &c->cfg->lb_programs[c->cfg->n_lb_programs];
+		const char *obj = NULL, *prog = NULL;
+		long long size = 0;
+		path_key(fp, "$.lb_programs", key);
+		if (check_name(c, fp, key) < 0)
+			return -1;
+		if (check_object(c, v, fp, keys) < 0 ||
+		    get_string(c, v, fp, "object", true, &obj) < 0 ||
+		    get_string(c, v, fp, "program", false, &prog) < 0 ||
+		    get_int(c, v, fp, "table_size", false, 16, 1 << 24, &size) < 0)
+			return -1;
+		if (size & (size - 1)) {
+			char tp[PATH_LEN];
+			path_key(tp, fp, "table_size");
+			return fail(c, tp, "must be a power of two, got %lld", size);
+		}
+		if (obj[0] == '\0' || strlen(obj) >= sizeof(sp->object)) {
+			char tp[PATH_LEN];
+			path_key(tp, fp, "object");
+			return fail(c, tp, "must be a file name of 1..%zu bytes",
+				    sizeof(sp->object) - 1);
+		}
+		if (prog != NULL && strlen(prog) >= sizeof(sp->program)) {
+			char tp[PATH_LEN];
+			path_key(tp, fp, "program");
+			return fail(c, tp, "too long (max %zu bytes)", sizeof(sp->program) - 1);
+		}
+		snprintf(sp->name, sizeof(sp->name), "%s", key);
+		snprintf(sp->object, sizeof(sp->object), "%s", obj);
+		snprintf(sp->program, sizeof(sp->program), "%s", prog != NULL ? prog : "");
+		sp->table_size = (uint32_t)size;
+		c->cfg->n_lb_programs++;
+	}
 	return 0;
 }
 
@@ -2386,7 +2483,7 @@ static int
 parse_root(struct pctx *c, json_t *root)
 {
 	static const char *const keys[] = {"policies", "switches", "hosts",
-					   "links", NULL};
+					   "links", "lb_programs", NULL};
 	json_t *switches;
 
 	/* a generated fabric becomes switches, links and hosts (topology.h);
@@ -2396,12 +2493,16 @@ parse_root(struct pctx *c, json_t *root)
 		c->cfg->topology = json_dumps(topo, JSON_COMPACT);
 		const json_t *pol = json_object_get(root, "policies");
 		c->cfg->topology_policies = pol != NULL ? json_dumps(pol, JSON_COMPACT) : NULL;
-		if (c->cfg->topology == NULL || (pol != NULL && c->cfg->topology_policies == NULL))
+		const json_t *lbp = json_object_get(root, "lb_programs");
+		c->cfg->topology_lb_programs = lbp != NULL ? json_dumps(lbp, JSON_COMPACT) : NULL;
+		if (c->cfg->topology == NULL || (pol != NULL && c->cfg->topology_policies == NULL) ||
+		    (lbp != NULL && c->cfg->topology_lb_programs == NULL))
 			return fail(c, "$.topology", "out of memory");
 	}
 	if (aif_topology_expand(root, c->err, c->err_len) != 0)
 		return -1;
 	if (check_object(c, root, "$", keys) < 0 ||
+	    parse_lb_programs(c, root) < 0 ||
 	    parse_policies(c, root) < 0 ||
 	    get_array(c, root, "$", "switches", true, 1, AIF_MAX_SWITCHES,
 		      &switches) < 0 ||
@@ -2661,6 +2762,8 @@ aif_config_free(struct aif_config *cfg)
 	free(cfg->hosts);
 	free(cfg->topology);
 	free(cfg->topology_policies);
+	free(cfg->topology_lb_programs);
+	free(cfg->lb_programs);
 	free(cfg);
 }
 

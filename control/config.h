@@ -98,8 +98,18 @@ struct aif_host_params {
  * rebuild of those tables for a link change hold one each.  Control thread
  * only; the count is atomic all the same, as it costs nothing here.
  */
+/* A load-balancing program the config declares ("lb_programs"). */
+struct aif_lb_prog_spec {
+	char name[64];          /* the key: "scheme": "bpf:<name>" */
+	char object[4096];      /* "object": the eBPF object file */
+	char program[64];       /* "program": which of its programs ("": its only one) */
+	uint32_t table_size;    /* "table_size": flow-table entries (0: default) */
+};
+
 struct aif_config {
 	uint32_t refs;                      /* aif_config_ref / aif_config_free */
+	uint8_t n_lb_programs;
+	struct aif_lb_prog_spec *lb_programs; /* [n_lb_programs] */
 	uint16_t n_policies;
 	struct aif_policy_params *policies; /* [0] is "default" when none is named */
 	uint16_t n_switches;
@@ -113,6 +123,7 @@ struct aif_config {
 	 * down; NULL otherwise */
 	char *topology;
 	char *topology_policies; /* and the "policies" beside it (NULL: none) */
+	char *topology_lb_programs; /* and the "lb_programs" (NULL: none) */
 };
 
 /*

@@ -63,6 +63,13 @@
 	  AIF_CTL_F_ONE | AIF_CTL_F_CONFIG, "record the path of matching packets")       \
 	_(trace_stop, "trace stop", "", AIF_CTL_F_ONE | AIF_CTL_F_CONFIG, "stop tracing") \
 	_(show_trace, "show trace", "", AIF_CTL_F_ONE | AIF_CTL_F_CONFIG | AIF_CTL_F_WORDS, \
-	  "the packets traced")
+	  "the packets traced")                                                          \
+	_(lb_load, "lb load",                                                            \
+	  "FILE.o [--name NAME] [--program P] [--tc N | --group G] [--table-size N]",    \
+	  0, "load a load-balancing program (eBPF) into the switch(es) under traffic")   \
+	_(lb_unload, "lb unload", "NAME", 0,                                             \
+	  "stop a program lb load loaded; the policy's schemes take over")              \
+	_(show_lb, "show lb", "", AIF_CTL_VIEW,                                          \
+	  "load-balancing programs: where they run, engine, runs, fallbacks, counters")
 
 #endif /* AIF_CTL_COMMANDS_H */

@@ -1561,8 +1561,12 @@ main(int argc, char **argv)
 		goto out;
 	}
 
-	/* Applied as a load is (control owns cfg from here, or it is freed). */
+	/* Applied as a load is (control owns cfg from here, or it is freed);
+	 * the operator's config names program objects by path, a client's
+	 * only by name in --config-dir */
+	ctl.lb.objects_by_path = true;
 	n = aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err));
+	ctl.lb.objects_by_path = false;
 	if (n != 0) {
 		fprintf(stderr, "config %s: %s\n", o.config, err);
 		goto out;
@@ -1881,6 +1885,7 @@ out:
 		aif_worker_free(runners[i]);
 	for (uint16_t s = 0; s < fab.n_sw; s++)
 		aif_capture_free(fab.sw[s]);
+	aif_lb_progs_free(&ctl); /* (its states are per switch shard) */
 	if (built)
 		aif_fabric_free(&fab);
 	aif_workload_free(&wl); /* the hosts, after the ports that were theirs */

@@ -34,6 +34,7 @@ enum aif_lb_scheme {
 	AIF_LB_FLOWLET = 2,  /* "flowlet": LetFlow / least-loaded per flowlet */
 	AIF_LB_SPRAY = 3,    /* "spray": per packet, round robin / random / DRILL */
 	AIF_LB_ADAPTIVE = 4, /* "adaptive": quality bands (DLB / Spectrum-X-like) */
+	AIF_LB_PROG = 5,     /* "bpf:NAME": a load-balancing program (lb_prog.h) */
 	AIF_LB_N_SCHEMES
 };
 enum aif_flowlet_mode { AIF_FLOWLET_RANDOM = 0, AIF_FLOWLET_LEAST_LOADED = 1 };
@@ -47,6 +48,9 @@ struct aif_lb_params {
 	uint32_t hash_fields; /* AIF_HF_* mask, default AIF_HF_DEFAULT */
 	uint8_t scheme_by_tc[8]; /* "per_tc": {"3": "spray"}; default: scheme */
 	uint8_t tc_scheme_set;   /* bit tc: scheme_by_tc[tc] was given */
+	uint8_t prog;            /* scheme "bpf:NAME": index of NAME in the
+				  * config's lb_programs */
+	uint8_t prog_by_tc[8];   /* the same per traffic class */
 	/* "flowlet" */
 	aif_time_ns flowlet_gap_ns;   /* "gap_us", default 100 us */
 	aif_time_ns flowlet_age_ns;   /* "aging_us", default 2 ms */

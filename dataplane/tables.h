@@ -82,6 +82,7 @@ struct aif_group {
 	 * choose among all, and the packets meet the port_down drop. */
 	uint64_t up_mask;
 	uint16_t n_up;
+	uint8_t prog;     /* AIF_LB_PROG_NONE (0), or 1 + an lb_progs[] index */
 	char name[AIF_NAME_MAX];
 	uint8_t up[AIF_MAX_MEMBERS];
 };
@@ -98,6 +99,16 @@ struct aif_port_l3 {
 	uint16_t vlan_id;  /* 0..4094, valid when tagged */
 	uint8_t tagged;    /* 0 or 1: a single load and OR in the rewrite */
 	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS];
+};
+
+/* Load-balancing programs the tables use (control loads them; lb_prog.h). */
+#define AIF_LB_MAX_PROGS 8
+#define AIF_LB_PROG_NONE 0 /* struct aif_group prog: no program */
+struct aif_lb_prog;
+struct aif_lb_prog_state;
+struct aif_lb_prog_ref {
+	const struct aif_lb_prog *prog;
+	struct aif_lb_prog_state *const *st; /* [shard]: each worker's state */
 };
 
 struct aif_tables {
@@ -122,6 +133,12 @@ struct aif_tables {
 	bool lb_adaptive;         /* some traffic class uses the adaptive scheme */
 	bool lb_load_aware;       /* some scheme in use reads queue depths */
 	bool fib_compact;         /* route tables are trees (switch.h): cached */
+	/* load-balancing programs: the scheme of a traffic class that is
+	 * AIF_LB_PROG runs lb_progs[lb_prog_by_tc[tc]]; a group whose prog is
+	 * not AIF_LB_PROG_NONE runs lb_progs[prog - 1] whatever the class */
+	uint8_t n_lb_progs;
+	uint8_t lb_prog_by_tc[8];
+	struct aif_lb_prog_ref lb_progs[AIF_LB_MAX_PROGS];
 	struct aif_qos_config *qos; /* lossless QoS of the switch's policy */
 };
 

@@ -10,7 +10,8 @@
  * quality bands), the switch's load-balancing params, the bytes queued on
  * every egress port now, the worker's random source and now_ns.  Adding a
  * scheme is one file in pipelines/ plus one line in aif_lb_schemes (lb.c);
- * the programmable (eBPF) schemes will plug in here too.
+ * schemes loaded at run time as eBPF programs are one more, "bpf"
+ * (lb_prog.h).
  *
  * Reads:  pkt->hash; the group; the context.
  * Writes: the worker's aif_lb_state only (never the tables).
@@ -31,6 +32,7 @@
  *   adaptive    every member gets a quality band 0..7 from its port's recent
  *               transmitted load (EWMA) and queued bytes, refreshed every
  *               period_ns; the best band wins, per packet or per flowlet.
+ *   bpf         a program loaded at run time (lb_prog.h) returns the member.
  */
 #ifndef AIF_LB_H
 #define AIF_LB_H
@@ -44,6 +46,7 @@
 #include "../dataplane/rng.h"
 #include "../dataplane/tables.h"
 #include "../dataplane/types.h"
+#include "../include/aifabric/lb_prog.h"
 
 #define AIF_FLOWLET_MAX AIF_FLOWLET_TABLE_MAX /* flowlet table entries per worker */
 
@@ -74,6 +77,13 @@ struct aif_lb_state {
 	uint64_t reselections[AIF_MAX_MEMBER_SLOTS];
 	uint64_t flowlet_collisions[AIF_MAX_MEMBER_SLOTS]; /* by the shared member */
 	struct aif_flowlet_entry flowlet[AIF_FLOWLET_MAX];
+	/* load-balancing programs: the context, its group part filled for
+	 * (generation, group, program, time) and reused while they hold */
+	uint64_t prog_ctx_gen;
+	aif_time_ns prog_ctx_ns;
+	uint16_t prog_ctx_group;
+	uint8_t prog_ctx_prog;
+	struct aif_lb_prog_ctx prog_ctx;
 };
 
 struct aif_lb_ctx {
@@ -83,6 +93,8 @@ struct aif_lb_ctx {
 	struct aif_rng *rng;
 	aif_time_ns now_ns;
 	uint16_t group;                      /* index of g in the tables */
+	uint16_t shard;                      /* the worker's shard (programs' state) */
+	const struct aif_tables *t;          /* (programs: lb_progs) */
 };
 
 /* Returns the member offset in [0, g->n). */
@@ -151,6 +163,10 @@ uint32_t aif_lb_spray_select(const struct aif_group *g, const struct aif_member 
 uint32_t aif_lb_adaptive_select(const struct aif_group *g, const struct aif_member *members,
 				const uint8_t *buckets, const struct aif_pkt *m,
 				struct aif_lb_ctx *x);
+/* A load-balancing program (lb_prog.c): the group's, else its class's. */
+uint32_t aif_lb_prog_select(const struct aif_group *g, const struct aif_member *members,
+			    const uint8_t *buckets, const struct aif_pkt *m,
+			    struct aif_lb_ctx *x);
 
 /* How a new flowlet picks its member: returns an offset in [0, g->n). */
 typedef uint32_t (*aif_lb_pick_fn)(const struct aif_group *g,

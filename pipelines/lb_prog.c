@@ -12,6 +12,7 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
+#include "lb.h"
 #include "lb_prog.h"
 #include "lb_prog_elf.h"
 
@@ -683,4 +684,35 @@ aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_t
 	c->opcode = m->bth_opcode;
 	c->in_port = m->in_port;
 	c->now_ns = now_ns;
+}
+
+/* ---- the scheme ---- */
+
+uint32_t
+aif_lb_prog_select(const struct aif_group *g, const struct aif_member *members,
+		   const uint8_t *buckets, const struct aif_pkt *m, struct aif_lb_ctx *x)
+{
+	const struct aif_tables *t = x->t;
+	struct aif_lb_state *st = x->st;
+	uint8_t pi = g->prog != AIF_LB_PROG_NONE ? (uint8_t)(g->prog - 1)
+						 : t->lb_prog_by_tc[m->tc & 7];
+
+	if (unlikely(pi >= t->n_lb_progs))
+		return aif_lb_bucket_pick(g, buckets, m->hash); /* (compile never does it) */
+	const struct aif_lb_prog_ref *r = &t->lb_progs[pi];
+	if (st->prog_ctx_gen != t->generation || st->prog_ctx_ns != x->now_ns ||
+	    st->prog_ctx_group != x->group || st->prog_ctx_prog != pi) {
+		/* the group's part: once per burst and group */
+		aif_lb_prog_ctx_group(&st->prog_ctx, g, x->group, members, x->port_qbytes,
+				      st->band, st->load_ewma_bps, x->p, r->prog->table_size);
+		st->prog_ctx_gen = t->generation;
+		st->prog_ctx_ns = x->now_ns;
+		st->prog_ctx_group = x->group;
+		st->prog_ctx_prog = pi;
+	}
+	aif_lb_prog_ctx_packet(&st->prog_ctx, m, x->now_ns);
+	struct aif_lb_prog_env env = {
+		.st = r->st[x->shard], .rng = x->rng, .g = g, .buckets = buckets,
+	};
+	return aif_lb_prog_run(r->prog, &st->prog_ctx, &env);
 }

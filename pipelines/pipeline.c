@@ -207,7 +207,8 @@ resolve(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_t nh)
 		const struct aif_group *g = &x->groups[aif_nh_index(nh)];
 		const struct aif_member *mem = &x->members[g->first];
 		uint32_t k = 0;
-		uint8_t scheme = x->scheme_by_tc[m->tc & 7];
+		uint8_t scheme = g->prog == AIF_LB_PROG_NONE ? x->scheme_by_tc[m->tc & 7]
+							      : AIF_LB_PROG;
 		if (g->n > 1) {
 			m->hash = aif_flow_hash(m, x->hash_fields, x->hash_alg, x->seed);
 			const uint8_t *bk = x->buckets + g->bucket_first;
@@ -362,7 +363,7 @@ aif_pipeline_run(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port
 		rte_fib6_lookup_bulk(t->fib6, b.ip6, b.nh6, b.n6);
 	struct aif_lb_ctx lbx = {
 		.st = f->lb, .p = &t->lb, .port_qbytes = f->port_qbytes,
-		.rng = &f->rng, .now_ns = now_ns,
+		.rng = &f->rng, .now_ns = now_ns, .shard = f->shard, .t = t,
 	};
 	const struct fwd_ctx x = {
 		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,

@@ -338,14 +338,15 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		}
 	}
 	/* the programs it declares, loaded (nothing running changes) */
-	if (aif_lb_progs_prepare(c, cfg, err, err_len) != 0) {
+	struct aif_lb_env lbv = aif_ctl_lb_env(c);
+	if (aif_lb_progs_prepare(&c->lb, &lbv, cfg, err, err_len) != 0) {
 		i = 0;
 		goto undo;
 	}
 	/* compile every switch before anything running changes */
 	for (i = 0; i < n; i++) {
 		t[i] = aif_tables_compile(c->sws[i], cfg, i, err, err_len);
-		if (t[i] != NULL && aif_lb_progs_attach(c, i, cfg, t[i], err, err_len) != 0) {
+		if (t[i] != NULL && aif_lb_progs_attach(&c->lb, &lbv, i, cfg, t[i], err, err_len) != 0) {
 			aif_tables_free(t[i]);
 			aif_switch_gc_neighbors(c->sws[i], c->sws[i]->tables, NULL);
 			aif_switch_gc_member_slots(c->sws[i], c->sws[i]->tables);
@@ -379,7 +380,8 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	}
 	aif_config_free(c->cfg);
 	c->cfg = cfg;
-	aif_lb_progs_gc(c); /* what only the old tables ran */
+	lbv.running = cfg;
+	aif_lb_progs_gc(&c->lb, &lbv); /* what only the old tables ran */
 	return 0;
 undo:
 	/* the switches compiled so far give back what they took */
@@ -388,10 +390,17 @@ undo:
 		aif_switch_gc_neighbors(c->sws[i], c->sws[i]->tables, NULL);
 		aif_switch_gc_member_slots(c->sws[i], c->sws[i]->tables);
 	}
-	aif_lb_progs_gc(c); /* what only the rejected config declared */
+	aif_lb_progs_gc(&c->lb, &lbv); /* what only the rejected config declared */
 reject:
 	aif_config_free(cfg);
 	return -1;
+}
+
+struct aif_lb_env
+aif_ctl_lb_env(const struct aif_ctl *c)
+{
+	return (struct aif_lb_env){ .sws = c->sws, .n_sw = c->n_sw,
+				    .config_dir = c->config_dir, .running = c->cfg };
 }
 
 int

@@ -88,6 +88,13 @@ int aif_ctl_add_switch(struct aif_ctl *c, struct aif_switch *sw);
 json_t *aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 			 size_t err_len);
 
+/* Load-balancing programs (lb_cmds.c, lb_progs.h): lb load, lb unload,
+ * show lb; and what the registry is given of the daemon. */
+json_t *aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len);
+json_t *aif_ctl_lb_unload(struct aif_ctl *c, json_t *req, char *err, size_t err_len);
+json_t *aif_ctl_show_lb(struct aif_ctl *c, const struct aif_switch *sw);
+struct aif_lb_env aif_ctl_lb_env(const struct aif_ctl *c);
+
 /* QoS views (qos_views.c); NULL with err when QoS is off. */
 json_t *aif_ctl_show_pfc(const struct aif_switch *sw, aif_time_ns now_ns, char *err,
 			 size_t err_len);

@@ -23,12 +23,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
+#include "../dataplane/switch.h"
 #include "../dataplane/tables.h"
 #include "config.h"
-
-struct aif_ctl;
 
 #define AIF_LB_LOADED_MAX 16 /* programs a daemon holds at once */
 
@@ -55,31 +52,43 @@ struct aif_lb_progs {
 	bool objects_by_path;
 };
 
+/* What the registry needs of the daemon, per call. */
+struct aif_lb_env {
+	struct aif_switch *const *sws; /* the switches, in config order */
+	uint16_t n_sw;
+	const char *config_dir;        /* --config-dir, or NULL */
+	const struct aif_config *running; /* the running config, or NULL */
+};
+
 /*
  * Before a config is compiled: load the programs it declares that are not
  * loaded as declared already.  0, or -1 with err ("$.lb_programs.NAME...").
  * What it loaded stays until aif_lb_progs_gc.
  */
-int aif_lb_progs_prepare(struct aif_ctl *c, const struct aif_config *cfg, char *err,
-			 size_t err_len);
+int aif_lb_progs_prepare(struct aif_lb_progs *r, const struct aif_lb_env *v,
+			 const struct aif_config *cfg, char *err, size_t err_len);
 
 /*
  * Fill compiled tables t of switch i (not yet published) with the programs
  * they run (above); 0, or -1 with err (a client attachment to a group the
  * switch does not have).
  */
-int aif_lb_progs_attach(struct aif_ctl *c, uint16_t i, const struct aif_config *cfg,
-			struct aif_tables *t, char *err, size_t err_len);
+int aif_lb_progs_attach(struct aif_lb_progs *r, const struct aif_lb_env *v, uint16_t i,
+			const struct aif_config *cfg, struct aif_tables *t, char *err,
+			size_t err_len);
 
-/* After tables were published: free the programs no config or client uses. */
-void aif_lb_progs_gc(struct aif_ctl *c);
+/* After tables were published: free the programs neither the running
+ * config nor a client uses. */
+void aif_lb_progs_gc(struct aif_lb_progs *r, const struct aif_lb_env *v);
 
 /* Free them all (the daemon's exit, after its workers stopped). */
-void aif_lb_progs_free(struct aif_ctl *c);
+void aif_lb_progs_free(struct aif_lb_progs *r, const struct aif_lb_env *v);
 
-/* Commands (ctl_commands.h): lb_load, lb_unload, show_lb. */
-json_t *aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len);
-json_t *aif_ctl_lb_unload(struct aif_ctl *c, json_t *req, char *err, size_t err_len);
-json_t *aif_ctl_show_lb(struct aif_ctl *c, const struct aif_switch *sw);
+/* Entries, for the commands (lb_cmds.c): the client's program called
+ * name (or NULL); add (-1: full); remove; free (and its states). */
+struct aif_lb_loaded *aif_lb_progs_client(struct aif_lb_progs *r, const char *name);
+int aif_lb_progs_add(struct aif_lb_progs *r, struct aif_lb_loaded *e);
+void aif_lb_progs_remove(struct aif_lb_progs *r, const struct aif_lb_loaded *e);
+void aif_lb_loaded_free(struct aif_lb_loaded *e, const struct aif_lb_env *v);
 
 #endif /* AIF_LB_PROGS_H */

@@ -1885,7 +1885,8 @@ out:
 		aif_worker_free(runners[i]);
 	for (uint16_t s = 0; s < fab.n_sw; s++)
 		aif_capture_free(fab.sw[s]);
-	aif_lb_progs_free(&ctl); /* (its states are per switch shard) */
+	struct aif_lb_env lbv = aif_ctl_lb_env(&ctl);
+	aif_lb_progs_free(&ctl.lb, &lbv); /* (its states are per switch shard) */
 	if (built)
 		aif_fabric_free(&fab);
 	aif_workload_free(&wl); /* the hosts, after the ports that were theirs */

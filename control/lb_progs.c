@@ -238,11 +238,12 @@ aif_lb_progs_attach(struct aif_lb_progs *r, const struct aif_lb_env *v, uint16_t
 				t->lb_prog_by_tc[tc] = (uint8_t)k;
 			}
 	}
-	if (t->n_lb_progs > 0) {
-		/* programs see queue depths and load bands */
-		t->lb_adaptive = true;
-		t->lb_load_aware = true;
-	}
+	for (uint8_t k = 0; k < t->n_lb_progs; k++)
+		if (t->lb_progs[k].prog->ctx_uses & AIF_LB_CTX_GROUP) {
+			/* it reads the members: queue depths and load bands kept */
+			t->lb_adaptive = true;
+			t->lb_load_aware = true;
+		}
 	return 0;
 }
 

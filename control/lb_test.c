@@ -350,7 +350,7 @@ aif_lb_test_main(int argc, char **argv)
 		sim_advance(&s[0], tr.t[i]);
 		aif_lb_prog_ctx_group(c, &s[0].g, 0, s[0].mem, s[0].qb, NULL, NULL, &pol.lb,
 				      p->table_size);
-		aif_lb_prog_ctx_packet(c, &tr.m[i], tr.t[i]);
+		aif_lb_prog_ctx_packet(c, &tr.m[i], tr.t[i], p->ctx_uses, &s[0].g, s[0].buckets);
 		uint32_t k = aif_lb_prog_run(p, c, &env);
 		pick[i] = k;
 		s[0].q[k] += tr.bytes[i];

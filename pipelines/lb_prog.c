@@ -199,6 +199,8 @@ struct regs {
 	uint16_t nz32;     /* bit r: low 32 bits known != 0 */
 	uint16_t shl32;    /* bit r: (nz32 value) << 32 */
 	int32_t off[11];   /* context offset when ctx bit set, -1 unknown */
+	uint8_t spilled;   /* a pointer into the context was stored in memory:
+			    * any 8-byte load from the stack may be one */
 	uint8_t seen;
 };
 
@@ -218,6 +220,7 @@ merge(struct regs *to, const struct regs *from)
 			to->off[r] = from->off[r];
 	}
 	to->ctx |= from->ctx;
+	to->spilled |= from->spilled;
 	to->nz64 &= from->nz64;
 	to->nz32 &= from->nz32;
 	to->shl32 &= from->shl32;
@@ -242,8 +245,36 @@ ctx_field_nonzero(int32_t off, uint8_t size)
 			     off == (int32_t)offsetof(struct aif_lb_prog_ctx, version));
 }
 
+/* Which parts of the context a read of size bytes at off touches (-1:
+ * unknown, all of them). */
+static uint32_t
+ctx_parts(int32_t off, uint32_t size)
+{
+	static const struct { uint32_t from, to, part; } parts[] = {
+		{ offsetof(struct aif_lb_prog_ctx, ip_version),
+		  offsetof(struct aif_lb_prog_ctx, src_ip), AIF_LB_CTX_L4 },
+		{ offsetof(struct aif_lb_prog_ctx, src_ip),
+		  offsetof(struct aif_lb_prog_ctx, dest_qp), AIF_LB_CTX_ADDR },
+		{ offsetof(struct aif_lb_prog_ctx, dest_qp),
+		  offsetof(struct aif_lb_prog_ctx, now_ns), AIF_LB_CTX_ROCE },
+		{ offsetof(struct aif_lb_prog_ctx, group),
+		  sizeof(struct aif_lb_prog_ctx), AIF_LB_CTX_GROUP },
+		{ offsetof(struct aif_lb_prog_ctx, ecmp_member),
+		  offsetof(struct aif_lb_prog_ctx, ip_version), AIF_LB_CTX_ECMP },
+	};
+	uint32_t m = 0;
+
+	if (off < 0)
+		return AIF_LB_CTX_ALL;
+	for (unsigned k = 0; k < RTE_DIM(parts); k++)
+		if ((uint32_t)off < parts[k].to && (uint32_t)off + size > parts[k].from)
+			m |= parts[k].part;
+	return m;
+}
+
 static int
-check_flow(const uint64_t *v, uint32_t n, const char *sec, char *err, size_t err_len)
+check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char *err,
+	   size_t err_len)
 {
 	struct regs *in = calloc(n + 1, sizeof(*in));
 
@@ -280,9 +311,16 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, char *err, size_t err
 				       SZ(x.op) == 0x10 ? 1 : 8;
 			bool nz = ((s.ctx >> sr) & 1) && s.off[sr] >= 0 &&
 				  ctx_field_nonzero(s.off[sr] + x.off, size);
+			if ((s.ctx >> sr) & 1)
+				*uses |= ctx_parts(s.off[sr] < 0 ? -1 : s.off[sr] + x.off, size);
+			bool may_ctx = s.spilled && size == 8 && !((s.ctx >> sr) & 1);
 			clobber(&s, d);
 			if (nz)
 				s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+			if (may_ctx) { /* perhaps the pointer stored earlier */
+				s.ctx |= (uint16_t)(1u << d);
+				s.off[d] = -1;
+			}
 			break;
 		}
 		case C_ST:
@@ -292,6 +330,8 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, char *err, size_t err
 				FAIL("section %s: instruction %u: writes to the context (it is "
 				     "read-only)", sec, i);
 			}
+			if (cls == C_STX && ((s.ctx >> sr) & 1))
+				s.spilled = 1;
 			if (cls == C_STX && OP(x.op) == 0xc0) /* atomic with fetch */
 				clobber(&s, (x.imm & 0x01) ? sr : 0);
 			break;
@@ -524,7 +564,8 @@ aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name
 				 log[0] ? log : rte_strerror(rte_errno));
 		goto out;
 	}
-	if (check_flow(e.insns, e.n_insns, e.section, err, err_len) != 0) {
+	uint32_t uses = 0;
+	if (check_flow(e.insns, e.n_insns, e.section, &uses, err, err_len) != 0) {
 		rte_bpf_destroy(b);
 		goto out;
 	}
@@ -538,6 +579,7 @@ aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name
 	snprintf(p->section, sizeof(p->section), "%s", e.section);
 	p->n_insns = e.n_insns;
 	p->table_size = table_size;
+	p->ctx_uses = uses;
 	p->bpf = b;
 	struct rte_bpf_jit jit;
 	if (rte_bpf_get_jit(b, &jit) == 0 && jit.func != NULL) {
@@ -654,16 +696,25 @@ aif_lb_prog_ctx_group(struct aif_lb_prog_ctx *c, const struct aif_group *g, uint
 }
 
 void
-aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns)
+aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns,
+		       uint32_t uses, const struct aif_group *g, const uint8_t *buckets)
 {
+	c->version = AIF_LB_PROG_VERSION;
 	c->hash = m->hash;
-	c->ip_version = m->kind == AIF_PKT_IPV6 ? 6 : 4;
-	c->l4_proto = m->l4_proto;
-	c->tc = m->tc;
-	c->roce = (m->flags & AIF_PKT_F_ROCE) != 0;
-	c->src_port = rte_be_to_cpu_16(m->src_port);
-	c->dst_port = rte_be_to_cpu_16(m->dst_port);
-	if (c->ip_version == 4) {
+	c->now_ns = now_ns;
+	if (uses & AIF_LB_CTX_ECMP)
+		c->ecmp_member = buckets[(uint32_t)(((uint64_t)m->hash * g->n_buckets) >> 32)];
+	if (uses & AIF_LB_CTX_L4) {
+		c->ip_version = m->kind == AIF_PKT_IPV6 ? 6 : 4;
+		c->l4_proto = m->l4_proto;
+		c->tc = m->tc;
+		c->roce = (m->flags & AIF_PKT_F_ROCE) != 0;
+		c->src_port = rte_be_to_cpu_16(m->src_port);
+		c->dst_port = rte_be_to_cpu_16(m->dst_port);
+	}
+	if (!(uses & AIF_LB_CTX_ADDR)) {
+		/* not read */
+	} else if (m->kind != AIF_PKT_IPV6) {
 		c->src_ip[0] = (uint32_t)m->src.b[0] << 24 | (uint32_t)m->src.b[1] << 16 |
 			       (uint32_t)m->src.b[2] << 8 | m->src.b[3];
 		c->dst_ip[0] = (uint32_t)m->dst.b[0] << 24 | (uint32_t)m->dst.b[1] << 16 |
@@ -679,11 +730,12 @@ aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_t
 				       (uint32_t)d[2] << 8 | d[3];
 		}
 	}
-	c->dest_qp = m->dest_qp;
-	c->psn = m->psn;
-	c->opcode = m->bth_opcode;
-	c->in_port = m->in_port;
-	c->now_ns = now_ns;
+	if (uses & AIF_LB_CTX_ROCE) {
+		c->dest_qp = m->dest_qp;
+		c->psn = m->psn;
+		c->opcode = m->bth_opcode;
+		c->in_port = m->in_port;
+	}
 }
 
 /* ---- the scheme ---- */
@@ -700,8 +752,9 @@ aif_lb_prog_select(const struct aif_group *g, const struct aif_member *members,
 	if (unlikely(pi >= t->n_lb_progs))
 		return aif_lb_bucket_pick(g, buckets, m->hash); /* (compile never does it) */
 	const struct aif_lb_prog_ref *r = &t->lb_progs[pi];
-	if (st->prog_ctx_gen != t->generation || st->prog_ctx_ns != x->now_ns ||
-	    st->prog_ctx_group != x->group || st->prog_ctx_prog != pi) {
+	if ((r->prog->ctx_uses & AIF_LB_CTX_GROUP) &&
+	    (st->prog_ctx_gen != t->generation || st->prog_ctx_ns != x->now_ns ||
+	     st->prog_ctx_group != x->group || st->prog_ctx_prog != pi)) {
 		/* the group's part: once per burst and group */
 		aif_lb_prog_ctx_group(&st->prog_ctx, g, x->group, members, x->port_qbytes,
 				      st->band, st->load_ewma_bps, x->p, r->prog->table_size);
@@ -710,7 +763,7 @@ aif_lb_prog_select(const struct aif_group *g, const struct aif_member *members,
 		st->prog_ctx_group = x->group;
 		st->prog_ctx_prog = pi;
 	}
-	aif_lb_prog_ctx_packet(&st->prog_ctx, m, x->now_ns);
+	aif_lb_prog_ctx_packet(&st->prog_ctx, m, x->now_ns, r->prog->ctx_uses, g, buckets);
 	struct aif_lb_prog_env env = {
 		.st = r->st[x->shard], .rng = x->rng, .g = g, .buckets = buckets,
 	};

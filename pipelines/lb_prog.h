@@ -49,12 +49,22 @@
 #define AIF_LB_PROG_NAME_MAX 64
 #define AIF_LB_PROG_TABLE_DEFAULT 4096 /* flow-table entries per worker */
 
+/* Parts of the context a program reads (found at load): only those are
+ * filled per packet (hash and now_ns always). */
+#define AIF_LB_CTX_L4 (1u << 0)    /* ip_version .. dst_port */
+#define AIF_LB_CTX_ADDR (1u << 1)  /* src_ip, dst_ip */
+#define AIF_LB_CTX_ROCE (1u << 2)  /* dest_qp .. in_port */
+#define AIF_LB_CTX_GROUP (1u << 3) /* group .. member[] (once per burst and group) */
+#define AIF_LB_CTX_ECMP (1u << 4)  /* ecmp_member */
+#define AIF_LB_CTX_ALL 0x1Fu
+
 /* A loaded, checked program: immutable, shared by every worker. */
 struct aif_lb_prog {
 	char name[AIF_LB_PROG_NAME_MAX];
 	char section[128];
 	uint32_t n_insns;
 	uint32_t table_size;         /* flow-table entries, a power of two */
+	uint32_t ctx_uses;           /* AIF_LB_CTX_*: what it reads */
 	struct rte_bpf *bpf;
 	uint64_t (*jit)(void *ctx);  /* NULL: rte_bpf's interpreter */
 	size_t jit_bytes;
@@ -106,9 +116,11 @@ void aif_lb_prog_ctx_group(struct aif_lb_prog_ctx *c, const struct aif_group *g,
 			   const uint32_t *port_qbytes, const uint8_t *bands,
 			   const uint64_t *load_bps, const struct aif_lb_params *p,
 			   uint32_t table_size);
-/* The packet's part. */
+/* The packet's part: hash and now_ns, and the AIF_LB_CTX_* parts in uses
+ * (ecmp_member from g and its buckets). */
 void aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m,
-			    aif_time_ns now_ns);
+			    aif_time_ns now_ns, uint32_t uses, const struct aif_group *g,
+			    const uint8_t *buckets);
 
 /* The thread's environment for the helpers (lb_prog.c). */
 extern __thread struct aif_lb_prog_env *aif_lb_prog_cur;

@@ -75,6 +75,10 @@ struct aif_lb_prog_member {
 struct aif_lb_prog_ctx {
 	uint32_t version;     /* AIF_LB_PROG_VERSION */
 	uint32_t hash;        /* the flow hash (policy hash and hash_fields) */
+	uint32_t ecmp_member; /* the member built-in ECMP/WCMP gives the packet
+			       * (the group's resilient buckets): the default a
+			       * scheme may keep or override */
+	uint32_t reserved4;
 	/* the packet */
 	uint8_t ip_version;   /* 4 or 6 */
 	uint8_t l4_proto;     /* IP protocol (17 UDP, 6 TCP) */

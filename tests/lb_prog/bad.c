@@ -96,3 +96,22 @@ range(const struct aif_lb_prog_ctx *c)
 {
 	return c->n_members + 3;
 }
+
+/* writes the context through a pointer kept on the stack and read back */
+AIF_LB_PROG("spill")
+uint64_t
+spill(const struct aif_lb_prog_ctx *c)
+{
+	struct aif_lb_prog_ctx *volatile p = (struct aif_lb_prog_ctx *)c;
+
+	p->hash = 1;
+	return 0;
+}
+
+/* ECMP through the helper: loads, and agrees with the built-in */
+AIF_LB_PROG("bucket")
+uint64_t
+bucket(const struct aif_lb_prog_ctx *c)
+{
+	return aif_lb_bucket(c->hash);
+}

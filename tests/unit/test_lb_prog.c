@@ -5,16 +5,19 @@
  * libbpf and rte_bpf, run against the built-in schemes.  No EAL; time is
  * what the test puts in now_ns; random numbers from seeded xorshifts.
  *
- *   - The ECMP example picks exactly the built-in ECMP's member for
+ *   - The ECMP example (the context's ecmp_member) and a program asking
+ *     the aif_lb_bucket helper pick exactly the built-in ECMP's member for
  *     100,000 flows hashed from random 5-tuples, with all members up and
- *     again after one goes down (resilient buckets rebuilt from the old).
+ *     again after one goes down (resilient buckets rebuilt from the old);
+ *     each has only the context parts it reads filled.
  *   - The flowlet example makes the built-in flowlet's decision for every
  *     packet of a trace with gaps (64 flows, 20,000 packets, gaps around
  *     the 100 us flowlet gap, a member down for part of it), on the JIT
  *     and on the interpreter, with as many flowlet starts.
  *   - Refused with the section, the instruction and the reason: a read past
  *     the context, an unknown helper, a division by a value that may be 0,
- *     a write to the context, a loop, too many instructions, a call to
+ *     a write to the context (also through a pointer kept on the stack),
+ *     a loop, too many instructions, a call to
  *     another eBPF function, a global variable, no lb section, several
  *     programs and no name, a file that is not an object.  The same
  *     division tested against 0 first loads.
@@ -131,12 +134,12 @@ random_pkt(struct aif_pkt *m, struct aif_rng *r)
 }
 
 static void
-test_ecmp_matches_builtin(void **state)
+ecmp_matches_builtin(const char *obj, const char *name, uint32_t uses)
 {
-	(void)state;
-	struct aif_lb_prog *p = load("ecmp", NULL);
+	struct aif_lb_prog *p = load(obj, name);
 	assert_non_null(p);
 	assert_non_null(p->jit);
+	assert_int_equal(p->ctx_uses, uses); /* only what it reads is filled */
 	struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
 	struct grp *x = grp_new(8);
 	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
@@ -156,7 +159,7 @@ test_ecmp_matches_builtin(void **state)
 		for (int i = 0; i < 100000; i++) {
 			struct aif_pkt m;
 			random_pkt(&m, &r);
-			aif_lb_prog_ctx_packet(c, &m, (aif_time_ns)i);
+			aif_lb_prog_ctx_packet(c, &m, (aif_time_ns)i, p->ctx_uses, &x->g, x->buckets);
 			uint32_t want = aif_lb_bucket_pick(&x->g, x->buckets, m.hash);
 			uint32_t got = aif_lb_prog_run(p, c, &env);
 			if (got != want)
@@ -175,6 +178,14 @@ test_ecmp_matches_builtin(void **state)
 	free(x);
 	aif_lb_prog_state_free(st);
 	aif_lb_prog_free(p);
+}
+
+static void
+test_ecmp_matches_builtin(void **state)
+{
+	(void)state;
+	ecmp_matches_builtin("ecmp", NULL, AIF_LB_CTX_ECMP); /* the context's ecmp_member */
+	ecmp_matches_builtin("bad", "bucket", 0);            /* the aif_lb_bucket helper */
 }
 
 /* The flowlet example against the built-in flowlet over one trace. */
@@ -222,7 +233,7 @@ flowlet_trace(bool interp)
 		int f = (int)aif_rng_below(&trng, 64);
 		bx.now_ns = t;
 		uint32_t want = aif_lb_flowlet_select(&x->g, x->mem, x->buckets, &flows[f], &bx);
-		aif_lb_prog_ctx_packet(c, &flows[f], t);
+		aif_lb_prog_ctx_packet(c, &flows[f], t, p->ctx_uses, &x->g, x->buckets);
 		uint32_t got = aif_lb_prog_run(p, c, &env);
 		if (got != want)
 			fail_msg("packet %d (flow %d, t %lu ns): program %u, built-in %u", i, f,
@@ -286,7 +297,8 @@ test_rejects(void **state)
 	R("bad", "call", "section aifabric/lb/call", "instruction 0", "another eBPF function");
 	R("global", NULL, "section aifabric/lb/global", "global variables");
 	R("nosection", NULL, "no program in a section named aifabric/lb", "xdp");
-	R("bad", NULL, "9 load-balancing programs", "say which by name");
+	R("bad", "spill", "section aifabric/lb/spill", "instruction 3", "writes to the context");
+	R("bad", NULL, "11 load-balancing programs", "say which by name");
 	R("bad", "nope", "no load-balancing program named nope");
 #undef R
 	/* not an object at all */
@@ -322,7 +334,7 @@ test_out_of_range_falls_back(void **state)
 	for (int i = 0; i < 100; i++) {
 		struct aif_pkt m;
 		random_pkt(&m, &r);
-		aif_lb_prog_ctx_packet(c, &m, 0);
+		aif_lb_prog_ctx_packet(c, &m, 0, p->ctx_uses, &x->g, x->buckets);
 		assert_int_equal(aif_lb_prog_run(p, c, &env),
 				 aif_lb_bucket_pick(&x->g, x->buckets, m.hash));
 	}
@@ -363,7 +375,7 @@ test_drill_reps(void **state)
 		for (int i = 0; i < 10000; i++) {
 			struct aif_pkt m;
 			random_pkt(&m, &r);
-			aif_lb_prog_ctx_packet(c, &m, 1000 + (aif_time_ns)i * 100);
+			aif_lb_prog_ctx_packet(c, &m, 1000 + (aif_time_ns)i * 100, p->ctx_uses, &x->g, x->buckets);
 			on[aif_lb_prog_run(p, c, &env)]++;
 		}
 		assert_int_equal(on[5], 0);

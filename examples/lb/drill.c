@@ -10,18 +10,6 @@
 
 #define SAMPLES 2
 
-static inline uint32_t
-draw(const struct aif_lb_prog_ctx *c)
-{
-	uint32_t k;
-
-	if (c->n_up != 0)
-		k = c->up_at[aif_lb_random_below(c->n_up) & (AIF_LB_PROG_MAX_MEMBERS - 1)];
-	else
-		k = (uint32_t)aif_lb_random_below(c->n_members);
-	return k & (AIF_LB_PROG_MAX_MEMBERS - 1); /* (bounds the index for the validator) */
-}
-
 AIF_LB_PROG("drill")
 uint64_t
 drill(const struct aif_lb_prog_ctx *c)
@@ -32,11 +20,11 @@ drill(const struct aif_lb_prog_ctx *c)
 	int kept = 0;
 
 	aif_lb_table_read(idx, &e);
-	best = draw(c);
+	best = aif_lb_random_up(c);
 	q = c->member[best].queued_bytes;
 #pragma unroll
 	for (int i = 1; i < SAMPLES; i++) {
-		k = draw(c);
+		k = aif_lb_random_up(c);
 		if (c->member[k].queued_bytes < q) {
 			best = k;
 			q = c->member[k].queued_bytes;

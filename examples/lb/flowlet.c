@@ -32,10 +32,7 @@ flowlet(const struct aif_lb_prog_ctx *c)
 		aif_lb_counter_add(1, 1);
 		return off;
 	}
-	if (c->n_up != 0)
-		pick = c->up_at[aif_lb_random_below(c->n_up) & (AIF_LB_PROG_MAX_MEMBERS - 1)];
-	else
-		pick = (uint32_t)aif_lb_random_below(n);
+	pick = aif_lb_random_up(c);
 	aif_lb_table_write(idx, c->hash | 1, pick | (uint32_t)c->group << 8);
 	aif_lb_counter_add(0, 1);
 	return pick;

@@ -17,18 +17,6 @@
 #define THRESHOLD 65536            /* bytes queued: congested above */
 #define AGE_NS (2 * 1000 * 1000)   /* a flow silent this long starts afresh */
 
-static inline uint32_t
-draw(const struct aif_lb_prog_ctx *c)
-{
-	uint32_t k;
-
-	if (c->n_up != 0)
-		k = c->up_at[aif_lb_random_below(c->n_up) & (AIF_LB_PROG_MAX_MEMBERS - 1)];
-	else
-		k = (uint32_t)aif_lb_random_below(c->n_members);
-	return k & (AIF_LB_PROG_MAX_MEMBERS - 1); /* (bounds the index for the validator) */
-}
-
 AIF_LB_PROG("reps")
 uint64_t
 reps(const struct aif_lb_prog_ctx *c)
@@ -48,8 +36,8 @@ reps(const struct aif_lb_prog_ctx *c)
 	} else {
 		aif_lb_counter_add(2, 1);
 	}
-	a = draw(c);
-	b = draw(c);
+	a = aif_lb_random_up(c);
+	b = aif_lb_random_up(c);
 	if (c->member[b].queued_bytes < c->member[a].queued_bytes)
 		a = b;
 	aif_lb_table_write(idx, key, a);

@@ -165,9 +165,24 @@ aif_lb_prog_pick(uint32_t hash, uint32_t n)
 	return (uint32_t)(((uint64_t)hash * n) >> 32);
 }
 
+#ifdef __bpf__
+/* A member that is up, uniformly at random (any member when none is up), as
+ * the built-in schemes draw one; masked so that the validator sees it index
+ * member[] within bounds. */
+static inline uint32_t
+aif_lb_random_up(const struct aif_lb_prog_ctx *c)
+{
+	uint32_t k;
+
+	if (c->n_up != 0)
+		k = c->up_at[aif_lb_random_below(c->n_up) & (AIF_LB_PROG_MAX_MEMBERS - 1)];
+	else
+		k = (uint32_t)aif_lb_random_below(c->n_members);
+	return k & (AIF_LB_PROG_MAX_MEMBERS - 1);
+}
+
 /* Flow-table lookup with aging: 1 and *value if entry index holds key and
  * was written or touched less than age_ns ago, else 0. */
-#ifdef __bpf__
 static inline int
 aif_lb_flow_get(const struct aif_lb_prog_ctx *c, uint32_t index, uint32_t key,
 		uint64_t age_ns, uint32_t *value)

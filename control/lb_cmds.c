@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "../pipelines/lb_prog.h"
 #include "commands.h"
 #include "lb_progs.h"
@@ -99,6 +101,22 @@ aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	if (c->cfg == NULL) {
 		snprintf(err, err_len, "no config loaded");
 		return NULL;
+	}
+	static const char *const strings[] = { "file", "name", "program", "switch", "group" };
+	for (size_t k = 0; k < RTE_DIM(strings); k++) {
+		const json_t *j = json_object_get(req, strings[k]);
+		if (j != NULL && (!json_is_string(j) || json_string_length(j) == 0 ||
+				  json_string_length(j) >= 64)) {
+			snprintf(err, err_len, "\"%s\" must be a string of 1..63 bytes", strings[k]);
+			goto reject;
+		}
+	}
+	if (name != NULL && (strlen(name) >= AIF_NAME_MAX ||
+			     strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					  "0123456789_.-") != strlen(name))) {
+		snprintf(err, err_len, "\"name\": invalid name '%s' (1..31 characters from A-Z "
+			 "a-z 0-9 _ . -)", name);
+		goto reject;
 	}
 	if (obj == NULL || (buf = b64_decode(obj, &len)) == NULL) {
 		snprintf(err, err_len, "lb_load needs \"object\": the object file's bytes in "

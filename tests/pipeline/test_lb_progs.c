@@ -366,6 +366,22 @@ test_unsafe_refused_untouched(void **state)
 	assert_non_null(strstr(json_string_value(json_object_get(r, "error")),
 			       "comes from the config"));
 	json_decref(r);
+	/* bad request fields */
+	r = lb_load(AIF_LB_EXAMPLES_DIR "/reps.o", ", \"name\": 7");
+	assert_string_equal(json_string_value(json_object_get(r, "error")),
+			    "\"name\" must be a string of 1..63 bytes");
+	json_decref(r);
+	r = lb_load(AIF_LB_EXAMPLES_DIR "/reps.o", ", \"name\": \"a b\"");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "error")), "invalid name"));
+	json_decref(r);
+	r = lb_load(AIF_LB_EXAMPLES_DIR "/reps.o", ", \"tc\": 8");
+	assert_string_equal(json_string_value(json_object_get(r, "error")),
+			    "\"tc\" must be a traffic class 0..7");
+	json_decref(r);
+	r = ctl_request("{\"cmd\": \"lb_load\", \"object\": \"not base64!\"}");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "error")), "base64"));
+	json_decref(r);
+	assert_int_equal(H.sw->tables->generation, gen); /* none of them changed anything */
 	/* a group: its name decides, and it wins over the class's program */
 	r = lb_load(AIF_LB_EXAMPLES_DIR "/reps.o", ", \"group\": \"nope\"");
 	assert_non_null(strstr(json_string_value(json_object_get(r, "error")), "no group 'nope'"));

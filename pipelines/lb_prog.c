@@ -87,6 +87,15 @@ h_bucket(uint64_t hash, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 	return env->buckets[(uint32_t)(((uint64_t)(uint32_t)hash * env->g->n_buckets) >> 32)];
 }
 
+static uint64_t
+h_table_entry(uint64_t i, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
+{
+	struct aif_lb_prog_state *st = aif_lb_prog_cur->st;
+
+	RTE_SET_USED(b), RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
+	return (uint64_t)(uintptr_t)&st->table[i & st->table_mask];
+}
+
 #define RAW8 { .type = RTE_BPF_ARG_RAW, .size = sizeof(uint64_t) }
 
 /* xsym[id - 1] is helper id (the loader rewrites call ids to indices). */
@@ -110,6 +119,10 @@ static const struct rte_bpf_xsym helpers[AIF_LB_HELPER_MAX] = {
 		.func = { .val = h_counter_add, .nb_args = 2, .args = { RAW8, RAW8 }, .ret = RAW8 } },
 	[AIF_LB_HELPER_BUCKET - 1] = { .name = "aif_lb_bucket", .type = RTE_BPF_XTYPE_FUNC,
 		.func = { .val = h_bucket, .nb_args = 1, .args = { RAW8 }, .ret = RAW8 } },
+	[AIF_LB_HELPER_TABLE_ENTRY - 1] = { .name = "aif_lb_table_entry", .type = RTE_BPF_XTYPE_FUNC,
+		.func = { .val = h_table_entry, .nb_args = 1, .args = { RAW8 },
+			  .ret = { .type = RTE_BPF_ARG_PTR,
+				   .size = sizeof(struct aif_lb_prog_entry) } } },
 };
 
 /* ---- our checks ---- */

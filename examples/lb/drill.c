@@ -14,12 +14,10 @@ AIF_LB_PROG("drill")
 uint64_t
 drill(const struct aif_lb_prog_ctx *c)
 {
-	struct aif_lb_prog_entry e;
 	uint32_t idx = c->table_size - 1 - (c->group & (c->table_size - 1));
+	struct aif_lb_prog_entry *e = aif_lb_table_entry(idx); /* the previous best */
 	uint32_t best, q, k;
-	int kept = 0;
 
-	aif_lb_table_read(idx, &e);
 	best = aif_lb_random_up(c);
 	q = c->member[best].queued_bytes;
 #pragma unroll
@@ -30,14 +28,13 @@ drill(const struct aif_lb_prog_ctx *c)
 			q = c->member[k].queued_bytes;
 		}
 	}
-	k = e.value & (AIF_LB_PROG_MAX_MEMBERS - 1);
-	if (e.last_ns != 0 && k < c->n_members && (c->n_up == 0 || c->member[k].up) &&
+	k = e->value & (AIF_LB_PROG_MAX_MEMBERS - 1);
+	if (e->last_ns != 0 && k < c->n_members && (c->n_up == 0 || c->member[k].up) &&
 	    c->member[k].queued_bytes < q) {
 		best = k;
-		kept = 1;
-	}
-	aif_lb_table_write(idx, c->group, best);
-	if (kept)
 		aif_lb_counter_add(0, 1);
+	}
+	e->last_ns = c->now_ns ? c->now_ns : 1;
+	e->value = best;
 	return best;
 }

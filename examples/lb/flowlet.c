@@ -17,23 +17,23 @@ AIF_LB_PROG("flowlet")
 uint64_t
 flowlet(const struct aif_lb_prog_ctx *c)
 {
-	struct aif_lb_prog_entry e;
 	uint32_t n = c->n_members;
 	uint32_t idx = (c->hash ^ ((uint32_t)c->group * 0x9E3779B9u)) &
 		       (c->flowlet_table_size - 1);
-	uint32_t off, pick;
+	struct aif_lb_prog_entry *e = aif_lb_table_entry(idx);
+	uint32_t off = ((e->value & 0xff) % n) & (AIF_LB_PROG_MAX_MEMBERS - 1);
+	uint64_t now = c->now_ns ? c->now_ns : 1; /* (0 marks an empty entry) */
 
-	aif_lb_table_read(idx, &e);
-	off = (e.value & 0xff) % n;
-	off &= AIF_LB_PROG_MAX_MEMBERS - 1;
-	if (e.last_ns != 0 && c->now_ns - e.last_ns < c->flowlet_gap_ns &&
+	if (e->last_ns != 0 && c->now_ns - e->last_ns < c->flowlet_gap_ns &&
 	    (c->n_up == 0 || c->member[off].up)) {
-		aif_lb_table_touch(idx);
+		e->last_ns = now; /* the flowlet goes on */
 		aif_lb_counter_add(1, 1);
 		return off;
 	}
-	pick = aif_lb_random_up(c);
-	aif_lb_table_write(idx, c->hash | 1, pick | (uint32_t)c->group << 8);
+	off = aif_lb_random_up(c); /* a new flowlet */
+	e->last_ns = now;
+	e->key = c->hash | 1;
+	e->value = off | (uint32_t)c->group << 8;
 	aif_lb_counter_add(0, 1);
-	return pick;
+	return off;
 }

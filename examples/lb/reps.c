@@ -22,13 +22,15 @@ uint64_t
 reps(const struct aif_lb_prog_ctx *c)
 {
 	uint32_t idx = c->hash ^ ((uint32_t)c->group * 0x9E3779B9u);
-	uint32_t key = c->hash | 1, k, a, b;
+	uint32_t key = c->hash | 1, k, b;
+	struct aif_lb_prog_entry *e = aif_lb_table_entry(idx);
+	uint64_t now = c->now_ns ? c->now_ns : 1; /* (0 marks an empty entry) */
 
-	if (aif_lb_flow_get(c, idx, key, AGE_NS, &k)) {
-		k &= AIF_LB_PROG_MAX_MEMBERS - 1;
+	if (e->last_ns != 0 && e->key == key && c->now_ns - e->last_ns < AGE_NS) {
+		k = e->value & (AIF_LB_PROG_MAX_MEMBERS - 1);
 		if (k < c->n_members && (c->n_up == 0 || c->member[k].up) &&
 		    c->member[k].queued_bytes < THRESHOLD) {
-			aif_lb_table_touch(idx);
+			e->last_ns = now; /* recycled: it came back uncongested */
 			aif_lb_counter_add(0, 1);
 			return k;
 		}
@@ -36,10 +38,12 @@ reps(const struct aif_lb_prog_ctx *c)
 	} else {
 		aif_lb_counter_add(2, 1);
 	}
-	a = aif_lb_random_up(c);
+	k = aif_lb_random_up(c); /* explore: the less loaded of two */
 	b = aif_lb_random_up(c);
-	if (c->member[b].queued_bytes < c->member[a].queued_bytes)
-		a = b;
-	aif_lb_table_write(idx, key, a);
-	return a;
+	if (c->member[b].queued_bytes < c->member[k].queued_bytes)
+		k = b;
+	e->last_ns = now;
+	e->key = key;
+	e->value = k;
+	return k;
 }

@@ -132,6 +132,10 @@ struct aif_lb_prog_entry {
  *                             += n: show lb lists them
  *   aif_lb_bucket(hash)       the member the group's resilient bucket table
  *                             gives hash (what built-in ECMP/WCMP pick)
+ *   aif_lb_table_entry(i)     entry i itself, to read and write in place
+ *                             (never NULL; one call instead of read and
+ *                             write; last_ns is then the program's to set,
+ *                             from now_ns, and 0 means never)
  */
 #define AIF_LB_HELPER_RANDOM 1
 #define AIF_LB_HELPER_RANDOM_BELOW 2
@@ -140,7 +144,8 @@ struct aif_lb_prog_entry {
 #define AIF_LB_HELPER_TABLE_TOUCH 5
 #define AIF_LB_HELPER_COUNTER_ADD 6
 #define AIF_LB_HELPER_BUCKET 7
-#define AIF_LB_HELPER_MAX 7
+#define AIF_LB_HELPER_TABLE_ENTRY 8
+#define AIF_LB_HELPER_MAX 8
 
 #ifdef __bpf__
 static uint64_t (*const aif_lb_random)(void) = (void *)AIF_LB_HELPER_RANDOM;
@@ -153,6 +158,8 @@ static uint64_t (*const aif_lb_table_touch)(uint64_t index) = (void *)AIF_LB_HEL
 static uint64_t (*const aif_lb_counter_add)(uint64_t index, uint64_t n) =
 	(void *)AIF_LB_HELPER_COUNTER_ADD;
 static uint64_t (*const aif_lb_bucket)(uint64_t hash) = (void *)AIF_LB_HELPER_BUCKET;
+static struct aif_lb_prog_entry *(*const aif_lb_table_entry)(uint64_t index) =
+	(void *)AIF_LB_HELPER_TABLE_ENTRY;
 
 /* Put the function that follows in a load-balancing program section. */
 #define AIF_LB_PROG(name) __attribute__((section(AIF_LB_PROG_SECTION "/" name), used))

@@ -115,3 +115,14 @@ bucket(const struct aif_lb_prog_ctx *c)
 {
 	return aif_lb_bucket(c->hash);
 }
+
+/* writes past the flow-table entry the helper gave */
+AIF_LB_PROG("entry_oob")
+uint64_t
+entry_oob(const struct aif_lb_prog_ctx *c)
+{
+	struct aif_lb_prog_entry *e = aif_lb_table_entry(c->hash);
+
+	e[1].value = 1;
+	return 0;
+}

@@ -17,6 +17,7 @@
  *   - Refused with the section, the instruction and the reason: a read past
  *     the context, an unknown helper, a division by a value that may be 0,
  *     a write to the context (also through a pointer kept on the stack),
+ *     a write past the flow-table entry a helper gave,
  *     a loop, too many instructions, a call to
  *     another eBPF function, a global variable, no lb section, several
  *     programs and no name, a file that is not an object.  The same
@@ -298,7 +299,8 @@ test_rejects(void **state)
 	R("global", NULL, "section aifabric/lb/global", "global variables");
 	R("nosection", NULL, "no program in a section named aifabric/lb", "xdp");
 	R("bad", "spill", "section aifabric/lb/spill", "instruction 3", "writes to the context");
-	R("bad", NULL, "11 load-balancing programs", "say which by name");
+	R("bad", "entry_oob", "section aifabric/lb/entry_oob", "memory boundary violation");
+	R("bad", NULL, "12 load-balancing programs", "say which by name");
 	R("bad", "nope", "no load-balancing program named nope");
 #undef R
 	/* not an object at all */

@@ -56,6 +56,7 @@
 
 #include <jansson.h>
 
+#include "base64.h"
 #include "ctl_commands.h"
 #include "ctl_server.h"
 #include "lb_test.h"
@@ -945,28 +946,6 @@ static const char *opt_name, *opt_program, *opt_tc, *opt_group, *opt_table_size;
 static char *dump_request(json_t *req);
 static json_int_t number_opt(const char *name, const char *text);
 
-/* base64 of n bytes (malloc'd, NUL-terminated) */
-static char *
-b64_encode(const unsigned char *p, size_t n)
-{
-	static const char a[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
-
-	if (out == NULL)
-		return NULL;
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
-			     (i + 2 < n ? p[i + 2] : 0);
-		*o++ = a[v >> 18 & 63];
-		*o++ = a[v >> 12 & 63];
-		*o++ = i + 1 < n ? a[v >> 6 & 63] : '=';
-		*o++ = i + 2 < n ? a[v & 63] : '=';
-	}
-	*o = '\0';
-	return out;
-}
-
 /* lb load FILE.o [...] | lb unload NAME; exits on a bad line or file. */
 static char *
 lb_request(int argc, char **argv, const char **cmd)
@@ -992,7 +971,7 @@ lb_request(int argc, char **argv, const char **cmd)
 			n += k;
 		} while (k > 0);
 		fclose(f);
-		char *b64 = b64_encode(buf, n);
+		char *b64 = aif_base64_encode(buf, n);
 		free(buf);
 		const char *base = strrchr(argv[2], '/');
 		json_t *req = json_pack("{s:s, s:s, s:s}", "cmd", "lb_load", "object",

@@ -7,59 +7,10 @@
 #include <rte_common.h>
 
 #include "../pipelines/lb_prog.h"
+#include "base64.h"
 #include "commands.h"
 #include "lb_progs.h"
 
-
-static int
-b64_value(char ch)
-{
-	if (ch >= 'A' && ch <= 'Z')
-		return ch - 'A';
-	if (ch >= 'a' && ch <= 'z')
-		return ch - 'a' + 26;
-	if (ch >= '0' && ch <= '9')
-		return ch - '0' + 52;
-	return ch == '+' ? 62 : ch == '/' ? 63 : -1;
-}
-
-/* Base64 text -> bytes (malloc'd); NULL if it is not base64. */
-static uint8_t *
-b64_decode(const char *s, size_t *len)
-{
-	size_t n = strlen(s), at = 0;
-	uint8_t *out = malloc(n / 4 * 3 + 3);
-	uint32_t acc = 0;
-	int bits = 0;
-
-	if (out == NULL || n % 4 != 0) {
-		free(out);
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '=') {
-			if (i + 2 < n || (i + 1 < n && s[i + 1] != '='))
-				break;
-			*len = at;
-			return out;
-		}
-		int v = b64_value(s[i]);
-		if (v < 0)
-			break;
-		acc = acc << 6 | (uint32_t)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[at++] = (uint8_t)(acc >> bits);
-		}
-		if (i + 1 == n) {
-			*len = at;
-			return out;
-		}
-	}
-	free(out);
-	return NULL;
-}
 
 static int
 switch_index(const struct aif_ctl *c, const char *name)
@@ -118,7 +69,7 @@ aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 			 "a-z 0-9 _ . -)", name);
 		goto reject;
 	}
-	if (obj == NULL || (buf = b64_decode(obj, &len)) == NULL) {
+	if (obj == NULL || (buf = aif_base64_decode(obj, &len)) == NULL) {
 		snprintf(err, err_len, "lb_load needs \"object\": the object file's bytes in "
 			 "base64 (aifabricctl lb load FILE.o sends them)");
 		goto reject;

@@ -30,6 +30,7 @@
 #include <jansson.h>
 #include <rte_mbuf.h>
 
+#include "base64.h"
 #include "commands.h"
 #include "rewrite.h"
 #include "config.h"
@@ -143,26 +144,6 @@ ctl_request(const char *line)
 	return j;
 }
 
-static char *
-b64(const unsigned char *p, size_t n)
-{
-	static const char a[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
-
-	assert_non_null(out);
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
-			     (i + 2 < n ? p[i + 2] : 0);
-		*o++ = a[v >> 18 & 63];
-		*o++ = a[v >> 12 & 63];
-		*o++ = i + 1 < n ? a[v >> 6 & 63] : '=';
-		*o++ = i + 2 < n ? a[v & 63] : '=';
-	}
-	*o = '\0';
-	return out;
-}
-
 /* {"cmd":"lb_load", "object": <path's bytes>, extra...}: the reply. */
 static json_t *
 lb_load(const char *path, const char *extra)
@@ -175,7 +156,8 @@ lb_load(const char *path, const char *extra)
 	n = fread(buf, 1, sizeof(buf), f);
 	assert_true(feof(f)); /* all of it */
 	fclose(f);
-	char *o = b64(buf, n);
+	char *o = aif_base64_encode(buf, n);
+	assert_non_null(o);
 	size_t len = strlen(o) + strlen(extra) + 128;
 	char *line = malloc(len);
 	assert_non_null(line);

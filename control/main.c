@@ -51,6 +51,8 @@
 #include "../dataplane/qos.h"
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
+#include "../pipelines/lb_prog.h"
+#include "base64.h"
 #include "commands.h"
 #include "config.h"
 #include "ctl_server.h"
@@ -100,6 +102,8 @@ struct opts {
 	double sample_us;                /* --sample-us */
 	unsigned n_link_ev;
 	const char *link_ev[MAX_PCAP_IN]; /* --link NAME@SECONDS=ACTION */
+	unsigned n_lb_ev;
+	const char *lb_ev[MAX_PCAP_IN];   /* --lb SECONDS=load:FILE.o,... | unload:NAME */
 	const char *jobs;                /* --jobs FILE: virtual hosts and their jobs */
 	unsigned n_capture;
 	const char *capture[MAX_PCAP_IN]; /* --capture SWITCH:PORT (virtual time) */
@@ -146,6 +150,9 @@ usage(const char *prog)
 		"  --link NAME@SECONDS=ACTION  at that virtual time, link NAME (or the link with\n"
 		"                     an end NAME, e.g. leaf0:u0) goes down, up, or gets\n"
 		"                     loss:RATE or corrupt:RATE (repeat for more)\n"
+		"  --lb SECONDS=load:FILE.o[,name=N][,tc=N|,group=G][,switch=S][,program=P]\n"
+		"  --lb SECONDS=unload:NAME  at that virtual time, lb load or lb unload a\n"
+		"                     load-balancing program, as aifabricctl does in real time\n"
 		"  --jobs FILE        virtual RoCE hosts on every free host port, running the\n"
 		"                     jobs of FILE (collectives, incast, Poisson flows; see\n"
 		"                     README); the run ends when they are done\n"
@@ -170,6 +177,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "pcap-out", required_argument, NULL, 'O' },
 		{ "seed", required_argument, NULL, 'E' },
 		{ "link", required_argument, NULL, 'L' },
+		{ "lb", required_argument, NULL, 'B' },
 		{ "traffic", required_argument, NULL, 'T' },
 		{ "samples", required_argument, NULL, 'P' },
 		{ "sample-us", required_argument, NULL, 'U' },
@@ -249,6 +257,13 @@ parse_opts(int argc, char **argv, struct opts *o)
 			}
 			o->link_ev[o->n_link_ev++] = optarg;
 			break;
+		case 'B':
+			if (o->n_lb_ev == MAX_PCAP_IN) {
+				fprintf(stderr, "--lb: at most %u\n", MAX_PCAP_IN);
+				return -1;
+			}
+			o->lb_ev[o->n_lb_ev++] = optarg;
+			break;
 		case 'E':
 			errno = 0;
 			o->seed = strtoull(optarg, &end, 0);
@@ -296,6 +311,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (o->traffic_load > 0 && (!o->vtime || o->duration_s <= 0)) {
 		fprintf(stderr, "--traffic needs --virtual-time and --duration\n");
+		return -1;
+	}
+	if (!o->vtime && o->n_lb_ev > 0) {
+		fprintf(stderr, "--lb is for --virtual-time; in real time: aifabricctl lb load "
+			"FILE.o | lb unload NAME\n");
 		return -1;
 	}
 	if (!o->vtime && o->n_link_ev > 0) {
@@ -1186,8 +1206,92 @@ link_events(const struct opts *o, const struct aif_ctl *ctl, struct aif_vtime_ac
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * --lb SECONDS=load:FILE.o[,name=N][,tc=N|,group=G][,switch=S][,program=P]
+ * and --lb SECONDS=unload:NAME into request actions after the n links ones;
+ * the object is read and checked now (a bad one stops the run before it
+ * starts).  Then all of them sorted by time (stable).  -1 with a message.
+ */
+static int
+lb_events(const struct opts *o, struct aif_vtime_action *acts, unsigned n)
+{
+	for (unsigned i = 0; i < o->n_lb_ev; i++) {
+		const char *a = o->lb_ev[i], *eq = strchr(a, '=');
+		struct aif_vtime_action *x = &acts[n + i];
+		char *end = NULL;
+		double t = eq != NULL ? strtod(a, &end) : -1;
+		if (eq == NULL || end != eq || !(t >= 0) || t > 1e6) {
+			fprintf(stderr, "--lb '%s': expected SECONDS=load:FILE.o[,...] or "
+				"SECONDS=unload:NAME\n", a);
+			return -1;
+		}
+		json_t *req = NULL;
+		if (strncmp(eq + 1, "unload:", 7) == 0 && eq[8] != '\0') {
+			req = json_pack("{s:s, s:s}", "cmd", "lb_unload", "name", eq + 8);
+		} else if (strncmp(eq + 1, "load:", 5) == 0) {
+			char spec[PATH_MAX], err[512], *save = NULL;
+			snprintf(spec, sizeof(spec), "%s", eq + 6);
+			char *file = strtok_r(spec, ",", &save);
+			req = json_pack("{s:s}", "cmd", "lb_load");
+			const char *prog = NULL;
+			for (char *kv = strtok_r(NULL, ",", &save); kv != NULL;
+			     kv = strtok_r(NULL, ",", &save)) {
+				char *v = strchr(kv, '=');
+				if (v == NULL) {
+					fprintf(stderr, "--lb '%s': '%s' is not KEY=VALUE\n", a, kv);
+					json_decref(req);
+					return -1;
+				}
+				*v++ = '\0';
+				if (strcmp(kv, "tc") == 0) {
+					json_object_set_new(req, "tc", json_integer(strtol(v, NULL, 10)));
+				} else if (strcmp(kv, "name") == 0 || strcmp(kv, "group") == 0 ||
+					   strcmp(kv, "switch") == 0 || strcmp(kv, "program") == 0) {
+					json_object_set_new(req, kv, json_string(v));
+					if (kv[0] == 'p')
+						prog = json_string_value(json_object_get(req, "program"));
+				} else {
+					fprintf(stderr, "--lb '%s': unknown key '%s' (name, tc, group, "
+						"switch, program)\n", a, kv);
+					json_decref(req);
+					return -1;
+				}
+			}
+			struct aif_lb_prog *p = file != NULL ?
+				aif_lb_prog_load_file(file, prog, 0, err, sizeof(err)) : NULL;
+			if (p == NULL) {
+				fprintf(stderr, "--lb '%s': %s\n", a, file != NULL ? err : "no FILE.o");
+				json_decref(req);
+				return -1;
+			}
+			aif_lb_prog_free(p);
+			size_t len = 0;
+			char text_err[256];
+			char *bytes = aif_config_read_file(file, &len, text_err, sizeof(text_err));
+			char *b64 = bytes != NULL ? aif_base64_encode((const uint8_t *)bytes, len) : NULL;
+			const char *base = strrchr(file, '/');
+			json_object_set_new(req, "file", json_string(base != NULL ? base + 1 : file));
+			json_object_set_new(req, "object", json_string(b64 != NULL ? b64 : ""));
+			free(bytes);
+			free(b64);
+		} else {
+			fprintf(stderr, "--lb '%s': expected load:FILE.o[,...] or unload:NAME after "
+				"'='\n", a);
+			return -1;
+		}
+		*x = (struct aif_vtime_action){ .at_ns = (aif_time_ns)(t * 1e9 + 0.5),
+						.request = json_dumps(req, JSON_COMPACT) };
+		json_decref(req);
+		if (x->request == NULL) {
+			fprintf(stderr, "--lb: out of memory\n");
+			return -1;
+		}
+	}
 	/* insertion sort: stable, few */
-	for (unsigned i = 1; i < o->n_link_ev; i++)
+	for (unsigned i = 1; i < n + o->n_lb_ev; i++)
 		for (unsigned j = i; j > 0 && acts[j - 1].at_ns > acts[j].at_ns; j--) {
 			struct aif_vtime_action t = acts[j];
 			acts[j] = acts[j - 1];
@@ -1619,8 +1723,8 @@ main(int argc, char **argv)
 		print_fabric(&ctl, cfg, runner_of, n_run, o.vtime);
 
 	if (o.vtime) {
-		static struct aif_vtime_action acts[MAX_PCAP_IN];
-		if (link_events(&o, &ctl, acts) != 0)
+		static struct aif_vtime_action acts[2 * MAX_PCAP_IN];
+		if (link_events(&o, &ctl, acts) != 0 || lb_events(&o, acts, o.n_link_ev) != 0)
 			goto out;
 		static struct sampler sm;
 		if (o.samples != NULL) {
@@ -1678,7 +1782,7 @@ main(int argc, char **argv)
 			.idle_arg = &inputs, .stop = &stop_requested,
 			.progress = vtime_progress, .progress_arg = &pr,
 			.progress_ns = 100 * AIF_NS_PER_US,
-			.actions = acts, .n_actions = o.n_link_ev,
+			.actions = acts, .n_actions = o.n_link_ev + o.n_lb_ev,
 			.sample = o.samples != NULL ? take_sample : NULL, .sample_arg = &sm,
 			.sample_ns = (aif_time_ns)((o.sample_us > 0 ? o.sample_us : 10) * 1e3 + 0.5),
 		};
@@ -1694,6 +1798,10 @@ main(int argc, char **argv)
 		ran = true;
 		aif_vtime_run(&v);
 		double elapsed = mono_s() - pr.t0;
+		for (unsigned i = 0; i < o.n_link_ev + o.n_lb_ev; i++) {
+			free(acts[i].request);
+			acts[i].request = NULL;
+		}
 		if (o.samples != NULL) {
 			/* the last stretch, so that the samples add up to the totals */
 			if (aif_clock_now(&ctl.clock) > sm.last_ns)

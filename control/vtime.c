@@ -11,6 +11,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
@@ -18,6 +19,7 @@
 #include "../dataplane/switch.h"
 #include "../dataplane/worker.h"
 #include "commands.h"
+#include "ctl_server.h"
 #include "vtime.h"
 
 /* Control's periodic work at virtual time t. */
@@ -33,6 +35,29 @@ control_tick(struct aif_ctl *c, aif_time_ns t, aif_time_ns *next_age)
 			aif_switch_age_neighbors(c->sws[i], t);
 		*next_age = t + AIF_NEIGH_AGE_NS;
 	}
+}
+
+/* A scheduled control request: as a client's, its refusal said on stderr,
+ * its success on stdout (one line: the command and its result). */
+static void
+request(struct aif_ctl *c, const char *line, aif_time_ns now)
+{
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, c);
+	json_t *j = reply != NULL ? json_loads(reply, 0, NULL) : NULL;
+	json_t *req = json_loads(line, 0, NULL);
+	const char *cmd = json_string_value(json_object_get(req, "cmd"));
+
+	if (json_is_true(json_object_get(j, "ok"))) {
+		char *r = json_dumps(json_object_get(j, "result"), JSON_COMPACT);
+		printf("at %.9f s: %s: %s\n", (double)now / 1e9, cmd ? cmd : "?", r ? r : "");
+		free(r);
+	} else {
+		fprintf(stderr, "at %.9f s: %s: %s\n", (double)now / 1e9, cmd ? cmd : "?",
+			json_string_value(json_object_get(j, "error")));
+	}
+	json_decref(req);
+	json_decref(j);
+	free(reply);
 }
 
 /* Per drive: the drives at the far ends of its links, and those ends. */
@@ -159,8 +184,10 @@ aif_vtime_run(struct aif_vtime *v)
 				char err[256];
 				now = a->at_ns;
 				aif_clock_set(&c->clock, now);
-				if (aif_ctl_link_set(c, a->link, a->up, a->loss_rate, a->corrupt_rate,
-						     now, err, sizeof(err)) != 0)
+				if (a->request != NULL)
+					request(c, a->request, now);
+				else if (aif_ctl_link_set(c, a->link, a->up, a->loss_rate,
+							  a->corrupt_rate, now, err, sizeof(err)) != 0)
 					fprintf(stderr, "at %.9f s: link %s: %s\n", (double)now / 1e9,
 						c->links[a->link]->name, err);
 				next_action++;

@@ -42,6 +42,9 @@ struct aif_worker;
 /* A control action at a virtual time: link k up or down, its rates. */
 struct aif_vtime_action {
 	aif_time_ns at_ns;
+	char *request;        /* a control request line dispatched then (lb load,
+			       * lb unload), owned by the caller; NULL: the link
+			       * change below */
 	uint32_t link;
 	int up;               /* 1, 0, or -1: as it is */
 	double loss_rate;     /* -1: as it is */

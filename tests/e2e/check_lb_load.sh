@@ -13,12 +13,16 @@
 #     name the config owns is refused; `lb unload fl` removes it; loading and
 #     unloading ten more times while traffic runs leaves no frame dropped;
 #   - `aifabricctl lb test` offline: the ECMP example on the same pcap agrees
-#     with the built-in ECMP on every packet; a bad object exits 1.
+#     with the built-in ECMP on every packet; a bad object exits 1;
+#   - virtual time: a 4 x 4 leaf-spine of virtual hosts running the main
+#     job's all-reduce and all-to-all while `--lb` loads and unloads REPS
+#     ten times: no drop, no retransmission, every job done, and a second
+#     run writes the same results.
 #
 #   tests/e2e/check_lb_load.sh [path/to/build]      (default build)
 #
 # Prints PASS/FAIL lines and "N passed, M failed"; exit 0 only when every
-# check passes, 1 on a failed check, 2 when it cannot run.  About 10 s.
+# check passes, 1 on a failed check, 2 when it cannot run.  About 15 s.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -143,6 +147,40 @@ check "lb test --pcap: the ECMP example agrees" "0 same member as the built-in e
 	"$rc $(echo "$out" | grep '^same member')"
 out=$("$CTL_BIN" lb test "$BAD" 2>&1); rc=$?
 check "lb test: several programs, no name" "1" "$rc"
+
+# virtual time: the same ten loads and unloads scheduled during a job
+"$PY" - "$ROOT/config/jobs-main.json" "$T/jobs.json" <<'EOF'
+import re, sys
+t = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r'"receive": "[a-z_]*"', '"receive": "out_of_order"', t))
+EOF
+cp -r "$ROOT/config/workloads" "$T/"
+cat > "$T/vt.json" <<'EOF'
+{"policies": {"default": {"load_balancing": {"scheme": "ecmp"}}},
+ "topology": {"leaf_spine": {"leaves": 4, "spines": 4, "hosts_per_leaf": 4,
+   "host_gbps": 100, "uplink_gbps": 100, "delay_ns": 1000}}}
+EOF
+lbargs=()
+for k in $(seq 0 9); do
+	lbargs+=(--lb "$(awk -v k="$k" 'BEGIN { printf "%.6f", (100 + 40 * k) / 1e6 }')=load:$EX/reps.o,name=r"
+		 --lb "$(awk -v k="$k" 'BEGIN { printf "%.6f", (120 + 40 * k) / 1e6 }')=unload:r")
+done
+vt() { "$BIN" -- --config "$T/vt.json" --virtual-time --jobs "$T/jobs.json" "${lbargs[@]}" \
+	--results "$T/$1" > "$T/$1.log" 2>&1; }
+vt vt1; rc=$?
+check "virtual time: the run with ten scheduled loads and unloads" "0" "$rc"
+check "virtual time: 20 requests done" "10 10" \
+	"$(grep -c '^at .*lb_load: {"loaded":"r"' "$T/vt1.log") $(grep -c '^at .*lb_unload: {"unloaded":"r"}' "$T/vt1.log")"
+check "virtual time: no drop, no retransmission" "0 drops 0 retransmitted" \
+	"$(grep -m1 '^  fabric:' "$T/vt1.log" | grep -o '[0-9]* drops') $(grep -m1 '^  hosts:' "$T/vt1.log" | grep -o '[0-9]* retransmitted')"
+ooo=$(grep -m1 '^  hosts:' "$T/vt1.log" | grep -o '[0-9]* out of order' | cut -d' ' -f1)
+check "virtual time: REPS moved flows while loaded (ECMP alone keeps order)" "yes" \
+	"$([ "${ooo:-0}" -gt 0 ] && echo yes || echo "no (${ooo:-?} out of order)")"
+check "virtual time: every job done" "yes" \
+	"$(grep -q 'alltoall *alltoall *2/2' "$T/vt1.log" && grep -q 'allreduce *allreduce_ring *2/2' "$T/vt1.log" && echo yes || echo no)"
+vt vt2
+check "virtual time: the same results again" "same" \
+	"$(cmp -s "$T/vt1/jobs.csv" "$T/vt2/jobs.csv" && cmp -s "$T/vt1/fct.txt" "$T/vt2/fct.txt" && echo same || echo differ)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

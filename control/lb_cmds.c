@@ -116,6 +116,13 @@ aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 		snprintf(err, err_len, "%s", why);
 		goto reject;
 	}
+	if (name == NULL && (strlen(e->prog->name) >= AIF_NAME_MAX ||
+			     strspn(e->prog->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr"
+				    "stuvwxyz0123456789_.-") != strlen(e->prog->name))) {
+		snprintf(err, err_len, "the program's name '%.64s' is not a name (1..31 "
+			 "characters from A-Z a-z 0-9 _ . -): give --name", e->prog->name);
+		goto reject;
+	}
 	snprintf(e->name, sizeof(e->name), "%s", name != NULL ? name : e->prog->name);
 	for (uint8_t j = 0; j < c->cfg->n_lb_programs; j++)
 		if (strcmp(c->cfg->lb_programs[j].name, e->name) == 0) {

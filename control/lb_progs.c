@@ -247,6 +247,19 @@ aif_lb_progs_attach(struct aif_lb_progs *r, const struct aif_lb_env *v, uint16_t
 	return 0;
 }
 
+/* Does a switch's published tables run e's program? */
+static bool
+published(const struct aif_lb_loaded *e, const struct aif_lb_env *v)
+{
+	for (uint16_t i = 0; i < v->n_sw; i++) {
+		const struct aif_tables *t = v->sws[i]->tables;
+		for (uint8_t k = 0; t != NULL && k < t->n_lb_progs; k++)
+			if (t->lb_progs[k].prog == e->prog)
+				return true;
+	}
+	return false;
+}
+
 void
 aif_lb_progs_gc(struct aif_lb_progs *r, const struct aif_lb_env *v)
 {
@@ -255,8 +268,8 @@ aif_lb_progs_gc(struct aif_lb_progs *r, const struct aif_lb_env *v)
 		bool keep = false;
 		if (e == NULL)
 			continue;
-		if (e->client)
-			keep = true;
+		if (e->client || published(e, v))
+			keep = true; /* (after a rejected apply the old tables still run it) */
 		else if (e->from_config && v->running != NULL)
 			for (uint8_t j = 0; j < v->running->n_lb_programs && !keep; j++)
 				keep = config_entry(r, &v->running->lb_programs[j]) == e;

@@ -176,7 +176,7 @@ sim_init(struct sim *s, uint16_t n, uint64_t down, double gbps)
 	snprintf(s->g.name, sizeof(s->g.name), "test");
 	for (uint16_t i = 0; i < n; i++) {
 		up[i] = !((down >> i) & 1);
-		s->mem[i].port = (uint16_t)(i + 1);
+		s->mem[i].port = i; /* (< AIF_MAX_PORTS) */
 		s->mem[i].weight = 1;
 		s->mem[i].ctr_slot = i;
 		if (up[i]) {

@@ -1247,7 +1247,15 @@ lb_events(const struct opts *o, struct aif_vtime_action *acts, unsigned n)
 				}
 				*v++ = '\0';
 				if (strcmp(kv, "tc") == 0) {
-					json_object_set_new(req, "tc", json_integer(strtol(v, NULL, 10)));
+					char *e2;
+					long tc = strtol(v, &e2, 10);
+					if (*v == '\0' || *e2 != '\0' || tc < 0 || tc > 7) {
+						fprintf(stderr, "--lb '%s': tc=%s is not a traffic "
+							"class 0..7\n", a, v);
+						json_decref(req);
+						return -1;
+					}
+					json_object_set_new(req, "tc", json_integer(tc));
 				} else if (strcmp(kv, "name") == 0 || strcmp(kv, "group") == 0 ||
 					   strcmp(kv, "switch") == 0 || strcmp(kv, "program") == 0) {
 					json_object_set_new(req, kv, json_string(v));
@@ -1272,6 +1280,13 @@ lb_events(const struct opts *o, struct aif_vtime_action *acts, unsigned n)
 			char text_err[256];
 			char *bytes = aif_config_read_file(file, &len, text_err, sizeof(text_err));
 			char *b64 = bytes != NULL ? aif_base64_encode((const uint8_t *)bytes, len) : NULL;
+			if (b64 == NULL) {
+				fprintf(stderr, "--lb '%s': %s\n", a, bytes == NULL ? text_err :
+					"out of memory");
+				free(bytes);
+				json_decref(req);
+				return -1;
+			}
 			const char *base = strrchr(file, '/');
 			json_object_set_new(req, "file", json_string(base != NULL ? base + 1 : file));
 			json_object_set_new(req, "object", json_string(b64 != NULL ? b64 : ""));

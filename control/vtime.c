@@ -52,8 +52,9 @@ request(struct aif_ctl *c, const char *line, aif_time_ns now)
 		printf("at %.9f s: %s: %s\n", (double)now / 1e9, cmd ? cmd : "?", r ? r : "");
 		free(r);
 	} else {
+		const char *e = json_string_value(json_object_get(j, "error"));
 		fprintf(stderr, "at %.9f s: %s: %s\n", (double)now / 1e9, cmd ? cmd : "?",
-			json_string_value(json_object_get(j, "error")));
+			e != NULL ? e : "(no reply)");
 	}
 	json_decref(req);
 	json_decref(j);

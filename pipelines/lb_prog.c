@@ -200,20 +200,31 @@ check_calls(uint64_t *v, uint32_t n, const char *sec, char *err, size_t err_len)
 }
 
 /*
- * The dataflow checks, on a program rte_bpf accepted (no loops: every jump
- * goes forward, so one pass in order sees every predecessor first).  Per
- * register: may it point into the context (and at which offset, -1 if
- * unknown), is it known non-zero (64-bit, and in its low 32 bits), is it a
- * known non-zero 32-bit value shifted left by 32 (clang's zero extension).
+ * The dataflow checks, on a program rte_bpf accepted.  Jumps must go
+ * forward (refused otherwise: rte_bpf refuses loops, and a block reached
+ * only by a backward jump would escape a single pass), so one pass in
+ * order sees every predecessor first.  Per register: may it point into the
+ * context (and at which offset: -1 unknown or not on every path); may it
+ * hold any pointer (the context, the stack, a flow-table entry); is it the
+ * frame pointer plus a known offset, or may it point into the stack at an
+ * unknown one; is it known non-zero (64-bit, and in its low 32 bits); is it
+ * a known non-zero 32-bit value shifted left by 32 (clang's zero
+ * extension).  Per 8-byte stack slot: may it hold a pointer.  A pointer
+ * stored on the stack and read back whole may be the context's; read back
+ * in part it is refused (rte_bpf's validator would take the part for the
+ * whole pointer, and the program would use a truncated address).
  */
 struct regs {
 	uint16_t ctx;      /* bit r: may point into the context */
+	uint16_t ptr;      /* bit r: may hold a pointer */
+	uint16_t fp;       /* bit r: frame pointer + fpoff[r], on every path */
+	uint16_t fp_may;   /* bit r: may point into the stack (offset unknown) */
 	uint16_t nz64;     /* bit r: known != 0 */
 	uint16_t nz32;     /* bit r: low 32 bits known != 0 */
 	uint16_t shl32;    /* bit r: (nz32 value) << 32 */
 	int32_t off[11];   /* context offset when ctx bit set, -1 unknown */
-	uint8_t spilled;   /* a pointer into the context was stored in memory:
-			    * any 8-byte load from the stack may be one */
+	int32_t fpoff[11]; /* frame offset when fp bit set */
+	uint64_t ptr_slots; /* bit k: stack slot [fp - 8(k+1), fp - 8k) may hold a pointer */
 	uint8_t seen;
 };
 
@@ -226,14 +237,22 @@ merge(struct regs *to, const struct regs *from)
 		return;
 	}
 	for (int r = 0; r < 11; r++) {
-		int a = (to->ctx >> r) & 1, b = (from->ctx >> r) & 1;
-		if (a && b && to->off[r] != from->off[r])
-			to->off[r] = -1;
-		else if (!a && b)
-			to->off[r] = from->off[r];
+		uint16_t bit = (uint16_t)(1u << r);
+		bool a = to->ctx & bit, b = from->ctx & bit;
+		if (a != b || (a && to->off[r] != from->off[r]))
+			to->off[r] = -1; /* not the context at one offset on every path */
+		bool fa = to->fp & bit, fb = from->fp & bit;
+		if (fa && fb && to->fpoff[r] == from->fpoff[r])
+			continue;
+		if (fa || fb || ((to->fp_may | from->fp_may) & bit)) {
+			to->fp &= (uint16_t)~bit;
+			to->fp_may |= bit;
+		}
 	}
 	to->ctx |= from->ctx;
-	to->spilled |= from->spilled;
+	to->ptr |= from->ptr;
+	to->fp_may |= from->fp_may;
+	to->ptr_slots |= from->ptr_slots;
 	to->nz64 &= from->nz64;
 	to->nz32 &= from->nz32;
 	to->shl32 &= from->shl32;
@@ -244,9 +263,34 @@ clobber(struct regs *s, int r)
 {
 	uint16_t m = (uint16_t)~(1u << r);
 	s->ctx &= m;
+	s->ptr &= m;
+	s->fp &= m;
+	s->fp_may &= m;
 	s->nz64 &= m;
 	s->nz32 &= m;
 	s->shl32 &= m;
+}
+
+/* Copy what is known of register sr to d (a 64-bit move). */
+static void
+copy_reg(struct regs *s, int d, int sr)
+{
+	struct regs t = *s;
+
+	clobber(s, d);
+	uint16_t bit = (uint16_t)(1u << d);
+#define CP(f) if ((t.f >> sr) & 1) s->f |= bit
+	CP(ctx); CP(ptr); CP(fp); CP(fp_may); CP(nz64); CP(nz32); CP(shl32);
+#undef CP
+	s->off[d] = t.off[sr];
+	s->fpoff[d] = t.fpoff[sr];
+}
+
+/* The stack slot of a frame offset (negative, 8-byte aligned), or -1. */
+static int
+slot_of(int32_t fpoff)
+{
+	return fpoff < 0 && fpoff >= -512 && (fpoff & 7) == 0 ? (int)(-fpoff / 8 - 1) : -1;
 }
 
 /* Context fields that are never 0: a division by them is safe. */
@@ -290,20 +334,25 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 	   size_t err_len)
 {
 	struct regs *in = calloc(n + 1, sizeof(*in));
+	const char *why = NULL;
+	uint32_t i;
 
 	if (in == NULL)
 		FAIL("out of memory");
 	in[0].seen = 1;
-	in[0].ctx = 1u << 1;
+	in[0].ctx = 1u << 1; /* r1: the context, offset 0 */
 	in[0].off[1] = 0;
-	in[0].nz64 = 1u << 10; /* the frame pointer */
-	for (uint32_t i = 0; i < n; i++) {
+	in[0].fp = 1u << 10; /* r10: the frame pointer, offset 0 */
+	in[0].ptr = in[0].ctx | in[0].fp;
+	in[0].nz64 = in[0].fp;
+	for (i = 0; i < n && why == NULL; i++) {
 		struct insn x = insn_at(v, i);
 		struct regs s = in[i];
 		uint32_t next = i + 1;
 		if (!s.seen)
 			continue; /* unreachable */
 		uint8_t cls = CLS(x.op), d = x.dst, sr = x.src;
+		uint16_t dbit = (uint16_t)(1u << d), sbit = (uint16_t)(1u << sr);
 		bool xs = (x.op & SRC_X) != 0;
 		switch (cls) {
 		case C_LD:
@@ -311,9 +360,9 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 				struct insn hi = insn_at(v, i + 1);
 				clobber(&s, d);
 				if (x.imm != 0 || hi.imm != 0)
-					s.nz64 |= (uint16_t)(1u << d);
+					s.nz64 |= dbit;
 				if (x.imm != 0)
-					s.nz32 |= (uint16_t)(1u << d);
+					s.nz32 |= dbit;
 				next = i + 2;
 			} else {
 				clobber(&s, 0); /* legacy packet loads: R0 */
@@ -322,90 +371,120 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 		case C_LDX: {
 			uint8_t size = SZ(x.op) == 0x00 ? 4 : SZ(x.op) == 0x08 ? 2 :
 				       SZ(x.op) == 0x10 ? 1 : 8;
-			bool nz = ((s.ctx >> sr) & 1) && s.off[sr] >= 0 &&
+			bool nz = (s.ctx & sbit) && s.off[sr] >= 0 &&
 				  ctx_field_nonzero(s.off[sr] + x.off, size);
-			if ((s.ctx >> sr) & 1)
+			if (s.ctx & sbit)
 				*uses |= ctx_parts(s.off[sr] < 0 ? -1 : s.off[sr] + x.off, size);
-			bool may_ctx = s.spilled && size == 8 && !((s.ctx >> sr) & 1);
+			/* a pointer stored on the stack, read back */
+			bool stored_ptr = false;
+			if (s.fp & sbit) {
+				int32_t at = s.fpoff[sr] + x.off;
+				int k = slot_of(at & ~7);
+				stored_ptr = k < 0 || ((s.ptr_slots >> k) & 1);
+				if (stored_ptr && (size != 8 || (at & 7) != 0) && s.ptr_slots != 0)
+					why = "reads part of a pointer kept on the stack";
+				stored_ptr = stored_ptr && s.ptr_slots != 0;
+			} else if ((s.fp_may & sbit) && s.ptr_slots != 0) {
+				stored_ptr = true;
+				if (size != 8)
+					why = "reads part of what may be a pointer kept on the stack";
+			}
 			clobber(&s, d);
 			if (nz)
-				s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
-			if (may_ctx) { /* perhaps the pointer stored earlier */
-				s.ctx |= (uint16_t)(1u << d);
+				s.nz64 |= dbit, s.nz32 |= dbit;
+			if (stored_ptr) { /* perhaps the context, perhaps the stack */
+				s.ctx |= dbit, s.ptr |= dbit, s.fp_may |= dbit;
 				s.off[d] = -1;
 			}
 			break;
 		}
 		case C_ST:
-		case C_STX:
-			if ((s.ctx >> d) & 1) {
-				free(in);
-				FAIL("section %s: instruction %u: writes to the context (it is "
-				     "read-only)", sec, i);
+		case C_STX: {
+			uint8_t size = SZ(x.op) == 0x00 ? 4 : SZ(x.op) == 0x08 ? 2 :
+				       SZ(x.op) == 0x10 ? 1 : 8;
+			bool atomic = cls == C_STX && (x.op & 0xe0) == 0xc0;
+			if (s.ctx & dbit) {
+				why = "writes to the context (it is read-only)";
+				break;
 			}
-			if (cls == C_STX && ((s.ctx >> sr) & 1))
-				s.spilled = 1;
-			if (cls == C_STX && OP(x.op) == 0xc0) /* atomic with fetch */
-				clobber(&s, (x.imm & 0x01) ? sr : 0);
+			bool on_stack = (s.fp | s.fp_may) & dbit;
+			int k = (s.fp & dbit) ? slot_of(s.fpoff[d] + x.off) : -1;
+			if (atomic && on_stack && s.ptr_slots != 0) {
+				why = "an atomic operation on the stack, which holds a pointer";
+				break;
+			}
+			if (cls == C_STX && (s.ptr & sbit) && !atomic) {
+				if (k >= 0 && size == 8)
+					s.ptr_slots |= 1ull << k;
+				else if (on_stack)
+					s.ptr_slots = ~0ull; /* somewhere on the stack */
+			} else if (k >= 0 && size == 8 && !atomic) {
+				s.ptr_slots &= ~(1ull << k); /* overwritten */
+			}
+			if (atomic && x.imm == 0xf1) /* compare-and-exchange: r0 */
+				clobber(&s, 0);
+			else if (atomic && (x.imm & 0x01)) /* with fetch: the source */
+				clobber(&s, sr);
 			break;
+		}
 		case C_ALU:
 		case C_ALU64: {
 			uint8_t op = OP(x.op);
 			bool b64 = cls == C_ALU64;
-			bool src_nz = xs ? ((b64 ? s.nz64 : s.nz32) >> sr) & 1 : x.imm != 0;
+			bool src_nz = xs ? ((b64 ? s.nz64 : s.nz32) & sbit) != 0 : x.imm != 0;
 			if ((op == 0x30 || op == 0x90) && !src_nz) { /* div, mod */
-				free(in);
-				if (!xs)
-					FAIL("section %s: instruction %u: divides by the constant 0",
-					     sec, i);
-				FAIL("section %s: instruction %u: divides by r%u, which may be 0 "
-				     "(test it against 0 first, or divide by n_members)", sec, i, sr);
+				why = xs ? "divides by a register that may be 0 (test it against 0 "
+					   "first, or divide by n_members)"
+					 : "divides by the constant 0";
+				break;
 			}
 			if (op == 0xb0) { /* mov */
 				if (xs && b64) {
-					uint16_t bit = (uint16_t)(1u << d);
-					clobber(&s, d);
-					if ((s.ctx >> sr) & 1)
-						s.ctx |= bit, s.off[d] = s.off[sr];
-					if ((s.nz64 >> sr) & 1)
-						s.nz64 |= bit;
-					if ((s.nz32 >> sr) & 1)
-						s.nz32 |= bit;
-					if ((s.shl32 >> sr) & 1)
-						s.shl32 |= bit;
+					copy_reg(&s, d, sr);
 				} else if (xs) {
-					bool nz = (s.nz32 >> sr) & 1;
+					bool nz = s.nz32 & sbit;
 					clobber(&s, d);
 					if (nz)
-						s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+						s.nz64 |= dbit, s.nz32 |= dbit;
 				} else {
 					clobber(&s, d);
 					if (x.imm != 0)
-						s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+						s.nz64 |= dbit, s.nz32 |= dbit;
 				}
 				break;
 			}
-			bool was_ctx = (s.ctx >> d) & 1, nz32 = (s.nz32 >> d) & 1;
-			bool shl = (s.shl32 >> d) & 1;
-			int32_t off = s.off[d];
+			struct regs t = s;
+			bool nz32 = t.nz32 & dbit, shl = t.shl32 & dbit;
+			bool any_ctx = (t.ctx & dbit) || (xs && (t.ctx & sbit));
+			bool any_ptr = (t.ptr & dbit) || (xs && (t.ptr & sbit));
+			bool any_stack = ((t.fp | t.fp_may) & dbit) ||
+					 (xs && ((t.fp | t.fp_may) & sbit));
 			clobber(&s, d);
-			if (was_ctx && b64 && (op == 0x00 || op == 0x10)) { /* add, sub */
-				s.ctx |= (uint16_t)(1u << d);
-				s.off[d] = xs ? -1 : off + (op == 0x00 ? x.imm : -x.imm);
-			} else if (was_ctx) {
-				s.ctx |= (uint16_t)(1u << d); /* whatever it is now */
+			if (b64 && !xs && (op == 0x00 || op == 0x10)) { /* add, sub a constant */
+				int32_t delta = op == 0x00 ? x.imm : -x.imm;
+				if (t.ctx & dbit)
+					s.off[d] = t.off[d] < 0 ? -1 : t.off[d] + delta;
+				if (t.fp & dbit) {
+					s.fp |= dbit;
+					s.fpoff[d] = t.fpoff[d] + delta;
+				}
+			} else {
 				s.off[d] = -1;
 			}
+			/* a pointer changed by anything else stays a pointer of unknown
+			 * offset, to whatever it may have pointed into */
+			if (any_ctx)
+				s.ctx |= dbit;
+			if (any_ptr)
+				s.ptr |= dbit;
+			if (any_stack && !(s.fp & dbit))
+				s.fp_may |= dbit;
 			if (b64 && !xs && op == 0x60 && x.imm == 32 && nz32) /* lsh 32 */
-				s.shl32 |= (uint16_t)(1u << d), s.nz64 |= (uint16_t)(1u << d);
+				s.shl32 |= dbit, s.nz64 |= dbit;
 			if (b64 && !xs && op == 0x70 && x.imm == 32 && shl) /* rsh 32 */
-				s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
+				s.nz64 |= dbit, s.nz32 |= dbit;
 			if (!xs && op == 0x40 && x.imm != 0) /* or with a non-zero constant */
-				s.nz64 |= (uint16_t)(1u << d), s.nz32 |= (uint16_t)(1u << d);
-			if (xs && (s.ctx >> sr) & 1 && b64 && op == 0x00) { /* scalar + ctx */
-				s.ctx |= (uint16_t)(1u << d);
-				s.off[d] = -1;
-			}
+				s.nz64 |= dbit, s.nz32 |= dbit;
 			break;
 		}
 		case C_JMP:
@@ -416,18 +495,23 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 				break;
 			}
 			if (cls == C_JMP && op == 0x80) { /* call: r1..r5 clobbered, r0 result */
-				if (x.imm == AIF_LB_HELPER_TABLE_READ - 1 && ((s.ctx >> 2) & 1)) {
-					free(in);
-					FAIL("section %s: instruction %u: passes the context to "
-					     "aif_lb_table_read, which writes its buffer", sec, i);
+				if (x.imm == AIF_LB_HELPER_TABLE_READ - 1 && (s.ctx & (1u << 2))) {
+					why = "passes the context to aif_lb_table_read, which writes "
+					      "its buffer";
+					break;
 				}
 				for (int r = 0; r <= 5; r++)
 					clobber(&s, r);
+				if (x.imm == AIF_LB_HELPER_TABLE_ENTRY - 1)
+					s.ptr |= 1u, s.nz64 |= 1u; /* a flow-table entry */
 				break;
 			}
 			uint32_t tgt = i + 1 + (uint32_t)(int32_t)x.off;
+			if ((int32_t)x.off < 0) {
+				why = "jumps backwards (loops must be unrolled: #pragma unroll)";
+				break;
+			}
 			struct regs taken = s, fall = s;
-			uint16_t bit = (uint16_t)(1u << d);
 			bool zero_cmp = !xs && x.imm == 0;
 			if (op == 0x00) { /* ja */
 				if (tgt < n)
@@ -436,17 +520,17 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 				break;
 			}
 			if (zero_cmp && op == 0x10) { /* jeq r, 0: falls through when != 0 */
-				fall.nz64 |= bit;
+				fall.nz64 |= dbit;
 				if (cls == C_JMP32)
-					fall.nz32 |= bit;
+					fall.nz32 |= dbit;
 			} else if (zero_cmp && (op == 0x50 || op == 0x20)) { /* jne / jgt r, 0 */
-				taken.nz64 |= bit;
+				taken.nz64 |= dbit;
 				if (cls == C_JMP32)
-					taken.nz32 |= bit;
+					taken.nz32 |= dbit;
 			} else if (!xs && x.imm == 1 && op == 0x30) { /* jge r, 1 */
-				taken.nz64 |= bit;
+				taken.nz64 |= dbit;
 				if (cls == C_JMP32)
-					taken.nz32 |= bit;
+					taken.nz32 |= dbit;
 			}
 			if (tgt < n)
 				merge(&in[tgt], &taken);
@@ -454,31 +538,55 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 			break;
 		}
 		}
-		if (next < n)
+		if (why == NULL && next < n)
 			merge(&in[next], &s);
 	}
 	free(in);
+	if (why != NULL) {
+		if (strncmp(why, "divides by a register", 21) == 0)
+			FAIL("section %s: instruction %u: divides by r%u, which may be 0 (test it "
+			     "against 0 first, or divide by n_members)", sec, i - 1,
+			     insn_at(v, i - 1).src);
+		FAIL("section %s: instruction %u: %s", sec, i - 1, why);
+	}
 	return 0;
 }
 
 /* ---- loading ---- */
 
-/* rte_bpf's validator reports through rte_log: catch it for the error. */
+/*
+ * rte_bpf's validator reports through rte_log: catch it for the error.  The
+ * log stream is global, and a worker may log while it is swapped: the
+ * stream swapped in is never closed (one per process, rewound each time),
+ * so a worker that took it writes into it, never into freed memory.  (Its
+ * line may then show in the error.)  Loads come from one thread at a time.
+ */
 static struct rte_bpf *
 bpf_load_logged(const struct rte_bpf_prm *prm, char *log, size_t log_len)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	static char *mbuf;
+	static size_t mlen;
+	static FILE *mf;
 	FILE *old = rte_log_get_stream();
 	struct rte_bpf *b;
+	char *buf = NULL;
 
-	if (f != NULL)
-		rte_openlog_stream(f);
+	if (mf == NULL)
+		mf = open_memstream(&mbuf, &mlen);
+	if (mf != NULL) {
+		fflush(mf);
+		rewind(mf);
+		rte_openlog_stream(mf);
+	}
 	b = rte_bpf_load(prm);
-	if (f != NULL) {
+	if (mf != NULL) {
 		rte_openlog_stream(old == stderr ? NULL : old);
-		fclose(f);
+		fflush(mf);
+		long at = ftell(mf);
+		if (at > 0 && mbuf != NULL && (buf = malloc((size_t)at + 1)) != NULL) {
+			memcpy(buf, mbuf, (size_t)at);
+			buf[at] = '\0';
+		}
 	}
 	log[0] = '\0';
 	if (buf != NULL) {

@@ -32,7 +32,9 @@
  *   - branch forwards only (loops must be unrolled: #pragma unroll with a
  *     constant bound); at most AIF_LB_PROG_MAX_INSNS instructions;
  *   - divide only by constants other than 0 or by a value it has tested
- *     against 0 (or by n_members, n_up, table_size: never 0).
+ *     against 0 (or by n_members or table_size: never 0; n_up may be);
+ *   - keep pointers whole: a pointer stored on the stack is read back as
+ *     8 bytes, never in part.
  * The program's section must start with "aifabric/lb" (AIF_LB_PROG does it);
  * an object may hold several, chosen by name at load.
  *

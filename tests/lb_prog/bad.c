@@ -126,3 +126,74 @@ entry_oob(const struct aif_lb_prog_ctx *c)
 	e[1].value = 1;
 	return 0;
 }
+
+/* Sequences clang would not write, in eBPF assembly. */
+
+/* a context pointer stored on the stack, read back in part, written through */
+AIF_LB_PROG("half_ptr")
+uint64_t
+half_ptr(const struct aif_lb_prog_ctx *c)
+{
+	(void)c;
+	asm volatile("*(u64 *)(r10 - 8) = r1\n\t"
+		     "r2 = *(u32 *)(r10 - 8)\n\t"
+		     "r3 = 0\n\t"
+		     "*(u32 *)(r2 + 84) = r3\n\t" ::: "r2", "r3", "memory");
+	return 0;
+}
+
+/* a flow-table entry pointer stored, read back in part, read through */
+AIF_LB_PROG("half_entry")
+uint64_t
+half_entry(const struct aif_lb_prog_ctx *c)
+{
+	uint64_t r;
+
+	(void)c;
+	asm volatile("r1 = 0\n\t"
+		     "call 8\n\t"
+		     "*(u64 *)(r10 - 8) = r0\n\t"
+		     "r2 = *(u32 *)(r10 - 8)\n\t"
+		     "%0 = *(u32 *)(r2 + 0)\n\t" : "=r"(r) :: "r0", "r1", "r2", "r3", "r4", "r5",
+		     "memory");
+	return r;
+}
+
+/* a block reached only by a backward jump, writing the context */
+AIF_LB_PROG("backjump")
+uint64_t
+backjump(const struct aif_lb_prog_ctx *c)
+{
+	(void)c;
+	asm volatile("goto +3\n\t"
+		     "r2 = 0\n\t"
+		     "*(u32 *)(r1 + 84) = r2\n\t"
+		     "exit\n\t"
+		     "r0 = 0\n\t"
+		     "goto -5\n\t" ::: "r0", "r2", "memory");
+	__builtin_unreachable();
+}
+
+/* a register that is the context's n_members on one path and a stack slot
+ * holding 0 on the other: not known non-zero */
+AIF_LB_PROG("merge_nz")
+uint64_t
+merge_nz(const struct aif_lb_prog_ctx *c)
+{
+	uint64_t r;
+
+	(void)c;
+	asm volatile("r6 = *(u32 *)(r1 + 12)\n\t"
+		     "*(u64 *)(r10 - 8) = r6\n\t"
+		     "r2 = r1\n\t"
+		     "r2 += 84\n\t"
+		     "r4 = *(u32 *)(r1 + 12)\n\t"
+		     "if r4 != 0 goto +2\n\t"
+		     "r2 = r10\n\t"
+		     "r2 += -8\n\t"
+		     "r3 = *(u32 *)(r2 + 0)\n\t"
+		     "r0 = 5\n\t"
+		     "r0 /= r3\n\t"
+		     "%0 = r0\n\t" : "=r"(r) :: "r0", "r2", "r3", "r4", "r6", "memory");
+	return r;
+}

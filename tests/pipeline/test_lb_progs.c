@@ -14,6 +14,9 @@
  *   - lb load of an unsafe object: refused with the section, instruction
  *     and reason; the tables (generation) and show lb are as they were.
  *   - lb load --group up, and a client name clashing with the config's.
+ *   - The registry collected while published tables still run a program
+ *     whose flags say it is unused (a failed replacement): it stays, and
+ *     the switch goes on running it.
  *
  * No sleeps: virtual clock, the worker stepped by the test.
  */
@@ -32,6 +35,7 @@
 
 #include "base64.h"
 #include "commands.h"
+#include "lb_prog.h"
 #include "rewrite.h"
 #include "config.h"
 #include "ctl_server.h"
@@ -381,6 +385,52 @@ test_unsafe_refused_untouched(void **state)
 		fail_msg("load: %s", err);
 }
 
+/*
+ * After a rejected apply the registry is collected while the old tables are
+ * still published: a program they run must survive, whatever its flags say
+ * (a failed replacement had cleared the old one's, and freed it under the
+ * workers).
+ */
+static void
+test_gc_keeps_published(void **state)
+{
+	char err[AIF_ERR_MAX] = "";
+	uint8_t f[256];
+
+	(void)state;
+	if (!rs_load(&H, config_builtin, err, sizeof(err)))
+		fail_msg("load: %s", err);
+	expect_ok(lb_load(AIF_LB_EXAMPLES_DIR "/flowlet.o", ", \"name\": \"fl\""));
+	struct aif_lb_loaded *e = aif_lb_progs_client(&H.ctl.lb, "fl");
+	assert_non_null(e);
+	e->client = false; /* as a replacement under way does */
+	struct aif_lb_env env = aif_ctl_lb_env(&H.ctl);
+	aif_lb_progs_gc(&H.ctl.lb, &env);
+	unsigned found = 0;
+	for (unsigned k = 0; k < AIF_LB_LOADED_MAX; k++)
+		found += H.ctl.lb.e[k] == e;
+	assert_int_equal(found, 1); /* still there: the published tables run it */
+	/* and it still runs (ASan would see a use after free otherwise) */
+	for (unsigned i = 0; i < 64; i++) {
+		uint16_t len = frame(f, i);
+		rs_inject(&H, 0, f, len);
+	}
+	rs_run(&H, 1000, 100);
+	for (int s = 0; s < 10; s++)
+		rs_step(&H, 1000);
+	struct rte_mbuf *out[128];
+	unsigned n = 0;
+	for (unsigned p = 1; p <= 2; p++) {
+		unsigned k = rs_sent(&H, (uint16_t)p, out, 128);
+		n += k;
+		rs_free_all(out, k);
+	}
+	assert_int_equal(n, 64);
+	assert_true(e->st[0][0]->runs >= 64);
+	e->client = true;
+	expect_ok(ctl_request("{\"cmd\": \"lb_unload\", \"name\": \"fl\"}"));
+}
+
 int
 main(void)
 {
@@ -388,6 +438,7 @@ main(void)
 		cmocka_unit_test(test_policy_program_is_ecmp),
 		cmocka_unit_test(test_load_unload_under_traffic),
 		cmocka_unit_test(test_unsafe_refused_untouched),
+		cmocka_unit_test(test_gc_keeps_published),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

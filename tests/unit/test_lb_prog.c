@@ -17,7 +17,10 @@
  *   - Refused with the section, the instruction and the reason: a read past
  *     the context, an unknown helper, a division by a value that may be 0,
  *     a write to the context (also through a pointer kept on the stack),
- *     a write past the flow-table entry a helper gave,
+ *     a write past the flow-table entry a helper gave, a pointer kept on
+ *     the stack read back in part (the context's, a flow-table entry's), a
+ *     block reached by a backward jump, a divisor that is non-zero on one
+ *     path only,
  *     a loop, too many instructions, a call to
  *     another eBPF function, a global variable, no lb section, several
  *     programs and no name, a file that is not an object.  The same
@@ -300,7 +303,13 @@ test_rejects(void **state)
 	R("nosection", NULL, "no program in a section named aifabric/lb", "xdp");
 	R("bad", "spill", "section aifabric/lb/spill", "instruction 3", "writes to the context");
 	R("bad", "entry_oob", "section aifabric/lb/entry_oob", "memory boundary violation");
-	R("bad", NULL, "12 load-balancing programs", "say which by name");
+	R("bad", "half_ptr", "section aifabric/lb/half_ptr", "instruction 1",
+	  "reads part of a pointer kept on the stack");
+	R("bad", "half_entry", "section aifabric/lb/half_entry",
+	  "reads part of a pointer kept on the stack");
+	R("bad", "backjump", "section aifabric/lb/backjump", "instruction 5", "jumps backwards");
+	R("bad", "merge_nz", "section aifabric/lb/merge_nz", "divides by r3, which may be 0");
+	R("bad", NULL, "16 load-balancing programs", "say which by name");
 	R("bad", "nope", "no load-balancing program named nope");
 #undef R
 	/* not an object at all */

@@ -481,8 +481,8 @@ get_array(struct pctx *c, json_t *obj, const char *path, const char *key,
 	return 1;
 }
 
-static bool
-name_valid(const char *s)
+bool
+aif_name_valid(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -495,7 +495,7 @@ name_valid(const char *s)
 static int
 check_name(struct pctx *c, const char *path, const char *s)
 {
-	if (name_valid(s))
+	if (aif_name_valid(s))
 		return 0;
 	return fail(c, path,
 		    "invalid name '%s' (1..%d characters from A-Z a-z 0-9 _ . -)",

@@ -126,6 +126,10 @@ struct aif_config {
 	char *topology_lb_programs; /* and the "lb_programs" (NULL: none) */
 };
 
+/* A name as the config takes them: 1..AIF_NAME_MAX - 1 characters of
+ * A-Z a-z 0-9 _ . - (policies, switches, ports, groups, programs). */
+bool aif_name_valid(const char *s);
+
 /*
  * Parse and validate a config from JSON text.  On success returns 0 and
  * *out (free with aif_config_free).  On failure returns -1, *out is NULL

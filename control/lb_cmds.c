@@ -11,7 +11,6 @@
 #include "commands.h"
 #include "lb_progs.h"
 
-
 static int
 switch_index(const struct aif_ctl *c, const char *name)
 {
@@ -62,9 +61,7 @@ aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 			goto reject;
 		}
 	}
-	if (name != NULL && (strlen(name) >= AIF_NAME_MAX ||
-			     strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-					  "0123456789_.-") != strlen(name))) {
+	if (name != NULL && !aif_name_valid(name)) {
 		snprintf(err, err_len, "\"name\": invalid name '%s' (1..31 characters from A-Z "
 			 "a-z 0-9 _ . -)", name);
 		goto reject;
@@ -116,9 +113,7 @@ aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 		snprintf(err, err_len, "%s", why);
 		goto reject;
 	}
-	if (name == NULL && (strlen(e->prog->name) >= AIF_NAME_MAX ||
-			     strspn(e->prog->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr"
-				    "stuvwxyz0123456789_.-") != strlen(e->prog->name))) {
+	if (name == NULL && !aif_name_valid(e->prog->name)) {
 		snprintf(err, err_len, "the program's name '%.64s' is not a name (1..31 "
 			 "characters from A-Z a-z 0-9 _ . -): give --name", e->prog->name);
 		goto reject;
@@ -149,10 +144,9 @@ aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 		goto reject;
 	}
 	if (aif_ctl_apply_config(c, aif_config_ref(c->cfg), err, err_len) != 0) {
-		aif_lb_progs_remove(&c->lb, e);
+		aif_lb_progs_remove(&c->lb, e); /* (freed below) */
 		if (old != NULL)
 			old->client = true;
-		aif_lb_progs_gc(&c->lb, &v);
 		goto reject;
 	}
 	free(buf);

@@ -17,19 +17,17 @@ spec_eq(const struct aif_lb_prog_spec *a, const struct aif_lb_prog_spec *b)
 	       strcmp(a->program, b->program) == 0 && a->table_size == b->table_size;
 }
 
-/* The newest config entry loaded as spec declares, or NULL. */
+/* The config entry loaded as spec declares (prepare loads one at most),
+ * or NULL. */
 static struct aif_lb_loaded *
 config_entry(struct aif_lb_progs *r, const struct aif_lb_prog_spec *spec)
 {
-	struct aif_lb_loaded *best = NULL;
-
 	for (unsigned k = 0; k < AIF_LB_LOADED_MAX; k++) {
 		struct aif_lb_loaded *e = r->e[k];
-		if (e != NULL && e->from_config && spec_eq(&e->spec, spec) &&
-		    (best == NULL || e->seq > best->seq))
-			best = e;
+		if (e != NULL && e->from_config && spec_eq(&e->spec, spec))
+			return e;
 	}
-	return best;
+	return NULL;
 }
 
 struct aif_lb_loaded *
@@ -78,7 +76,8 @@ aif_lb_progs_remove(struct aif_lb_progs *r, const struct aif_lb_loaded *e)
 
 /* A config's object: a path (start-up config) or a name in config_dir. */
 static struct aif_lb_prog *
-load_spec(struct aif_lb_progs *r, const struct aif_lb_env *v, const struct aif_lb_prog_spec *sp, char *err, size_t err_len)
+load_spec(struct aif_lb_progs *r, const struct aif_lb_env *v, const struct aif_lb_prog_spec *sp,
+	  char *err, size_t err_len)
 {
 	const char *prog = sp->program[0] ? sp->program : NULL;
 	char why[400];

@@ -20,6 +20,22 @@ __thread struct aif_lb_prog_env *aif_lb_prog_cur;
 
 /* ---- helpers: what a program may call (ids in lb_prog.h) ---- */
 
+/* Entry i of the running program's flow table. */
+static inline struct aif_lb_prog_entry *
+entry_at(uint64_t i)
+{
+	struct aif_lb_prog_state *st = aif_lb_prog_cur->st;
+
+	return &st->table[i & st->table_mask];
+}
+
+/* An entry's time stamp now (0 marks one never written). */
+static inline uint64_t
+stamp(void)
+{
+	return aif_lb_prog_cur->now_ns ? aif_lb_prog_cur->now_ns : 1;
+}
+
 static uint64_t
 h_random(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 {
@@ -39,21 +55,18 @@ h_random_below(uint64_t n, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 static uint64_t
 h_table_read(uint64_t i, uint64_t out, uint64_t c, uint64_t d, uint64_t e)
 {
-	struct aif_lb_prog_state *st = aif_lb_prog_cur->st;
-
 	RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
-	memcpy((void *)(uintptr_t)out, &st->table[i & st->table_mask], sizeof(st->table[0]));
+	memcpy((void *)(uintptr_t)out, entry_at(i), sizeof(struct aif_lb_prog_entry));
 	return 0;
 }
 
 static uint64_t
 h_table_write(uint64_t i, uint64_t key, uint64_t value, uint64_t d, uint64_t e)
 {
-	struct aif_lb_prog_env *env = aif_lb_prog_cur;
-	struct aif_lb_prog_entry *x = &env->st->table[i & env->st->table_mask];
+	struct aif_lb_prog_entry *x = entry_at(i);
 
 	RTE_SET_USED(d), RTE_SET_USED(e);
-	x->last_ns = env->now_ns ? env->now_ns : 1; /* 0 means never */
+	x->last_ns = stamp();
 	x->key = (uint32_t)key;
 	x->value = (uint32_t)value;
 	return 0;
@@ -62,10 +75,8 @@ h_table_write(uint64_t i, uint64_t key, uint64_t value, uint64_t d, uint64_t e)
 static uint64_t
 h_table_touch(uint64_t i, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 {
-	struct aif_lb_prog_env *env = aif_lb_prog_cur;
-
 	RTE_SET_USED(b), RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
-	env->st->table[i & env->st->table_mask].last_ns = env->now_ns ? env->now_ns : 1;
+	entry_at(i)->last_ns = stamp();
 	return 0;
 }
 
@@ -84,16 +95,14 @@ h_bucket(uint64_t hash, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 	const struct aif_lb_prog_env *env = aif_lb_prog_cur;
 
 	RTE_SET_USED(b), RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
-	return env->buckets[(uint32_t)(((uint64_t)(uint32_t)hash * env->g->n_buckets) >> 32)];
+	return aif_lb_bucket_pick(env->g, env->buckets, (uint32_t)hash);
 }
 
 static uint64_t
 h_table_entry(uint64_t i, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 {
-	struct aif_lb_prog_state *st = aif_lb_prog_cur->st;
-
 	RTE_SET_USED(b), RTE_SET_USED(c), RTE_SET_USED(d), RTE_SET_USED(e);
-	return (uint64_t)(uintptr_t)&st->table[i & st->table_mask];
+	return (uint64_t)(uintptr_t)entry_at(i);
 }
 
 #define RAW8 { .type = RTE_BPF_ARG_RAW, .size = sizeof(uint64_t) }
@@ -127,46 +136,11 @@ static const struct rte_bpf_xsym helpers[AIF_LB_HELPER_MAX] = {
 
 /* ---- our checks ---- */
 
-/* eBPF instruction fields (the kernel's encoding, as rte_bpf's) */
-#define CLS(op) ((op) & 0x07)
-#define C_LD 0x00
-#define C_LDX 0x01
-#define C_ST 0x02
-#define C_STX 0x03
-#define C_ALU 0x04
-#define C_JMP 0x05
-#define C_JMP32 0x06
-#define C_ALU64 0x07
-#define OP(op) ((op) & 0xf0)
-#define SRC_X 0x08
-#define SZ(op) ((op) & 0x18)
-
-struct insn {
-	uint8_t op;
-	uint8_t dst; /* 4 bits */
-	uint8_t src; /* 4 bits */
-	int16_t off;
-	int32_t imm;
-};
-
-static struct insn
-insn_at(const uint64_t *v, uint32_t i)
-{
-	const uint8_t *b = (const uint8_t *)&v[i];
-	struct insn x;
-	x.op = b[0];
-	x.dst = b[1] & 0x0f;
-	x.src = b[1] >> 4;
-	memcpy(&x.off, b + 2, 2);
-	memcpy(&x.imm, b + 4, 4);
-	return x;
-}
-
-static void
-set_imm(uint64_t *v, uint32_t i, int32_t imm)
-{
-	memcpy((uint8_t *)&v[i] + 4, &imm, 4);
-}
+/* eBPF encodings: DPDK's bpf_def.h (through rte_bpf.h), and the one it
+ * lacks */
+#define EBPF_JMP32 0x06 /* 32-bit compares */
+#define EBPF_ATOMIC_CMPXCHG 0xf1
+#define EBPF_ATOMIC_FETCH 0x01
 
 #define FAIL(...) do { snprintf(err, err_len, __VA_ARGS__); return -1; } while (0)
 
@@ -177,24 +151,26 @@ check_calls(uint64_t *v, uint32_t n, const char *sec, char *err, size_t err_len)
 	if (n > AIF_LB_PROG_MAX_INSNS)
 		FAIL("section %s: %u instructions, more than the %u allowed", sec, n,
 		     AIF_LB_PROG_MAX_INSNS);
+	struct ebpf_insn *ins = (struct ebpf_insn *)v;
+
 	for (uint32_t i = 0; i < n; i++) {
-		struct insn x = insn_at(v, i);
-		if (x.op == (C_LD | 0x18)) { /* ld_imm64: two slots */
-			if (x.src != 0)
+		const struct ebpf_insn x = ins[i];
+		if (x.code == (BPF_LD | BPF_IMM | EBPF_DW)) { /* ld_imm64: two slots */
+			if (x.src_reg != 0)
 				FAIL("section %s: instruction %u: refers to a map or a global "
 				     "variable (not supported)", sec, i);
 			i++;
 			continue;
 		}
-		if (x.op != (C_JMP | 0x80)) /* call */
+		if (x.code != (BPF_JMP | EBPF_CALL))
 			continue;
-		if (x.src == 1)
+		if (x.src_reg == EBPF_PSEUDO_CALL)
 			FAIL("section %s: instruction %u: calls another eBPF function (not "
 			     "supported: make it static inline)", sec, i);
-		if (x.src != 0 || x.imm < 1 || x.imm > AIF_LB_HELPER_MAX)
+		if (x.src_reg != 0 || x.imm < 1 || x.imm > AIF_LB_HELPER_MAX)
 			FAIL("section %s: instruction %u: calls unknown helper %d (helpers are "
 			     "1..%d, include/aifabric/lb_prog.h)", sec, i, x.imm, AIF_LB_HELPER_MAX);
-		set_imm(v, i, x.imm - 1);
+		ins[i].imm = x.imm - 1;
 	}
 	return 0;
 }
@@ -329,10 +305,23 @@ ctx_parts(int32_t off, uint32_t size)
 	return m;
 }
 
+/* Bytes a load or store of this code moves. */
+static uint8_t
+bytes_of(uint8_t code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_W: return 4;
+	case BPF_H: return 2;
+	case BPF_B: return 1;
+	default: return 8;
+	}
+}
+
 static int
 check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char *err,
 	   size_t err_len)
 {
+	const struct ebpf_insn *ins = (const struct ebpf_insn *)v;
 	struct regs *in = calloc(n + 1, sizeof(*in));
 	const char *why = NULL;
 	uint32_t i;
@@ -346,18 +335,18 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 	in[0].ptr = in[0].ctx | in[0].fp;
 	in[0].nz64 = in[0].fp;
 	for (i = 0; i < n && why == NULL; i++) {
-		struct insn x = insn_at(v, i);
+		const struct ebpf_insn x = ins[i];
 		struct regs s = in[i];
 		uint32_t next = i + 1;
 		if (!s.seen)
 			continue; /* unreachable */
-		uint8_t cls = CLS(x.op), d = x.dst, sr = x.src;
+		uint8_t cls = BPF_CLASS(x.code), d = x.dst_reg, sr = x.src_reg;
 		uint16_t dbit = (uint16_t)(1u << d), sbit = (uint16_t)(1u << sr);
-		bool xs = (x.op & SRC_X) != 0;
+		bool xs = BPF_SRC(x.code) == BPF_X;
 		switch (cls) {
-		case C_LD:
-			if (x.op == (C_LD | 0x18) && i + 1 < n) {
-				struct insn hi = insn_at(v, i + 1);
+		case BPF_LD:
+			if (x.code == (BPF_LD | BPF_IMM | EBPF_DW) && i + 1 < n) {
+				const struct ebpf_insn hi = ins[i + 1];
 				clobber(&s, d);
 				if (x.imm != 0 || hi.imm != 0)
 					s.nz64 |= dbit;
@@ -368,9 +357,8 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 				clobber(&s, 0); /* legacy packet loads: R0 */
 			}
 			break;
-		case C_LDX: {
-			uint8_t size = SZ(x.op) == 0x00 ? 4 : SZ(x.op) == 0x08 ? 2 :
-				       SZ(x.op) == 0x10 ? 1 : 8;
+		case BPF_LDX: {
+			uint8_t size = bytes_of(x.code);
 			bool nz = (s.ctx & sbit) && s.off[sr] >= 0 &&
 				  ctx_field_nonzero(s.off[sr] + x.off, size);
 			if (s.ctx & sbit)
@@ -398,11 +386,10 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 			}
 			break;
 		}
-		case C_ST:
-		case C_STX: {
-			uint8_t size = SZ(x.op) == 0x00 ? 4 : SZ(x.op) == 0x08 ? 2 :
-				       SZ(x.op) == 0x10 ? 1 : 8;
-			bool atomic = cls == C_STX && (x.op & 0xe0) == 0xc0;
+		case BPF_ST:
+		case BPF_STX: {
+			uint8_t size = bytes_of(x.code);
+			bool atomic = cls == BPF_STX && BPF_MODE(x.code) == EBPF_XADD;
 			if (s.ctx & dbit) {
 				why = "writes to the context (it is read-only)";
 				break;
@@ -413,7 +400,7 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 				why = "an atomic operation on the stack, which holds a pointer";
 				break;
 			}
-			if (cls == C_STX && (s.ptr & sbit) && !atomic) {
+			if (cls == BPF_STX && (s.ptr & sbit) && !atomic) {
 				if (k >= 0 && size == 8)
 					s.ptr_slots |= 1ull << k;
 				else if (on_stack)
@@ -421,24 +408,24 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 			} else if (k >= 0 && size == 8 && !atomic) {
 				s.ptr_slots &= ~(1ull << k); /* overwritten */
 			}
-			if (atomic && x.imm == 0xf1) /* compare-and-exchange: r0 */
+			if (atomic && x.imm == EBPF_ATOMIC_CMPXCHG) /* its r0 */
 				clobber(&s, 0);
-			else if (atomic && (x.imm & 0x01)) /* with fetch: the source */
+			else if (atomic && (x.imm & EBPF_ATOMIC_FETCH)) /* its source */
 				clobber(&s, sr);
 			break;
 		}
-		case C_ALU:
-		case C_ALU64: {
-			uint8_t op = OP(x.op);
-			bool b64 = cls == C_ALU64;
+		case BPF_ALU:
+		case EBPF_ALU64: {
+			uint8_t op = BPF_OP(x.code);
+			bool b64 = cls == EBPF_ALU64;
 			bool src_nz = xs ? ((b64 ? s.nz64 : s.nz32) & sbit) != 0 : x.imm != 0;
-			if ((op == 0x30 || op == 0x90) && !src_nz) { /* div, mod */
+			if ((op == BPF_DIV || op == BPF_MOD) && !src_nz) {
 				why = xs ? "divides by a register that may be 0 (test it against 0 "
 					   "first, or divide by n_members)"
 					 : "divides by the constant 0";
 				break;
 			}
-			if (op == 0xb0) { /* mov */
+			if (op == EBPF_MOV) {
 				if (xs && b64) {
 					copy_reg(&s, d, sr);
 				} else if (xs) {
@@ -460,8 +447,8 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 			bool any_stack = ((t.fp | t.fp_may) & dbit) ||
 					 (xs && ((t.fp | t.fp_may) & sbit));
 			clobber(&s, d);
-			if (b64 && !xs && (op == 0x00 || op == 0x10)) { /* add, sub a constant */
-				int32_t delta = op == 0x00 ? x.imm : -x.imm;
+			if (b64 && !xs && (op == BPF_ADD || op == BPF_SUB)) { /* a constant */
+				int32_t delta = op == BPF_ADD ? x.imm : -x.imm;
 				if (t.ctx & dbit)
 					s.off[d] = t.off[d] < 0 ? -1 : t.off[d] + delta;
 				if (t.fp & dbit) {
@@ -479,22 +466,22 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 				s.ptr |= dbit;
 			if (any_stack && !(s.fp & dbit))
 				s.fp_may |= dbit;
-			if (b64 && !xs && op == 0x60 && x.imm == 32 && nz32) /* lsh 32 */
+			if (b64 && !xs && op == BPF_LSH && x.imm == 32 && nz32)
 				s.shl32 |= dbit, s.nz64 |= dbit;
-			if (b64 && !xs && op == 0x70 && x.imm == 32 && shl) /* rsh 32 */
+			if (b64 && !xs && op == BPF_RSH && x.imm == 32 && shl)
 				s.nz64 |= dbit, s.nz32 |= dbit;
-			if (!xs && op == 0x40 && x.imm != 0) /* or with a non-zero constant */
+			if (!xs && op == BPF_OR && x.imm != 0) /* a non-zero constant */
 				s.nz64 |= dbit, s.nz32 |= dbit;
 			break;
 		}
-		case C_JMP:
-		case C_JMP32: {
-			uint8_t op = OP(x.op);
-			if (cls == C_JMP && op == 0x90) { /* exit */
+		case BPF_JMP:
+		case EBPF_JMP32: {
+			uint8_t op = BPF_OP(x.code);
+			if (cls == BPF_JMP && op == EBPF_EXIT) {
 				next = n;
 				break;
 			}
-			if (cls == C_JMP && op == 0x80) { /* call: r1..r5 clobbered, r0 result */
+			if (cls == BPF_JMP && op == EBPF_CALL) { /* r1..r5 clobbered, r0 result */
 				if (x.imm == AIF_LB_HELPER_TABLE_READ - 1 && (s.ctx & (1u << 2))) {
 					why = "passes the context to aif_lb_table_read, which writes "
 					      "its buffer";
@@ -513,23 +500,23 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 			}
 			struct regs taken = s, fall = s;
 			bool zero_cmp = !xs && x.imm == 0;
-			if (op == 0x00) { /* ja */
+			if (op == BPF_JA) {
 				if (tgt < n)
 					merge(&in[tgt], &s);
 				next = n;
 				break;
 			}
-			if (zero_cmp && op == 0x10) { /* jeq r, 0: falls through when != 0 */
+			if (zero_cmp && op == BPF_JEQ) { /* falls through when != 0 */
 				fall.nz64 |= dbit;
-				if (cls == C_JMP32)
+				if (cls == EBPF_JMP32)
 					fall.nz32 |= dbit;
-			} else if (zero_cmp && (op == 0x50 || op == 0x20)) { /* jne / jgt r, 0 */
+			} else if (zero_cmp && (op == EBPF_JNE || op == BPF_JGT)) { /* taken when != 0 */
 				taken.nz64 |= dbit;
-				if (cls == C_JMP32)
+				if (cls == EBPF_JMP32)
 					taken.nz32 |= dbit;
-			} else if (!xs && x.imm == 1 && op == 0x30) { /* jge r, 1 */
+			} else if (!xs && x.imm == 1 && op == BPF_JGE) {
 				taken.nz64 |= dbit;
-				if (cls == C_JMP32)
+				if (cls == EBPF_JMP32)
 					taken.nz32 |= dbit;
 			}
 			if (tgt < n)
@@ -546,7 +533,7 @@ check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char 
 		if (strncmp(why, "divides by a register", 21) == 0)
 			FAIL("section %s: instruction %u: divides by r%u, which may be 0 (test it "
 			     "against 0 first, or divide by n_members)", sec, i - 1,
-			     insn_at(v, i - 1).src);
+			     ins[i - 1].src_reg);
 		FAIL("section %s: instruction %u: %s", sec, i - 1, why);
 	}
 	return 0;
@@ -824,7 +811,7 @@ aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_t
 	c->hash = m->hash;
 	c->now_ns = now_ns;
 	if (uses & AIF_LB_CTX_ECMP)
-		c->ecmp_member = buckets[(uint32_t)(((uint64_t)m->hash * g->n_buckets) >> 32)];
+		c->ecmp_member = aif_lb_bucket_pick(g, buckets, m->hash);
 	if (uses & AIF_LB_CTX_L4) {
 		c->ip_version = m->kind == AIF_PKT_IPV6 ? 6 : 4;
 		c->l4_proto = m->l4_proto;
@@ -836,19 +823,17 @@ aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_t
 	if (!(uses & AIF_LB_CTX_ADDR)) {
 		/* not read */
 	} else if (m->kind != AIF_PKT_IPV6) {
-		c->src_ip[0] = (uint32_t)m->src.b[0] << 24 | (uint32_t)m->src.b[1] << 16 |
-			       (uint32_t)m->src.b[2] << 8 | m->src.b[3];
-		c->dst_ip[0] = (uint32_t)m->dst.b[0] << 24 | (uint32_t)m->dst.b[1] << 16 |
-			       (uint32_t)m->dst.b[2] << 8 | m->dst.b[3];
+		c->src_ip[0] = aif_ip4_host(&m->src);
+		c->dst_ip[0] = aif_ip4_host(&m->dst);
 		c->src_ip[1] = c->src_ip[2] = c->src_ip[3] = 0;
 		c->dst_ip[1] = c->dst_ip[2] = c->dst_ip[3] = 0;
 	} else {
-		for (int w = 0; w < 4; w++) {
-			const uint8_t *s = m->src.b + 4 * w, *d = m->dst.b + 4 * w;
-			c->src_ip[w] = (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 |
-				       (uint32_t)s[2] << 8 | s[3];
-			c->dst_ip[w] = (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 |
-				       (uint32_t)d[2] << 8 | d[3];
+		for (int w = 0; w < 4; w++) { /* four words, most significant first */
+			uint32_t sw, dw;
+			memcpy(&sw, m->src.b + 4 * w, 4);
+			memcpy(&dw, m->dst.b + 4 * w, 4);
+			c->src_ip[w] = rte_be_to_cpu_32(sw);
+			c->dst_ip[w] = rte_be_to_cpu_32(dw);
 		}
 	}
 	if (uses & AIF_LB_CTX_ROCE) {

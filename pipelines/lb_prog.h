@@ -45,6 +45,7 @@
 #include "../dataplane/tables.h"
 #include "../dataplane/types.h"
 #include "../include/aifabric/lb_prog.h"
+#include "lb.h"
 
 #define AIF_LB_PROG_NAME_MAX 64
 #define AIF_LB_PROG_TABLE_DEFAULT 4096 /* flow-table entries per worker */
@@ -125,13 +126,14 @@ void aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m,
 /* The thread's environment for the helpers (lb_prog.c). */
 extern __thread struct aif_lb_prog_env *aif_lb_prog_cur;
 
+/* p run by rte_bpf's interpreter (no JIT here). */
+uint64_t aif_lb_prog_interp(const struct aif_lb_prog *p, void *ctx);
+
 /* Run p on c: the member offset it returns (unchecked). */
 static inline uint64_t
 aif_lb_prog_exec(const struct aif_lb_prog *p, struct aif_lb_prog_ctx *c,
 		 struct aif_lb_prog_env *env)
 {
-	extern uint64_t aif_lb_prog_interp(const struct aif_lb_prog *p, void *ctx);
-
 	aif_lb_prog_cur = env;
 	env->now_ns = c->now_ns;
 	return p->jit != NULL ? p->jit(c) : aif_lb_prog_interp(p, c);
@@ -153,7 +155,7 @@ aif_lb_prog_run(const struct aif_lb_prog *p, struct aif_lb_prog_ctx *c,
 	if (likely(k < g->n && (g->n_up == 0 || ((g->up_mask >> k) & 1))))
 		return (uint32_t)k;
 	env->st->fallbacks++;
-	return env->buckets[(uint32_t)(((uint64_t)c->hash * g->n_buckets) >> 32)];
+	return aif_lb_bucket_pick(g, env->buckets, c->hash);
 }
 
 #endif /* AIF_LB_PROG_INT_H */

@@ -215,12 +215,12 @@ resolve(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_t nh)
 			/* ECMP/WCMP, the common case, without the indirect call */
 			if (likely(scheme <= AIF_LB_WCMP)) {
 				k = aif_lb_bucket_pick(g, bk, m->hash);
-			} else if (scheme == AIF_LB_PROG) { /* (a direct call) */
-				x->lb->group = (uint16_t)aif_nh_index(nh);
-				k = aif_lb_prog_select(g, mem, bk, m, x->lb);
 			} else {
 				x->lb->group = (uint16_t)aif_nh_index(nh);
-				k = aif_lb_schemes[scheme].select(g, mem, bk, m, x->lb);
+				/* a program without the indirect call too */
+				k = scheme == AIF_LB_PROG ?
+				    aif_lb_prog_select(g, mem, bk, m, x->lb) :
+				    aif_lb_schemes[scheme].select(g, mem, bk, m, x->lb);
 			}
 			mem += k;
 		}

@@ -67,6 +67,7 @@ struct peers {
 	uint16_t *list;
 	const struct aif_link_end **far; /* the far end of each */
 	uint16_t *far_rxq;               /* and its RX queue */
+	uint16_t *port;                  /* the near end's port */
 };
 
 static int
@@ -80,7 +81,9 @@ peers_build(struct peers *pe, const struct aif_worker *w)
 	pe->list = calloc(n ? n : 1, sizeof(*pe->list));
 	pe->far = calloc(n ? n : 1, sizeof(*pe->far));
 	pe->far_rxq = calloc(n ? n : 1, sizeof(*pe->far_rxq));
-	if (pe->first == NULL || pe->list == NULL || pe->far == NULL || pe->far_rxq == NULL)
+	pe->port = calloc(n ? n : 1, sizeof(*pe->port));
+	if (pe->first == NULL || pe->list == NULL || pe->far == NULL || pe->far_rxq == NULL ||
+	    pe->port == NULL)
 		return -1;
 	for (uint16_t d = 0; d < w->n_drive; d++) {
 		const struct aif_switch *sw = w->drive[d].sw;
@@ -100,6 +103,7 @@ peers_build(struct peers *pe, const struct aif_worker *w)
 						break; /* not polled: nothing to tell */
 					pe->far[k] = &e->link->end[!e->side];
 					pe->far_rxq[k] = r;
+					pe->port[k] = p;
 					pe->list[k++] = x;
 					break;
 				}
@@ -238,8 +242,11 @@ aif_vtime_run(struct aif_vtime *v)
 		if (v->n_woken)
 			woken_next(v, next, now);
 		/* what it sent can only bring its peers' next events closer: the
-		 * next arrival on each of its links */
-		for (uint32_t k = pe.first[dmin]; k < pe.first[dmin + 1]; k++) {
+		 * next arrival on each link it sent on */
+		uint64_t sent = aif_worker_drive_sent(w, dmin);
+		for (uint32_t k = pe.first[dmin]; sent && k < pe.first[dmin + 1]; k++) {
+			if (!((sent >> pe.port[k]) & 1))
+				continue;
 			const struct aif_link_end *far = pe.far[k];
 			aif_time_ns a = aif_link_rx_next_ns(far->link, far->side);
 			aif_worker_rxq_arrival(w, pe.far_rxq[k], a);
@@ -261,6 +268,7 @@ out:
 	free(pe.list);
 	free(pe.far);
 	free(pe.far_rxq);
+	free(pe.port);
 	aif_worker_rxq_stale_all(w);
 	v->now_ns = now;
 	return now;

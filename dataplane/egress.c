@@ -255,6 +255,7 @@ pfc_frame_send(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, u
 	c->tx_packets++;
 	c->tx_bytes += AIF_PFC_FRAME_LEN;
 	sh->wake_ports |= 1ull << p; /* its peer may now send sooner or later */
+	sh->sent_ports |= 1ull << p;
 	return true;
 }
 
@@ -388,9 +389,12 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 		c->tx_packets++;
 		c->tx_bytes += bytes;
 	}
-	/* a host answers what it is sent: ask its next frame again */
-	if (c->tx_packets != sent && port->base->wakes_rx)
-		sh->wake_ports |= 1ull << p;
+	if (c->tx_packets != sent) {
+		sh->sent_ports |= 1ull << p;
+		/* a host answers what it is sent: ask its next frame again */
+		if (port->base->wakes_rx)
+			sh->wake_ports |= 1ull << p;
+	}
 }
 
 void
@@ -411,6 +415,10 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 	/* the ports that may hold something; the watchdog looks at every port
 	 * on its tick */
 	uint64_t todo = wd_tick ? ~0ull : q->active;
+	/* and of those, the ones whose next event has come or that changed
+	 * since it was computed (enqueued to, PFC in or out): the others
+	 * would find nothing to do */
+	bool skip = !wd_tick && q->next_generation == q->generation;
 	while (todo) {
 		uint16_t p = (uint16_t)__builtin_ctzll(todo);
 		todo &= todo - 1;
@@ -421,6 +429,9 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 			q->active &= ~(1ull << p); /* nothing queued, nothing passing */
 			continue;
 		}
+		if (skip && !((q->stale_next >> p) & 1) && q->next_ns[p] > now_ns &&
+		    qp->n_through == 0)
+			continue;
 		q->stale_next |= 1ull << p; /* served: its next event moves */
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
 
@@ -519,19 +530,23 @@ aif_egress_next_event_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif
 
 	/* a port's next event changes only when it is enqueued to, served,
 	 * receives or sends PFC, or the config or the watchdog's period
-	 * turns: the others keep what was computed */
+	 * turns: the others keep what was computed.  (Packets pass through
+	 * only within a step, and a port they pass is marked stale.) */
 	if (q->next_generation != q->generation || now_ns >= q->next_wd_ns) {
 		q->stale_next = ~0ull;
 		q->next_generation = q->generation;
 	}
-	for (uint16_t p = 0; p < q->n_ports; p++) {
-		struct aif_qos_port *qp = &q->port[p];
-		if (qp->n_through != 0)
-			return now_ns;
-		if ((q->stale_next >> p) & 1)
-			qp->next_ns = port_next_ns(sw, sh, q, p, now_ns);
-		next = RTE_MIN(next, qp->next_ns);
+	uint64_t stale = q->n_ports < 64 ? q->stale_next & ((1ull << q->n_ports) - 1)
+					 : q->stale_next;
+	while (stale) {
+		uint16_t p = (uint16_t)__builtin_ctzll(stale);
+		stale &= stale - 1;
+		if (q->port[p].n_through != 0)
+			return now_ns; /* (stays stale) */
+		q->next_ns[p] = port_next_ns(sw, sh, q, p, now_ns);
 	}
+	for (uint16_t p = 0; p < q->n_ports; p++)
+		next = RTE_MIN(next, q->next_ns[p]);
 	q->stale_next = 0;
 	return next;
 }

@@ -93,7 +93,6 @@ struct aif_qos_port {
 	uint8_t through_charged[32];  /* 0: admitted without a charge (passing) */
 	void *through[32];
 	uint8_t xoff_mask;            /* last XOFF mask of the port's PGs */
-	aif_time_ns next_ns;          /* its next event, as last computed (egress.c) */
 };
 
 /* Owned by the switch's worker; control reads its counters. */
@@ -111,6 +110,9 @@ struct aif_qos {
 	uint32_t clear_wm_done;       /* ...the worker clears the watermarks */
 	aif_time_ns next_wd_ns;
 	uint16_t n_ports;
+	/* port p's next event, as last computed (egress.c): side by side, as
+	 * every step takes their minimum */
+	aif_time_ns next_ns[AIF_MAX_PORTS];
 	struct aif_qos_port port[AIF_MAX_PORTS];
 };
 

@@ -54,6 +54,7 @@ aif_shard_flush(struct aif_shard *sh, struct aif_port *ports, uint16_t n_ports,
 		pend &= pend - 1;
 		if (p < n_ports && sh->tx[p].n) {
 			aif_shard_flush_port(sh, ports, p, now_ns);
+			sh->sent_ports |= 1ull << p;
 			/* a host answers: its next frame may come sooner */
 			sh->wake_ports |= (uint64_t)ports[p].base->wakes_rx << p;
 		}

@@ -36,6 +36,8 @@ struct aif_shard {
 				       * later: sent a MAC control frame (PFC), or
 				       * anything if they answer (port.h wakes_rx),
 				       * since the runner last looked (worker.c) */
+	uint64_t sent_ports;          /* ports handed a frame since the runner last
+				       * looked (aif_worker_drive_sent) */
 
 	struct aif_txbuf tx[AIF_MAX_PORTS] __rte_cache_aligned;
 	struct aif_port_ctr port_ctr[AIF_MAX_PORTS] __rte_cache_aligned;

@@ -393,6 +393,16 @@ aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns)
 		w->rxq_next[rxq] = at_ns;
 }
 
+uint64_t
+aif_worker_drive_sent(struct aif_worker *w, uint16_t d)
+{
+	struct aif_shard *sh = w->drive[d].sh;
+	uint64_t sent = sh->sent_ports;
+
+	sh->sent_ports = 0;
+	return sent;
+}
+
 void
 aif_worker_rxq_stale_all(struct aif_worker *w)
 {

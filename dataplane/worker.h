@@ -133,6 +133,10 @@ aif_time_ns aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_
  * config).
  */
 void aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns);
+/* The ports of drive d handed a frame since the last call (bit p: port p,
+ * one bit set at least for every port that was): only their far ends can
+ * have an arrival closer than before. */
+uint64_t aif_worker_drive_sent(struct aif_worker *w, uint16_t d);
 void aif_worker_rxq_stale_all(struct aif_worker *w);
 
 /* Run one burst received on port in_port of the first switch at now_ns

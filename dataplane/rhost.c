@@ -574,8 +574,9 @@ frame_mbuf(struct aif_rhost *h, uint32_t len)
 static const struct msg *
 msg_of(const struct qp *q, uint64_t idx)
 {
-	for (uint32_t i = 0; i < q->m_n; i++) {
-		const struct msg *m = &q->m[(q->m_head + i) % q->m_cap];
+	/* m_cap is a power of two (4, doubled when full) */
+	for (uint32_t i = 0, j = q->m_head; i < q->m_n; i++, j = (j + 1) & (q->m_cap - 1)) {
+		const struct msg *m = &q->m[j];
 		if (idx < m->first + m->npkts)
 			return m;
 	}
@@ -685,8 +686,8 @@ next_send(const struct aif_rhost *h, struct next *nx)
 	}
 	if (best != NEVER_PS) {
 		uint64_t s = RTE_MAX(RTE_MAX(best, h->wire_free_ps), h->clock_ps);
-		for (uint32_t k = 0; k < h->n_busy; k++) {
-			uint32_t i = (h->rr + k) % h->n_busy;
+		for (uint32_t k = 0, i = h->rr % h->n_busy; k < h->n_busy;
+		     k++, i = i + 1 == h->n_busy ? 0 : i + 1) {
 			const struct qp *q = &h->qps[h->busy[i]];
 			if (qp_ready_ps(q) <= s) {
 				uint64_t idx = next_idx(q);

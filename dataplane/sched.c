@@ -181,7 +181,7 @@ node_of(const struct aif_sched *s, void *pkt)
 static inline uint32_t
 head_bytes(const struct aif_sched *s, unsigned q)
 {
-	return node_of(s, s->q[q].head)->bytes;
+	return s->q[q].head_bytes;
 }
 
 /* Next set bit of mask after q, wrapping (mask != 0). */
@@ -245,6 +245,8 @@ pop(struct aif_sched *s, unsigned q, void **pkt, uint32_t *bytes)
 	r->qlen_bytes -= n->bytes;
 	if (--r->qlen_pkts == 0)
 		s->nonempty_mask &= (uint8_t)~(1u << q);
+	else
+		r->head_bytes = node_of(s, r->head)->bytes;
 }
 
 int
@@ -259,9 +261,10 @@ aif_sched_enqueue(struct aif_sched *s, uint8_t q, void *pkt, uint32_t bytes)
 	n = node_of(s, pkt);
 	n->next = NULL;
 	n->bytes = bytes;
-	if (r->qlen_pkts++ == 0)
+	if (r->qlen_pkts++ == 0) {
 		r->head = pkt;
-	else
+		r->head_bytes = bytes;
+	} else
 		node_of(s, r->tail)->next = pkt;
 	r->tail = pkt;
 	r->qlen_bytes += bytes;

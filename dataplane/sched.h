@@ -209,6 +209,8 @@ struct aif_sched_queue {
 	void *tail;          /* last enqueued (valid when head != NULL) */
 	uint64_t qlen_bytes;
 	uint32_t qlen_pkts;
+	uint32_t head_bytes; /* head's bytes: the scheduler looks at them on
+			      * every pick, the head's own node is read once */
 };
 
 /* DWRR position: small enough to copy for a side-effect-free peek. */

@@ -572,7 +572,7 @@ port_init(struct aif_switch *sw, unsigned swi, struct aif_port_info *pinfo, uint
 	/* Software filters on destination MAC; promiscuous also lets ND multicast in. */
 	rte_eth_promiscuous_enable(pid);
 	rte_eth_link_get_nowait(pid, &link);
-	port->link_up = link.link_status;
+	aif_port_set_link_up(port, link.link_status != 0);
 	port->speed_mbps = pp->speed_mbps ? pp->speed_mbps :
 			   (link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN ? link.link_speed : 0);
 	aif_port_init_dpdk(port, p, pid);
@@ -825,7 +825,7 @@ poll_links(struct aif_ctl *c)
 			    rte_eth_link_get_nowait(port->dpdk_port, &link) != 0 ||
 			    link.link_status == port->link_up)
 				continue;
-			__atomic_store_n(&port->link_up, link.link_status, __ATOMIC_RELAXED);
+			aif_port_set_link_up(port, link.link_status != 0);
 			port->link_changes++;
 			changed = true;
 			printf("%s%s%s: link %s\n", c->n_sw > 1 ? sw->name : "",

@@ -138,7 +138,7 @@ woken_next(struct aif_vtime *v, aif_time_ns *next, aif_time_ns now)
 		if (q >= w->n_rxq)
 			continue;
 		uint16_t d = w->rxq[q].drive;
-		w->rxq_stale[q] = 1;
+		aif_worker_rxq_stale(w, (uint16_t)q);
 		next[d] = aif_worker_drive_next_ns(w, d, now);
 	}
 	v->n_woken = 0;

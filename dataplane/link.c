@@ -116,7 +116,7 @@ aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port)
 	l->end[side & 1].port = port;
 	port->base = &aif_port_link_ops;
 	port->speed_mbps = (uint32_t)(l->p.rate_bps / 1000000);
-	port->link_up = 1;
+	aif_port_set_link_up(port, true);
 	__atomic_store_n(&port->ops, &aif_port_link_ops, __ATOMIC_RELEASE);
 }
 
@@ -162,8 +162,7 @@ aif_link_set_up(struct aif_link *l, int up, aif_time_ns now_ns)
 	__atomic_store_n(&l->up, (uint8_t)(up != 0), __ATOMIC_RELEASE);
 	for (int e = 0; e < 2; e++)
 		if (l->end[e].port != NULL)
-			__atomic_store_n(&l->end[e].port->link_up, (uint8_t)(up != 0),
-					 __ATOMIC_RELAXED);
+			aif_port_set_link_up(l->end[e].port, up != 0);
 }
 
 #define CORRUPT_FROM 54 /* Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 */

@@ -70,11 +70,13 @@ const struct aif_port_ops aif_port_detached_ops = {
 	.tx_ctrl = detached_tx_ctrl,
 };
 
+uint64_t aif_port_link_gen = 1;
+
 void
 aif_port_init_detached(struct aif_port *p, uint16_t index)
 {
 	p->index = index;
-	p->link_up = 0;
+	aif_port_set_link_up(p, false);
 	p->base = &aif_port_detached_ops;
 	__atomic_store_n(&p->ops, &aif_port_detached_ops, __ATOMIC_RELEASE);
 }

@@ -85,6 +85,20 @@ struct aif_port {
 	struct aif_mac dev_mac; /* the device's own MAC */
 };
 
+/*
+ * A port's link state is written through aif_port_set_link_up, which also
+ * moves aif_port_link_gen: a runner reads its switches' link states again
+ * only when that moved (worker.c drive_begin), not on every step.
+ */
+extern uint64_t aif_port_link_gen;
+
+static inline void
+aif_port_set_link_up(struct aif_port *p, bool up)
+{
+	__atomic_store_n(&p->link_up, (uint8_t)up, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&aif_port_link_gen, 1, __ATOMIC_RELEASE);
+}
+
 /* A port with nothing attached: link down, receives nothing, refuses what
  * it is sent. */
 extern const struct aif_port_ops aif_port_detached_ops;

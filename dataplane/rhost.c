@@ -668,42 +668,50 @@ ctrl_candidate(const struct aif_rhost *h, const struct cfifo *f, uint8_t prio, u
 static void
 next_send(const struct aif_rhost *h, struct next *nx)
 {
-	uint64_t best = NEVER_PS;
-
 	nx->start_ps = NEVER_PS;
 	nx->kind = -1;
 	nx->rto_ns = AIF_TIME_NS_NEVER;
 	nx->busy_i = UINT32_MAX;
-	/* data: the earliest any QP may start; round robin among those */
-	for (uint32_t i = 0; i < h->n_busy; i++) {
+	if (h->n_busy == 0)
+		goto ctrl;
+	/* data: the earliest any QP may start, but no earlier than the wire
+	 * and the clock allow; round robin among those.  One pass in round
+	 * robin order: the first QP ready by the wire's time if any, else the
+	 * first of the earliest.  The earliest timeout: the first in busy[]. */
+	uint64_t floor_ps = RTE_MAX(h->wire_free_ps, h->clock_ps), best = NEVER_PS;
+	uint32_t best_i = UINT32_MAX, by_floor_i = UINT32_MAX;
+	for (uint32_t k = 0, i = h->rr % h->n_busy; k < h->n_busy;
+	     k++, i = i + 1 == h->n_busy ? 0 : i + 1) {
 		const struct qp *q = &h->qps[h->busy[i]];
 		uint64_t r = qp_ready_ps(q);
-		if (q->rto_at < nx->rto_ns) {
+		if (q->rto_at < nx->rto_ns || (q->rto_at == nx->rto_ns && q->rto_at !=
+					       AIF_TIME_NS_NEVER && i < nx->rto_busy_i)) {
 			nx->rto_ns = q->rto_at;
 			nx->rto_busy_i = i;
 		}
-		best = RTE_MIN(best, r);
+		if (r < best) {
+			best = r;
+			best_i = i;
+		}
+		if (r <= floor_ps && by_floor_i == UINT32_MAX)
+			by_floor_i = i;
 	}
 	if (best != NEVER_PS) {
-		uint64_t s = RTE_MAX(RTE_MAX(best, h->wire_free_ps), h->clock_ps);
-		for (uint32_t k = 0, i = h->rr % h->n_busy; k < h->n_busy;
-		     k++, i = i + 1 == h->n_busy ? 0 : i + 1) {
-			const struct qp *q = &h->qps[h->busy[i]];
-			if (qp_ready_ps(q) <= s) {
-				uint64_t idx = next_idx(q);
-				const struct msg *m = msg_of(q, idx);
-				uint32_t len;
-				uint8_t op;
-				bool first;
-				pkt_shape(h, m, idx, &len, &op, &first);
-				nx->busy_i = i;
-				nx->unpaused_ps = s;
-				nx->start_ps = unpaused_ps(h, h->prio_data, s);
-				nx->len = aif_rhost_data_frame_len(&h->p, len, first);
-				break;
-			}
-		}
+		uint32_t i = by_floor_i != UINT32_MAX ? by_floor_i : best_i;
+		uint64_t s = RTE_MAX(best, floor_ps);
+		const struct qp *q = &h->qps[h->busy[i]];
+		uint64_t idx = next_idx(q);
+		const struct msg *m = msg_of(q, idx);
+		uint32_t len;
+		uint8_t op;
+		bool first;
+		pkt_shape(h, m, idx, &len, &op, &first);
+		nx->busy_i = i;
+		nx->unpaused_ps = s;
+		nx->start_ps = unpaused_ps(h, h->prio_data, s);
+		nx->len = aif_rhost_data_frame_len(&h->p, len, first);
 	}
+ctrl:
 	ctrl_candidate(h, &h->acks, h->prio_ack, ACK_LEN, 0, nx);
 	ctrl_candidate(h, &h->cnps, h->prio_cnp, CNP_LEN, 1, nx);
 }
@@ -1302,7 +1310,7 @@ aif_rhost_attach(struct aif_rhost *h, struct aif_port *port)
 	port->base = &aif_port_rhost_ops;
 	port->speed_mbps = (uint32_t)(h->p.rate_bps / 1000000);
 	port->n_rxq = port->n_txq = 1;
-	port->link_up = 1;
+	aif_port_set_link_up(port, true);
 	__atomic_store_n(&port->ops, &aif_port_rhost_ops, __ATOMIC_RELEASE);
 }
 

@@ -36,6 +36,7 @@ struct aif_shard {
 				       * later: sent a MAC control frame (PFC), or
 				       * anything if they answer (port.h wakes_rx),
 				       * since the runner last looked (worker.c) */
+	uint64_t link_gen;            /* aif_port_link_gen fwd.link_up was read at */
 	uint64_t sent_ports;          /* ports handed a frame since the runner last
 				       * looked (aif_worker_drive_sent) */
 

@@ -62,9 +62,14 @@ aif_worker_free(struct aif_worker *w)
 int
 aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t queue)
 {
+	unsigned of_d = 0;
+
 	if (w->n_rxq >= AIF_MAX_RXQ || d >= w->n_drive || port >= w->drive[d].sw->n_ports)
 		return -1;
-	w->rxq_stale[w->n_rxq] = 1;
+	for (uint16_t i = 0; i < w->n_rxq; i++)
+		of_d += w->rxq[i].drive == d;
+	if (of_d >= 64)
+		return -1; /* (a drive's queues are bits of a word) */
 	w->rxq[w->n_rxq++] = (struct aif_rxq){ .drive = d, .port = port, .queue = queue };
 	w->by_drive_ok = 0;
 	return 0;
@@ -226,11 +231,16 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 					     qb[4] + qb[5] + qb[6] + qb[7];
 		}
 	}
-	uint64_t up = 0;
-	for (uint16_t p = 0; p < sw->n_ports; p++)
-		up |= (uint64_t)(__atomic_load_n(&sw->ports[p].link_up, __ATOMIC_RELAXED) != 0)
-		      << p;
-	sh->fwd.link_up = up;
+	/* the ports' link states, when one changed (port.h) */
+	uint64_t gen = __atomic_load_n(&aif_port_link_gen, __ATOMIC_ACQUIRE);
+	if (unlikely(gen != sh->link_gen)) {
+		uint64_t up = 0;
+		for (uint16_t p = 0; p < sw->n_ports; p++)
+			up |= (uint64_t)(__atomic_load_n(&sw->ports[p].link_up,
+							 __ATOMIC_RELAXED) != 0) << p;
+		sh->fwd.link_up = up;
+		sh->link_gen = gen;
+	}
 	sh->fwd.trace = trace_on(sw);
 	/* adaptive load balancing: quality bands, refreshed every period */
 	if (t != NULL && t->lb_adaptive && now_ns >= sh->fwd.lb->next_band_ns) {
@@ -319,7 +329,8 @@ aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
 	return next < now_ns ? now_ns : next;
 }
 
-/* rxq indices grouped by drive (counting sort, stable). */
+/* rxq indices grouped by drive (counting sort, stable); every queue
+ * stale. */
 static void
 index_by_drive(struct aif_worker *w)
 {
@@ -330,11 +341,30 @@ index_by_drive(struct aif_worker *w)
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		at[d + 1] = (uint16_t)(at[d + 1] + at[d]);
 	memcpy(w->drive_rxq_first, at, sizeof(at));
-	for (uint16_t i = 0; i < w->n_rxq; i++)
-		w->rxq_by_drive[at[w->rxq[i].drive]++] = i;
+	for (uint16_t i = 0; i < w->n_rxq; i++) {
+		uint16_t k = at[w->rxq[i].drive]++;
+		w->rxq_by_drive[k] = i;
+		w->rxq_pos[i] = k;
+		w->rxq_port_k[k] = (uint8_t)w->rxq[i].port;
+		w->rxq_next[k] = 0;
+	}
 	w->by_drive_ok = 1;
+	aif_worker_rxq_stale_all(w);
 }
 
+static inline uint64_t
+drive_all_bits(const struct aif_worker *w, uint16_t d)
+{
+	unsigned n = w->drive_rxq_first[d + 1] - w->drive_rxq_first[d];
+
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
+/*
+ * A step of one drive polls its stale queues and those whose next frame is
+ * due; a drive whose queues are all known and none due (its event is its
+ * egress's) looks at none.  ~10 instructions per queue when any is due.
+ */
 unsigned
 aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 {
@@ -345,12 +375,16 @@ aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 		index_by_drive(w);
 	w->steps++;
 	drive_begin(dr->sw, dr->sh, now_ns);
-	for (uint16_t k = w->drive_rxq_first[d]; k < w->drive_rxq_first[d + 1]; k++) {
-		uint16_t i = w->rxq_by_drive[k];
-		if (!w->rxq_stale[i] && w->rxq_next[i] > now_ns)
-			continue; /* nothing due */
-		w->rxq_stale[i] = 1;
-		total += poll_rxq(w, dr, &w->rxq[i], now_ns);
+	uint16_t f = w->drive_rxq_first[d], n = (uint16_t)(w->drive_rxq_first[d + 1] - f);
+	uint64_t due = w->drive_stale[d];
+	if (w->drive_rx_min[d] <= now_ns)
+		for (uint16_t j = 0; j < n; j++)
+			due |= (uint64_t)(w->rxq_next[f + j] <= now_ns) << j;
+	w->drive_stale[d] = due; /* polled: ask again */
+	while (due) {
+		uint16_t j = (uint16_t)__builtin_ctzll(due);
+		due &= due - 1;
+		total += poll_rxq(w, dr, &w->rxq[w->rxq_by_drive[f + j]], now_ns);
 	}
 	drive_end(dr->sw, dr->sh, now_ns);
 	return total;
@@ -361,36 +395,50 @@ aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 {
 	struct aif_switch *sw = w->drive[d].sw;
 	struct aif_shard *sh = w->drive[d].sh;
-	aif_time_ns next = AIF_TIME_NS_NEVER;
 
 	if (unlikely(!w->by_drive_ok))
 		index_by_drive(w);
-	uint64_t wake = sh->wake_ports;
+	uint16_t f = w->drive_rxq_first[d], n = (uint16_t)(w->drive_rxq_first[d + 1] - f);
+	uint64_t wake = sh->wake_ports, ask = w->drive_stale[d], still = 0;
 	sh->wake_ports = 0;
-	for (uint16_t k = w->drive_rxq_first[d]; k < w->drive_rxq_first[d + 1]; k++) {
-		uint16_t i = w->rxq_by_drive[k];
-		const struct aif_rxq *q = &w->rxq[i];
-		if (w->rxq_stale[i] || ((wake >> q->port) & 1)) {
+	if (wake != 0)
+		for (uint16_t j = 0; j < n; j++)
+			ask |= ((wake >> w->rxq_port_k[f + j]) & 1) << j;
+	if (ask != 0) {
+		/* ask those again; then the earliest of all */
+		while (ask) {
+			uint16_t j = (uint16_t)__builtin_ctzll(ask);
+			ask &= ask - 1;
+			const struct aif_rxq *q = &w->rxq[w->rxq_by_drive[f + j]];
 			struct aif_port *port = &sw->ports[q->port];
 			const struct aif_port_ops *ops = aif_port_ops(port);
 			if (ops->rx_next_ns != NULL) {
-				w->rxq_next[i] = ops->rx_next_ns(port, q->queue);
-				w->rxq_stale[i] = 0;
+				w->rxq_next[f + j] = ops->rx_next_ns(port, q->queue);
 			} else {
-				w->rxq_next[i] = now_ns; /* a NIC: always */
+				w->rxq_next[f + j] = now_ns; /* a NIC: always */
+				still |= 1ull << j;
 			}
 		}
-		next = RTE_MIN(next, w->rxq_next[i]);
+		w->drive_stale[d] = still;
+		aif_time_ns m = AIF_TIME_NS_NEVER;
+		for (uint16_t j = 0; j < n; j++)
+			m = RTE_MIN(m, w->rxq_next[f + j]);
+		w->drive_rx_min[d] = m;
 	}
-	next = RTE_MIN(next, drive_own_next_ns(&w->drive[d], now_ns));
+	aif_time_ns next = RTE_MIN(w->drive_rx_min[d], drive_own_next_ns(&w->drive[d], now_ns));
 	return next < now_ns ? now_ns : next;
 }
 
 void
 aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns)
 {
-	if (at_ns < w->rxq_next[rxq])
-		w->rxq_next[rxq] = at_ns;
+	if (unlikely(!w->by_drive_ok))
+		return; /* every queue is asked when the index is built */
+	uint16_t k = w->rxq_pos[rxq], d = w->rxq[rxq].drive;
+	if (at_ns < w->rxq_next[k])
+		w->rxq_next[k] = at_ns;
+	if (at_ns < w->drive_rx_min[d])
+		w->drive_rx_min[d] = at_ns;
 }
 
 uint64_t
@@ -404,7 +452,19 @@ aif_worker_drive_sent(struct aif_worker *w, uint16_t d)
 }
 
 void
+aif_worker_rxq_stale(struct aif_worker *w, uint16_t rxq)
+{
+	if (unlikely(!w->by_drive_ok) || rxq >= w->n_rxq)
+		return;
+	uint16_t d = w->rxq[rxq].drive;
+	w->drive_stale[d] |= 1ull << (w->rxq_pos[rxq] - w->drive_rxq_first[d]);
+}
+
+void
 aif_worker_rxq_stale_all(struct aif_worker *w)
 {
-	memset(w->rxq_stale, 1, w->n_rxq);
+	if (!w->by_drive_ok)
+		return; /* the index makes them so */
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		w->drive_stale[d] = drive_all_bits(w, d);
 }

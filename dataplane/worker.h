@@ -68,14 +68,21 @@ struct aif_worker {
 	uint16_t n_rxq;
 	struct aif_drive drive[AIF_RUNNER_MAX_SWITCHES];
 	struct aif_rxq rxq[AIF_MAX_RXQ];
-	/* rxq indices by drive (built when first needed after an add) */
+	/* rxq indices by drive (built when first needed after an add): the
+	 * drive's k-th queue, k counted from drive_rxq_first[d], is
+	 * rxq[rxq_by_drive[k]], and rxq_pos[i] is the k of rxq[i] */
 	uint8_t by_drive_ok;
 	uint16_t drive_rxq_first[AIF_RUNNER_MAX_SWITCHES + 1];
 	uint16_t rxq_by_drive[AIF_MAX_RXQ];
-	/* per rxq: when its next frame arrives, as last asked (step_drive
-	 * polls only those due; stale: ask again) */
+	uint16_t rxq_pos[AIF_MAX_RXQ];
+	uint8_t rxq_port_k[AIF_MAX_RXQ];   /* the k-th queue's port */
+	/* per queue, by k: when its next frame arrives, as last asked
+	 * (step_drive polls only those due); per drive: bit j, its queue
+	 * first + j is stale (ask again), and the earliest arrival of the
+	 * others */
 	aif_time_ns rxq_next[AIF_MAX_RXQ];
-	uint8_t rxq_stale[AIF_MAX_RXQ];
+	uint64_t drive_stale[AIF_RUNNER_MAX_SWITCHES];
+	aif_time_ns drive_rx_min[AIF_RUNNER_MAX_SWITCHES];
 };
 
 /* The runner of shard id of sw (registers it with the switch's RCU
@@ -89,7 +96,7 @@ void aif_worker_free(struct aif_worker *w);
 int aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
 			  uint64_t seed);
 /* Poll queue of port port of the first switch / of drive d (call before
- * the runner runs). */
+ * the runner runs); at most AIF_MAX_PORTS queues per drive. */
 int aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue);
 int aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t queue);
 /* The clock that stamps received bursts (call before the runner runs; it is
@@ -138,6 +145,8 @@ void aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_n
  * have an arrival closer than before. */
 uint64_t aif_worker_drive_sent(struct aif_worker *w, uint16_t d);
 void aif_worker_rxq_stale_all(struct aif_worker *w);
+/* RX queue rxq to ask again (something of its port's changed). */
+void aif_worker_rxq_stale(struct aif_worker *w, uint16_t rxq);
 
 /* Run one burst received on port in_port of the first switch at now_ns
  * and move its packets (the step does it for every burst; a test may hand

@@ -72,7 +72,7 @@ rs_port_setup(struct rs_harness *h, uint16_t p)
 
 	snprintf(port->name, sizeof(port->name), "p%u", p);
 	port->n_rxq = port->n_txq = 1;
-	port->link_up = 1;
+	aif_port_set_link_up(port, true);
 	memcpy(port->dev_mac.b, mac.addr_bytes, 6);
 	aif_port_init_dpdk(port, p, h->pid[p]);
 	return 0;

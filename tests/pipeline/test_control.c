@@ -113,7 +113,7 @@ set_link(uint16_t port, uint8_t up)
 {
 	char err[AIF_ERR_MAX] = "";
 
-	H.sw->ports[port].link_up = up;
+	aif_port_set_link_up(&H.sw->ports[port], up);
 	if (aif_ctl_links_changed(&H.ctl, err, sizeof(err)) != 0)
 		fail_msg("links_changed: %s", err);
 }

@@ -120,7 +120,7 @@ edge_port(unsigned e, struct aif_port *port, uint16_t index)
 	assert_int_equal(rte_eth_dev_start((uint16_t)pid), 0);
 	F.pid[e] = (uint16_t)pid;
 	snprintf(port->name, sizeof(port->name), "p%u", index);
-	port->link_up = 1;
+	aif_port_set_link_up(port, true);
 	port->speed_mbps = 10000;
 	aif_port_init_dpdk(port, index, (uint16_t)pid);
 }

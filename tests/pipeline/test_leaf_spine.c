@@ -85,7 +85,7 @@ bind_edge(unsigned i, unsigned swi)
 	    rte_eth_dev_start((uint16_t)pid) != 0)
 		return -1;
 	F.pid[i] = (uint16_t)pid;
-	sw->ports[0].link_up = 1;
+	aif_port_set_link_up(&sw->ports[0], true);
 	aif_port_init_dpdk(&sw->ports[0], 0, (uint16_t)pid);
 	return 0;
 }

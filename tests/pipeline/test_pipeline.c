@@ -1543,7 +1543,7 @@ test_member_down_up(void **state)
 
 	/* p2 goes down: its members leave, nobody else's flows move */
 	uint64_t rebuilds = H.ctl.link_rebuilds;
-	H.sw->ports[2].link_up = 0;
+	aif_port_set_link_up(&H.sw->ports[2], false);
 	assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
 	assert_int_equal(H.ctl.link_rebuilds, rebuilds + 1);
 	unsigned moved = 0, was_on_2 = 0;
@@ -1566,7 +1566,7 @@ test_member_down_up(void **state)
 		assert_int_equal(per_port[p], expect[p]);
 
 	/* p2 comes back: it rejoins; only flows that go to p2 move */
-	H.sw->ports[2].link_up = 1;
+	aif_port_set_link_up(&H.sw->ports[2], true);
 	assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
 	unsigned to_2 = 0;
 	memset(expect, 0, sizeof(expect));
@@ -1656,7 +1656,7 @@ test_schemes_skip_down_members(void **state)
 	(void)state;
 	for (unsigned s = 0; s < RTE_DIM(schemes); s++) {
 		load_scheme(schemes[s]);
-		H.sw->ports[2].link_up = 1;
+		aif_port_set_link_up(&H.sw->ports[2], true);
 		assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
 		/* the previous scheme's flowlets are over; new ones open on
 		 * every member, p2 included */
@@ -1665,7 +1665,7 @@ test_schemes_skip_down_members(void **state)
 		print_message("# %s with p2 up: p1 %u, p2 %u, p3 %u\n", schemes[s],
 			      per_port[1], per_port[2], per_port[3]);
 		assert_true(per_port[2] > 0);
-		H.sw->ports[2].link_up = 0;
+		aif_port_set_link_up(&H.sw->ports[2], false);
 		assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
 		snap_take(&before);
 		/* the same flows again, well inside the flowlet gap */
@@ -1676,8 +1676,52 @@ test_schemes_skip_down_members(void **state)
 		assert_int_equal(per_port[1] + per_port[3], MEMBER_FLOWS);
 		assert_no_drops(&before);
 	}
-	H.sw->ports[2].link_up = 1;
+	aif_port_set_link_up(&H.sw->ports[2], true);
 	assert_int_equal(aif_ctl_links_changed(&H.ctl, err, sizeof(err)), 0);
+	assert_clean();
+}
+
+/*
+ * A link that goes down is seen by the next burst, before control has
+ * rebuilt the groups: what is routed to it is dropped as port_down, and
+ * when it comes back it carries the flow again.
+ */
+static void
+test_link_down_seen_at_once(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	struct rte_mbuf *out[4];
+	struct rs_snap before;
+	struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0, .dip = ip_remote,
+			  .sport = 0xC123, .ttl = 64, .qp = 0x000123 };
+	uint16_t len = build_roce4(f, &r), via = 0;
+
+	(void)state;
+	inject(0, f, len);
+	run();
+	for (uint16_t p = 1; p < N_PORTS && via == 0; p++) {
+		unsigned n = sent(p, out, RTE_DIM(out));
+		for (unsigned k = 0; k < n; k++)
+			rte_pktmbuf_free(out[k]);
+		if (n != 0)
+			via = p;
+	}
+	assert_int_not_equal(via, 0);
+
+	aif_port_set_link_up(&H.sw->ports[via], false);
+	snap_take(&before);
+	inject(0, f, len);
+	run();
+	assert_no_tx();
+	assert_drops(&before, 0, AIF_DROP_PORT_DOWN, 1);
+
+	aif_port_set_link_up(&H.sw->ports[via], true);
+	inject(0, f, len);
+	run();
+	unsigned n = sent(via, out, RTE_DIM(out));
+	for (unsigned k = 0; k < n; k++)
+		rte_pktmbuf_free(out[k]);
+	assert_int_equal(n, 1);
 	assert_clean();
 }
 
@@ -2866,6 +2910,7 @@ main(void)
 		cmocka_unit_test_setup(test_member_down_up, test_setup),
 		cmocka_unit_test_setup(test_scheme_switch_under_traffic, test_setup),
 		cmocka_unit_test_setup(test_schemes_skip_down_members, test_setup),
+		cmocka_unit_test_setup(test_link_down_seen_at_once, test_setup),
 		cmocka_unit_test_setup(test_path_trace, test_setup),
 		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
 		cmocka_unit_test_setup(test_member_counts_clear_and_reuse, test_setup),

@@ -333,7 +333,7 @@ fake_port_init(struct aif_switch *sw, uint16_t p, struct fake_port *fp)
 	port->index = p;
 	port->ctx = fp;
 	port->base = port->ops = &fake_ops;
-	port->link_up = 1;
+	aif_port_set_link_up(port, true);
 }
 
 static struct rte_mbuf *

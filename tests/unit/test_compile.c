@@ -254,7 +254,7 @@ setup_switch(void **state)
 		snprintf(sw->ports[p].name, sizeof(sw->ports[p].name), "%s", names[p]);
 		sw->ports[p].dpdk_port = (uint16_t)p;
 		sw->ports[p].dev_mac = (struct aif_mac){ { 0x02, 0xde, 0x0e, 0, 0, (uint8_t)p } };
-		sw->ports[p].link_up = 1; /* as a started port's would be */
+		aif_port_set_link_up(&sw->ports[p], true); /* as a started port's would be */
 	}
 	return 0;
 }

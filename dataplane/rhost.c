@@ -111,6 +111,17 @@ struct outf {
 
 #define OUT_MAX 64
 
+/* What the host sends next. */
+struct next {
+	uint64_t start_ps;       /* NEVER_PS: nothing */
+	uint64_t unpaused_ps;    /* when it would start but for a pause */
+	uint32_t len;            /* frame bytes */
+	int kind;                /* -1 data, else the ctrl FIFO: 0 acks, 1 cnps */
+	uint32_t busy_i;         /* data: the QP's place in busy[] */
+	aif_time_ns rto_ns;      /* the earliest retransmit timeout */
+	uint32_t rto_busy_i;
+};
+
 struct aif_rhost {
 	struct aif_rhost_params p;
 	struct rte_mempool *pool;
@@ -142,6 +153,10 @@ struct aif_rhost {
 	uint8_t prio_data, prio_ack, prio_cnp;
 	aif_time_ns pause_from_ns[AIF_PFC_PRIOS];
 	struct aif_pfc_rx_state pause;
+	/* next_send as advance last computed it, while nothing changed since
+	 * (nx_ok: cleared by every call from outside that changes anything) */
+	struct next nx;
+	bool nx_ok;
 	uint8_t frame[AIF_RHOST_MTU_MAX + 128];
 	struct aif_rhost_ctr ctr;
 };
@@ -222,6 +237,7 @@ aif_rhost_set_waker(struct aif_rhost *h, void (*fn)(void *arg), void *arg)
 static inline void
 wake(struct aif_rhost *h)
 {
+	h->nx_ok = false; /* a post or a timer: what goes next may change */
 	if (!h->active && h->waker != NULL)
 		h->waker(h->waker_arg);
 }
@@ -423,6 +439,7 @@ aif_rhost_connect(struct aif_rhost *a, struct aif_rhost *b, uint32_t *qa, uint32
 		return -1;
 	}
 	struct qp *x = &a->qps[*qa], *y = &b->qps[*qb];
+	a->nx_ok = b->nx_ok = false;
 	x->rqpn = AIF_RHOST_QPN_BASE + *qb;
 	y->rqpn = AIF_RHOST_QPN_BASE + *qa;
 	x->rip = b->p.ip;
@@ -633,17 +650,6 @@ unpaused_ps(const struct aif_rhost *h, uint8_t prio, uint64_t s)
 		return until;
 	return s;
 }
-
-/* What the host sends next. */
-struct next {
-	uint64_t start_ps;       /* NEVER_PS: nothing */
-	uint64_t unpaused_ps;    /* when it would start but for a pause */
-	uint32_t len;            /* frame bytes */
-	int kind;                /* -1 data, else the ctrl FIFO: 0 acks, 1 cnps */
-	uint32_t busy_i;         /* data: the QP's place in busy[] */
-	aif_time_ns rto_ns;      /* the earliest retransmit timeout */
-	uint32_t rto_busy_i;
-};
 
 static void
 ctrl_candidate(const struct aif_rhost *h, const struct cfifo *f, uint8_t prio, uint32_t len,
@@ -926,12 +932,14 @@ on_timeout(struct aif_rhost *h, uint32_t qi, aif_time_ns at)
 
 /* ---- the host's loop ---- */
 
-/* Run every event due at or before now_ns, in time order. */
-static void
+/* Run every event due at or before now_ns, in time order; true when it
+ * stopped for want of room in out[]. */
+static bool
 advance(struct aif_rhost *h, aif_time_ns now_ns)
 {
 	uint64_t now_ps = now_ns * PS_PER_NS;
 	struct next nx;
+	bool full = false;
 
 	for (;;) {
 		const struct ctrl *in = cfifo_head(&h->in), *re = cfifo_head(&h->react);
@@ -960,6 +968,7 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 		} else if (e == t_rto) {
 			on_timeout(h, h->busy[nx.rto_busy_i], nx.rto_ns);
 		} else if (h->out_n == OUT_MAX) {
+			full = true;
 			break; /* nobody collects: wait */
 		} else if (nx.kind < 0) {
 			send_data(h, &nx);
@@ -969,6 +978,9 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 	}
 	while (h->soon.n && cfifo_head(&h->soon)->at <= now_ns)
 		cfifo_pop(&h->soon);
+	h->nx = nx; /* computed last, nothing changed since */
+	h->nx_ok = true;
+	return full;
 }
 
 /* ---- the responder: a data frame arrived at at ---- */
@@ -1193,13 +1205,13 @@ rhost_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 
 	(void)queue;
 	h->active++;
-	advance(h, now_ns);
+	bool full = advance(h, now_ns);
 	while (k < n && h->out_n && h->out[h->out_h].at <= now_ns) {
 		pkts[k++] = h->out[h->out_h].m;
 		h->out_h = (h->out_h + 1) % OUT_MAX;
 		h->out_n--;
 	}
-	if (k < n)
+	if (k < n && full)
 		advance(h, now_ns); /* room in out[] again */
 	h->active--;
 	return k;
@@ -1221,7 +1233,10 @@ rhost_rx_next_ns(struct aif_port *port, uint16_t queue)
 		t = RTE_MIN(t, cfifo_head(&h->soon)->at);
 	if (h->tm_n)
 		t = RTE_MIN(t, h->tm[0].at);
-	next_send(h, &nx);
+	if (h->nx_ok)
+		nx = h->nx;
+	else
+		next_send(h, &nx);
 	t = RTE_MIN(t, nx.rto_ns);
 	if (nx.start_ps != NEVER_PS)
 		t = RTE_MIN(t, (nx.start_ps + ser_ps(h, nx.len) + PS_PER_NS - 1) / PS_PER_NS);
@@ -1256,6 +1271,7 @@ rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 		rte_pktmbuf_free(pkts[i]);
 	}
 	h->ctr.refused += n - i;
+	h->nx_ok = false;
 	h->active--;
 	return i;
 }
@@ -1274,6 +1290,7 @@ rhost_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_tim
 	h->active++;
 	advance(h, now_ns);
 	h->active--;
+	h->nx_ok = false; /* a pause moves the next start */
 	h->rx_free_ps = s + ser_ps(h, len);
 	int xoff = aif_pfc_host_hear(&h->pause, h->pause_from_ns, d, RTE_MIN(len, 64u),
 				     h->p.rate_bps, (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS);

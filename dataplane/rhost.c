@@ -69,18 +69,21 @@ struct ctrl {
 };
 
 struct qp {
-	uint32_t rqpn, rip;      /* the peer QP and its host's address */
-	uint16_t sport;
+	/* what deciding the next frame reads of every busy QP: one cache line */
+	uint8_t rtx_n;           /* rtx[] in use */
 	bool peer_ooo;
-	/* requester: packet indices from 0; PSN = psn0 + index */
-	uint32_t psn0;
-	uint64_t nxt, una, high, end;
-	struct msg *m;           /* ring of unacknowledged messages */
 	uint32_t m_head, m_n, m_cap;
+	/* requester: packet indices from 0; PSN = psn0 + index */
+	uint64_t nxt, una, end;
 	uint64_t next_tx_ps;     /* pacing: the next data frame starts no earlier */
 	aif_time_ns rto_at;      /* AIF_TIME_NS_NEVER: nothing outstanding */
+	struct msg *m;           /* ring of unacknowledged messages */
+	/* the rest */
 	uint64_t rtx[RTX_MAX];   /* selective resends, oldest first */
-	uint32_t rtx_n;
+	uint64_t high;
+	uint32_t rqpn, rip;      /* the peer QP and its host's address */
+	uint16_t sport;
+	uint32_t psn0;
 	uint32_t busy_pos;       /* in busy[], or UINT32_MAX */
 	struct aif_dcqcn_rp rp;
 	/* responder */
@@ -91,7 +94,10 @@ struct qp {
 	uint64_t *bits, *lasts;  /* ooo: received / message ends, by PSN mod window */
 	struct aif_dcqcn_np np;
 	struct aif_rhost_qp_ctr ctr;
-};
+} __rte_cache_aligned;
+
+_Static_assert(offsetof(struct qp, rtx) == RTE_CACHE_LINE_SIZE,
+	       "struct qp: the fields the next frame's choice reads fill its first line");
 
 /* A FIFO of ctrl records (power-of-two ring, grows). */
 struct cfifo {
@@ -398,10 +404,14 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 	if (h->n_qps == h->cap_qps) {
 		/* set-up time only (connect before the run): QPs move */
 		uint32_t cap = RTE_MIN(h->max_qps, h->cap_qps ? h->cap_qps * 2 : 16);
-		struct qp *qps = realloc(h->qps, sizeof(*qps) * cap);
-		uint32_t *busy = qps == NULL ? NULL : realloc(h->busy, sizeof(*busy) * cap);
-		if (qps != NULL)
-			h->qps = qps;
+		struct qp *qps = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*qps) * cap);
+		if (qps == NULL)
+			return -1;
+		if (h->n_qps)
+			memcpy(qps, h->qps, sizeof(*qps) * h->n_qps);
+		free(h->qps);
+		h->qps = qps;
+		uint32_t *busy = realloc(h->busy, sizeof(*busy) * cap);
 		if (busy == NULL)
 			return -1;
 		h->busy = busy;

@@ -424,14 +424,15 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 		todo &= todo - 1;
 		if (p >= q->n_ports)
 			break;
+		/* (a port packets pass through is stale: they were enqueued;
+		 * the port's own state is not touched for nothing) */
+		if (skip && !((q->stale_next >> p) & 1) && q->next_ns[p] > now_ns)
+			continue;
 		struct aif_qos_port *qp = &q->port[p];
 		if (!wd_tick && qp->n_through == 0 && aif_sched_idle(&qp->sched)) {
 			q->active &= ~(1ull << p); /* nothing queued, nothing passing */
 			continue;
 		}
-		if (skip && !((q->stale_next >> p) & 1) && q->next_ns[p] > now_ns &&
-		    qp->n_through == 0)
-			continue;
 		q->stale_next |= 1ull << p; /* served: its next event moves */
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
 

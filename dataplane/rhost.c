@@ -140,6 +140,11 @@ struct aif_rhost {
 	uint32_t n_qps, cap_qps, max_qps;
 	struct qp *qps;
 	uint32_t *busy, n_busy, rr;
+	/* beside busy[]: each busy QP's qp_ready_ps and rto_at, as its last
+	 * change left them (qp_changed), so that choosing the next frame reads
+	 * these alone and only the chosen QP */
+	uint64_t *busy_ready;
+	aif_time_ns *busy_rto;
 	struct cfifo acks, cnps;  /* to send */
 	struct cfifo in;          /* ACK/NAK/CNP received, to act on */
 	struct cfifo react;       /* CNPs to apply to the rate (kind unused) */
@@ -292,15 +297,30 @@ tmr_pop(struct aif_rhost *h)
 	return top;
 }
 
+static uint64_t qp_ready_ps(const struct qp *q);
+
+/* What qi's next frame and timeout are now: after anything changed them. */
+static inline void
+qp_changed(struct aif_rhost *h, uint32_t qi)
+{
+	const struct qp *q = &h->qps[qi];
+
+	if (q->busy_pos == UINT32_MAX)
+		return;
+	h->busy_ready[q->busy_pos] = qp_ready_ps(q);
+	h->busy_rto[q->busy_pos] = q->rto_at;
+}
+
 static void
 busy_add(struct aif_rhost *h, uint32_t qi)
 {
 	struct qp *q = &h->qps[qi];
 
-	if (q->busy_pos != UINT32_MAX)
-		return;
-	q->busy_pos = h->n_busy;
-	h->busy[h->n_busy++] = qi;
+	if (q->busy_pos == UINT32_MAX) {
+		q->busy_pos = h->n_busy;
+		h->busy[h->n_busy++] = qi;
+	}
+	qp_changed(h, qi);
 }
 
 static void
@@ -310,6 +330,8 @@ busy_del(struct aif_rhost *h, uint32_t qi)
 	uint32_t pos = q->busy_pos, last = h->busy[--h->n_busy];
 
 	h->busy[pos] = last;
+	h->busy_ready[pos] = h->busy_ready[h->n_busy];
+	h->busy_rto[pos] = h->busy_rto[h->n_busy];
 	h->qps[last].busy_pos = pos;
 	q->busy_pos = UINT32_MAX;
 	if (h->rr > h->n_busy)
@@ -374,6 +396,8 @@ aif_rhost_free(struct aif_rhost *h)
 	}
 	free(h->qps);
 	free(h->busy);
+	free(h->busy_ready);
+	free(h->busy_rto);
 	free(h->acks.e);
 	free(h->cnps.e);
 	free(h->in.e);
@@ -415,6 +439,14 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 		if (busy == NULL)
 			return -1;
 		h->busy = busy;
+		uint64_t *ready = realloc(h->busy_ready, sizeof(*ready) * cap);
+		if (ready == NULL)
+			return -1;
+		h->busy_ready = ready;
+		aif_time_ns *rto = realloc(h->busy_rto, sizeof(*rto) * cap);
+		if (rto == NULL)
+			return -1;
+		h->busy_rto = rto;
 		h->cap_qps = cap;
 	}
 	struct qp *q = &h->qps[h->n_qps];
@@ -698,11 +730,11 @@ next_send(const struct aif_rhost *h, struct next *nx)
 	uint32_t best_i = UINT32_MAX, by_floor_i = UINT32_MAX;
 	for (uint32_t k = 0, i = h->rr % h->n_busy; k < h->n_busy;
 	     k++, i = i + 1 == h->n_busy ? 0 : i + 1) {
-		const struct qp *q = &h->qps[h->busy[i]];
-		uint64_t r = qp_ready_ps(q);
-		if (q->rto_at < nx->rto_ns || (q->rto_at == nx->rto_ns && q->rto_at !=
-					       AIF_TIME_NS_NEVER && i < nx->rto_busy_i)) {
-			nx->rto_ns = q->rto_at;
+		uint64_t r = h->busy_ready[i];
+		aif_time_ns rto = h->busy_rto[i];
+		if (rto < nx->rto_ns || (rto == nx->rto_ns && rto != AIF_TIME_NS_NEVER &&
+					 i < nx->rto_busy_i)) {
+			nx->rto_ns = rto;
 			nx->rto_busy_i = i;
 		}
 		if (r < best) {
@@ -967,6 +999,7 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 			struct ctrl c = *in;
 			cfifo_pop(&h->in);
 			on_ack(h, &c);
+			qp_changed(h, c.qp);
 		} else if (e == t_re) {
 			struct ctrl c = *re;
 			cfifo_pop(&h->react);
@@ -976,12 +1009,16 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 			if (h->cb != NULL)
 				h->cb(h, AIF_RHOST_TIMER, 0, t.cookie, t.at, h->cb_arg);
 		} else if (e == t_rto) {
-			on_timeout(h, h->busy[nx.rto_busy_i], nx.rto_ns);
+			uint32_t qi = h->busy[nx.rto_busy_i];
+			on_timeout(h, qi, nx.rto_ns);
+			qp_changed(h, qi);
 		} else if (h->out_n == OUT_MAX) {
 			full = true;
 			break; /* nobody collects: wait */
 		} else if (nx.kind < 0) {
+			uint32_t qi = h->busy[nx.busy_i];
 			send_data(h, &nx);
+			qp_changed(h, qi);
 		} else {
 			send_ctrl(h, &nx);
 		}

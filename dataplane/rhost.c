@@ -420,6 +420,18 @@ aif_rhost_set_callback(struct aif_rhost *h, aif_rhost_cb cb, void *arg)
 	h->cb_arg = arg;
 }
 
+/* *p to n elements of size bytes (kept on failure: -1). */
+static int
+grow(void **p, size_t size, uint32_t n)
+{
+	void *x = realloc(*p, size * n);
+
+	if (x == NULL)
+		return -1;
+	*p = x;
+	return 0;
+}
+
 static int
 qp_new(struct aif_rhost *h, uint32_t *qi)
 {
@@ -435,18 +447,10 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 			memcpy(qps, h->qps, sizeof(*qps) * h->n_qps);
 		free(h->qps);
 		h->qps = qps;
-		uint32_t *busy = realloc(h->busy, sizeof(*busy) * cap);
-		if (busy == NULL)
+		if (grow((void **)&h->busy, sizeof(*h->busy), cap) != 0 ||
+		    grow((void **)&h->busy_ready, sizeof(*h->busy_ready), cap) != 0 ||
+		    grow((void **)&h->busy_rto, sizeof(*h->busy_rto), cap) != 0)
 			return -1;
-		h->busy = busy;
-		uint64_t *ready = realloc(h->busy_ready, sizeof(*ready) * cap);
-		if (ready == NULL)
-			return -1;
-		h->busy_ready = ready;
-		aif_time_ns *rto = realloc(h->busy_rto, sizeof(*rto) * cap);
-		if (rto == NULL)
-			return -1;
-		h->busy_rto = rto;
 		h->cap_qps = cap;
 	}
 	struct qp *q = &h->qps[h->n_qps];
@@ -719,6 +723,7 @@ next_send(const struct aif_rhost *h, struct next *nx)
 	nx->start_ps = NEVER_PS;
 	nx->kind = -1;
 	nx->rto_ns = AIF_TIME_NS_NEVER;
+	nx->rto_busy_i = UINT32_MAX;
 	nx->busy_i = UINT32_MAX;
 	if (h->n_busy == 0)
 		goto ctrl;
@@ -732,8 +737,7 @@ next_send(const struct aif_rhost *h, struct next *nx)
 	     k++, i = i + 1 == h->n_busy ? 0 : i + 1) {
 		uint64_t r = h->busy_ready[i];
 		aif_time_ns rto = h->busy_rto[i];
-		if (rto < nx->rto_ns || (rto == nx->rto_ns && rto != AIF_TIME_NS_NEVER &&
-					 i < nx->rto_busy_i)) {
+		if (rto < nx->rto_ns || (rto == nx->rto_ns && i < nx->rto_busy_i)) {
 			nx->rto_ns = rto;
 			nx->rto_busy_i = i;
 		}

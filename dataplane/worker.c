@@ -68,8 +68,8 @@ aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t 
 		return -1;
 	for (uint16_t i = 0; i < w->n_rxq; i++)
 		of_d += w->rxq[i].drive == d;
-	if (of_d >= 64)
-		return -1; /* (a drive's queues are bits of a word) */
+	if (of_d >= AIF_MAX_PORTS)
+		return -1;
 	w->rxq[w->n_rxq++] = (struct aif_rxq){ .drive = d, .port = port, .queue = queue };
 	w->by_drive_ok = 0;
 	return 0;

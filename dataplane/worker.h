@@ -46,6 +46,9 @@ struct aif_clock;
 #define AIF_MAX_RXQ 1024
 #define AIF_RUNNER_MAX_SWITCHES 256
 
+/* A drive's RX queues are the bits of a 64-bit word (worker.c). */
+_Static_assert(AIF_MAX_PORTS <= 64, "AIF_MAX_PORTS: a drive's queues fit a uint64_t");
+
 struct aif_rxq {
 	uint16_t drive;  /* which of the runner's switches */
 	uint16_t port;   /* switch port index */
@@ -81,7 +84,7 @@ struct aif_worker {
 	 * first + j is stale (ask again), and the earliest arrival of the
 	 * others */
 	aif_time_ns rxq_next[AIF_MAX_RXQ];
-	uint64_t drive_stale[AIF_RUNNER_MAX_SWITCHES];
+	uint64_t drive_stale[AIF_RUNNER_MAX_SWITCHES]; /* (AIF_MAX_PORTS queues) */
 	aif_time_ns drive_rx_min[AIF_RUNNER_MAX_SWITCHES];
 };
 

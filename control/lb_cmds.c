@@ -151,9 +151,10 @@ aif_ctl_lb_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	}
 	free(buf);
 	c->lb.loads++;
-	return json_pack("{s:s, s:s, s:i, s:s, s:i, s:s, s:s}", "loaded", e->name,
+	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:i, s:s, s:s}", "loaded", e->name,
 			 "section", e->prog->section, "instructions", (int)e->prog->n_insns,
 			 "engine", e->prog->jit != NULL ? "jit" : "interpreter",
+			 "engine_why", e->prog->interp_why,
 			 "table_size", (int)e->prog->table_size,
 			 "switch", swi < 0 ? "all" : sw,
 			 "replaced", old != NULL ? "yes" : "no");
@@ -237,11 +238,12 @@ aif_ctl_show_lb(struct aif_ctl *c, const struct aif_switch *sw)
 		for (unsigned x = 0; x < AIF_LB_PROG_COUNTERS; x++)
 			json_array_append_new(cj, json_integer((json_int_t)ctr[x]));
 		json_array_append_new(arr, json_pack(
-			"{s:s, s:s, s:s, s:s, s:i, s:s, s:I, s:i, s:o, s:I, s:I, s:o}",
+			"{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:i, s:o, s:I, s:I, s:o}",
 			"name", e->name, "source", e->from_config ? "config" : "client",
 			"object", e->spec.object, "section", e->prog->section,
 			"instructions", (int)e->prog->n_insns,
 			"engine", e->prog->jit != NULL ? "jit" : "interpreter",
+			"engine_why", e->prog->interp_why,
 			"jit_bytes", (json_int_t)e->prog->jit_bytes,
 			"table_size", (int)e->prog->table_size, "where", where,
 			"runs", (json_int_t)runs, "fallbacks", (json_int_t)fallbacks,

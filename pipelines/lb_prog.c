@@ -14,6 +14,7 @@
 
 #include "lb.h"
 #include "lb_prog.h"
+#include "lb_prog_check.h"
 #include "lb_prog_elf.h"
 
 __thread struct aif_lb_prog_env *aif_lb_prog_cur;
@@ -134,409 +135,21 @@ static const struct rte_bpf_xsym helpers[AIF_LB_HELPER_MAX] = {
 				   .size = sizeof(struct aif_lb_prog_entry) } } },
 };
 
-/* ---- our checks ---- */
+/* ---- helper ids ---- */
 
-/* eBPF encodings: DPDK's bpf_def.h (through rte_bpf.h), and the one it
- * lacks */
-#define EBPF_JMP32 0x06 /* 32-bit compares */
-#define EBPF_ATOMIC_CMPXCHG 0xf1
-#define EBPF_ATOMIC_FETCH 0x01
-
-#define FAIL(...) do { snprintf(err, err_len, __VA_ARGS__); return -1; } while (0)
-
-/* Size, calls, map references; rewrites helper ids to rte_bpf's indices. */
-static int
-check_calls(uint64_t *v, uint32_t n, const char *sec, char *err, size_t err_len)
+/* rte_bpf calls helpers by their index in helpers[]: id - 1 (the ids were
+ * checked by aif_lb_prog_check_insns). */
+static void
+calls_to_indices(uint64_t *v, uint32_t n)
 {
-	if (n > AIF_LB_PROG_MAX_INSNS)
-		FAIL("section %s: %u instructions, more than the %u allowed", sec, n,
-		     AIF_LB_PROG_MAX_INSNS);
 	struct ebpf_insn *ins = (struct ebpf_insn *)v;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const struct ebpf_insn x = ins[i];
-		if (x.code == (BPF_LD | BPF_IMM | EBPF_DW)) { /* ld_imm64: two slots */
-			if (x.src_reg != 0)
-				FAIL("section %s: instruction %u: refers to a map or a global "
-				     "variable (not supported)", sec, i);
+		if (ins[i].code == (BPF_LD | BPF_IMM | EBPF_DW))
 			i++;
-			continue;
-		}
-		if (x.code != (BPF_JMP | EBPF_CALL))
-			continue;
-		if (x.src_reg == EBPF_PSEUDO_CALL)
-			FAIL("section %s: instruction %u: calls another eBPF function (not "
-			     "supported: make it static inline)", sec, i);
-		if (x.src_reg != 0 || x.imm < 1 || x.imm > AIF_LB_HELPER_MAX)
-			FAIL("section %s: instruction %u: calls unknown helper %d (helpers are "
-			     "1..%d, include/aifabric/lb_prog.h)", sec, i, x.imm, AIF_LB_HELPER_MAX);
-		ins[i].imm = x.imm - 1;
+		else if (ins[i].code == (BPF_JMP | EBPF_CALL))
+			ins[i].imm -= 1;
 	}
-	return 0;
-}
-
-/*
- * The dataflow checks, on a program rte_bpf accepted.  Jumps must go
- * forward (refused otherwise: rte_bpf refuses loops, and a block reached
- * only by a backward jump would escape a single pass), so one pass in
- * order sees every predecessor first.  Per register: may it point into the
- * context (and at which offset: -1 unknown or not on every path); may it
- * hold any pointer (the context, the stack, a flow-table entry); is it the
- * frame pointer plus a known offset, or may it point into the stack at an
- * unknown one; is it known non-zero (64-bit, and in its low 32 bits); is it
- * a known non-zero 32-bit value shifted left by 32 (clang's zero
- * extension).  Per 8-byte stack slot: may it hold a pointer.  A pointer
- * stored on the stack and read back whole may be the context's; read back
- * in part it is refused (rte_bpf's validator would take the part for the
- * whole pointer, and the program would use a truncated address).
- */
-struct regs {
-	uint16_t ctx;      /* bit r: may point into the context */
-	uint16_t ptr;      /* bit r: may hold a pointer */
-	uint16_t fp;       /* bit r: frame pointer + fpoff[r], on every path */
-	uint16_t fp_may;   /* bit r: may point into the stack (offset unknown) */
-	uint16_t nz64;     /* bit r: known != 0 */
-	uint16_t nz32;     /* bit r: low 32 bits known != 0 */
-	uint16_t shl32;    /* bit r: (nz32 value) << 32 */
-	int32_t off[11];   /* context offset when ctx bit set, -1 unknown */
-	int32_t fpoff[11]; /* frame offset when fp bit set */
-	uint64_t ptr_slots; /* bit k: stack slot [fp - 8(k+1), fp - 8k) may hold a pointer */
-	uint8_t seen;
-};
-
-static void
-merge(struct regs *to, const struct regs *from)
-{
-	if (!to->seen) {
-		*to = *from;
-		to->seen = 1;
-		return;
-	}
-	for (int r = 0; r < 11; r++) {
-		uint16_t bit = (uint16_t)(1u << r);
-		bool a = to->ctx & bit, b = from->ctx & bit;
-		if (a != b || (a && to->off[r] != from->off[r]))
-			to->off[r] = -1; /* not the context at one offset on every path */
-		bool fa = to->fp & bit, fb = from->fp & bit;
-		if (fa && fb && to->fpoff[r] == from->fpoff[r])
-			continue;
-		if (fa || fb || ((to->fp_may | from->fp_may) & bit)) {
-			to->fp &= (uint16_t)~bit;
-			to->fp_may |= bit;
-		}
-	}
-	to->ctx |= from->ctx;
-	to->ptr |= from->ptr;
-	to->fp_may |= from->fp_may;
-	to->ptr_slots |= from->ptr_slots;
-	to->nz64 &= from->nz64;
-	to->nz32 &= from->nz32;
-	to->shl32 &= from->shl32;
-}
-
-static void
-clobber(struct regs *s, int r)
-{
-	uint16_t m = (uint16_t)~(1u << r);
-	s->ctx &= m;
-	s->ptr &= m;
-	s->fp &= m;
-	s->fp_may &= m;
-	s->nz64 &= m;
-	s->nz32 &= m;
-	s->shl32 &= m;
-}
-
-/* Copy what is known of register sr to d (a 64-bit move). */
-static void
-copy_reg(struct regs *s, int d, int sr)
-{
-	struct regs t = *s;
-
-	clobber(s, d);
-	uint16_t bit = (uint16_t)(1u << d);
-#define CP(f) if ((t.f >> sr) & 1) s->f |= bit
-	CP(ctx); CP(ptr); CP(fp); CP(fp_may); CP(nz64); CP(nz32); CP(shl32);
-#undef CP
-	s->off[d] = t.off[sr];
-	s->fpoff[d] = t.fpoff[sr];
-}
-
-/* The stack slot of a frame offset (negative, 8-byte aligned), or -1. */
-static int
-slot_of(int32_t fpoff)
-{
-	return fpoff < 0 && fpoff >= -512 && (fpoff & 7) == 0 ? (int)(-fpoff / 8 - 1) : -1;
-}
-
-/* Context fields that are never 0: a division by them is safe. */
-static bool
-ctx_field_nonzero(int32_t off, uint8_t size)
-{
-	return size == 4 && (off == (int32_t)offsetof(struct aif_lb_prog_ctx, n_members) ||
-			     off == (int32_t)offsetof(struct aif_lb_prog_ctx, table_size) ||
-			     off == (int32_t)offsetof(struct aif_lb_prog_ctx, version));
-}
-
-/* Which parts of the context a read of size bytes at off touches (-1:
- * unknown, all of them). */
-static uint32_t
-ctx_parts(int32_t off, uint32_t size)
-{
-	static const struct { uint32_t from, to, part; } parts[] = {
-		{ offsetof(struct aif_lb_prog_ctx, ip_version),
-		  offsetof(struct aif_lb_prog_ctx, src_ip), AIF_LB_CTX_L4 },
-		{ offsetof(struct aif_lb_prog_ctx, src_ip),
-		  offsetof(struct aif_lb_prog_ctx, dest_qp), AIF_LB_CTX_ADDR },
-		{ offsetof(struct aif_lb_prog_ctx, dest_qp),
-		  offsetof(struct aif_lb_prog_ctx, now_ns), AIF_LB_CTX_ROCE },
-		{ offsetof(struct aif_lb_prog_ctx, group),
-		  sizeof(struct aif_lb_prog_ctx), AIF_LB_CTX_GROUP },
-		{ offsetof(struct aif_lb_prog_ctx, ecmp_member),
-		  offsetof(struct aif_lb_prog_ctx, ip_version), AIF_LB_CTX_ECMP },
-	};
-	uint32_t m = 0;
-
-	if (off < 0)
-		return AIF_LB_CTX_ALL;
-	for (unsigned k = 0; k < RTE_DIM(parts); k++)
-		if ((uint32_t)off < parts[k].to && (uint32_t)off + size > parts[k].from)
-			m |= parts[k].part;
-	return m;
-}
-
-/* Bytes a load or store of this code moves. */
-static uint8_t
-bytes_of(uint8_t code)
-{
-	switch (BPF_SIZE(code)) {
-	case BPF_W: return 4;
-	case BPF_H: return 2;
-	case BPF_B: return 1;
-	default: return 8;
-	}
-}
-
-static int
-check_flow(const uint64_t *v, uint32_t n, const char *sec, uint32_t *uses, char *err,
-	   size_t err_len)
-{
-	const struct ebpf_insn *ins = (const struct ebpf_insn *)v;
-	struct regs *in = calloc(n + 1, sizeof(*in));
-	const char *why = NULL;
-	uint32_t i;
-
-	if (in == NULL)
-		FAIL("out of memory");
-	in[0].seen = 1;
-	in[0].ctx = 1u << 1; /* r1: the context, offset 0 */
-	in[0].off[1] = 0;
-	in[0].fp = 1u << 10; /* r10: the frame pointer, offset 0 */
-	in[0].ptr = in[0].ctx | in[0].fp;
-	in[0].nz64 = in[0].fp;
-	for (i = 0; i < n && why == NULL; i++) {
-		const struct ebpf_insn x = ins[i];
-		struct regs s = in[i];
-		uint32_t next = i + 1;
-		if (!s.seen)
-			continue; /* unreachable */
-		uint8_t cls = BPF_CLASS(x.code), d = x.dst_reg, sr = x.src_reg;
-		uint16_t dbit = (uint16_t)(1u << d), sbit = (uint16_t)(1u << sr);
-		bool xs = BPF_SRC(x.code) == BPF_X;
-		switch (cls) {
-		case BPF_LD:
-			if (x.code == (BPF_LD | BPF_IMM | EBPF_DW) && i + 1 < n) {
-				const struct ebpf_insn hi = ins[i + 1];
-				clobber(&s, d);
-				if (x.imm != 0 || hi.imm != 0)
-					s.nz64 |= dbit;
-				if (x.imm != 0)
-					s.nz32 |= dbit;
-				next = i + 2;
-			} else {
-				clobber(&s, 0); /* legacy packet loads: R0 */
-			}
-			break;
-		case BPF_LDX: {
-			uint8_t size = bytes_of(x.code);
-			bool nz = (s.ctx & sbit) && s.off[sr] >= 0 &&
-				  ctx_field_nonzero(s.off[sr] + x.off, size);
-			if (s.ctx & sbit)
-				*uses |= ctx_parts(s.off[sr] < 0 ? -1 : s.off[sr] + x.off, size);
-			/* a pointer stored on the stack, read back */
-			bool stored_ptr = false;
-			if (s.fp & sbit) {
-				int32_t at = s.fpoff[sr] + x.off;
-				int k = slot_of(at & ~7);
-				stored_ptr = k < 0 || ((s.ptr_slots >> k) & 1);
-				if (stored_ptr && (size != 8 || (at & 7) != 0) && s.ptr_slots != 0)
-					why = "reads part of a pointer kept on the stack";
-				stored_ptr = stored_ptr && s.ptr_slots != 0;
-			} else if ((s.fp_may & sbit) && s.ptr_slots != 0) {
-				stored_ptr = true;
-				if (size != 8)
-					why = "reads part of what may be a pointer kept on the stack";
-			}
-			clobber(&s, d);
-			if (nz)
-				s.nz64 |= dbit, s.nz32 |= dbit;
-			if (stored_ptr) { /* perhaps the context, perhaps the stack */
-				s.ctx |= dbit, s.ptr |= dbit, s.fp_may |= dbit;
-				s.off[d] = -1;
-			}
-			break;
-		}
-		case BPF_ST:
-		case BPF_STX: {
-			uint8_t size = bytes_of(x.code);
-			bool atomic = cls == BPF_STX && BPF_MODE(x.code) == EBPF_XADD;
-			if (s.ctx & dbit) {
-				why = "writes to the context (it is read-only)";
-				break;
-			}
-			bool on_stack = (s.fp | s.fp_may) & dbit;
-			int k = (s.fp & dbit) ? slot_of(s.fpoff[d] + x.off) : -1;
-			if (atomic && on_stack && s.ptr_slots != 0) {
-				why = "an atomic operation on the stack, which holds a pointer";
-				break;
-			}
-			if (cls == BPF_STX && (s.ptr & sbit) && !atomic) {
-				if (k >= 0 && size == 8)
-					s.ptr_slots |= 1ull << k;
-				else if (on_stack)
-					s.ptr_slots = ~0ull; /* somewhere on the stack */
-			} else if (k >= 0 && size == 8 && !atomic) {
-				s.ptr_slots &= ~(1ull << k); /* overwritten */
-			}
-			if (atomic && x.imm == EBPF_ATOMIC_CMPXCHG) /* its r0 */
-				clobber(&s, 0);
-			else if (atomic && (x.imm & EBPF_ATOMIC_FETCH)) /* its source */
-				clobber(&s, sr);
-			break;
-		}
-		case BPF_ALU:
-		case EBPF_ALU64: {
-			uint8_t op = BPF_OP(x.code);
-			bool b64 = cls == EBPF_ALU64;
-			bool src_nz = xs ? ((b64 ? s.nz64 : s.nz32) & sbit) != 0 : x.imm != 0;
-			if ((op == BPF_DIV || op == BPF_MOD) && !src_nz) {
-				why = xs ? "divides by a register that may be 0 (test it against 0 "
-					   "first, or divide by n_members)"
-					 : "divides by the constant 0";
-				break;
-			}
-			if (op == EBPF_MOV) {
-				if (xs && b64) {
-					copy_reg(&s, d, sr);
-				} else if (xs) {
-					bool nz = s.nz32 & sbit;
-					clobber(&s, d);
-					if (nz)
-						s.nz64 |= dbit, s.nz32 |= dbit;
-				} else {
-					clobber(&s, d);
-					if (x.imm != 0)
-						s.nz64 |= dbit, s.nz32 |= dbit;
-				}
-				break;
-			}
-			struct regs t = s;
-			bool nz32 = t.nz32 & dbit, shl = t.shl32 & dbit;
-			bool any_ctx = (t.ctx & dbit) || (xs && (t.ctx & sbit));
-			bool any_ptr = (t.ptr & dbit) || (xs && (t.ptr & sbit));
-			bool any_stack = ((t.fp | t.fp_may) & dbit) ||
-					 (xs && ((t.fp | t.fp_may) & sbit));
-			clobber(&s, d);
-			if (b64 && !xs && (op == BPF_ADD || op == BPF_SUB)) { /* a constant */
-				int32_t delta = op == BPF_ADD ? x.imm : -x.imm;
-				if (t.ctx & dbit)
-					s.off[d] = t.off[d] < 0 ? -1 : t.off[d] + delta;
-				if (t.fp & dbit) {
-					s.fp |= dbit;
-					s.fpoff[d] = t.fpoff[d] + delta;
-				}
-			} else {
-				s.off[d] = -1;
-			}
-			/* a pointer changed by anything else stays a pointer of unknown
-			 * offset, to whatever it may have pointed into */
-			if (any_ctx)
-				s.ctx |= dbit;
-			if (any_ptr)
-				s.ptr |= dbit;
-			if (any_stack && !(s.fp & dbit))
-				s.fp_may |= dbit;
-			if (b64 && !xs && op == BPF_LSH && x.imm == 32 && nz32)
-				s.shl32 |= dbit, s.nz64 |= dbit;
-			if (b64 && !xs && op == BPF_RSH && x.imm == 32 && shl)
-				s.nz64 |= dbit, s.nz32 |= dbit;
-			if (!xs && op == BPF_OR && x.imm != 0) /* a non-zero constant */
-				s.nz64 |= dbit, s.nz32 |= dbit;
-			break;
-		}
-		case BPF_JMP:
-		case EBPF_JMP32: {
-			uint8_t op = BPF_OP(x.code);
-			if (cls == BPF_JMP && op == EBPF_EXIT) {
-				next = n;
-				break;
-			}
-			if (cls == BPF_JMP && op == EBPF_CALL) { /* r1..r5 clobbered, r0 result */
-				if (x.imm == AIF_LB_HELPER_TABLE_READ - 1 && (s.ctx & (1u << 2))) {
-					why = "passes the context to aif_lb_table_read, which writes "
-					      "its buffer";
-					break;
-				}
-				for (int r = 0; r <= 5; r++)
-					clobber(&s, r);
-				if (x.imm == AIF_LB_HELPER_TABLE_ENTRY - 1)
-					s.ptr |= 1u, s.nz64 |= 1u; /* a flow-table entry */
-				break;
-			}
-			uint32_t tgt = i + 1 + (uint32_t)(int32_t)x.off;
-			if ((int32_t)x.off < 0) {
-				why = "jumps backwards (loops must be unrolled: #pragma unroll)";
-				break;
-			}
-			struct regs taken = s, fall = s;
-			bool zero_cmp = !xs && x.imm == 0;
-			if (op == BPF_JA) {
-				if (tgt < n)
-					merge(&in[tgt], &s);
-				next = n;
-				break;
-			}
-			if (zero_cmp && op == BPF_JEQ) { /* falls through when != 0 */
-				fall.nz64 |= dbit;
-				if (cls == EBPF_JMP32)
-					fall.nz32 |= dbit;
-			} else if (zero_cmp && (op == EBPF_JNE || op == BPF_JGT)) { /* taken when != 0 */
-				taken.nz64 |= dbit;
-				if (cls == EBPF_JMP32)
-					taken.nz32 |= dbit;
-			} else if (!xs && x.imm == 1 && op == BPF_JGE) {
-				taken.nz64 |= dbit;
-				if (cls == EBPF_JMP32)
-					taken.nz32 |= dbit;
-			}
-			if (tgt < n)
-				merge(&in[tgt], &taken);
-			s = fall;
-			break;
-		}
-		}
-		if (why == NULL && next < n)
-			merge(&in[next], &s);
-	}
-	free(in);
-	if (why != NULL) {
-		if (strncmp(why, "divides by a register", 21) == 0)
-			FAIL("section %s: instruction %u: divides by r%u, which may be 0 (test it "
-			     "against 0 first, or divide by n_members)", sec, i - 1,
-			     ins[i - 1].src_reg);
-		FAIL("section %s: instruction %u: %s", sec, i - 1, why);
-	}
-	return 0;
 }
 
 /* ---- loading ---- */
@@ -654,8 +267,10 @@ aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name
 	}
 	if (aif_lb_elf_read(buf, len, file, name, &e, err, err_len) != 0)
 		return NULL;
-	if (check_calls(e.insns, e.n_insns, e.section, err, err_len) != 0)
+	struct aif_lb_prog_check chk;
+	if (aif_lb_prog_check_insns(e.insns, e.n_insns, e.section, &chk, err, err_len) != 0)
 		goto out;
+	calls_to_indices(e.insns, e.n_insns);
 	struct rte_bpf_prm prm = {
 		.ins = (const struct ebpf_insn *)e.insns, .nb_ins = e.n_insns,
 		.xsym = helpers, .nb_xsym = RTE_DIM(helpers),
@@ -672,11 +287,7 @@ aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name
 				 log[0] ? log : rte_strerror(rte_errno));
 		goto out;
 	}
-	uint32_t uses = 0;
-	if (check_flow(e.insns, e.n_insns, e.section, &uses, err, err_len) != 0) {
-		rte_bpf_destroy(b);
-		goto out;
-	}
+	uint32_t uses = chk.ctx_uses;
 	p = calloc(1, sizeof(*p));
 	if (p == NULL) {
 		rte_bpf_destroy(b);
@@ -690,7 +301,8 @@ aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name
 	p->ctx_uses = uses;
 	p->bpf = b;
 	struct rte_bpf_jit jit;
-	if (rte_bpf_get_jit(b, &jit) == 0 && jit.func != NULL) {
+	snprintf(p->interp_why, sizeof(p->interp_why), "%s", chk.jit_ok ? "" : chk.jit_why);
+	if (chk.jit_ok && rte_bpf_get_jit(b, &jit) == 0 && jit.func != NULL) {
 		p->jit = jit.func;
 		p->jit_bytes = jit.sz;
 	}
@@ -783,7 +395,7 @@ aif_lb_prog_ctx_group(struct aif_lb_prog_ctx *c, const struct aif_group *g, uint
 	c->version = AIF_LB_PROG_VERSION;
 	c->group = group;
 	c->n_members = n ? n : 1;
-	c->n_up = g->n_up;
+	c->n_up = g->n_up < n ? g->n_up : n; /* (the check counts on <= n_members) */
 	c->table_size = table_size;
 	c->flowlet_gap_ns = p->flowlet_gap_ns;
 	c->flowlet_age_ns = p->flowlet_age_ns;

@@ -5,18 +5,11 @@
  * include/aifabric/lb_prog.h).
  *
  * Loading (control thread, or the offline tester): libbpf reads the object
- * (lb_prog_elf.c); then our checks, then DPDK's rte_bpf validator, then its
- * JIT (x86-64; elsewhere its interpreter).  Ours, in order:
- *   size      1 .. AIF_LB_PROG_MAX_INSNS instructions;
- *   calls     helper ids 1 .. AIF_LB_HELPER_MAX only, no program-to-program
- *             calls, no map or global-variable references (ld_imm64 with a
- *             source register);
- *   rte_bpf   opcodes, jumps in range, no loops, every memory access inside
- *             the context, the stack or a helper's buffer, helper arguments;
- *   context   read-only: no store through a register that may point into
- *             it, and it is not passed as aif_lb_table_read's buffer;
- *   division  by a constant 0, or by a register not known to be non-zero
- *             (rte_bpf would return 0 from the program at run time).
+ * (lb_prog_elf.c); then our check (lb_prog_check.h: the shape of every
+ * instruction and immediate, then a dataflow pass that decides memory
+ * safety: pointer kinds and bounds per register and stack slot); then
+ * DPDK's rte_bpf validator, then its JIT (x86-64; elsewhere, or where the
+ * check found an instruction the JIT encodes wrongly, its interpreter).
  * A failure says the section, the instruction and the reason.
  *
  * Running (worker, per packet): aif_lb_prog_ctx_group fills the group's
@@ -69,6 +62,8 @@ struct aif_lb_prog {
 	struct rte_bpf *bpf;
 	uint64_t (*jit)(void *ctx);  /* NULL: rte_bpf's interpreter */
 	size_t jit_bytes;
+	char interp_why[96];         /* why not the JIT, where the check said
+				      * so ("" otherwise) */
 };
 
 /* One worker's state for one program. */

@@ -174,8 +174,7 @@ backjump(const struct aif_lb_prog_ctx *c)
 	__builtin_unreachable();
 }
 
-/* a register that is the context's n_members on one path and a stack slot
- * holding 0 on the other: not known non-zero */
+/* a divisor that is n_members (never 0) on one path and 0 on the other */
 AIF_LB_PROG("merge_nz")
 uint64_t
 merge_nz(const struct aif_lb_prog_ctx *c)
@@ -183,17 +182,12 @@ merge_nz(const struct aif_lb_prog_ctx *c)
 	uint64_t r;
 
 	(void)c;
-	asm volatile("r6 = *(u32 *)(r1 + 12)\n\t"
-		     "*(u64 *)(r10 - 8) = r6\n\t"
-		     "r2 = r1\n\t"
-		     "r2 += 84\n\t"
-		     "r4 = *(u32 *)(r1 + 12)\n\t"
-		     "if r4 != 0 goto +2\n\t"
-		     "r2 = r10\n\t"
-		     "r2 += -8\n\t"
-		     "r3 = *(u32 *)(r2 + 0)\n\t"
+	asm volatile("r3 = *(u32 *)(r1 + 84)\n\t" /* n_members */
+		     "r4 = *(u32 *)(r1 + 4)\n\t"  /* hash */
+		     "if r4 != 0 goto +1\n\t"
+		     "r3 = 0\n\t"
 		     "r0 = 5\n\t"
 		     "r0 /= r3\n\t"
-		     "%0 = r0\n\t" : "=r"(r) :: "r0", "r2", "r3", "r4", "r6", "memory");
+		     "%0 = r0\n\t" : "=r"(r) :: "r0", "r3", "r4", "memory");
 	return r;
 }

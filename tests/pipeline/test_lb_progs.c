@@ -328,7 +328,7 @@ test_unsafe_refused_untouched(void **state)
 	json_t *r = lb_load(AIF_LB_TESTS_DIR "/bad.o", ", \"program\": \"oob\"");
 	assert_false(json_is_true(json_object_get(r, "ok")));
 	const char *e = json_string_value(json_object_get(r, "error"));
-	if (strstr(e, "section aifabric/lb/oob: instruction 4: memory boundary violation") == NULL)
+	if (strstr(e, "section aifabric/lb/oob: instruction 4: reads the context at bytes") == NULL)
 		fail_msg("error: %s", e);
 	json_decref(r);
 	r = lb_load(AIF_LB_TESTS_DIR "/bad.o", ", \"program\": \"write\"");

@@ -292,23 +292,39 @@ test_rejects(void **state)
 {
 	(void)state;
 #define R(obj, name, ...) expect_reject(obj, name, (const char *const[]){ __VA_ARGS__, NULL })
-	R("bad", "oob", "section aifabric/lb/oob", "instruction 4", "memory boundary violation");
+	R("bad", "oob", "section aifabric/lb/oob", "instruction 4",
+	  "reads the context at bytes 192..2228 (a variable offset), outside its 0..1208");
 	R("bad", "helper", "section aifabric/lb/helper", "instruction 1", "unknown helper 99");
 	R("bad", "div", "section aifabric/lb/div", "instruction 3", "which may be 0");
 	R("bad", "write", "section aifabric/lb/write", "instruction 1", "writes to the context");
-	R("bad", "loop", "section aifabric/lb/loop", "instruction 12", "loops detected");
+	R("bad", "loop", "section aifabric/lb/loop", "instruction 28", "jumps backwards");
 	R("bad", "big", "section aifabric/lb/big", "more than the 4096 allowed");
 	R("bad", "call", "section aifabric/lb/call", "instruction 0", "another eBPF function");
 	R("global", NULL, "section aifabric/lb/global", "global variables");
 	R("nosection", NULL, "no program in a section named aifabric/lb", "xdp");
 	R("bad", "spill", "section aifabric/lb/spill", "instruction 3", "writes to the context");
-	R("bad", "entry_oob", "section aifabric/lb/entry_oob", "memory boundary violation");
+	R("bad", "entry_oob", "section aifabric/lb/entry_oob", "instruction 3",
+	  "writes a flow-table entry at bytes 28..32, outside its 0..16");
 	R("bad", "half_ptr", "section aifabric/lb/half_ptr", "instruction 1",
 	  "reads part of a pointer kept on the stack");
 	R("bad", "half_entry", "section aifabric/lb/half_entry",
 	  "reads part of a pointer kept on the stack");
 	R("bad", "backjump", "section aifabric/lb/backjump", "instruction 5", "jumps backwards");
-	R("bad", "merge_nz", "section aifabric/lb/merge_nz", "divides by r3, which may be 0");
+	R("bad", "merge_nz", "section aifabric/lb/merge_nz", "instruction 5",
+	  "divides by r3, which may be 0");
+	/* escapes: native code through the JIT, pointer arithmetic, the bytes
+	 * around the flow table */
+	R("hostile", "inj_rsh", "instruction 1", "shifts by 0x9002b001 (0..63)");
+	R("hostile", "inj_ud2", "instruction 1", "shifts by 0x900b0f01 (0..63)");
+	R("hostile", "inj_alu32", "instruction 1", "shifts by 0x9002b001 (0..31)");
+	R("hostile", "inj_arsh", "instruction 1", "shifts by 0x9002b001 (0..63)");
+	R("hostile", "ptr_add_ptr", "instruction 3", "add of two pointers");
+	R("hostile", "ptr_sub_ptr", "instruction 3", "sub of two pointers");
+	R("hostile", "ptr_mul", "instruction 2", "mul on a pointer");
+	R("hostile", "ptr_lsh", "instruction 2", "lsh on a pointer");
+	R("hostile", "ptr_mov32", "instruction 2", "copies the low half of a pointer");
+	R("hostile", "before_table", "instruction 3", "reads a flow-table entry at bytes -8..0");
+	R("hostile", "past_table", "instruction 3", "writes a flow-table entry at bytes 16..24");
 	R("bad", NULL, "16 load-balancing programs", "say which by name");
 	R("bad", "nope", "no load-balancing program named nope");
 #undef R
@@ -401,6 +417,80 @@ test_drill_reps(void **state)
 	}
 }
 
+/*
+ * A flow-table entry pointer that clang keeps on the stack across helper
+ * calls and writes through (tests/lb_prog/spill.c): it loads on the JIT,
+ * the JIT and the interpreter decide alike, flows keep their member inside
+ * a flowlet, and new flowlets prefer the short queue of two.
+ */
+static void
+test_spilled_entry_pointer(void **state)
+{
+	(void)state;
+	struct aif_lb_prog *p = load("spill", "flowlet2");
+
+	if (p == NULL)
+		fail_msg("refused: %s", err);
+	assert_non_null(p->jit);
+	assert_string_equal(p->interp_why, "");
+	struct aif_lb_prog_state *st[2] = { aif_lb_prog_state_new(p), aif_lb_prog_state_new(p) };
+	struct grp *x = grp_new(8);
+	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
+	struct aif_rng r, prng[2];
+	struct aif_pkt flows[32];
+	uint32_t last[32];
+	aif_time_ns last_t[32];
+	uint64_t (*jit)(void *) = p->jit;
+	unsigned on_short = 0, kept = 0, starts = 0;
+	aif_time_ns t = 1000;
+
+	for (int k = 0; k < 8; k++) /* member 3 nearly empty */
+		x->qb[x->mem[k].port] = k == 3 ? 100 : 100000;
+	aif_rng_seed(&r, 21);
+	aif_rng_seed(&prng[0], 22);
+	aif_rng_seed(&prng[1], 22);
+	for (int f = 0; f < 32; f++) {
+		random_pkt(&flows[f], &r);
+		last[f] = UINT32_MAX;
+	}
+	aif_lb_prog_ctx_group(c, &x->g, 1, x->mem, x->qb, NULL, NULL, &x->p, p->table_size);
+	for (int i = 0; i < 5000; i++) {
+		int f = (int)aif_rng_below(&r, 32);
+		t += aif_rng_below(&r, 40) == 0 ? 2 * GAP_NS : 500;
+		aif_lb_prog_ctx_packet(c, &flows[f], t, p->ctx_uses, &x->g, x->buckets);
+		uint32_t k[2];
+		for (int e = 0; e < 2; e++) { /* the JIT, then the interpreter */
+			struct aif_lb_prog_env env = { .st = st[e], .rng = &prng[e], .g = &x->g,
+						       .buckets = x->buckets };
+			p->jit = e == 0 ? jit : NULL;
+			k[e] = aif_lb_prog_run(p, c, &env);
+		}
+		assert_int_equal(k[0], k[1]);
+		bool within = last[f] != UINT32_MAX && t - last_t[f] < GAP_NS;
+		if (within && k[0] == last[f])
+			kept++;
+		else if (within)
+			fail_msg("packet %d: flow %d moved inside its flowlet (%u -> %u)", i, f,
+				 last[f], k[0]);
+		on_short += k[0] == 3;
+		last[f] = k[0];
+		last_t[f] = t;
+	}
+	p->jit = jit;
+	starts = (unsigned)st[0]->counters[0];
+	assert_int_equal(st[0]->counters[0], st[1]->counters[0]);
+	assert_int_equal(st[0]->fallbacks, 0);
+	print_message("flowlets %u, packets kept %u, on the short queue %u\n", starts, kept, on_short);
+	assert_true(starts > 1000 && kept > 2000);
+	/* of two draws the short queue wins: 1 - (7/8)^2 of new flowlets, not 1/8 */
+	assert_true(on_short > 900);
+	free(c);
+	free(x);
+	aif_lb_prog_state_free(st[0]);
+	aif_lb_prog_state_free(st[1]);
+	aif_lb_prog_free(p);
+}
+
 int
 main(void)
 {
@@ -411,6 +501,7 @@ main(void)
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_out_of_range_falls_back),
 		cmocka_unit_test(test_drill_reps),
+		cmocka_unit_test(test_spilled_entry_pointer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,11 +251,11 @@ validator_pc(char *log)
 }
 
 struct aif_lb_prog *
-aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name,
-		 uint32_t table_size, char *err, size_t err_len)
+aif_lb_prog_load_insns(uint64_t *insns, uint32_t n, const char *section, const char *name,
+		       uint32_t table_size, char *err, size_t err_len)
 {
-	struct aif_lb_elf_prog e;
-	struct aif_lb_prog *p = NULL;
+	struct aif_lb_prog_check chk;
+	struct aif_lb_prog *p;
 	char log[512];
 
 	if (table_size == 0)
@@ -265,14 +265,11 @@ aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name
 			 table_size);
 		return NULL;
 	}
-	if (aif_lb_elf_read(buf, len, file, name, &e, err, err_len) != 0)
+	if (aif_lb_prog_check_insns(insns, n, section, &chk, err, err_len) != 0)
 		return NULL;
-	struct aif_lb_prog_check chk;
-	if (aif_lb_prog_check_insns(e.insns, e.n_insns, e.section, &chk, err, err_len) != 0)
-		goto out;
-	calls_to_indices(e.insns, e.n_insns);
+	calls_to_indices(insns, n);
 	struct rte_bpf_prm prm = {
-		.ins = (const struct ebpf_insn *)e.insns, .nb_ins = e.n_insns,
+		.ins = (const struct ebpf_insn *)insns, .nb_ins = n,
 		.xsym = helpers, .nb_xsym = RTE_DIM(helpers),
 		.prog_arg = { .type = RTE_BPF_ARG_PTR, .size = sizeof(struct aif_lb_prog_ctx) },
 	};
@@ -281,32 +278,49 @@ aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name
 		long pc = validator_pc(log);
 		if (pc >= 0)
 			snprintf(err, err_len, "section %s: instruction %ld: %s (rte_bpf's validator)",
-				 e.section, pc, log[0] ? log : rte_strerror(rte_errno));
+				 section, pc, log[0] ? log : rte_strerror(rte_errno));
 		else
-			snprintf(err, err_len, "section %s: %s (rte_bpf's validator)", e.section,
+			snprintf(err, err_len, "section %s: %s (rte_bpf's validator)", section,
 				 log[0] ? log : rte_strerror(rte_errno));
-		goto out;
+		return NULL;
 	}
-	uint32_t uses = chk.ctx_uses;
 	p = calloc(1, sizeof(*p));
 	if (p == NULL) {
 		rte_bpf_destroy(b);
 		snprintf(err, err_len, "out of memory");
-		goto out;
+		return NULL;
 	}
-	snprintf(p->name, sizeof(p->name), "%s", e.name);
-	snprintf(p->section, sizeof(p->section), "%s", e.section);
-	p->n_insns = e.n_insns;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->section, sizeof(p->section), "%s", section);
+	p->n_insns = n;
 	p->table_size = table_size;
-	p->ctx_uses = uses;
+	p->ctx_uses = chk.ctx_uses;
 	p->bpf = b;
-	struct rte_bpf_jit jit;
 	snprintf(p->interp_why, sizeof(p->interp_why), "%s", chk.jit_ok ? "" : chk.jit_why);
+	struct rte_bpf_jit jit;
 	if (chk.jit_ok && rte_bpf_get_jit(b, &jit) == 0 && jit.func != NULL) {
 		p->jit = jit.func;
 		p->jit_bytes = jit.sz;
 	}
-out:
+	return p;
+}
+
+struct aif_lb_prog *
+aif_lb_prog_load(const void *buf, size_t len, const char *file, const char *name,
+		 uint32_t table_size, char *err, size_t err_len)
+{
+	struct aif_lb_elf_prog e;
+	struct aif_lb_prog *p;
+
+	if (table_size & (table_size - 1) || table_size > (1u << 24)) {
+		snprintf(err, err_len, "flow table size %u: not a power of two up to 2^24",
+			 table_size);
+		return NULL;
+	}
+	if (aif_lb_elf_read(buf, len, file, name, &e, err, err_len) != 0)
+		return NULL;
+	p = aif_lb_prog_load_insns(e.insns, e.n_insns, e.section, e.name, table_size, err,
+				   err_len);
 	aif_lb_elf_prog_free(&e);
 	return p;
 }

@@ -62,7 +62,7 @@ struct aif_lb_prog {
 	struct rte_bpf *bpf;
 	uint64_t (*jit)(void *ctx);  /* NULL: rte_bpf's interpreter */
 	size_t jit_bytes;
-	char interp_why[96];         /* why not the JIT, where the check said
+	char interp_why[160];         /* why not the JIT, where the check said
 				      * so ("" otherwise) */
 };
 
@@ -93,6 +93,11 @@ struct aif_lb_prog_env {
 struct aif_lb_prog *aif_lb_prog_load(const void *buf, size_t len, const char *file,
 				     const char *name, uint32_t table_size, char *err,
 				     size_t err_len);
+/* The same from n instructions already read (helper calls by id; they are
+ * rewritten in place), section and name naming it. */
+struct aif_lb_prog *aif_lb_prog_load_insns(uint64_t *insns, uint32_t n, const char *section,
+					   const char *name, uint32_t table_size, char *err,
+					   size_t err_len);
 /* The same from a file. */
 struct aif_lb_prog *aif_lb_prog_load_file(const char *path, const char *name,
 					  uint32_t table_size, char *err, size_t err_len);

@@ -206,6 +206,34 @@ second_half(const struct ebpf_insn *ins, uint32_t i)
 
 /* ---- pass 1: the shape of every instruction ---- */
 
+/*
+ * Valid instructions DPDK 22.11's x86-64 JIT encodes wrongly (found by
+ * running it against the interpreter, tests/unit/test_lb_prog_check.c):
+ * a program with one runs on the interpreter.  NULL if x is fine.
+ */
+static const char *
+jit_wrong(const struct ebpf_insn x)
+{
+	uint8_t cls = BPF_CLASS(x.code), op = BPF_OP(x.code);
+	bool reg = BPF_SRC(x.code) == BPF_X;
+
+	if (cls == BPF_JMP && op == BPF_JSET && !reg && x.imm >= -128 && x.imm <= 127)
+		return "a jset with an 8-bit immediate (a 1-byte immediate where 4 are read)";
+	if (cls != BPF_ALU && cls != EBPF_ALU64)
+		return NULL;
+	if (reg && (op == BPF_DIV || op == BPF_MOD) && x.dst_reg == x.src_reg &&
+	    (x.dst_reg == 0 || x.dst_reg == 3))
+		return "a division of r0 or r3 by itself (the divisor is taken from a scratch "
+		       "register never set)";
+	if (reg && (op == BPF_DIV || op == BPF_MOD) && cls == BPF_ALU && x.dst_reg != 0 &&
+	    x.src_reg != 0) /* (a divisor in r0 has a clear upper half: checked) */
+		return "a 32-bit division by a register (its zero test clears r0's upper half)";
+	if (reg && (op == BPF_LSH || op == BPF_RSH || op == EBPF_ARSH) &&
+	    x.dst_reg == x.src_reg && x.dst_reg != 4)
+		return "a shift of a register by itself (it shifts r4 instead)";
+	return NULL;
+}
+
 static int
 check_shape(struct checker *c)
 {
@@ -217,6 +245,12 @@ check_shape(struct checker *c)
 		uint8_t cls = BPF_CLASS(x.code), op = BPF_OP(x.code);
 		bool k = BPF_SRC(x.code) == BPF_K;
 		c->pc = i;
+		const char *jw = jit_wrong(x);
+		if (jw != NULL && c->out->jit_ok) {
+			c->out->jit_ok = 0;
+			snprintf(c->out->jit_why, sizeof(c->out->jit_why), "instruction %u: %s", i,
+				 jw);
+		}
 		if (x.dst_reg > 10 || x.src_reg > 10)
 			return fail(c, "register r%u does not exist (r0..r10)",
 				    x.dst_reg > 10 ? x.dst_reg : x.src_reg);
@@ -284,12 +318,6 @@ check_shape(struct checker *c)
 				return fail(c, "jumps past the end of the program");
 			if (second_half(ins, i + 1 + (uint32_t)x.off))
 				return fail(c, "jumps into the middle of a 64-bit load");
-			if (op == BPF_JSET && k && x.imm >= -128 && x.imm <= 127 &&
-			    c->out->jit_ok) {
-				c->out->jit_ok = 0;
-				snprintf(c->out->jit_why, sizeof(c->out->jit_why),
-					 "instruction %u: a jset with an 8-bit immediate", i);
-			}
 			break;
 		case JMP32:
 			return fail(c, "32-bit jumps are not supported (compile for -mcpu=v2 "

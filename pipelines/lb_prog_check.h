@@ -41,10 +41,13 @@
  * AIF_LB_PROG_MAX_MEMBERS, 1 <= table_size <= 2^24 (aif_lb_prog_ctx_group
  * fills them so).
  *
- * JSET with an immediate that fits in 8 bits is valid eBPF that DPDK
- * 22.11's x86-64 JIT encodes wrongly (a 1-byte immediate after an opcode
- * that takes 4): such a program is accepted for the interpreter only
- * (jit_ok false, the instruction in jit_why).
+ * Valid instructions that DPDK 22.11's x86-64 JIT encodes wrongly (a jset
+ * with an 8-bit immediate: a 1-byte immediate where the opcode reads 4; a
+ * 32-bit division by a register: r0's upper half cleared; r0 or r3
+ * divided by itself; a register shifted by itself, other than r4) are
+ * accepted for the interpreter only (jit_ok false, the first one named in
+ * jit_why).  le16 and le32, on which DPDK's interpreter and JIT disagree,
+ * are refused.
  */
 #ifndef AIF_LB_PROG_CHECK_H
 #define AIF_LB_PROG_CHECK_H
@@ -56,7 +59,7 @@
 struct aif_lb_prog_check {
 	uint32_t ctx_uses; /* AIF_LB_CTX_* parts of the context it reads */
 	int jit_ok;        /* 0: run it on the interpreter (see jit_why) */
-	char jit_why[96];
+	char jit_why[160];
 };
 
 /*

@@ -8,12 +8,15 @@
 #   - the config runs the ECMP example on traffic class 5 ("bpf:cfgecmp");
 #     `aifabricctl lb load flowlet.o --name fl` sends the object's bytes;
 #     `show lb` (table and JSON) shows it running on the JIT with runs
-#     growing; an unsafe object (a read past the context) is refused with
+#     growing; unsafe objects (a read past the context, a shift immediate
+#     the JIT would run as ud2, a pointer multiplied) are refused with
 #     section, instruction and reason, and fl keeps running; a load under a
 #     name the config owns is refused; `lb unload fl` removes it; loading and
 #     unloading ten more times while traffic runs leaves no frame dropped;
 #   - `aifabricctl lb test` offline: the ECMP example on the same pcap agrees
-#     with the built-in ECMP on every packet; a bad object exits 1;
+#     with the built-in ECMP on every packet; a bad object exits 1, the
+#     shift injection too; through a config's lb_programs it stops the
+#     start, and through --lb in virtual time it is refused before the run;
 #   - virtual time: a 4 x 4 leaf-spine of virtual hosts running the main
 #     job's all-reduce and all-to-all while `--lb` loads and unloads REPS
 #     ten times: no drop, no retransmission, every job done, and a second
@@ -32,9 +35,10 @@ BIN=$BUILD/aifabric
 CTL_BIN=$BUILD/aifabricctl
 EX=$BUILD/examples/lb
 BAD=$BUILD/tests/bad.o
+HOSTILE=$BUILD/tests/hostile.o
 PY=/usr/bin/python3
 
-for b in "$BIN" "$CTL_BIN" "$EX/flowlet.o" "$EX/ecmp.o" "$BAD"; do
+for b in "$BIN" "$CTL_BIN" "$EX/flowlet.o" "$EX/ecmp.o" "$BAD" "$HOSTILE"; do
 	[ -e "$b" ] || { echo "check_lb_load: $b is missing (build first)" >&2; exit 2; }
 done
 
@@ -114,6 +118,14 @@ out=$(ctl lb load "$BAD" --program oob 2>&1); rc=$?
 check "lb load: a read past the context is refused" \
 	"1 error: section aifabric/lb/oob: instruction 4: reads the context at bytes 192..2228 (a variable offset), outside its 0..1208: mask or test the index first" \
 	"$rc $out"
+# native code through a shift immediate, pointer arithmetic: refused
+out=$(ctl lb load "$HOSTILE" --program inj_ud2 2>&1); rc=$?
+check "lb load: a shift immediate the JIT would run as ud2 is refused" \
+	"1 error: section aifabric/lb/inj_ud2: instruction 1: shifts by 0x900b0f01 (0..63)" "$rc $out"
+out=$(ctl lb load "$HOSTILE" --program ptr_mul 2>&1); rc=$?
+check "lb load: a pointer multiplied is refused" \
+	"1 error: section aifabric/lb/ptr_mul: instruction 2: mul on a pointer (only adding or subtracting a number moves one)" \
+	"$rc $out"
 check "fl still runs" "fl" "$(ctl --json show lb | jq_py '",".join(p["name"] for p in d["programs"] if p["source"] == "client")')"
 out=$(ctl lb load "$EX/flowlet.o" --name cfgecmp 2>&1); rc=$?
 check "lb load: the config's name" "1 error: 'cfgecmp' is a program of the config: give another --name" "$rc $out"
@@ -147,6 +159,24 @@ check "lb test --pcap: the ECMP example agrees" "0 same member as the built-in e
 	"$rc $(echo "$out" | grep '^same member')"
 out=$("$CTL_BIN" lb test "$BAD" 2>&1); rc=$?
 check "lb test: several programs, no name" "1" "$rc"
+out=$("$CTL_BIN" lb test "$HOSTILE" --name inj_rsh 2>&1); rc=$?
+check "lb test: the shift injection is refused" "1 yes" \
+	"$rc $(echo "$out" | grep -q 'instruction 1: shifts by 0x9002b001 (0..63)' && echo yes || echo "no: $out")"
+
+# the same object through a config's lb_programs: the daemon does not start
+"$PY" - "$T/base.json" "$T/hostile.json" "$HOSTILE" <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["lb_programs"] = {"inj": {"object": sys.argv[3], "program": "inj_rsh"}}
+c["policies"] = {"default": {"load_balancing": {"scheme": "bpf:inj"}}}
+json.dump(c, open(sys.argv[2], "w"))
+EOF
+# shellcheck disable=SC2086
+out=$(timeout -k 5 60 "$BIN" -l 0-1 --file-prefix "$PREFIX-h" --no-pci $MEM \
+	--vdev "net_pcap0,rx_pcap=$T/flows.pcap,infinite_rx=1" --vdev "net_null0,no-rx=1" \
+	-- --config "$T/hostile.json" 2>&1 < /dev/null); rc=$?
+check "config lb_programs: the shift injection stops the start" "1 yes" \
+	"$rc $(echo "$out" | grep -q 'lb_programs.inj.*instruction 1: shifts by 0x9002b001' && echo yes || echo "no: $out")"
 
 # virtual time: the same ten loads and unloads scheduled during a job
 "$PY" - "$ROOT/config/jobs-main.json" "$T/jobs.json" <<'EOF'
@@ -181,6 +211,10 @@ check "virtual time: every job done" "yes" \
 vt vt2
 check "virtual time: the same results again" "same" \
 	"$(cmp -s "$T/vt1/jobs.csv" "$T/vt2/jobs.csv" && cmp -s "$T/vt1/fct.txt" "$T/vt2/fct.txt" && echo same || echo differ)"
+lbargs=(--lb "0.000100=load:$HOSTILE,name=h,program=inj_arsh")
+vt vt3; rc=$?
+check "virtual time: --lb of the shift injection is refused before the run" "1 yes" \
+	"$rc $(grep -q "^--lb '0.000100=load:.*instruction 1: shifts by 0x9002b001" "$T/vt3.log" && echo yes || echo "no: $(tail -2 "$T/vt3.log")")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

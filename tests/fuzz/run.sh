@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Fuzz the load-balancing program loader and runs for a bounded time
+# (tests/fuzz/fuzz_lb_prog.c, built with -Dfuzz=true under ASan+UBSan), from
+# the seed corpus of the example and test programs.  Exit 0 when libFuzzer
+# found nothing: no escape from the sandbox, no fault, the JIT, rte_bpf's
+# interpreter and the checking oracle agreeing on every program loaded.
+#   tests/fuzz/run.sh BUILD_DIR [SECONDS]      (default 60)
+# A finding is kept in BUILD_DIR/fuzz-findings/ with the input that made it.
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BUILD=$1 SECS=${2:-60}
+FUZZ=$BUILD/tests/fuzz_lb_prog
+[ -x "$FUZZ" ] || { echo "fuzz: $FUZZ is missing (build with -Dfuzz=true)" >&2; exit 2; }
+T=$(mktemp -d /tmp/aif-fuzz.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+"$HERE/seeds.sh" "$BUILD" "$T/seeds" >/dev/null || exit 2
+mkdir -p "$T/corpus" "$BUILD/fuzz-findings"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	timeout -k 10 $((SECS + 120)) "$FUZZ" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=4096 \
+	-print_final_stats=1 -artifact_prefix="$BUILD/fuzz-findings/" "$T/corpus" "$T/seeds" \
+	> "$T/log" 2>&1
+rc=$?
+grep -E '^fuzz_lb_prog:|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$T/log"
+if [ "$rc" -ne 0 ]; then
+	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written' "$T/log" | head -20
+	echo "fuzz: FAILED (exit $rc; the input is in $BUILD/fuzz-findings/)"
+	exit 1
+fi
+echo "fuzz: $SECS s, nothing found"

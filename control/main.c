@@ -58,6 +58,7 @@
 #include "ctl_server.h"
 #include "fabric.h"
 #include "pool_check.h"
+#include "summary.h"
 #include "vtime.h"
 #include "workload.h"
 
@@ -628,7 +629,12 @@ close_ports(const struct aif_ctl *ctl, const struct rte_mempool *pool,
 			rte_eth_dev_close(sw->ports[p].dpdk_port);
 			unsigned after = pool ? rte_mempool_in_use_count(pool) : 0;
 			struct aif_pool_port *q = &pp[(*n_pp)++];
-			snprintf(q->name, sizeof(q->name), "%s", sw->ports[p].name);
+			/* a fabric's ports by switch:port (every leaf has an h0) */
+			if (ctl->n_sw > 1)
+				snprintf(q->name, sizeof(q->name), "%s:%s", sw->name,
+					 sw->ports[p].name);
+			else
+				snprintf(q->name, sizeof(q->name), "%s", sw->ports[p].name);
 			snprintf(q->driver, sizeof(q->driver), "%s", pinfo[p].driver);
 			q->took = pinfo[p].mbufs_taken;
 			q->tx_desc = pinfo[p].tx_desc;
@@ -837,49 +843,6 @@ poll_links(struct aif_ctl *c)
 		fprintf(stderr, "rebuilding the tables after a link change failed: %s\n", err);
 }
 
-/* Non-zero drop counts of drops (reason -> count), under title. */
-static void
-print_drops(const json_t *drops, const char *title)
-{
-	const char *k;
-	json_t *v;
-	int any = 0;
-
-	json_object_foreach((json_t *)drops, k, v) {
-		if (json_integer_value(v) == 0)
-			continue;
-		if (!any++)
-			printf("  %s:\n", title);
-		printf("    %-28s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
-	}
-	if (!any)
-		printf("  drops: none\n");
-}
-
-static void
-print_summary(const struct aif_switch *sw, double elapsed_s)
-{
-	json_t *c = aif_ctl_counters_json(sw);
-	json_t *ports = json_object_get(c, "ports"), *p;
-	size_t i;
-
-	printf("\nsummary: %.2f s\n", elapsed_s);
-	printf("  %-6s %14s %14s %14s %14s %12s\n", "port", "rx_packets", "rx_bytes",
-	       "tx_packets", "tx_bytes", "rx_Mpps");
-	json_array_foreach(ports, i, p) {
-		json_int_t rx = json_integer_value(json_object_get(p, "rx_packets"));
-		printf("  %-6s %14" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT
-		       " %14" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT " %12.3f\n",
-		       json_string_value(json_object_get(p, "name")), rx,
-		       json_integer_value(json_object_get(p, "rx_bytes")),
-		       json_integer_value(json_object_get(p, "tx_packets")),
-		       json_integer_value(json_object_get(p, "tx_bytes")),
-		       elapsed_s > 0 ? (double)rx / elapsed_s / 1e6 : 0.0);
-	}
-	print_drops(json_object_get(c, "drops"), "drops by reason");
-	json_decref(c);
-}
-
 static json_int_t
 jint(const json_t *o, const char *k)
 {
@@ -903,63 +866,6 @@ fabric_json(const struct aif_ctl *c, aif_time_ns now_ns)
 	}
 	return json_pack("{s:o, s:o}", "switches", sws, "links",
 			 aif_ctl_links_json(c, NULL, now_ns));
-}
-
-static void
-print_fabric_summary(json_t *fj, double elapsed_s, aif_time_ns virt_ns, uint64_t hops)
-{
-	json_t *sws = json_object_get(fj, "switches"), *links = json_object_get(fj, "links");
-	json_t *sw, *l, *total = json_object();
-	size_t i, j;
-
-	if (virt_ns != AIF_TIME_NS_NEVER)
-		printf("\nsummary: %.6f s of virtual time in %.2f s: %" PRIu64 " packet-hops, "
-		       "%.2f M packet-hops/s\n", (double)virt_ns / 1e9, elapsed_s, hops,
-		       elapsed_s > 0 ? (double)hops / elapsed_s / 1e6 : 0.0);
-	else
-		printf("\nsummary: %.2f s: %" PRIu64 " packet-hops, %.2f M packet-hops/s\n",
-		       elapsed_s, hops, elapsed_s > 0 ? (double)hops / elapsed_s / 1e6 : 0.0);
-	printf("  %-16s %12s %12s %10s\n", "switch", "rx_packets", "tx_packets", "drops");
-	json_array_foreach(sws, i, sw) {
-		json_int_t rx = 0, tx = 0, drops = 0;
-		json_t *p, *v;
-		const char *k;
-		json_array_foreach(json_object_get(sw, "ports"), j, p) {
-			rx += jint(p, "rx_packets");
-			tx += jint(p, "tx_packets");
-		}
-		json_object_foreach(json_object_get(sw, "drops"), k, v) {
-			drops += json_integer_value(v);
-			json_object_set_new(total, k, json_integer(jint(total, k) +
-								   json_integer_value(v)));
-		}
-		printf("  %-16s %12" JSON_INTEGER_FORMAT " %12" JSON_INTEGER_FORMAT
-		       " %10" JSON_INTEGER_FORMAT "\n",
-		       json_string_value(json_object_get(sw, "switch")), rx, tx, drops);
-	}
-	if (json_array_size(links) > 0)
-		printf("  %-36s %12s %14s %6s %8s %6s %8s\n", "link direction", "packets", "bytes",
-		       "util", "pauses", "lost", "corrupt");
-	json_array_foreach(links, i, l) {
-		json_t *d;
-		json_array_foreach(json_object_get(l, "directions"), j, d) {
-			char name[96];
-			snprintf(name, sizeof(name), "%s>%s",
-				 json_string_value(json_object_get(d, "from")),
-				 json_string_value(json_object_get(d, "to")));
-			/* lost: delay line full, random loss, on the wire at a link
-			 * down, handed to it while down (the JSON has each) */
-			printf("  %-36s %12" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT
-			       " %5.1f%% %8" JSON_INTEGER_FORMAT " %6" JSON_INTEGER_FORMAT
-			       " %8" JSON_INTEGER_FORMAT "\n",
-			       name, jint(d, "tx_packets"), jint(d, "tx_bytes"),
-			       100.0 * json_real_value(json_object_get(d, "utilization")),
-			       jint(d, "tx_ctrl"), jint(d, "lost_full") + jint(d, "lost_random") +
-			       jint(d, "lost_down") + jint(d, "dropped_down"), jint(d, "corrupted"));
-		}
-	}
-	print_drops(total, "drops by reason, fabric-wide");
-	json_decref(total);
 }
 
 static int
@@ -1857,14 +1763,10 @@ main(int argc, char **argv)
 		json_object_set_new(fj, "virtual_ns", json_integer((json_int_t)end));
 		json_object_set_new(fj, "events", json_integer((json_int_t)v.steps));
 		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)v.packets));
-		print_fabric_summary(fj, elapsed, end, v.packets);
-		for (unsigned i = 0; i < edges.n; i++) {
-			const struct aif_pcap_port_ctr *c = aif_pcap_port_ctr(edges.pp[i]);
-			if (c->rx_packets || c->tx_packets)
-				printf("  edge %-20s in %8" PRIu64 "  out %8" PRIu64 "%s%s\n",
-				       edges.name[i], c->rx_packets, c->tx_packets,
-				       o.pcap_out ? "  -> " : "", o.pcap_out ? o.pcap_out : "");
-		}
+		struct aif_summary_run sr = { .elapsed_s = elapsed, .virtual_ns = end,
+					      .packet_hops = v.packets, .stats_path = o.stats,
+					      .pcap_out = o.pcap_out };
+		aif_summary_print_fabric(stdout, fj, &sr);
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
 		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_rss_kb()));
 		printf("  peak resident memory %.1f MiB\n", (double)peak_rss_kb() / 1024);
@@ -1945,9 +1847,11 @@ main(int argc, char **argv)
 			aif_egress_shutdown(fab.sw[s], fab.sw[s]->shards[0], fab.sw[s]->qos,
 					    aif_clock_now(&ctl.clock), &stop);
 	json_t *fj = NULL;
-	if (single)
-		print_summary(fab.sw[0], elapsed);
-	else {
+	if (single) {
+		json_t *c = aif_ctl_counters_json(fab.sw[0]);
+		aif_summary_print_switch(stdout, c, elapsed);
+		json_decref(c);
+	} else {
 		fj = fabric_json(&ctl, aif_clock_now(&ctl.clock));
 		uint64_t hops = 0;
 		json_t *sw, *p;
@@ -1955,7 +1859,9 @@ main(int argc, char **argv)
 		json_array_foreach(json_object_get(fj, "switches"), i, sw)
 			json_array_foreach(json_object_get(sw, "ports"), j, p)
 				hops += (uint64_t)jint(p, "rx_packets");
-		print_fabric_summary(fj, elapsed, AIF_TIME_NS_NEVER, hops);
+		struct aif_summary_run sr = { .elapsed_s = elapsed, .virtual_ns = AIF_TIME_NS_NEVER,
+					      .packet_hops = hops, .stats_path = o.stats };
+		aif_summary_print_fabric(stdout, fj, &sr);
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
 		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)hops));
 		json_object_set_new(fj, "workers", json_integer(n_run));

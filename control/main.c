@@ -119,11 +119,19 @@ on_signal(int sig)
 }
 
 static void
-usage(const char *prog)
+usage(FILE *f, const char *prog)
 {
-	fprintf(stderr,
-		"usage: %s [EAL args] -- --config FILE [--socket PATH] "
-		"[--duration SECONDS] [--stats FILE] [--capture-dir DIR] [--config-dir DIR]\n"
+	fprintf(f,
+		"usage: %s [EAL args] -- --config FILE [--socket PATH] [--duration SECONDS]\n"
+		"                [--stats FILE] [--capture-dir DIR] [--config-dir DIR] [--seed N]\n"
+		"                [--jobs FILE [--results DIR]]\n"
+		"       %s -- --config FILE --virtual-time [--pcap-in SWITCH:PORT=FILE ...]\n"
+		"                [--pcap-out DIR] [--traffic LOAD[:BYTES]] [--samples PREFIX]\n"
+		"                [--sample-us US] [--link ...] [--lb ...] [--jobs FILE [--results DIR]]\n"
+		"                [--capture SWITCH:PORT ...] [--duration SECONDS] [--stats FILE]\n"
+		"                [--seed N]\n"
+		"EAL args are DPDK's (e.g. -l 0-1 --in-memory --vdev net_pcap0,rx_pcap=in.pcap);\n"
+		"in virtual time they may be left out.  Ours come after \"--\":\n"
 		"  --config FILE      topology and policy (JSON, see README)\n"
 		"  --socket PATH      control socket (default %s)\n"
 		"  --duration SECONDS stop by itself after this long\n"
@@ -148,6 +156,8 @@ usage(const char *prog)
 		"  --samples PREFIX   every --sample-us (10) of virtual time, write each link\n"
 		"                     direction's utilization and pauses to PREFIX-links.csv and\n"
 		"                     every non-empty egress queue's bytes to PREFIX-queues.csv\n"
+		"                     (PREFIX's directory is made if missing)\n"
+		"  --sample-us US     the sampling period, 0.001..1000000 us (default 10)\n"
 		"  --link NAME@SECONDS=ACTION  at that virtual time, link NAME (or the link with\n"
 		"                     an end NAME, e.g. leaf0:u0) goes down, up, or gets\n"
 		"                     loss:RATE or corrupt:RATE (repeat for more)\n"
@@ -159,8 +169,9 @@ usage(const char *prog)
 		"                     README); the run ends when they are done\n"
 		"  --results DIR      write jobs.csv, fct.txt, qps.csv and summary.json there\n"
 		"  --capture SWITCH:PORT  capture that port both ways from the start (pcapng in\n"
-		"                     --capture-dir, named SWITCH-PORT.pcapng; repeat for more)\n",
-		prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
+		"                     --capture-dir, named SWITCH-PORT.pcapng; repeat for more)\n"
+		"  --help             this text\n",
+		prog, prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
 }
 
 static int
@@ -195,7 +206,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	o->capture_dir = AIF_CTL_DEFAULT_CAPTURE_DIR;
 	o->seed = 0x5eed;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': o->config = optarg; break;
 		case 's': o->socket = optarg; break;
@@ -280,14 +291,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 1;
 		default:
-			usage(argv[0]);
+			usage(stderr, argv[0]);
 			return -1;
 		}
 	}
 	if (o->config == NULL) {
-		fprintf(stderr, "--config FILE is required\n");
-		usage(argv[0]);
+		fprintf(stderr, "--config FILE is required (--help: the options)\n");
+		usage(stderr, argv[0]);
 		return -1;
 	}
 	if (!o->vtime && (o->n_pcap_in > 0 || o->pcap_out != NULL)) {
@@ -342,6 +356,8 @@ parse_opts(int argc, char **argv, struct opts *o)
  * Our options are those after the first "--"; read them before EAL so that
  * a bad config or a control socket in use stops the daemon before EAL
  * probes a device or reserves memory.  argv is left as it is for EAL.
+ * 0, -1 with a message, or 1 when --help printed the usage (before or
+ * after the "--": "aifabric --help" is how one asks).
  */
 static int
 parse_app_opts(int argc, char **argv, struct opts *o)
@@ -349,8 +365,13 @@ parse_app_opts(int argc, char **argv, struct opts *o)
 	int first = 1, rc;
 	char **av;
 
-	while (first < argc && strcmp(argv[first], "--") != 0)
+	while (first < argc && strcmp(argv[first], "--") != 0) {
+		if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
+			usage(stdout, "aifabric");
+			return 1;
+		}
 		first++;
+	}
 	av = calloc((size_t)(argc - first) + 2, sizeof(*av));
 	if (av == NULL)
 		return -1;
@@ -1365,6 +1386,53 @@ vtime_progress(const struct aif_vtime *v, void *arg)
 		"%.1f s\n", (double)v->now_ns / 1e6, v->steps, v->packets, now - pr->t0);
 }
 
+/*
+ * mkdir -p: dir and each missing directory above it (mode 0755), for the
+ * run's outputs (--pcap-out, --results, the directory of --samples PREFIX
+ * and of --stats FILE), made before the run so that a path that cannot be
+ * made stops it at once.  0, or -1 with a message naming the option.
+ */
+static int
+make_dirs(const char *opt, const char *dir)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(buf)) {
+		fprintf(stderr, "%s: '%s' is not a usable directory\n", opt, dir);
+		return -1;
+	}
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char was = *p;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+			fprintf(stderr, "%s: cannot create directory %s: %s\n", opt, buf,
+				strerror(errno));
+			return -1;
+		}
+		*p = was;
+		if (was == '\0')
+			return 0;
+	}
+}
+
+/* The directory part of a --samples PREFIX or --stats FILE made (none: the
+ * working one). */
+static int
+make_prefix_dir(const char *opt, const char *prefix)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(prefix, '/');
+
+	if (slash == NULL || slash == prefix)
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - prefix), prefix);
+	return make_dirs(opt, dir);
+}
+
 /* Free 2 MiB hugepages, if hugetlbfs is mounted; 0 if not. */
 static long
 free_hugepages_2m(void)
@@ -1447,8 +1515,11 @@ main(int argc, char **argv)
 	 * the daemon before EAL touches a device.  The config file is read and
 	 * parsed once; what is applied below (and kept as the running config)
 	 * is that one parse (a file changed meanwhile cannot mix in). */
-	if (parse_app_opts(argc, argv, &o) != 0)
+	n = parse_app_opts(argc, argv, &o);
+	if (n != 0) {
+		ret = n > 0 ? 0 : 1; /* --help: done */
 		goto out;
+	}
 	text = aif_config_read_file(o.config, &text_len, err, sizeof(err));
 	if (text == NULL || aif_config_parse(text, text_len, &cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "config %s: %s\n", o.config, err);
@@ -1478,6 +1549,12 @@ main(int argc, char **argv)
 			}
 		}
 	if (!o.vtime && check_socket_free(o.socket) != 0)
+		goto out;
+	/* the outputs' directories, once the inputs are known to be good */
+	if ((o.samples != NULL && make_prefix_dir("--samples", o.samples) != 0) ||
+	    (o.stats != NULL && make_prefix_dir("--stats", o.stats) != 0) ||
+	    (o.pcap_out != NULL && make_dirs("--pcap-out", o.pcap_out) != 0) ||
+	    (o.results != NULL && make_dirs("--results", o.results) != 0))
 		goto out;
 
 	atexit(remove_runtime_dir);

@@ -1790,7 +1790,12 @@ main(int argc, char **argv)
 		}
 		if (o.duration_s <= 0 && inputs_idle(&inputs))
 			printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE, --jobs FILE)\n");
-		if (o.jobs != NULL)
+		if (o.jobs != NULL && wl.planes > 1)
+			/* a host has a port (a virtual NIC) on every plane */
+			printf("  %u virtual hosts, each with a port on %u planes (%u host ports), "
+			       "%u job%s from %s\n", wl.n_hosts, wl.planes, wl.v.n,
+			       wl.n_jobs, wl.n_jobs == 1 ? "" : "s", o.jobs);
+		else if (o.jobs != NULL)
 			printf("  %u virtual hosts, %u job%s from %s\n", wl.v.n, wl.n_jobs,
 			       wl.n_jobs == 1 ? "" : "s", o.jobs);
 		ran = true;

@@ -18,7 +18,9 @@ backslash, comments dropped) and:
     build done (config/, examples/, scripts/, tests/, include/ and the
     binaries; no output directory made in advance; /tmp/ paths moved into
     the scratch tree), and exits 0 having written every output it names
-    (--results DIR, --samples PREFIX, --pcap-out DIR, --stats FILE);
+    (--results DIR, --samples PREFIX, --pcap-out DIR, --stats FILE); the
+    multi-plane example gives the README's figures and counts 8 hosts on
+    2 planes;
   - scripts/run: one of its runs failing (a load-balancing program that is
     not there) is reported and the other runs are still compared, with
     exit status 1, in a scratch output directory (AIF_RUN_OUT); and
@@ -133,6 +135,18 @@ def run_example(t, line, cmd):
                 "--results": [os.path.join(path, "summary.json")],
                 "--pcap-out": [path], "--stats": [path]}[opt]
         missing += [w for w in want if not os.path.exists(w)]
+    # the multi-plane example's figures, and how it counts its hosts
+    for conf, jct, ideal, hosts in (
+            ("fabric-4x2-2planes.json", 361, 343,
+             "8 virtual hosts, each with a port on 2 planes (16 host ports)"),
+            ("fabric-4x2-1plane.json", 703, 660, "8 virtual hosts, 1 job")):
+        if conf not in cmd:
+            continue
+        row = re.search(r"^  allreduce\s+allreduce_ring\s+1/1\s+([\d.]+)\s+([\d.]+)", text, re.M)
+        check(row is not None and round(float(row.group(1))) == jct and
+              round(float(row.group(2))) == ideal and hosts in text,
+              "README line %d: all-reduce %d us, ideal %d us, \"%s\"" % (line, jct, ideal, hosts),
+              row.group(0) if row else "no all-reduce row")
     summary = next((l for l in text.split("\n") if l.startswith("summary:")), "no summary")
     check(not missing, "README line %d runs as written: %s" % (line, summary[:70]),
           "not written: " + ", ".join(os.path.relpath(m, t) for m in missing))

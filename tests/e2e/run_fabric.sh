@@ -22,7 +22,7 @@
 #     senders' hosts (counted per link), the same pause timeline and files
 #     in two runs; tshark dissects the PFC frames the hosts received;
 #  6. the exit summary: the 4 x 2 fabric's full tables, ports named
-#     switch:port; a k=8 fat-tree's at most 30 lines, its worst link the
+#     switch:port (in real time too); a k=8 fat-tree's at most 30 lines, its worst link the
 #     busiest of the --stats file, which has every switch, port and link.
 #
 #   tests/e2e/run_fabric.sh [path/to/aifabric]      (default build/aifabric)
@@ -124,6 +124,12 @@ fi
 echo "real time (net_pcap):"
 "$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/rt" \
 	--stats "$T/rt.json" || fail "real-time output"
+# its exit summary: the DPDK edge ports by switch:port, each host's once
+for i in 0 1 2 3; do
+	[ "$(sed -n '/^summary:/,$p' "$T/rt.log" | grep -c "^  edge leaf$i:h0 ")" = 1 ] ||
+		fail "real-time exit summary: no single row for edge port leaf$i:h0"
+done
+echo "  ok   exit summary: edge ports leaf0:h0 .. leaf3:h0, one row each"
 
 # 2b. real time with two runners (lcores 1 and 2, both on CPU 1 of a
 # 2-core machine): the switches split between them, the links between the

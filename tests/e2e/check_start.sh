@@ -15,13 +15,14 @@
 #     and, on the default socket (in a mount namespace of the test's own,
 #     so no real /run/aifabric is touched), say how to choose another;
 # each must exit with status 1 and its message, never crash (no 134/139,
-# no sanitizer report) and never say mbufs were left behind.  "--help" (both
-# binaries) exits 0 with the usage; --samples and --pcap-out make missing
-# directories.  Then one good
+# no sanitizer report) and never say mbufs were left behind.  Then one good
 # run, with inotify counting how often the config file is opened (once: a
-# file changed during start-up must not apply half old, half new).  Every
-# run uses --in-memory (--no-huge without hugepages), and no hugepage file
-# of these runs may be left in /dev/hugepages.
+# file changed during start-up must not apply half old, half new).  Then
+# "--help", before or after the "--": exit 0 with the usage on stdout
+# (aifabricctl's listing lb test too); and --samples and --pcap-out into
+# directories that do not exist, which the daemon makes.  Every run uses
+# --in-memory (--no-huge without hugepages), and no hugepage file of these
+# runs may be left in /dev/hugepages.
 #
 #   tests/e2e/check_start.sh [AIFABRIC...]
 #

@@ -887,6 +887,11 @@ usage(FILE *f)
 	}
 	fprintf(f,
 		"  raw JSON\n      one request line as it is\n"
+		"  lb test FILE.o [--against SCHEME] [--members N] [--down I,J..] [--gbps R]\n"
+		"          [--pcap FILE | --flows F --packets P --gap-ns G --seed S] [--name NAME]\n"
+		"          [--table-size N]\n"
+		"      no daemon: run a load-balancing program on a packet trace beside a\n"
+		"      built-in scheme (ecmp, flowlet, spray, drill, adaptive); lb test --help\n"
 		"--switch NAME: the switch a command is about; without it, every switch\n"
 		"(commands about one switch need it when the daemon runs several)\n"
 		"captures: NAME is a file in the daemon's --capture-dir, default %s\n"

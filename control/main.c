@@ -58,6 +58,7 @@
 #include "ctl_server.h"
 #include "fabric.h"
 #include "pool_check.h"
+#include "summary.h"
 #include "vtime.h"
 #include "workload.h"
 
@@ -118,11 +119,19 @@ on_signal(int sig)
 }
 
 static void
-usage(const char *prog)
+usage(FILE *f, const char *prog)
 {
-	fprintf(stderr,
-		"usage: %s [EAL args] -- --config FILE [--socket PATH] "
-		"[--duration SECONDS] [--stats FILE] [--capture-dir DIR] [--config-dir DIR]\n"
+	fprintf(f,
+		"usage: %s [EAL args] -- --config FILE [--socket PATH] [--duration SECONDS]\n"
+		"                [--stats FILE] [--capture-dir DIR] [--config-dir DIR] [--seed N]\n"
+		"                [--jobs FILE [--results DIR]]\n"
+		"       %s -- --config FILE --virtual-time [--pcap-in SWITCH:PORT=FILE ...]\n"
+		"                [--pcap-out DIR] [--traffic LOAD[:BYTES]] [--samples PREFIX]\n"
+		"                [--sample-us US] [--link ...] [--lb ...] [--jobs FILE [--results DIR]]\n"
+		"                [--capture SWITCH:PORT ...] [--duration SECONDS] [--stats FILE]\n"
+		"                [--seed N]\n"
+		"EAL args are DPDK's (e.g. -l 0-1 --in-memory --vdev net_pcap0,rx_pcap=in.pcap);\n"
+		"in virtual time they may be left out.  Ours come after \"--\":\n"
 		"  --config FILE      topology and policy (JSON, see README)\n"
 		"  --socket PATH      control socket (default %s)\n"
 		"  --duration SECONDS stop by itself after this long\n"
@@ -147,6 +156,8 @@ usage(const char *prog)
 		"  --samples PREFIX   every --sample-us (10) of virtual time, write each link\n"
 		"                     direction's utilization and pauses to PREFIX-links.csv and\n"
 		"                     every non-empty egress queue's bytes to PREFIX-queues.csv\n"
+		"                     (PREFIX's directory is made if missing)\n"
+		"  --sample-us US     the sampling period, 0.001..1000000 us (default 10)\n"
 		"  --link NAME@SECONDS=ACTION  at that virtual time, link NAME (or the link with\n"
 		"                     an end NAME, e.g. leaf0:u0) goes down, up, or gets\n"
 		"                     loss:RATE or corrupt:RATE (repeat for more)\n"
@@ -158,8 +169,9 @@ usage(const char *prog)
 		"                     README); the run ends when they are done\n"
 		"  --results DIR      write jobs.csv, fct.txt, qps.csv and summary.json there\n"
 		"  --capture SWITCH:PORT  capture that port both ways from the start (pcapng in\n"
-		"                     --capture-dir, named SWITCH-PORT.pcapng; repeat for more)\n",
-		prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
+		"                     --capture-dir, named SWITCH-PORT.pcapng; repeat for more)\n"
+		"  --help             this text\n",
+		prog, prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
 }
 
 static int
@@ -194,7 +206,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	o->capture_dir = AIF_CTL_DEFAULT_CAPTURE_DIR;
 	o->seed = 0x5eed;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': o->config = optarg; break;
 		case 's': o->socket = optarg; break;
@@ -279,14 +291,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 1;
 		default:
-			usage(argv[0]);
+			usage(stderr, argv[0]);
 			return -1;
 		}
 	}
 	if (o->config == NULL) {
-		fprintf(stderr, "--config FILE is required\n");
-		usage(argv[0]);
+		fprintf(stderr, "--config FILE is required (--help: the options)\n");
+		usage(stderr, argv[0]);
 		return -1;
 	}
 	if (!o->vtime && (o->n_pcap_in > 0 || o->pcap_out != NULL)) {
@@ -341,6 +356,8 @@ parse_opts(int argc, char **argv, struct opts *o)
  * Our options are those after the first "--"; read them before EAL so that
  * a bad config or a control socket in use stops the daemon before EAL
  * probes a device or reserves memory.  argv is left as it is for EAL.
+ * 0, -1 with a message, or 1 when --help printed the usage (before or
+ * after the "--": "aifabric --help" is how one asks).
  */
 static int
 parse_app_opts(int argc, char **argv, struct opts *o)
@@ -348,8 +365,13 @@ parse_app_opts(int argc, char **argv, struct opts *o)
 	int first = 1, rc;
 	char **av;
 
-	while (first < argc && strcmp(argv[first], "--") != 0)
+	while (first < argc && strcmp(argv[first], "--") != 0) {
+		if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
+			usage(stdout, "aifabric");
+			return 1;
+		}
 		first++;
+	}
 	av = calloc((size_t)(argc - first) + 2, sizeof(*av));
 	if (av == NULL)
 		return -1;
@@ -628,7 +650,12 @@ close_ports(const struct aif_ctl *ctl, const struct rte_mempool *pool,
 			rte_eth_dev_close(sw->ports[p].dpdk_port);
 			unsigned after = pool ? rte_mempool_in_use_count(pool) : 0;
 			struct aif_pool_port *q = &pp[(*n_pp)++];
-			snprintf(q->name, sizeof(q->name), "%s", sw->ports[p].name);
+			/* a fabric's ports by switch:port (every leaf has an h0) */
+			if (ctl->n_sw > 1)
+				snprintf(q->name, sizeof(q->name), "%s:%s", sw->name,
+					 sw->ports[p].name);
+			else
+				snprintf(q->name, sizeof(q->name), "%s", sw->ports[p].name);
 			snprintf(q->driver, sizeof(q->driver), "%s", pinfo[p].driver);
 			q->took = pinfo[p].mbufs_taken;
 			q->tx_desc = pinfo[p].tx_desc;
@@ -837,49 +864,6 @@ poll_links(struct aif_ctl *c)
 		fprintf(stderr, "rebuilding the tables after a link change failed: %s\n", err);
 }
 
-/* Non-zero drop counts of drops (reason -> count), under title. */
-static void
-print_drops(const json_t *drops, const char *title)
-{
-	const char *k;
-	json_t *v;
-	int any = 0;
-
-	json_object_foreach((json_t *)drops, k, v) {
-		if (json_integer_value(v) == 0)
-			continue;
-		if (!any++)
-			printf("  %s:\n", title);
-		printf("    %-28s %" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
-	}
-	if (!any)
-		printf("  drops: none\n");
-}
-
-static void
-print_summary(const struct aif_switch *sw, double elapsed_s)
-{
-	json_t *c = aif_ctl_counters_json(sw);
-	json_t *ports = json_object_get(c, "ports"), *p;
-	size_t i;
-
-	printf("\nsummary: %.2f s\n", elapsed_s);
-	printf("  %-6s %14s %14s %14s %14s %12s\n", "port", "rx_packets", "rx_bytes",
-	       "tx_packets", "tx_bytes", "rx_Mpps");
-	json_array_foreach(ports, i, p) {
-		json_int_t rx = json_integer_value(json_object_get(p, "rx_packets"));
-		printf("  %-6s %14" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT
-		       " %14" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT " %12.3f\n",
-		       json_string_value(json_object_get(p, "name")), rx,
-		       json_integer_value(json_object_get(p, "rx_bytes")),
-		       json_integer_value(json_object_get(p, "tx_packets")),
-		       json_integer_value(json_object_get(p, "tx_bytes")),
-		       elapsed_s > 0 ? (double)rx / elapsed_s / 1e6 : 0.0);
-	}
-	print_drops(json_object_get(c, "drops"), "drops by reason");
-	json_decref(c);
-}
-
 static json_int_t
 jint(const json_t *o, const char *k)
 {
@@ -903,63 +887,6 @@ fabric_json(const struct aif_ctl *c, aif_time_ns now_ns)
 	}
 	return json_pack("{s:o, s:o}", "switches", sws, "links",
 			 aif_ctl_links_json(c, NULL, now_ns));
-}
-
-static void
-print_fabric_summary(json_t *fj, double elapsed_s, aif_time_ns virt_ns, uint64_t hops)
-{
-	json_t *sws = json_object_get(fj, "switches"), *links = json_object_get(fj, "links");
-	json_t *sw, *l, *total = json_object();
-	size_t i, j;
-
-	if (virt_ns != AIF_TIME_NS_NEVER)
-		printf("\nsummary: %.6f s of virtual time in %.2f s: %" PRIu64 " packet-hops, "
-		       "%.2f M packet-hops/s\n", (double)virt_ns / 1e9, elapsed_s, hops,
-		       elapsed_s > 0 ? (double)hops / elapsed_s / 1e6 : 0.0);
-	else
-		printf("\nsummary: %.2f s: %" PRIu64 " packet-hops, %.2f M packet-hops/s\n",
-		       elapsed_s, hops, elapsed_s > 0 ? (double)hops / elapsed_s / 1e6 : 0.0);
-	printf("  %-16s %12s %12s %10s\n", "switch", "rx_packets", "tx_packets", "drops");
-	json_array_foreach(sws, i, sw) {
-		json_int_t rx = 0, tx = 0, drops = 0;
-		json_t *p, *v;
-		const char *k;
-		json_array_foreach(json_object_get(sw, "ports"), j, p) {
-			rx += jint(p, "rx_packets");
-			tx += jint(p, "tx_packets");
-		}
-		json_object_foreach(json_object_get(sw, "drops"), k, v) {
-			drops += json_integer_value(v);
-			json_object_set_new(total, k, json_integer(jint(total, k) +
-								   json_integer_value(v)));
-		}
-		printf("  %-16s %12" JSON_INTEGER_FORMAT " %12" JSON_INTEGER_FORMAT
-		       " %10" JSON_INTEGER_FORMAT "\n",
-		       json_string_value(json_object_get(sw, "switch")), rx, tx, drops);
-	}
-	if (json_array_size(links) > 0)
-		printf("  %-36s %12s %14s %6s %8s %6s %8s\n", "link direction", "packets", "bytes",
-		       "util", "pauses", "lost", "corrupt");
-	json_array_foreach(links, i, l) {
-		json_t *d;
-		json_array_foreach(json_object_get(l, "directions"), j, d) {
-			char name[96];
-			snprintf(name, sizeof(name), "%s>%s",
-				 json_string_value(json_object_get(d, "from")),
-				 json_string_value(json_object_get(d, "to")));
-			/* lost: delay line full, random loss, on the wire at a link
-			 * down, handed to it while down (the JSON has each) */
-			printf("  %-36s %12" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT
-			       " %5.1f%% %8" JSON_INTEGER_FORMAT " %6" JSON_INTEGER_FORMAT
-			       " %8" JSON_INTEGER_FORMAT "\n",
-			       name, jint(d, "tx_packets"), jint(d, "tx_bytes"),
-			       100.0 * json_real_value(json_object_get(d, "utilization")),
-			       jint(d, "tx_ctrl"), jint(d, "lost_full") + jint(d, "lost_random") +
-			       jint(d, "lost_down") + jint(d, "dropped_down"), jint(d, "corrupted"));
-		}
-	}
-	print_drops(total, "drops by reason, fabric-wide");
-	json_decref(total);
 }
 
 static int
@@ -1459,6 +1386,53 @@ vtime_progress(const struct aif_vtime *v, void *arg)
 		"%.1f s\n", (double)v->now_ns / 1e6, v->steps, v->packets, now - pr->t0);
 }
 
+/*
+ * mkdir -p: dir and each missing directory above it (mode 0755), for the
+ * run's outputs (--pcap-out, --results, the directory of --samples PREFIX
+ * and of --stats FILE), made before the run so that a path that cannot be
+ * made stops it at once.  0, or -1 with a message naming the option.
+ */
+static int
+make_dirs(const char *opt, const char *dir)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(buf)) {
+		fprintf(stderr, "%s: '%s' is not a usable directory\n", opt, dir);
+		return -1;
+	}
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char was = *p;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+			fprintf(stderr, "%s: cannot create directory %s: %s\n", opt, buf,
+				strerror(errno));
+			return -1;
+		}
+		*p = was;
+		if (was == '\0')
+			return 0;
+	}
+}
+
+/* The directory part of a --samples PREFIX or --stats FILE made (none: the
+ * working one). */
+static int
+make_prefix_dir(const char *opt, const char *prefix)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(prefix, '/');
+
+	if (slash == NULL || slash == prefix)
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - prefix), prefix);
+	return make_dirs(opt, dir);
+}
+
 /* Free 2 MiB hugepages, if hugetlbfs is mounted; 0 if not. */
 static long
 free_hugepages_2m(void)
@@ -1541,8 +1515,11 @@ main(int argc, char **argv)
 	 * the daemon before EAL touches a device.  The config file is read and
 	 * parsed once; what is applied below (and kept as the running config)
 	 * is that one parse (a file changed meanwhile cannot mix in). */
-	if (parse_app_opts(argc, argv, &o) != 0)
+	n = parse_app_opts(argc, argv, &o);
+	if (n != 0) {
+		ret = n > 0 ? 0 : 1; /* --help: done */
 		goto out;
+	}
 	text = aif_config_read_file(o.config, &text_len, err, sizeof(err));
 	if (text == NULL || aif_config_parse(text, text_len, &cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "config %s: %s\n", o.config, err);
@@ -1572,6 +1549,12 @@ main(int argc, char **argv)
 			}
 		}
 	if (!o.vtime && check_socket_free(o.socket) != 0)
+		goto out;
+	/* the outputs' directories, once the inputs are known to be good */
+	if ((o.samples != NULL && make_prefix_dir("--samples", o.samples) != 0) ||
+	    (o.stats != NULL && make_prefix_dir("--stats", o.stats) != 0) ||
+	    (o.pcap_out != NULL && make_dirs("--pcap-out", o.pcap_out) != 0) ||
+	    (o.results != NULL && make_dirs("--results", o.results) != 0))
 		goto out;
 
 	atexit(remove_runtime_dir);
@@ -1807,7 +1790,12 @@ main(int argc, char **argv)
 		}
 		if (o.duration_s <= 0 && inputs_idle(&inputs))
 			printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE, --jobs FILE)\n");
-		if (o.jobs != NULL)
+		if (o.jobs != NULL && wl.planes > 1)
+			/* a host has a port (a virtual NIC) on every plane */
+			printf("  %u virtual hosts, each with a port on %u planes (%u host ports), "
+			       "%u job%s from %s\n", wl.n_hosts, wl.planes, wl.v.n,
+			       wl.n_jobs, wl.n_jobs == 1 ? "" : "s", o.jobs);
+		else if (o.jobs != NULL)
 			printf("  %u virtual hosts, %u job%s from %s\n", wl.v.n, wl.n_jobs,
 			       wl.n_jobs == 1 ? "" : "s", o.jobs);
 		ran = true;
@@ -1857,14 +1845,10 @@ main(int argc, char **argv)
 		json_object_set_new(fj, "virtual_ns", json_integer((json_int_t)end));
 		json_object_set_new(fj, "events", json_integer((json_int_t)v.steps));
 		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)v.packets));
-		print_fabric_summary(fj, elapsed, end, v.packets);
-		for (unsigned i = 0; i < edges.n; i++) {
-			const struct aif_pcap_port_ctr *c = aif_pcap_port_ctr(edges.pp[i]);
-			if (c->rx_packets || c->tx_packets)
-				printf("  edge %-20s in %8" PRIu64 "  out %8" PRIu64 "%s%s\n",
-				       edges.name[i], c->rx_packets, c->tx_packets,
-				       o.pcap_out ? "  -> " : "", o.pcap_out ? o.pcap_out : "");
-		}
+		struct aif_summary_run sr = { .elapsed_s = elapsed, .virtual_ns = end,
+					      .packet_hops = v.packets, .stats_path = o.stats,
+					      .pcap_out = o.pcap_out };
+		aif_summary_print_fabric(stdout, fj, &sr);
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
 		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_rss_kb()));
 		printf("  peak resident memory %.1f MiB\n", (double)peak_rss_kb() / 1024);
@@ -1945,9 +1929,11 @@ main(int argc, char **argv)
 			aif_egress_shutdown(fab.sw[s], fab.sw[s]->shards[0], fab.sw[s]->qos,
 					    aif_clock_now(&ctl.clock), &stop);
 	json_t *fj = NULL;
-	if (single)
-		print_summary(fab.sw[0], elapsed);
-	else {
+	if (single) {
+		json_t *c = aif_ctl_counters_json(fab.sw[0]);
+		aif_summary_print_switch(stdout, c, elapsed);
+		json_decref(c);
+	} else {
 		fj = fabric_json(&ctl, aif_clock_now(&ctl.clock));
 		uint64_t hops = 0;
 		json_t *sw, *p;
@@ -1955,7 +1941,9 @@ main(int argc, char **argv)
 		json_array_foreach(json_object_get(fj, "switches"), i, sw)
 			json_array_foreach(json_object_get(sw, "ports"), j, p)
 				hops += (uint64_t)jint(p, "rx_packets");
-		print_fabric_summary(fj, elapsed, AIF_TIME_NS_NEVER, hops);
+		struct aif_summary_run sr = { .elapsed_s = elapsed, .virtual_ns = AIF_TIME_NS_NEVER,
+					      .packet_hops = hops, .stats_path = o.stats };
+		aif_summary_print_fabric(stdout, fj, &sr);
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
 		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)hops));
 		json_object_set_new(fj, "workers", json_integer(n_run));

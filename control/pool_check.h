@@ -37,7 +37,7 @@
 
 /* One port's dealings with the pool. */
 struct aif_pool_port {
-	char name[AIF_NAME_MAX]; /* switch port */
+	char name[2 * AIF_NAME_MAX + 2]; /* port, or switch:port in a fabric */
 	char driver[64];
 	uint32_t took;        /* in use after its set-up and start, less before */
 	int64_t returned;     /* in use before its stop and close, less after */

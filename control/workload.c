@@ -360,6 +360,7 @@ aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time
 {
 	char why[AIF_ERR_MAX];
 	uint32_t P = planes_of(&w->v, cfg);
+	w->planes = P;
 	/* the hosts of plane 0 (all of them when not multi-plane), in order */
 	uint32_t n_all = 0, *all = calloc(w->v.n ? w->v.n : 1, sizeof(*all));
 
@@ -370,6 +371,7 @@ aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time
 	for (uint32_t i = 0; i < w->v.n; i++)
 		if (P == 1 || strncmp(cfg->hosts[w->v.cfg_host[i]].name, "p0-", 3) == 0)
 			all[n_all++] = i;
+	w->n_hosts = n_all;
 
 	w->js = aif_jobs_create(w->v.h, w->v.n, w->v.rate_bps, aif_vhosts_rtt, &w->v);
 	if (w->js == NULL) {

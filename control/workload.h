@@ -76,7 +76,9 @@ struct aif_workload {
 	uint32_t n_jobs;
 	struct aif_workload_job job[AIF_JOBS_MAX];
 	/* once started */
-	struct aif_vhosts v;
+	struct aif_vhosts v;            /* one per host port: v.n = ranks x planes */
+	uint32_t planes;                /* of a multi-plane fabric (1: one plane) */
+	uint32_t n_hosts;               /* hosts as jobs name them (those of plane 0) */
 	struct aif_jobs *js;
 	bool started;
 };

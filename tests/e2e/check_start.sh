@@ -17,9 +17,12 @@
 # each must exit with status 1 and its message, never crash (no 134/139,
 # no sanitizer report) and never say mbufs were left behind.  Then one good
 # run, with inotify counting how often the config file is opened (once: a
-# file changed during start-up must not apply half old, half new).  Every
-# run uses --in-memory (--no-huge without hugepages), and no hugepage file
-# of these runs may be left in /dev/hugepages.
+# file changed during start-up must not apply half old, half new).  Then
+# "--help", before or after the "--": exit 0 with the usage on stdout
+# (aifabricctl's listing lb test too); and --samples and --pcap-out into
+# directories that do not exist, which the daemon makes.  Every run uses
+# --in-memory (--no-huge without hugepages), and no hugepage file of these
+# runs may be left in /dev/hugepages.
 #
 #   tests/e2e/check_start.sh [AIFABRIC...]
 #
@@ -283,6 +286,59 @@ EOF
 		rm -rf "/var/run/dpdk/aif-start-$$-once"
 	else
 		pass "$tag-once: no EAL runtime directory left behind"
+	fi
+done
+
+# Asking for help: "aifabric --help" (before or after the "--") prints the
+# usage on stdout and exits 0; aifabricctl's names every command, the
+# offline "lb test" included.
+for bin in "${BINS[@]}"; do
+	tag=$(basename "$(dirname "$bin")")
+	for form in "--help" "-- --help" "-l 0-1 --help"; do
+		rc=0
+		# shellcheck disable=SC2086  # $form: words on purpose
+		timeout -k 5 20 "$bin" $form > "$T/$tag-help.out" 2> "$T/$tag-help.err" || rc=$?
+		if [ "$rc" -ne 0 ]; then
+			fail "$tag-help: aifabric $form exited $rc, want 0 ($(head -c 200 "$T/$tag-help.err"))"
+		elif ! grep -q '^usage: aifabric \[EAL args\] -- --config FILE' "$T/$tag-help.out" ||
+			! grep -q -- '--virtual-time' "$T/$tag-help.out" ||
+			! grep -q -- '--sample-us' "$T/$tag-help.out"; then
+			fail "$tag-help: aifabric $form: no usage with both forms on stdout"
+		else
+			pass "$tag-help: aifabric $form prints the usage on stdout, exit 0"
+		fi
+	done
+	ctl=$(dirname "$bin")/aifabricctl
+	rc=0
+	"$ctl" --help > "$T/$tag-ctlhelp.out" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q '^  lb test FILE.o' "$T/$tag-ctlhelp.out" ||
+		! grep -q '^  lb load FILE.o' "$T/$tag-ctlhelp.out"; then
+		fail "$tag-ctlhelp: aifabricctl --help (exit $rc) does not list lb test"
+	else
+		pass "$tag-ctlhelp: aifabricctl --help lists lb test with the daemon's commands"
+	fi
+done
+
+# Outputs into directories that do not exist yet: --samples PREFIX makes
+# its directory (as --results and --pcap-out make theirs), a fresh
+# machine's first run included.
+cat > "$T/vt.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 2, "spines": 1}}}
+EOF
+for bin in "${BINS[@]}"; do
+	tag=$(basename "$(dirname "$bin")")
+	rc=0
+	# no EAL args: virtual time picks its own (hugepages --in-memory or --no-huge)
+	timeout -k 5 60 "$bin" -- --config "$T/vt.json" --virtual-time --traffic 0.2 --duration 0.00002 \
+		--samples "$T/$tag-new/a/b/run" --pcap-out "$T/$tag-new/pcaps" \
+		> "$T/$tag-samples.log" 2>&1 < /dev/null || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$tag-samples: exit $rc: $(grep -m1 -- '--samples\|--pcap-out\|edge port' "$T/$tag-samples.log")"
+	elif [ ! -s "$T/$tag-new/a/b/run-links.csv" ] || [ ! -s "$T/$tag-new/a/b/run-queues.csv" ] ||
+		[ ! -s "$T/$tag-new/pcaps/leaf1-h0.pcap" ]; then
+		fail "$tag-samples: exit 0 but no samples or pcaps in the new directories"
+	else
+		pass "$tag-samples: --samples and --pcap-out into missing directories make them"
 	fi
 done
 

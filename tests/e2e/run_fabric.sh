@@ -20,7 +20,10 @@
 #  5. 3-to-1 incast with PFC in virtual time (25 Gb/s hosts, 2 MB buffers):
 #     no drop, every frame delivered, pauses on every hop back to the
 #     senders' hosts (counted per link), the same pause timeline and files
-#     in two runs; tshark dissects the PFC frames the hosts received.
+#     in two runs; tshark dissects the PFC frames the hosts received;
+#  6. the exit summary: the 4 x 2 fabric's full tables, ports named
+#     switch:port (in real time too); a k=8 fat-tree's at most 30 lines, its worst link the
+#     busiest of the --stats file, which has every switch, port and link.
 #
 #   tests/e2e/run_fabric.sh [path/to/aifabric]      (default build/aifabric)
 #
@@ -121,6 +124,12 @@ fi
 echo "real time (net_pcap):"
 "$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/rt" \
 	--stats "$T/rt.json" || fail "real-time output"
+# its exit summary: the DPDK edge ports by switch:port, each host's once
+for i in 0 1 2 3; do
+	[ "$(sed -n '/^summary:/,$p' "$T/rt.log" | grep -c "^  edge leaf$i:h0 ")" = 1 ] ||
+		fail "real-time exit summary: no single row for edge port leaf$i:h0"
+done
+echo "  ok   exit summary: edge ports leaf0:h0 .. leaf3:h0, one row each"
 
 # 2b. real time with two runners (lcores 1 and 2, both on CPU 1 of a
 # 2-core machine): the switches split between them, the links between the
@@ -234,6 +243,52 @@ awk '$2 != "0x0008" { bad = 1 } END { exit bad }' "$T/pfc_timeline.txt" ||
 awk 'NR % 2 == 1 && $3 == 0 { bad = 1 } NR % 2 == 0 && $3 != 0 { bad = 1 } END { exit bad }' \
 	"$T/pfc_timeline.txt" || fail "XOFF and XON to host leaf0-0 do not alternate"
 echo "  ok   tshark: $n PFC frames to host leaf0-0, class 3, XOFF and XON alternating"
+
+# 6. the exit summary: a small fabric's full tables name every port
+# switch:port; a k=8 fat-tree's (80 switches, 512 link directions, 128 edge
+# ports) is a short summary whose worst link is the --stats file's worst,
+# and the --stats file has every switch, link direction and edge port
+echo "exit summary:"
+"$PY" - "$T/vt_a.log" <<'EOF' || fail "the 4 x 2 fabric's exit summary"
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+s = lines[next(i for i, l in enumerate(lines) if l.startswith("summary:")):]
+dirs = [l for l in s if re.match(r"  (leaf|spine)\d:[ud]\d>(leaf|spine)\d:[ud]\d ", l)]
+edges = [l.split()[1] for l in s if l.startswith("  edge ")]
+assert len(dirs) == 16, "want a row per link direction, got %d" % len(dirs)
+assert sorted(edges) == ["leaf%d:h0" % i for i in range(4)], edges
+print("  ok   4 x 2 leaf-spine: every switch and link direction, edge ports %s" % " ".join(edges))
+EOF
+echo '{"topology": {"fat_tree": {"k": 8}}}' > "$T/ft8.json"
+timeout -k 5 300 "$BIN" -- --config "$T/ft8.json" --virtual-time --traffic 0.3 \
+	--duration 0.00002 --stats "$T/ft8.stats" > "$T/ft8.log" 2>&1 < /dev/null ||
+	fail "k=8 fat-tree run exited with status $?"
+"$PY" - "$T/ft8.log" "$T/ft8.stats" <<'EOF' || fail "the k=8 fat-tree's exit summary"
+import json, re, sys
+lines = open(sys.argv[1]).read().rstrip("\n").split("\n")
+st = json.load(open(sys.argv[2]))
+s = lines[next(i for i, l in enumerate(lines) if l.startswith("summary:")):]
+assert len(s) <= 30, "%d lines from 'summary:' to the end, want at most 30" % len(s)
+assert any(l.startswith("  80 switches: ") for l in s), "no switch totals"
+assert any(l.startswith("  512 link directions: ") for l in s), "no link totals"
+assert any(l.startswith("  128 edge ports ") for l in s), "no edge-port totals"
+busiest = [l.split()[1] for l in s if l.startswith("    busiest ")]
+assert busiest and re.match(r"pod\d-edge\d:h\d:$", busiest[0]), busiest
+assert any(sys.argv[2] in l for l in s), "the summary does not say where the rest is"
+# --stats has all of it; the first row of the worst is its busiest direction
+dirs = [d for l in st["links"] for d in l["directions"]]
+assert len(st["switches"]) == 80 and len(dirs) == 512, (len(st["switches"]), len(dirs))
+assert sum(len(sw["ports"]) for sw in st["switches"]) == 512 + 128
+assert len(st["edge_ports"]) == 128
+key = lambda d: (d["utilization"], d["tx_packets"])
+top = max(key(d) for d in dirs)
+rows = [l.split() for l in s if re.match(r"  \S+:\S+>\S+:\S+ ", l)]
+assert len(rows) == 8, len(rows)
+first = next(d for d in dirs if d["from"] + ">" + d["to"] == rows[0][0])
+assert key(first) == top and int(rows[0][1]) == first["tx_packets"], (rows[0], top)
+print("  ok   k=8 fat-tree: %d lines (80 switches, 512 link directions, 128 edge ports "
+      "in --stats), the worst link %s first" % (len(s), rows[0][0]))
+EOF
 
 if [ "${FABRIC_KEEP:-0}" = 1 ]; then
 	echo "run_fabric: files kept in $T"

@@ -726,7 +726,7 @@ ctl_show_links(CTL_ARGS)
 			return NULL;
 		}
 	}
-	return aif_ctl_links_json(c, only, aif_clock_now(&c->clock));
+	return aif_ctl_links_json(c, only, aif_ctl_now(c));
 }
 
 int
@@ -852,7 +852,7 @@ ctl_link_set(CTL_ARGS)
 		}
 		rate[i] = json_number_value(r);
 	}
-	if (aif_ctl_link_set(c, (uint32_t)k, up, rate[0], rate[1], aif_clock_now(&c->clock),
+	if (aif_ctl_link_set(c, (uint32_t)k, up, rate[0], rate[1], aif_ctl_now(c),
 			     err, err_len) != 0)
 		return NULL;
 	return json_pack("{s:s, s:s}", "link", c->links[k]->name, "state",
@@ -904,7 +904,7 @@ static json_t *
 ctl_show_pfc(CTL_ARGS)
 {
 	CTL_UNUSED;
-	return aif_ctl_show_pfc(sw, aif_clock_now(&c->clock), err, err_len);
+	return aif_ctl_show_pfc(sw, aif_ctl_now(c), err, err_len);
 }
 static json_t *ctl_show_queues(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_queues(sw, err, err_len); }
 static json_t *ctl_show_buffer(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_buffer(sw, err, err_len); }
@@ -1029,6 +1029,16 @@ aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 						     "result", r));
 	}
 	return json_pack("{s:o}", "switches", arr);
+}
+
+aif_time_ns
+aif_ctl_now(const struct aif_ctl *c)
+{
+	aif_time_ns now = aif_clock_now(&c->clock);
+	aif_time_ns behind = c->behind_ns != NULL
+		? __atomic_load_n(c->behind_ns, __ATOMIC_RELAXED) : 0;
+
+	return now > behind ? now - behind : 0;
 }
 
 int

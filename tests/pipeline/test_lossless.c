@@ -70,6 +70,10 @@ struct result {
 	uint32_t headroom;       /* the derived headroom of a host port */
 	aif_time_ns end_ns;
 	bool done;
+	/* real time */
+	uint64_t wd_drops;       /* the PFC watchdog's */
+	aif_time_ns quantum_ns, behind_ns;
+	uint64_t late_steps;
 };
 
 static int
@@ -94,10 +98,24 @@ host_mtu(uint32_t ip_mtu)
 	return (uint16_t)(m > AIF_RHOST_MTU_MAX ? AIF_RHOST_MTU_MAX : m);
 }
 
-/* headroom_bytes: the policy's (0: derived) */
+/*
+ * A runner in real time that falls behind: the test's "real" clock moves
+ * step_ns between steps, and every jump_every steps by jump_ns instead (the
+ * runner was preempted, or a step overran), and the loop steps the runner
+ * as the daemon's does (control/main.c worker_main), paced or not.
+ */
+struct late_runner {
+	bool paced;            /* aif_worker_set_pace with the runner's quantum */
+	aif_time_ns step_ns;
+	unsigned jump_every;
+	aif_time_ns jump_ns;
+	aif_time_ns limit_ns;  /* of real time */
+};
+
+/* headroom_bytes: the policy's (0: derived); rt: NULL in virtual time */
 static void
 run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_bytes,
-    struct result *res)
+    const struct late_runner *rt, struct result *res)
 {
 	char json[1024], err[AIF_ERR_MAX] = "";
 	struct aif_config *cfg;
@@ -164,11 +182,31 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 	if (aif_jobs_add(js, &jp, err, sizeof(err)) < 0)
 		fail_msg("job: %s", err);
 	struct { struct aif_jobs *js; struct aif_vhosts *v; } ia = { js, &v };
-	struct aif_vtime vt = { .ctl = &ctl, .w = w, .end_ns = 10 * AIF_NS_PER_S,
-				.idle = idle, .idle_arg = &ia };
-	assert_int_equal(aif_vhosts_wake_by(&v, &vt, w), 0);
-	aif_vtime_run(&vt);
-	res->end_ns = vt.now_ns;
+	if (rt == NULL) {
+		struct aif_vtime vt = { .ctl = &ctl, .w = w, .end_ns = 10 * AIF_NS_PER_S,
+					.idle = idle, .idle_arg = &ia };
+		assert_int_equal(aif_vhosts_wake_by(&v, &vt, w), 0);
+		aif_vtime_run(&vt);
+		res->end_ns = vt.now_ns;
+	} else {
+		/* the real-time loop: every port polled every step, no waker */
+		struct aif_clock real;
+		aif_clock_init_virtual(&real, 0);
+		aif_worker_set_clock(w, &real);
+		if (rt->paced) {
+			aif_time_ns q = aif_worker_pace_quantum_ns(w);
+			assert_true(q > 0 && q < AIF_TIME_NS_NEVER);
+			res->quantum_ns = q;
+			aif_worker_set_pace(w, q, NULL);
+		}
+		for (unsigned k = 1; !idle(&ia) && aif_clock_now(&real) < rt->limit_ns; k++) {
+			aif_clock_advance(&real, k % rt->jump_every == 0 ? rt->jump_ns : rt->step_ns);
+			aif_worker_step(w, aif_clock_now(&real));
+		}
+		res->end_ns = aif_clock_now(&real);
+		res->behind_ns = w->pace.behind_ns;
+		res->late_steps = w->pace.late_steps;
+	}
 	res->done = aif_jobs_done(js);
 
 	for (uint32_t i = 0; i < v.n; i++) {
@@ -185,6 +223,7 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 				res->drops += pc->drops[d];
 			/* (headroom overflows are the MMU's verdicts, below) */
 			res->lossless_drops += pc->drops[AIF_DROP_PFCWD];
+			res->wd_drops += pc->drops[AIF_DROP_PFCWD];
 			for (unsigned g = 0; g < AIF_MMU_N_PG; g++) {
 				if (!aif_mmu_pg_lossless(m, p, (uint8_t)g))
 					continue;
@@ -228,7 +267,7 @@ test_lossless_invariant(void **state)
 					uint32_t hr = h ? aif_mmu_headroom_min_bytes(rate, DELAY_NS,
 										     mtus[m]) : 0;
 					struct result res;
-					run(rate, mtus[m], kinds[k].kind, hr, &res);
+					run(rate, mtus[m], kinds[k].kind, hr, NULL, &res);
 					bool ok = res.done && res.lossless_drops == 0 &&
 						  res.retx == 0 && res.xoff > 0;
 					print_message("%-14s %5.1f Gb/s MTU %4u: headroom %6u B%s, "
@@ -243,6 +282,62 @@ test_lossless_invariant(void **state)
 					bad += !ok;
 				}
 	assert_int_equal(bad, 0);
+}
+
+/*
+ * A late runner in real time: incast and all-to-all at 0.1, 1 and 10 Gb/s
+ * with 1 us between steps, and every 100th step comes 250 ms late (longer
+ * than the watchdog's 200 ms detection).  Paced, the emulation moves one quantum at a late step and
+ * falls behind real time instead: zero lossless drops, zero watchdog drops,
+ * PFC paused, the lag counted.  Not paced (each step at real time, as the
+ * runner stepped before), the hosts send at once what they would have sent
+ * during the jump and the watchdog sees queues paused for the whole jump:
+ * the same scenario drops, so it tests something.
+ */
+static void
+test_late_runner(void **state)
+{
+	static const struct { uint64_t rate_mbps; uint32_t mtu; } cases[] = {
+		{ 100, 1500 }, { 1000, 1500 }, { 10000, 9000 },
+	};
+	static const struct { enum aif_job_kind kind; const char *name; } kinds[] = {
+		{ AIF_JOB_INCAST, "incast 3 -> 1" },
+		{ AIF_JOB_ALLTOALL, "all-to-all x 4" },
+	};
+	uint64_t wd_unpaced = 0;
+	unsigned bad = 0;
+
+	(void)state;
+	for (unsigned k = 0; k < RTE_DIM(kinds); k++)
+		for (unsigned c = 0; c < RTE_DIM(cases); c++)
+			for (int paced = 1; paced >= 0; paced--) {
+				struct late_runner rt = { .paced = paced, .step_ns = AIF_NS_PER_US,
+							  .jump_every = 100,
+							  .jump_ns = 250 * AIF_NS_PER_MS,
+							  .limit_ns = 60 * AIF_NS_PER_S };
+				struct result res;
+				run(cases[c].rate_mbps * 1000000ull, cases[c].mtu, kinds[k].kind, 0,
+				    &rt, &res);
+				bool ok = paced ? res.done && res.lossless_drops == 0 &&
+							  res.wd_drops == 0 && res.retx == 0 &&
+							  res.xoff > 0 && res.late_steps > 0 &&
+							  res.behind_ns > 0
+						: res.lossless_drops > 0;
+				if (!paced)
+					wd_unpaced += res.wd_drops;
+				print_message("late runner, %-14s %4.1f Gb/s MTU %4u, %s: %3lu XOFF, "
+					      "%5lu lossless drops (%2lu by the watchdog), %5lu retx, "
+					      "%s; %5lu late steps of %5lu ns, %5.0f ms behind in "
+					      "%5.0f ms%s\n", kinds[k].name, cases[c].rate_mbps / 1000.0,
+					      cases[c].mtu, paced ? "paced    " : "not paced", res.xoff,
+					      res.lossless_drops, res.wd_drops, res.retx,
+					      res.done ? "done    " : "not done", res.late_steps,
+					      res.quantum_ns, res.behind_ns / 1e6, res.end_ns / 1e6,
+					      ok ? "" : "  <- FAILS");
+				bad += !ok;
+			}
+	assert_int_equal(bad, 0);
+	assert_true(wd_unpaced > 0); /* the watchdog is part of what is tested */
 }
 
 static int
@@ -278,6 +373,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lossless_invariant),
+		cmocka_unit_test(test_late_runner),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -167,7 +167,7 @@ cmd_show_neighbors(struct aif_ctl *c, struct aif_switch *sw)
 {
 	const struct aif_neigh *nb = sw->neigh;
 	const struct aif_tables *t = sw->tables;
-	aif_time_ns now = aif_clock_now(&c->clock);
+	aif_time_ns now = aif_ctl_now(c);
 	json_t *arr = json_array();
 
 	for (uint32_t s = 0; s < nb->cap; s++) {
@@ -370,7 +370,7 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		}
 	}
 	/* then publish them all */
-	aif_time_ns now = aif_clock_now(&c->clock);
+	aif_time_ns now = aif_ctl_now(c);
 	for (i = 0; i < n; i++) {
 		const struct aif_switch_params *sp = &cfg->switches[i];
 		aif_switch_apply_neighbors(c->sws[i], sp, now);
@@ -633,7 +633,7 @@ cmd_capture_start(struct aif_ctl *c, struct aif_switch *sw, json_t *req, char *e
 	cp.drops = json_is_true(drops);
 	if (make_dir(c->capture_dir, err, err_len) != 0 ||
 	    aif_capture_start(sw, (uint16_t)p, c->capture_dir, json_string_value(file),
-			      &cp, aif_clock_now(&c->clock), err, err_len) != 0)
+			      &cp, aif_ctl_now(c), err, err_len) != 0)
 		return NULL;
 	aif_capture_get(sw, (uint16_t)p, &ci);
 	return capture_json(sw, (uint16_t)p, &ci);

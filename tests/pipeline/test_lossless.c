@@ -282,6 +282,10 @@ test_lossless_invariant(void **state)
 					bad += !ok;
 				}
 	assert_int_equal(bad, 0);
+	print_message("Lossless invariant test: PFC on, incast and all-to-all, rates 0.1 to "
+		      "400 Gb/s, MTU 1500 to 9000: zero lossless drops in virtual time (%u runs, "
+		      "derived headroom and the least accepted)\n",
+		      (unsigned)(RTE_DIM(kinds) * RTE_DIM(rates_mbps) * RTE_DIM(mtus) * 2));
 }
 
 /*

@@ -167,7 +167,7 @@ cmd_show_neighbors(struct aif_ctl *c, struct aif_switch *sw)
 {
 	const struct aif_neigh *nb = sw->neigh;
 	const struct aif_tables *t = sw->tables;
-	aif_time_ns now = aif_clock_now(&c->clock);
+	aif_time_ns now = aif_ctl_now(c);
 	json_t *arr = json_array();
 
 	for (uint32_t s = 0; s < nb->cap; s++) {
@@ -370,7 +370,7 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		}
 	}
 	/* then publish them all */
-	aif_time_ns now = aif_clock_now(&c->clock);
+	aif_time_ns now = aif_ctl_now(c);
 	for (i = 0; i < n; i++) {
 		const struct aif_switch_params *sp = &cfg->switches[i];
 		aif_switch_apply_neighbors(c->sws[i], sp, now);
@@ -633,7 +633,7 @@ cmd_capture_start(struct aif_ctl *c, struct aif_switch *sw, json_t *req, char *e
 	cp.drops = json_is_true(drops);
 	if (make_dir(c->capture_dir, err, err_len) != 0 ||
 	    aif_capture_start(sw, (uint16_t)p, c->capture_dir, json_string_value(file),
-			      &cp, aif_clock_now(&c->clock), err, err_len) != 0)
+			      &cp, aif_ctl_now(c), err, err_len) != 0)
 		return NULL;
 	aif_capture_get(sw, (uint16_t)p, &ci);
 	return capture_json(sw, (uint16_t)p, &ci);
@@ -726,7 +726,7 @@ ctl_show_links(CTL_ARGS)
 			return NULL;
 		}
 	}
-	return aif_ctl_links_json(c, only, aif_clock_now(&c->clock));
+	return aif_ctl_links_json(c, only, aif_ctl_now(c));
 }
 
 int
@@ -852,7 +852,7 @@ ctl_link_set(CTL_ARGS)
 		}
 		rate[i] = json_number_value(r);
 	}
-	if (aif_ctl_link_set(c, (uint32_t)k, up, rate[0], rate[1], aif_clock_now(&c->clock),
+	if (aif_ctl_link_set(c, (uint32_t)k, up, rate[0], rate[1], aif_ctl_now(c),
 			     err, err_len) != 0)
 		return NULL;
 	return json_pack("{s:s, s:s}", "link", c->links[k]->name, "state",
@@ -904,7 +904,7 @@ static json_t *
 ctl_show_pfc(CTL_ARGS)
 {
 	CTL_UNUSED;
-	return aif_ctl_show_pfc(sw, aif_clock_now(&c->clock), err, err_len);
+	return aif_ctl_show_pfc(sw, aif_ctl_now(c), err, err_len);
 }
 static json_t *ctl_show_queues(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_queues(sw, err, err_len); }
 static json_t *ctl_show_buffer(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_buffer(sw, err, err_len); }
@@ -1029,6 +1029,16 @@ aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 						     "result", r));
 	}
 	return json_pack("{s:o}", "switches", arr);
+}
+
+aif_time_ns
+aif_ctl_now(const struct aif_ctl *c)
+{
+	aif_time_ns now = aif_clock_now(&c->clock);
+	aif_time_ns behind = c->behind_ns != NULL
+		? __atomic_load_n(c->behind_ns, __ATOMIC_RELAXED) : 0;
+
+	return now > behind ? now - behind : 0;
 }
 
 int

@@ -67,6 +67,9 @@ struct aif_ctl {
 	struct aif_port_info *pinfo[AIF_MAX_SWITCHES];
 	struct aif_clock clock;
 	aif_time_ns start_ns;
+	/* real time, paced runners (worker.h): how far their emulated time is
+	 * behind the clock (NULL: not paced); aif_ctl_now() takes it off */
+	const aif_time_ns *behind_ns;
 	uint64_t loads_ok, loads_rejected;
 	const char *capture_dir;       /* --capture-dir: captures go here; NULL: refused */
 	const char *config_dir;        /* --config-dir: load by name; NULL: refused */
@@ -75,6 +78,10 @@ struct aif_ctl {
 	uint32_t n_links;
 	struct aif_lb_progs lb;        /* load-balancing programs (lb_progs.h) */
 };
+
+/* The dataplane's time now: the clock less what the runners fell behind
+ * (links, pauses and queues move in it). */
+aif_time_ns aif_ctl_now(const struct aif_ctl *c);
 
 /* Add a switch (in the config's order); the first becomes c->sw. */
 int aif_ctl_add_switch(struct aif_ctl *c, struct aif_switch *sw);

@@ -53,7 +53,8 @@
  *           "reserve_bytes": 4096,      0..1048576, per PG
  *           "dynamic_th": -3,           -16..3 (alpha = 2^dynamic_th)
  *           "resume_offset_bytes": 3072,    0..1048576
- *           "headroom_bytes": 0,        0..16777216; 0: derived
+ *           "headroom_bytes": 0,        0..16777216; 0: derived; else at
+ *                                       least the worst case (mmu.h)
  *           "cable_delay_ns": 1000      0..100000000
  *         },
  *         "ecn": {

@@ -69,6 +69,8 @@
 
 static volatile sig_atomic_t stop_requested;
 static volatile int workers_run = 1;
+/* real time: how far the paced runners' emulated time is behind the clock */
+static aif_time_ns pace_behind_ns;
 static char eal_runtime_dir[PATH_MAX]; /* /var/run/dpdk/<file-prefix> */
 
 /*
@@ -822,6 +824,50 @@ print_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 	}
 	free(edge);
 	fflush(stdout);
+}
+
+/* The runners' pacing over the run: the lag, late steps, the worst. */
+static void
+pace_sum(struct aif_worker *const *runners, unsigned n_run, uint64_t *steps, uint64_t *late,
+	 aif_time_ns *late_max)
+{
+	*steps = *late = 0;
+	*late_max = 0;
+	for (unsigned r = 0; r < n_run; r++) {
+		*steps += runners[r]->steps;
+		*late += runners[r]->pace.late_steps;
+		*late_max = RTE_MAX(*late_max, runners[r]->pace.late_max_ns);
+	}
+}
+
+static json_t *
+pace_json(struct aif_worker *const *runners, unsigned n_run, aif_time_ns quantum)
+{
+	uint64_t steps, late;
+	aif_time_ns late_max;
+
+	pace_sum(runners, n_run, &steps, &late, &late_max);
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "quantum_ns", (json_int_t)quantum,
+			 "behind_ns", (json_int_t)__atomic_load_n(&pace_behind_ns, __ATOMIC_RELAXED),
+			 "steps", (json_int_t)steps, "late_steps", (json_int_t)late,
+			 "late_max_ns", (json_int_t)late_max);
+}
+
+/* "fell behind real time by X ms (Y% of the run)", and why. */
+static void
+print_pace(struct aif_worker *const *runners, unsigned n_run, aif_time_ns quantum,
+	   double elapsed_s)
+{
+	uint64_t steps, late;
+	aif_time_ns late_max;
+	double behind_ms = (double)__atomic_load_n(&pace_behind_ns, __ATOMIC_RELAXED) / 1e6;
+
+	pace_sum(runners, n_run, &steps, &late, &late_max);
+	printf("  real time: the emulation fell behind real time by %.1f ms (%.1f%% of the run): "
+	       "%" PRIu64 " of %" PRIu64 " steps came more than %" PRIu64 " ns after the one "
+	       "before (the most by %.3f ms more); it ran that much slower instead of "
+	       "catching up\n", behind_ms, elapsed_s > 0 ? behind_ms / 10.0 / elapsed_s : 0.0,
+	       late, steps, (uint64_t)quantum, (double)late_max / 1e6);
 }
 
 static int
@@ -1886,6 +1932,21 @@ main(int argc, char **argv)
 		fprintf(stderr, "--jobs %s: %s\n", o.jobs, err);
 		goto out;
 	}
+	/* Pacing (worker.h): the emulation's time advances by at most the
+	 * quantum its fastest emulated port needs per step, the runners'
+	 * shortest; a runner that falls behind slows it (pace_behind_ns) */
+	aif_time_ns quantum = AIF_TIME_NS_NEVER;
+	for (unsigned r = 0; r < n_run; r++)
+		quantum = RTE_MIN(quantum, aif_worker_pace_quantum_ns(runners[r]));
+	if (quantum != AIF_TIME_NS_NEVER) {
+		for (unsigned r = 0; r < n_run; r++)
+			aif_worker_set_pace(runners[r], quantum, &pace_behind_ns);
+		ctl.behind_ns = &pace_behind_ns;
+		printf("  paced: the emulation advances at most %" PRIu64 " ns per step (3840 "
+		       "bit times at its fastest emulated port); a runner that falls behind "
+		       "slows it\n", (uint64_t)quantum);
+		fflush(stdout);
+	}
 	double t0 = mono_s();
 	unsigned lcore, w = 0;
 	RTE_LCORE_FOREACH_WORKER(lcore) {
@@ -1898,7 +1959,7 @@ main(int argc, char **argv)
 	aif_time_ns next_link = 0, next_age = 0;
 	while (!stop_requested) {
 		aif_ctl_server_poll(srv, 10);
-		aif_time_ns now = aif_clock_now(&ctl.clock);
+		aif_time_ns now = aif_ctl_now(&ctl);
 		for (uint16_t s = 0; s < fab.n_sw; s++) {
 			aif_switch_learn(fab.sw[s], now);
 			aif_capture_poll(fab.sw[s]); /* packet copies to their files */
@@ -1927,14 +1988,14 @@ main(int argc, char **argv)
 	for (uint16_t s = 0; s < fab.n_sw; s++)
 		if (fab.sw[s]->qos != NULL)
 			aif_egress_shutdown(fab.sw[s], fab.sw[s]->shards[0], fab.sw[s]->qos,
-					    aif_clock_now(&ctl.clock), &stop);
+					    aif_ctl_now(&ctl), &stop);
 	json_t *fj = NULL;
 	if (single) {
 		json_t *c = aif_ctl_counters_json(fab.sw[0]);
 		aif_summary_print_switch(stdout, c, elapsed);
 		json_decref(c);
 	} else {
-		fj = fabric_json(&ctl, aif_clock_now(&ctl.clock));
+		fj = fabric_json(&ctl, aif_ctl_now(&ctl));
 		uint64_t hops = 0;
 		json_t *sw, *p;
 		size_t i, j;
@@ -1947,6 +2008,8 @@ main(int argc, char **argv)
 		json_object_set_new(fj, "elapsed_s", json_real(elapsed));
 		json_object_set_new(fj, "packet_hops", json_integer((json_int_t)hops));
 		json_object_set_new(fj, "workers", json_integer(n_run));
+		if (ctl.behind_ns != NULL)
+			json_object_set_new(fj, "pace", pace_json(runners, n_run, quantum));
 		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_rss_kb()));
 		if (o.jobs != NULL && workload_report(&wl, &ctl, cfg, &o, fj) != 0) {
 			json_decref(fj);
@@ -1965,6 +2028,8 @@ main(int argc, char **argv)
 				       ci.write_errno ? ", write error: " : "",
 				       ci.write_errno ? strerror(ci.write_errno) : "");
 		}
+	if (ctl.behind_ns != NULL)
+		print_pace(runners, n_run, quantum, elapsed);
 	if (stop.discarded)
 		printf("  %u packets still in the egress queues at stop were discarded\n",
 		       stop.discarded);

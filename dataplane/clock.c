@@ -46,3 +46,45 @@ aif_clock_set(struct aif_clock *c, aif_time_ns t_ns)
 	if (c->is_virtual && t_ns > c->virt_ns)
 		c->virt_ns = t_ns;
 }
+
+void
+aif_clock_pace_init(struct aif_clock_pace *p, aif_time_ns quantum_ns, aif_time_ns *shared_ns)
+{
+	*p = (struct aif_clock_pace){ .quantum_ns = quantum_ns, .shared_ns = shared_ns };
+}
+
+aif_time_ns
+aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns)
+{
+	if (p->quantum_ns == 0)
+		return p->now_ns = real_ns;
+	aif_time_ns behind = p->shared_ns != NULL
+		? __atomic_load_n(p->shared_ns, __ATOMIC_RELAXED) : p->behind_ns;
+	if (behind < p->behind_ns)
+		behind = p->behind_ns;
+	aif_time_ns t = real_ns > behind ? real_ns - behind : 0;
+
+	if (!p->started) {
+		p->started = true;
+	} else if (t > p->now_ns + p->quantum_ns) {
+		/* late: the emulation moves one quantum, the rest is lag */
+		aif_time_ns late = t - p->now_ns - p->quantum_ns;
+		p->late_steps++;
+		if (late > p->late_max_ns)
+			p->late_max_ns = late;
+		t = p->now_ns + p->quantum_ns;
+		behind = real_ns - t;
+		if (p->shared_ns != NULL) {
+			aif_time_ns cur = __atomic_load_n(p->shared_ns, __ATOMIC_RELAXED);
+			while (cur < behind &&
+			       !__atomic_compare_exchange_n(p->shared_ns, &cur, behind, true,
+							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				;
+		}
+	} else if (t < p->now_ns) {
+		t = p->now_ns; /* another runner's lag grew: wait for real time */
+	}
+	p->behind_ns = behind;
+	p->now_ns = t;
+	return t;
+}

@@ -41,4 +41,59 @@ aif_time_ns aif_clock_now(const struct aif_clock *c);
 void aif_clock_advance(struct aif_clock *c, aif_time_ns delta_ns);
 void aif_clock_set(struct aif_clock *c, aif_time_ns t_ns);
 
+/*
+ * Pacing: the emulated time of a real-time runner.  An emulated fabric
+ * (links, virtual hosts, PFC timers, the watchdog) moves by the time a
+ * step is given.  A runner that comes back late (a step that overran, the
+ * core taken by another process) would hand its objects a jump: hosts
+ * would send at once what they should have sent during it, before the
+ * pauses that would have stopped them could act, and the watchdog would
+ * see a queue paused for the whole jump.  So the emulation runs on its own
+ * time, which follows the real clock but never advances by more than
+ * quantum_ns in one step: a late step advances it by quantum_ns and the
+ * rest is lag, kept from then on (behind_ns: real - emulated; it never
+ * shrinks, so time never runs faster than real time to catch up).
+ *
+ *	emulated = real - behind
+ *	if emulated > last + quantum:  emulated = last + quantum,
+ *	                               behind = real - emulated (late step)
+ *
+ * Several runners share one lag (shared_ns: each raises it to its own,
+ * atomically; all read it), so their emulated times stay within a step
+ * of one another across the links between them.  The first step starts
+ * the emulation at real time less the shared lag.
+ *
+ *	struct aif_clock_pace p;
+ *	aif_clock_pace_init(&p, 3840, NULL);
+ *	aif_worker_step(w, aif_clock_pace_step(&p, aif_clock_now(&real)));
+ */
+struct aif_clock_pace {
+	aif_time_ns quantum_ns;  /* the most a step advances; 0: not paced */
+	aif_time_ns now_ns;      /* emulated time of the last step */
+	aif_time_ns behind_ns;   /* real - emulated, as of the last step */
+	aif_time_ns *shared_ns;  /* the lag of all runners (atomic), or NULL */
+	uint64_t late_steps;     /* steps that would have advanced more */
+	aif_time_ns late_max_ns; /* the most one step came late by, past quantum */
+	bool started;
+};
+
+/* Pacing by quantum_ns (0: none, every step at real time), sharing the
+ * lag in *shared_ns (or NULL; the caller zeroes it). */
+void aif_clock_pace_init(struct aif_clock_pace *p, aif_time_ns quantum_ns,
+			 aif_time_ns *shared_ns);
+/* The emulated time of a step that starts at real time real_ns. */
+aif_time_ns aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns);
+/* The emulated time of an event within the step (a received burst) at
+ * real time real_ns: real - behind, kept within [now, now + quantum]. */
+static inline aif_time_ns
+aif_clock_pace_stamp(const struct aif_clock_pace *p, aif_time_ns real_ns)
+{
+	if (p->quantum_ns == 0)
+		return real_ns;
+	aif_time_ns t = real_ns > p->behind_ns ? real_ns - p->behind_ns : 0;
+	if (t < p->now_ns)
+		return p->now_ns;
+	return t > p->now_ns + p->quantum_ns ? p->now_ns + p->quantum_ns : t;
+}
+
 #endif /* AIF_CLOCK_H */

@@ -115,6 +115,24 @@ egress_limit(const struct aif_mmu *m)
 	}
 }
 
+static inline uint32_t
+sat32(unsigned __int128 x)
+{
+	return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+}
+
+uint32_t
+aif_mmu_headroom_min_bytes(uint64_t speed_bps, uint64_t delay_ns, uint32_t mtu_bytes)
+{
+	/* the cable both ways, rounded up: 2 * R * D / 8e9 = R * D / 4e9 */
+	unsigned __int128 cable = ((unsigned __int128)speed_bps * delay_ns + 3999999999u) /
+				  4000000000u;
+	unsigned __int128 frame = (unsigned __int128)mtu_bytes + AIF_MMU_FRAME_OVERHEAD_BYTES;
+
+	return sat32(2 * frame + AIF_MMU_PFC_FRAME_WIRE_BYTES + AIF_MMU_RESPONSE_BITS / 8 +
+		     cable);
+}
+
 uint32_t
 aif_mmu_headroom_bytes(enum aif_mmu_model model, uint64_t speed_bps,
 		       uint64_t delay_ns, uint32_t mtu_bytes)
@@ -124,11 +142,14 @@ aif_mmu_headroom_bytes(enum aif_mmu_model model, uint64_t speed_bps,
 				1000000000u;
 	unsigned __int128 h;
 
+	if (speed_bps == 0)
+		return 0;
 	if (model == AIF_MMU_BROADCOM)
 		h = 2 * bdp + 2 * (unsigned __int128)mtu_bytes;
 	else
 		h = 3 * bdp;
-	return h > UINT32_MAX ? UINT32_MAX : (uint32_t)h;
+	uint32_t min = aif_mmu_headroom_min_bytes(speed_bps, delay_ns, mtu_bytes);
+	return sat32(h) > min ? sat32(h) : min;
 }
 
 /* ---- set-up ---- */
@@ -193,13 +214,18 @@ aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
 	for (unsigned i = 0; i < p->n_ports; i++) {
 		const struct aif_mmu_port_params *pp = &p->port[i];
 		uint32_t h = pp->headroom_bytes;
+		uint32_t mtu = pp->mtu_bytes ? pp->mtu_bytes : p->mtu_bytes;
 
-		if (h == 0 && pp->speed_bps != 0)
+		if (h == 0)
 			h = aif_mmu_headroom_bytes(p->model, pp->speed_bps,
-						   pp->cable_delay_ns, p->mtu_bytes);
+						   pp->cable_delay_ns, mtu);
 		/* A lossless PG without headroom drops at the first XOFF (SONiC#480). */
 		if (h == 0 && pp->pfc_enable != 0)
 			return -AIF_MMU_ERR_HEADROOM;
+		/* nor may it have less than the worst case, where that is known */
+		if (pp->pfc_enable != 0 && pp->speed_bps != 0 &&
+		    h < aif_mmu_headroom_min_bytes(pp->speed_bps, pp->cable_delay_ns, mtu))
+			return -AIF_MMU_ERR_HEADROOM_LOW;
 		c->headroom_bytes[i] = h;
 		c->pfc_enable[i] = pp->pfc_enable;
 		total_hdrm += h;

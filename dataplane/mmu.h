@@ -81,17 +81,50 @@
  *   dynamic: limit = alpha_e * (buffer - total_reserve - used), alpha_e =
  *   2^egress_dynamic_th (BCM default 1); drop when queue + packet > limit.
  *
- * Headroom from the link (aif_mmu_headroom_bytes), BDP = floor(rate * delay / 8):
- *   HPCC (scratch/third.cc): 3 * BDP;   100G, 1 us: 3 * 12,500 = 37,500 B.
- *   BCM  (ConWeave):         2 * BDP + 2 * MTU;  100G, 1 us, 1500: 28,000 B.
+ * Headroom.  What a lossless PG must hold after it crosses its XOFF point
+ * is what the peer still sends before it stops: the worst case, as switch
+ * vendors compute it (Cisco's Nexus PFC sizing, Mellanox/SONiC
+ * buffer_headroom), for a port of rate R b/s with a cable of one-way delay
+ * D ns and an IP MTU of M bytes (aif_mmu_headroom_min_bytes):
+ *   frame   = M + 42 B on the wire: Ethernet 14 + 802.1Q tag 4 + FCS 4 +
+ *             preamble, SFD and inter-frame gap 20
+ *   1. frame          the frame this port is sending when it decides XOFF:
+ *                     the PFC frame waits behind it (no pre-emption)
+ *   2. 84 B           the PFC frame itself (64 + 20), serialized
+ *   3. 480 B          the peer's response time: 3840 bit times at the port
+ *                     rate (802.1Qbb's bound for 100G-class ports), from
+ *                     the PFC frame's last bit to the peer's decision
+ *   4. frame          the frame the peer has started when it decides: it
+ *                     is not cut short
+ *   5. cable          ceil(2 * R * D / 8e9) B: what the peer put on the
+ *                     cable while the PFC frame travelled, and what was
+ *                     already on it
+ *   min_bytes = 2 * (M + 42) + 84 + 480 + ceil(2 * R * D / 8e9)
+ *   e.g. 1 Gb/s, 1 us, 1500: 3084 + 564 + 250 = 3,898 B;
+ *        100 Gb/s, 1 us, 9000: 18,084 + 564 + 25,000 = 43,648 B.
+ * Terms 1, 2 and 4 take the same bytes at any rate and dominate below
+ * 10 Gb/s: 3 * BDP alone is 37 B at 0.1 Gb/s, less than a frame.  (The
+ * emulated peers, links and virtual hosts, respond within term 4; a real
+ * NIC on a DPDK port may take longer, up to IEEE 802.3 Annex 31B's PAUSE
+ * reaction time, 394 quanta at 100G: give it headroom_bytes.)
+ *
+ * Derived headroom (headroom_bytes 0; aif_mmu_headroom_bytes), BDP =
+ * floor(R * D / 8e9): the model's own formula, never below the worst case:
+ *   HPCC (scratch/third.cc): max(3 * BDP, min_bytes);
+ *     100G, 1 us, 1500: max(37,500, 28,648) = 37,500 B (scenario A1).
+ *   BCM  (ConWeave):         max(2 * BDP + 2 * M, min_bytes);
+ *     100G, 1 us, 1500: max(28,000, 28,648) = 28,648 B.
+ * A configured headroom_bytes below min_bytes on a port with lossless PGs
+ * and a known speed is refused (AIF_MMU_ERR_HEADROOM_LOW): lossless means
+ * no drop at any rate and load, and that one would drop.
  *
  * Knobs (struct aif_mmu_params; SONiC names in brackets): model, buffer_bytes
  * [BUFFER_POOL size], reserve_bytes / port_reserve_bytes, th_mode
  * [BUFFER_POOL mode], dynamic_th / static_th_bytes [BUFFER_PROFILE
  * dynamic_th, static_th], resume_offset_bytes, egress_mode /
  * egress_dynamic_th / egress_static_th_bytes, per port headroom_bytes
- * [BUFFER_PROFILE xoff] or speed_bps + cable_delay_ns, pfc_enable
- * [PORT_QOS_MAP pfc_enable].
+ * [BUFFER_PROFILE xoff] or speed_bps + cable_delay_ns + mtu_bytes,
+ * pfc_enable [PORT_QOS_MAP pfc_enable].
  *
  * Counters (AIF_FOREACH_MMU_VERDICT, AIF_FOREACH_MMU_PG_CTR,
  * AIF_FOREACH_MMU_QUEUE_CTR): per (in-port, PG) packets and bytes by verdict
@@ -159,6 +192,7 @@ enum aif_mmu_verdict {
 	_(EGRESS_DYNAMIC_TH, "egress_dynamic_th: outside -16..3")              \
 	_(EGRESS_STATIC_TH, "egress_static_th_bytes: zero in static mode")     \
 	_(HEADROOM, "headroom: a lossless PG with neither headroom_bytes nor speed_bps") \
+	_(HEADROOM_LOW, "headroom_bytes: below the worst case of a lossless port") \
 	_(POOL, "buffer_bytes: reserves and headroom leave no shared pool")
 
 enum aif_mmu_err {
@@ -172,9 +206,12 @@ enum aif_mmu_err {
 /* ---- params: what the user wrote ---- */
 
 struct aif_mmu_port_params {
-	uint64_t speed_bps;      /* port speed, for a derived headroom */
+	uint64_t speed_bps;      /* port speed, for the headroom (0: unknown) */
 	uint32_t cable_delay_ns; /* one-way propagation delay of the attached link */
-	uint32_t headroom_bytes; /* per lossless PG; 0 = derive from speed_bps, cable_delay_ns */
+	uint32_t mtu_bytes;      /* the port's IP MTU; 0: the switch's mtu_bytes */
+	uint32_t headroom_bytes; /* per lossless PG; 0 = derive from speed_bps,
+				  * cable_delay_ns and the MTU; else at least
+				  * their worst case (aif_mmu_headroom_min_bytes) */
 	uint8_t pfc_enable;      /* bit n set: PG n is lossless */
 };
 
@@ -182,7 +219,7 @@ struct aif_mmu_params {
 	enum aif_mmu_model model;
 	uint16_t n_ports;
 	uint64_t buffer_bytes;          /* the pool */
-	uint32_t mtu_bytes;             /* BCM headroom derivation */
+	uint32_t mtu_bytes;             /* IP MTU of ports that give none (headroom) */
 	uint32_t reserve_bytes;         /* per PG guaranteed (HPCC reserve, BCM pg_min) */
 	uint32_t port_reserve_bytes;    /* per port guaranteed (BCM port_min; HPCC 0) */
 	enum aif_mmu_th_mode th_mode;
@@ -312,10 +349,28 @@ const char *aif_mmu_err_name(int err);
 /* Name of a verdict, as in counters output. */
 const char *aif_mmu_verdict_name(enum aif_mmu_verdict v);
 
+/* The terms of the worst-case headroom (see "Headroom" above). */
+#define AIF_MMU_FRAME_OVERHEAD_BYTES 42 /* Ethernet 14 + tag 4 + FCS 4 + 20 on the wire */
+#define AIF_MMU_PFC_FRAME_WIRE_BYTES 84 /* 64-byte PFC frame + 20 */
+#define AIF_MMU_RESPONSE_BITS 3840      /* the peer's response, bit times */
+
 /*
- * Headroom bytes for a PG on a link: HPCC 3 * BDP, BCM 2 * BDP + 2 * mtu,
- * BDP = floor(speed_bps * delay_ns / 8e9).  Saturates at UINT32_MAX.
- *	aif_mmu_headroom_bytes(AIF_MMU_HPCC, 100000000000ull, 1000, 0) == 37500
+ * The worst-case headroom of a lossless PG on a port of speed_bps with a
+ * cable of delay_ns one way and an IP MTU of mtu_bytes:
+ * 2 * (mtu + 42) + 84 + 480 + ceil(2 * speed * delay / 8e9) bytes.
+ * Saturates at UINT32_MAX.
+ *	aif_mmu_headroom_min_bytes(1000000000ull, 1000, 1500) == 3898
+ */
+uint32_t aif_mmu_headroom_min_bytes(uint64_t speed_bps, uint64_t delay_ns,
+				    uint32_t mtu_bytes);
+
+/*
+ * The derived headroom of a PG: the model's formula (HPCC 3 * BDP, BCM
+ * 2 * BDP + 2 * mtu; BDP = floor(speed_bps * delay_ns / 8e9)), never below
+ * aif_mmu_headroom_min_bytes.  0 when speed_bps is 0.  Saturates at
+ * UINT32_MAX.
+ *	aif_mmu_headroom_bytes(AIF_MMU_HPCC, 100000000000ull, 1000, 1500) == 37500
+ *	aif_mmu_headroom_bytes(AIF_MMU_HPCC, 100000000ull, 1000, 1500) == 3673
  */
 uint32_t aif_mmu_headroom_bytes(enum aif_mmu_model model, uint64_t speed_bps,
 				uint64_t delay_ns, uint32_t mtu_bytes);

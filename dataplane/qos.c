@@ -51,7 +51,7 @@ aif_qos_register_dynfield(void)
  */
 static void
 mmu_fail(int rc, const struct aif_mmu_params *mp, const struct aif_qos_params *qp,
-	 const struct aif_port_params *ports, const char *pol, char *err,
+	 const struct aif_port_params *ports, const char *pol, uint16_t sw_index, char *err,
 	 size_t err_len)
 {
 	uint64_t hdrm = 0, rsrv, max_h = 0;
@@ -61,7 +61,8 @@ mmu_fail(int rc, const struct aif_mmu_params *mp, const struct aif_qos_params *q
 		uint64_t h = mp->port[p].headroom_bytes;
 		if (h == 0)
 			h = aif_mmu_headroom_bytes(mp->model, mp->port[p].speed_bps,
-						   mp->port[p].cable_delay_ns, mp->mtu_bytes);
+						   mp->port[p].cable_delay_ns,
+						   mp->port[p].mtu_bytes);
 		hdrm += h;
 		if (h > max_h) {
 			max_h = h;
@@ -102,11 +103,36 @@ mmu_fail(int rc, const struct aif_mmu_params *mp, const struct aif_qos_params *q
 			 pol, mp->resume_offset_bytes, mp->buffer_bytes - hdrm - rsrv,
 			 mp->buffer_bytes, hdrm, rsrv);
 		return;
+	case AIF_MMU_ERR_HEADROOM_LOW: {
+		/* the first lossless port whose worst case is above it */
+		const struct aif_mmu_port_params *pp = &mp->port[0];
+		uint32_t min = 0;
+		for (max_p = 0; max_p < mp->n_ports; max_p++) {
+			pp = &mp->port[max_p];
+			min = aif_mmu_headroom_min_bytes(pp->speed_bps, pp->cable_delay_ns,
+							 pp->mtu_bytes);
+			if (pp->pfc_enable != 0 && pp->speed_bps != 0 && pp->headroom_bytes < min)
+				break;
+		}
+		if (max_p == mp->n_ports)
+			max_p = 0;
+		uint64_t cable = min - 2 * ((uint64_t)pp->mtu_bytes + AIF_MMU_FRAME_OVERHEAD_BYTES) -
+				 AIF_MMU_PFC_FRAME_WIRE_BYTES - AIF_MMU_RESPONSE_BITS / 8;
+		snprintf(err, err_len, "$.policies.%s.qos.buffer.headroom_bytes: %u B is below "
+			 "the worst case %u B of lossless port %s of $.switches[%u] (%" PRIu64
+			 " Mb/s, MTU %u, cable %u ns: 2 x %u B frames + %u B PFC + %u B response"
+			 " + %" PRIu64 " B cable)", pol, pp->headroom_bytes, min,
+			 ports[max_p].name, sw_index, pp->speed_bps / 1000000, pp->mtu_bytes,
+			 pp->cable_delay_ns, pp->mtu_bytes + AIF_MMU_FRAME_OVERHEAD_BYTES,
+			 AIF_MMU_PFC_FRAME_WIRE_BYTES, AIF_MMU_RESPONSE_BITS / 8, cable);
+		return;
+	}
 	case AIF_MMU_ERR_HEADROOM:
 		for (max_p = 0; max_p + 1 < mp->n_ports; max_p++)
-			if (aif_mmu_headroom_bytes(mp->model, mp->port[max_p].speed_bps,
+			if (mp->port[max_p].pfc_enable != 0 &&
+			    aif_mmu_headroom_bytes(mp->model, mp->port[max_p].speed_bps,
 						   mp->port[max_p].cable_delay_ns,
-						   mp->mtu_bytes) == 0)
+						   mp->port[max_p].mtu_bytes) == 0)
 				break;
 		snprintf(err, err_len, "$.policies.%s.qos.buffer.%s: headroom_bytes 0 derives "
 			 "the headroom from the port speed and cable_delay_ns, which gives "
@@ -125,8 +151,8 @@ mmu_fail(int rc, const struct aif_mmu_params *mp, const struct aif_qos_params *q
 int
 aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		const struct aif_port_params *ports, uint16_t n_ports,
-		const uint64_t *speed_bps, const char *policy_name, uint16_t sw_index,
-		char *err, size_t err_len)
+		const uint64_t *speed_bps, const uint64_t *link_delay_ns,
+		const char *policy_name, uint16_t sw_index, char *err, size_t err_len)
 {
 	const char *pol = policy_name;
 	struct aif_mmu_params mp;
@@ -155,13 +181,17 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 	mp.dynamic_th = qp->dynamic_th;
 	mp.resume_offset_bytes = qp->resume_offset_bytes;
 	for (uint16_t p = 0; p < n_ports; p++) {
+		/* the cable: the policy's, or the emulated link's if longer */
+		uint64_t d = link_delay_ns != NULL ? link_delay_ns[p] : 0;
 		mp.port[p].speed_bps = speed_bps[p];
-		mp.port[p].cable_delay_ns = qp->cable_delay_ns;
+		mp.port[p].cable_delay_ns = d > qp->cable_delay_ns ? (uint32_t)d
+								 : qp->cable_delay_ns;
+		mp.port[p].mtu_bytes = ports[p].mtu;
 		mp.port[p].headroom_bytes = qp->headroom_bytes;
 		mp.port[p].pfc_enable = qp->pfc_enable;
 	}
 	if ((rc = aif_mmu_config_init(&qc->mmu, &mp)) != 0) {
-		mmu_fail(rc, &mp, qp, ports, pol, err, err_len);
+		mmu_fail(rc, &mp, qp, ports, pol, sw_index, err, err_len);
 		return -1;
 	}
 

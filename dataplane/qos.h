@@ -119,14 +119,17 @@ struct aif_qos {
 /*
  * Control: compile the QoS part (qp) of the policy named policy_name for
  * switch sw_index, whose ports run at speed_bps[] and are described by
- * ports[] (shaper, MTU).  Returns 0 or -1 with err naming the JSON path of
- * the field at fault ("$.policies.<name>.qos.buffer.headroom_bytes: ...")
- * and the numbers that made it so.
+ * ports[] (shaper, MTU); link_delay_ns[] (or NULL) is the one-way delay of
+ * the emulated link on each port (0: none), which the headroom counts when
+ * it is longer than the policy's cable_delay_ns.  Returns 0 or -1 with err
+ * naming the JSON path of the field at fault
+ * ("$.policies.<name>.qos.buffer.headroom_bytes: ...") and the numbers that
+ * made it so.
  */
 int aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		    const struct aif_port_params *ports, uint16_t n_ports,
-		    const uint64_t *speed_bps, const char *policy_name,
-		    uint16_t sw_index, char *err, size_t err_len);
+		    const uint64_t *speed_bps, const uint64_t *link_delay_ns,
+		    const char *policy_name, uint16_t sw_index, char *err, size_t err_len);
 
 /* Worker: create the state for n_ports ports (one calloc of struct
  * aif_qos: the queues live in the mbufs they hold, see struct

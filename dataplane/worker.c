@@ -12,6 +12,7 @@
 #include "../pipelines/pipeline.h"
 #include "clock.h"
 #include "egress.h"
+#include "mmu.h"
 #include "qos.h"
 #include "shard.h"
 #include "switch.h"
@@ -85,6 +86,34 @@ void
 aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock)
 {
 	w->clock = clock;
+}
+
+void
+aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns *shared_ns)
+{
+	aif_clock_pace_init(&w->pace, quantum_ns, shared_ns);
+}
+
+aif_time_ns
+aif_worker_pace_quantum_ns(const struct aif_worker *w)
+{
+	uint64_t fastest_mbps = 0;
+
+	for (uint16_t d = 0; d < w->n_drive; d++) {
+		const struct aif_switch *sw = w->drive[d].sw;
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			const struct aif_port *port = &sw->ports[p];
+			/* emulated: it knows when its frames come (a link, a host) */
+			if (port->base != NULL && port->base->rx_next_ns != NULL &&
+			    port->speed_mbps > fastest_mbps)
+				fastest_mbps = port->speed_mbps;
+		}
+	}
+	if (fastest_mbps == 0)
+		return AIF_TIME_NS_NEVER;
+	/* bits / (mbps * 1e6) s = bits * 1000 / mbps ns, rounded down */
+	aif_time_ns q = (aif_time_ns)AIF_MMU_RESPONSE_BITS * 1000 / fastest_mbps;
+	return q != 0 ? q : 1;
 }
 
 /* The switch's egress QoS when this shard drives it and it is on. */
@@ -278,7 +307,8 @@ poll_rxq(struct aif_worker *w, const struct aif_drive *d, const struct aif_rxq *
 	if (n != 0)
 		/* the burst's own time, once per burst (worker.h: Time) */
 		process(d->sw, d->sh, q->port, pkts, n,
-			w->clock != NULL ? aif_clock_now(w->clock) : now_ns);
+			w->clock != NULL ? aif_clock_pace_stamp(&w->pace, aif_clock_now(w->clock))
+					 : now_ns);
 	return n;
 }
 
@@ -302,6 +332,8 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 {
 	unsigned total = 0;
 
+	if (w->pace.quantum_ns != 0)
+		now_ns = aif_clock_pace_step(&w->pace, now_ns);
 	w->steps++;
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		drive_begin(w->drive[d].sw, w->drive[d].sh, now_ns);

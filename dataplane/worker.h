@@ -28,6 +28,18 @@
  * packet look longer than it was: flows moved inside their flowlets.
  * Without a clock (NULL) bursts get the step's now_ns.  Control and the
  * runners share one clock (one time base for the whole process).
+ *
+ * Real time, paced (aif_worker_set_pace).  The now_ns a step is given is
+ * then real time, and the step runs at the emulation's own time, which
+ * never advances by more than a quantum per step (clock.h, struct
+ * aif_clock_pace): a runner that falls behind slows the emulation down
+ * instead of handing hosts, links, PFC timers and the watchdog a jump they
+ * would act on all at once.  The quantum a runner needs is the time the
+ * fastest emulated port (a link or a virtual host) takes for the peer's
+ * response in the headroom (mmu.h: 3840 bit times; 3.84 us at 1 Gb/s): a
+ * host that sends during one quantum before it hears a pause sends no more
+ * than the headroom allows for (aif_worker_pace_quantum_ns).  Received
+ * bursts are stamped in emulated time too.
  */
 #ifndef AIF_WORKER_H
 #define AIF_WORKER_H
@@ -37,11 +49,11 @@
 #include <rte_mbuf.h>
 
 #include "capacity.h"
+#include "clock.h"
 #include "types.h"
 
 struct aif_switch;
 struct aif_shard;
-struct aif_clock;
 
 #define AIF_MAX_RXQ 1024
 #define AIF_RUNNER_MAX_SWITCHES 256
@@ -66,6 +78,7 @@ struct aif_worker {
 	struct aif_switch *sw;        /* the first switch it drives (drive[0]) */
 	struct aif_shard *sh;         /* its shard of sw */
 	const struct aif_clock *clock; /* read once per received burst, or NULL */
+	struct aif_clock_pace pace;   /* real time: the emulation's time (set_pace) */
 	uint64_t steps;
 	uint16_t n_drive;
 	uint16_t n_rxq;
@@ -106,7 +119,20 @@ int aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint1
  * read, never advanced, by the runner). */
 void aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock);
 
-/* One iteration; returns the number of packets received. */
+/*
+ * Real time: pace the emulation (see Real time, paced, above) by quantum_ns
+ * per step, sharing the lag with the other runners through *shared_ns (or
+ * NULL for a runner alone; zeroed by the caller); quantum_ns 0: steps run
+ * at the time they are given.  Call before the runner runs.
+ */
+void aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns *shared_ns);
+/* The quantum the runner's emulated ports need: 3840 bit times (the
+ * headroom's response term) at the fastest of them, at least 1 ns;
+ * AIF_TIME_NS_NEVER when it drives none (DPDK ports only: nothing to pace). */
+aif_time_ns aif_worker_pace_quantum_ns(const struct aif_worker *w);
+
+/* One iteration; returns the number of packets received.  Paced: now_ns is
+ * real time, and the step runs at w->pace.now_ns. */
 unsigned aif_worker_step(struct aif_worker *w, aif_time_ns now_ns);
 
 /*

@@ -13,7 +13,11 @@
 #  4. a bad jobs file is refused with the JSON path of what is wrong;
 #  5. real time: leaf0-0 a net_pcap device sending a scapy capture, the
 #     other hosts virtual, running a ring all-reduce: the run stops by
-#     itself when it is done, every iteration finished, nothing dropped.
+#     itself when it is done, every iteration finished, nothing dropped;
+#  6. real time, eight virtual hosts at 1 Gb/s, an all-to-all into a
+#     256 KiB buffer with DCQCN off: PFC pauses, nothing is dropped or sent
+#     again (the runner paces the emulation however far it falls behind,
+#     and says by how much at the end).
 #
 #   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
 set -euo pipefail
@@ -167,6 +171,47 @@ assert d["elapsed_s"] < 25, d["elapsed_s"]  # stopped when done, not at --durati
 print("  ok   real time: a net_pcap port and 7 virtual hosts, ring all-reduce done in %.1f ms "
       "per iteration (x%.2f of its ideal), no drop, stopped when done" %
       (j["jct_us_mean"] / 1e3, j["x_ideal_mean"]))
+EOF
+
+# 6. real time, virtual hosts only, congested: lossless however slow the runner
+cat > "$T/rt6.json" <<'EOF'
+{"policies": {"default": {"qos": {"buffer": {"size_bytes": 262144}}}},
+ "topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 2,
+  "host_gbps": 1, "uplink_gbps": 1, "delay_ns": 1000}}}
+EOF
+cat > "$T/rt6jobs.json" <<'EOF'
+{"hosts": {"dcqcn": false, "rto_us": 50000},
+ "jobs": [{"name": "a2a", "kind": "alltoall", "bytes": 2097152, "iterations": 1, "hosts": "all"}]}
+EOF
+PREFIX=aif-hosts-rt6-$$
+rc=0
+timeout -k 5 60 "$BIN" -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --no-telemetry \
+	--file-prefix "$PREFIX" --log-level 'pmd.*:error' \
+	-- --config "$T/rt6.json" --jobs "$T/rt6jobs.json" \
+	--socket "$T/rt6.sock" --duration 30 --stats "$T/rt6-stats.json" > "$T/rt6.log" 2>&1 < /dev/null || rc=$?
+rm -rf "/var/run/dpdk/$PREFIX"
+[ "$rc" -eq 0 ] || fail "real-time all-to-all exited with status $rc"
+grep -q 'fell behind real time by [0-9.]* ms ([0-9.]*% of the run)' "$T/rt6.log" ||
+	fail "the real-time run does not say how far it fell behind"
+"$PY" - "$T/rt6-stats.json" <<'EOF' || fail "real-time all-to-all results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workload"]
+j = w["jobs"][0]
+drops = {}
+for s in d["switches"]:
+    for k, v in s["drops"].items():
+        drops[k] = drops.get(k, 0) + v
+assert j["finished"] == 1, j
+assert sum(drops.values()) == 0, {k: v for k, v in drops.items() if v}
+assert w["hosts"]["retx"] == 0, w["hosts"]
+assert w["fabric"]["pfc_xoff_sent"] > 0, w["fabric"]
+p = d["pace"]
+assert p["quantum_ns"] == 3840 and p["steps"] > 0, p
+print("  ok   real time: 8 virtual hosts, all-to-all at 1 Gb/s into a 256 KiB buffer: "
+      "%d PFC pauses, no drop, no retransmission; the emulation fell %.1f ms behind "
+      "real time in %.2f s" % (w["fabric"]["pfc_xoff_sent"], p["behind_ns"] / 1e6,
+                               d["elapsed_s"]))
 EOF
 
 rm -rf "$T"

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dataplane/clock.c without EAL: the virtual clock and the pacing of a
+ * real-time runner (struct aif_clock_pace), time given as an argument.
+ *
+ *  - virtual: advances and sets only forwards;
+ *  - pacing off (quantum 0): every step at the time it is given;
+ *  - on time (steps closer than the quantum): emulated = real, no lag;
+ *  - a late step advances one quantum, the rest is lag, kept from then on
+ *    (never made up: emulated time then runs at real time's pace);
+ *  - two runners sharing the lag: one's late step slows the other, whose
+ *    time never goes back but waits for real time to catch up;
+ *  - a burst's stamp is real - lag, within [now, now + quantum].
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+
+static void
+test_virtual(void **state)
+{
+	struct aif_clock c;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 100);
+	assert_int_equal(aif_clock_now(&c), 100);
+	aif_clock_advance(&c, 5);
+	assert_int_equal(aif_clock_now(&c), 105);
+	aif_clock_set(&c, 50); /* never backwards */
+	assert_int_equal(aif_clock_now(&c), 105);
+	aif_clock_set(&c, 200);
+	assert_int_equal(aif_clock_now(&c), 200);
+}
+
+static void
+test_pace_off(void **state)
+{
+	struct aif_clock_pace p;
+
+	(void)state;
+	aif_clock_pace_init(&p, 0, NULL);
+	assert_int_equal(aif_clock_pace_step(&p, 1000), 1000);
+	assert_int_equal(aif_clock_pace_step(&p, 5000000), 5000000);
+	assert_int_equal(p.late_steps, 0);
+	assert_int_equal(aif_clock_pace_stamp(&p, 5000123), 5000123);
+}
+
+static void
+test_pace_late(void **state)
+{
+	struct aif_clock_pace p;
+
+	(void)state;
+	aif_clock_pace_init(&p, 4000, NULL);
+	/* the first step starts the emulation at real time, however late */
+	assert_int_equal(aif_clock_pace_step(&p, 2000000), 2000000);
+	assert_int_equal(p.behind_ns, 0);
+	/* on time: steps 1 us apart */
+	assert_int_equal(aif_clock_pace_step(&p, 2001000), 2001000);
+	assert_int_equal(aif_clock_pace_step(&p, 2004999), 2004999);
+	assert_int_equal(p.late_steps, 0);
+	/* exactly one quantum later: still on time */
+	assert_int_equal(aif_clock_pace_step(&p, 2008999), 2008999);
+	assert_int_equal(p.late_steps, 0);
+	/* 10 ms late: one quantum, the rest is lag */
+	assert_int_equal(aif_clock_pace_step(&p, 12008999), 2012999);
+	assert_int_equal(p.behind_ns, 9996000);
+	assert_int_equal(p.late_steps, 1);
+	assert_int_equal(p.late_max_ns, 9996000);
+	/* then on time again: real time's pace, the lag kept */
+	assert_int_equal(aif_clock_pace_step(&p, 12010000), 2014000);
+	assert_int_equal(aif_clock_pace_step(&p, 12013000), 2017000);
+	assert_int_equal(p.behind_ns, 9996000);
+	assert_int_equal(p.late_steps, 1);
+	/* a second late step adds to it */
+	assert_int_equal(aif_clock_pace_step(&p, 12113000), 2021000);
+	assert_int_equal(p.behind_ns, 10092000);
+	assert_int_equal(p.late_steps, 2);
+	assert_int_equal(p.late_max_ns, 9996000);
+	/* stamps: real - lag, never before the step nor past a quantum after */
+	assert_int_equal(aif_clock_pace_stamp(&p, 12114000), 2022000);
+	assert_int_equal(aif_clock_pace_stamp(&p, 12112000), 2021000);
+	assert_int_equal(aif_clock_pace_stamp(&p, 13000000), 2025000);
+}
+
+static void
+test_pace_shared(void **state)
+{
+	aif_time_ns shared = 0;
+	struct aif_clock_pace a, b;
+
+	(void)state;
+	aif_clock_pace_init(&a, 1000, &shared);
+	aif_clock_pace_init(&b, 1000, &shared);
+	assert_int_equal(aif_clock_pace_step(&a, 10000), 10000);
+	assert_int_equal(aif_clock_pace_step(&b, 10500), 10500);
+	/* a is 1 ms late: the lag is everyone's */
+	assert_int_equal(aif_clock_pace_step(&a, 1010000), 11000);
+	assert_int_equal(shared, 999000);
+	/* b, on time by its own steps, now runs 999 us behind too: its time
+	 * (real 1010200 - 999000 = 11200) goes on from there */
+	assert_int_equal(aif_clock_pace_step(&b, 1010200), 11200);
+	assert_int_equal(b.late_steps, 0);
+	/* b late by less than a: its own lag is below the shared one, which
+	 * stays the larger */
+	assert_int_equal(aif_clock_pace_step(&b, 1013000), 12200);
+	assert_int_equal(b.behind_ns, 1000800);
+	assert_int_equal(shared, 1000800);
+	/* a's time never goes back: it waits until real time passes its own */
+	assert_int_equal(aif_clock_pace_step(&a, 1011500), 11000);
+	assert_int_equal(aif_clock_pace_step(&a, 1012000), 11200);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_virtual),
+		cmocka_unit_test(test_pace_off),
+		cmocka_unit_test(test_pace_late),
+		cmocka_unit_test(test_pace_shared),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

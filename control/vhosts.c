@@ -142,6 +142,14 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 	}
 	if (paths(v, cfg) != 0)
 		goto oom;
+	/* each host's timeouts scale with its farthest peer's base RTT */
+	for (uint32_t i = 0; i < v->n; i++) {
+		aif_time_ns far = 0;
+		for (uint32_t j = 0; j < v->n; j++)
+			if (j != i)
+				far = RTE_MAX(far, aif_vhosts_rtt(i, j, v));
+		aif_rhost_set_base_rtt(v->h[i], far);
+	}
 	return 0;
 oom:
 	aif_vhosts_free(v);

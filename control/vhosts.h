@@ -5,7 +5,8 @@
  * that has no device and no other binding, at the port's speed, sending to
  * the switch port's MAC, on the priorities the switch's policy pauses by
  * (its DSCP -> TC -> PG maps).  And the base RTT between two of them, for
- * ideals and slowdowns: a full-MTU data packet along the fewest-delay path
+ * ideals, slowdowns and the hosts' timeouts (each host's scale with its
+ * farthest peer's): a full-MTU data packet along the fewest-delay path
  * (store and forward: serialization at every hop's rate plus every link's
  * delay) and its ACK back, plus the NIC's ACK delay.
  *

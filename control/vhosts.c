@@ -169,6 +169,17 @@ aif_vhosts_rtt(uint32_t a, uint32_t b, void *arg)
 	return (ps + 999) / 1000 + v->ack_delay_ns;
 }
 
+void
+aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *ack_ns, void *arg)
+{
+	const struct aif_vhosts *v = arg;
+	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b], ba = (size_t)v->sw[b] * v->n_sw + v->sw[a];
+	uint64_t ra = aif_rhost_params(v->h[a])->rate_bps, rb = aif_rhost_params(v->h[b])->rate_bps;
+
+	*data_ns = (ser_ps(v->data_len, ra) + v->ow_data_ps[ab] + ser_ps(v->data_len, rb)) / 1000;
+	*ack_ns = (ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra)) / 1000;
+}
+
 static void
 wake_one(void *arg)
 {

@@ -384,6 +384,7 @@ aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time
 		free(all);
 		return -1;
 	}
+	aif_jobs_set_path(w->js, aif_vhosts_path);
 	for (uint32_t i = 0; i < w->n_jobs; i++) {
 		struct aif_workload_job *j = &w->job[i];
 		uint32_t n = j->host_names ? j->n_host_names : n_all;

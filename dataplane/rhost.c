@@ -581,6 +581,12 @@ aif_rhost_post(struct aif_rhost *h, uint32_t qi, uint64_t bytes, uint64_t cookie
 /* ---- frames ---- */
 
 uint32_t
+aif_rhost_ack_frame_len(void)
+{
+	return HDR_LEN + AETH_LEN + AIF_ROCE_ICRC_LEN;
+}
+
+uint32_t
 aif_rhost_data_frame_len(const struct aif_rhost_params *p, uint32_t len, bool first)
 {
 	uint32_t pad = (4 - len % 4) % 4;

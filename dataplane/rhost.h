@@ -255,5 +255,7 @@ aif_time_ns aif_rhost_next_ns(const struct aif_rhost *h);
 
 /* Wire bytes of a data packet with len payload bytes (first: with RETH). */
 uint32_t aif_rhost_data_frame_len(const struct aif_rhost_params *p, uint32_t len, bool first);
+/* Bytes of an ACK frame (a NAK with a SACK: 4 more). */
+uint32_t aif_rhost_ack_frame_len(void);
 
 #endif /* AIF_RHOST_H */

@@ -142,6 +142,14 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 	}
 	if (paths(v, cfg) != 0)
 		goto oom;
+	/* each host's timeouts scale with its farthest peer's base RTT */
+	for (uint32_t i = 0; i < v->n; i++) {
+		aif_time_ns far = 0;
+		for (uint32_t j = 0; j < v->n; j++)
+			if (j != i)
+				far = RTE_MAX(far, aif_vhosts_rtt(i, j, v));
+		aif_rhost_set_base_rtt(v->h[i], far);
+	}
 	return 0;
 oom:
 	aif_vhosts_free(v);
@@ -159,6 +167,17 @@ aif_vhosts_rtt(uint32_t a, uint32_t b, void *arg)
 		      ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra);
 
 	return (ps + 999) / 1000 + v->ack_delay_ns;
+}
+
+void
+aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *ack_ns, void *arg)
+{
+	const struct aif_vhosts *v = arg;
+	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b], ba = (size_t)v->sw[b] * v->n_sw + v->sw[a];
+	uint64_t ra = aif_rhost_params(v->h[a])->rate_bps, rb = aif_rhost_params(v->h[b])->rate_bps;
+
+	*data_ns = (ser_ps(v->data_len, ra) + v->ow_data_ps[ab] + ser_ps(v->data_len, rb)) / 1000;
+	*ack_ns = (ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra)) / 1000;
 }
 
 static void

@@ -5,7 +5,8 @@
  * that has no device and no other binding, at the port's speed, sending to
  * the switch port's MAC, on the priorities the switch's policy pauses by
  * (its DSCP -> TC -> PG maps).  And the base RTT between two of them, for
- * ideals and slowdowns: a full-MTU data packet along the fewest-delay path
+ * ideals, slowdowns and the hosts' timeouts (each host's scale with its
+ * farthest peer's): a full-MTU data packet along the fewest-delay path
  * (store and forward: serialization at every hop's rate plus every link's
  * delay) and its ACK back, plus the NIC's ACK delay.
  *
@@ -13,6 +14,7 @@
  *	aif_rhost_params_default(&tmpl, 0);      // rate and addresses are per host
  *	if (aif_vhosts_build(&v, cfg, &fab, &tmpl, skip, pool, err, sizeof(err)) != 0) ...
  *	jobs = aif_jobs_create(v.h, v.n, v.rate_bps, aif_vhosts_rtt, &v);
+ *	aif_jobs_set_path(jobs, aif_vhosts_path);   // ideals: a lower bound
  *	...
  *	aif_vhosts_free(&v);   // after the runners and the fabric's switches
  */
@@ -61,6 +63,9 @@ int aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct 
 		     struct rte_mempool *pool, char *err, size_t err_len);
 /* The base RTT from host a to host b (aif_jobs_rtt_fn). */
 aif_time_ns aif_vhosts_rtt(uint32_t a, uint32_t b, void *v);
+/* Its parts, rounded down (aif_jobs_path_fn): a full-MTU data frame from a
+ * (its first bit leaving a) to b (its last bit in), an ACK from b to a. */
+void aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *ack_ns, void *v);
 /* In virtual time: a host given work from outside (another host's callback)
  * tells vt, so that its runner w asks its next frame again (rhost.h waker). */
 int aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_worker *w);

@@ -74,8 +74,8 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 {
 	static const char *const allowed[] = {
 		"mtu", "verb", "receive", "cnp_on_ooo", "dcqcn", "dcqcn_preset", "ack_every",
-		"nak_gap", "rto_us", "ack_delay_ns", "cnp_delay_ns", "react_delay_ns", "icrc",
-		"dscp", "cnp_dscp", "ack_dscp", NULL };
+		"nak_gap", "rto_us", "rto_low_us", "rto_low_packets", "ack_delay_ns",
+		"cnp_delay_ns", "react_delay_ns", "icrc", "dscp", "cnp_dscp", "ack_dscp", NULL };
 	const char *k;
 	char path[64];
 	double d;
@@ -85,8 +85,9 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 	if (keys_ok(o, allowed, &k) != 0) {
 		snprintf(path, sizeof(path), "$.hosts.%s", k);
 		return bad(err, err_len, file, path, "unknown key (mtu, verb, receive, cnp_on_ooo, "
-			   "dcqcn, dcqcn_preset, ack_every, nak_gap, rto_us, ack_delay_ns, "
-			   "cnp_delay_ns, react_delay_ns, icrc, dscp, cnp_dscp, ack_dscp)");
+			   "dcqcn, dcqcn_preset, ack_every, nak_gap, rto_us, rto_low_us, "
+			   "rto_low_packets, ack_delay_ns, cnp_delay_ns, react_delay_ns, icrc, dscp, "
+			   "cnp_dscp, ack_dscp)");
 	}
 #define NUM(key, lo, hi, field, scale)                                                   \
 	do {                                                                             \
@@ -100,6 +101,8 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 	NUM("ack_every", 1, 65535, ack_every, 1);
 	NUM("nak_gap", 1, 4095, nak_gap, 1);
 	NUM("rto_us", 1, 1000000, rto_ns, 1000);
+	NUM("rto_low_us", 1, 1000000, rto_low_ns, 1000);
+	NUM("rto_low_packets", 0, 4095, rto_low_pkts, 1);
 	NUM("ack_delay_ns", 0, 1000000, ack_delay_ns, 1);
 	NUM("cnp_delay_ns", 0, 1000000, cnp_delay_ns, 1);
 	NUM("react_delay_ns", 0, 1000000, react_delay_ns, 1);
@@ -109,6 +112,10 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 #undef NUM
 	if (h->mtu % 4)
 		return bad(err, err_len, file, "$.hosts.mtu", "a multiple of 4");
+	if (h->rto_low_ns > h->rto_ns && json_object_get(o, "rto_low_us") != NULL)
+		return bad(err, err_len, file, "$.hosts.rto_low_us", "at most rto_us");
+	if (h->rto_low_ns > h->rto_ns) /* a short rto_us alone: RTO_low with it */
+		h->rto_low_ns = h->rto_ns;
 	if (boolean(o, "cnp_on_ooo", &h->cnp_on_ooo) || boolean(o, "dcqcn", &h->dcqcn) ||
 	    boolean(o, "icrc", &h->icrc))
 		return bad(err, err_len, file, "$.hosts", "cnp_on_ooo, dcqcn, icrc: true or false");
@@ -379,6 +386,7 @@ aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time
 		free(all);
 		return -1;
 	}
+	aif_jobs_set_path(w->js, aif_vhosts_path);
 	for (uint32_t i = 0; i < w->n_jobs; i++) {
 		struct aif_workload_job *j = &w->job[i];
 		uint32_t n = j->host_names ? j->n_host_names : n_all;

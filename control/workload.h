@@ -12,7 +12,12 @@
  *     "cnp_on_ooo": true,       go-back-N: a CNP on out-of-order arrival
  *     "dcqcn": true,            reaction and notification points
  *     "dcqcn_preset": "hpcc_run"|"hpcc_default",   default "hpcc_run"
- *     "ack_every": 1, "nak_gap": 256, "rto_us": 500,
+ *     "ack_every": 1, "nak_gap": 256,
+ *     "rto_us": 500,            RTO_high: go-back-N's timeout, selective repeat's
+ *                               with more than rto_low_packets in flight
+ *     "rto_low_us": 100, "rto_low_packets": 3,   RTO_low and IRN's N
+ *                               (all three raised for long paths and slow
+ *                               hosts, and by the measured RTT: rhost.h)
  *     "ack_delay_ns": 1000, "cnp_delay_ns": 4000, "react_delay_ns": 1000,
  *     "icrc": true,             valid ICRCs out, checked in (false: zero, for speed)
  *     "dscp": 26, "cnp_dscp": 48, "ack_dscp": 48

@@ -157,6 +157,7 @@ struct aif_jobs {
 	uint32_t n_hosts;
 	uint64_t rate_bps;
 	aif_jobs_rtt_fn rtt;
+	aif_jobs_path_fn path;
 	void *rtt_arg;
 	struct hctx *hc;
 	struct job *job[AIF_JOBS_MAX];
@@ -543,16 +544,18 @@ on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t ck,
 
 /* ---- adding a job ---- */
 
-/* Wire bytes of a message of b bytes (every packet, headers and overhead). */
+/* Wire bytes of a message of b bytes (every packet, headers and overhead,
+ * a WRITE's RETH on the first). */
 static uint64_t
 msg_wire_bytes(const struct aif_rhost_params *hp, uint64_t b)
 {
-	uint64_t full = b / hp->mtu, rest = b % hp->mtu;
-	uint64_t w = full * aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, false));
+	uint64_t n = (b + hp->mtu - 1) / hp->mtu, last = b - (n - 1) * hp->mtu;
+	uint64_t full = aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, false));
 
-	if (rest)
-		w += aif_link_wire_bytes(aif_rhost_data_frame_len(hp, (uint32_t)rest, false));
-	return w;
+	if (n == 1)
+		return aif_link_wire_bytes(aif_rhost_data_frame_len(hp, (uint32_t)b, true));
+	return aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, true)) + (n - 2) * full +
+	       aif_link_wire_bytes(aif_rhost_data_frame_len(hp, (uint32_t)last, false));
 }
 
 static aif_time_ns
@@ -585,63 +588,252 @@ standalone(const struct aif_jobs *js, const struct job *j, uint32_t a, uint32_t 
 	       (aif_time_ns)((double)msg_wire_bytes(hp, bytes) * 8e9 / (double)js->rate_bps);
 }
 
-/* The ideal JCT of one iteration (jobs.h). */
+void
+aif_jobs_set_path(struct aif_jobs *js, aif_jobs_path_fn path)
+{
+	js->path = path;
+}
+
+/*
+ * The ideal JCT of one iteration: a lower bound (jobs.h).  Per plane (a
+ * plane's ports carry 1/P of every message), over the messages of one
+ * iteration: every rank's wire both ways, and the chains of messages that
+ * wait for one another.
+ */
+struct bound {
+	const struct aif_jobs *js;
+	const struct job *j;
+	const struct aif_rhost_params *hp;
+	uint32_t ack_wire;       /* an ACK's wire bytes */
+	double *tx, *rx;         /* per rank: wire bytes it sends, receives */
+	double *lead, *tail;     /* ns: before its receive wire can start, after
+				  * its send wire stopped */
+	double *rx_tail;         /* ns: after its receive wire stopped */
+	double chain;            /* ns: the longest chain of messages */
+};
+
+static double
+ns_of(uint64_t wire_bytes, uint64_t rate_bps)
+{
+	return (double)wire_bytes * 8e9 / (double)rate_bps;
+}
+
+static uint64_t
+rate_of(const struct aif_jobs *js, const struct job *j, uint32_t r)
+{
+	return aif_rhost_params(js->hosts[host_of(j, r, 0)])->rate_bps;
+}
+
+/* The base path a -> b: a full data frame's one way, an ACK's way back
+ * (without the NIC's delay); zeros when the set knows none. */
+static void
+path_of(const struct aif_jobs *js, const struct job *j, uint32_t a, uint32_t b, double *data,
+	double *ack)
+{
+	aif_time_ns d = 0, k = 0;
+
+	if (js->path != NULL)
+		js->path(host_of(j, a, 0), host_of(j, b, 0), &d, &k, js->rtt_arg);
+	*data = (double)d;
+	*ack = (double)k;
+}
+
+/* A message of `bytes` from rank a to rank b, from the time a posts it to
+ * the time its last bit is in at b: its first packet's way, then the rest
+ * through b's wire; a message of one short packet: its serialization. */
+static double
+hop_ns(const struct bound *bd, uint32_t a, uint32_t b, uint64_t bytes)
+{
+	const struct aif_rhost_params *hp = bd->hp;
+	uint64_t w = msg_wire_bytes(hp, bytes);
+	double data, ack;
+
+	if (bytes < hp->mtu)
+		return ns_of(w, rate_of(bd->js, bd->j, a));
+	path_of(bd->js, bd->j, a, b, &data, &ack);
+	return data + ns_of(w - msg_wire_bytes(hp, hp->mtu), rate_of(bd->js, bd->j, b));
+}
+
+/* count messages of `bytes` from a to b. */
+static void
+bound_msgs(struct bound *bd, uint32_t a, uint32_t b, uint64_t bytes, uint64_t count)
+{
+	const struct aif_rhost_params *hp = bd->hp;
+	uint64_t pkts = (bytes + hp->mtu - 1) / hp->mtu;
+	/* ACKs: every packet is counted once towards ack_every (SACKs only add) */
+	double w = (double)(count * msg_wire_bytes(hp, bytes));
+	double acks = (double)(count * (pkts / hp->ack_every) * bd->ack_wire);
+	double data, ack;
+
+	bd->tx[a] += w, bd->rx[b] += w;
+	bd->tx[b] += acks, bd->rx[a] += acks;
+	path_of(bd->js, bd->j, a, b, &data, &ack);
+	/* b's wire: not before a full first packet could start in */
+	uint64_t rb = rate_of(bd->js, bd->j, b);
+	double first = bytes < hp->mtu ? 0 : data - ns_of(aif_link_wire_bytes(
+					aif_rhost_data_frame_len(hp, hp->mtu, false)), rb);
+	bd->lead[b] = RTE_MIN(bd->lead[b], RTE_MAX(first, 0.0));
+	/* a's wire: not before an ACK could (of a's first packet) */
+	first = data + (double)hp->ack_delay_ns + ack -
+		ns_of(bd->ack_wire, rate_of(bd->js, bd->j, a));
+	bd->lead[a] = RTE_MIN(bd->lead[a], RTE_MAX(first, 0.0));
+	/* after either one's last frame (a data packet, or an ACK of b's):
+	 * at least an ACK's way from b's wire */
+	double rest = RTE_MAX(ack - ns_of(bd->ack_wire, rb), 0.0);
+	bd->tail[a] = RTE_MIN(bd->tail[a], rest);
+	bd->tail[b] = RTE_MIN(bd->tail[b], rest);
+	/* after a data packet in at b, its ACK; after an ACK in at a, nothing */
+	bd->rx_tail[b] = RTE_MIN(bd->rx_tail[b], (double)hp->ack_delay_ns + ack);
+	bd->rx_tail[a] = 0;
+	/* each message alone: its way, its ACK back */
+	bd->chain = RTE_MAX(bd->chain, hop_ns(bd, a, b, bytes) + (double)hp->ack_delay_ns + ack);
+}
+
+/* Ring kinds: chunk j of step s leaves rank r when chunk j of step s-1
+ * came in from r-1, on the one QP to r+1 behind the chunks before it.  The
+ * last chunk's chain: the chunks before it on the first rank's wire, then
+ * a hop per step along the ring, then the last ACK. */
+static int
+bound_ring(struct bound *bd)
+{
+	const struct job *j = bd->j;
+	uint32_t n = j->p.n_ranks;
+	uint64_t m = ring_chunk(j), hops = j->steps;
+	double *sum = malloc((2 * (size_t)n + 1) * sizeof(*sum)); /* of hops along two laps */
+
+	if (sum == NULL)
+		return -1;
+	sum[0] = 0;
+	for (uint32_t i = 0; i < 2 * n; i++)
+		sum[i + 1] = sum[i] + hop_ns(bd, i % n, (i + 1) % n, m);
+	double lap = sum[n];
+	for (uint32_t e = 0; e < n; e++) {
+		/* the chain that ends at rank e starts at first, hops steps back */
+		uint32_t first = (uint32_t)((e + (uint64_t)n * hops - hops) % n), rest = hops % n;
+		double t = (double)(j->p.chunks - 1) * ns_of(msg_wire_bytes(bd->hp, m),
+							    rate_of(bd->js, j, first));
+		t += (double)(hops / n) * lap + sum[first + rest] - sum[first];
+		double data, ack;
+		path_of(bd->js, j, (e + n - 1) % n, e, &data, &ack);
+		bd->chain = RTE_MAX(bd->chain, t + (double)bd->hp->ack_delay_ns + ack);
+	}
+	free(sum);
+	return 0;
+}
+
+/* Halving-doubling: rank r's step k+1 leaves when its partner's step k came
+ * in, and that partner's step k left when its own partner's step k-1 did. */
+static int
+bound_hd(struct bound *bd)
+{
+	const struct job *j = bd->j;
+	uint32_t n = j->p.n_ranks;
+	double *t = calloc(n, sizeof(*t)), *u = calloc(n, sizeof(*u));
+
+	if (t == NULL || u == NULL) {
+		free(t);
+		free(u);
+		return -1;
+	}
+	/* t[r]: when rank r's step k-1 message came in (0: step 0 leaves at the start) */
+	for (uint32_t k = 0; k < 2 * j->lg; k++) {
+		for (uint32_t r = 0; r < n; r++) {
+			uint32_t p, back;
+			uint64_t b;
+			hd_step(j, r, k, &p, &b);
+			hd_step(j, p, k, &back, &b); /* what p sends r */
+			u[r] = t[p] + hop_ns(bd, p, r, b);
+		}
+		memcpy(t, u, sizeof(*t) * n);
+	}
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t p;
+		uint64_t b;
+		double data, ack;
+		hd_step(j, r, 2 * j->lg - 1, &p, &b);
+		path_of(bd->js, j, p, r, &data, &ack);
+		bd->chain = RTE_MAX(bd->chain, t[r] + (double)bd->hp->ack_delay_ns + ack);
+	}
+	free(t);
+	free(u);
+	return 0;
+}
+
 static aif_time_ns
 ideal(const struct aif_jobs *js, const struct job *j)
 {
-	const struct aif_rhost_params *hp = aif_rhost_params(js->hosts[host_of(j, 0, 0)]);
 	uint32_t n = j->p.n_ranks;
-	double wf = (double)aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, false)) /
-		    hp->mtu;
-	double S = (double)j->p.bytes, data = 0;
-	uint32_t steps = 1;
-	aif_time_ns far = 0;
+	struct bound bd = { .js = js, .j = j,
+			    .hp = aif_rhost_params(js->hosts[host_of(j, 0, 0)]) };
+	double best = 0;
 
+	if (j->p.kind == AIF_JOB_POISSON)
+		return 0;
+	bd.ack_wire = aif_link_wire_bytes(aif_rhost_ack_frame_len());
+	bd.tx = calloc(n, sizeof(double));
+	bd.rx = calloc(n, sizeof(double));
+	bd.lead = malloc(n * sizeof(double));
+	bd.tail = malloc(n * sizeof(double));
+	bd.rx_tail = malloc(n * sizeof(double));
+	if (bd.tx == NULL || bd.rx == NULL || bd.lead == NULL || bd.tail == NULL ||
+	    bd.rx_tail == NULL)
+		goto out;
+	for (uint32_t r = 0; r < n; r++)
+		bd.lead[r] = bd.tail[r] = bd.rx_tail[r] = HUGE_VAL;
 	switch (j->p.kind) {
 	case AIF_JOB_ALLREDUCE_RING:
-	case AIF_JOB_ALLREDUCE_HD:
-		data = 2.0 * (n - 1) / n * S;
-		steps = j->p.kind == AIF_JOB_ALLREDUCE_RING ? 2 * (n - 1) : 2 * j->lg;
-		break;
 	case AIF_JOB_ALLGATHER:
 	case AIF_JOB_REDUCE_SCATTER:
-		data = (double)(n - 1) / n * S;
-		steps = n - 1;
+		for (uint32_t r = 0; r < n; r++)
+			bound_msgs(&bd, r, (r + 1) % n, ring_chunk(j),
+				   (uint64_t)j->steps * j->p.chunks);
+		if (bound_ring(&bd) != 0)
+			goto out;
 		break;
-	case AIF_JOB_ALLTOALL:
-		data = (double)(n - 1) / n * S;
-		break;
-	case AIF_JOB_INCAST:
-		data = (double)(n - 1) * S;
-		break;
-	case AIF_JOB_PERMUTATION:
-		data = S;
-		break;
-	default:
-		return 0;
-	}
-	double chain = 0; /* ring: the one-way latencies a chain of steps crosses */
-	for (uint32_t a = 0; a < n; a++) {
-		if (j->p.kind == AIF_JOB_ALLREDUCE_RING || j->p.kind == AIF_JOB_ALLGATHER ||
-		    j->p.kind == AIF_JOB_REDUCE_SCATTER) {
-			aif_time_ns t = rtt(js, j, a, (a + 1) % n);
-			far = t > far ? t : far;
-			chain += (double)t / 2 / n;
-			continue;
-		}
-		for (uint32_t b = 0; b < n; b++)
-			if (a != b) {
-				aif_time_ns t = rtt(js, j, a, b);
-				far = t > far ? t : far;
+	case AIF_JOB_ALLREDUCE_HD:
+		for (uint32_t r = 0; r < n; r++)
+			for (uint32_t k = 0; k < 2 * j->lg; k++) {
+				uint32_t p;
+				uint64_t b;
+				hd_step(j, r, k, &p, &b);
+				bound_msgs(&bd, r, p, b, 1);
 			}
+		if (bound_hd(&bd) != 0)
+			goto out;
+		break;
+	case AIF_JOB_ALLTOALL: {
+		uint64_t b = j->p.bytes / n / j->P ? j->p.bytes / n / j->P : 1;
+		for (uint32_t r = 0; r < n; r++)
+			for (uint32_t k = 1; k < n; k++)
+				bound_msgs(&bd, r, (r + k) % n, b, 1);
+		break;
 	}
-	if (chain > 0) /* each step waits for the one before on the previous rank:
-			* the steps' latencies add up along the ring */
-		return (aif_time_ns)(data * wf * 8e9 / ((double)js->rate_bps * j->P) +
-				     steps * chain) + far / 2;
-	/* a step's data leaves after the one before arrived; the last ACK */
-	return (aif_time_ns)(data * wf * 8e9 / ((double)js->rate_bps * j->P)) +
-	       (steps + 1) * far / 2;
+	case AIF_JOB_INCAST:
+	case AIF_JOB_PERMUTATION: {
+		uint64_t b = j->p.bytes / j->P ? j->p.bytes / j->P : 1;
+		for (uint32_t r = j->p.kind == AIF_JOB_INCAST ? 1 : 0; r < n; r++)
+			bound_msgs(&bd, r, j->perm[r], b, 1);
+		break;
+	}
+	default:
+		goto out;
+	}
+	best = bd.chain;
+	for (uint32_t r = 0; r < n; r++) {
+		uint64_t rate = rate_of(js, j, r);
+		if (bd.tx[r] > 0)
+			best = RTE_MAX(best, bd.tx[r] * 8e9 / (double)rate + bd.tail[r]);
+		if (bd.rx[r] > 0)
+			best = RTE_MAX(best, bd.lead[r] + bd.rx[r] * 8e9 / (double)rate +
+					       bd.rx_tail[r]);
+	}
+out:
+	free(bd.tx);
+	free(bd.rx);
+	free(bd.lead);
+	free(bd.tail);
+	free(bd.rx_tail);
+	return (aif_time_ns)best;
 }
 
 static int

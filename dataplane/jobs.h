@@ -35,13 +35,27 @@
  *                      a uniformly random other rank, one QP per flow, until
  *                      stop_ns (seeded; one iteration)
  *
- * Ideal JCT: the bandwidth bound of the algorithm at the host rate (data
- * bytes x the wire's bytes per payload byte at full-MTU packets x 8 / rate)
- * plus one latency term per step: a ring's steps wait each on the step
- * before at the previous rank, so their one-way latencies (half the base
- * RTT) add up along the ring (steps x the mean over neighbours); other
- * algorithms take the farthest pair's per step; plus the last ACK's way
- * back.  algbw = size / JCT; busbw = algbw x 2(N-1)/N (allreduce),
+ * Ideal JCT: a lower bound on one iteration (no run finishes it sooner),
+ * the largest of these, per plane (its ports carry 1/P of every message)
+ * and with the base paths of aif_jobs_set_path (data: a full-MTU frame's
+ * one way, first bit out to last bit in; ack: an ACK's way back; the NIC's
+ * ACK delay between them):
+ *   - every rank's send wire: the wire bytes it sends (data frames with
+ *     headers, RETH and overhead, and at least one ACK per ack_every
+ *     packets it receives) x 8 / rate, then an ACK's way from its wire;
+ *   - every rank's receive wire: from the earliest a first packet (or an
+ *     ACK of its own first) can come in, the wire bytes it receives x 8 /
+ *     rate, then the ACK of the last data packet if it only receives data;
+ *   - every chain of messages that wait for one another, one path latency
+ *     per message in it, not per step: a message's first packet's way, the
+ *     rest of it through the receiver's wire, the next message leaving when
+ *     it is in; then the last ACK.  Ring kinds: the last chunk's chain (the
+ *     chunks ahead of it on the first rank's wire, then a hop per step
+ *     along the ring), halving-doubling: each rank's chain of partners,
+ *     others: every message alone.
+ * So JCT / ideal is at least 1; where chunks pipeline, the latencies hide
+ * behind the bandwidth term and the ideal is that and one path's latency.
+ * algbw = size / JCT; busbw = algbw x 2(N-1)/N (allreduce),
  * x (N-1)/N (allgather, reduce_scatter, alltoall), x 1 otherwise.  Flows
  * (incast, permutation, poisson) are recorded with their FCT (post to the
  * last ACK, as HPCC's simulator counts it) and the standalone FCT (base RTT
@@ -116,8 +130,13 @@ struct aif_job_params {
 	uint64_t seed;
 };
 
-/* The base RTT between two hosts (for ideals and slowdowns). */
+/* The base RTT between two hosts (for slowdowns). */
 typedef aif_time_ns (*aif_jobs_rtt_fn)(uint32_t a, uint32_t b, void *arg);
+/* Its parts, rounded down (for ideals): a full-MTU data frame from a (its
+ * first bit leaving a's wire) to b (its last bit in), and an ACK's way back
+ * from b's wire to a's (without the NIC's ACK delay). */
+typedef void (*aif_jobs_path_fn)(uint32_t a, uint32_t b, aif_time_ns *data_ns,
+				 aif_time_ns *ack_ns, void *arg);
 
 struct aif_job_iter {
 	aif_time_ns start_ns, end_ns; /* end 0: not finished */
@@ -141,6 +160,9 @@ struct aif_jobs;
 struct aif_jobs *aif_jobs_create(struct aif_rhost **hosts, uint32_t n_hosts,
 				 uint64_t rate_bps, aif_jobs_rtt_fn rtt, void *rtt_arg);
 void aif_jobs_free(struct aif_jobs *js);
+/* Base paths for the ideals (called with rtt_arg), before jobs are added;
+ * without, ideals count no latency. */
+void aif_jobs_set_path(struct aif_jobs *js, aif_jobs_path_fn path);
 /* Add a job: its QPs are connected now, its first iteration set to start;
  * returns its index, or -1 with err (the parameter and why). */
 int aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err,

@@ -31,8 +31,8 @@
 #define NEVER_PS UINT64_MAX
 #define PSN_MASK 0xFFFFFFu
 #define PSN_HALF 0x800000u
-#define RTX_MAX 8
 #define OOO_WORDS (AIF_RHOST_OOO_WINDOW / 64)
+#define NONE_IDX UINT64_MAX
 
 /* Frame layout (no VLAN tag, IPv4 without options). */
 #define ETH_LEN 14
@@ -42,6 +42,7 @@
 #define HDR_LEN 54 /* up to the end of the BTH */
 #define RETH_LEN 16
 #define AETH_LEN 4
+#define SACK_LEN 4 /* the SACK extension after a selective-repeat NAK's AETH */
 #define CNP_PAD 16
 
 enum {
@@ -50,7 +51,8 @@ enum {
 	OP_WRITE_ONLY = 0x0A, OP_ACK = 0x11, OP_CNP = 0x81,
 };
 
-enum ctrl_kind { K_ACK, K_NAK, K_CNP };
+/* K_SACK: a NAK with the SACK extension (an out-of-order responder's) */
+enum ctrl_kind { K_ACK, K_NAK, K_CNP, K_SACK };
 
 struct msg {
 	uint64_t first;      /* its first packet's index */
@@ -65,12 +67,13 @@ struct ctrl {
 	aif_time_ns at;
 	uint32_t qp;
 	uint32_t psn;
+	uint32_t sack;           /* K_SACK: the PSN that arrived out of order */
 	uint8_t kind;
 };
 
 struct qp {
 	/* what deciding the next frame reads of every busy QP: one cache line */
-	uint8_t rtx_n;           /* rtx[] in use */
+	bool rtx_pending;        /* selective repeat: a lost packet to resend */
 	bool peer_ooo;
 	uint32_t m_head, m_n, m_cap;
 	/* requester: packet indices from 0; PSN = psn0 + index */
@@ -79,7 +82,18 @@ struct qp {
 	aif_time_ns rto_at;      /* AIF_TIME_NS_NEVER: nothing outstanding */
 	struct msg *m;           /* ring of unacknowledged messages */
 	/* the rest */
-	uint64_t rtx[RTX_MAX];   /* selective resends, oldest first */
+	/* selective repeat (peer_ooo): packets in [una, high) the peer SACKed,
+	 * by index mod the window; holes below rtx_lim are lost, and resent
+	 * from rtx_scan (always an unSACKed one at or above una) up */
+	uint64_t rtx_scan, rtx_lim;
+	uint64_t sack_high;      /* one past the highest SACKed */
+	uint64_t *sacked;
+	uint32_t n_sacked;
+	aif_time_ns rto_base;    /* when the timer last started */
+	/* RTT: one packet timed at a time (not a resent one) */
+	uint64_t rtt_idx;        /* NONE_IDX: none */
+	aif_time_ns rtt_t0;
+	aif_time_ns srtt_ns, rttvar_ns; /* srtt 0: no sample yet */
 	uint64_t high;
 	uint32_t rqpn, rip;      /* the peer QP and its host's address */
 	uint16_t sport;
@@ -96,7 +110,7 @@ struct qp {
 	struct aif_rhost_qp_ctr ctr;
 } __rte_cache_aligned;
 
-_Static_assert(offsetof(struct qp, rtx) == RTE_CACHE_LINE_SIZE,
+_Static_assert(offsetof(struct qp, rtx_scan) == RTE_CACHE_LINE_SIZE,
 	       "struct qp: the fields the next frame's choice reads fill its first line");
 
 /* A FIFO of ctrl records (power-of-two ring, grows). */
@@ -156,6 +170,8 @@ struct aif_rhost {
 	uint32_t out_h, out_n;
 	uint64_t wire_free_ps;    /* the host's send wire */
 	uint64_t rx_free_ps;      /* its receive wire */
+	aif_time_ns rto_high_ns;  /* the timeouts' floors: the parameters, raised */
+	aif_time_ns rto_low_ns;   /* for the path (rto_floors) */
 	uint64_t clock_ps;        /* the last event acted on: nothing is decided
 				   * to start before it (a timeout or a NAK at t
 				   * makes a frame that starts at t at the
@@ -190,6 +206,8 @@ aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps)
 	p->ack_every = 1;
 	p->nak_gap = 256;
 	p->rto_ns = 500 * AIF_NS_PER_US;
+	p->rto_low_ns = 100 * AIF_NS_PER_US;
+	p->rto_low_pkts = 3;
 	p->ack_delay_ns = 1 * AIF_NS_PER_US;
 	p->cnp_delay_ns = 4 * AIF_NS_PER_US;
 	p->react_delay_ns = 1 * AIF_NS_PER_US;
@@ -298,6 +316,7 @@ tmr_pop(struct aif_rhost *h)
 }
 
 static uint64_t qp_ready_ps(const struct qp *q);
+static void rto_floors(struct aif_rhost *h);
 
 /* What qi's next frame and timeout are now: after anything changed them. */
 static inline void
@@ -357,9 +376,12 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 		return NULL;
 	}
 	if (p->ack_every == 0 || p->nak_gap == 0 || p->nak_gap >= AIF_RHOST_OOO_WINDOW ||
-	    p->dscp > 63 || p->ack_dscp > 63 || p->cnp_dscp > 63 || p->rto_ns == 0) {
-		snprintf(err, err_len, "ack_every and rto at least 1, nak_gap in 1..%u, DSCPs "
-			 "in 0..63", AIF_RHOST_OOO_WINDOW - 1);
+	    p->dscp > 63 || p->ack_dscp > 63 || p->cnp_dscp > 63 || p->rto_ns == 0 ||
+	    p->rto_low_ns == 0 || p->rto_low_ns > p->rto_ns ||
+	    p->rto_low_pkts >= AIF_RHOST_OOO_WINDOW) {
+		snprintf(err, err_len, "ack_every and rto at least 1, rto_low in 1..rto, "
+			 "rto_low_pkts and nak_gap in 1..%u, DSCPs in 0..63",
+			 AIF_RHOST_OOO_WINDOW - 1);
 		return NULL;
 	}
 	if (max_qps == 0 || max_qps > (1u << 20)) {
@@ -379,6 +401,7 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 	h->prio_ack = p->prio_of_dscp[p->ack_dscp] & 7;
 	h->prio_cnp = p->prio_of_dscp[p->cnp_dscp] & 7;
 	aif_pfc_rx_init(&h->pause);
+	rto_floors(h);
 	return h;
 }
 
@@ -393,6 +416,7 @@ aif_rhost_free(struct aif_rhost *h)
 		free(h->qps[i].m);
 		free(h->qps[i].bits);
 		free(h->qps[i].lasts);
+		free(h->qps[i].sacked);
 	}
 	free(h->qps);
 	free(h->busy);
@@ -466,11 +490,22 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 	}
 	q->busy_pos = UINT32_MAX;
 	q->rto_at = AIF_TIME_NS_NEVER;
+	q->rtt_idx = NONE_IDX;
 	q->psn0 = (uint32_t)aif_rng_next(&h->rng) & PSN_MASK;
 	q->sport = (uint16_t)(0xC000 | (aif_rng_next(&h->rng) & 0x3FFF));
 	aif_dcqcn_rp_init(&q->rp, &h->p.dc);
 	*qi = h->n_qps++;
 	return 0;
+}
+
+static void
+qp_drop_last(struct aif_rhost *h)
+{
+	struct qp *q = &h->qps[--h->n_qps];
+
+	free(q->bits);
+	free(q->lasts);
+	free(q->sacked);
 }
 
 int
@@ -479,12 +514,17 @@ aif_rhost_connect(struct aif_rhost *a, struct aif_rhost *b, uint32_t *qa, uint32
 	if (qp_new(a, qa) != 0)
 		return -1;
 	if (qp_new(b, qb) != 0) {
-		struct qp *q = &a->qps[--a->n_qps];
-		free(q->bits);
-		free(q->lasts);
+		qp_drop_last(a);
 		return -1;
 	}
 	struct qp *x = &a->qps[*qa], *y = &b->qps[*qb];
+	/* a requester whose peer places out of order keeps what it SACKed */
+	if ((b->p.ooo && (x->sacked = calloc(OOO_WORDS, sizeof(uint64_t))) == NULL) ||
+	    (a->p.ooo && (y->sacked = calloc(OOO_WORDS, sizeof(uint64_t))) == NULL)) {
+		qp_drop_last(b);
+		qp_drop_last(a);
+		return -1;
+	}
 	a->nx_ok = b->nx_ok = false;
 	x->rqpn = AIF_RHOST_QPN_BASE + *qb;
 	y->rqpn = AIF_RHOST_QPN_BASE + *qa;
@@ -541,6 +581,12 @@ aif_rhost_post(struct aif_rhost *h, uint32_t qi, uint64_t bytes, uint64_t cookie
 /* ---- frames ---- */
 
 uint32_t
+aif_rhost_ack_frame_len(void)
+{
+	return HDR_LEN + AETH_LEN + AIF_ROCE_ICRC_LEN;
+}
+
+uint32_t
 aif_rhost_data_frame_len(const struct aif_rhost_params *p, uint32_t len, bool first)
 {
 	uint32_t pad = (4 - len % 4) % 4;
@@ -553,6 +599,35 @@ ser_ps(const struct aif_rhost *h, uint32_t len)
 {
 	return ((uint64_t)aif_link_wire_bytes(len) * 8 * PS_PER_S + h->p.rate_bps - 1) /
 	       h->p.rate_bps;
+}
+
+/* The timeouts' floors (rhost.h): the parameters, or RTO_K x (the base RTT
+ * + the serialization of a few packets at the host rate) when that is
+ * longer. */
+static void
+rto_floors(struct aif_rhost *h)
+{
+	const struct aif_rhost_params *p = &h->p;
+	aif_time_ns pkt = (ser_ps(h, aif_rhost_data_frame_len(p, p->mtu, false)) + PS_PER_NS - 1) /
+			  PS_PER_NS;
+
+	h->rto_high_ns = RTE_MAX(p->rto_ns,
+				 AIF_RHOST_RTO_K * (p->base_rtt_ns + AIF_RHOST_RTO_PKTS * pkt));
+	h->rto_low_ns = RTE_MAX(p->rto_low_ns,
+				AIF_RHOST_RTO_K * (p->base_rtt_ns + (aif_time_ns)p->rto_low_pkts * pkt));
+}
+
+void
+aif_rhost_set_base_rtt(struct aif_rhost *h, aif_time_ns rtt_ns)
+{
+	h->p.base_rtt_ns = rtt_ns;
+	rto_floors(h);
+}
+
+aif_time_ns
+aif_rhost_rto_ns(const struct aif_rhost *h, bool low)
+{
+	return low ? h->rto_low_ns : h->rto_high_ns;
 }
 
 static inline void
@@ -670,14 +745,14 @@ pkt_shape(const struct aif_rhost *h, const struct msg *m, uint64_t idx, uint32_t
 static inline uint64_t
 next_idx(const struct qp *q)
 {
-	return q->rtx_n ? q->rtx[0] : q->nxt;
+	return q->rtx_pending ? q->rtx_scan : q->nxt;
 }
 
 /* When q's next data packet may start (ps), NEVER_PS: none to send. */
 static uint64_t
 qp_ready_ps(const struct qp *q)
 {
-	if (q->rtx_n)
+	if (q->rtx_pending)
 		return q->next_tx_ps;
 	if (q->nxt >= q->end ||
 	    (q->peer_ooo && q->nxt - q->una >= AIF_RHOST_OOO_WINDOW))
@@ -697,13 +772,17 @@ unpaused_ps(const struct aif_rhost *h, uint8_t prio, uint64_t s)
 	return s;
 }
 
+#define ACK_LEN (HDR_LEN + AETH_LEN + AIF_ROCE_ICRC_LEN)
+#define CNP_LEN (HDR_LEN + CNP_PAD + AIF_ROCE_ICRC_LEN)
+
 static void
-ctrl_candidate(const struct aif_rhost *h, const struct cfifo *f, uint8_t prio, uint32_t len,
-	       int kind, struct next *nx)
+ctrl_candidate(const struct aif_rhost *h, const struct cfifo *f, uint8_t prio, int kind,
+	       struct next *nx)
 {
 	const struct ctrl *c = cfifo_head(f);
 	if (c == NULL)
 		return;
+	uint32_t len = c->kind == K_CNP ? CNP_LEN : c->kind == K_SACK ? ACK_LEN + SACK_LEN : ACK_LEN;
 	uint64_t s = RTE_MAX(RTE_MAX(c->at * PS_PER_NS, h->wire_free_ps), h->clock_ps);
 	uint64_t u = unpaused_ps(h, prio, s);
 	if (u < nx->start_ps || (u == nx->start_ps && nx->kind < 0)) {
@@ -713,9 +792,6 @@ ctrl_candidate(const struct aif_rhost *h, const struct cfifo *f, uint8_t prio, u
 		nx->kind = kind;
 	}
 }
-
-#define ACK_LEN (HDR_LEN + AETH_LEN + AIF_ROCE_ICRC_LEN)
-#define CNP_LEN (HDR_LEN + CNP_PAD + AIF_ROCE_ICRC_LEN)
 
 static void
 next_send(const struct aif_rhost *h, struct next *nx)
@@ -764,8 +840,75 @@ next_send(const struct aif_rhost *h, struct next *nx)
 		nx->len = aif_rhost_data_frame_len(&h->p, len, first);
 	}
 ctrl:
-	ctrl_candidate(h, &h->acks, h->prio_ack, ACK_LEN, 0, nx);
-	ctrl_candidate(h, &h->cnps, h->prio_cnp, CNP_LEN, 1, nx);
+	ctrl_candidate(h, &h->acks, h->prio_ack, 0, nx);
+	ctrl_candidate(h, &h->cnps, h->prio_cnp, 1, nx);
+}
+
+/* The first packet at or after i that q's peer has not SACKed (q->high if
+ * none). */
+static uint64_t
+sack_next(const struct qp *q, uint64_t i)
+{
+	if (q->sacked == NULL)
+		return i;
+	while (i < q->high) {
+		uint32_t b = (uint32_t)(i % AIF_RHOST_OOO_WINDOW);
+		uint64_t w = ~q->sacked[b / 64] >> (b % 64);
+		if (w)
+			return RTE_MIN(i + (uint64_t)__builtin_ctzll(w), q->high);
+		i += 64 - b % 64;
+	}
+	return q->high;
+}
+
+/* Forget the SACKs of [from, to) (acknowledged now). */
+static void
+sack_clear(struct qp *q, uint64_t from, uint64_t to)
+{
+	while (from < to) {
+		uint32_t b = (uint32_t)(from % AIF_RHOST_OOO_WINDOW), k = b % 64;
+		uint64_t n = RTE_MIN((uint64_t)(64 - k), to - from);
+		uint64_t m = (n == 64 ? ~0ull : (1ull << n) - 1) << k;
+		uint64_t *w = &q->sacked[b / 64];
+		q->n_sacked -= (uint32_t)__builtin_popcountll(*w & m);
+		*w &= ~m;
+		from += n;
+	}
+}
+
+/* q's timer: rto_base + RTO_low when the peer places out of order and at
+ * most rto_low_pkts packets are in flight, else + RTO_high; never less than
+ * the measured SRTT + 4 RTTVAR.  In flight: sent after the highest SACKed
+ * packet and not acknowledged (below it a packet arrived, or is lost, or
+ * is late). */
+static void
+rto_arm(const struct aif_rhost *h, struct qp *q)
+{
+	if (q->una >= q->high) {
+		q->rto_at = AIF_TIME_NS_NEVER;
+		return;
+	}
+	bool low = q->sacked != NULL && q->high - RTE_MAX(q->una, q->sack_high) <= h->p.rto_low_pkts;
+	aif_time_ns r = low ? h->rto_low_ns : h->rto_high_ns;
+	if (q->srtt_ns)
+		r = RTE_MAX(r, q->srtt_ns + 4 * q->rttvar_ns);
+	q->rto_at = q->rto_base + r;
+}
+
+/* An RTT sample (RFC 6298's estimator). */
+static void
+rtt_sample(struct qp *q, aif_time_ns r)
+{
+	if (q->srtt_ns == 0) {
+		q->srtt_ns = r;
+		q->rttvar_ns = r / 2;
+	} else {
+		aif_time_ns d = q->srtt_ns > r ? q->srtt_ns - r : r - q->srtt_ns;
+		q->rttvar_ns = (3 * q->rttvar_ns + d) / 4;
+		q->srtt_ns = (7 * q->srtt_ns + r) / 8;
+	}
+	if (q->srtt_ns == 0)
+		q->srtt_ns = 1;
 }
 
 /* Hand a decided frame to the wire: it reaches the switch at start + ser. */
@@ -793,10 +936,12 @@ send_ctrl(struct aif_rhost *h, const struct next *nx)
 		headers(h, q, CNP_LEN, h->p.cnp_dscp, 0, OP_CNP, 0, 0x40 /* BECN */, false, 0);
 		memset(h->frame + HDR_LEN, 0, CNP_PAD);
 	} else {
-		headers(h, q, ACK_LEN, h->p.ack_dscp, 0, OP_ACK, 0, 0, false, c.psn);
+		headers(h, q, nx->len, h->p.ack_dscp, 0, OP_ACK, 0, 0, false, c.psn);
 		/* AETH: ACK with no credit count (0x1F), or NAK: PSN sequence error */
 		h->frame[HDR_LEN] = c.kind == K_ACK ? 0x1F : 0x60;
 		put24(h->frame + HDR_LEN + 1, q->msn & PSN_MASK);
+		if (c.kind == K_SACK) /* reserved, the PSN that arrived */
+			put32(h->frame + HDR_LEN + AETH_LEN, c.sack & PSN_MASK);
 	}
 	m = frame_mbuf(h, nx->len);
 	if (m == NULL) {
@@ -847,13 +992,21 @@ send_data(struct aif_rhost *h, const struct next *nx)
 		h->wire_free_ps = nx->start_ps + ser_ps(h, flen);
 		return;
 	}
-	if (q->rtx_n) {
-		memmove(q->rtx, q->rtx + 1, sizeof(q->rtx[0]) * --q->rtx_n);
+	aif_time_ns start_ns = nx->start_ps / PS_PER_NS;
+	if (q->rtx_pending) {
+		q->rtx_scan = sack_next(q, idx + 1);
+		q->rtx_pending = q->rtx_scan < q->rtx_lim;
 	} else {
 		q->nxt++;
 	}
-	if (idx < q->high)
+	if (idx < q->high) {
 		q->ctr.retx++, h->ctr.qp.retx++;
+		if (idx == q->rtt_idx) /* its ACK would time nothing (Karn) */
+			q->rtt_idx = NONE_IDX;
+	} else if (q->rtt_idx == NONE_IDX) {
+		q->rtt_idx = idx;
+		q->rtt_t0 = start_ns;
+	}
 	q->high = RTE_MAX(q->high, idx + 1);
 	q->ctr.tx_packets++, h->ctr.qp.tx_packets++;
 	q->ctr.tx_bytes += len, h->ctr.qp.tx_bytes += len;
@@ -867,7 +1020,8 @@ send_data(struct aif_rhost *h, const struct next *nx)
 	q->next_tx_ps = nx->start_ps +
 			(uint64_t)((double)aif_link_wire_bytes(flen) * 8 * 1e12 / rate + 0.5);
 	if (q->rto_at == AIF_TIME_NS_NEVER)
-		q->rto_at = nx->start_ps / PS_PER_NS + h->p.rto_ns;
+		q->rto_base = start_ns;
+	rto_arm(h, q); /* RTO_low may no longer apply */
 	h->rr = (nx->busy_i + 1) % (h->n_busy ? h->n_busy : 1);
 	wire_put(h, m, nx->start_ps, flen);
 }
@@ -893,15 +1047,22 @@ acked_to(struct aif_rhost *h, uint32_t qi, uint64_t idx, aif_time_ns at)
 
 	if (idx <= q->una)
 		return;
+	if (q->sacked != NULL)
+		sack_clear(q, q->una, idx);
 	q->una = idx;
 	if (q->nxt < q->una)
 		q->nxt = q->una;
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < q->rtx_n; i++)
-		if (q->rtx[i] >= q->una)
-			q->rtx[k++] = q->rtx[i];
-	q->rtx_n = k;
-	q->rto_at = q->una < q->high ? at + h->p.rto_ns : AIF_TIME_NS_NEVER;
+	if (q->sacked != NULL) {
+		q->sack_high = RTE_MAX(q->sack_high, q->una);
+		q->rtx_scan = sack_next(q, RTE_MAX(q->rtx_scan, q->una));
+		q->rtx_pending = q->rtx_scan < q->rtx_lim;
+	}
+	if (q->rtt_idx != NONE_IDX && q->rtt_idx < idx) {
+		rtt_sample(q, at - q->rtt_t0);
+		q->rtt_idx = NONE_IDX;
+	}
+	q->rto_base = at;
+	rto_arm(h, q);
 	while (q->m_n) {
 		struct msg *m = &q->m[q->m_head];
 		if (m->first + m->npkts > q->una)
@@ -915,6 +1076,37 @@ acked_to(struct aif_rhost *h, uint32_t qi, uint64_t idx, aif_time_ns at)
 	}
 	if (q->una == q->end && q->busy_pos != UINT32_MAX)
 		busy_del(h, qi);
+}
+
+/* A NAK from a peer that places out of order: with the SACK extension, the
+ * PSN that arrived ahead of idx (the cumulative point).  A hole is lost once
+ * a packet nak_gap past it is SACKed (less is what spraying reorders): the
+ * holes below are resent, each once, before new data. */
+static void
+on_sack(struct aif_rhost *h, struct qp *q, uint64_t idx, const struct ctrl *c)
+{
+	uint64_t s = c->kind == K_SACK ? idx_of(q, c->sack) : NONE_IDX;
+
+	if (s != NONE_IDX && s < q->high) {
+		uint32_t b = (uint32_t)(s % AIF_RHOST_OOO_WINDOW);
+		if (!((q->sacked[b / 64] >> (b % 64)) & 1)) {
+			q->sacked[b / 64] |= 1ull << (b % 64);
+			q->n_sacked++;
+			q->rto_base = c->at; /* progress */
+		}
+		if (s == q->rtt_idx) {
+			rtt_sample(q, c->at - q->rtt_t0);
+			q->rtt_idx = NONE_IDX;
+		}
+		q->sack_high = RTE_MAX(q->sack_high, s + 1);
+		if (q->sack_high > q->una + h->p.nak_gap)
+			q->rtx_lim = RTE_MAX(q->rtx_lim, q->sack_high - h->p.nak_gap);
+	} else if (c->kind == K_NAK && idx < q->high) {
+		q->rtx_lim = RTE_MAX(q->rtx_lim, idx + 1); /* no SACK: that one is lost */
+	}
+	q->rtx_scan = sack_next(q, RTE_MAX(q->rtx_scan, q->una));
+	q->rtx_pending = q->rtx_scan < q->rtx_lim;
+	rto_arm(h, q);
 }
 
 static void
@@ -939,18 +1131,15 @@ on_ack(struct aif_rhost *h, const struct ctrl *c)
 	/* NAK: idx is what the responder expects */
 	q->ctr.naks_rx++, h->ctr.qp.naks_rx++;
 	acked_to(h, c->qp, idx, c->at);
+	if (q->sacked != NULL) {
+		on_sack(h, q, idx, c);
+		return;
+	}
 	if (idx >= q->high)
 		return;
-	if (q->peer_ooo) {
-		for (uint32_t i = 0; i < q->rtx_n; i++)
-			if (q->rtx[i] == idx)
-				return;
-		if (q->rtx_n < RTX_MAX)
-			q->rtx[q->rtx_n++] = idx;
-	} else {
-		q->nxt = idx; /* go back */
-	}
-	q->rto_at = c->at + h->p.rto_ns;
+	q->nxt = idx; /* go back */
+	q->rto_base = c->at;
+	rto_arm(h, q);
 }
 
 static void
@@ -962,18 +1151,17 @@ on_timeout(struct aif_rhost *h, uint32_t qi, aif_time_ns at)
 	if (q->una >= q->high)
 		return;
 	q->ctr.timeouts++, h->ctr.qp.timeouts++;
-	if (q->peer_ooo) {
-		if (q->rtx_n == 0 || q->rtx[0] != q->una) {
-			if (q->rtx_n == RTX_MAX)
-				q->rtx_n--;
-			memmove(q->rtx + 1, q->rtx, sizeof(q->rtx[0]) * q->rtx_n);
-			q->rtx[0] = q->una;
-			q->rtx_n++;
-		}
+	if (q->sacked != NULL) {
+		/* everything not SACKed, from una, before new data */
+		q->rtx_scan = sack_next(q, q->una);
+		q->rtx_lim = q->high;
+		q->rtx_pending = q->rtx_scan < q->rtx_lim;
 	} else {
 		q->nxt = q->una;
 	}
-	q->rto_at = at + h->p.rto_ns;
+	q->rtt_idx = NONE_IDX;
+	q->rto_base = at;
+	rto_arm(h, q);
 }
 
 /* ---- the host's loop ---- */
@@ -1038,9 +1226,10 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 
 static void
 queue_ctrl(struct aif_rhost *h, struct cfifo *f, uint32_t qi, uint8_t kind, uint32_t psn,
-	   aif_time_ns at)
+	   uint32_t sack, aif_time_ns at)
 {
-	if (cfifo_push(f, &(struct ctrl){ .at = at, .qp = qi, .psn = psn, .kind = kind }) != 0)
+	if (cfifo_push(f, &(struct ctrl){ .at = at, .qp = qi, .psn = psn, .sack = sack,
+					  .kind = kind }) != 0)
 		h->ctr.ctrl_overflow++;
 }
 
@@ -1048,7 +1237,7 @@ static void
 cnp_maybe(struct aif_rhost *h, uint32_t qi, aif_time_ns at)
 {
 	if (h->p.dcqcn && aif_dcqcn_np_ce(&h->qps[qi].np, &h->p.dc, at))
-		queue_ctrl(h, &h->cnps, qi, K_CNP, 0, at + h->p.cnp_delay_ns);
+		queue_ctrl(h, &h->cnps, qi, K_CNP, 0, 0, at + h->p.cnp_delay_ns);
 }
 
 static void
@@ -1101,7 +1290,7 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 		q->ctr.rx_dup++, h->ctr.qp.rx_dup++;
 		if (ackreq || ++q->since_ack >= h->p.ack_every) {
 			q->since_ack = 0;
-			queue_ctrl(h, &h->acks, qi, K_ACK, (q->epsn - 1) & PSN_MASK,
+			queue_ctrl(h, &h->acks, qi, K_ACK, (q->epsn - 1) & PSN_MASK, 0,
 				   at + h->p.ack_delay_ns);
 		}
 		return;
@@ -1112,7 +1301,8 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 			q->ctr.rx_ooo_drop++, h->ctr.qp.rx_ooo_drop++;
 			if (!q->nak_sent) {
 				q->nak_sent = true;
-				queue_ctrl(h, &h->acks, qi, K_NAK, q->epsn, at + h->p.ack_delay_ns);
+				queue_ctrl(h, &h->acks, qi, K_NAK, q->epsn, 0,
+					   at + h->p.ack_delay_ns);
 			}
 			if (h->p.cnp_on_ooo)
 				cnp_maybe(h, qi, at);
@@ -1124,16 +1314,15 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 		}
 		if (bit_get(q->bits, psn)) {
 			q->ctr.rx_dup++, h->ctr.qp.rx_dup++;
-			return;
+		} else {
+			bit_set(q->bits, psn, true);
+			bit_set(q->lasts, psn, last);
+			q->ctr.rx_packets++, h->ctr.qp.rx_packets++;
+			q->ctr.rx_bytes += payload, h->ctr.qp.rx_bytes += payload;
 		}
-		bit_set(q->bits, psn, true);
-		bit_set(q->lasts, psn, last);
-		q->ctr.rx_packets++, h->ctr.qp.rx_packets++;
-		q->ctr.rx_bytes += payload, h->ctr.qp.rx_bytes += payload;
-		if (d >= h->p.nak_gap && !q->nak_sent) {
-			q->nak_sent = true;
-			queue_ctrl(h, &h->acks, qi, K_NAK, q->epsn, at + h->p.ack_delay_ns);
-		}
+		/* a NAK with the cumulative point and this PSN (IRN's SACK; again
+		 * for a duplicate: the requester did not know) */
+		queue_ctrl(h, &h->acks, qi, K_SACK, q->epsn, psn, at + h->p.ack_delay_ns);
 		return;
 	}
 	/* the expected PSN */
@@ -1159,7 +1348,7 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 	}
 	if (end || ackreq || ++q->since_ack >= h->p.ack_every) {
 		q->since_ack = 0;
-		queue_ctrl(h, &h->acks, qi, K_ACK, (q->epsn - 1) & PSN_MASK,
+		queue_ctrl(h, &h->acks, qi, K_ACK, (q->epsn - 1) & PSN_MASK, 0,
 			   at + h->p.ack_delay_ns);
 	}
 }
@@ -1167,12 +1356,13 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 /* An ACK/NAK/CNP for the requester: acted on in time order (advance); the
  * host wakes for it if it may finish a message or change what is sent. */
 static void
-on_ctrl_frame(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, aif_time_ns at)
+on_ctrl_frame(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, uint32_t sack,
+	      aif_time_ns at)
 {
 	struct qp *q = &h->qps[qi];
-	/* a NAK changes what is sent; an ACK may end a message or open the
-	 * window an ooo peer allows */
-	bool wake = kind == K_NAK ||
+	/* a NAK changes what is sent, a SACK may; an ACK may end a message or
+	 * open the window an ooo peer allows */
+	bool wake = kind == K_NAK || kind == K_SACK ||
 		    (kind == K_ACK && q->peer_ooo && q->nxt - q->una >= AIF_RHOST_OOO_WINDOW);
 
 	if (kind == K_ACK && q->m_n) {
@@ -1180,7 +1370,8 @@ on_ctrl_frame(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, aif_
 		const struct msg *m = &q->m[q->m_head];
 		wake = wake || (idx != UINT64_MAX && idx + 1 >= m->first + m->npkts);
 	}
-	if (cfifo_push(&h->in, &(struct ctrl){ .at = at, .qp = qi, .psn = psn, .kind = kind }) != 0 ||
+	if (cfifo_push(&h->in, &(struct ctrl){ .at = at, .qp = qi, .psn = psn, .sack = sack,
+					       .kind = kind }) != 0 ||
 	    (wake && cfifo_push(&h->soon, &(struct ctrl){ .at = at }) != 0))
 		h->ctr.ctrl_overflow++;
 }
@@ -1227,15 +1418,18 @@ on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 			goto other;
 		uint8_t syn = f[HDR_LEN];
 		if (syn >> 5 == 0)
-			on_ctrl_frame(h, qi, K_ACK, get24(f + BTH_OFF + 9), at);
+			on_ctrl_frame(h, qi, K_ACK, get24(f + BTH_OFF + 9), 0, at);
+		else if (syn >> 5 == 3 && (syn & 0x1F) == 0 && body >= AETH_LEN + SACK_LEN)
+			on_ctrl_frame(h, qi, K_SACK, get24(f + BTH_OFF + 9),
+				      get24(f + HDR_LEN + AETH_LEN + 1), at);
 		else if (syn >> 5 == 3 && (syn & 0x1F) == 0)
-			on_ctrl_frame(h, qi, K_NAK, get24(f + BTH_OFF + 9), at);
+			on_ctrl_frame(h, qi, K_NAK, get24(f + BTH_OFF + 9), 0, at);
 		else
 			goto other;
 		return;
 	}
 	case OP_CNP:
-		on_ctrl_frame(h, qi, K_CNP, 0, at);
+		on_ctrl_frame(h, qi, K_CNP, 0, 0, at);
 		return;
 	default:
 		break;

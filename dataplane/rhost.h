@@ -13,20 +13,44 @@
  * at s the QP's next starts no earlier than s + wire bits / rate (DCQCN's
  * reaction point, dcqcn.h, sets the rate from the CNPs; without DCQCN the
  * line rate).  ACKs are cumulative; a NAK (PSN sequence error) carries the
- * PSN the responder expects: to a go-back-N peer the requester goes back to
- * it, to an out-of-order-tolerant peer it resends that packet alone
- * (selective repeat).  With nothing acknowledged for rto_ns while packets
- * are outstanding: a timeout, and the requester goes back to the oldest
- * unacknowledged packet (go-back-N) or resends it (selective).
+ * PSN the responder expects.
  *
- * Responder (per QP), go-back-N (ConnectX without out-of-order placement):
- * the expected PSN is accepted; a later one is dropped, and one NAK goes
- * back for that expected PSN (no more until it arrives); with cnp_on_ooo a
- * CNP too, as RoCE NICs do on out-of-order arrival (subject to the CNP
- * interval).  Out-of-order tolerant (ooo; selective repeat, as newer NICs
- * and Ultra Ethernet): packets up to AIF_RHOST_OOO_WINDOW PSNs ahead are
- * kept in a bitmap; a hole is NAKed once when a packet nak_gap PSNs past
- * it arrives.  Either mode: an ACK of the last in-order PSN every
+ * Go-back-N peer (as NICs without out-of-order placement, and ns-3's
+ * rdma-hw): on a NAK the requester goes back to that PSN; with nothing
+ * acknowledged for RTO_high while packets are outstanding, a timeout, and it
+ * goes back to the oldest unacknowledged packet.
+ *
+ * Out-of-order-tolerant peer: selective repeat as IRN does it (Mittal et
+ * al., "Revisiting Network Support for RDMA", SIGCOMM 2018).  The responder
+ * answers every packet that comes ahead of the expected PSN with a NAK
+ * carrying the cumulative point and, in a 4-byte extension after the AETH
+ * (a reserved byte, then the PSN), the PSN that arrived: a SACK.  The
+ * requester keeps a bitmap of what was SACKed; a hole is lost once a packet
+ * nak_gap PSNs past it is SACKed (spraying reorders by up to a few hundred
+ * packets: a smaller gap resends what is only late), and lost holes are
+ * resent, each once, before new data.  The timer restarts on every ACK or
+ * SACK that brings news; it is RTO_low (rto_low_ns) while at most
+ * rto_low_pkts packets are in flight, else RTO_high (rto_ns).  In flight:
+ * sent after the highest SACKed packet and not acknowledged (below it
+ * packets arrived, or are lost, or late: a lost tail, or the last holes of
+ * a burst, cost RTO_low, not RTO_high).  On a timeout every packet from the
+ * oldest unacknowledged one that was not SACKed is sent again, before new
+ * data.
+ *
+ * Timeouts, either mode: RTO_high and RTO_low are at least their parameter,
+ * and at least AIF_RHOST_RTO_K x (base_rtt_ns + the serialization at the
+ * host rate of AIF_RHOST_RTO_PKTS, resp. rto_low_pkts, full packets): slow
+ * hosts (0.1 Gb/s: 87 us a packet) wait longer.  And never less than the
+ * QP's measured SRTT + 4 RTTVAR (RFC 6298's estimator over one packet timed
+ * at a time, never a resent one): queues that hold ACKs (other QPs' packets
+ * ahead, PFC) raise it.
+ *
+ * Responder (per QP), go-back-N: the expected PSN is accepted; a later one
+ * is dropped, and one NAK goes back for that expected PSN (no more until it
+ * arrives); with cnp_on_ooo a CNP too, as RoCE NICs do on out-of-order
+ * arrival (subject to the CNP interval).  Out-of-order tolerant (ooo):
+ * packets up to AIF_RHOST_OOO_WINDOW PSNs ahead are kept in a bitmap and
+ * SACKed as above.  Either mode: an ACK of the last in-order PSN every
  * ack_every packets and at each message's end (coalescing); duplicates are
  * counted and dropped.  A message is received when every packet up to its
  * last is; CE-marked packets go to DCQCN's notification point, whose CNPs
@@ -78,6 +102,8 @@ struct rte_mempool;
 #define AIF_RHOST_QPN_BASE 0x100  /* local QP numbers start here */
 #define AIF_RHOST_MTU_MIN 64
 #define AIF_RHOST_MTU_MAX 8192
+#define AIF_RHOST_RTO_K 4         /* timeouts: at least K x (base RTT + ...) */
+#define AIF_RHOST_RTO_PKTS 64     /* ... + this many packets' serialization (RTO_high) */
 
 enum aif_rhost_verb { AIF_RHOST_WRITE, AIF_RHOST_SEND };
 
@@ -97,8 +123,11 @@ struct aif_rhost_params {
 	bool dcqcn;                 /* reaction and notification points on */
 	struct aif_dcqcn_params dc; /* their parameters */
 	uint16_t ack_every;         /* ACK every this many packets (and at ends) */
-	uint16_t nak_gap;           /* ooo: NAK a hole this many PSNs behind */
-	aif_time_ns rto_ns;         /* retransmit timeout */
+	uint16_t nak_gap;           /* ooo: a hole is lost this many PSNs behind a SACK */
+	aif_time_ns rto_ns;         /* RTO_high: retransmit timeout (at least) */
+	aif_time_ns rto_low_ns;     /* RTO_low: ooo peer, few packets in flight */
+	uint16_t rto_low_pkts;      /* "few": at most this many (IRN's N) */
+	aif_time_ns base_rtt_ns;    /* the path's base RTT, 0: unknown (timeouts) */
 	aif_time_ns ack_delay_ns;   /* packet in to its ACK/NAK out */
 	aif_time_ns cnp_delay_ns;   /* CE-marked packet in to CNP out */
 	aif_time_ns react_delay_ns; /* CNP in to the rate cut */
@@ -113,11 +142,13 @@ struct aif_rhost_params {
  * DCQCN on with the settings HPCC's experiments use (dcqcn.h
  * aif_dcqcn_params_hpcc_run), ACK every packet, nak_gap 256 (spraying
  * over a few paths with queues reorders by tens to hundreds of packets: a
- * smaller gap NAKs what is only late), RTO 500 us (queues held by PFC
- * delay ACKs by hundreds of us; real NICs wait milliseconds), ACK 1 us,
- * CNP 4 us and reaction 1 us after the fact, ICRC on.
+ * smaller gap resends what is only late), RTO_high 500 us (queues held by
+ * PFC delay ACKs by hundreds of us; real NICs wait milliseconds), RTO_low
+ * 100 us with at most 3 packets in flight (IRN's, at 40G), base RTT
+ * unknown, ACK 1 us, CNP 4 us and reaction 1 us after the fact, ICRC on.
  */
 void aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps);
+
 
 /* What the host tells its workload. */
 enum aif_rhost_event {
@@ -184,6 +215,13 @@ void aif_rhost_set_callback(struct aif_rhost *h, aif_rhost_cb cb, void *arg);
 /* Make port this host: its ops become aif_port_rhost_ops. */
 void aif_rhost_attach(struct aif_rhost *h, struct aif_port *port);
 
+/* The base RTT of the host's paths (the farthest peer's), which its
+ * timeouts' floors scale with; before the run. */
+void aif_rhost_set_base_rtt(struct aif_rhost *h, aif_time_ns rtt_ns);
+/* RTO_high (low false) or RTO_low as the host applies them before any RTT
+ * is measured: the parameter, raised for the base RTT and the rate. */
+aif_time_ns aif_rhost_rto_ns(const struct aif_rhost *h, bool low);
+
 /* A QP on a and one on b, each the other's peer (*qa, *qb: their indices);
  * 0, or -1 when either host is out of QPs.  Before the run: QP state moves
  * as the table grows. */
@@ -217,5 +255,7 @@ aif_time_ns aif_rhost_next_ns(const struct aif_rhost *h);
 
 /* Wire bytes of a data packet with len payload bytes (first: with RETH). */
 uint32_t aif_rhost_data_frame_len(const struct aif_rhost_params *p, uint32_t len, bool first);
+/* Bytes of an ACK frame (a NAK with a SACK: 4 more). */
+uint32_t aif_rhost_ack_frame_len(void);
 
 #endif /* AIF_RHOST_H */

@@ -139,7 +139,7 @@ def run_example(t, line, cmd):
     for conf, jct, ideal, hosts in (
             ("fabric-4x2-2planes.json", 361, 343,
              "8 virtual hosts, each with a port on 2 planes (16 host ports)"),
-            ("fabric-4x2-1plane.json", 703, 660, "8 virtual hosts, 1 job")):
+            ("fabric-4x2-1plane.json", 703, 685, "8 virtual hosts, 1 job")):
         if conf not in cmd:
             continue
         row = re.search(r"^  allreduce\s+allreduce_ring\s+1/1\s+([\d.]+)\s+([\d.]+)", text, re.M)

@@ -4,9 +4,12 @@
  * a store-and-forward wire stepped in virtual time: a message arrives
  * whole, at line rate, exactly when the serialization says; PSNs wrap;
  * one lost packet is recovered by go-back-N (NAK, everything after it sent
- * again) or by selective repeat (that packet alone); a reordered pair costs
- * a go-back-N responder spurious resends and an out-of-order-tolerant one
- * nothing; a lost last packet is recovered by the timeout; CE marks bring
+ * again) or by selective repeat (that packet alone, on the SACKs); ten
+ * holes in one window are all resent on SACKs, without a timeout; a
+ * reordered pair costs a go-back-N responder spurious resends and an
+ * out-of-order-tolerant one nothing; a lost last packet is recovered by the
+ * timeout, RTO_high with go-back-N, RTO_low with selective repeat; the
+ * timeouts' floors grow with the base RTT and a slow rate; CE marks bring
  * CNPs (at most one per 50 us) and a lower rate; PFC from the switch holds
  * data and lets ACKs by; frames carry a valid ICRC and a bad one is dropped.
  */
@@ -42,6 +45,10 @@ struct dir {
 	unsigned h, n;
 	unsigned data_seen;       /* data frames that went this way */
 	unsigned drop_at;         /* drop data frame number drop_at (1-based; 0: none) */
+	unsigned drop_from;       /* and drop_n data frames from drop_from, */
+	unsigned drop_n, drop_step; /* drop_step apart */
+	unsigned sacks;           /* NAKs with a SACK that went this way */
+	uint32_t last_sack;       /* the PSN the last one SACKed */
 	unsigned swap_at;         /* hold data frame swap_at behind the next one */
 	struct rte_mbuf *held;
 	unsigned mark_ce;         /* set CE on the first mark_ce data frames */
@@ -123,12 +130,20 @@ static void
 from_host(struct dir *d, struct rte_mbuf *m)
 {
 	if (!is_data(m)) {
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+		/* BTH ACK opcode, AETH NAK, then the 4-byte SACK extension */
+		if (rte_pktmbuf_pkt_len(m) == 54 + 4 + 4 + 4 && f[42] == 0x11 && f[54] >> 5 == 3) {
+			d->sacks++;
+			d->last_sack = (uint32_t)f[59] << 16 | (uint32_t)f[60] << 8 | f[61];
+		}
 		enq(d, m);
 		return;
 	}
 	unsigned k = ++d->data_seen;
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
-	if (k == d->drop_at) {
+	if (k == d->drop_at || (d->drop_n && k >= d->drop_from &&
+				(k - d->drop_from) % d->drop_step == 0 &&
+				(k - d->drop_from) / d->drop_step < d->drop_n)) {
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -300,7 +315,12 @@ lost_one(bool ooo, uint64_t *retx, uint64_t *naks)
 	const struct aif_rhost_qp_ctr *c1 = aif_rhost_qp_ctr(r.h[1], q1);
 	assert_int_equal(c1->rx_bytes, 1000000);
 	assert_int_equal(c0->timeouts, 0);
-	assert_int_equal(c1->naks_tx, 1);
+	/* go-back-N: one NAK; selective repeat: a SACK for every packet that
+	 * came while the hole was open */
+	if (!ooo)
+		assert_int_equal(c1->naks_tx, 1);
+	else
+		assert_int_equal(c1->naks_tx, r.d[1].sacks);
 	*retx = c0->retx;
 	*naks = c0->naks_rx;
 	teardown_run(&r);
@@ -317,8 +337,50 @@ test_loss_go_back_n_and_selective(void **state)
 	/* everything sent between the loss and the NAK's arrival, again */
 	assert_true(retx > 10);
 	lost_one(true, &retx, &naks);
-	assert_int_equal(naks, 1);
+	/* the hole is lost once a packet nak_gap (256) past it is SACKed; the
+	 * SACKs go on until the resend is in */
+	assert_true(naks > 256);
 	assert_int_equal(retx, 1);
+}
+
+/* Ten holes 5 apart (data packets 600, 605, ..., 645 of 977): each is
+ * resent as soon as a packet nak_gap (256) past it is SACKed, all before
+ * the message's end; no timeout.  (A responder that NAKs one hole at a
+ * time reaches the last ones after the message ended: a timeout.) */
+static void
+test_holes_selective(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	(void)state;
+	params(&p0, 0, true);
+	params(&p1, 1, true);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	/* a second pair, whose data PSNs are 1000 + index */
+	assert_int_equal(aif_rhost_connect_psn(r.h[0], r.h[1], 1000, 5, &q0, &q1), 0);
+	r.d[0].drop_from = 600;
+	r.d[0].drop_n = 10;
+	r.d[0].drop_step = 5;
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(r.n_sent[0], 1);
+	const struct aif_rhost_qp_ctr *c0 = aif_rhost_qp_ctr(r.h[0], q0);
+	assert_int_equal(aif_rhost_qp_ctr(r.h[1], q1)->rx_bytes, 1000000);
+	print_message("ten holes, selective repeat: received at %.3f us, %lu resent, %lu "
+		      "timeouts, %u SACKs\n", r.rcvd_at[1] / 1e3, c0->retx, c0->timeouts,
+		      r.d[1].sacks);
+	assert_int_equal(c0->timeouts, 0);
+	assert_int_equal(c0->retx, 10);
+	assert_int_equal(c0->naks_rx, r.d[1].sacks);
+	/* SACKs went on until the last hole's resend came in: at least up to
+	 * the packet that showed it lost (index 645 + 256) */
+	assert_true(r.d[1].last_sack >= 1000 + 645 + 256 && r.d[1].last_sack < 1000 + 977);
+	/* line rate (86.1 us) and ten resends, far from any timeout */
+	assert_true(r.rcvd_at[1] < 90 * AIF_NS_PER_US);
+	teardown_run(&r);
 }
 
 /* Two adjacent packets swapped, as spraying does. */
@@ -358,29 +420,82 @@ test_reorder_spurious_retransmits(void **state)
 	assert_int_equal(cnps, 0);
 }
 
-static void
-test_tail_loss_timeout(void **state)
+/* Lose the last of 10 packets: the time the resend came in. */
+static aif_time_ns
+tail_lost(bool ooo, const struct aif_rhost_params *p)
 {
-	struct aif_rhost_params p0, p1;
+	struct aif_rhost_params p1;
 	struct run r;
 	uint32_t q0, q1;
 
-	(void)state;
-	params(&p0, 0, false);
-	params(&p1, 1, false);
-	setup_run(&r, &p0, &p1, &q0, &q1);
+	params(&p1, 1, ooo);
+	setup_run(&r, p, &p1, &q0, &q1);
 	r.d[0].drop_at = 10; /* the last */
 	assert_int_equal(aif_rhost_post(r.h[0], q0, 10 * 1024, 1, 0), 0);
 	run_until(&r, AIF_NS_PER_MS);
 	assert_int_equal(r.n_rcvd[1], 1);
 	assert_int_equal(aif_rhost_qp_ctr(r.h[0], q0)->timeouts, 1);
 	assert_int_equal(aif_rhost_qp_ctr(r.h[0], q0)->retx, 1);
-	/* the resend left one RTO after the last progress, the ACK of packet 9
-	 * (back about 2 us in: 9 serializations, the ACK delay of 1 us), and
-	 * not earlier */
-	print_message("tail loss: resent packet in at %.3f us\n", r.rcvd_at[1] / 1e3);
-	assert_true(r.rcvd_at[1] > p0.rto_ns + 2000 && r.rcvd_at[1] < p0.rto_ns + 2300);
+	aif_time_ns t = r.rcvd_at[1];
 	teardown_run(&r);
+	return t;
+}
+
+static void
+test_tail_loss_timeout(void **state)
+{
+	struct aif_rhost_params p;
+
+	(void)state;
+	/* the resend leaves one RTO after the last progress, the ACK of packet
+	 * 9 (back about 2 us in: 9 serializations, the ACK delay of 1 us), and
+	 * not earlier: go-back-N waits RTO_high (500 us) */
+	params(&p, 0, false);
+	aif_time_ns gbn = tail_lost(false, &p);
+	print_message("tail loss: resent packet in at %.3f us (go-back-N)\n", gbn / 1e3);
+	assert_true(gbn > p.rto_ns + 2000 && gbn < p.rto_ns + 2300);
+	/* selective repeat, one packet in flight: RTO_low (100 us) */
+	params(&p, 0, true);
+	aif_time_ns sr = tail_lost(true, &p);
+	print_message("tail loss: resent packet in at %.3f us (selective repeat)\n", sr / 1e3);
+	assert_true(sr > p.rto_low_ns + 2000 && sr < p.rto_low_ns + 2300);
+	/* RTO_low as a parameter */
+	p.rto_low_ns = 20 * AIF_NS_PER_US;
+	sr = tail_lost(true, &p);
+	assert_true(sr > p.rto_low_ns + 2000 && sr < p.rto_low_ns + 2300);
+}
+
+/* The timeouts' floors: the parameters at 100G on a short path; longer on
+ * a long path and at 0.1 Gb/s, where a packet takes 87 us. */
+static void
+test_timeout_floors(void **state)
+{
+	struct aif_rhost_params p;
+	char err[128];
+
+	(void)state;
+	params(&p, 0, true);
+	struct aif_rhost *h = aif_rhost_create(&p, pool, 1, err, sizeof(err));
+	assert_non_null(h);
+	assert_int_equal(aif_rhost_rto_ns(h, false), 500 * AIF_NS_PER_US);
+	assert_int_equal(aif_rhost_rto_ns(h, true), 100 * AIF_NS_PER_US);
+	aif_rhost_set_base_rtt(h, 10 * AIF_NS_PER_US); /* 4 x (10 us + ...) < the parameters */
+	assert_int_equal(aif_rhost_rto_ns(h, false), 500 * AIF_NS_PER_US);
+	assert_int_equal(aif_rhost_rto_ns(h, true), 100 * AIF_NS_PER_US);
+	aif_rhost_set_base_rtt(h, 100 * AIF_NS_PER_US);
+	assert_int_equal(aif_rhost_rto_ns(h, true), 4 * (100 * AIF_NS_PER_US + 3 * 89));
+	aif_rhost_free(h);
+
+	aif_rhost_params_default(&p, 100000000ull); /* 0.1 Gb/s */
+	struct aif_rhost *s = aif_rhost_create(&p, pool, 1, err, sizeof(err));
+	assert_non_null(s);
+	uint64_t pkt = (aif_link_wire_bytes(aif_rhost_data_frame_len(&p, 1024, false)) * 8 *
+			1000000000ull + p.rate_bps - 1) / p.rate_bps;
+	aif_rhost_set_base_rtt(s, 400 * AIF_NS_PER_US);
+	assert_int_equal(aif_rhost_rto_ns(s, true), 4 * (400 * AIF_NS_PER_US + 3 * pkt));
+	assert_int_equal(aif_rhost_rto_ns(s, false),
+			 4 * (400 * AIF_NS_PER_US + AIF_RHOST_RTO_PKTS * pkt));
+	aif_rhost_free(s);
 }
 
 static void
@@ -507,6 +622,10 @@ test_bad_params(void **state)
 	p.rate_bps = 0;
 	assert_null(aif_rhost_create(&p, pool, 1, err, sizeof(err)));
 	assert_non_null(strstr(err, "rate 0"));
+	params(&p, 0, false);
+	p.rto_low_ns = p.rto_ns + 1;
+	assert_null(aif_rhost_create(&p, pool, 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "rto_low in 1..rto"));
 }
 
 static int
@@ -541,8 +660,10 @@ main(void)
 		cmocka_unit_test(test_message_at_line_rate),
 		cmocka_unit_test(test_psn_wrap),
 		cmocka_unit_test(test_loss_go_back_n_and_selective),
+		cmocka_unit_test(test_holes_selective),
 		cmocka_unit_test(test_reorder_spurious_retransmits),
 		cmocka_unit_test(test_tail_loss_timeout),
+		cmocka_unit_test(test_timeout_floors),
 		cmocka_unit_test(test_ce_cnp_rate),
 		cmocka_unit_test(test_pfc_holds_data),
 		cmocka_unit_test(test_icrc),

@@ -8,6 +8,8 @@
  * spreads them over both spines, every frame leaves leaf3 routed three
  * times (TTL 61, the host's MAC from leaf3's port), and the first arrives
  * exactly when its two 100 Gb/s, 1 us hops say: 2 x (serialization + 1 us).
+ * With host_devices that give no MAC (real hosts), the leaves learn the
+ * hosts from their ARP replies and gratuitous ARPs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,7 +43,16 @@
 #define PAYLOAD 1000
 #define LEAVES 4
 
+/* The hosts' MACs given, so that no ARP is needed (leaf i's host
+ * 02:0a:00:0i:00:02); test_real_hosts_learned leaves them to be learned. */
 static const char config_json[] =
+	"{\"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2, \"hosts_per_leaf\": 1,"
+	" \"host_gbps\": 100, \"uplink_gbps\": 100, \"delay_ns\": 1000,"
+	" \"host_devices\": [{\"device\": \"ls_e0\", \"mac\": \"02:0a:00:00:00:02\"},"
+	" {\"device\": \"ls_e1\", \"mac\": \"02:0a:00:01:00:02\"},"
+	" {\"device\": \"ls_e2\", \"mac\": \"02:0a:00:02:00:02\"},"
+	" {\"device\": \"ls_e3\", \"mac\": \"02:0a:00:03:00:02\"}]}}}";
+static const char learn_json[] =
 	"{\"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2, \"hosts_per_leaf\": 1,"
 	" \"host_gbps\": 100, \"uplink_gbps\": 100, \"delay_ns\": 1000,"
 	" \"host_devices\": [\"ls_e0\", \"ls_e1\", \"ls_e2\", \"ls_e3\"]}}}";
@@ -319,6 +330,170 @@ test_leaf_to_leaf(void **state)
 	unbuild();
 }
 
+
+/* Step from *now to until (at the runner's next events), control learning
+ * what the runner heard as it goes. */
+static void
+run_to(aif_time_ns *now, aif_time_ns until)
+{
+	for (;;) {
+		aif_worker_step(F.w, *now);
+		for (uint16_t i = 0; i < F.fab.n_sw; i++)
+			aif_switch_learn(F.fab.sw[i], *now);
+		aif_time_ns next = aif_worker_next_event_ns(F.w, *now);
+		if (next == AIF_TIME_NS_NEVER || next > until)
+			break;
+		*now = RTE_MAX(next, *now + 1);
+	}
+	*now = until;
+}
+
+/* An ARP frame: op (1 request, 2 reply) from sha/sip to tip, sent to dmac. */
+static struct rte_mbuf *
+arp_frame(uint16_t op, const uint8_t *dmac, const uint8_t *sha, uint32_t sip, uint32_t tip)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(F.pool);
+	uint8_t f[60] = { 0 };
+	uint8_t *to = (uint8_t *)rte_pktmbuf_append(m, sizeof(f));
+
+	assert_non_null(to);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, sha, 6);
+	f[12] = 0x08, f[13] = 0x06;
+	f[14] = 0, f[15] = 1, f[16] = 8, f[17] = 0, f[18] = 6, f[19] = 4;
+	f[20] = (uint8_t)(op >> 8), f[21] = (uint8_t)op;
+	memcpy(f + 22, sha, 6);
+	for (int b = 0; b < 4; b++) {
+		f[28 + b] = (uint8_t)(sip >> (24 - 8 * b));
+		f[38 + b] = (uint8_t)(tip >> (24 - 8 * b));
+	}
+	memcpy(to, f, sizeof(f));
+	return m;
+}
+
+/* {"ip": ..., "type": ..., "mac": ...} of ip among switch sw's neighbours,
+ * through control (a new reference, or NULL). */
+static json_t *
+neighbor_of(const char *sw, const char *ip)
+{
+	char line[128];
+	snprintf(line, sizeof(line), "{\"cmd\": \"show_neighbors\", \"switch\": \"%s\"}", sw);
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
+	json_t *r = json_loads(reply, 0, NULL), *found = NULL, *e;
+	size_t i;
+	free(reply);
+	json_array_foreach(json_object_get(json_object_get(r, "result"), "entries"), i, e)
+		if (strcmp(json_string_value(json_object_get(e, "ip")), ip) == 0)
+			found = json_incref(e);
+	json_decref(r);
+	return found;
+}
+
+static void
+free_ring(struct rte_ring *r)
+{
+	struct rte_mbuf *m[64];
+	unsigned k;
+	while ((k = rte_ring_dequeue_burst(r, (void **)m, 64, NULL)) > 0)
+		rte_pktmbuf_free_bulk(m, k);
+}
+
+/*
+ * Real hosts on device ports (host_devices with no MAC): the generated
+ * config gives them none, their leaves learn them.  A frame to leaf3-0
+ * before it spoke is dropped (neighbor_unresolved) and leaf3 asks for it
+ * by ARP on its host port; the host's ARP reply is learned, and the next
+ * frames reach it at its own MAC.  Host leaf0-0 announces itself with a
+ * gratuitous ARP (never asked, never asking the switch): leaf0 learns it
+ * too, since the config names it, and traffic back reaches it with no ARP.
+ */
+static void
+test_real_hosts_learned(void **state)
+{
+	static const unsigned leaves[LEAVES] = { 0, 1, 2, 3 };
+	static const uint8_t mac_a[6] = { 0x02, 0x42, 0, 0, 0, 0x0a };
+	static const uint8_t mac_b[6] = { 0x02, 0x42, 0, 0, 0, 0x0b };
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const uint8_t leaf3_mac[6] = { 2, 0x1f, 0, 3, 0, 0 };
+	struct rte_mbuf *out[N_PKTS + 1];
+	aif_time_ns now = 0;
+	unsigned k;
+
+	(void)state;
+	F.dst_ip = 0x0a030002; /* leaf3-0 */
+	build_from(learn_json, leaves, 0);
+	json_t *nb = neighbor_of("leaf3", "10.3.0.2");
+	assert_non_null(nb);
+	assert_string_equal(json_string_value(json_object_get(nb, "type")), "unresolved");
+	assert_true(json_is_true(json_object_get(nb, "configured")));
+	json_decref(nb);
+
+	/* before leaf3-0 has spoken: dropped at leaf3, which asks for it */
+	assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame(49152)), 0);
+	run_to(&now, 10000);
+	k = rte_ring_dequeue_burst(F.tx[3], (void **)out, N_PKTS, NULL);
+	assert_int_equal(k, 1);
+	const uint8_t *f = rte_pktmbuf_mtod(out[0], const uint8_t *);
+	assert_memory_equal(f, bcast, 6);
+	assert_memory_equal(f + 6, leaf3_mac, 6);
+	assert_int_equal(f[12], 0x08);
+	assert_int_equal(f[13], 0x06);
+	assert_int_equal(f[21], 1); /* request: who has 10.3.0.2? tell 10.3.0.1 */
+	static const uint8_t who[4] = { 10, 3, 0, 2 }, tell[4] = { 10, 3, 0, 1 };
+	assert_memory_equal(f + 38, who, 4);
+	assert_memory_equal(f + 28, tell, 4);
+	rte_pktmbuf_free(out[0]);
+	uint64_t unresolved = 0; /* counted on the uplink it came by */
+	for (uint16_t p = 0; p < F.fab.sw[3]->n_ports; p++) {
+		struct aif_port_ctr c;
+		aif_switch_port_counters(F.fab.sw[3], p, &c);
+		unresolved += c.drops[AIF_DROP_NEIGH_UNRESOLVED];
+	}
+	assert_int_equal(unresolved, 1);
+
+	/* the host answers: learned */
+	assert_int_equal(rte_ring_enqueue(F.rx[3], arp_frame(2, leaf3_mac, mac_b, 0x0a030002,
+							     0x0a030001)), 0);
+	run_to(&now, 20000);
+	nb = neighbor_of("leaf3", "10.3.0.2");
+	assert_string_equal(json_string_value(json_object_get(nb, "type")), "learned");
+	assert_string_equal(json_string_value(json_object_get(nb, "mac")), "02:42:00:00:00:0b");
+	json_decref(nb);
+
+	/* now the frames reach it, at its own MAC */
+	for (uint16_t i = 0; i < N_PKTS; i++)
+		assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame((uint16_t)(49152 + i))), 0);
+	run_to(&now, 100000);
+	k = rte_ring_dequeue_burst(F.tx[3], (void **)out, N_PKTS + 1, NULL);
+	assert_int_equal(k, N_PKTS);
+	for (unsigned i = 0; i < k; i++) {
+		f = rte_pktmbuf_mtod(out[i], const uint8_t *);
+		assert_memory_equal(f, mac_b, 6);
+		assert_int_equal(f[14 + 8], 61);
+		rte_pktmbuf_free(out[i]);
+	}
+
+	/* leaf0-0's gratuitous ARP: who has 10.0.0.2, from 10.0.0.2, broadcast */
+	assert_int_equal(rte_ring_enqueue(F.rx[0], arp_frame(1, bcast, mac_a, 0x0a000002,
+							     0x0a000002)), 0);
+	run_to(&now, 110000);
+	nb = neighbor_of("leaf0", "10.0.0.2");
+	assert_string_equal(json_string_value(json_object_get(nb, "type")), "learned");
+	assert_string_equal(json_string_value(json_object_get(nb, "mac")), "02:42:00:00:00:0a");
+	json_decref(nb);
+	free_ring(F.tx[0]);
+	F.dst_ip = 0x0a000002;
+	assert_int_equal(rte_ring_enqueue(F.rx[3], udp_from(3, 49152, 0)), 0);
+	run_to(&now, 200000);
+	k = rte_ring_dequeue_burst(F.tx[0], (void **)out, N_PKTS + 1, NULL);
+	assert_int_equal(k, 1); /* the frame itself, no ARP request first */
+	f = rte_pktmbuf_mtod(out[0], const uint8_t *);
+	assert_memory_equal(f, mac_a, 6);
+	assert_int_equal(f[12], 0x08);
+	assert_int_equal(f[13], 0x00);
+	rte_pktmbuf_free(out[0]);
+	unbuild();
+}
 
 #define INCAST_BUDGET 1500      /* frames per sender */
 #define INCAST_GAP_NS 100       /* a sender's frames: ~83 Gb/s each */
@@ -647,6 +822,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_to_leaf),
+		cmocka_unit_test(test_real_hosts_learned),
 		cmocka_unit_test(test_incast_pfc),
 		cmocka_unit_test(test_fat_tree_forwarding),
 		cmocka_unit_test(test_spine_link_failure),

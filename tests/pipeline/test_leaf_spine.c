@@ -9,7 +9,9 @@
  * times (TTL 61, the host's MAC from leaf3's port), and the first arrives
  * exactly when its two 100 Gb/s, 1 us hops say: 2 x (serialization + 1 us).
  * With host_devices that give no MAC (real hosts), the leaves learn the
- * hosts from their ARP replies and gratuitous ARPs.
+ * hosts from their ARP replies and gratuitous ARPs.  Probes with TTL 1..3
+ * come back as ICMP time exceeded from each switch on the way, as
+ * traceroute shows them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -495,6 +497,62 @@ test_real_hosts_learned(void **state)
 	unbuild();
 }
 
+/*
+ * traceroute from leaf0-0 to leaf3-0: probes with TTL 1, 2, 3 come back
+ * to the host as ICMP time exceeded from leaf0 (10.0.0.1, its port on the
+ * host's subnet), from the spine the flow crossed (its port facing leaf0)
+ * and from leaf3 (its uplink from that spine), each having come back
+ * through the switches before it (TTL 64, 63, 62 at the host); a probe
+ * with TTL 4 reaches leaf3-0 with TTL 1.
+ */
+static void
+test_traceroute(void **state)
+{
+	struct rte_mbuf *out[8];
+	aif_time_ns now = 0;
+	uint32_t from[4] = { 0 };
+	uint8_t ttl_back[4] = { 0 };
+
+	(void)state;
+	build(0);
+	for (uint8_t ttl = 1; ttl <= 4; ttl++) {
+		struct rte_mbuf *m = udp_frame(33434);
+		uint8_t *ip = rte_pktmbuf_mtod_offset(m, uint8_t *, 14);
+		ip[8] = ttl;
+		((struct rte_ipv4_hdr *)ip)->hdr_checksum = 0;
+		((struct rte_ipv4_hdr *)ip)->hdr_checksum = rte_ipv4_cksum((struct rte_ipv4_hdr *)ip);
+		assert_int_equal(rte_ring_enqueue(F.rx[0], m), 0);
+		run_to(&now, now + 20000);
+		unsigned k = rte_ring_dequeue_burst(ttl < 4 ? F.tx[0] : F.tx[3], (void **)out, 8, NULL);
+		assert_int_equal(k, 1);
+		const uint8_t *f = rte_pktmbuf_mtod(out[0], const uint8_t *);
+		if (ttl < 4) {
+			assert_int_equal(f[14 + 9], 1);   /* ICMP */
+			assert_int_equal(f[34], 11);      /* time exceeded */
+			assert_int_equal(f[34 + 8 + 9], 17); /* quoting the UDP probe */
+			from[ttl - 1] = rte_be_to_cpu_32(((const struct rte_ipv4_hdr *)(f + 14))->src_addr);
+			ttl_back[ttl - 1] = f[14 + 8];
+		} else {
+			assert_int_equal(f[14 + 8], 1);
+		}
+		rte_pktmbuf_free(out[0]);
+	}
+	print_message("hops: %08x %08x %08x\n", from[0], from[1], from[2]);
+	assert_int_equal(from[0], 0x0a000001);
+	/* leaf i to spine s is link i * 2 + s: 172.16.0.(2k) at the leaf, +1 at the spine */
+	assert_true(from[1] == 0xac100001 || from[1] == 0xac100003);
+	unsigned s = (from[1] & 0xff) == 1 ? 0 : 1;
+	assert_int_equal(from[2], 0xac100000u + 2 * (3 * 2 + s));
+	assert_int_equal(ttl_back[0], 64);
+	assert_int_equal(ttl_back[1], 63);
+	assert_int_equal(ttl_back[2], 62);
+	/* counted where the probes expired */
+	struct aif_port_ctr c;
+	aif_switch_port_counters(F.fab.sw[0], 0, &c);
+	assert_int_equal(c.icmp_time_exceeded, 1);
+	unbuild();
+}
+
 #define INCAST_BUDGET 1500      /* frames per sender */
 #define INCAST_GAP_NS 100       /* a sender's frames: ~83 Gb/s each */
 #define PRIO 3                  /* DSCP 26 -> TC 3, lossless by default */
@@ -823,6 +881,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_to_leaf),
 		cmocka_unit_test(test_real_hosts_learned),
+		cmocka_unit_test(test_traceroute),
 		cmocka_unit_test(test_incast_pfc),
 		cmocka_unit_test(test_fat_tree_forwarding),
 		cmocka_unit_test(test_spine_link_failure),

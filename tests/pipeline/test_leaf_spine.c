@@ -132,6 +132,8 @@ build_from(const char *json, const unsigned *edges, uint64_t shaper_bps)
 	aif_clock_init_virtual(&F.ctl.clock, 0);
 	for (uint16_t i = 0; i < F.fab.n_sw; i++)
 		aif_ctl_add_switch(&F.ctl, F.fab.sw[i]);
+	F.ctl.links = F.fab.link;
+	F.ctl.n_links = F.fab.n_links;
 	if (aif_ctl_apply_config(&F.ctl, aif_config_ref(F.cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
 	/* one runner: every switch, every port */
@@ -553,6 +555,62 @@ test_traceroute(void **state)
 	unbuild();
 }
 
+/* Control's reply to line (a new reference). */
+static json_t *
+ctl(const char *line)
+{
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
+	json_t *r = json_loads(reply, 0, NULL);
+	free(reply);
+	assert_non_null(r);
+	return r;
+}
+
+/*
+ * The generated fabric through control: status names all six switches; a
+ * load of the same topology with other uplink rates is refused, saying
+ * which link and why, and the links keep their rates; the same topology
+ * again loads, naming every switch.
+ */
+static void
+test_load_generated(void **state)
+{
+	static char line[4096];
+	json_t *r;
+
+	(void)state;
+	build(0);
+	r = ctl("{\"cmd\": \"status\"}");
+	json_t *names = json_object_get(json_object_get(r, "result"), "switches");
+	assert_int_equal(json_array_size(names), 6);
+	assert_string_equal(json_string_value(json_array_get(names, 5)), "spine1");
+	json_decref(r);
+
+	const char *at = strstr(config_json, "\"uplink_gbps\": 100");
+	assert_non_null(at);
+	snprintf(line, sizeof(line), "{\"cmd\": \"load\", \"config\": %.*s\"uplink_gbps\": 40%s}",
+		 (int)(at - config_json), config_json, at + strlen("\"uplink_gbps\": 100"));
+	r = ctl(line);
+	assert_false(json_is_true(json_object_get(r, "ok")));
+	assert_string_equal(json_string_value(json_object_get(r, "error")),
+			    "$.links[0].rate_gbps: 40 Gb/s (as $.topology generates them), the "
+			    "running link leaf0:u0-spine0:d0 runs at 100 Gb/s: a link's rate is set "
+			    "when the fabric starts (restart to change it)");
+	json_decref(r);
+	for (uint32_t k = 0; k < F.fab.n_links; k++)
+		assert_int_equal(F.fab.link[k]->p.rate_bps, 100000000000ull);
+
+	snprintf(line, sizeof(line), "{\"cmd\": \"load\", \"config\": %s}", config_json);
+	r = ctl(line);
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_t *sws = json_object_get(json_object_get(r, "result"), "switches");
+	assert_int_equal(json_array_size(sws), 6);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(sws, 4), "switch")),
+			    "spine0");
+	json_decref(r);
+	unbuild();
+}
+
 #define INCAST_BUDGET 1500      /* frames per sender */
 #define INCAST_GAP_NS 100       /* a sender's frames: ~83 Gb/s each */
 #define PRIO 3                  /* DSCP 26 -> TC 3, lossless by default */
@@ -811,8 +869,6 @@ test_spine_link_failure(void **state)
 
 	(void)state;
 	build(0);
-	F.ctl.links = F.fab.link;
-	F.ctl.n_links = F.fab.n_links;
 	int k = aif_ctl_find_link(&F.ctl, "leaf0:u0");
 	assert_true(k >= 0);
 	u0 = F.fab.link[k];
@@ -870,8 +926,6 @@ test_spine_link_failure(void **state)
 						 F.fab.sw[i]->ports[p].name, (unsigned long)c.drops[r],
 						 aif_drop_name(r));
 		}
-	F.ctl.links = NULL;
-	F.ctl.n_links = 0;
 	unbuild();
 }
 
@@ -882,6 +936,7 @@ main(void)
 		cmocka_unit_test(test_leaf_to_leaf),
 		cmocka_unit_test(test_real_hosts_learned),
 		cmocka_unit_test(test_traceroute),
+		cmocka_unit_test(test_load_generated),
 		cmocka_unit_test(test_incast_pfc),
 		cmocka_unit_test(test_fat_tree_forwarding),
 		cmocka_unit_test(test_spine_link_failure),

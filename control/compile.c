@@ -745,10 +745,13 @@ aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t,
 				is_static[s] = !sp->neighbors[i].learned;
 			}
 		}
-		/* no params: the static entries stay what they are */
+		/* no params (a load undone): what the running config named
+		 * stays as it is, static entries and hosts to be learned */
 		for (uint32_t s = 0; sp == NULL && s < nb->cap; s++)
-			if (nb->meta[s].type == AIF_NEIGH_STATIC)
-				keep[s] = is_static[s] = true;
+			if (nb->meta[s].type == AIF_NEIGH_STATIC || nb->meta[s].pinned) {
+				keep[s] = true;
+				is_static[s] = nb->meta[s].type == AIF_NEIGH_STATIC;
+			}
 		for (uint32_t m = 0; m < t->n_members; m++)
 			keep[t->members[m].neigh_slot] = true;
 	}

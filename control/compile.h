@@ -39,7 +39,8 @@ void aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_switch_p
 				aif_time_ns now_ns);
 /* After publishing t, compiled from sp: free the neighbour slots nothing
  * refers to any more (t NULL: no tables run, unresolved next hops go; sp
- * NULL: the static entries stay as they are). */
+ * NULL, after a load was undone: the entries the running config named,
+ * static ones and hosts to be learned, stay as they are). */
 void aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t,
 			     const struct aif_switch_params *sp);
 /* After publishing t: give back the counter slots of members t does not

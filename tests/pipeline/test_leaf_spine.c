@@ -37,6 +37,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
+#include "compile.h"
 #include "ctl_server.h"
 #include "fabric.h"
 #include "worker.h"
@@ -476,6 +477,19 @@ test_real_hosts_learned(void **state)
 		assert_int_equal(f[14 + 8], 61);
 		rte_pktmbuf_free(out[i]);
 	}
+
+	/* a load undone (every switch gives back what it took: no params) keeps
+	 * the hosts the running config names, learned or not yet */
+	aif_switch_gc_neighbors(F.fab.sw[0], F.fab.sw[0]->tables, NULL);
+	aif_switch_gc_neighbors(F.fab.sw[3], F.fab.sw[3]->tables, NULL);
+	nb = neighbor_of("leaf3", "10.3.0.2");
+	assert_true(json_is_true(json_object_get(nb, "configured")));
+	assert_string_equal(json_string_value(json_object_get(nb, "type")), "learned");
+	json_decref(nb);
+	nb = neighbor_of("leaf0", "10.0.0.2");
+	assert_non_null(nb);
+	assert_true(json_is_true(json_object_get(nb, "configured")));
+	json_decref(nb);
 
 	/* leaf0-0's gratuitous ARP: who has 10.0.0.2, from 10.0.0.2, broadcast */
 	assert_int_equal(rte_ring_enqueue(F.rx[0], arp_frame(1, bcast, mac_a, 0x0a000002,

@@ -640,6 +640,41 @@ render_ok(const struct view *v, const json_t *result)
 		render_json(result);
 }
 
+/* load: "ok"; on a fabric, a line per switch with what it now runs. */
+static void
+render_load(const struct view *v, const json_t *result)
+{
+	const json_t *sws = json_object_get(result, "switches");
+	const char *k;
+	json_t *e;
+	size_t i;
+
+	if (!json_is_array(sws)) {
+		render_ok(v, result);
+		return;
+	}
+	printf("ok\n");
+	json_object_foreach((json_t *)result, k, e) {
+		if (strcmp(k, "switches") == 0)
+			continue;
+		char *t = scalar_text(e), *key = xstrdup(k);
+		printf("%s: %s\n", printable(key), t);
+		free(key);
+		free(t);
+	}
+	json_array_foreach(sws, i, e) {
+		if (!json_is_string(json_object_get(e, "switch")))
+			continue;
+		char *name = scalar_text(json_object_get(e, "switch"));
+		printf("%s: generation %lld, routes %lld, groups %lld, neighbors %lld\n",
+		       name, (long long)json_integer_value(json_object_get(e, "generation")),
+		       (long long)json_integer_value(json_object_get(e, "routes")),
+		       (long long)json_integer_value(json_object_get(e, "groups")),
+		       (long long)json_integer_value(json_object_get(e, "neighbors")));
+		free(name);
+	}
+}
+
 static void
 render_pfc(const struct view *v, const json_t *result)
 {
@@ -822,6 +857,7 @@ static const struct view views[] = {
 	{ "show_links", render_links, COLS(link_cols) },
 	{ "show_topology", render_rows, COLS(topology_cols) },
 	{ "status", render_status, NULL, 0 },
+	{ "load", render_load, NULL, 0 },
 	{ "show_ports", render_rows, COLS(port_cols) },
 	{ "show_routes", render_rows, COLS(route_cols) },
 	{ "show_neighbors", render_neighbors, COLS(neighbor_cols) },

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "ctl_commands.h"
 #include "ctl_server.h"
+#include "fabric.h"
 
 static json_t *
 ip_json(const struct aif_ip *ip)
@@ -49,22 +50,35 @@ tables(const struct aif_ctl *c)
 	return c->sw != NULL ? c->sw->tables : NULL;
 }
 
+/*
+ * One switch: its name, ports, workers (shards) and config generation.  A
+ * fabric: every switch by name, the ports of all of them, its links, and
+ * the generation its switches share (each load and link change publishes
+ * to all of them at once).
+ */
 static json_t *
 cmd_status(struct aif_ctl *c)
 {
 	const struct aif_tables *t = tables(c);
 	double up = (double)(aif_clock_now(&c->clock) - c->start_ns) / 1e9;
-	json_t *st = json_pack("{s:s, s:s, s:f, s:i, s:i, s:I, s:I, s:I}",
-			 "version", AIF_VERSION, "switch", c->sw->name,
-			 "uptime_s", up, "workers", c->sw->n_shards,
-			 "ports", c->sw->n_ports,
+	unsigned ports = 0;
+	json_t *names = json_array();
+
+	for (uint16_t i = 0; i < c->n_sw; i++) {
+		json_array_append_new(names, json_string(c->sws[i]->name));
+		ports += c->sws[i]->n_ports;
+	}
+	json_t *st = json_pack("{s:s, s:f, s:i, s:i, s:I, s:I, s:I}",
+			 "version", AIF_VERSION, "uptime_s", up,
+			 "workers", c->sw->n_shards, "ports", ports,
 			 "config_generation", (json_int_t)(t ? t->generation : 0),
 			 "loads_ok", (json_int_t)c->loads_ok,
 			 "loads_rejected", (json_int_t)c->loads_rejected);
+	if (c->n_sw == 1)
+		json_object_set_new(st, "switch", json_string(c->sw->name));
+	else
+		json_object_set_new(st, "links", json_integer(c->n_links));
 	json_object_set_new(st, "link_rebuilds", json_integer((json_int_t)c->link_rebuilds));
-	json_t *names = json_array();
-	for (uint16_t i = 0; i < c->n_sw; i++)
-		json_array_append_new(names, json_string(c->sws[i]->name));
 	json_object_set_new(st, "switches", names);
 	return st;
 }
@@ -313,6 +327,59 @@ same_switch(const struct aif_ctl *c, uint16_t i, const struct aif_switch_params 
 	return 0;
 }
 
+/*
+ * The new config's links must be the running ones: the ports they join,
+ * their rates and delays belong to the emulated links built at start (a
+ * link's delay line is sized from its rate and delay), so a load that
+ * changes them is refused, with the link and both values.  (Loss and
+ * corruption rates a load does apply: cmd_load.)  Control without
+ * emulated links (a test of one switch) has nothing to compare.
+ */
+static int
+same_links(const struct aif_ctl *c, const struct aif_config *cfg, char *err, size_t err_len)
+{
+	const char *gen = cfg->topology != NULL ? " (as $.topology generates them)" : "";
+
+	if (c->links == NULL)
+		return 0;
+	if (cfg->n_links != c->n_links) {
+		snprintf(err, err_len, "$.links: the fabric runs %u link%s, the config has %u%s "
+			 "(restart to change links)", c->n_links, c->n_links == 1 ? "" : "s",
+			 cfg->n_links, gen);
+		return -1;
+	}
+	for (uint32_t k = 0; k < cfg->n_links; k++) {
+		const struct aif_topo_link *tl = &cfg->links[k];
+		const struct aif_link *l = c->links[k];
+		char name[4 * AIF_NAME_MAX + 8];
+		snprintf(name, sizeof(name), "%s:%s-%s:%s", cfg->switches[tl->a_switch].name,
+			 cfg->switches[tl->a_switch].ports[tl->a_port].name,
+			 cfg->switches[tl->b_switch].name,
+			 cfg->switches[tl->b_switch].ports[tl->b_port].name);
+		if (strcmp(name, l->name) != 0) {
+			snprintf(err, err_len, "$.links[%u]: %s is not the running link %s%s "
+				 "(restart to change links)", k, name, l->name, gen);
+			return -1;
+		}
+		uint64_t rate = aif_fabric_link_rate_bps(cfg, k);
+		if (rate != l->p.rate_bps) {
+			snprintf(err, err_len, "$.links[%u].rate_gbps: %g Gb/s%s, the running link "
+				 "%s runs at %g Gb/s: a link's rate is set when the fabric starts "
+				 "(restart to change it)", k, (double)rate / 1e9, gen, l->name,
+				 (double)l->p.rate_bps / 1e9);
+			return -1;
+		}
+		if (tl->delay_ns != l->p.delay_ns) {
+			snprintf(err, err_len, "$.links[%u].delay_ns: %llu ns%s, the running link "
+				 "%s has %llu ns: a link's delay is set when the fabric starts "
+				 "(restart to change it)", k, (unsigned long long)tl->delay_ns, gen,
+				 l->name, (unsigned long long)l->p.delay_ns);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		     size_t err_len)
@@ -326,6 +393,8 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 			 cfg->n_switches);
 		goto reject;
 	}
+	if (same_links(c, cfg, err, err_len) != 0)
+		goto reject;
 	for (i = 0; i < n; i++) {
 		const struct aif_switch_params *sp = &cfg->switches[i];
 		if (same_switch(c, i, sp, err, err_len) != 0)
@@ -480,19 +549,45 @@ cmd_load(struct aif_ctl *c, json_t *req, char *err, size_t err_len)
 	}
 	rc = aif_config_parse(text, len, &cfg, err, err_len);
 	free(text);
+	/* the config it replaces, for the link faults that changed */
+	struct aif_config *old = c->cfg != NULL ? aif_config_ref(c->cfg) : NULL;
 	if (rc != 0 || aif_ctl_apply_config(c, cfg, err, err_len) != 0) {
 		if (name != NULL)
 			redact_load_error(name, err, err_len);
 		c->loads_rejected++;
+		aif_config_free(old);
 		return NULL;
 	}
 	c->loads_ok++;
-	const struct aif_tables *t = tables(c);
-	const struct aif_switch_params *sp = &c->cfg->switches[0];
-	return json_pack("{s:b, s:s, s:I, s:i, s:i, s:i}", "loaded", 1,
-			 "switch", sp->name, "generation", (json_int_t)t->generation,
-			 "routes", (int)sp->n_routes, "groups", (int)sp->n_groups,
-			 "neighbors", (int)sp->n_neighbors);
+	/* loss and corruption rates the file changed (not those a link
+	 * command set since and the file leaves as they were) */
+	for (uint32_t k = 0; c->links != NULL && k < c->cfg->n_links; k++) {
+		const struct aif_topo_link *nl = &c->cfg->links[k];
+		const struct aif_topo_link *ol = old != NULL && k < old->n_links ? &old->links[k]
+										 : NULL;
+		if (ol == NULL || nl->loss_rate != ol->loss_rate ||
+		    nl->corrupt_rate != ol->corrupt_rate)
+			aif_link_set_faults(c->links[k], nl->loss_rate, nl->corrupt_rate);
+	}
+	aif_config_free(old);
+	/* every switch, by name, with what it now runs */
+	json_t *sws = json_array();
+	for (uint16_t i = 0; i < c->n_sw; i++) {
+		const struct aif_switch_params *sp = &c->cfg->switches[i];
+		json_array_append_new(sws, json_pack("{s:s, s:I, s:i, s:i, s:i}", "switch",
+						     sp->name, "generation",
+						     (json_int_t)c->sws[i]->tables->generation,
+						     "routes", (int)sp->n_routes,
+						     "groups", (int)sp->n_groups,
+						     "neighbors", (int)sp->n_neighbors));
+	}
+	if (c->n_sw > 1)
+		return json_pack("{s:b, s:o, s:i}", "loaded", 1, "switches", sws,
+				 "links", (int)c->cfg->n_links);
+	json_t *one = json_incref(json_array_get(sws, 0));
+	json_decref(sws);
+	json_object_set_new(one, "loaded", json_true());
+	return one;
 }
 
 /* The switch port named by req's "port"; -1 with err set when none. */

@@ -714,8 +714,13 @@ aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_switch_params
 	for (uint32_t i = 0; i < sp->n_neighbors; i++) {
 		const struct aif_neighbor_params *np = &sp->neighbors[i];
 		uint32_t s = aif_neigh_get(nb, &np->ip, np->port); /* taken at compile */
-		if (s != AIF_NEIGH_NONE)
+		if (s == AIF_NEIGH_NONE)
+			continue;
+		if (!np->learned)
 			aif_neigh_set(nb, s, &np->mac, np->port, AIF_NEIGH_STATIC, now_ns);
+		else if (nb->meta[s].type == AIF_NEIGH_STATIC)
+			/* a MAC the config gave before: the host's own is learned */
+			aif_neigh_unresolve(nb, s);
 	}
 }
 
@@ -743,13 +748,18 @@ aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t,
 	if (t != NULL) {
 		for (uint32_t i = 0; sp != NULL && i < sp->n_neighbors; i++) {
 			uint32_t s = aif_neigh_find(nb, &sp->neighbors[i].ip);
-			if (s != AIF_NEIGH_NONE)
-				keep[s] = is_static[s] = true;
+			if (s != AIF_NEIGH_NONE) {
+				keep[s] = true;
+				is_static[s] = !sp->neighbors[i].learned;
+			}
 		}
-		/* no params: the static entries stay what they are */
+		/* no params (a load undone): what the running config named
+		 * stays as it is, static entries and hosts to be learned */
 		for (uint32_t s = 0; sp == NULL && s < nb->cap; s++)
-			if (nb->meta[s].type == AIF_NEIGH_STATIC)
-				keep[s] = is_static[s] = true;
+			if (nb->meta[s].type == AIF_NEIGH_STATIC || nb->meta[s].pinned) {
+				keep[s] = true;
+				is_static[s] = nb->meta[s].type == AIF_NEIGH_STATIC;
+			}
 		for (uint32_t m = 0; m < t->n_members; m++)
 			keep[t->members[m].neigh_slot] = true;
 	}

@@ -31,12 +31,16 @@
 struct aif_tables *aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 				      uint16_t sw_index, char *err, size_t err_len);
 
-/* Before publishing tables compiled from sp: install its static neighbours. */
+/* Before publishing tables compiled from sp: install its static neighbours;
+ * its hosts without a MAC keep a configured slot that stays unresolved
+ * until the host's ARP/ND is learned (a MAC an older config gave them is
+ * forgotten). */
 void aif_switch_apply_neighbors(struct aif_switch *sw, const struct aif_switch_params *sp,
 				aif_time_ns now_ns);
 /* After publishing t, compiled from sp: free the neighbour slots nothing
  * refers to any more (t NULL: no tables run, unresolved next hops go; sp
- * NULL: the static entries stay as they are). */
+ * NULL, after a load was undone: the entries the running config named,
+ * static ones and hosts to be learned, stay as they are). */
 void aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t,
 			     const struct aif_switch_params *sp);
 /* After publishing t: give back the counter slots of members t does not

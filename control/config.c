@@ -171,9 +171,13 @@
  *   "hosts": [                    optional
  *     {"name": "h0", "switch": "leaf0", "port": "p0",
  *      "ip": "10.0.0.2", "mac": "02:00:00:00:00:02"}
- *                                 all required; name unique; each host is
- *                                 also appended to its switch's static
- *                                 neighbours (an ip already there is an error)
+ *                                 all required but mac; name unique; each
+ *                                 host is also appended to its switch's
+ *                                 neighbours (an ip already there is an
+ *                                 error): static with its mac; without one
+ *                                 (only on a port with a device: a real
+ *                                 host) a configured neighbour whose MAC the
+ *                                 switch learns from the host's ARP/ND
  *   ],
  *   "links": [                    optional
  *     {"a": "leaf0:p2", "b": "spine0:p0", "rate_gbps": 100, "delay_ns": 1000}
@@ -1882,14 +1886,24 @@ parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	if (get_switch_ref(c, j, path, &h->sw) < 0)
 		return -1;
 	sw = &c->cfg->switches[h->sw];
+	int rc;
 	if (get_port_ref(c, j, path, sw, &h->port) < 0 ||
 	    get_ip(c, j, path, "ip", &h->ip) < 0 ||
-	    get_mac(c, j, path, "mac", true, &h->mac) < 0)
+	    (rc = get_mac(c, j, path, "mac", false, &h->mac)) < 0)
 		return -1;
+	h->learned = rc == 0;
+	if (h->learned && sw->ports[h->port].device[0] == '\0') {
+		/* a virtual host or a pcap file port sends with the MAC given */
+		path_key(fp, path, "mac");
+		return fail(c, fp, "required for a host on a port without a device "
+			    "(port %s:%s); without it the switch learns a real host's MAC "
+			    "from its ARP/ND", sw->name, sw->ports[h->port].name);
+	}
 	memset(&n, 0, sizeof(n));
 	n.ip = h->ip;
 	n.mac = h->mac;
 	n.port = h->port;
+	n.learned = h->learned;
 	path_key(fp, path, "ip");
 	return append_neighbor(c, fp, sw, &n);
 }

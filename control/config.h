@@ -55,8 +55,9 @@ struct aif_route_params {
 
 struct aif_neighbor_params {
 	struct aif_ip ip;
-	struct aif_mac mac;
+	struct aif_mac mac;   /* zero when learned */
 	uint16_t port;
+	bool learned;         /* a host whose MAC the switch learns (ARP/ND) */
 };
 
 struct aif_switch_params {
@@ -73,7 +74,8 @@ struct aif_switch_params {
 	uint32_t n_routes;
 	struct aif_route_params *routes;
 	uint32_t n_neighbors;
-	struct aif_neighbor_params *neighbors; /* static, incl. those from "hosts" */
+	struct aif_neighbor_params *neighbors; /* static, incl. those from "hosts";
+						* and hosts without a MAC (learned) */
 };
 
 struct aif_topo_link {
@@ -89,7 +91,9 @@ struct aif_host_params {
 	char name[AIF_NAME_MAX];
 	uint16_t sw, port;
 	struct aif_ip ip;
-	struct aif_mac mac;
+	struct aif_mac mac;   /* zero when learned */
+	bool learned;         /* no "mac": a real host on a device port, its MAC
+			       * learned from its ARP/ND */
 };
 
 /*

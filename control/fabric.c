@@ -41,12 +41,8 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 		const struct aif_topo_link *tl = &cfg->links[k];
 		struct aif_switch *a = f->sw[tl->a_switch], *b = f->sw[tl->b_switch];
 		char name[4 * AIF_NAME_MAX + 8];
-		/* rate: the link's, else the ports' speed, else 100 Gb/s */
-		uint64_t rate = tl->rate_bps ? tl->rate_bps
-			: (uint64_t)(a->ports[tl->a_port].speed_mbps ? a->ports[tl->a_port].speed_mbps
-								      : 100000) * 1000000;
 		const struct aif_link_params lp = {
-			.rate_bps = rate, .delay_ns = tl->delay_ns, .loss_rate = tl->loss_rate,
+			.rate_bps = aif_fabric_link_rate_bps(cfg, k), .delay_ns = tl->delay_ns, .loss_rate = tl->loss_rate,
 			.corrupt_rate = tl->corrupt_rate,
 			.seed = seed * 0x9E3779B97F4A7C15ull + k,
 		};
@@ -68,6 +64,17 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 err:
 	aif_fabric_free(f);
 	return -1;
+}
+
+uint64_t
+aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k)
+{
+	const struct aif_topo_link *tl = &cfg->links[k];
+	uint32_t mbps = cfg->switches[tl->a_switch].ports[tl->a_port].speed_mbps;
+
+	if (tl->rate_bps)
+		return tl->rate_bps;
+	return (uint64_t)(mbps ? mbps : 100000) * 1000000;
 }
 
 void

@@ -43,6 +43,9 @@ struct aif_fabric {
 int aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 		     struct rte_mempool *pool, uint16_t n_shards, uint64_t seed, char *err,
 		     size_t err_len);
+/* The rate link k of cfg runs at: its rate_gbps, else its first end's
+ * port speed, else 100 Gb/s. */
+uint64_t aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k);
 /* Free the switches and links (the runners and captures first). */
 void aif_fabric_free(struct aif_fabric *f);
 

@@ -1085,11 +1085,13 @@ bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_f
 			    e->n == RTE_DIM(e->pp))
 				continue; /* a link end, or a virtual host */
 			const char *in = pcap_in_of(o, sw->name, port->name);
-			/* the host on this port, for --traffic: to every other host */
+			/* the host on this port, for --traffic: to every other host
+			 * (those with a MAC: a pcap file answers no ARP) */
 			const struct aif_host_params *host = NULL;
 			for (uint32_t h = 0; h < cfg->n_hosts && host == NULL; h++)
 				if (cfg->hosts[h].sw == s && cfg->hosts[h].port == p &&
-				    cfg->hosts[h].ip.family == AIF_AF_INET4)
+				    cfg->hosts[h].ip.family == AIF_AF_INET4 &&
+				    !cfg->hosts[h].learned)
 					host = &cfg->hosts[h];
 			struct aif_pcap_gen gen;
 			uint32_t *dst = NULL;
@@ -1104,6 +1106,7 @@ bind_pcap_edges(const struct opts *o, const struct aif_config *cfg, struct aif_f
 				dst = calloc(cfg->n_hosts + 1, sizeof(*dst));
 				for (uint32_t h = 0; dst != NULL && h < cfg->n_hosts; h++)
 					if (cfg->hosts[h].ip.family == AIF_AF_INET4 &&
+					    !cfg->hosts[h].learned &&
 					    ip4_of(&cfg->hosts[h].ip) != gen.src_ip)
 						dst[gen.n_dst++] = ip4_of(&cfg->hosts[h].ip);
 				gen.dst_ip = dst;

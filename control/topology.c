@@ -298,6 +298,74 @@ get_common(const json_t *o, const char *path, const char *link_key, struct commo
 	return 0;
 }
 
+/* What host_devices[n] says of host port n's host. */
+struct host_dev {
+	const char *device; /* NULL: none */
+	const char *mac;    /* given; NULL: learned, or ours (emit) */
+	uint32_t ip;        /* host order */
+};
+
+/*
+ * host_devices[n] (v, NULL past the end): a device name, or an object
+ * {"device": NAME, "mac": MAC, "ip": IP} giving the real host's MAC (the
+ * switch then needs no ARP from it) or another address in the port's /24.
+ */
+static int
+host_dev(const json_t *v, unsigned n, const struct tport *tp, struct host_dev *hd,
+	 const char *path, char *err, size_t err_len)
+{
+	static const char *const keys[] = { "device", "mac", "ip", NULL };
+	char p[160], fp[200];
+
+	*hd = (struct host_dev){ .ip = tp->ip + 1 };
+	snprintf(p, sizeof(p), "%s.host_devices[%u]", path, n);
+	if (v == NULL)
+		return 0;
+	if (json_is_string(v)) {
+		hd->device = json_string_value(v);
+		return 0;
+	}
+	if (!json_is_object(v))
+		return fail(err, err_len, p, "must be a device name, or an object "
+			    "{\"device\", \"mac\", \"ip\"}");
+	if (check_keys(v, p, keys, "device, mac, ip", err, err_len) != 0)
+		return -1;
+	const json_t *d = json_object_get(v, "device"), *m = json_object_get(v, "mac");
+	const json_t *a = json_object_get(v, "ip");
+	if (!json_is_string(d)) {
+		snprintf(fp, sizeof(fp), "%s.device", p);
+		return fail(err, err_len, fp, "required: the host port's device name");
+	}
+	hd->device = json_string_value(d);
+	if (m != NULL) {
+		static const struct aif_mac zero;
+		struct aif_mac mac;
+		snprintf(fp, sizeof(fp), "%s.mac", p);
+		if (!json_is_string(m) || aif_mac_parse(json_string_value(m), &mac) != 0 ||
+		    (mac.b[0] & 1) || memcmp(&mac, &zero, sizeof(zero)) == 0)
+			return fail(err, err_len, fp, "must be a unicast, non-zero MAC "
+				    "(\"02:00:00:00:00:02\")");
+		hd->mac = json_string_value(m);
+	}
+	if (a != NULL) {
+		uint32_t net = tp->ip & ~0xffu, host = 0;
+		struct aif_ip ip;
+		char why[128], nb[20];
+		snprintf(fp, sizeof(fp), "%s.ip", p);
+		ip_str(net, nb, sizeof(nb));
+		snprintf(why, sizeof(why), "must be an IPv4 address in %s/24 other than the "
+			 "network, the switch's .1 and the broadcast", nb);
+		if (json_is_string(a) && aif_ip_parse(json_string_value(a), &ip) == 0 &&
+		    ip.family == AIF_AF_INET4)
+			host = aif_ip4_host(&ip);
+		if ((host & ~0xffu) != net || (host & 0xff) == 0 || (host & 0xff) == 1 ||
+		    (host & 0xff) == 255)
+			return fail(err, err_len, fp, why);
+		hd->ip = host;
+	}
+	return 0;
+}
+
 /* The config JSON of t: switches with ports, neighbours, groups and
  * routes; links; hosts. */
 static int
@@ -391,17 +459,29 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 	for (unsigned h = 0; h < t->n_hosts; h++) {
 		unsigned s = t->host[h].sw, q = t->host[h].port;
 		const struct tport *tp = &t->sw[s].port[q];
+		struct host_dev hd;
 		char ip[20], mac[32];
-		ip_str(tp->ip + 1, ip, sizeof(ip));
-		snprintf(mac, sizeof(mac), "02:0a:%02x:%02x:%02x:02", (s >> 8) & 255, s & 255, q);
-		json_array_append_new(hosts_j, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name",
-							 t->host[h].name, "switch",
-							 t->sw[s].name, "port", tp->name,
-							 "ip", ip, "mac", mac));
-		const char *d = json_string_value(json_array_get(c->devs, h));
+		if (host_dev(json_array_get(c->devs, h), h, tp, &hd, path, err, err_len) != 0) {
+			json_decref(switches);
+			json_decref(links);
+			json_decref(hosts_j);
+			return -1;
+		}
+		ip_str(hd.ip, ip, sizeof(ip));
+		json_t *hj = json_pack("{s:s, s:s, s:s, s:s}", "name", t->host[h].name, "switch",
+				       t->sw[s].name, "port", tp->name, "ip", ip);
+		if (hd.mac != NULL) {
+			json_object_set_new(hj, "mac", json_string(hd.mac));
+		} else if (hd.device == NULL || strncmp(hd.device, "net_pcap", 8) == 0) {
+			/* an emulated host (virtual, or a pcap file): a MAC of ours */
+			snprintf(mac, sizeof(mac), "02:0a:%02x:%02x:%02x:02", (s >> 8) & 255,
+				 s & 255, q);
+			json_object_set_new(hj, "mac", json_string(mac));
+		} /* else a real host: the switch learns its MAC from its ARP/ND */
+		json_array_append_new(hosts_j, hj);
 		json_t *pj = json_array_get(json_object_get(json_array_get(switches, s), "ports"), q);
-		if (d != NULL && pj != NULL)
-			json_object_set_new(pj, "device", json_string(d));
+		if (hd.device != NULL && pj != NULL)
+			json_object_set_new(pj, "device", json_string(hd.device));
 	}
 	json_object_set_new(root, "switches", switches);
 	json_object_set_new(root, "links", links);

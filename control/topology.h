@@ -8,15 +8,22 @@
  *                               "host_gbps": 100, "uplink_gbps": 100,
  *                               "delay_ns": 1000, "policy": "default",
  *                               "host_devices": ["net_pcap0", ...]}}
+ *   host_devices[n]: "net_af_packet0", or {"device": "net_af_packet0",
+ *                    "mac": "02:42:0a:00:00:02", "ip": "10.0.0.9"}
  *
  * Names: leaf<i> with host ports h<j> and uplinks u<k>, spine<k> with
  * downlinks d<i>; host <leaf>-<j> (e.g. "leaf3-0").  Addresses: host j of
  * leaf i is 10.<i>.<j>.2 behind the leaf's 10.<i>.<j>.1/24 (leaves and
  * hosts per leaf up to 256); the link from leaf i to spine k is a /31 in
  * 172.16.0.0/12 (leaf even, spine odd), each side a static neighbour of the
- * other.  MACs are 02:1f:<switch hi>:<switch lo>:<port>:00, hosts'
- * 02:0a:00:<i>:<j>:02.  Host ports take host_devices[i * hosts_per_leaf +
- * j] as their device when given; fabric ports are link ends.
+ * other.  Switch ports' MACs are 02:1f:<switch hi>:<switch lo>:<port>:00.
+ * Host ports take host_devices[i * hosts_per_leaf + j] as their device when
+ * given; fabric ports are link ends.  A host on a port with a device is a
+ * real one: the switch learns its MAC from its ARP/ND (the host has no
+ * "mac"), unless host_devices gives it: {"device", "mac", "ip"}, "ip"
+ * another address in the port's /24.  Emulated hosts (no device, or a
+ * net_pcap device, whose capture file answers no ARP) get
+ * 02:0a:<switch hi>:<switch lo>:<port>:02.
  *
  * Routes: all shortest paths.  For every switch and every host subnet on
  * another switch, the next hops are the neighbours one hop closer to it

@@ -25,7 +25,9 @@
 	_(nd_rx)                \
 	_(nd_tx)                \
 	_(learn_ratelimited)    \
-	_(icmp_echo_replies)
+	_(icmp_echo_replies)    \
+	_(icmp_time_exceeded)   \
+	_(icmp_ratelimited)
 
 struct aif_port_ctr {
 #define AIF_CTR_FIELD(n) uint64_t n;

@@ -163,6 +163,18 @@ aif_neigh_set(struct aif_neigh *n, uint32_t slot, const struct aif_mac *mac,
 }
 
 void
+aif_neigh_unresolve(struct aif_neigh *n, uint32_t slot)
+{
+	struct aif_neigh_meta *mt = &n->meta[slot];
+
+	if (mt->type == AIF_NEIGH_LEARNED && !mt->pinned)
+		n->n_learned--;
+	mt->type = AIF_NEIGH_UNRESOLVED;
+	mt->stale = 0;
+	__atomic_store_n(&n->slot[slot], 0, __ATOMIC_RELEASE);
+}
+
+void
 aif_neigh_del(struct aif_neigh *n, uint32_t slot)
 {
 	struct aif_neigh_meta *mt = &n->meta[slot];

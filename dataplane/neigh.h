@@ -160,6 +160,9 @@ uint32_t aif_neigh_get(struct aif_neigh *n, const struct aif_ip *ip, uint16_t po
 /* Control: set a slot's MAC and port (type STATIC or LEARNED); fresh, not stale. */
 void aif_neigh_set(struct aif_neigh *n, uint32_t slot, const struct aif_mac *mac,
 		   uint16_t port, enum aif_neigh_type type, aif_time_ns now_ns);
+/* Control: forget a slot's MAC, keeping the slot (UNRESOLVED): a static
+ * neighbour the config now leaves to be learned. */
+void aif_neigh_unresolve(struct aif_neigh *n, uint32_t slot);
 /* Control: drop a slot (back to free); it and its hash key are reused only
  * after a grace period. */
 void aif_neigh_del(struct aif_neigh *n, uint32_t slot);

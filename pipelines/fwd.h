@@ -9,7 +9,8 @@
  * QoS is off), the switch's own answers straight to the port, PAUSE/PFC
  * frames to the port's pause state, drops to the bin (through a capture
  * that wants to see them).  Frames a stage builds itself (ARP requests,
- * neighbour solicitations) are listed beside the verdicts.
+ * neighbour solicitations, ICMP time exceeded) are listed beside the
+ * verdicts.
  *
  * struct aif_fwd is one shard's forwarding context: what the stages read
  * (the neighbour table, the links that are up) and the state they keep
@@ -77,6 +78,7 @@ struct aif_fwd {
 	struct aif_rng rng;
 	aif_time_ns arp_req_ns[AIF_ARP_RL_BUCKETS];  /* solicitation rate limit */
 	aif_time_ns learn_tat_ns[AIF_MAX_PORTS];     /* learn rate limit */
+	aif_time_ns icmp_tat_ns[AIF_MAX_PORTS];      /* ICMP error rate limit */
 	/* IPv4 route cache for compact route tables (pipeline.c): the next
 	 * hop of a destination, under the tables' generation */
 	struct {

@@ -22,6 +22,7 @@
 #include "classify.h"
 #include "flow_hash.h"
 #include "fwd.h"
+#include "icmp_error.h"
 #include "lb.h"
 #include "parse.h"
 #include "pipeline.h"
@@ -251,6 +252,7 @@ resolve(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_t nh)
 		return false;
 	}
 ttl_expired:
+	aif_icmp_time_exceeded(x->f, x->t, mb, m, x->now_ns, x->o);
 	aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_TTL_EXPIRED);
 	return false;
 }

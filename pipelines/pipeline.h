@@ -6,7 +6,8 @@
  *         -> L2 check (frame addressed to the port's MAC)
  *         -> classify (tc)
  *         -> route (rte_fib / rte_fib6 bulk lookup)
- *         -> local (ICMP echo) | TTL check -> flow hash -> lb (member)
+ *         -> local (ICMP echo) | TTL check (expired: ICMP time exceeded
+ *            back, icmp_error.c) -> flow hash -> lb (member)
  *         -> neighbour (MAC, port) -> MTU and link checks
  *         -> rewrite (MACs, TTL, IPv4 checksum) -> verdict: ROUTE to the egress port
  *

@@ -19,7 +19,8 @@
 #   - `aifabricctl capture stop p0`; then tshark must find: every frame sent
 #     in, inbound, on interface p0, cut to 256 bytes; the ARP reply and the
 #     PFC frames the switch built, outbound, as MAC control PFC with class 3
-#     (XOFF and XON counts equal to `show pfc`), and nothing else outbound;
+#     (XOFF and XON counts equal to `show pfc`), an ICMP time exceeded for
+#     each TTL-1 frame, and nothing else outbound;
 #     a "drop: <reason>" comment on exactly the dropped frames, per reason as
 #     many as `show counters` reports for p0, on the right frames.
 #
@@ -295,8 +296,15 @@ check "PFC XON frames (c3 = 0) = show pfc tx_xon[3]" \
 	"$(jq_py '[p for p in d if p["name"] == "p0"][0]["tx_xon"][3]' < "$T/pfc.json")" "$xon_cap"
 check "XOFF quanta" "65535" \
 	"$(fields 'macc.cbfc.pause_time.c3 > 0' -e macc.cbfc.pause_time.c3 | sort -u | tr '\n' ' ' | sed 's/ $//')"
+check "ICMP time exceeded out for each TTL-1 frame, from p0's 10.0.0.1 to its sender" \
+	"3 10.0.0.1 10.0.0.2 0 64" \
+	"$(fields 'icmp.type == 11 && frame.packet_flags_direction == 2' -E occurrence=f -e ip.src \
+		-e ip.dst -e icmp.code -e ip.ttl | sort | uniq -c | awk '{print $1, $2, $3, $4, $5}')"
+check "each quotes its frame as it came in (to 10.1.0.6, TTL 1)" "3 10.1.0.6 1" \
+	"$(fields 'icmp.type == 11 && frame.packet_flags_direction == 2' -E occurrence=l -e ip.dst \
+		-e ip.ttl | sort | uniq -c | awk '{print $1, $2, $3}')"
 check "nothing else out (forwarded frames leave by p1)" "0" \
-	"$(count 'frame.packet_flags_direction == 2 && !macc && !(arp.opcode == 2)')"
+	"$(count 'frame.packet_flags_direction == 2 && !macc && !(arp.opcode == 2) && !(icmp.type == 11)')"
 
 # drop comments: per reason, as many as show counters says for p0, on the right frames
 want=$(jq_py '" ".join("%s=%d" % (k, v) for k, v in sorted(

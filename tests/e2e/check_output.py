@@ -8,7 +8,9 @@ Check what aifabric did with the e2e traffic, independently of its code.
                   --config CFG.json
 
 Frames are matched by the tag gen_traffic.py put in each payload
-(b"AIFT" + frame index).  The expected egress and MACs come from the config
+(b"AIFT" + frame index).  A frame whose TTL ran out comes back to its sender
+as an ICMP / ICMPv6 time exceeded quoting it: dissected by scapy, its
+checksums recomputed by scapy, its addresses and quote compared.  The expected egress and MACs come from the config
 (hosts, routes, next-hop groups, neighbours), evaluated here.  Prints one
 PASS/FAIL line per check, ends with "N passed, M failed"; exits 1 on any
 failure.  Run with Debian's /usr/bin/python3 (python3-scapy).
@@ -23,7 +25,8 @@ import struct
 import sys
 import zlib
 
-from scapy.all import Ether, IP, UDP, TCP, RawPcapReader
+from scapy.all import Ether, IP, IPv6, ICMP, UDP, TCP, RawPcapReader
+from scapy.layers.inet6 import ICMPv6TimeExceeded
 from scapy.contrib.roce import BTH
 
 TAG = b"AIFT"
@@ -73,6 +76,30 @@ def find_tag(frame):
     if pos < 0 or pos + 8 > len(frame):
         return None
     return struct.unpack("!I", frame[pos + 4:pos + 8])[0]
+
+
+def time_exceeded(frame):
+    """(scapy packet, the bytes it quotes) when frame is an ICMP time
+    exceeded (IPv4 type 11) or ICMPv6 time exceeded (type 3), else None."""
+    p = Ether(frame)
+    if ICMP in p and p[ICMP].type == 11:
+        return p, bytes(p[ICMP].payload)
+    if ICMPv6TimeExceeded in p:
+        return p, bytes(p[ICMPv6TimeExceeded].payload)
+    return None
+
+
+def checksum_ok(p, layer, field):
+    """Whether p's layer has the checksum scapy computes for it."""
+    q = p.copy()
+    setattr(q[layer], field, None)
+    return getattr(Ether(bytes(q))[layer], field) == getattr(p[layer], field)
+
+
+def ip_of(frame):
+    """The IP packet in an Ethernet frame (one 802.1Q tag skipped)."""
+    off = 18 if frame[12:14] == b"\x81\x00" else 14
+    return frame[off:]
 
 
 def roce_icrc(l3):
@@ -178,9 +205,14 @@ def main():
           ", ".join("%s=%d" % (p, len(v)) for p, v in sorted(outs.items())))
 
     seen = collections.defaultdict(list)     # index -> [(port, bytes)]
+    told = collections.defaultdict(list)     # index -> [(port, packet, quote)]
     unexpected = []
     for port, frames in outs.items():
         for k, f in enumerate(frames):
+            te = time_exceeded(f)
+            if te is not None and find_tag(te[1]) is not None:
+                told[find_tag(te[1])].append((port, te[0], te[1]))
+                continue
             idx = find_tag(f)
             if idx is None or idx >= len(frames_m):
                 unexpected.append("%s#%d len %d" % (port, k, len(f)))
@@ -334,6 +366,42 @@ def main():
               for e in dropped if seen.get(e["i"])]
     rep.check("no bad frame appears on any output (%d bad frames)" % len(dropped),
               not leaked, examples(leaked))
+    # frames whose TTL ran out: their sender told, once, on the ingress port
+    ingress = man.get("ingress_port", "p0")
+    in_port = next(p for p in cfg["switches"][0]["ports"] if p["name"] == ingress)
+    bad_te = []
+    expired = [e for e in dropped if e["reason"] == "ttl_expired"]
+    for e in expired:
+        got = told.get(e["i"], [])
+        sent = inputs[e["i"]]
+        if len(got) != 1 or got[0][0] != ingress:
+            bad_te.append("#%d: %d messages, on %s" % (e["i"], len(got),
+                                                        ",".join(g[0] for g in got)))
+            continue
+        _, p, quote = got[0]
+        v6 = IPv6 in p
+        ip = p[IPv6] if v6 else p[IP]
+        want_src = [a.split("/")[0] for a in in_port["addresses"]
+                    if ipaddress.ip_address(a.split("/")[0]).version == (6 if v6 else 4)]
+        why = []
+        if p.dst.lower() != mac_str(sent[6:12]) or p.src.lower() != in_port["mac"].lower():
+            why.append("MACs %s -> %s" % (p.src, p.dst))
+        A = ipaddress.ip_address
+        if not want_src or A(ip.src) != A(want_src[0]) or A(ip.dst) != A(e["src"]):
+            why.append("%s -> %s" % (ip.src, ip.dst))
+        if (ip.hlim if v6 else ip.ttl) != 64:
+            why.append("TTL %d" % (ip.hlim if v6 else ip.ttl))
+        if not v6 and not (checksum_ok(p, IP, "chksum") and checksum_ok(p, ICMP, "chksum")):
+            why.append("IPv4 or ICMP checksum")
+        if v6 and not checksum_ok(p, ICMPv6TimeExceeded, "cksum"):
+            why.append("ICMPv6 checksum")
+        if quote != ip_of(sent)[:len(quote)] or len(quote) < 28:
+            why.append("quote of %d bytes differs" % len(quote))
+        if why:
+            bad_te.append("#%d: %s" % (e["i"], ", ".join(why)))
+    rep.check("each of the %d TTL-expired frames gets one ICMP time exceeded back on %s "
+              "(scapy: addresses, TTL 64, checksums, the frame quoted)" % (len(expired), ingress),
+              not bad_te, examples(bad_te))
     rep.check("no unexpected (untagged) frames on the outputs", not unexpected,
               examples(unexpected))
 

@@ -22,13 +22,28 @@
 #      them (ECE) and A answering with CWR; the transfer is held near the
 #      shaper rate; the switch's show queues counts the marks;
 #   4. the daemon stops on SIGTERM with status 0 and every mbuf accounted
-#      for (an af_xdp driver keeps its rings: see control/pool_check.h).
+#      for (an af_xdp driver keeps its rings: see control/pool_check.h);
+#   5. two more hosts on a generated 2 x 2 leaf-spine in one daemon, their
+#      veths attached with net_af_packet as host_devices (no MAC given:
+#      the leaves learn the hosts' own):
+#
+#        host A 10.0.0.2 -- leaf0 == spine0, spine1 == leaf1 -- host B 10.1.0.2
+#
+#      status names the four switches; ping A -> B (only the first requests
+#      lost while leaf1 resolves B; TTL 61: once per switch) and of leaf1's
+#      10.1.0.1 (TTL 62); leaf1's neighbour 10.1.0.2 holds B's own MAC;
+#      traceroute A -> B shows leaf0, a spine and leaf1 (ICMP time exceeded
+#      from the port each probe came in by) and B, and show counters counts
+#      the messages; a load with other uplink rates is refused saying why,
+#      the running file loads again naming every switch; a 3 s iperf3
+#      transfer; a clean stop.
 #
 #   tests/lab/run_lab.sh [build/aifabric]
 # Env: LAB_PORTS=af_xdp|af_packet to force a port type; LAB_KEEP=1 keeps
 # the temporary directory (configs, logs, capture).
 # Needs root (namespaces, veth, XDP), iproute2, ethtool, iputils-ping,
-# iperf3, tcpdump, tshark; scripts/test installs them.  About 30 s.
+# iperf3, tcpdump, tshark, traceroute; scripts/test installs them.  About
+# 45 s.  Namespaces and interfaces are named aifl*<pid>, removed on exit.
 set -uo pipefail
 
 BIN=${1:-build/aifabric}
@@ -41,15 +56,19 @@ fail() { echo "FAIL $1"; failed=$((failed + 1)); }
 die() { echo "lab: $*" >&2; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, veth, XDP); run it as root"
-for t in ip ethtool ping iperf3 tcpdump tshark; do
+for t in ip ethtool ping iperf3 tcpdump tshark traceroute; do
 	command -v "$t" >/dev/null || die "$t is missing (scripts/test installs it)"
 done
 [ -x "$BIN" ] && [ -x "$CTL" ] || die "no $BIN or $CTL (build first)"
 
 P=$$
 NS_A=aifla$P NS_B=aiflb$P
-SW_A=aifsa$P SW_B=aifsb$P   # the switch's ends, in this namespace
-H_A=aifha$P H_B=aifhb$P     # the hosts' ends
+SW_A=aiflsa$P SW_B=aiflsb$P   # the switch's ends, in this namespace
+H_A=aiflha$P H_B=aiflhb$P     # the hosts' ends
+# the generated fabric's hosts (part 5)
+NS_FA=aiflfa$P NS_FB=aiflfb$P
+SW_FA=aiflfsa$P SW_FB=aiflfsb$P
+H_FA=aiflfha$P H_FB=aiflfhb$P
 T=$(mktemp -d /tmp/aif-lab.XXXXXX)
 PREFIX=aif-lab-$P
 DAEMON=
@@ -58,10 +77,8 @@ PIDS=()
 cleanup() {
 	[ -n "$DAEMON" ] && kill -TERM "$DAEMON" 2>/dev/null && wait "$DAEMON" 2>/dev/null
 	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
-	ip netns del "$NS_A" 2>/dev/null
-	ip netns del "$NS_B" 2>/dev/null
-	ip link del "$SW_A" 2>/dev/null
-	ip link del "$SW_B" 2>/dev/null
+	for ns in "$NS_A" "$NS_B" "$NS_FA" "$NS_FB"; do ip netns del "$ns" 2>/dev/null; done
+	for l in "$SW_A" "$SW_B" "$SW_FA" "$SW_FB"; do ip link del "$l" 2>/dev/null; done
 	rm -rf "/var/run/dpdk/$PREFIX"-*
 	if [ "${LAB_KEEP:-0}" = 1 ]; then echo "lab: files kept in $T"; else rm -rf "$T"; fi
 }
@@ -162,16 +179,21 @@ n=$(ip netns exec "$NS_A" ping -c 3 -i 0.2 -W 1 10.71.1.1 2>&1 | grep -c 'bytes 
 [ "$n" -eq 3 ] && pass "ping the gateway 10.71.1.1 (the switch answers ARP and echo): 3 of 3" ||
 	fail "ping the gateway 10.71.1.1: $n of 3 answered"
 
-ip netns exec "$NS_A" ping -c 20 -i 0.1 -W 1 10.71.2.2 > "$T/ping.txt" 2>&1
-read -r got first gaps < <("$PY" - "$T/ping.txt" <<'EOF'
+# ping-file: "answered first-answered lost-after-it ttls" of 20 requests
+ping_stats() {
+	"$PY" - "$1" <<'EOF'
 import re, sys
-seqs = sorted({int(m.group(1)) for m in re.finditer(r"icmp_seq=(\d+) ttl", open(sys.argv[1]).read())})
+found = {int(m.group(1)): m.group(2) for m in
+         re.finditer(r"icmp_seq=(\d+) ttl=(\d+)", open(sys.argv[1]).read())}
+seqs = sorted(found)
 first = seqs[0] if seqs else 0
 # every request after the first answered one must be answered
 gaps = sum(1 for s in range(first, 21) if s not in seqs)
-print(len(seqs), first, gaps)
+print(len(seqs), first, gaps, ",".join(sorted(set(found.values()))) or "-")
 EOF
-)
+}
+ip netns exec "$NS_A" ping -c 20 -i 0.1 -W 1 10.71.2.2 > "$T/ping.txt" 2>&1
+read -r got first gaps _ < <(ping_stats "$T/ping.txt")
 if [ "$got" -ge 17 ] && [ "$first" -le 3 ] && [ "$gaps" -eq 0 ]; then
 	pass "ping A -> B across the switch: $got of 20 answered, from request $first on, none lost after"
 else
@@ -180,15 +202,15 @@ else
 fi
 
 # --- 2. a bounded TCP transfer ------------------------------------------------
-iperf() { # seconds json-out
-	ip netns exec "$NS_B" timeout $(($1 + 10)) iperf3 -s -1 -p 5201 > /dev/null 2>&1 &
+iperf() { # seconds json-out [client-ns server-ns server-address]
+	local cns=${3:-$NS_A} sns=${4:-$NS_B} addr=${5:-10.71.2.2} i
+	ip netns exec "$sns" timeout $(($1 + 10)) iperf3 -s -1 -p 5201 > /dev/null 2>&1 &
 	PIDS+=($!)
-	local i
 	for i in $(seq 1 50); do
-		ip netns exec "$NS_B" ss -ltn 2>/dev/null | grep -q ':5201 ' && break
+		ip netns exec "$sns" ss -ltn 2>/dev/null | grep -q ':5201 ' && break
 		sleep 0.1
 	done
-	ip netns exec "$NS_A" timeout $(($1 + 10)) iperf3 -c 10.71.2.2 -p 5201 -t "$1" -J > "$2" 2>&1
+	ip netns exec "$cns" timeout $(($1 + 10)) iperf3 -c "$addr" -p 5201 -t "$1" -J > "$2" 2>&1
 }
 gbps() { "$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); print("%.3f" % (j["end"]["sum_received"]["bits_per_second"] / 1e9))' "$1" 2>/dev/null || echo 0; }
 
@@ -258,5 +280,143 @@ else
 	tail -20 "$T/daemon-$KIND.log" | sed 's/^/  /'
 fi
 
-echo "lab (net_$KIND): $passed passed, $failed failed"
+# --- 5. real hosts on a generated 2 x 2 leaf-spine ---------------------------------
+# Two Linux hosts on veths attached with net_af_packet to the host ports of
+# a generated fabric (2 leaves x 2 spines, in this one process): the leaves
+# learn the hosts' MACs from ARP, the hosts ping and trace each other and
+# move TCP through three switches and two emulated 10 Gb/s links.
+host "$NS_FA" "$H_FA" "$SW_FA" 10.0.0.2 10.0.0.1 &&
+	host "$NS_FB" "$H_FB" "$SW_FB" 10.1.0.2 10.1.0.1 ||
+	die "cannot create the fabric's test hosts"
+cat > "$T/fabric.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 2, "spines": 2, "hosts_per_leaf": 1,
+  "host_gbps": 10, "uplink_gbps": 10, "delay_ns": 1000,
+  "host_devices": ["net_af_packet0", "net_af_packet1"]}}}
+EOF
+FSOCK=$T/fabric.sock
+# four switches' buffers (their queued packets' mbufs) need more than one
+# switch: -m 1024
+# shellcheck disable=SC2086  # $MEM: two EAL options
+"$BIN" -l 0-1 ${MEM/-m 512/-m 1024} --no-pci --file-prefix "$PREFIX-fabric" \
+	--vdev "net_af_packet0,iface=$SW_FA" --vdev "net_af_packet1,iface=$SW_FB" \
+	-- --config "$T/fabric.json" --socket "$FSOCK" --duration 120 \
+	> "$T/daemon-fabric.log" 2>&1 < /dev/null &
+DAEMON=$!
+fctl() { "$CTL" -s "$FSOCK" "$@"; }
+for _ in $(seq 1 100); do
+	fctl status >/dev/null 2>&1 && break
+	kill -0 "$DAEMON" 2>/dev/null || break
+	sleep 0.1
+done
+if ! fctl status >/dev/null 2>&1; then
+	cat "$T/daemon-fabric.log" >&2
+	die "the 2 x 2 fabric did not start"
+fi
+echo "lab: 2 x 2 fabric, hosts in $NS_FA (10.0.0.2 on leaf0) and $NS_FB (10.1.0.2 on leaf1), net_af_packet"
+
+n=$(fctl --json status | "$PY" -c 'import json,sys; print(" ".join(json.load(sys.stdin)["switches"]))')
+[ "$n" = "leaf0 leaf1 spine0 spine1" ] && pass "status names every switch of the fabric: $n" ||
+	fail "status names '$n', not leaf0 leaf1 spine0 spine1"
+
+# ping: the far leaf resolves host B by ARP; a reply crosses three switches
+# (TTL 64 - 3 = 61), the far leaf's own answer two (62)
+ip netns exec "$NS_FA" ping -c 20 -i 0.1 -W 1 10.1.0.2 > "$T/fping.txt" 2>&1
+read -r got first gaps ttls < <(ping_stats "$T/fping.txt")
+echo "lab: fabric ping A -> B: $got of 20 answered (from request $first on), ttl $ttls"
+if [ "$got" -ge 17 ] && [ "$first" -le 3 ] && [ "$gaps" -eq 0 ]; then
+	pass "ping A -> B across leaf0, a spine and leaf1: $got of 20, none lost after request $first"
+else
+	fail "ping A -> B across the fabric: $got of 20 answered, first $first, $gaps lost after"
+	sed 's/^/  /' "$T/fping.txt"
+fi
+[ "$ttls" = 61 ] && pass "every reply from B arrives with TTL 61: decremented once by each of 3 switches" ||
+	fail "replies from B arrive with TTL $ttls, not 61"
+ip netns exec "$NS_FA" ping -c 3 -i 0.2 -W 1 10.1.0.1 > "$T/fping-gw.txt" 2>&1
+read -r got _ _ ttls < <(ping_stats "$T/fping-gw.txt")
+[ "$got" -eq 3 ] && [ "$ttls" = 62 ] &&
+	pass "ping leaf1's 10.1.0.1 from A: 3 of 3, TTL 62 (its answer crossed a spine and leaf0)" ||
+	fail "ping leaf1's 10.1.0.1 from A: $got of 3, ttl $ttls (want 62)"
+
+# the leaves learned the real hosts' MACs
+MAC_B=$(ip -n "$NS_FB" -br link show "$H_FB" | awk '{print $3}')
+LB=$(fctl --json show neighbors --switch leaf1 | "$PY" -c '
+import json, sys
+for e in json.load(sys.stdin)["entries"]:
+    if e["ip"] == "10.1.0.2":
+        print(e.get("mac", "-"), e["type"])' 2>/dev/null)
+[ "$LB" = "$MAC_B learned" ] && pass "leaf1 learned host B's own MAC $MAC_B from its ARP" ||
+	fail "leaf1's neighbour 10.1.0.2 is '$LB', not '$MAC_B learned'"
+
+# traceroute: each switch answers the probe whose TTL it exhausts with an
+# ICMP time-exceeded from the address of the port the probe came in by
+for sw in leaf0 leaf1 spine0 spine1; do
+	fctl --json show ports --switch "$sw" | "$PY" -c '
+import json, sys
+for p in json.load(sys.stdin):
+    for a in p["addresses"]:
+        print(a.split("/")[0], sys.argv[1])' "$sw"
+done > "$T/addrs.txt"
+ip netns exec "$NS_FA" timeout 30 traceroute -n -q 1 -w 2 -m 6 10.1.0.2 > "$T/trace.txt" 2>&1
+sed 's/^/  /' "$T/trace.txt"
+hops=$("$PY" - "$T/trace.txt" "$T/addrs.txt" <<'EOF'
+import sys
+owner = dict(l.split() for l in open(sys.argv[2]))
+out = []
+for line in open(sys.argv[1]).read().splitlines()[1:]:
+    f = line.split()
+    if len(f) >= 2 and f[0].isdigit():
+        out.append(owner.get(f[1], "B" if f[1] == "10.1.0.2" else f[1]))
+print(" ".join(out))
+EOF
+)
+if [[ "$hops" =~ ^leaf0\ spine[01]\ leaf1\ B$ ]]; then
+	pass "traceroute A -> B shows each switch: $hops"
+else
+	fail "traceroute A -> B: hops '$hops', not leaf0 spineN leaf1 B"
+fi
+TE=$(fctl --json show counters | "$PY" -c '
+import json, sys
+print(sum(p["icmp_time_exceeded"] for s in json.load(sys.stdin)["switches"]
+          for p in s["result"]["ports"]))' 2>/dev/null || echo 0)
+[ "${TE:-0}" -ge 3 ] && pass "show counters counts the switches' time-exceeded messages: $TE" ||
+	fail "show counters counts ${TE:-no} time-exceeded messages"
+
+# a load that would change the links' rates is refused, saying why; the
+# same file loads, naming every switch
+sed 's/"uplink_gbps": 10/"uplink_gbps": 40/' "$T/fabric.json" > "$T/fabric-40g.json"
+if fctl load "$T/fabric-40g.json" > "$T/load40.txt" 2>&1; then
+	fail "a load with 40 Gb/s uplinks was accepted: $(cat "$T/load40.txt")"
+elif grep -q 'rate_gbps: 40 Gb/s.*runs at 10 Gb/s' "$T/load40.txt"; then
+	pass "a load with 40 Gb/s uplinks is refused: $(head -c 160 "$T/load40.txt")"
+else
+	fail "a load with 40 Gb/s uplinks is refused, but not saying why: $(cat "$T/load40.txt")"
+fi
+fctl load "$T/fabric.json" > "$T/load.txt" 2>&1
+n=$(grep -c '^\(leaf\|spine\)[01]: generation' "$T/load.txt")
+[ "$n" -eq 4 ] && pass "the same file loads; the reply names all 4 switches" ||
+	fail "load of the running file: $(tr '\n' ' ' < "$T/load.txt")"
+
+# a bounded TCP transfer through the fabric
+iperf 3 "$T/fabric-tcp.json" "$NS_FA" "$NS_FB" 10.1.0.2
+G3=$(gbps "$T/fabric-tcp.json")
+if "$PY" -c "import sys; sys.exit(0 if float('$G3') >= 0.1 else 1)"; then
+	pass "TCP A -> B through the 2 x 2 fabric for 3 s (iperf3): $G3 Gb/s"
+else
+	fail "TCP A -> B through the 2 x 2 fabric for 3 s (iperf3): $G3 Gb/s"
+	head -30 "$T/fabric-tcp.json" | sed 's/^/  /'
+fi
+
+kill -TERM "$DAEMON"
+rc=0
+wait "$DAEMON" || rc=$?
+DAEMON=
+mb=$(grep '^mbufs:' "$T/daemon-fabric.log")
+if [ "$rc" -eq 0 ] && [ -n "$mb" ] && ! grep -q LEAK <<< "$mb"; then
+	pass "fabric SIGTERM: exit 0; $mb"
+else
+	fail "fabric SIGTERM: exit $rc; ${mb:-no mbuf line}"
+	tail -20 "$T/daemon-fabric.log" | sed 's/^/  /'
+fi
+
+echo "lab (net_$KIND; fabric on net_af_packet): $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -518,12 +518,87 @@ test_route_change_through_the_cache(void **state)
 	assert_int_equal(one_frame(1002, &now), 1);  /* and back */
 }
 
+/* {"cmd": "load", "config": <config_json with from replaced by to>} */
+static const char *
+load_with(const char *from, const char *to)
+{
+	static char text[8192];
+	const char *at = strstr(config_json, from);
+
+	assert_non_null(at);
+	snprintf(text, sizeof(text), "{\"cmd\": \"load\", \"config\": %.*s%s%s}",
+		 (int)(at - config_json), config_json, to, at + strlen(from));
+	return text;
+}
+
+/*
+ * A load names every switch it loaded; status names every switch.  A load
+ * that changes the link's rate or delay is refused, saying which link and
+ * both values, and nothing changes (the emulated link keeps what it was
+ * built with); one that changes its loss rate is applied to the link.
+ */
+static void
+test_load_and_links(void **state)
+{
+	json_t *r, *res;
+	const struct aif_config *running = F.ctl.cfg;
+	uint64_t g0 = F.sw[0]->tables->generation, g1 = F.sw[1]->tables->generation;
+	uint64_t rejected = F.ctl.loads_rejected;
+
+	(void)state;
+	r = ctl("{\"cmd\": \"status\"}");
+	res = json_object_get(r, "result");
+	assert_null(json_object_get(res, "switch")); /* not the first one alone */
+	assert_int_equal(json_array_size(json_object_get(res, "switches")), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(res, "switches"), 1)),
+			    "leaf1");
+	assert_int_equal(json_integer_value(json_object_get(res, "ports")), 4);
+	assert_int_equal(json_integer_value(json_object_get(res, "links")), 1);
+	json_decref(r);
+
+	assert_string_equal(ctl_error(load_with("\"rate_gbps\": 10", "\"rate_gbps\": 40")),
+			    "$.links[0].rate_gbps: 40 Gb/s, the running link leaf0:p1-leaf1:p0 runs "
+			    "at 10 Gb/s: a link's rate is set when the fabric starts (restart to "
+			    "change it)");
+	assert_string_equal(ctl_error(load_with("\"delay_ns\": 5000", "\"delay_ns\": 6000")),
+			    "$.links[0].delay_ns: 6000 ns, the running link leaf0:p1-leaf1:p0 has "
+			    "5000 ns: a link's delay is set when the fabric starts (restart to "
+			    "change it)");
+	assert_ptr_equal(F.ctl.cfg, running);
+	assert_int_equal(F.ctl.loads_rejected, rejected + 2);
+	assert_int_equal(F.link->p.rate_bps, RATE_BPS);
+	assert_int_equal(F.link->p.delay_ns, DELAY_NS);
+	assert_int_equal(F.sw[0]->tables->generation, g0);
+	assert_int_equal(F.sw[1]->tables->generation, g1);
+
+	/* loss: applied; the reply names both switches */
+	r = ctl(load_with("\"delay_ns\": 5000", "\"delay_ns\": 5000, \"loss_rate\": 0.25"));
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	res = json_object_get(r, "result");
+	json_t *sws = json_object_get(res, "switches");
+	assert_int_equal(json_array_size(sws), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(sws, 0), "switch")),
+			    "leaf0");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(sws, 1), "switch")),
+			    "leaf1");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(sws, 1), "generation")),
+			 g1 + 1);
+	json_decref(r);
+	assert_int_equal(F.link->loss_thresh, 1ull << 62);
+	/* and back */
+	r = ctl(load_with("\"delay_ns\": 5000", "\"delay_ns\": 5000"));
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	assert_int_equal(F.link->loss_thresh, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_switches_over_a_link),
 		cmocka_unit_test(test_control_many_switches),
+		cmocka_unit_test(test_load_and_links),
 		cmocka_unit_test(test_route_change_through_the_cache),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -8,6 +8,10 @@
  * spreads them over both spines, every frame leaves leaf3 routed three
  * times (TTL 61, the host's MAC from leaf3's port), and the first arrives
  * exactly when its two 100 Gb/s, 1 us hops say: 2 x (serialization + 1 us).
+ * With host_devices that give no MAC (real hosts), the leaves learn the
+ * hosts from their ARP replies and gratuitous ARPs.  Probes with TTL 1..3
+ * come back as ICMP time exceeded from each switch on the way, as
+ * traceroute shows them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +37,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
+#include "compile.h"
 #include "ctl_server.h"
 #include "fabric.h"
 #include "worker.h"
@@ -41,7 +46,16 @@
 #define PAYLOAD 1000
 #define LEAVES 4
 
+/* The hosts' MACs given, so that no ARP is needed (leaf i's host
+ * 02:0a:00:0i:00:02); test_real_hosts_learned leaves them to be learned. */
 static const char config_json[] =
+	"{\"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2, \"hosts_per_leaf\": 1,"
+	" \"host_gbps\": 100, \"uplink_gbps\": 100, \"delay_ns\": 1000,"
+	" \"host_devices\": [{\"device\": \"ls_e0\", \"mac\": \"02:0a:00:00:00:02\"},"
+	" {\"device\": \"ls_e1\", \"mac\": \"02:0a:00:01:00:02\"},"
+	" {\"device\": \"ls_e2\", \"mac\": \"02:0a:00:02:00:02\"},"
+	" {\"device\": \"ls_e3\", \"mac\": \"02:0a:00:03:00:02\"}]}}}";
+static const char learn_json[] =
 	"{\"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2, \"hosts_per_leaf\": 1,"
 	" \"host_gbps\": 100, \"uplink_gbps\": 100, \"delay_ns\": 1000,"
 	" \"host_devices\": [\"ls_e0\", \"ls_e1\", \"ls_e2\", \"ls_e3\"]}}}";
@@ -119,6 +133,8 @@ build_from(const char *json, const unsigned *edges, uint64_t shaper_bps)
 	aif_clock_init_virtual(&F.ctl.clock, 0);
 	for (uint16_t i = 0; i < F.fab.n_sw; i++)
 		aif_ctl_add_switch(&F.ctl, F.fab.sw[i]);
+	F.ctl.links = F.fab.link;
+	F.ctl.n_links = F.fab.n_links;
 	if (aif_ctl_apply_config(&F.ctl, aif_config_ref(F.cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
 	/* one runner: every switch, every port */
@@ -319,6 +335,295 @@ test_leaf_to_leaf(void **state)
 	unbuild();
 }
 
+
+/* Step from *now to until (at the runner's next events), control learning
+ * what the runner heard as it goes. */
+static void
+run_to(aif_time_ns *now, aif_time_ns until)
+{
+	for (;;) {
+		aif_worker_step(F.w, *now);
+		for (uint16_t i = 0; i < F.fab.n_sw; i++)
+			aif_switch_learn(F.fab.sw[i], *now);
+		aif_time_ns next = aif_worker_next_event_ns(F.w, *now);
+		if (next == AIF_TIME_NS_NEVER || next > until)
+			break;
+		*now = RTE_MAX(next, *now + 1);
+	}
+	*now = until;
+}
+
+/* An ARP frame: op (1 request, 2 reply) from sha/sip to tip, sent to dmac. */
+static struct rte_mbuf *
+arp_frame(uint16_t op, const uint8_t *dmac, const uint8_t *sha, uint32_t sip, uint32_t tip)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(F.pool);
+	uint8_t f[60] = { 0 };
+	uint8_t *to = (uint8_t *)rte_pktmbuf_append(m, sizeof(f));
+
+	assert_non_null(to);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, sha, 6);
+	f[12] = 0x08, f[13] = 0x06;
+	f[14] = 0, f[15] = 1, f[16] = 8, f[17] = 0, f[18] = 6, f[19] = 4;
+	f[20] = (uint8_t)(op >> 8), f[21] = (uint8_t)op;
+	memcpy(f + 22, sha, 6);
+	for (int b = 0; b < 4; b++) {
+		f[28 + b] = (uint8_t)(sip >> (24 - 8 * b));
+		f[38 + b] = (uint8_t)(tip >> (24 - 8 * b));
+	}
+	memcpy(to, f, sizeof(f));
+	return m;
+}
+
+/* {"ip": ..., "type": ..., "mac": ...} of ip among switch sw's neighbours,
+ * through control (a new reference, or NULL). */
+static json_t *
+neighbor_of(const char *sw, const char *ip)
+{
+	char line[128];
+	snprintf(line, sizeof(line), "{\"cmd\": \"show_neighbors\", \"switch\": \"%s\"}", sw);
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
+	json_t *r = json_loads(reply, 0, NULL), *found = NULL, *e;
+	size_t i;
+	free(reply);
+	json_array_foreach(json_object_get(json_object_get(r, "result"), "entries"), i, e)
+		if (strcmp(json_string_value(json_object_get(e, "ip")), ip) == 0)
+			found = json_incref(e);
+	json_decref(r);
+	return found;
+}
+
+static void
+free_ring(struct rte_ring *r)
+{
+	struct rte_mbuf *m[64];
+	unsigned k;
+	while ((k = rte_ring_dequeue_burst(r, (void **)m, 64, NULL)) > 0)
+		rte_pktmbuf_free_bulk(m, k);
+}
+
+/*
+ * Real hosts on device ports (host_devices with no MAC): the generated
+ * config gives them none, their leaves learn them.  A frame to leaf3-0
+ * before it spoke is dropped (neighbor_unresolved) and leaf3 asks for it
+ * by ARP on its host port; the host's ARP reply is learned, and the next
+ * frames reach it at its own MAC.  Host leaf0-0 announces itself with a
+ * gratuitous ARP (never asked, never asking the switch): leaf0 learns it
+ * too, since the config names it, and traffic back reaches it with no ARP.
+ */
+static void
+test_real_hosts_learned(void **state)
+{
+	static const unsigned leaves[LEAVES] = { 0, 1, 2, 3 };
+	static const uint8_t mac_a[6] = { 0x02, 0x42, 0, 0, 0, 0x0a };
+	static const uint8_t mac_b[6] = { 0x02, 0x42, 0, 0, 0, 0x0b };
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const uint8_t leaf3_mac[6] = { 2, 0x1f, 0, 3, 0, 0 };
+	struct rte_mbuf *out[N_PKTS + 1];
+	aif_time_ns now = 0;
+	unsigned k;
+
+	(void)state;
+	F.dst_ip = 0x0a030002; /* leaf3-0 */
+	build_from(learn_json, leaves, 0);
+	json_t *nb = neighbor_of("leaf3", "10.3.0.2");
+	assert_non_null(nb);
+	assert_string_equal(json_string_value(json_object_get(nb, "type")), "unresolved");
+	assert_true(json_is_true(json_object_get(nb, "configured")));
+	json_decref(nb);
+
+	/* before leaf3-0 has spoken: dropped at leaf3, which asks for it */
+	assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame(49152)), 0);
+	run_to(&now, 10000);
+	k = rte_ring_dequeue_burst(F.tx[3], (void **)out, N_PKTS, NULL);
+	assert_int_equal(k, 1);
+	const uint8_t *f = rte_pktmbuf_mtod(out[0], const uint8_t *);
+	assert_memory_equal(f, bcast, 6);
+	assert_memory_equal(f + 6, leaf3_mac, 6);
+	assert_int_equal(f[12], 0x08);
+	assert_int_equal(f[13], 0x06);
+	assert_int_equal(f[21], 1); /* request: who has 10.3.0.2? tell 10.3.0.1 */
+	static const uint8_t who[4] = { 10, 3, 0, 2 }, tell[4] = { 10, 3, 0, 1 };
+	assert_memory_equal(f + 38, who, 4);
+	assert_memory_equal(f + 28, tell, 4);
+	rte_pktmbuf_free(out[0]);
+	uint64_t unresolved = 0; /* counted on the uplink it came by */
+	for (uint16_t p = 0; p < F.fab.sw[3]->n_ports; p++) {
+		struct aif_port_ctr c;
+		aif_switch_port_counters(F.fab.sw[3], p, &c);
+		unresolved += c.drops[AIF_DROP_NEIGH_UNRESOLVED];
+	}
+	assert_int_equal(unresolved, 1);
+
+	/* the host answers: learned */
+	assert_int_equal(rte_ring_enqueue(F.rx[3], arp_frame(2, leaf3_mac, mac_b, 0x0a030002,
+							     0x0a030001)), 0);
+	run_to(&now, 20000);
+	nb = neighbor_of("leaf3", "10.3.0.2");
+	assert_string_equal(json_string_value(json_object_get(nb, "type")), "learned");
+	assert_string_equal(json_string_value(json_object_get(nb, "mac")), "02:42:00:00:00:0b");
+	json_decref(nb);
+
+	/* now the frames reach it, at its own MAC */
+	for (uint16_t i = 0; i < N_PKTS; i++)
+		assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame((uint16_t)(49152 + i))), 0);
+	run_to(&now, 100000);
+	k = rte_ring_dequeue_burst(F.tx[3], (void **)out, N_PKTS + 1, NULL);
+	assert_int_equal(k, N_PKTS);
+	for (unsigned i = 0; i < k; i++) {
+		f = rte_pktmbuf_mtod(out[i], const uint8_t *);
+		assert_memory_equal(f, mac_b, 6);
+		assert_int_equal(f[14 + 8], 61);
+		rte_pktmbuf_free(out[i]);
+	}
+
+	/* a load undone (every switch gives back what it took: no params) keeps
+	 * the hosts the running config names, learned or not yet */
+	aif_switch_gc_neighbors(F.fab.sw[0], F.fab.sw[0]->tables, NULL);
+	aif_switch_gc_neighbors(F.fab.sw[3], F.fab.sw[3]->tables, NULL);
+	nb = neighbor_of("leaf3", "10.3.0.2");
+	assert_true(json_is_true(json_object_get(nb, "configured")));
+	assert_string_equal(json_string_value(json_object_get(nb, "type")), "learned");
+	json_decref(nb);
+	nb = neighbor_of("leaf0", "10.0.0.2");
+	assert_non_null(nb);
+	assert_true(json_is_true(json_object_get(nb, "configured")));
+	json_decref(nb);
+
+	/* leaf0-0's gratuitous ARP: who has 10.0.0.2, from 10.0.0.2, broadcast */
+	assert_int_equal(rte_ring_enqueue(F.rx[0], arp_frame(1, bcast, mac_a, 0x0a000002,
+							     0x0a000002)), 0);
+	run_to(&now, 110000);
+	nb = neighbor_of("leaf0", "10.0.0.2");
+	assert_string_equal(json_string_value(json_object_get(nb, "type")), "learned");
+	assert_string_equal(json_string_value(json_object_get(nb, "mac")), "02:42:00:00:00:0a");
+	json_decref(nb);
+	free_ring(F.tx[0]);
+	F.dst_ip = 0x0a000002;
+	assert_int_equal(rte_ring_enqueue(F.rx[3], udp_from(3, 49152, 0)), 0);
+	run_to(&now, 200000);
+	k = rte_ring_dequeue_burst(F.tx[0], (void **)out, N_PKTS + 1, NULL);
+	assert_int_equal(k, 1); /* the frame itself, no ARP request first */
+	f = rte_pktmbuf_mtod(out[0], const uint8_t *);
+	assert_memory_equal(f, mac_a, 6);
+	assert_int_equal(f[12], 0x08);
+	assert_int_equal(f[13], 0x00);
+	rte_pktmbuf_free(out[0]);
+	unbuild();
+}
+
+/*
+ * traceroute from leaf0-0 to leaf3-0: probes with TTL 1, 2, 3 come back
+ * to the host as ICMP time exceeded from leaf0 (10.0.0.1, its port on the
+ * host's subnet), from the spine the flow crossed (its port facing leaf0)
+ * and from leaf3 (its uplink from that spine), each having come back
+ * through the switches before it (TTL 64, 63, 62 at the host); a probe
+ * with TTL 4 reaches leaf3-0 with TTL 1.
+ */
+static void
+test_traceroute(void **state)
+{
+	struct rte_mbuf *out[8];
+	aif_time_ns now = 0;
+	uint32_t from[4] = { 0 };
+	uint8_t ttl_back[4] = { 0 };
+
+	(void)state;
+	build(0);
+	for (uint8_t ttl = 1; ttl <= 4; ttl++) {
+		struct rte_mbuf *m = udp_frame(33434);
+		uint8_t *ip = rte_pktmbuf_mtod_offset(m, uint8_t *, 14);
+		ip[8] = ttl;
+		((struct rte_ipv4_hdr *)ip)->hdr_checksum = 0;
+		((struct rte_ipv4_hdr *)ip)->hdr_checksum = rte_ipv4_cksum((struct rte_ipv4_hdr *)ip);
+		assert_int_equal(rte_ring_enqueue(F.rx[0], m), 0);
+		run_to(&now, now + 20000);
+		unsigned k = rte_ring_dequeue_burst(ttl < 4 ? F.tx[0] : F.tx[3], (void **)out, 8, NULL);
+		assert_int_equal(k, 1);
+		const uint8_t *f = rte_pktmbuf_mtod(out[0], const uint8_t *);
+		if (ttl < 4) {
+			assert_int_equal(f[14 + 9], 1);   /* ICMP */
+			assert_int_equal(f[34], 11);      /* time exceeded */
+			assert_int_equal(f[34 + 8 + 9], 17); /* quoting the UDP probe */
+			from[ttl - 1] = rte_be_to_cpu_32(((const struct rte_ipv4_hdr *)(f + 14))->src_addr);
+			ttl_back[ttl - 1] = f[14 + 8];
+		} else {
+			assert_int_equal(f[14 + 8], 1);
+		}
+		rte_pktmbuf_free(out[0]);
+	}
+	print_message("hops: %08x %08x %08x\n", from[0], from[1], from[2]);
+	assert_int_equal(from[0], 0x0a000001);
+	/* leaf i to spine s is link i * 2 + s: 172.16.0.(2k) at the leaf, +1 at the spine */
+	assert_true(from[1] == 0xac100001 || from[1] == 0xac100003);
+	unsigned s = (from[1] & 0xff) == 1 ? 0 : 1;
+	assert_int_equal(from[2], 0xac100000u + 2 * (3 * 2 + s));
+	assert_int_equal(ttl_back[0], 64);
+	assert_int_equal(ttl_back[1], 63);
+	assert_int_equal(ttl_back[2], 62);
+	/* counted where the probes expired */
+	struct aif_port_ctr c;
+	aif_switch_port_counters(F.fab.sw[0], 0, &c);
+	assert_int_equal(c.icmp_time_exceeded, 1);
+	unbuild();
+}
+
+/* Control's reply to line (a new reference). */
+static json_t *
+ctl(const char *line)
+{
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
+	json_t *r = json_loads(reply, 0, NULL);
+	free(reply);
+	assert_non_null(r);
+	return r;
+}
+
+/*
+ * The generated fabric through control: status names all six switches; a
+ * load of the same topology with other uplink rates is refused, saying
+ * which link and why, and the links keep their rates; the same topology
+ * again loads, naming every switch.
+ */
+static void
+test_load_generated(void **state)
+{
+	static char line[4096];
+	json_t *r;
+
+	(void)state;
+	build(0);
+	r = ctl("{\"cmd\": \"status\"}");
+	json_t *names = json_object_get(json_object_get(r, "result"), "switches");
+	assert_int_equal(json_array_size(names), 6);
+	assert_string_equal(json_string_value(json_array_get(names, 5)), "spine1");
+	json_decref(r);
+
+	const char *at = strstr(config_json, "\"uplink_gbps\": 100");
+	assert_non_null(at);
+	snprintf(line, sizeof(line), "{\"cmd\": \"load\", \"config\": %.*s\"uplink_gbps\": 40%s}",
+		 (int)(at - config_json), config_json, at + strlen("\"uplink_gbps\": 100"));
+	r = ctl(line);
+	assert_false(json_is_true(json_object_get(r, "ok")));
+	assert_string_equal(json_string_value(json_object_get(r, "error")),
+			    "$.links[0].rate_gbps: 40 Gb/s (as $.topology generates them), the "
+			    "running link leaf0:u0-spine0:d0 runs at 100 Gb/s: a link's rate is set "
+			    "when the fabric starts (restart to change it)");
+	json_decref(r);
+	for (uint32_t k = 0; k < F.fab.n_links; k++)
+		assert_int_equal(F.fab.link[k]->p.rate_bps, 100000000000ull);
+
+	snprintf(line, sizeof(line), "{\"cmd\": \"load\", \"config\": %s}", config_json);
+	r = ctl(line);
+	assert_true(json_is_true(json_object_get(r, "ok")));
+	json_t *sws = json_object_get(json_object_get(r, "result"), "switches");
+	assert_int_equal(json_array_size(sws), 6);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(sws, 4), "switch")),
+			    "spine0");
+	json_decref(r);
+	unbuild();
+}
 
 #define INCAST_BUDGET 1500      /* frames per sender */
 #define INCAST_GAP_NS 100       /* a sender's frames: ~83 Gb/s each */
@@ -578,8 +883,6 @@ test_spine_link_failure(void **state)
 
 	(void)state;
 	build(0);
-	F.ctl.links = F.fab.link;
-	F.ctl.n_links = F.fab.n_links;
 	int k = aif_ctl_find_link(&F.ctl, "leaf0:u0");
 	assert_true(k >= 0);
 	u0 = F.fab.link[k];
@@ -637,8 +940,6 @@ test_spine_link_failure(void **state)
 						 F.fab.sw[i]->ports[p].name, (unsigned long)c.drops[r],
 						 aif_drop_name(r));
 		}
-	F.ctl.links = NULL;
-	F.ctl.n_links = 0;
 	unbuild();
 }
 
@@ -647,6 +948,9 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_to_leaf),
+		cmocka_unit_test(test_real_hosts_learned),
+		cmocka_unit_test(test_traceroute),
+		cmocka_unit_test(test_load_generated),
 		cmocka_unit_test(test_incast_pfc),
 		cmocka_unit_test(test_fat_tree_forwarding),
 		cmocka_unit_test(test_spine_link_failure),

@@ -914,8 +914,10 @@ static const struct bad_case bad_cases[] = {
 	{ SWT(",'neighbors':[{'ip':'10.0.0.2','mac':'02:00:00:00:00:05','port':'p0'}]",
 	      ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2','mac':'02:00:00:00:00:02'}]"),
 	  "$.hosts[0].ip: 10.0.0.2 is already a neighbor on switch s0" },
-	{ SWT("", ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2'}]"),
-	  "$.hosts[0].mac: required field is missing" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','addresses':['10.0.0.1/24']}]}],"
+	  "'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2'}]}",
+	  "$.hosts[0].mac: required for a host on a port without a device (port s0:p0); "
+	  "without it the switch learns a real host's MAC from its ARP/ND" },
 	/* links */
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p9'}]"), "$.links[0].b: unknown port 'p9' on switch s1" },
 	{ TWO(",'links':[{'a':'s0p0','b':'s1:p0'}]"),
@@ -1145,6 +1147,29 @@ test_read_at(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* A host without "mac" on a device port: a neighbour whose MAC is learned. */
+static void
+test_host_learned(void **state)
+{
+	struct aif_config *cfg;
+	const struct aif_switch_params *sw;
+
+	(void)state;
+	cfg = parse_ok(SWT("", ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2'},"
+			   "{'name':'h1','switch':'s0','port':'p0','ip':'10.0.0.3',"
+			   "'mac':'02:00:00:00:00:03'}]"));
+	sw = &cfg->switches[0];
+	assert_int_equal(cfg->n_hosts, 2);
+	assert_true(cfg->hosts[0].learned);
+	assert_false(cfg->hosts[1].learned);
+	assert_int_equal(sw->n_neighbors, 2);
+	assert_string_equal(fmt_ip(&sw->neighbors[0].ip), "10.0.0.2");
+	assert_true(sw->neighbors[0].learned);
+	assert_false(sw->neighbors[1].learned);
+	assert_int_equal(sw->neighbors[1].mac.b[5], 3);
+	aif_config_free(cfg);
+}
+
 static void
 test_hash_field_names(void **state)
 {
@@ -1177,6 +1202,7 @@ main(void)
 		cmocka_unit_test(test_load_file_missing),
 		cmocka_unit_test(test_read_file_nul_terminated),
 		cmocka_unit_test(test_read_at),
+		cmocka_unit_test(test_host_learned),
 		cmocka_unit_test(test_hash_field_names),
 	};
 

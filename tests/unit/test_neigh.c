@@ -2,7 +2,8 @@
 /*
  * Neighbour table (dataplane/neigh.c), on its own, in virtual time:
  *   - learning: an unknown host is added only when it talked to the switch
- *     (create), a known one is refreshed, a static one keeps its MAC;
+ *     (create), a known one is refreshed, a static one keeps its MAC; one
+ *     made unresolved again is resolved by the next it says;
  *   - aging: reachable -> stale (the slot word's stale bit) after
  *     reachable_s, removed stale_s later, except a pinned (configured) one;
  *   - max_learned: then the oldest stale entry gives its place, or, none
@@ -110,6 +111,34 @@ test_learn_refresh_static(void **state)
 	assert_int_equal(aif_neigh_learn(nb, &c, &mac_b, 1, false, &p, S(3)), nh);
 	assert_true(aif_neigh_read(nb, nh) & AIF_NEIGH_VALID);
 	assert_int_equal(nb->n_learned, 2);
+}
+
+/* A static entry the config now leaves to be learned: its MAC is
+ * forgotten, its slot kept; a gratuitous ARP (not to the switch) then
+ * resolves it, as for any configured entry. */
+static void
+test_unresolve(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	struct aif_ip a = HOST(1);
+	struct aif_mac mac;
+	uint16_t port;
+
+	(void)state;
+	uint32_t s = aif_neigh_get(nb, &a, 1);
+	aif_neigh_set(nb, s, &mac_a, 1, AIF_NEIGH_STATIC, S(1));
+	aif_neigh_unresolve(nb, s);
+	assert_int_equal(aif_neigh_read(nb, s), 0);
+	assert_int_equal(nb->meta[s].type, AIF_NEIGH_UNRESOLVED);
+	assert_int_equal(aif_neigh_find(nb, &a), s);
+	assert_int_equal(aif_neigh_learn(nb, &a, &mac_b, 1, false, &p, S(2)), s);
+	aif_neigh_unpack(aif_neigh_read(nb, s), &mac, &port);
+	assert_memory_equal(&mac, &mac_b, 6);
+	assert_int_equal(nb->meta[s].type, AIF_NEIGH_LEARNED);
+	/* a learned one (not configured) counts no more once unresolved */
+	assert_int_equal(nb->n_learned, 1);
+	aif_neigh_unresolve(nb, s);
+	assert_int_equal(nb->n_learned, 0);
 }
 
 static void
@@ -267,6 +296,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_learn_refresh_static),
+		T(test_unresolve),
 		T(test_aging),
 		T(test_max_learned),
 		T(test_configured_first),

@@ -4,7 +4,8 @@
  * reader: a generated leaf-spine has the switches, ports, links and hosts
  * it should, and routes over all shortest paths (a leaf reaches another
  * leaf's hosts through every spine, a spine through the one leaf), with
- * one group per set of next hops.
+ * one group per set of next hops; hosts on real devices are learned, the
+ * emulated ones get a MAC.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -93,6 +94,47 @@ test_leaf_spine_4x2(void **state)
 	aif_config_free(cfg);
 }
 
+/*
+ * Who gets a MAC of ours: a host on a real device (af_packet here) has none,
+ * its switch learns it from the host's ARP; a net_pcap port's host and a
+ * host with no device have one (nothing there answers ARP); a MAC and an
+ * address given in host_devices are the host's.
+ */
+static void
+test_host_macs(void **state)
+{
+	struct aif_config *cfg = parse_ok(
+		"{\"topology\": {\"leaf_spine\": {\"leaves\": 2, \"spines\": 1,"
+		" \"hosts_per_leaf\": 2, \"host_devices\": [\"net_af_packet0\", \"net_pcap1\","
+		" {\"device\": \"net_af_packet2\", \"mac\": \"02:42:ac:11:00:09\","
+		" \"ip\": \"10.1.0.9\"}]}}}");
+	const struct aif_switch_params *leaf0 = &cfg->switches[0], *leaf1 = &cfg->switches[1];
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cfg->n_hosts, 4);
+	/* leaf0-0 on an af_packet veth: learned, a configured neighbour */
+	assert_true(cfg->hosts[0].learned);
+	assert_true(leaf0->neighbors[leaf0->n_neighbors - 2].learned);
+	assert_string_equal(aif_ip_fmt(&leaf0->neighbors[leaf0->n_neighbors - 2].ip, buf,
+				       sizeof(buf)), "10.0.0.2");
+	/* leaf0-1 on a pcap file: ours */
+	assert_false(cfg->hosts[1].learned);
+	assert_string_equal(aif_mac_fmt(&cfg->hosts[1].mac, buf, sizeof(buf)),
+			    "02:0a:00:00:01:02");
+	/* leaf1-0: given, at the address given */
+	assert_false(cfg->hosts[2].learned);
+	assert_string_equal(aif_mac_fmt(&cfg->hosts[2].mac, buf, sizeof(buf)),
+			    "02:42:ac:11:00:09");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[2].ip, buf, sizeof(buf)), "10.1.0.9");
+	assert_string_equal(leaf1->ports[0].device, "net_af_packet2");
+	/* leaf1-1: no device, a virtual host: ours */
+	assert_false(cfg->hosts[3].learned);
+	assert_string_equal(aif_mac_fmt(&cfg->hosts[3].mac, buf, sizeof(buf)),
+			    "02:0a:00:01:01:02");
+	aif_config_free(cfg);
+}
+
 /* A link down in the generator: no path through it, on any switch; the
  * link comes out with "up": false; the generator's source is kept. */
 static void
@@ -153,6 +195,26 @@ test_leaf_spine_errors(void **state)
 		  "$.topology.leaf_spine.planes: must be an integer 1..8" },
 		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [\"a\", \"b\", \"c\"]}}}",
 		  "$.topology.leaf_spine.host_devices: more devices than host ports" },
+		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [7]}}}",
+		  "$.topology.leaf_spine.host_devices[0]: must be a device name, or an object "
+		  "{\"device\", \"mac\", \"ip\"}" },
+		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [{\"mac\": \"02:00:00:00:00:01\"}]}}}",
+		  "$.topology.leaf_spine.host_devices[0].device: required: the host port's device name" },
+		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [\"d0\", {\"device\": \"d1\","
+		  " \"mac\": \"01:00:5e:00:00:01\"}]}}}",
+		  "$.topology.leaf_spine.host_devices[1].mac: must be a unicast, non-zero MAC "
+		  "(\"02:00:00:00:00:02\")" },
+		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [{\"device\": \"d0\","
+		  " \"ip\": \"10.0.1.2\"}]}}}",
+		  "$.topology.leaf_spine.host_devices[0].ip: must be an IPv4 address in 10.0.0.0/24 "
+		  "other than the network, the switch's .1 and the broadcast" },
+		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [{\"device\": \"d0\","
+		  " \"ip\": \"10.0.0.1\"}]}}}",
+		  "$.topology.leaf_spine.host_devices[0].ip: must be an IPv4 address in 10.0.0.0/24 "
+		  "other than the network, the switch's .1 and the broadcast" },
+		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [{\"device\": \"d0\","
+		  " \"port\": 1}]}}}",
+		  "$.topology.leaf_spine.host_devices[0].port: unknown field (device, mac, ip)" },
 		{ "{\"topology\": {\"leaf_spine\": {}}, \"switches\": []}",
 		  "$.topology: generates switches, links and hosts: the file cannot give them too" },
 		{ "{\"topology\": {\"leaf_spine\": {\"policy\": \"gold\"}}}",
@@ -236,6 +298,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_spine_4x2),
 		cmocka_unit_test(test_leaf_spine_errors),
+		cmocka_unit_test(test_host_macs),
 		cmocka_unit_test(test_leaf_spine_down_link),
 		cmocka_unit_test(test_fat_tree_k4),
 		cmocka_unit_test(test_leaf_spine_planes),

@@ -378,8 +378,8 @@ aif_lb_test_main(int argc, char **argv)
 	}
 	printf("program %s (%s): %u instructions, %s%s%s%s, flow table %u entries\n", p->name,
 	       p->section, p->n_insns, p->jit != NULL ? "x86-64 JIT" : "interpreter",
-	       p->interp_why[0] ? " (" : "", p->interp_why,
-	       p->interp_why[0] ? ", which DPDK's JIT encodes wrongly)" : "", p->table_size);
+	       p->interp_why[0] ? " (" : "", p->interp_why, p->interp_why[0] ? ")" : "",
+	       p->table_size);
 	printf("trace: %u packets%s, %.3f ms; group of %lu members on %.0f Gb/s ports\n",
 	       tr.n, pcap != NULL ? "" : " (generated)",
 	       (double)(tr.t[tr.n - 1] - tr.t[0]) / 1e6, members, gbps);

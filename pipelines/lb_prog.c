@@ -106,6 +106,18 @@ h_table_entry(uint64_t i, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 	return (uint64_t)(uintptr_t)entry_at(i);
 }
 
+/* By id, for the interpreter (lb_prog_interp.c). */
+aif_lb_helper_fn *const aif_lb_prog_helpers[AIF_LB_HELPER_MAX + 1] = {
+	[AIF_LB_HELPER_RANDOM] = h_random,
+	[AIF_LB_HELPER_RANDOM_BELOW] = h_random_below,
+	[AIF_LB_HELPER_TABLE_READ] = h_table_read,
+	[AIF_LB_HELPER_TABLE_WRITE] = h_table_write,
+	[AIF_LB_HELPER_TABLE_TOUCH] = h_table_touch,
+	[AIF_LB_HELPER_COUNTER_ADD] = h_counter_add,
+	[AIF_LB_HELPER_BUCKET] = h_bucket,
+	[AIF_LB_HELPER_TABLE_ENTRY] = h_table_entry,
+};
+
 #define RAW8 { .type = RTE_BPF_ARG_RAW, .size = sizeof(uint64_t) }
 
 /* xsym[id - 1] is helper id (the loader rewrites call ids to indices). */
@@ -250,13 +262,55 @@ validator_pc(char *log)
 	return pc;
 }
 
+/*
+ * rte_bpf's validator and JIT for a checked program, when the JIT encodes
+ * all of it right and the validator's path-by-path walk stays short: the
+ * JIT-compiled function, or NULL with why not in why.
+ */
+static struct rte_bpf *
+jit_compile(const uint64_t *insns, uint32_t n, const struct aif_lb_prog_check *chk,
+	    char *why, size_t why_len)
+{
+	char log[512];
+
+	if (!chk->jit_ok) {
+		snprintf(why, why_len, "%s", chk->jit_why);
+		return NULL;
+	}
+	if (chk->path_work > AIF_LB_PROG_JIT_PATH_WORK) {
+		snprintf(why, why_len, "%llu instructions along its paths, more than the %u "
+			 "DPDK's validator walks before the JIT", (unsigned long long)chk->path_work,
+			 AIF_LB_PROG_JIT_PATH_WORK);
+		return NULL;
+	}
+	uint64_t *v = malloc((size_t)n * sizeof(*v));
+	if (v == NULL) {
+		snprintf(why, why_len, "out of memory for the JIT");
+		return NULL;
+	}
+	memcpy(v, insns, (size_t)n * sizeof(*v));
+	calls_to_indices(v, n);
+	struct rte_bpf_prm prm = {
+		.ins = (const struct ebpf_insn *)v, .nb_ins = n,
+		.xsym = helpers, .nb_xsym = RTE_DIM(helpers),
+		.prog_arg = { .type = RTE_BPF_ARG_PTR, .size = sizeof(struct aif_lb_prog_ctx) },
+	};
+	struct rte_bpf *b = bpf_load_logged(&prm, log, sizeof(log));
+	free(v);
+	if (b == NULL) {
+		validator_pc(log);
+		snprintf(why, why_len, "rte_bpf's validator: %s", log[0] ? log :
+			 rte_strerror(rte_errno));
+	}
+	return b;
+}
+
 struct aif_lb_prog *
 aif_lb_prog_load_insns(uint64_t *insns, uint32_t n, const char *section, const char *name,
 		       uint32_t table_size, char *err, size_t err_len)
 {
 	struct aif_lb_prog_check chk;
 	struct aif_lb_prog *p;
-	char log[512];
 
 	if (table_size == 0)
 		table_size = AIF_LB_PROG_TABLE_DEFAULT;
@@ -267,40 +321,25 @@ aif_lb_prog_load_insns(uint64_t *insns, uint32_t n, const char *section, const c
 	}
 	if (aif_lb_prog_check_insns(insns, n, section, &chk, err, err_len) != 0)
 		return NULL;
-	calls_to_indices(insns, n);
-	struct rte_bpf_prm prm = {
-		.ins = (const struct ebpf_insn *)insns, .nb_ins = n,
-		.xsym = helpers, .nb_xsym = RTE_DIM(helpers),
-		.prog_arg = { .type = RTE_BPF_ARG_PTR, .size = sizeof(struct aif_lb_prog_ctx) },
-	};
-	struct rte_bpf *b = bpf_load_logged(&prm, log, sizeof(log));
-	if (b == NULL) {
-		long pc = validator_pc(log);
-		if (pc >= 0)
-			snprintf(err, err_len, "section %s: instruction %ld: %s (rte_bpf's validator)",
-				 section, pc, log[0] ? log : rte_strerror(rte_errno));
-		else
-			snprintf(err, err_len, "section %s: %s (rte_bpf's validator)", section,
-				 log[0] ? log : rte_strerror(rte_errno));
-		return NULL;
-	}
 	p = calloc(1, sizeof(*p));
-	if (p == NULL) {
-		rte_bpf_destroy(b);
+	if (p == NULL || (p->insns = malloc((size_t)n * sizeof(*insns))) == NULL) {
+		free(p);
 		snprintf(err, err_len, "out of memory");
 		return NULL;
 	}
+	memcpy(p->insns, insns, (size_t)n * sizeof(*insns));
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(p->section, sizeof(p->section), "%s", section);
 	p->n_insns = n;
 	p->table_size = table_size;
 	p->ctx_uses = chk.ctx_uses;
-	p->bpf = b;
-	snprintf(p->interp_why, sizeof(p->interp_why), "%s", chk.jit_ok ? "" : chk.jit_why);
+	p->bpf = jit_compile(insns, n, &chk, p->interp_why, sizeof(p->interp_why));
 	struct rte_bpf_jit jit;
-	if (chk.jit_ok && rte_bpf_get_jit(b, &jit) == 0 && jit.func != NULL) {
+	if (p->bpf != NULL && rte_bpf_get_jit(p->bpf, &jit) == 0 && jit.func != NULL) {
 		p->jit = jit.func;
 		p->jit_bytes = jit.sz;
+	} else if (p->bpf != NULL) {
+		snprintf(p->interp_why, sizeof(p->interp_why), "no JIT on this machine");
 	}
 	return p;
 }
@@ -362,13 +401,14 @@ aif_lb_prog_free(struct aif_lb_prog *p)
 	if (p == NULL)
 		return;
 	rte_bpf_destroy(p->bpf);
+	free(p->insns);
 	free(p);
 }
 
 uint64_t
 aif_lb_prog_interp(const struct aif_lb_prog *p, void *ctx)
 {
-	return rte_bpf_exec(p->bpf, ctx);
+	return aif_lb_prog_interp_run(p->insns, p->n_insns, ctx);
 }
 
 struct aif_lb_prog_state *

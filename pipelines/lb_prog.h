@@ -7,10 +7,12 @@
  * Loading (control thread, or the offline tester): libbpf reads the object
  * (lb_prog_elf.c); then our check (lb_prog_check.h: the shape of every
  * instruction and immediate, then a dataflow pass that decides memory
- * safety: pointer kinds and bounds per register and stack slot); then
- * DPDK's rte_bpf validator, then its JIT (x86-64; elsewhere, or where the
- * check found an instruction the JIT encodes wrongly, its interpreter).
- * A failure says the section, the instruction and the reason.
+ * safety: pointer kinds and bounds per register and stack slot).  A
+ * failure says the section, the instruction and the reason.  An accepted
+ * program runs on DPDK's x86-64 JIT (after rte_bpf's validator) when the
+ * JIT encodes all of it right and the validator's walk is short
+ * (AIF_LB_PROG_JIT_PATH_WORK), else on our interpreter (lb_prog_interp.c);
+ * interp_why says why.
  *
  * Running (worker, per packet): aif_lb_prog_ctx_group fills the group's
  * part of the context (members, up list, knobs) when the group or the step
@@ -42,6 +44,11 @@
 
 #define AIF_LB_PROG_NAME_MAX 64
 #define AIF_LB_PROG_TABLE_DEFAULT 4096 /* flow-table entries per worker */
+/* DPDK's validator walks a program path by path before its JIT compiles
+ * it (a least-loaded choice over 12 members unrolled: 0.9 s, over 16: more
+ * than a minute).  A program whose paths add up to more instructions than
+ * this runs on the interpreter instead (the check alone decides safety). */
+#define AIF_LB_PROG_JIT_PATH_WORK (1u << 15)
 
 /* Parts of the context a program reads (found at load): only those are
  * filled per packet (hash and now_ns always). */
@@ -59,8 +66,9 @@ struct aif_lb_prog {
 	uint32_t n_insns;
 	uint32_t table_size;         /* flow-table entries, a power of two */
 	uint32_t ctx_uses;           /* AIF_LB_CTX_*: what it reads */
-	struct rte_bpf *bpf;
-	uint64_t (*jit)(void *ctx);  /* NULL: rte_bpf's interpreter */
+	uint64_t *insns;             /* n_insns, helper calls by id (the interpreter's) */
+	struct rte_bpf *bpf;         /* rte_bpf's copy for the JIT, or NULL */
+	uint64_t (*jit)(void *ctx);  /* NULL: the interpreter (lb_prog_interp.c) */
 	size_t jit_bytes;
 	char interp_why[160];         /* why not the JIT, where the check said
 				      * so ("" otherwise) */
@@ -126,8 +134,14 @@ void aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m,
 /* The thread's environment for the helpers (lb_prog.c). */
 extern __thread struct aif_lb_prog_env *aif_lb_prog_cur;
 
-/* p run by rte_bpf's interpreter (no JIT here). */
+/* p run by the interpreter (lb_prog_interp.c). */
 uint64_t aif_lb_prog_interp(const struct aif_lb_prog *p, void *ctx);
+/* The interpreter: n checked instructions (helper calls by id) on ctx. */
+uint64_t aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx);
+
+/* A helper, and the helpers by id (lb_prog.c). */
+typedef uint64_t aif_lb_helper_fn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+extern aif_lb_helper_fn *const aif_lb_prog_helpers[AIF_LB_HELPER_MAX + 1];
 
 /* Run p on c: the member offset it returns (unchecked). */
 static inline uint64_t

@@ -218,19 +218,22 @@ jit_wrong(const struct ebpf_insn x)
 	bool reg = BPF_SRC(x.code) == BPF_X;
 
 	if (cls == BPF_JMP && op == BPF_JSET && !reg && x.imm >= -128 && x.imm <= 127)
-		return "a jset with an 8-bit immediate (a 1-byte immediate where 4 are read)";
+		return "a jset with an 8-bit immediate, which DPDK's JIT encodes wrongly (a 1-byte "
+		       "immediate where 4 are read)";
 	if (cls != BPF_ALU && cls != EBPF_ALU64)
 		return NULL;
 	if (reg && (op == BPF_DIV || op == BPF_MOD) && x.dst_reg == x.src_reg &&
 	    (x.dst_reg == 0 || x.dst_reg == 3))
-		return "a division of r0 or r3 by itself (the divisor is taken from a scratch "
-		       "register never set)";
+		return "r0 or r3 divided by itself, which DPDK's JIT encodes wrongly (the divisor "
+		       "taken from a scratch register never set)";
 	if (reg && (op == BPF_DIV || op == BPF_MOD) && cls == BPF_ALU && x.dst_reg != 0 &&
 	    x.src_reg != 0) /* (a divisor in r0 has a clear upper half: checked) */
-		return "a 32-bit division by a register (its zero test clears r0's upper half)";
+		return "a 32-bit division by a register, which DPDK's JIT encodes wrongly (its zero "
+		       "test clears r0's upper half)";
 	if (reg && (op == BPF_LSH || op == BPF_RSH || op == EBPF_ARSH) &&
 	    x.dst_reg == x.src_reg && x.dst_reg != 4)
-		return "a shift of a register by itself (it shifts r4 instead)";
+		return "a register shifted by itself, which DPDK's JIT encodes wrongly (it shifts "
+		       "r4 instead)";
 	return NULL;
 }
 
@@ -289,6 +292,9 @@ check_shape(struct checker *c)
 			break;
 		}
 		case BPF_JMP:
+			if ((op == EBPF_CALL || op == EBPF_EXIT) && !k)
+				return fail(c, "opcode 0x%02x is not a jump (a call or exit by "
+					    "register)", x.code);
 			if (op == EBPF_CALL) {
 				if (x.src_reg == PSEUDO_CALL)
 					return fail(c, "calls another eBPF function (not supported: "
@@ -1013,6 +1019,52 @@ out:
 	return rc;
 }
 
+/*
+ * What DPDK's validator would walk: it explores the program path by path
+ * (pruning only where a state repeats exactly), so its time grows with
+ * the sum of the lengths of the paths from the first instruction, which
+ * this counts (saturating at 2^62).  Jumps go forward: one pass from the
+ * end.
+ */
+static uint64_t
+path_work(const struct ebpf_insn *ins, uint32_t n)
+{
+	const uint64_t cap = 1ull << 62;
+	uint64_t *paths = calloc(n + 1, sizeof(*paths)), *work = calloc(n + 1, sizeof(*work));
+	uint64_t w = cap;
+
+	if (paths == NULL || work == NULL)
+		goto out;
+	for (uint32_t i = n; i-- > 0;) {
+		const struct ebpf_insn x = ins[i];
+		uint8_t cls = BPF_CLASS(x.code), op = BPF_OP(x.code);
+		uint32_t s[2] = { i + 1, UINT32_MAX };
+		if (second_half(ins, i))
+			continue;
+		if (x.code == (BPF_LD | BPF_IMM | EBPF_DW))
+			s[0] = i + 2;
+		else if (cls == BPF_JMP && op == EBPF_EXIT)
+			s[0] = UINT32_MAX;
+		else if (cls == BPF_JMP && op == BPF_JA)
+			s[0] = i + 1 + (uint32_t)x.off;
+		else if (cls == BPF_JMP && op != EBPF_CALL)
+			s[1] = i + 1 + (uint32_t)x.off;
+		uint64_t p = s[0] == UINT32_MAX ? 1 : 0, wk = 0;
+		for (int k = 0; k < 2; k++)
+			if (s[k] != UINT32_MAX && s[k] < n) {
+				p = p + paths[s[k]] > cap ? cap : p + paths[s[k]];
+				wk = wk + work[s[k]] > cap ? cap : wk + work[s[k]];
+			}
+		paths[i] = p;
+		work[i] = wk + p > cap ? cap : wk + p;
+	}
+	w = work[0];
+out:
+	free(paths);
+	free(work);
+	return w;
+}
+
 int
 aif_lb_prog_check_insns(const uint64_t *insns, uint32_t n, const char *sec,
 			struct aif_lb_prog_check *out, char *err, size_t err_len)
@@ -1035,5 +1087,6 @@ aif_lb_prog_check_insns(const uint64_t *insns, uint32_t n, const char *sec,
 	}
 	if (check_shape(&c) != 0 || check_flow(&c) != 0)
 		return -1;
+	out->path_work = path_work(c.ins, n);
 	return 0;
 }

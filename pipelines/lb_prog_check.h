@@ -60,6 +60,8 @@ struct aif_lb_prog_check {
 	uint32_t ctx_uses; /* AIF_LB_CTX_* parts of the context it reads */
 	int jit_ok;        /* 0: run it on the interpreter (see jit_why) */
 	char jit_why[160];
+	uint64_t path_work; /* the sum of the lengths of its paths: what DPDK's
+			     * validator walks (saturates at 2^62) */
 };
 
 /*

@@ -8,11 +8,11 @@
  *                 access against what a loaded program may touch: the
  *                 context (reads), its 512-byte stack (bytes it wrote),
  *                 the 16 bytes of each flow-table entry a helper handed it;
- *   rte_bpf's interpreter, and its x86-64 JIT where the check allowed it,
- *                 on a thread whose stack has guard pages, with the
- *                 context read-only between guard pages (at a page's end,
- *                 then at a page's start) and the flow table between
- *                 guard pages.
+ *   the interpreter the switch runs (lb_prog_interp.c), and DPDK's x86-64
+ *                 JIT where the loader chose it, on a thread whose stack
+ *                 has guard pages, with the context read-only between
+ *                 guard pages (at a page's end, then at a page's start)
+ *                 and the flow table between guard pages.
  *
  * Any access outside, any fault, or any difference in the answer, the
  * flow table, the counters or the random numbers drawn aborts: a finding.
@@ -20,6 +20,9 @@
  * Input: an eBPF object (starting with the ELF magic: its only program), or
  * raw instructions, 8 bytes each (helper calls by id).  The group's size,
  * members up, queues and the packet come from a hash of the input.
+ *
+ * A load that takes long (DPDK's validator walking paths) shows as a
+ * libFuzzer timeout.
  *
  *   build-fuzz/tests/fuzz_lb_prog -max_total_time=60 CORPUS_DIR SEED_DIR
  */
@@ -404,7 +407,7 @@ oracle_run(struct oracle *o)
 	return 0;
 }
 
-/* ---- rte_bpf's runs, on a thread with a guarded stack ---- */
+/* ---- the switch's runs, on a thread with a guarded stack ---- */
 
 struct job {
 	const struct aif_lb_prog *p;
@@ -423,7 +426,7 @@ job_run(void *arg)
 }
 
 static void
-run_rte(struct aif_lb_prog *p, bool jit, int where, struct outcome *out)
+run_switch(struct aif_lb_prog *p, bool jit, int where, struct outcome *out)
 {
 	uint64_t (*fn)(void *) = p->jit;
 	struct aif_lb_prog_state st = { .table = W.table, .table_mask = TABLE_SIZE - 1 };
@@ -534,13 +537,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n_jit += p->jit != NULL;
 	world_draw(fnv(data, size), TABLE_SIZE);
 	run_oracle((const struct ebpf_insn *)orig, n, &o1);
-	run_rte(p, false, 1, &o2);
-	same("the oracle", &o1, "rte_bpf's interpreter", &o2);
+	run_switch(p, false, 1, &o2);
+	same("the oracle", &o1, "the interpreter", &o2);
 	if (p->jit != NULL) {
-		run_rte(p, true, 0, &o3);
-		same("rte_bpf's interpreter", &o2, "the JIT", &o3);
-		run_rte(p, true, 1, &o3);
-		same("rte_bpf's interpreter", &o2, "the JIT", &o3);
+		run_switch(p, true, 0, &o3);
+		same("the interpreter", &o2, "the JIT", &o3);
+		run_switch(p, true, 1, &o3);
+		same("the interpreter", &o2, "the JIT", &o3);
 	}
 	aif_lb_prog_free(p);
 out:

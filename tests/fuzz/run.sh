@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Fuzz the load-balancing program loader and runs for a bounded time
 # (tests/fuzz/fuzz_lb_prog.c, built with -Dfuzz=true under ASan+UBSan), from
-# the seed corpus of the example and test programs.  Exit 0 when libFuzzer
-# found nothing: no escape from the sandbox, no fault, the JIT, rte_bpf's
-# interpreter and the checking oracle agreeing on every program loaded.
+# the seed corpus of the example and test programs and the inputs of past
+# findings (tests/fuzz/regressions/).  Exit 0 when libFuzzer found nothing:
+# no escape from the sandbox, no fault, the JIT, the switch's interpreter and
+# the checking oracle agreeing on every program loaded, no load taking more
+# than 10 s.
 #   tests/fuzz/run.sh BUILD_DIR [SECONDS]      (default 60)
 # A finding is kept in BUILD_DIR/fuzz-findings/ with the input that made it.
 set -uo pipefail
@@ -18,7 +20,7 @@ trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/corpus" "$BUILD/fuzz-findings"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	timeout -k 10 $((SECS + 120)) "$FUZZ" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=4096 \
-	-print_final_stats=1 -artifact_prefix="$BUILD/fuzz-findings/" "$T/corpus" "$T/seeds" \
+	-print_final_stats=1 -artifact_prefix="$BUILD/fuzz-findings/" "$T/corpus" "$T/seeds" "$HERE/regressions" \
 	> "$T/log" 2>&1
 rc=$?
 grep -E '^fuzz_lb_prog:|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$T/log"

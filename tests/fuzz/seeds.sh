@@ -9,7 +9,7 @@ BUILD=$1 OUT=$2
 mkdir -p "$OUT"
 n=0
 for o in "$BUILD"/examples/lb/*.o "$BUILD"/tests/bad.o "$BUILD"/tests/hostile.o \
-	"$BUILD"/tests/spill.o "$BUILD"/tests/global.o; do
+	"$BUILD"/tests/spill.o "$BUILD"/tests/least.o "$BUILD"/tests/global.o; do
 	[ -f "$o" ] || continue
 	b=$(basename "$o" .o)
 	cp "$o" "$OUT/$b.o"

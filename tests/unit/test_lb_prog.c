@@ -491,6 +491,49 @@ test_spilled_entry_pointer(void **state)
 	aif_lb_prog_free(p);
 }
 
+/*
+ * A least-loaded choice over 16 members, unrolled: DPDK's validator would
+ * walk its 2^15 paths for more than a minute.  It loads at once, on the
+ * interpreter (saying why), and picks the shortest queue.
+ */
+static void
+test_many_paths_interpreted(void **state)
+{
+	(void)state;
+	struct aif_lb_prog *p = load("least", "least16");
+
+	if (p == NULL)
+		fail_msg("refused: %s", err);
+	assert_null(p->jit);
+	assert_non_null(strstr(p->interp_why, "instructions along its paths"));
+	struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
+	struct grp *x = grp_new(16);
+	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
+	struct aif_rng r, prng;
+	struct aif_lb_prog_env env = { .st = st, .rng = &prng, .g = &x->g,
+				       .buckets = x->buckets };
+
+	aif_rng_seed(&r, 17);
+	for (int round = 0; round < 200; round++) {
+		uint32_t best = 0;
+		for (int k = 0; k < 16; k++) {
+			x->qb[x->mem[k].port] = 1000 + (uint32_t)aif_rng_below(&r, 1000000);
+			if (x->qb[x->mem[k].port] < x->qb[x->mem[best].port])
+				best = (uint32_t)k;
+		}
+		aif_lb_prog_ctx_group(c, &x->g, 0, x->mem, x->qb, NULL, NULL, &x->p,
+				      p->table_size);
+		struct aif_pkt m;
+		random_pkt(&m, &r);
+		aif_lb_prog_ctx_packet(c, &m, 1000, p->ctx_uses, &x->g, x->buckets);
+		assert_int_equal(aif_lb_prog_run(p, c, &env), best);
+	}
+	free(c);
+	free(x);
+	aif_lb_prog_state_free(st);
+	aif_lb_prog_free(p);
+}
+
 int
 main(void)
 {
@@ -502,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_out_of_range_falls_back),
 		cmocka_unit_test(test_drill_reps),
 		cmocka_unit_test(test_spilled_entry_pointer),
+		cmocka_unit_test(test_many_paths_interpreted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

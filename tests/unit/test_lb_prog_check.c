@@ -144,6 +144,9 @@ test_malformed(void **state)
 {
 	(void)state;
 	REFUSED(0, "unknown helper 9", CALL(9), EXIT);
+	REFUSED(1, "a call or exit by register", MOV64K(1, 0),
+		I(BPF_JMP | EBPF_CALL | BPF_X, 0, 0, 0, 8), MOV64K(0, 0), EXIT);
+	REFUSED(1, "a call or exit by register", MOV64K(0, 0), I(BPF_JMP | EBPF_EXIT | BPF_X, 0, 0, 0, 0));
 	REFUSED(0, "unknown helper 0", CALL(0), EXIT);
 	REFUSED(0, "another eBPF function", I(BPF_JMP | EBPF_CALL, 0, 1, 0, 1), EXIT);
 	REFUSED(1, "jumps into the middle of a 64-bit load",
@@ -399,6 +402,13 @@ compare(const struct ebpf_insn *p, uint32_t n, uint32_t at, struct diff *d)
 			memcpy((char *)&c, &vals[x], 8);
 			memcpy((char *)&c + 8, &vals[y], 8);
 			uint64_t v = run_both(b, &c, &jv, &have);
+			uint64_t ov = aif_lb_prog_interp_run((const uint64_t *)p, n, &c);
+			if (ov != v)
+				fail_msg("opcode 0x%02x imm %d dst r%u src r%u on %#llx, %#llx: "
+					 "rte_bpf's interpreter %#llx, the switch's %#llx", p[at].code,
+					 p[at].imm, p[at].dst_reg, p[at].src_reg,
+					 (unsigned long long)vals[x], (unsigned long long)vals[y],
+					 (unsigned long long)v, (unsigned long long)ov);
 			if (!have)
 				continue;
 			if (jv != v)

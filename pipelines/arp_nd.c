@@ -111,8 +111,10 @@ learn(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
 	memcpy(ev.mac.b, mac, 6);
 	ev.port = port;
 	ev.create = create;
-	/* a full ring loses a learn event, never blocks: the next ARP retries */
-	rte_ring_enqueue_elem(f->learn_ring, &ev, sizeof(ev));
+	/* a full ring loses a learn event, counted, never blocks: the next
+	 * ARP retries */
+	if (rte_ring_enqueue_elem(f->learn_ring, &ev, sizeof(ev)) != 0)
+		f->port_ctr[port].learn_ring_full++;
 }
 
 void

@@ -66,11 +66,11 @@ proxy_ok(const struct aif_tables *t, uint16_t port, const struct aif_ip *ip)
 		return false;
 	if (ip->family == AIF_AF_INET4) {
 		uint32_t a = aif_ip4_host(ip);
-		rte_fib_lookup_bulk(t->fib4, &a, &nh, 1);
+		aif_tables_lookup4(t, &a, &nh, 1);
 	} else {
 		uint8_t a[1][16];
 		memcpy(a[0], ip->b, 16);
-		rte_fib6_lookup_bulk(t->fib6, a, &nh, 1);
+		aif_tables_lookup6(t, a, &nh, 1);
 	}
 	switch (aif_nh_type(nh)) {
 	case AIF_NH_GROUP:

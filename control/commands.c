@@ -796,7 +796,8 @@ aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
 {
 	struct aif_link *l = c->links[k];
 
-	if (loss_rate > 1 || corrupt_rate > 1) {
+	/* a negative rate: unchanged; NaN is no rate at all */
+	if (!(loss_rate <= 1) || !(corrupt_rate <= 1)) {
 		snprintf(err, err_len, "rates are 0..1");
 		return -1;
 	}
@@ -853,6 +854,11 @@ ctl_link_set(CTL_ARGS)
 			return NULL;
 		}
 		rate[i] = json_number_value(r);
+	}
+	if (up < 0 && rate[0] < 0 && rate[1] < 0) {
+		snprintf(err, err_len, "nothing to change: give \"state\" (\"up\" or \"down\"), "
+			 "\"loss_rate\" or \"corrupt_rate\" (numbers 0..1)");
+		return NULL;
 	}
 	if (aif_ctl_link_set(c, (uint32_t)k, up, rate[0], rate[1], aif_clock_now(&c->clock),
 			     err, err_len) != 0)

@@ -112,8 +112,10 @@ get_gbps(const json_t *o, const char *key, double dflt, double *out, const char 
 	if (v == NULL)
 		return 0;
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	if (!json_is_number(v) || !(json_number_value(v) > 0) || json_number_value(v) > 1600)
-		return fail(err, err_len, p, "must be a number > 0 and at most 1600");
+	/* 1 Mb/s: a port's speed is kept in Mb/s, and a link of less would
+	 * round to 0, which means "the port's speed" */
+	if (!json_is_number(v) || !(json_number_value(v) >= 0.001) || json_number_value(v) > 1600)
+		return fail(err, err_len, p, "must be a number 0.001..1600 (1 Mb/s to 1.6 Tb/s)");
 	*out = json_number_value(v);
 	return 0;
 }

@@ -520,6 +520,31 @@ test_route_change_through_the_cache(void **state)
 	assert_int_equal(one_frame(1002, &now), 1);  /* and back */
 }
 
+/*
+ * A link_set that would change nothing is an error, not "ok"; a rate that
+ * is no number (NaN, as a client's "nan" parses) is refused and changes
+ * nothing.
+ */
+static void
+test_link_set_refusals(void **state)
+{
+	char err[AIF_ERR_MAX] = "";
+	uint64_t loss = F.link->loss_thresh, corrupt = F.link->corrupt_thresh;
+
+	(void)state;
+	assert_string_equal(ctl_error("{\"cmd\": \"link_set\", \"link\": \"leaf0:p1\"}"),
+			    "nothing to change: give \"state\" (\"up\" or \"down\"), "
+			    "\"loss_rate\" or \"corrupt_rate\" (numbers 0..1)");
+	assert_string_equal(ctl_error("{\"cmd\": \"link_set\", \"link\": \"leaf0:p1\", "
+				      "\"loss_rate\": 1.5}"), "\"loss_rate\": a number 0..1");
+	assert_int_equal(aif_ctl_link_set(&F.ctl, 0, -1, NAN, -1, 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "rates are 0..1");
+	assert_int_equal(aif_ctl_link_set(&F.ctl, 0, -1, -1, INFINITY, 0, err, sizeof(err)), -1);
+	assert_int_equal(F.link->loss_thresh, loss);
+	assert_int_equal(F.link->corrupt_thresh, corrupt);
+	assert_true(F.link->up);
+}
+
 static void
 count_memzone(const struct rte_memzone *mz, void *arg)
 {
@@ -601,6 +626,7 @@ main(void)
 		cmocka_unit_test(test_two_switches_over_a_link),
 		cmocka_unit_test(test_control_many_switches),
 		cmocka_unit_test(test_route_change_through_the_cache),
+		cmocka_unit_test(test_link_set_refusals),
 		cmocka_unit_test(test_large_fat_tree_one_runner),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

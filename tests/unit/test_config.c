@@ -539,7 +539,7 @@ test_links(void **state)
 }
 
 /* Addresses and routes next to the ones refused: IPv4 link-local and class E
- * on a port, a route inside a connected subnet or around one, another
+ * on a port, routes around a connected subnet and beside one, another
  * switch's subnet, two ports without "mac" (their devices' own). */
 static void
 test_addresses_and_routes_ok(void **state)
@@ -552,9 +552,9 @@ test_addresses_and_routes_ok(void **state)
 		       "{'name':'p1','device':'d1','addresses':['169.254.0.1/16','10.0.1.1/31']},"
 		       "{'name':'p2','device':'d2','addresses':['240.0.0.1/24','2001:db8:1::1/128']},"
 		       "{'name':'p3','device':'d3','mac':'02:00:00:00:00:03'}],"
-		       "'routes':[{'prefix':'10.0.0.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}},"
-		       "{'prefix':'10.0.0.0/8','action':'drop'},{'prefix':'10.0.0.2/32','action':'drop'},"
-		       "{'prefix':'2001:db8::/48','action':'drop'},{'prefix':'2001:db8::2/128','action':'drop'}]},"
+		       "'routes':[{'prefix':'10.0.2.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}},"
+		       "{'prefix':'10.0.0.0/8','action':'drop'},{'prefix':'10.0.1.2/32','action':'drop'},"
+		       "{'prefix':'2001:db8::/48','action':'drop'},{'prefix':'2001:db8:0:1::2/128','action':'drop'}]},"
 		       "{'name':'s1','ports':[{'name':'p0','device':'e0','mac':'02:00:00:00:00:03',"
 		       "'addresses':['10.0.0.1/24']}]}]}");
 	assert_int_equal(cfg->switches[0].n_routes, 5);
@@ -751,6 +751,26 @@ static const struct bad_case bad_cases[] = {
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/64']}],"
 	  "'routes':[{'prefix':'2001:db8::/64','action':'drop'}]}]}",
 	  "$.switches[0].routes[0].prefix: 2001:db8::/64 is the connected subnet of port p0; a route would replace it and cut off its hosts" },
+	/* inside a connected subnet: the route would win for those hosts */
+	{ SW(",'routes':[{'prefix':'10.0.0.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.0.128/25 is inside 10.0.0.0/24, the connected subnet of port p0; a route would take those hosts from it" },
+	{ SW(",'routes':[{'prefix':'10.0.0.2','action':'drop'}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.0.2/32 is inside 10.0.0.0/24, the connected subnet of port p0; a route would take those hosts from it" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/64']}],"
+	  "'routes':[{'prefix':'2001:db8::8/125','action':'drop'}]}]}",
+	  "$.switches[0].routes[0].prefix: 2001:db8::8/125 is inside 2001:db8::/64, the connected subnet of port p0; a route would take those hosts from it" },
+	/* next hops of the other family */
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.0','port':'p1'}]}],"
+	     "'routes':[{'prefix':'2001:db8:9::/48','group':'g'}]"),
+	  "$.switches[0].routes[0].group: an IPv6 route cannot use group 'g': its member 10.0.1.0@p1 is IPv4" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/24','2001:db8::1/64']}],"
+	  "'routes':[{'prefix':'10.9.0.0/16','nexthop':{'ip':'2001:db8::2','port':'p0'}}]}]}",
+	  "$.switches[0].routes[0].nexthop: an IPv4 route cannot go through the IPv6 next hop 2001:db8::2" },
+	/* a neighbour or host at the switch's own address */
+	{ SW(",'neighbors':[{'ip':'10.0.0.1','mac':'02:00:00:00:00:05','port':'p0'}]"),
+	  "$.switches[0].neighbors[0].ip: neighbor 10.0.0.1 is an address of this switch (port p0)" },
+	{ SWT("", ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.1.1','mac':'02:00:00:00:00:05'}]"),
+	  "$.hosts[0].ip: host 10.0.1.1 is an address of this switch (port p1)" },
 	/* a port's own /32: the address check comes first */
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/32']}],"
 	  "'routes':[{'prefix':'10.0.0.1/32','action':'drop'}]}]}",
@@ -930,7 +950,14 @@ static const struct bad_case bad_cases[] = {
 	      "'links':[{'a':'s0:p0','b':'s1:p0'}]"),
 	  "$.links[0].a: port s0:p0 carries host h0 and cannot be in a link" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','delay_ns':-1}]"),
-	  "$.links[0].delay_ns: must be 0..9223372036854775807, got -1" },
+	  "$.links[0].delay_ns: must be 0..10000000, got -1" },
+	/* what an emulated link can do, refused before anything starts */
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','delay_ns':9223372036854775807}]"),
+	  "$.links[0].delay_ns: must be 0..10000000, got 9223372036854775807" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','rate_gbps':1e-12}]"),
+	  "$.links[0].rate_gbps: must be 1e-09..1600, got 1e-12" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','rate_gbps':2000}]"),
+	  "$.links[0].rate_gbps: must be 1e-09..1600, got 2000" },
 };
 
 static void

@@ -147,6 +147,8 @@ test_leaf_spine_errors(void **state)
 		{ "{\"topology\": {\"torus\": {}}}",
 		  "$.topology.torus: unknown generator (leaf_spine, fat_tree)" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 5}}}", "$.topology.fat_tree.k: must be even" },
+		{ "{\"topology\": {\"fat_tree\": {\"link_gbps\": 1e-12}}}",
+		  "$.topology.fat_tree.link_gbps: must be a number 0.001..1600 (1 Mb/s to 1.6 Tb/s)" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 22}}}",
 		  "$.topology.fat_tree.k: k=22 makes 605 switches, more than a fabric may have "
 		  "(512): k is at most 20" },

@@ -220,7 +220,6 @@
 #include "../dataplane/sched.h"
 #include "../dataplane/link.h"
 #include "../dataplane/tables.h"
-#include "config_check.h"
 #include "topology.h"
 
 #define PATH_LEN 256

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Rules between a config entry and the rest of its switch (config_check.h). */
+/* Rules between a config entry and the rest of its switch (config.h). */
 #include <stdio.h>
 #include <string.h>
 
-#include "config_check.h"
+#include "config.h"
 
 int
 aif_config_addr_port(const struct aif_switch_params *sw, const struct aif_ip *ip)

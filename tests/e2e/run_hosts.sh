@@ -13,7 +13,9 @@
 #  4. a bad jobs file is refused with the JSON path of what is wrong;
 #  5. real time: leaf0-0 a net_pcap device sending a scapy capture, the
 #     other hosts virtual, running a ring all-reduce: the run stops by
-#     itself when it is done, every iteration finished, nothing dropped.
+#     itself when it is done, every iteration finished, nothing dropped;
+#  6. a k=16 fat-tree (320 switches, 1,024 virtual hosts, one runner
+#     polling 5,120 ports): a permutation across pods finishes.
 #
 #   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
 set -euo pipefail
@@ -167,6 +169,24 @@ assert d["elapsed_s"] < 25, d["elapsed_s"]  # stopped when done, not at --durati
 print("  ok   real time: a net_pcap port and 7 virtual hosts, ring all-reduce done in %.1f ms "
       "per iteration (x%.2f of its ideal), no drop, stopped when done" %
       (j["jct_us_mean"] / 1e3, j["x_ideal_mean"]))
+EOF
+
+# 6. a k=16 fat-tree in virtual time (a few seconds, under 1.5 GiB)
+echo '{"topology": {"fat_tree": {"k": 16}}}' > "$T/ft16.json"
+cat > "$T/ft16jobs.json" <<'EOF'
+{"jobs": [{"name": "p", "kind": "permutation", "bytes": 65536,
+           "hosts": ["pod0-edge0-0", "pod7-edge3-5", "pod15-edge7-7", "pod9-edge1-2"]}]}
+EOF
+timeout -k 5 120 "$BIN" -- --config "$T/ft16.json" --virtual-time --jobs "$T/ft16jobs.json" \
+	--results "$T/ft16" > "$T/ft16.log" 2>&1 < /dev/null || fail "k=16 fat-tree run exited with status $?"
+grep -q '^fabric: 320 switches, 2048 links, 1024 hosts' "$T/ft16.log" || fail "k=16: not 320 switches"
+"$PY" - "$T/ft16/summary.json" <<'EOF' || fail "k=16 results"
+import json, sys
+s = json.load(open(sys.argv[1]))
+j = s["jobs"][0]
+assert j["finished"] == 1 and s["fabric"]["drops"] == 0, s
+print("  ok   k=16 fat-tree: 320 switches, 1,024 virtual hosts, a permutation across pods "
+      "done (x%.2f of its ideal)" % j["x_ideal_mean"])
 EOF
 
 rm -rf "$T"

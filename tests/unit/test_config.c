@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "../../control/config.h"
+#include "../../dataplane/rng.h"
 
 #ifndef AIF_SOURCE_ROOT
 #error "define AIF_SOURCE_ROOT as the source tree, e.g. -DAIF_SOURCE_ROOT='\"/src\"'"
@@ -1185,6 +1186,74 @@ test_hash_field_names(void **state)
 	assert_null(aif_hash_field_name(1u << 7));
 }
 
+/*
+ * Mutated configs: a switch with routes inside and around its subnets,
+ * groups of both families, static neighbours, hosts and links, a few bytes
+ * changed at random.  Each is taken, or refused with a JSON path (or the
+ * JSON error's line); what is taken keeps the rules between entries.
+ */
+static void
+test_fuzz_mutated(void **state)
+{
+	static const char base[] =
+		"{\"switches\":[{\"name\":\"s0\",\"ports\":["
+		"{\"name\":\"p0\",\"device\":\"d0\",\"addresses\":[\"10.0.0.1/24\",\"2001:db8::1/64\"]},"
+		"{\"name\":\"p1\",\"device\":\"d1\",\"addresses\":[\"10.0.1.1/31\"]}],"
+		"\"neighbors\":[{\"ip\":\"10.0.0.9\",\"mac\":\"02:00:00:00:00:09\",\"port\":\"p0\"}],"
+		"\"nexthop_groups\":[{\"name\":\"g\",\"members\":[{\"ip\":\"10.0.1.0\",\"port\":\"p1\"}]},"
+		"{\"name\":\"g6\",\"members\":[{\"ip\":\"2001:db8::2\",\"port\":\"p0\"}]}],"
+		"\"routes\":[{\"prefix\":\"10.2.0.0/16\",\"group\":\"g\"},"
+		"{\"prefix\":\"2001:db8:9::/48\",\"group\":\"g6\"},"
+		"{\"prefix\":\"10.0.2.0/24\",\"nexthop\":{\"ip\":\"10.0.0.7\",\"port\":\"p0\"}},"
+		"{\"prefix\":\"10.9.0.0/16\",\"action\":\"drop\"}]},"
+		"{\"name\":\"s1\",\"ports\":[{\"name\":\"p0\",\"device\":\"e0\"},"
+		"{\"name\":\"p1\",\"device\":\"e1\",\"addresses\":[\"10.3.0.1/24\"]}]}],"
+		"\"hosts\":[{\"name\":\"h0\",\"switch\":\"s1\",\"port\":\"p1\",\"ip\":\"10.3.0.2\","
+		"\"mac\":\"02:00:00:00:03:02\"}],"
+		"\"links\":[{\"a\":\"s0:p1\",\"b\":\"s1:p0\",\"rate_gbps\":100,\"delay_ns\":1000}]}";
+	static const char alphabet[] = "0123456789./:\"[]{},-e abfgp";
+	char text[sizeof(base)], err[AIF_ERR_MAX];
+	struct aif_rng r;
+	unsigned taken = 0;
+
+	(void)state;
+	aif_rng_seed(&r, 2024);
+	for (int round = 0; round < 5000; round++) {
+		struct aif_config *cfg = NULL;
+
+		memcpy(text, base, sizeof(base));
+		for (unsigned k = 1 + aif_rng_below(&r, 3); k > 0; k--)
+			text[aif_rng_below(&r, sizeof(base) - 1)] =
+				alphabet[aif_rng_below(&r, sizeof(alphabet) - 1)];
+		if (aif_config_parse(text, sizeof(base) - 1, &cfg, err, sizeof(err)) != 0) {
+			assert_null(cfg);
+			if (err[0] != '$' && strncmp(err, "line ", 5) != 0)
+				fail_msg("round %d: %s", round, err);
+			continue;
+		}
+		taken++;
+		for (uint16_t s = 0; s < cfg->n_switches; s++) {
+			const struct aif_switch_params *sw = &cfg->switches[s];
+			char why[AIF_ERR_MAX];
+
+			for (uint32_t i = 0; i < sw->n_neighbors; i++)
+				assert_int_equal(aif_config_addr_port(sw, &sw->neighbors[i].ip), -1);
+			for (uint32_t i = 0; i < sw->n_routes; i++) {
+				assert_int_equal(aif_config_check_route_prefix(sw, &sw->routes[i].prefix,
+									       why, sizeof(why)), 0);
+				assert_int_equal(aif_config_check_route_family(sw, &sw->routes[i],
+									       why, sizeof(why)), 0);
+			}
+		}
+		for (uint32_t l = 0; l < cfg->n_links; l++)
+			assert_true(cfg->links[l].delay_ns <= 10000000 &&
+				    cfg->links[l].rate_bps <= 1600000000000ull);
+		aif_config_free(cfg);
+	}
+	print_message("# 5000 mutated configs: %u taken\n", taken);
+	assert_true(taken > 0);
+}
+
 int
 main(void)
 {
@@ -1205,6 +1274,7 @@ main(void)
 		cmocka_unit_test(test_read_file_nul_terminated),
 		cmocka_unit_test(test_read_at),
 		cmocka_unit_test(test_hash_field_names),
+		cmocka_unit_test(test_fuzz_mutated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

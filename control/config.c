@@ -141,7 +141,8 @@
  *       ],
  *       "neighbors": [            optional static neighbours
  *         {"ip": "10.0.1.0", "mac": "02:00:00:00:01:00", "port": "p1"}
- *                                 all required; ip unique in the switch;
+ *                                 all required; ip unique in the switch,
+ *                                 not its own address (config_check.c);
  *                                 mac unicast, non-zero; port must exist
  *       ],
  *       "nexthop_groups": [       optional, names unique
@@ -158,8 +159,10 @@
  *                                 exactly one of group / nexthop / action;
  *                                 action is "drop"; prefix host bits are
  *                                 cleared (a bare address is a /32 or /128);
- *                                 no prefix twice; not a connected subnet
- *                                 nor an address of the switch (/32, /128);
+ *                                 no prefix twice; not a connected subnet,
+ *                                 nor inside one, nor an address of the
+ *                                 switch (/32, /128); a group's next hops of
+ *                                 the prefix's family (config_check.c);
  *                                 "nexthop" uses (or
  *                                 creates) an implicit one-member group named
  *                                 "<ip>@<port>", e.g. "10.0.1.0@p1", or
@@ -173,8 +176,8 @@
  *      "ip": "10.0.0.2", "mac": "02:00:00:00:00:02"}
  *                                 all required but mac; name unique; each
  *                                 host is also appended to its switch's
- *                                 neighbours (an ip already there is an
- *                                 error): static with its mac; without one
+ *                                 neighbours (an ip already there, or the
+ *                                 switch's own, is an error): static with its mac; without one
  *                                 (only on a port with a device: a real
  *                                 host) a configured neighbour whose MAC the
  *                                 switch learns from the host's ARP/ND
@@ -184,9 +187,10 @@
  *                                 a, b required "switch:port", both must
  *                                 exist and differ; a port is in at most one
  *                                 link and a linked port carries no host;
- *                                 rate_gbps optional number > 0 (at most
- *                                 1000000), default the port speed;
- *                                 delay_ns optional integer >= 0, default 0;
+ *                                 rate_gbps optional number 1e-9 (1 b/s)
+ *                                 .. 1600 (AIF_LINK_RATE_MAX_BPS), default
+ *                                 the port speed; delay_ns optional integer
+ *                                 0..10000000 (AIF_LINK_DELAY_MAX_NS), default 0;
  *                                 loss_rate, corrupt_rate optional 0..1,
  *                                 default 0: each frame lost, or one bit of
  *                                 its payload flipped, with that probability;
@@ -218,6 +222,7 @@
 #include <jansson.h>
 
 #include "../dataplane/sched.h"
+#include "../dataplane/link.h"
 #include "../dataplane/tables.h"
 #include "topology.h"
 
@@ -1653,16 +1658,17 @@ parse_neighbor(struct pctx *c, json_t *j, const char *path,
 {
 	static const char *const keys[] = {"ip", "mac", "port", NULL};
 	struct aif_neighbor_params *n = &sw->neighbors[sw->n_neighbors];
-	char fp[PATH_LEN], buf[64];
+	char fp[PATH_LEN], buf[64], why[AIF_ERR_MAX];
 
 	if (check_object(c, j, path, keys) < 0 ||
 	    get_ip(c, j, path, "ip", &n->ip) < 0)
 		return -1;
-	if (find_neighbor(sw, &n->ip) >= 0) {
-		path_key(fp, path, "ip");
+	path_key(fp, path, "ip");
+	if (find_neighbor(sw, &n->ip) >= 0)
 		return fail(c, fp, "duplicate neighbor %s",
 			    aif_ip_fmt(&n->ip, buf, sizeof(buf)));
-	}
+	if (aif_config_check_not_own(sw, &n->ip, "neighbor", why, sizeof(why)) < 0)
+		return fail(c, fp, "%s", why);
 	if (get_mac(c, j, path, "mac", true, &n->mac) < 0 ||
 	    get_port_ref(c, j, path, sw, &n->port) < 0)
 		return -1;
@@ -1874,7 +1880,7 @@ parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	struct aif_host_params *h = &c->cfg->hosts[idx];
 	struct aif_neighbor_params n;
 	struct aif_switch_params *sw;
-	char fp[PATH_LEN];
+	char fp[PATH_LEN], why[AIF_ERR_MAX];
 
 	if (check_object(c, j, path, keys) < 0 ||
 	    get_name(c, j, path, "name", true, h->name) < 0)
@@ -1905,6 +1911,8 @@ parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	n.port = h->port;
 	n.learned = h->learned;
 	path_key(fp, path, "ip");
+	if (aif_config_check_not_own(sw, &h->ip, "host", why, sizeof(why)) < 0)
+		return fail(c, fp, "%s", why);
 	return append_neighbor(c, fp, sw, &n);
 }
 
@@ -1940,17 +1948,13 @@ check_nexthop(struct pctx *c, const char *path,
 	      const struct aif_nexthop_params *m)
 {
 	const struct aif_port_params *port = &sw->ports[m->port];
-	char buf[64];
-	uint16_t p, i;
+	char buf[64], why[AIF_ERR_MAX];
+	uint16_t i;
 	int n;
 
 	aif_ip_fmt(&m->ip, buf, sizeof(buf));
-	for (p = 0; p < sw->n_ports; p++)
-		for (i = 0; i < sw->ports[p].n_addrs; i++)
-			if (aif_ip_equal(&sw->ports[p].addrs[i].addr, &m->ip))
-				return fail(c, path,
-					    "next hop %s is an address of this switch (port %s)",
-					    buf, sw->ports[p].name);
+	if (aif_config_check_not_own(sw, &m->ip, "next hop", why, sizeof(why)) < 0)
+		return fail(c, path, "%s", why);
 	for (i = 0; i < port->n_addrs; i++)
 		if (aif_prefix_contains(&port->addrs[i], &m->ip))
 			return 0;
@@ -2173,52 +2177,13 @@ parse_route_target(struct pctx *c, json_t *j, const char *path,
 	return implicit_group(c, fp, sw, &m, &r->group);
 }
 
-/*
- * A route must not take the place of an entry the switch makes itself: an
- * address of its own (/32, /128: the local entry is added last and wins, so
- * the route would be silently ignored) or a connected subnet (the route
- * would replace it and the hosts on it would become unreachable).
- */
-static int
-check_route_prefix(struct pctx *c, const char *path,
-		   const struct aif_switch_params *sw, const struct aif_prefix *pf)
-{
-	unsigned int host_len = pf->addr.family == AIF_AF_INET4 ? 32 : 128;
-	char buf[64];
-	uint16_t p, i;
-
-	for (p = 0; p < sw->n_ports && pf->len == host_len; p++)
-		for (i = 0; i < sw->ports[p].n_addrs; i++)
-			if (aif_ip_equal(&sw->ports[p].addrs[i].addr, &pf->addr))
-				return fail(c, path,
-					    "%s is an address of this switch (port %s); "
-					    "a route to it would never be used",
-					    aif_prefix_fmt(pf, buf, sizeof(buf)),
-					    sw->ports[p].name);
-	for (p = 0; p < sw->n_ports; p++)
-		for (i = 0; i < sw->ports[p].n_addrs; i++) {
-			struct aif_prefix net = sw->ports[p].addrs[i];
-
-			if (net.len != pf->len)
-				continue;
-			aif_prefix_normalize(&net);
-			if (aif_ip_equal(&net.addr, &pf->addr))
-				return fail(c, path,
-					    "%s is the connected subnet of port %s; a route "
-					    "would replace it and cut off its hosts",
-					    aif_prefix_fmt(pf, buf, sizeof(buf)),
-					    sw->ports[p].name);
-		}
-	return 0;
-}
-
 static int
 parse_route(struct pctx *c, json_t *j, const char *path,
 	    struct aif_switch_params *sw, struct aif_route_params *r)
 {
 	static const char *const keys[] = {"prefix", "group", "nexthop",
 					   "action", NULL};
-	char fp[PATH_LEN];
+	char fp[PATH_LEN], why[AIF_ERR_MAX];
 	const char *s = NULL;
 	int n;
 
@@ -2231,15 +2196,20 @@ parse_route(struct pctx *c, json_t *j, const char *path,
 	}
 	aif_prefix_normalize(&r->prefix);
 	path_key(fp, path, "prefix");
-	if (check_route_prefix(c, fp, sw, &r->prefix) < 0)
-		return -1;
+	if (aif_config_check_route_prefix(sw, &r->prefix, why, sizeof(why)) < 0)
+		return fail(c, fp, "%s", why);
 	n = (json_object_get(j, "group") != NULL) +
 	    (json_object_get(j, "nexthop") != NULL) +
 	    (json_object_get(j, "action") != NULL);
 	if (n != 1)
 		return fail(c, path,
 			    "exactly one of 'group', 'nexthop' or 'action' is required");
-	return parse_route_target(c, j, path, sw, r);
+	if (parse_route_target(c, j, path, sw, r) < 0)
+		return -1;
+	path_key(fp, path, json_object_get(j, "group") != NULL ? "group" : "nexthop");
+	if (aif_config_check_route_family(sw, r, why, sizeof(why)) < 0)
+		return fail(c, fp, "%s", why);
+	return 0;
 }
 
 struct route_key {
@@ -2451,12 +2421,13 @@ parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	if (check_endpoint_free(c, path, "a", idx, l->a_switch, l->a_port) < 0 ||
 	    check_endpoint_free(c, path, "b", idx, l->b_switch, l->b_port) < 0)
 		return -1;
-	rc = get_gbps(c, j, path, "rate_gbps", &gbps);
+	/* what an emulated link can do (link.h), refused here, not at start */
+	rc = get_real(c, j, path, "rate_gbps", 1e-9, false, AIF_LINK_RATE_MAX_BPS / 1e9, &gbps);
 	if (rc < 0)
 		return -1;
 	if (rc > 0)
 		l->rate_bps = (uint64_t)(gbps * 1e9 + 0.5);
-	if (get_int(c, j, path, "delay_ns", false, 0, LLONG_MAX, &delay) < 0)
+	if (get_int(c, j, path, "delay_ns", false, 0, AIF_LINK_DELAY_MAX_NS, &delay) < 0)
 		return -1;
 	l->delay_ns = (uint64_t)delay;
 	if (get_real(c, j, path, "loss_rate", 0, false, 1, &l->loss_rate) < 0 ||

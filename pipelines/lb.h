@@ -76,7 +76,12 @@ struct aif_lb_state {
 	uint64_t flowlet_starts[AIF_MAX_MEMBER_SLOTS];
 	uint64_t reselections[AIF_MAX_MEMBER_SLOTS];
 	uint64_t flowlet_collisions[AIF_MAX_MEMBER_SLOTS]; /* by the shared member */
-	struct aif_flowlet_entry flowlet[AIF_FLOWLET_MAX];
+	/* [AIF_FLOWLET_MAX] (1 MiB), NULL until the switch's tables first use
+	 * a flowlet scheme: control allocates it then, before it publishes
+	 * those tables (release), and never frees it before the shard, so a
+	 * worker that sees such tables sees the table; the worker writes the
+	 * entries, never the pointer (aif_lb_flowlet_table) */
+	struct aif_flowlet_entry *flowlet;
 	/* load-balancing programs: the context, its group part filled for
 	 * (generation, group, program, time) and reused while they hold */
 	uint64_t prog_ctx_gen;
@@ -85,6 +90,14 @@ struct aif_lb_state {
 	uint8_t prog_ctx_prog;
 	struct aif_lb_prog_ctx prog_ctx;
 };
+
+/* Control: give st its flowlet table if it has none (see flowlet above);
+ * 0, or -1 out of memory. */
+int aif_lb_flowlet_table(struct aif_lb_state *st);
+/* Control: free st's flowlet table (with the shard). */
+void aif_lb_flowlet_table_free(struct aif_lb_state *st);
+/* Do tables with these params run the flowlet table in some class? */
+bool aif_lb_uses_flowlet(const struct aif_lb_params *p);
 
 struct aif_lb_ctx {
 	struct aif_lb_state *st;

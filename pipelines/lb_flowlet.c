@@ -75,6 +75,8 @@
  * Random draws: random mode one aif_rng_below(n) per new flowlet;
  * least_loaded one aif_rng_below(k) at the k-th tied minimum (k >= 2).
  */
+#include <rte_malloc.h>
+
 #include "lb.h"
 
 /* LetFlow: uniformly random. */
@@ -166,4 +168,36 @@ aif_lb_flowlet_select(const struct aif_group *g, const struct aif_member *member
 	return aif_lb_flowlet_track(g, members, m, x,
 				    x->p->flowlet_mode == AIF_FLOWLET_LEAST_LOADED ?
 				    pick_least_loaded : pick_random);
+}
+
+int
+aif_lb_flowlet_table(struct aif_lb_state *st)
+{
+	struct aif_flowlet_entry *f;
+
+	if (st->flowlet != NULL)
+		return 0;
+	f = rte_zmalloc("aif_flowlet", AIF_FLOWLET_MAX * sizeof(*f), RTE_CACHE_LINE_SIZE);
+	if (f == NULL)
+		return -1;
+	__atomic_store_n(&st->flowlet, f, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+aif_lb_flowlet_table_free(struct aif_lb_state *st)
+{
+	rte_free(st->flowlet);
+	st->flowlet = NULL;
+}
+
+bool
+aif_lb_uses_flowlet(const struct aif_lb_params *p)
+{
+	for (unsigned tc = 0; tc < 8; tc++)
+		if (p->scheme_by_tc[tc] == AIF_LB_FLOWLET ||
+		    (p->scheme_by_tc[tc] == AIF_LB_ADAPTIVE &&
+		     p->adaptive_mode == AIF_ADAPTIVE_FLOWLET))
+			return true;
+	return false;
 }

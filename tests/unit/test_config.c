@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "../../control/config.h"
+#include "../../dataplane/rng.h"
 
 #ifndef AIF_SOURCE_ROOT
 #error "define AIF_SOURCE_ROOT as the source tree, e.g. -DAIF_SOURCE_ROOT='\"/src\"'"
@@ -539,7 +540,7 @@ test_links(void **state)
 }
 
 /* Addresses and routes next to the ones refused: IPv4 link-local and class E
- * on a port, a route inside a connected subnet or around one, another
+ * on a port, routes around a connected subnet and beside one, another
  * switch's subnet, two ports without "mac" (their devices' own). */
 static void
 test_addresses_and_routes_ok(void **state)
@@ -552,9 +553,9 @@ test_addresses_and_routes_ok(void **state)
 		       "{'name':'p1','device':'d1','addresses':['169.254.0.1/16','10.0.1.1/31']},"
 		       "{'name':'p2','device':'d2','addresses':['240.0.0.1/24','2001:db8:1::1/128']},"
 		       "{'name':'p3','device':'d3','mac':'02:00:00:00:00:03'}],"
-		       "'routes':[{'prefix':'10.0.0.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}},"
-		       "{'prefix':'10.0.0.0/8','action':'drop'},{'prefix':'10.0.0.2/32','action':'drop'},"
-		       "{'prefix':'2001:db8::/48','action':'drop'},{'prefix':'2001:db8::2/128','action':'drop'}]},"
+		       "'routes':[{'prefix':'10.0.2.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}},"
+		       "{'prefix':'10.0.0.0/8','action':'drop'},{'prefix':'10.0.1.2/32','action':'drop'},"
+		       "{'prefix':'2001:db8::/48','action':'drop'},{'prefix':'2001:db8:0:1::2/128','action':'drop'}]},"
 		       "{'name':'s1','ports':[{'name':'p0','device':'e0','mac':'02:00:00:00:00:03',"
 		       "'addresses':['10.0.0.1/24']}]}]}");
 	assert_int_equal(cfg->switches[0].n_routes, 5);
@@ -576,7 +577,7 @@ static const struct bad_case bad_cases[] = {
 	  "line 1 column 26: duplicate object key near '\"switches\"'" },
 	{ "[]", "$: expected object, got array" },
 	{ "{}", "$.switches: required field is missing" },
-	{ "{'switches':[]}", "$.switches: expected 1..256 entries, got 0" },
+	{ "{'switches':[]}", "$.switches: expected 1..512 entries, got 0" },
 	{ "{'switches':{}}", "$.switches: expected array, got object" },
 	{ "{'switches':[5]}", "$.switches[0]: expected object, got integer" },
 	{ SWT("", ",'switch':1"), "$: unknown field 'switch'" },
@@ -751,6 +752,26 @@ static const struct bad_case bad_cases[] = {
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/64']}],"
 	  "'routes':[{'prefix':'2001:db8::/64','action':'drop'}]}]}",
 	  "$.switches[0].routes[0].prefix: 2001:db8::/64 is the connected subnet of port p0; a route would replace it and cut off its hosts" },
+	/* inside a connected subnet: the route would win for those hosts */
+	{ SW(",'routes':[{'prefix':'10.0.0.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.0.128/25 is inside 10.0.0.0/24, the connected subnet of port p0; a route would take those hosts from it" },
+	{ SW(",'routes':[{'prefix':'10.0.0.2','action':'drop'}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.0.2/32 is inside 10.0.0.0/24, the connected subnet of port p0; a route would take those hosts from it" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/64']}],"
+	  "'routes':[{'prefix':'2001:db8::8/125','action':'drop'}]}]}",
+	  "$.switches[0].routes[0].prefix: 2001:db8::8/125 is inside 2001:db8::/64, the connected subnet of port p0; a route would take those hosts from it" },
+	/* next hops of the other family */
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.0','port':'p1'}]}],"
+	     "'routes':[{'prefix':'2001:db8:9::/48','group':'g'}]"),
+	  "$.switches[0].routes[0].group: an IPv6 route cannot use group 'g': its member 10.0.1.0@p1 is IPv4" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/24','2001:db8::1/64']}],"
+	  "'routes':[{'prefix':'10.9.0.0/16','nexthop':{'ip':'2001:db8::2','port':'p0'}}]}]}",
+	  "$.switches[0].routes[0].nexthop: an IPv4 route cannot go through the IPv6 next hop 2001:db8::2" },
+	/* a neighbour or host at the switch's own address */
+	{ SW(",'neighbors':[{'ip':'10.0.0.1','mac':'02:00:00:00:00:05','port':'p0'}]"),
+	  "$.switches[0].neighbors[0].ip: neighbor 10.0.0.1 is an address of this switch (port p0)" },
+	{ SWT("", ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.1.1','mac':'02:00:00:00:00:05'}]"),
+	  "$.hosts[0].ip: host 10.0.1.1 is an address of this switch (port p1)" },
 	/* a port's own /32: the address check comes first */
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/32']}],"
 	  "'routes':[{'prefix':'10.0.0.1/32','action':'drop'}]}]}",
@@ -932,7 +953,14 @@ static const struct bad_case bad_cases[] = {
 	      "'links':[{'a':'s0:p0','b':'s1:p0'}]"),
 	  "$.links[0].a: port s0:p0 carries host h0 and cannot be in a link" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','delay_ns':-1}]"),
-	  "$.links[0].delay_ns: must be 0..9223372036854775807, got -1" },
+	  "$.links[0].delay_ns: must be 0..10000000, got -1" },
+	/* what an emulated link can do, refused before anything starts */
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','delay_ns':9223372036854775807}]"),
+	  "$.links[0].delay_ns: must be 0..10000000, got 9223372036854775807" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','rate_gbps':1e-12}]"),
+	  "$.links[0].rate_gbps: must be 1e-09..1600, got 1e-12" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','rate_gbps':2000}]"),
+	  "$.links[0].rate_gbps: must be 1e-09..1600, got 2000" },
 };
 
 static void
@@ -1183,6 +1211,74 @@ test_hash_field_names(void **state)
 	assert_null(aif_hash_field_name(1u << 7));
 }
 
+/*
+ * Mutated configs: a switch with routes inside and around its subnets,
+ * groups of both families, static neighbours, hosts and links, a few bytes
+ * changed at random.  Each is taken, or refused with a JSON path (or the
+ * JSON error's line); what is taken keeps the rules between entries.
+ */
+static void
+test_fuzz_mutated(void **state)
+{
+	static const char base[] =
+		"{\"switches\":[{\"name\":\"s0\",\"ports\":["
+		"{\"name\":\"p0\",\"device\":\"d0\",\"addresses\":[\"10.0.0.1/24\",\"2001:db8::1/64\"]},"
+		"{\"name\":\"p1\",\"device\":\"d1\",\"addresses\":[\"10.0.1.1/31\"]}],"
+		"\"neighbors\":[{\"ip\":\"10.0.0.9\",\"mac\":\"02:00:00:00:00:09\",\"port\":\"p0\"}],"
+		"\"nexthop_groups\":[{\"name\":\"g\",\"members\":[{\"ip\":\"10.0.1.0\",\"port\":\"p1\"}]},"
+		"{\"name\":\"g6\",\"members\":[{\"ip\":\"2001:db8::2\",\"port\":\"p0\"}]}],"
+		"\"routes\":[{\"prefix\":\"10.2.0.0/16\",\"group\":\"g\"},"
+		"{\"prefix\":\"2001:db8:9::/48\",\"group\":\"g6\"},"
+		"{\"prefix\":\"10.0.2.0/24\",\"nexthop\":{\"ip\":\"10.0.0.7\",\"port\":\"p0\"}},"
+		"{\"prefix\":\"10.9.0.0/16\",\"action\":\"drop\"}]},"
+		"{\"name\":\"s1\",\"ports\":[{\"name\":\"p0\",\"device\":\"e0\"},"
+		"{\"name\":\"p1\",\"device\":\"e1\",\"addresses\":[\"10.3.0.1/24\"]}]}],"
+		"\"hosts\":[{\"name\":\"h0\",\"switch\":\"s1\",\"port\":\"p1\",\"ip\":\"10.3.0.2\","
+		"\"mac\":\"02:00:00:00:03:02\"}],"
+		"\"links\":[{\"a\":\"s0:p1\",\"b\":\"s1:p0\",\"rate_gbps\":100,\"delay_ns\":1000}]}";
+	static const char alphabet[] = "0123456789./:\"[]{},-e abfgp";
+	char text[sizeof(base)], err[AIF_ERR_MAX];
+	struct aif_rng r;
+	unsigned taken = 0;
+
+	(void)state;
+	aif_rng_seed(&r, 2024);
+	for (int round = 0; round < 5000; round++) {
+		struct aif_config *cfg = NULL;
+
+		memcpy(text, base, sizeof(base));
+		for (unsigned k = 1 + aif_rng_below(&r, 3); k > 0; k--)
+			text[aif_rng_below(&r, sizeof(base) - 1)] =
+				alphabet[aif_rng_below(&r, sizeof(alphabet) - 1)];
+		if (aif_config_parse(text, sizeof(base) - 1, &cfg, err, sizeof(err)) != 0) {
+			assert_null(cfg);
+			if (err[0] != '$' && strncmp(err, "line ", 5) != 0)
+				fail_msg("round %d: %s", round, err);
+			continue;
+		}
+		taken++;
+		for (uint16_t s = 0; s < cfg->n_switches; s++) {
+			const struct aif_switch_params *sw = &cfg->switches[s];
+			char why[AIF_ERR_MAX];
+
+			for (uint32_t i = 0; i < sw->n_neighbors; i++)
+				assert_int_equal(aif_config_addr_port(sw, &sw->neighbors[i].ip), -1);
+			for (uint32_t i = 0; i < sw->n_routes; i++) {
+				assert_int_equal(aif_config_check_route_prefix(sw, &sw->routes[i].prefix,
+									       why, sizeof(why)), 0);
+				assert_int_equal(aif_config_check_route_family(sw, &sw->routes[i],
+									       why, sizeof(why)), 0);
+			}
+		}
+		for (uint32_t l = 0; l < cfg->n_links; l++)
+			assert_true(cfg->links[l].delay_ns <= 10000000 &&
+				    cfg->links[l].rate_bps <= 1600000000000ull);
+		aif_config_free(cfg);
+	}
+	print_message("# 5000 mutated configs: %u taken\n", taken);
+	assert_true(taken > 0);
+}
+
 int
 main(void)
 {
@@ -1204,6 +1300,7 @@ main(void)
 		cmocka_unit_test(test_read_at),
 		cmocka_unit_test(test_host_learned),
 		cmocka_unit_test(test_hash_field_names),
+		cmocka_unit_test(test_fuzz_mutated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

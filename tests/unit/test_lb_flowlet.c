@@ -75,6 +75,8 @@ fix_new(uint16_t n, uint8_t mode, uint32_t table_size)
 	assert_non_null(f);
 	f->st = calloc(1, sizeof(*f->st));
 	assert_non_null(f->st);
+	f->st->flowlet = calloc(AIF_FLOWLET_MAX, sizeof(*f->st->flowlet)); /* control's part */
+	assert_non_null(f->st->flowlet);
 	f->g.n = n;
 	f->g.scheme = AIF_LB_FLOWLET;
 	for (uint16_t i = 0; i < n; i++) {
@@ -98,6 +100,7 @@ fix_new(uint16_t n, uint8_t mode, uint32_t table_size)
 static void
 fix_free(struct fix *f)
 {
+	free(f->st->flowlet);
 	free(f->st);
 	free(f);
 }

@@ -566,7 +566,8 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 				     t->lb.flowlet_mode == AIF_FLOWLET_LEAST_LOADED) ||
 				    (sc == AIF_LB_SPRAY && t->lb.spray_mode == AIF_SPRAY_DRILL);
 	}
-	t->seed = sp->seed;
+	/* hash murmur3_ns3 keys on ns-3's seed, the switch's node id */
+	t->seed = t->lb.hash_alg == AIF_HASH_MURMUR3_NS3 ? sp->ecmp_seed : sp->seed;
 	t->proxy_arp = sp->proxy_arp;
 	t->neigh = sp->neigh;
 

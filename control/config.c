@@ -204,6 +204,7 @@
  * routes, then links.
  */
 #include "config.h"
+#include "config_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -226,11 +227,7 @@
 #define N_HASH_FIELDS 7
 #define GBPS_MAX 1000000.0
 
-struct pctx {
-	char *err;
-	size_t err_len;
-	struct aif_config *cfg;
-};
+/* struct pctx: config_priv.h */
 
 static const char *const hash_field_names[N_HASH_FIELDS] = {
 	"src_ip", "dst_ip", "proto", "src_port", "dst_port", "flow_label",
@@ -718,7 +715,8 @@ parse_lb_flowlet(struct pctx *c, json_t *j, const char *path,
 	if (get_real(c, j, path, "gap_us", 0, true, 1e6, &gap_us) < 0 ||
 	    get_real(c, j, path, "aging_us", 0, true, 1e8, &age_us) < 0 ||
 	    get_int(c, j, path, "table_size", false, 16, AIF_FLOWLET_TABLE_MAX, &size) < 0 ||
-	    get_enum(c, j, path, "mode", modes, "mode", &lb->flowlet_mode) < 0)
+	    get_enum(c, j, path, "mode", modes, "mode", &lb->flowlet_mode) < 0 ||
+	    aif_cfg_lb_flowlet(c, j, path, lb) < 0)
 		return -1;
 	if (size & (size - 1)) {
 		path_key(fp, path, "table_size");
@@ -738,7 +736,8 @@ parse_lb_spray(struct pctx *c, json_t *j, const char *path,
 	long long d = lb->drill_samples;
 
 	if (get_enum(c, j, path, "mode", modes, "mode", &lb->spray_mode) < 0 ||
-	    get_int(c, j, path, "samples", false, 1, 8, &d) < 0)
+	    get_int(c, j, path, "samples", false, 1, 8, &d) < 0 ||
+	    aif_cfg_lb_spray(c, j, path, lb) < 0)
 		return -1;
 	lb->drill_samples = (uint8_t)d;
 	return 0;
@@ -824,10 +823,10 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 					   "buckets_per_member", "per_tc", "flowlet",
 					   "spray", "adaptive", NULL};
 	static const char *const flowlet_keys[] = {"gap_us", "aging_us", "table_size",
-						   "mode", NULL};
-	static const char *const spray_keys[] = {"mode", "samples", NULL};
+						   "mode", AIF_CFG_FLOWLET_KEYS, NULL};
+	static const char *const spray_keys[] = {"mode", "samples", AIF_CFG_SPRAY_KEYS, NULL};
 	static const char *const adaptive_keys[] = {"period_ns", "ewma_shift", "mode", NULL};
-	static const char *const hashes[] = {"crc32c", "toeplitz", NULL};
+	static const char *const hashes[] = {"crc32c", "toeplitz", "murmur3_ns3", NULL};
 	long long bpm = lb->buckets_per_member;
 	char fp[PATH_LEN];
 	json_t *arr, *v;
@@ -997,7 +996,7 @@ static int
 parse_qos_buffer(struct pctx *c, json_t *j, const char *path,
 		 struct aif_qos_params *q)
 {
-	static const char *const models[] = {"hpcc", "broadcom", NULL};
+	static const char *const models[] = {"hpcc", "broadcom", "conweave", NULL};
 	long long size = (long long)q->buffer_bytes, rsv = q->reserve_bytes;
 	long long th = q->dynamic_th, resume = q->resume_offset_bytes;
 	long long hr = q->headroom_bytes, cable = q->cable_delay_ns;
@@ -1020,7 +1019,7 @@ parse_qos_buffer(struct pctx *c, json_t *j, const char *path,
 	q->resume_offset_bytes = (uint32_t)resume;
 	q->headroom_bytes = (uint32_t)hr;
 	q->cable_delay_ns = (uint32_t)cable;
-	return 0;
+	return aif_cfg_qos_buffer(c, j, path, q);
 }
 
 /* Kmin <= Kmax: reported at kmax_bytes if given, else at kmin_bytes. */
@@ -1053,7 +1052,9 @@ parse_qos_ecn(struct pctx *c, json_t *j, const char *path,
 	}
 	q->kmin_bytes = (uint32_t)kmin;
 	q->kmax_bytes = (uint32_t)kmax;
-	return get_real(c, j, path, "pmax", 0, false, 1, &q->pmax) < 0 ? -1 : 0;
+	if (get_real(c, j, path, "pmax", 0, false, 1, &q->pmax) < 0)
+		return -1;
+	return aif_cfg_qos_ecn(c, j, path, q);
 }
 
 /* j[key] in milliseconds, (0, max_ms], into *ns (rounded, at least 1 ns). */
@@ -1088,7 +1089,8 @@ parse_qos_pfc(struct pctx *c, json_t *j, const char *path,
 	json_t *wd;
 	int rc;
 
-	if (get_int(c, j, path, "quanta", false, 1, 65535, &quanta) < 0)
+	if (get_int(c, j, path, "quanta", false, 1, 65535, &quanta) < 0 ||
+	    aif_cfg_qos_pfc(c, j, path, q) < 0)
 		return -1;
 	q->pfc_quanta = (uint16_t)quanta;
 	rc = get_object(c, j, path, "watchdog", wd_keys, wp, &wd);
@@ -1135,11 +1137,11 @@ parse_qos(struct pctx *c, json_t *j, const char *path,
 					       "reserve_bytes", "dynamic_th",
 					       "resume_offset_bytes",
 					       "headroom_bytes",
-					       "cable_delay_ns", NULL};
+					       "cable_delay_ns", AIF_CFG_BUFFER_KEYS, NULL};
 	static const char *const ecn_keys[] = {"queues", "mode", "mark",
 					       "kmin_bytes", "kmax_bytes",
-					       "pmax", NULL};
-	static const char *const pfc_keys[] = {"quanta", "watchdog", NULL};
+					       "pmax", AIF_CFG_ECN_KEYS, NULL};
+	static const char *const pfc_keys[] = {"quanta", "watchdog", AIF_CFG_PFC_KEYS, NULL};
 	char fp[PATH_LEN];
 	json_t *v;
 	int rc;
@@ -1782,7 +1784,7 @@ parse_neighbor_learning(struct pctx *c, json_t *j, const char *path,
 static int
 parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
 {
-	static const char *const keys[] = {"name", "policy", "seed",
+	static const char *const keys[] = {"name", "policy", "seed", "ecmp_seed",
 					   "proxy_arp", "neighbor_learning", "ports",
 					   "neighbors", "nexthop_groups", "routes", NULL};
 	struct aif_switch_params *sw = &c->cfg->switches[idx];
@@ -1804,6 +1806,11 @@ parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
 		return -1;
 	sw->seed_set = rc > 0;
 	sw->seed = rc > 0 ? (uint32_t)seed : fnv1a32(sw->name);
+	/* the seed of hash "murmur3_ns3" (ns-3: the switch's node id) */
+	rc = get_int(c, j, path, "ecmp_seed", false, 0, UINT32_MAX, &seed);
+	if (rc < 0)
+		return -1;
+	sw->ecmp_seed = rc > 0 ? (uint32_t)seed : sw->seed;
 	if (get_bool(c, j, path, "proxy_arp", &sw->proxy_arp) < 0 ||
 	    parse_neighbor_learning(c, j, path, &sw->neigh) < 0 ||
 	    parse_ports(c, j, path, sw) < 0 ||
@@ -2814,6 +2821,10 @@ qos_defaults(struct aif_qos_params *q)
 	q->trim_dscp = 11;
 	q->trim_queue = 7;
 	q->pfc_quanta = 0xFFFF;
+	q->pfc_mode = 0;                       /* standard */
+	q->pfc_pause_ns = 5 * AIF_NS_PER_US;   /* ns3 mode's */
+	q->ecn_qmin_bytes = 0;
+	q->headroom_slot0_quirk = false;
 	q->wd_detection_ns = 200000000;
 	q->wd_restoration_ns = 200000000;
 	q->wd_action = AIF_QOS_WD_DROP;
@@ -2845,6 +2856,10 @@ aif_policy_defaults(struct aif_policy_params *p)
 	p->lb.flowlet_mode = AIF_FLOWLET_RANDOM;
 	p->lb.spray_mode = AIF_SPRAY_RR;
 	p->lb.drill_samples = 2;
+	p->lb.drill_distinct = true;
+	p->lb.drill_memory = AIF_DRILL_MEM_DESTINATION;
+	p->lb.queue_read = AIF_LB_QREAD_PACKET;
+	p->lb.flowlet_gap_le = true;
 	p->lb.adaptive_period_ns = 1 * AIF_NS_PER_US;
 	p->lb.adaptive_mode = AIF_ADAPTIVE_FLOWLET;
 	p->lb.adaptive_ewma_shift = 3;
@@ -2886,4 +2901,51 @@ aif_hash_field_name(uint32_t bit)
 		if (bit == 1u << i)
 			return hash_field_names[i];
 	return NULL;
+}
+
+/* ---- typed field access for config_qos.c (config_priv.h) ---- */
+
+int
+aif_cfg_fail(struct pctx *c, const char *path, const char *fmt, ...)
+{
+	char reason[AIF_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	return fail(c, path, "%s", reason);
+}
+
+void
+aif_cfg_path_key(char *dst, const char *parent, const char *key)
+{
+	path_key(dst, parent, key);
+}
+
+int
+aif_cfg_get_int(struct pctx *c, json_t *obj, const char *path, const char *key, bool req,
+		long long min, long long max, long long *out)
+{
+	return get_int(c, obj, path, key, req, min, max, out);
+}
+
+int
+aif_cfg_get_bool(struct pctx *c, json_t *obj, const char *path, const char *key, bool *out)
+{
+	return get_bool(c, obj, path, key, out);
+}
+
+int
+aif_cfg_get_real(struct pctx *c, json_t *obj, const char *path, const char *key, double min,
+		 bool min_open, double max, double *out)
+{
+	return get_real(c, obj, path, key, min, min_open, max, out);
+}
+
+int
+aif_cfg_get_enum(struct pctx *c, json_t *obj, const char *path, const char *key,
+		 const char *const *names, const char *what, uint8_t *out)
+{
+	return get_enum(c, obj, path, key, names, what, out);
 }

@@ -632,7 +632,8 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 				 (size_t)AIF_FLOWLET_MAX * sizeof(struct aif_flowlet_entry));
 			goto err;
 		}
-	t->seed = sp->seed;
+	/* hash murmur3_ns3 keys on ns-3's seed, the switch's node id */
+	t->seed = t->lb.hash_alg == AIF_HASH_MURMUR3_NS3 ? sp->ecmp_seed : sp->seed;
 	t->proxy_arp = sp->proxy_arp;
 	t->neigh = sp->neigh;
 

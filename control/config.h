@@ -63,6 +63,8 @@ struct aif_neighbor_params {
 struct aif_switch_params {
 	char name[AIF_NAME_MAX];
 	uint32_t seed;      /* per-switch hash seed; default derived from name */
+	uint32_t ecmp_seed; /* "ecmp_seed": hash murmur3_ns3's seed (ns-3 node id);
+			     * default seed */
 	bool seed_set;
 	bool proxy_arp;     /* answer ARP/NS for routed destinations too */
 	struct aif_neigh_params neigh; /* "neighbor_learning" */

@@ -339,6 +339,10 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	if (qos != NULL) {
 		if (t != NULL && t->generation != qos->generation)
 			aif_qos_apply(qos, t->qos, t->generation, now_ns);
+		/* what DRILL and least_loaded read: the MMU's live count per
+		 * port ("queue_read": "packet"), or the copy below */
+		sh->fwd.port_qbytes = t != NULL && t->lb.queue_read == AIF_LB_QREAD_PACKET
+				      ? qos->mmu.port_bytes : sh->port_qbytes;
 		/* what the load-aware schemes see: bytes queued per port */
 		for (uint16_t p = 0; t != NULL && t->lb_load_aware && p < qos->n_ports; p++) {
 			const uint32_t *qb = qos->mmu.port[p].queue_bytes;

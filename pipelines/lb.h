@@ -61,10 +61,20 @@ struct aif_flowlet_entry {
 	aif_time_ns last_ns;    /* last packet of any flow on the entry */
 };
 
+/* DRILL's remembered best per destination address (lb_spray.c). */
+#define AIF_DRILL_DST_MAX 4096 /* entries, a power of two */
+struct aif_drill_dst {
+	uint8_t addr[16];       /* the destination (IPv4 in the first 4 bytes) */
+	uint16_t group;         /* of the remembered member */
+	uint8_t member;         /* member offset */
+	uint8_t used;           /* 0: empty */
+};
+
 /* Per worker, mutable, owned by the worker; control only reads counters. */
 struct aif_lb_state {
 	uint32_t rr[AIF_MAX_GROUPS];         /* spray: next member offset */
 	uint8_t drill_best[AIF_MAX_GROUPS];  /* spray DRILL: previous best offset */
+	struct aif_drill_dst drill_dst[AIF_DRILL_DST_MAX]; /* memory "destination" */
 	/* adaptive */
 	aif_time_ns next_band_ns;            /* next refresh of band[] */
 	aif_time_ns last_band_ns;            /* last refresh (rate interval start) */

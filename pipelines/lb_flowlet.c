@@ -16,7 +16,9 @@
  * flow that started it (owner: key hash | 1, 0 marks an empty entry, and
  * the group) and the time of the last packet of ANY flow on it.
  *
- * For a packet of flow k (group g) at now_ns, entry e, idle = now - e.last:
+ * For a packet of flow k (group g) at now_ns, entry e, idle = now - e.last
+ * ("gap_test": "le", the default, as ConWeave's ns-3 letflow-routing.cc,
+ * reads idle <= gap where "idle < gap" stands below; "lt" as written):
  *   e is not empty, idle < gap         an open flowlet: k is on it, whether
  *                                      it is k's own or another flow's
  *                                      (key or group differ): member
@@ -136,7 +138,9 @@ aif_lb_flowlet_track(const struct aif_group *g, const struct aif_member *members
 	off = e->member;
 	if (off >= g->n) /* the group shrank, or is not the owner's */
 		off %= g->n;
-	if (idle < p->flowlet_gap_ns && e->key != 0 && aif_lb_member_up(g, off)) {
+	/* ns-3's LetFlow keeps the path at exactly the gap ("gap_test": "le") */
+	bool open = p->flowlet_gap_le ? idle <= p->flowlet_gap_ns : idle < p->flowlet_gap_ns;
+	if (open && e->key != 0 && aif_lb_member_up(g, off)) {
 		if (!mine) {
 			uint8_t bit = (uint8_t)(1u << (m->hash >> 29));
 			if (!(e->guests & bit)) {

@@ -215,7 +215,10 @@ resolve(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_t nh)
 			const uint8_t *bk = x->buckets + g->bucket_first;
 			/* ECMP/WCMP, the common case, without the indirect call */
 			if (likely(scheme <= AIF_LB_WCMP)) {
-				k = aif_lb_bucket_pick(g, bk, m->hash);
+				/* ns-3's ECMP: hash % n over the members (up) in order */
+				k = unlikely(x->hash_alg == AIF_HASH_MURMUR3_NS3)
+				    ? aif_lb_up_at(g, m->hash % aif_lb_up_n(g))
+				    : aif_lb_bucket_pick(g, bk, m->hash);
 			} else {
 				x->lb->group = (uint16_t)aif_nh_index(nh);
 				/* a program without the indirect call too */

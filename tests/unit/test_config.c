@@ -297,6 +297,58 @@ test_qos_defaults(void **state)
 	assert_qos_defaults(&p.qos);
 }
 
+/* The options that follow ConWeave's ns-3: defaults, and "conweave" filling
+ * the buffer fields a policy leaves out with the model's values. */
+static void
+test_ns3_options(void **state)
+{
+	struct aif_config *cfg;
+	const struct aif_qos_params *q;
+	const struct aif_lb_params *lb;
+
+	(void)state;
+	cfg = parse_ok(SWT(",'ecmp_seed':130",
+			   ",'policies':{'default':{'qos':{'buffer':{'model':'conweave',"
+			   "'size_bytes':9000000},'pfc':{'mode':'ns3','pause_us':2.5}},"
+			   "'load_balancing':{'hash':'murmur3_ns3','spray':{'distinct':false,"
+			   "'memory':'group','queue_read':'step'},'flowlet':{'gap_test':'lt'}}},"
+			   "'x':{'qos':{'buffer':{'model':'conweave','headroom_slot0_quirk':false},"
+			   "'ecn':{'qmin_bytes':0}}}}"));
+	assert_int_equal(cfg->switches[0].ecmp_seed, 130);
+	q = &cfg->policies[0].qos;
+	assert_int_equal(q->buffer_model, AIF_QOS_BUF_CONWEAVE);
+	assert_int_equal(q->buffer_bytes, 9000000);     /* given */
+	assert_int_equal(q->reserve_bytes, 1048);       /* the model's */
+	assert_int_equal(q->dynamic_th, -4);
+	assert_int_equal(q->resume_offset_bytes, 16);
+	assert_true(q->headroom_slot0_quirk);
+	assert_int_equal(q->ecn_qmin_bytes, 1049);
+	assert_int_equal(q->pfc_mode, 1);
+	assert_int_equal(q->pfc_pause_ns, 2500);
+	lb = &cfg->policies[0].lb;
+	assert_int_equal(lb->hash_alg, AIF_HASH_MURMUR3_NS3);
+	assert_false(lb->drill_distinct);
+	assert_int_equal(lb->drill_memory, AIF_DRILL_MEM_GROUP);
+	assert_int_equal(lb->queue_read, AIF_LB_QREAD_STEP);
+	assert_false(lb->flowlet_gap_le);
+	q = &cfg->policies[1].qos;
+	assert_int_equal(q->buffer_bytes, 9437184);
+	assert_false(q->headroom_slot0_quirk);
+	assert_int_equal(q->ecn_qmin_bytes, 0);
+	/* defaults: ns-3's load balancing, aif's buffer and PFC */
+	lb = &cfg->policies[1].lb;
+	assert_true(lb->drill_distinct);
+	assert_int_equal(lb->drill_memory, AIF_DRILL_MEM_DESTINATION);
+	assert_int_equal(lb->queue_read, AIF_LB_QREAD_PACKET);
+	assert_true(lb->flowlet_gap_le);
+	aif_config_free(cfg);
+	cfg = parse_ok(SW(",'seed':77"));
+	assert_int_equal(cfg->switches[0].ecmp_seed, 77); /* the seed's */
+	assert_int_equal(cfg->policies[0].qos.pfc_mode, 0);
+	assert_int_equal(cfg->policies[0].qos.pfc_pause_ns, 5000);
+	aif_config_free(cfg);
+}
+
 static void
 test_qos_full(void **state)
 {
@@ -791,7 +843,7 @@ static const struct bad_case bad_cases[] = {
 	{ SWT("", ",'policies':{'default':{'load_balancing':{'hash_fields':['src_ip','ttl']}}}"),
 	  "$.policies.default.load_balancing.hash_fields[1]: unknown hash field 'ttl'" },
 	{ SWT("", ",'policies':{'default':{'load_balancing':{'hash':'md5'}}}"),
-	  "$.policies.default.load_balancing.hash: unknown hash 'md5' (expected \"crc32c\" or \"toeplitz\")" },
+	  "$.policies.default.load_balancing.hash: unknown hash 'md5' (expected \"crc32c\", \"toeplitz\" or \"murmur3_ns3\")" },
 	{ SWT("", ",'policies':{'p':{'trust':'cos'}}"),
 	  "$.policies.p.trust: unknown trust 'cos' (expected \"dscp\" or \"pcp\")" },
 	{ SWT("", ",'policies':{'p':{'ecn':1}}"), "$.policies.p: unknown field 'ecn'" },
@@ -836,8 +888,31 @@ static const struct bad_case bad_cases[] = {
 	{ QOS("'scheduler':{'weights':{'8':1}}"),
 	  "$.policies.default.qos.scheduler.weights.8: key must be a queue 0..7" },
 	{ QOS("'buffer':{'size':1}"), "$.policies.default.qos.buffer: unknown field 'size'" },
+	{ QOS("'buffer':{'headroom_slot0_quirk':true}"),
+	  "$.policies.default.qos.buffer.headroom_slot0_quirk: only with \"model\": \"conweave\"" },
+	{ QOS("'pfc':{'pause_us':5}"),
+	  "$.policies.default.qos.pfc.pause_us: only with \"mode\": \"ns3\" (the standard "
+	  "mode's time is \"quanta\")" },
+	{ QOS("'pfc':{'mode':'ns3','pause_us':0}"),
+	  "$.policies.default.qos.pfc.pause_us: must be 0.01..300, got 0" },
+	{ QOS("'pfc':{'mode':'ieee'}"),
+	  "$.policies.default.qos.pfc.mode: unknown mode 'ieee' (expected \"standard\" or \"ns3\")" },
+	{ QOS("'ecn':{'qmin_bytes':-1}"),
+	  "$.policies.default.qos.ecn.qmin_bytes: must be 0..1048576, got -1" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'spray':{'memory':'flow'}}}}"),
+	  "$.policies.default.load_balancing.spray.memory: unknown memory 'flow' (expected "
+	  "\"destination\" or \"group\")" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'spray':{'distinct':1}}}}"),
+	  "$.policies.default.load_balancing.spray.distinct: expected boolean, got integer" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'flowlet':{'gap_test':'<='}}}}"),
+	  "$.policies.default.load_balancing.flowlet.gap_test: unknown gap test '<=' (expected "
+	  "\"lt\" or \"le\")" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'spray':{'queue_read':'flow'}}}}"),
+	  "$.policies.default.load_balancing.spray.queue_read: unknown queue read 'flow' "
+	  "(expected \"packet\" or \"step\")" },
+	{ SW(",'ecmp_seed':-1"), "$.switches[0].ecmp_seed: must be 0..4294967295, got -1" },
 	{ QOS("'buffer':{'model':'cisco'}"),
-	  "$.policies.default.qos.buffer.model: unknown model 'cisco' (expected \"hpcc\" or \"broadcom\")" },
+	  "$.policies.default.qos.buffer.model: unknown model 'cisco' (expected \"hpcc\", \"broadcom\" or \"conweave\")" },
 	{ QOS("'buffer':{'size_bytes':100}"),
 	  "$.policies.default.qos.buffer.size_bytes: must be 65536..17179869184, got 100" },
 	{ QOS("'buffer':{'size_bytes':17179869185}"),
@@ -1286,6 +1361,7 @@ main(void)
 		cmocka_unit_test(test_example_file),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_qos_defaults),
+		cmocka_unit_test(test_ns3_options),
 		cmocka_unit_test(test_qos_full),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_port_vlan),

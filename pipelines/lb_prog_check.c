@@ -1084,7 +1084,21 @@ aif_lb_prog_check_insns(const uint64_t *insns, uint32_t n, const char *sec,
 			 n, AIF_LB_PROG_MAX_INSNS);
 		return -1;
 	}
-	if (check_shape(&c) != 0 || check_flow(&c) != 0)
+	if (check_shape(&c) != 0)
+		return -1;
+	/* the last instruction ends every path that reaches it, reachable or
+	 * not (DPDK's validator and JIT take every instruction) */
+	const struct ebpf_insn *last = &c.ins[n - 1];
+	if (last->code != (BPF_JMP | EBPF_EXIT) && last->code != (BPF_JMP | BPF_JA) &&
+	    !second_half(c.ins, n - 1)) {
+		c.pc = n - 1;
+		return fail(&c, "runs past the last instruction (the last is not exit)");
+	}
+	if (second_half(c.ins, n - 1)) {
+		c.pc = n - 1;
+		return fail(&c, "runs past the last instruction (the last is a 64-bit load)");
+	}
+	if (check_flow(&c) != 0)
 		return -1;
 	out->path_work = path_work(c.ins, n);
 	return 0;

@@ -174,6 +174,12 @@ test_malformed(void **state)
 	REFUSED(2, "atomic operation 0x1", MOV64K(0, 0), ST(EBPF_DW, 10, -8, 0),
 		I(BPF_STX | EBPF_XADD | EBPF_DW, 10, 0, -8, 1), EXIT); /* fetch-add */
 	REFUSED(0, "runs past the last instruction", MOV64K(0, 0));
+	/* past the end only on a path the dataflow never takes (r0 is never
+	 * negative): refused all the same, DPDK's JIT compiles it */
+	REFUSED(5, "runs past the last instruction", MOV64K(0, 0x1a610000),
+		JK(EBPF_JSLT, 0, 0, 1), EXIT, JK(EBPF_JSGE, 0, 0x09000100, 0),
+		JK(EBPF_JSGE, 0, 0x0022b001, 0), MOV64X(6, 0));
+	REFUSED(3, "the last is a 64-bit load", MOV64K(0, 0), JA(0), LDDW(1, 1, 1));
 	assert_int_not_equal(aif_lb_prog_check_insns(NULL, 0, "aifabric/lb/t", &(struct aif_lb_prog_check){ 0 }, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "no instructions"));
 }

@@ -2,7 +2,7 @@
 /*
  * Collectives on a fabric in virtual time: a generated 4-leaf x 2-spine
  * leaf-spine, two virtual RoCE hosts per leaf (control/vhosts.c on
- * dataplane/rhost.c), jobs from dataplane/jobs.c, the whole driven by the
+ * dataplane/rhost*.c), jobs from dataplane/jobs.c, the whole driven by the
  * virtual-time loop (control/vtime.c).
  *
  *  - ring all-reduce with packet spraying and out-of-order-tolerant hosts

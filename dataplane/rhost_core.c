@@ -37,18 +37,23 @@ aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps)
 	p->prio_of_dscp[48] = 6;
 	p->cnp_on_ooo = true;
 	p->dcqcn = true;
-	aif_dcqcn_params_hpcc_run(&p->dc, rate_bps);
+	aif_dcqcn_params_conweave(&p->dc, rate_bps);
+	p->cnp = AIF_RHOST_CNP_ACK_FLAG;
 	p->ack_every = 1;
 	p->nak_gap = 256;
+	p->nak_interval_ns = 4 * AIF_NS_PER_US;
+	p->nak_rewind_stale = true;
+	p->gbn_timer = AIF_RHOST_GBN_TIMER_PER_PACKET;
+	p->rto_gbn_ns = 4 * AIF_NS_PER_MS;
 	p->rto_ns = 500 * AIF_NS_PER_US;
 	p->rto_low_ns = 100 * AIF_NS_PER_US;
 	p->rto_low_pkts = 3;
-	p->ack_delay_ns = 1 * AIF_NS_PER_US;
-	p->cnp_delay_ns = 4 * AIF_NS_PER_US;
-	p->react_delay_ns = 1 * AIF_NS_PER_US;
+	p->link_delay_ns = AIF_RHOST_LINK_DELAY_FABRIC;
+	p->ack_delay_ns = 0;
+	p->cnp_delay_ns = 0;
+	p->react_delay_ns = 0;
 	p->icrc = true;
 }
-
 
 static inline bool
 tmr_less(const struct tmr *a, const struct tmr *b)
@@ -138,10 +143,22 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 	if (p->ack_every == 0 || p->nak_gap == 0 || p->nak_gap >= AIF_RHOST_OOO_WINDOW ||
 	    p->dscp > 63 || p->ack_dscp > 63 || p->cnp_dscp > 63 || p->rto_ns == 0 ||
 	    p->rto_low_ns == 0 || p->rto_low_ns > p->rto_ns ||
-	    p->rto_low_pkts >= AIF_RHOST_OOO_WINDOW) {
-		snprintf(err, err_len, "ack_every and rto at least 1, rto_low in 1..rto, "
+	    p->rto_low_pkts >= AIF_RHOST_OOO_WINDOW || p->rto_gbn_ns == 0) {
+		snprintf(err, err_len, "ack_every, rto and rto_gbn at least 1, rto_low in 1..rto, "
 			 "rto_low_pkts and nak_gap in 1..%u, DSCPs in 0..63",
 			 AIF_RHOST_OOO_WINDOW - 1);
+		return NULL;
+	}
+	if (p->link_delay_ns > AIF_RHOST_LINK_DELAY_MAX &&
+	    p->link_delay_ns != AIF_RHOST_LINK_DELAY_FABRIC) {
+		snprintf(err, err_len, "link_delay_ns %llu out of 0..%llu",
+			 (unsigned long long)p->link_delay_ns,
+			 (unsigned long long)AIF_RHOST_LINK_DELAY_MAX);
+		return NULL;
+	}
+	if ((unsigned)p->cnp > AIF_RHOST_CNP_FRAME ||
+	    (unsigned)p->gbn_timer > AIF_RHOST_GBN_TIMER_PROGRESS) {
+		snprintf(err, err_len, "cnp or gbn_timer: not one of the modes");
 		return NULL;
 	}
 	if (max_qps == 0 || max_qps > (1u << 20)) {
@@ -154,6 +171,15 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 		return NULL;
 	}
 	h->p = *p;
+	if (h->p.link_delay_ns == AIF_RHOST_LINK_DELAY_FABRIC)
+		h->p.link_delay_ns = 0; /* on its own: no fabric */
+	h->out_cap = OUT_MIN;
+	h->out = malloc(sizeof(*h->out) * h->out_cap);
+	if (h->out == NULL) {
+		free(h);
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
 	h->pool = pool;
 	h->max_qps = max_qps;
 	aif_rng_seed(&h->rng, (p->seed * 0x9E3779B97F4A7C15ull) ^ p->ip ^ 0x5bd1e995);
@@ -171,7 +197,7 @@ aif_rhost_free(struct aif_rhost *h)
 	if (h == NULL)
 		return;
 	for (uint32_t i = 0; i < h->out_n; i++)
-		rte_pktmbuf_free(h->out[(h->out_h + i) % OUT_MAX].m);
+		rte_pktmbuf_free(h->out[(h->out_h + i) & (h->out_cap - 1)].m);
 	for (uint32_t i = 0; i < h->n_qps; i++) {
 		free(h->qps[i].m);
 		free(h->qps[i].bits);
@@ -188,6 +214,7 @@ aif_rhost_free(struct aif_rhost *h)
 	free(h->react.e);
 	free(h->soon.e);
 	free(h->tm);
+	free(h->out);
 	free(h);
 }
 
@@ -340,6 +367,26 @@ aif_rhost_post(struct aif_rhost *h, uint32_t qi, uint64_t bytes, uint64_t cookie
 
 /* ---- the host's loop ---- */
 
+/* out[] twice as long (full); 0, or -1 when it cannot grow. */
+static int
+out_grow(struct aif_rhost *h)
+{
+	uint32_t cap = h->out_cap * 2;
+	struct outf *o = cap <= OUT_MAX ? malloc(sizeof(*o) * cap) : NULL;
+
+	if (o == NULL) {
+		h->out_nomem = true;
+		return -1;
+	}
+	for (uint32_t i = 0; i < h->out_n; i++)
+		o[i] = h->out[(h->out_h + i) & (h->out_cap - 1)];
+	free(h->out);
+	h->out = o;
+	h->out_h = 0;
+	h->out_cap = cap;
+	return 0;
+}
+
 /* Run every event due at or before now_ns, in time order; true when it
  * stopped for want of room in out[]. */
 static bool
@@ -359,7 +406,7 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 		uint64_t e = RTE_MIN(RTE_MIN(t_in, t_re), RTE_MIN(RTE_MIN(t_tm, t_rto), nx.start_ps));
 		if (e > now_ps || e == NEVER_PS)
 			break;
-		if (e > h->clock_ps && (e != nx.start_ps || h->out_n < OUT_MAX))
+		if (e > h->clock_ps && (e != nx.start_ps || out_room(h)))
 			h->clock_ps = e;
 		if (e == t_in) {
 			struct ctrl c = *in;
@@ -378,7 +425,7 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 			uint32_t qi = h->busy[nx.rto_busy_i];
 			rhost_on_timeout(h, qi, nx.rto_ns);
 			qp_changed(h, qi);
-		} else if (h->out_n == OUT_MAX) {
+		} else if (h->out_n == h->out_cap && out_grow(h) != 0) {
 			full = true;
 			break; /* nobody collects: wait */
 		} else if (nx.kind < 0) {
@@ -411,7 +458,7 @@ rhost_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 	bool full = advance(h, now_ns);
 	while (k < n && h->out_n && h->out[h->out_h].at <= now_ns) {
 		pkts[k++] = h->out[h->out_h].m;
-		h->out_h = (h->out_h + 1) % OUT_MAX;
+		h->out_h = (h->out_h + 1) & (h->out_cap - 1);
 		h->out_n--;
 	}
 	if (k < n && full)
@@ -430,7 +477,7 @@ rhost_rx_next_ns(struct aif_port *port, uint16_t queue)
 	(void)queue;
 	if (h->out_n)
 		t = h->out[h->out_h].at;
-	if (h->out_n == OUT_MAX)
+	if (!out_room(h))
 		return t;
 	if (h->soon.n)
 		t = RTE_MIN(t, cfifo_head(&h->soon)->at);
@@ -441,8 +488,9 @@ rhost_rx_next_ns(struct aif_port *port, uint16_t queue)
 	else
 		rhost_next_send(h, &nx);
 	t = RTE_MIN(t, nx.rto_ns);
-	if (nx.start_ps != NEVER_PS)
-		t = RTE_MIN(t, (nx.start_ps + ser_ps(h, nx.len) + PS_PER_NS - 1) / PS_PER_NS);
+	if (nx.start_ps != NEVER_PS) /* when it would reach the switch */
+		t = RTE_MIN(t, (nx.start_ps + ser_ps(h, nx.len) + PS_PER_NS - 1) / PS_PER_NS +
+				       h->p.link_delay_ns);
 	return t;
 }
 
@@ -470,7 +518,9 @@ rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 			break;
 		uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
 		h->rx_free_ps = s + ser_ps(h, len);
-		rhost_on_frame(h, pkts[i], (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS);
+		/* its last bit in: off the switch's wire, then the cable */
+		rhost_on_frame(h, pkts[i],
+			       (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS + h->p.link_delay_ns);
 		rte_pktmbuf_free(pkts[i]);
 	}
 	h->ctr.refused += n - i;
@@ -496,7 +546,8 @@ rhost_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_tim
 	h->nx_ok = false; /* a pause moves the next start */
 	h->rx_free_ps = s + ser_ps(h, len);
 	int xoff = aif_pfc_host_hear(&h->pause, h->pause_from_ns, d, RTE_MIN(len, 64u),
-				     h->p.rate_bps, (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS);
+				     h->p.rate_bps,
+				     (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS + h->p.link_delay_ns);
 	if (xoff < 0)
 		h->ctr.rx_other++;
 	else if (xoff)
@@ -564,6 +615,41 @@ double
 aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp)
 {
 	return qp < h->n_qps ? h->qps[qp].rp.rate_bps : 0;
+}
+
+int
+aif_rhost_qp_state(const struct aif_rhost *h, uint32_t qp, aif_time_ns now_ns,
+		   struct aif_rhost_qp_state *st)
+{
+	if (qp >= h->n_qps)
+		return -1;
+	const struct qp *q = &h->qps[qp];
+	struct aif_dcqcn_rp rp = q->rp; /* its timers run up to now_ns */
+	uint64_t bytes = 0;
+
+	if (h->p.dcqcn && now_ns != AIF_TIME_NS_NEVER)
+		aif_dcqcn_rp_advance(&rp, &h->p.dc, now_ns);
+	/* payload of packets [una, high): message by message */
+	for (uint32_t i = 0, j = q->m_head; i < q->m_n; i++, j = (j + 1) & (q->m_cap - 1)) {
+		const struct msg *m = &q->m[j];
+		uint64_t lo = RTE_MAX(q->una, m->first), hi = RTE_MIN(q->high, m->first + m->npkts);
+		if (m->first >= q->high)
+			break;
+		if (lo >= hi)
+			continue;
+		bytes += (hi - lo) * h->p.mtu;
+		if (hi == m->first + m->npkts) /* the last is shorter */
+			bytes -= (uint64_t)m->npkts * h->p.mtu - m->bytes;
+	}
+	*st = (struct aif_rhost_qp_state){
+		.rate_bps = h->p.dcqcn ? rp.rate_bps : (double)h->p.rate_bps,
+		.target_bps = h->p.dcqcn ? rp.target_bps : (double)h->p.rate_bps,
+		.alpha = rp.alpha,
+		.inflight_bytes = bytes,
+		.cnps_rx = q->ctr.cnps_rx,
+		.naks_rx = q->ctr.naks_rx,
+	};
+	return 0;
 }
 
 bool

@@ -46,6 +46,7 @@
 #define AETH_LEN 4
 #define SACK_LEN 4 /* the SACK extension after a selective-repeat NAK's AETH */
 #define CNP_PAD 16
+#define BTH_BECN 0x40 /* in the BTH's FECN/BECN/reserved byte */
 
 enum {
 	OP_SEND_FIRST = 0x00, OP_SEND_MIDDLE = 0x01, OP_SEND_LAST = 0x02, OP_SEND_ONLY = 0x04,
@@ -71,6 +72,7 @@ struct ctrl {
 	uint32_t psn;
 	uint32_t sack;           /* K_SACK: the PSN that arrived out of order */
 	uint8_t kind;
+	bool cnp;                /* ACK, NAK: congestion notification on it (BECN) */
 };
 
 struct qp {
@@ -106,7 +108,10 @@ struct qp {
 	uint32_t epsn;           /* the PSN expected next */
 	uint32_t msn;            /* messages received */
 	uint16_t since_ack;
-	bool nak_sent;           /* for epsn */
+	bool nak_any;            /* a NAK went, for nak_psn, */
+	bool cnp_pending;        /* ack_flag: a mark for the next ACK/NAK */
+	uint32_t nak_psn;
+	aif_time_ns nak_next_ns; /* ... and the next for it may go from then */
 	uint64_t *bits, *lasts;  /* ooo: received / message ends, by PSN mod window */
 	struct aif_dcqcn_np np;
 	struct aif_rhost_qp_ctr ctr;
@@ -131,7 +136,8 @@ struct outf {
 	aif_time_ns at;          /* its last bit reaches the switch */
 };
 
-#define OUT_MAX 64
+#define OUT_MIN 64        /* out[]: frames on their way, a ring that grows ... */
+#define OUT_MAX (1u << 20) /* ... up to this many (a long cable at a high rate) */
 
 /* What the host sends next. */
 struct next {
@@ -168,12 +174,14 @@ struct aif_rhost {
 	struct tmr *tm;           /* min-heap */
 	uint32_t tm_n, tm_cap;
 	uint64_t tm_seq;
-	struct outf out[OUT_MAX]; /* decided, on their way */
-	uint32_t out_h, out_n;
+	struct outf *out;         /* decided, on their way: a ring of out_cap */
+	uint32_t out_h, out_n, out_cap;
+	bool out_nomem;           /* it could not grow */
 	uint64_t wire_free_ps;    /* the host's send wire */
 	uint64_t rx_free_ps;      /* its receive wire */
 	aif_time_ns rto_high_ns;  /* the timeouts' floors: the parameters, raised */
 	aif_time_ns rto_low_ns;   /* for the path (rto_floors) */
+	aif_time_ns rto_gbn_ns;
 	uint64_t clock_ps;        /* the last event acted on: nothing is decided
 				   * to start before it (a timeout or a NAK at t
 				   * makes a frame that starts at t at the
@@ -358,6 +366,13 @@ idx_of(const struct qp *q, uint32_t psn)
 	if (d >= PSN_HALF || q->una + d > q->high)
 		return UINT64_MAX;
 	return q->una + d;
+}
+
+/* Room in out[] for one more frame, or it may grow. */
+static inline bool
+out_room(const struct aif_rhost *h)
+{
+	return h->out_n < h->out_cap || (h->out_cap < OUT_MAX && !h->out_nomem);
 }
 
 /* rhost_tx.c */

@@ -20,6 +20,8 @@ rhost_rto_floors(struct aif_rhost *h)
 
 	h->rto_high_ns = RTE_MAX(p->rto_ns,
 				 AIF_RHOST_RTO_K * (p->base_rtt_ns + AIF_RHOST_RTO_PKTS * pkt));
+	h->rto_gbn_ns = RTE_MAX(p->rto_gbn_ns,
+				AIF_RHOST_RTO_K * (p->base_rtt_ns + AIF_RHOST_RTO_PKTS * pkt));
 	h->rto_low_ns = RTE_MAX(p->rto_low_ns,
 				AIF_RHOST_RTO_K * (p->base_rtt_ns + (aif_time_ns)p->rto_low_pkts * pkt));
 }
@@ -35,6 +37,12 @@ aif_time_ns
 aif_rhost_rto_ns(const struct aif_rhost *h, bool low)
 {
 	return low ? h->rto_low_ns : h->rto_high_ns;
+}
+
+aif_time_ns
+aif_rhost_rto_gbn_ns(const struct aif_rhost *h)
+{
+	return h->rto_gbn_ns;
 }
 
 /* The first packet at or after i that q's peer has not SACKed (q->high if
@@ -69,11 +77,12 @@ sack_clear(struct qp *q, uint64_t from, uint64_t to)
 	}
 }
 
-/* q's timer: rto_base + RTO_low when the peer places out of order and at
- * most rto_low_pkts packets are in flight, else + RTO_high; never less than
- * the measured SRTT + 4 RTTVAR.  In flight: sent after the highest SACKed
- * packet and not acknowledged (below it a packet arrived, or is lost, or
- * is late). */
+/* q's timer.  Go-back-N peer: rto_base + go-back-N's timeout (with the
+ * per-packet timer nothing more, as ns-3).  Selective repeat: rto_base +
+ * RTO_low when at most rto_low_pkts packets are in flight, else +
+ * RTO_high.  Never less than the measured SRTT + 4 RTTVAR but with the
+ * per-packet timer.  In flight: sent after the highest SACKed packet and
+ * not acknowledged (below it a packet arrived, or is lost, or is late). */
 void
 rhost_rto_arm(const struct aif_rhost *h, struct qp *q)
 {
@@ -81,8 +90,12 @@ rhost_rto_arm(const struct aif_rhost *h, struct qp *q)
 		q->rto_at = AIF_TIME_NS_NEVER;
 		return;
 	}
+	if (q->sacked == NULL && h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET) {
+		q->rto_at = q->rto_base + h->rto_gbn_ns;
+		return;
+	}
 	bool low = q->sacked != NULL && q->high - RTE_MAX(q->una, q->sack_high) <= h->p.rto_low_pkts;
-	aif_time_ns r = low ? h->rto_low_ns : h->rto_high_ns;
+	aif_time_ns r = q->sacked == NULL ? h->rto_gbn_ns : low ? h->rto_low_ns : h->rto_high_ns;
 	if (q->srtt_ns)
 		r = RTE_MAX(r, q->srtt_ns + 4 * q->rttvar_ns);
 	q->rto_at = q->rto_base + r;
@@ -176,6 +189,43 @@ on_sack(struct aif_rhost *h, struct qp *q, uint64_t idx, const struct ctrl *c)
 	rhost_rto_arm(h, q);
 }
 
+/* Congestion notification (a CNP, or the flag on an ACK or NAK): to the
+ * reaction point react_delay_ns later. */
+static void
+notified(struct aif_rhost *h, struct qp *q, const struct ctrl *c)
+{
+	q->ctr.cnps_rx++, h->ctr.qp.cnps_rx++;
+	if (h->p.dcqcn)
+		cfifo_push(&h->react, &(struct ctrl){ .at = c->at + h->p.react_delay_ns,
+						     .qp = c->qp });
+}
+
+/* An ACK or NAK to a go-back-N requester: as rdma-hw.cc, on every NAK it
+ * goes back to the oldest unacknowledged packet, one for a PSN it knows
+ * arrived included (nak_rewind_stale), and the per-packet timer restarts at
+ * every ACK or NAK while packets are outstanding. */
+static void
+gbn_ack(struct aif_rhost *h, struct qp *q, uint64_t idx, const struct ctrl *c)
+{
+	bool per_packet = h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET;
+
+	if (idx == UINT64_MAX) { /* behind una: old news */
+		if (c->kind == K_NAK && h->p.nak_rewind_stale)
+			q->nxt = q->una;
+	} else if (c->kind == K_ACK) {
+		acked_to(h, c->qp, idx + 1 > q->high ? q->high : idx + 1, c->at);
+	} else {
+		acked_to(h, c->qp, idx, c->at);
+		if (idx < q->high || per_packet) {
+			q->nxt = q->una; /* go back */
+			q->rto_base = c->at;
+		}
+	}
+	if (per_packet)
+		q->rto_base = c->at;
+	rhost_rto_arm(h, q);
+}
+
 void
 rhost_on_ack(struct aif_rhost *h, const struct ctrl *c)
 {
@@ -183,30 +233,24 @@ rhost_on_ack(struct aif_rhost *h, const struct ctrl *c)
 	uint64_t idx = idx_of(q, c->psn);
 
 	if (c->kind == K_CNP) {
-		q->ctr.cnps_rx++, h->ctr.qp.cnps_rx++;
-		if (h->p.dcqcn)
-			cfifo_push(&h->react, &(struct ctrl){ .at = c->at + h->p.react_delay_ns,
-							     .qp = c->qp });
+		notified(h, q, c);
 		return;
 	}
-	if (idx == UINT64_MAX)
-		return; /* old news */
-	if (c->kind == K_ACK) {
+	if (c->kind != K_ACK)
+		q->ctr.naks_rx++, h->ctr.qp.naks_rx++;
+	if (q->sacked == NULL) {
+		gbn_ack(h, q, idx, c);
+	} else if (idx == UINT64_MAX) {
+		/* old news */
+	} else if (c->kind == K_ACK) {
 		acked_to(h, c->qp, idx + 1 > q->high ? q->high : idx + 1, c->at);
-		return;
-	}
-	/* NAK: idx is what the responder expects */
-	q->ctr.naks_rx++, h->ctr.qp.naks_rx++;
-	acked_to(h, c->qp, idx, c->at);
-	if (q->sacked != NULL) {
+	} else {
+		/* NAK: idx is what the responder expects */
+		acked_to(h, c->qp, idx, c->at);
 		on_sack(h, q, idx, c);
-		return;
 	}
-	if (idx >= q->high)
-		return;
-	q->nxt = idx; /* go back */
-	q->rto_base = c->at;
-	rhost_rto_arm(h, q);
+	if (c->cnp) /* after the ACK, as rdma-hw.cc */
+		notified(h, q, c);
 }
 
 void

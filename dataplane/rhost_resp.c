@@ -19,13 +19,59 @@ queue_ctrl(struct aif_rhost *h, struct cfifo *f, uint32_t qi, uint8_t kind, uint
 		h->ctr.ctrl_overflow++;
 }
 
+/* An ACK or NAK for a packet that came in at at: with ack_flag, a pending
+ * congestion notification rides on it. */
+static void
+answer(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, uint32_t sack,
+       aif_time_ns at)
+{
+	struct qp *q = &h->qps[qi];
+
+	if (cfifo_push(&h->acks, &(struct ctrl){ .at = at + h->p.ack_delay_ns, .qp = qi,
+						 .psn = psn, .sack = sack, .kind = kind,
+						 .cnp = q->cnp_pending }) != 0) {
+		h->ctr.ctrl_overflow++;
+		return;
+	}
+	q->cnp_pending = false;
+}
+
+/* A packet that calls for congestion notification (CE-marked, or out of
+ * order with cnp_on_ooo) came in at at: a CNP frame, or a mark for the
+ * next ACK/NAK, if the notification point lets one go. */
 static void
 cnp_maybe(struct aif_rhost *h, uint32_t qi, aif_time_ns at)
 {
-	if (h->p.dcqcn && aif_dcqcn_np_ce(&h->qps[qi].np, &h->p.dc, at))
+	if (!h->p.dcqcn || !aif_dcqcn_np_ce(&h->qps[qi].np, &h->p.dc, at))
+		return;
+	if (h->p.cnp == AIF_RHOST_CNP_FRAME)
 		queue_ctrl(h, &h->cnps, qi, K_CNP, 0, 0, at + h->p.cnp_delay_ns);
+	else
+		h->qps[qi].cnp_pending = true;
 }
 
+/* Go-back-N, a packet ahead of the expected PSN (dropped): a NAK for the
+ * expected one if none went for it yet or the last went nak_interval_ns
+ * ago; else nothing (ns-3's ReceiverCheckSeq). */
+static void
+gbn_ahead(struct aif_rhost *h, uint32_t qi, bool ce, aif_time_ns at)
+{
+	struct qp *q = &h->qps[qi];
+	bool flag = h->p.cnp == AIF_RHOST_CNP_ACK_FLAG;
+
+	if (!flag && ce)
+		cnp_maybe(h, qi, at);
+	if (!flag && h->p.cnp_on_ooo)
+		cnp_maybe(h, qi, at);
+	if (q->nak_any && q->nak_psn == q->epsn && at < q->nak_next_ns)
+		return; /* with ack_flag, no notification either */
+	q->nak_any = true;
+	q->nak_psn = q->epsn;
+	q->nak_next_ns = at + RTE_MIN(h->p.nak_interval_ns, AIF_TIME_NS_NEVER - at);
+	if (flag && (ce || h->p.cnp_on_ooo))
+		cnp_maybe(h, qi, at);
+	answer(h, qi, K_NAK, q->epsn, 0, at);
+}
 static void
 received_msg(struct aif_rhost *h, uint32_t qi, aif_time_ns at)
 {
@@ -67,33 +113,29 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 	uint32_t psn = get24(f + BTH_OFF + 9);
 	uint32_t d = (psn - q->epsn) & PSN_MASK;
 
-	if ((f[15] & 3) == 3) {
+	bool ce = (f[15] & 3) == 3;
+
+	if (ce)
 		q->ctr.rx_ce++, h->ctr.qp.rx_ce++;
-		cnp_maybe(h, qi, at);
+	if (d > 0 && d < PSN_HALF && !h->p.ooo) {
+		q->ctr.rx_ooo++, h->ctr.qp.rx_ooo++;
+		q->ctr.rx_ooo_drop++, h->ctr.qp.rx_ooo_drop++;
+		gbn_ahead(h, qi, ce, at);
+		return;
 	}
+	if (ce)
+		cnp_maybe(h, qi, at);
 	if (d >= PSN_HALF) {
 		/* behind: a duplicate (a go-back resend of what arrived) */
 		q->ctr.rx_dup++, h->ctr.qp.rx_dup++;
 		if (ackreq || ++q->since_ack >= h->p.ack_every) {
 			q->since_ack = 0;
-			queue_ctrl(h, &h->acks, qi, K_ACK, (q->epsn - 1) & PSN_MASK, 0,
-				   at + h->p.ack_delay_ns);
+			answer(h, qi, K_ACK, (q->epsn - 1) & PSN_MASK, 0, at);
 		}
 		return;
 	}
 	if (d > 0) {
 		q->ctr.rx_ooo++, h->ctr.qp.rx_ooo++;
-		if (!h->p.ooo) {
-			q->ctr.rx_ooo_drop++, h->ctr.qp.rx_ooo_drop++;
-			if (!q->nak_sent) {
-				q->nak_sent = true;
-				queue_ctrl(h, &h->acks, qi, K_NAK, q->epsn, 0,
-					   at + h->p.ack_delay_ns);
-			}
-			if (h->p.cnp_on_ooo)
-				cnp_maybe(h, qi, at);
-			return;
-		}
 		if (d >= AIF_RHOST_OOO_WINDOW) {
 			q->ctr.rx_ooo_drop++, h->ctr.qp.rx_ooo_drop++;
 			return;
@@ -108,14 +150,13 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 		}
 		/* a NAK with the cumulative point and this PSN (IRN's SACK; again
 		 * for a duplicate: the requester did not know) */
-		queue_ctrl(h, &h->acks, qi, K_SACK, q->epsn, psn, at + h->p.ack_delay_ns);
+		answer(h, qi, K_SACK, q->epsn, psn, at);
 		return;
 	}
 	/* the expected PSN */
 	q->ctr.rx_packets++, h->ctr.qp.rx_packets++;
 	q->ctr.rx_bytes += payload, h->ctr.qp.rx_bytes += payload;
 	q->epsn = (q->epsn + 1) & PSN_MASK;
-	q->nak_sent = false;
 	bool end = last;
 	if (last)
 		received_msg(h, qi, at);
@@ -134,8 +175,7 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 	}
 	if (end || ackreq || ++q->since_ack >= h->p.ack_every) {
 		q->since_ack = 0;
-		queue_ctrl(h, &h->acks, qi, K_ACK, (q->epsn - 1) & PSN_MASK, 0,
-			   at + h->p.ack_delay_ns);
+		answer(h, qi, K_ACK, (q->epsn - 1) & PSN_MASK, 0, at);
 	}
 }
 
@@ -143,7 +183,7 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
  * host wakes for it if it may finish a message or change what is sent. */
 static void
 on_ctrl_frame(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, uint32_t sack,
-	      aif_time_ns at)
+	      bool cnp, aif_time_ns at)
 {
 	struct qp *q = &h->qps[qi];
 	/* a NAK changes what is sent, a SACK may; an ACK may end a message or
@@ -157,7 +197,7 @@ on_ctrl_frame(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, uint
 		wake = wake || (idx != UINT64_MAX && idx + 1 >= m->first + m->npkts);
 	}
 	if (cfifo_push(&h->in, &(struct ctrl){ .at = at, .qp = qi, .psn = psn, .sack = sack,
-					       .kind = kind }) != 0 ||
+					       .kind = kind, .cnp = cnp }) != 0 ||
 	    (wake && cfifo_push(&h->soon, &(struct ctrl){ .at = at }) != 0))
 		h->ctr.ctrl_overflow++;
 }
@@ -203,19 +243,20 @@ rhost_on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 		if (body < AETH_LEN)
 			goto other;
 		uint8_t syn = f[HDR_LEN];
+		bool becn = f[BTH_OFF + 4] & BTH_BECN; /* congestion notification on it */
 		if (syn >> 5 == 0)
-			on_ctrl_frame(h, qi, K_ACK, get24(f + BTH_OFF + 9), 0, at);
+			on_ctrl_frame(h, qi, K_ACK, get24(f + BTH_OFF + 9), 0, becn, at);
 		else if (syn >> 5 == 3 && (syn & 0x1F) == 0 && body >= AETH_LEN + SACK_LEN)
 			on_ctrl_frame(h, qi, K_SACK, get24(f + BTH_OFF + 9),
-				      get24(f + HDR_LEN + AETH_LEN + 1), at);
+				      get24(f + HDR_LEN + AETH_LEN + 1), becn, at);
 		else if (syn >> 5 == 3 && (syn & 0x1F) == 0)
-			on_ctrl_frame(h, qi, K_NAK, get24(f + BTH_OFF + 9), 0, at);
+			on_ctrl_frame(h, qi, K_NAK, get24(f + BTH_OFF + 9), 0, becn, at);
 		else
 			goto other;
 		return;
 	}
 	case OP_CNP:
-		on_ctrl_frame(h, qi, K_CNP, 0, 0, at);
+		on_ctrl_frame(h, qi, K_CNP, 0, 0, false, at);
 		return;
 	default:
 		break;

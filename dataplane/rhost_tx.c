@@ -164,7 +164,8 @@ ctrl:
 	ctrl_candidate(h, &h->cnps, h->prio_cnp, 1, nx);
 }
 
-/* Hand a decided frame to the wire: it reaches the switch at start + ser. */
+/* Hand a decided frame to the wire: it reaches the switch at start + ser
+ * + the cable's delay. */
 static void
 wire_put(struct aif_rhost *h, struct rte_mbuf *m, uint64_t start_ps, uint32_t len)
 {
@@ -173,8 +174,8 @@ wire_put(struct aif_rhost *h, struct rte_mbuf *m, uint64_t start_ps, uint32_t le
 	h->wire_free_ps = fin;
 	h->ctr.tx_frames++;
 	h->ctr.tx_wire_bytes += len;
-	h->out[(h->out_h + h->out_n++) % OUT_MAX] =
-		(struct outf){ .m = m, .at = (fin + PS_PER_NS - 1) / PS_PER_NS };
+	h->out[(h->out_h + h->out_n++) & (h->out_cap - 1)] = (struct outf){
+		.m = m, .at = (fin + PS_PER_NS - 1) / PS_PER_NS + h->p.link_delay_ns };
 }
 
 void
@@ -186,10 +187,12 @@ rhost_send_ctrl(struct aif_rhost *h, const struct next *nx)
 	struct rte_mbuf *m;
 
 	if (c.kind == K_CNP) {
-		headers(h, q, CNP_LEN, h->p.cnp_dscp, 0, OP_CNP, 0, 0x40 /* BECN */, false, 0);
+		headers(h, q, CNP_LEN, h->p.cnp_dscp, 0, OP_CNP, 0, BTH_BECN, false, 0);
 		memset(h->frame + HDR_LEN, 0, CNP_PAD);
 	} else {
-		headers(h, q, nx->len, h->p.ack_dscp, 0, OP_ACK, 0, 0, false, c.psn);
+		/* congestion notification on it: the BTH's BECN bit */
+		headers(h, q, nx->len, h->p.ack_dscp, 0, OP_ACK, 0, c.cnp ? BTH_BECN : 0, false,
+			c.psn);
 		/* AETH: ACK with no credit count (0x1F), or NAK: PSN sequence error */
 		h->frame[HDR_LEN] = c.kind == K_ACK ? 0x1F : 0x60;
 		put24(h->frame + HDR_LEN + 1, q->msn & PSN_MASK);
@@ -210,6 +213,8 @@ rhost_send_ctrl(struct aif_rhost *h, const struct next *nx)
 		q->ctr.acks_tx++, h->ctr.qp.acks_tx++;
 	else
 		q->ctr.naks_tx++, h->ctr.qp.naks_tx++;
+	if (c.cnp && c.kind != K_CNP)
+		q->ctr.cnps_tx++, h->ctr.qp.cnps_tx++;
 	wire_put(h, m, nx->start_ps, nx->len);
 }
 
@@ -272,7 +277,9 @@ rhost_send_data(struct aif_rhost *h, const struct next *nx)
 	}
 	q->next_tx_ps = nx->start_ps +
 			(uint64_t)((double)aif_link_wire_bytes(flen) * 8 * 1e12 / rate + 0.5);
-	if (q->rto_at == AIF_TIME_NS_NEVER)
+	/* go-back-N's per-packet timer restarts at every packet sent */
+	if (q->rto_at == AIF_TIME_NS_NEVER ||
+	    (q->sacked == NULL && h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET))
 		q->rto_base = start_ns;
 	rhost_rto_arm(h, q); /* RTO_low may no longer apply */
 	h->rr = (nx->busy_i + 1) % (h->n_busy ? h->n_busy : 1);

@@ -35,7 +35,16 @@ port_rate(const struct aif_config *cfg, uint16_t s, uint16_t p)
 	return (uint64_t)(mbps ? mbps : 100000) * 1000000;
 }
 
-/* Fewest-delay paths between switches (Floyd-Warshall on link time). */
+/* A payload of mtu bytes at rate, integer ns (as ns-3 counts a hop). */
+static uint64_t
+payload_ns(uint32_t mtu, uint64_t rate_bps)
+{
+	return rate_bps ? (uint64_t)mtu * 8000000000ull / rate_bps : 0;
+}
+
+/* Fewest-delay paths between switches (Floyd-Warshall on link time), and
+ * along them what ns-3's ideal counts (propagation, a payload per link,
+ * the slowest link). */
 static int
 paths(struct aif_vhosts *v, const struct aif_config *cfg)
 {
@@ -45,10 +54,19 @@ paths(struct aif_vhosts *v, const struct aif_config *cfg)
 	v->n_sw = (uint16_t)n;
 	v->ow_data_ps = malloc(sizeof(uint64_t) * nn);
 	v->ow_ack_ps = malloc(sizeof(uint64_t) * nn);
-	if (v->ow_data_ps == NULL || v->ow_ack_ps == NULL)
+	v->ow_prop_ns = malloc(sizeof(uint64_t) * nn);
+	v->ow_tx_ns = malloc(sizeof(uint64_t) * nn);
+	v->ow_rate_bps = malloc(sizeof(uint64_t) * nn);
+	v->ow_hops = malloc(sizeof(uint32_t) * nn);
+	if (v->ow_data_ps == NULL || v->ow_ack_ps == NULL || v->ow_prop_ns == NULL ||
+	    v->ow_tx_ns == NULL || v->ow_rate_bps == NULL || v->ow_hops == NULL)
 		return -1;
-	for (size_t i = 0; i < nn; i++)
+	for (size_t i = 0; i < nn; i++) {
 		v->ow_data_ps[i] = v->ow_ack_ps[i] = i % (n + 1) == 0 ? 0 : UINT64_MAX / 4;
+		v->ow_prop_ns[i] = v->ow_tx_ns[i] = 0;
+		v->ow_rate_bps[i] = UINT64_MAX;
+		v->ow_hops[i] = 0;
+	}
 	for (uint32_t k = 0; k < cfg->n_links; k++) {
 		const struct aif_topo_link *l = &cfg->links[k];
 		uint64_t rate = l->rate_bps ? l->rate_bps : port_rate(cfg, l->a_switch, l->a_port);
@@ -58,19 +76,39 @@ paths(struct aif_vhosts *v, const struct aif_config *cfg)
 		if (d < v->ow_data_ps[ab]) {
 			v->ow_data_ps[ab] = v->ow_data_ps[ba] = d;
 			v->ow_ack_ps[ab] = v->ow_ack_ps[ba] = a;
+			v->ow_prop_ns[ab] = v->ow_prop_ns[ba] = l->delay_ns;
+			v->ow_tx_ns[ab] = v->ow_tx_ns[ba] = payload_ns(v->mtu, rate);
+			v->ow_rate_bps[ab] = v->ow_rate_bps[ba] = rate;
+			v->ow_hops[ab] = v->ow_hops[ba] = 1;
 		}
 	}
 	for (uint32_t k = 0; k < n; k++)
 		for (uint32_t i = 0; i < n; i++)
 			for (uint32_t j = 0; j < n; j++) {
-				uint64_t x = v->ow_data_ps[(size_t)i * n + k] + v->ow_data_ps[(size_t)k * n + j];
-				if (x < v->ow_data_ps[(size_t)i * n + j]) {
-					v->ow_data_ps[(size_t)i * n + j] = x;
-					v->ow_ack_ps[(size_t)i * n + j] = v->ow_ack_ps[(size_t)i * n + k] +
-									  v->ow_ack_ps[(size_t)k * n + j];
+				size_t ij = (size_t)i * n + j, ik = (size_t)i * n + k, kj = (size_t)k * n + j;
+				uint64_t x = v->ow_data_ps[ik] + v->ow_data_ps[kj];
+				if (x < v->ow_data_ps[ij]) {
+					v->ow_data_ps[ij] = x;
+					v->ow_ack_ps[ij] = v->ow_ack_ps[ik] + v->ow_ack_ps[kj];
+					v->ow_prop_ns[ij] = v->ow_prop_ns[ik] + v->ow_prop_ns[kj];
+					v->ow_tx_ns[ij] = v->ow_tx_ns[ik] + v->ow_tx_ns[kj];
+					v->ow_rate_bps[ij] = RTE_MIN(v->ow_rate_bps[ik], v->ow_rate_bps[kj]);
+					v->ow_hops[ij] = v->ow_hops[ik] + v->ow_hops[kj];
 				}
 			}
 	return 0;
+}
+
+/* The fabric's link delay: its links' (the shortest when they differ), 0
+ * without links. */
+static aif_time_ns
+fabric_delay_ns(const struct aif_config *cfg)
+{
+	aif_time_ns d = AIF_TIME_NS_NEVER;
+
+	for (uint32_t k = 0; k < cfg->n_links; k++)
+		d = RTE_MIN(d, (aif_time_ns)cfg->links[k].delay_ns);
+	return d == AIF_TIME_NS_NEVER ? 0 : d;
 }
 
 int
@@ -90,7 +128,8 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 		goto oom;
 	v->ack_delay_ns = tmpl->ack_delay_ns;
 	v->data_len = aif_rhost_data_frame_len(tmpl, tmpl->mtu, false);
-	v->ack_len = 62;
+	v->ack_len = aif_rhost_ack_frame_len();
+	v->mtu = tmpl->mtu;
 	for (uint32_t i = 0; i < cfg->n_hosts; i++) {
 		const struct aif_host_params *hp = &cfg->hosts[i];
 		struct aif_port *port = &f->sw[hp->sw]->ports[hp->port];
@@ -108,17 +147,17 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 		struct aif_rhost_params p = *tmpl;
 		const struct aif_policy_params *pol = &cfg->policies[cfg->switches[hp->sw].policy];
 		p.rate_bps = port_rate(cfg, hp->sw, hp->port);
-		if (tmpl->dcqcn && p.rate_bps != tmpl->dc.line_rate_bps) {
-			struct aif_dcqcn_params d = tmpl->dc;
-			aif_dcqcn_params_default(&p.dc, p.rate_bps); /* AI, HAI scaled */
-			/* keep what the template changed from its own defaults */
-			p.dc.g = d.g, p.dc.alpha_period_ns = d.alpha_period_ns;
-			p.dc.decrease_period_ns = d.decrease_period_ns;
-			p.dc.rp_timer_ns = d.rp_timer_ns, p.dc.fast_recovery = d.fast_recovery;
-			p.dc.min_rate_bps = d.min_rate_bps, p.dc.clamp_target = d.clamp_target;
-			p.dc.rate_on_first_cnp = d.rate_on_first_cnp;
-			p.dc.cnp_interval_ns = d.cnp_interval_ns;
+		if (tmpl->dcqcn && p.rate_bps != tmpl->dc.line_rate_bps &&
+		    tmpl->dc.line_rate_bps != 0) {
+			/* the increase steps scale with the line rate (as HPCC's
+			 * defaults and ConWeave's run.py derive them from it) */
+			double k = (double)p.rate_bps / (double)tmpl->dc.line_rate_bps;
+			p.dc.line_rate_bps = p.rate_bps;
+			p.dc.rai_bps = (uint64_t)((double)tmpl->dc.rai_bps * k + 0.5);
+			p.dc.rhai_bps = (uint64_t)((double)tmpl->dc.rhai_bps * k + 0.5);
 		}
+		if (p.link_delay_ns == AIF_RHOST_LINK_DELAY_FABRIC)
+			p.link_delay_ns = fabric_delay_ns(cfg);
 		p.mac = hp->mac;
 		p.gw_mac = port->dev_mac;
 		p.ip = ip4(&hp->ip);
@@ -166,7 +205,9 @@ aif_vhosts_rtt(uint32_t a, uint32_t b, void *arg)
 	uint64_t ps = ser_ps(v->data_len, ra) + v->ow_data_ps[ab] + ser_ps(v->data_len, rb) +
 		      ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra);
 
-	return (ps + 999) / 1000 + v->ack_delay_ns;
+	/* each host's cable, both ways */
+	return (ps + 999) / 1000 + v->ack_delay_ns +
+	       2 * (aif_rhost_params(v->h[a])->link_delay_ns + aif_rhost_params(v->h[b])->link_delay_ns);
 }
 
 void
@@ -176,8 +217,27 @@ aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *ack_n
 	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b], ba = (size_t)v->sw[b] * v->n_sw + v->sw[a];
 	uint64_t ra = aif_rhost_params(v->h[a])->rate_bps, rb = aif_rhost_params(v->h[b])->rate_bps;
 
-	*data_ns = (ser_ps(v->data_len, ra) + v->ow_data_ps[ab] + ser_ps(v->data_len, rb)) / 1000;
-	*ack_ns = (ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra)) / 1000;
+	aif_time_ns cables = aif_rhost_params(v->h[a])->link_delay_ns +
+			     aif_rhost_params(v->h[b])->link_delay_ns;
+
+	*data_ns = (ser_ps(v->data_len, ra) + v->ow_data_ps[ab] + ser_ps(v->data_len, rb)) / 1000 +
+		   cables;
+	*ack_ns = (ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra)) / 1000 +
+		  cables;
+}
+
+void
+aif_vhosts_ns3_path(uint32_t a, uint32_t b, struct aif_jobs_ns3_path *p, void *arg)
+{
+	const struct aif_vhosts *v = arg;
+	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b];
+	const struct aif_rhost_params *pa = aif_rhost_params(v->h[a]), *pb = aif_rhost_params(v->h[b]);
+
+	p->prop_ns = pa->link_delay_ns + v->ow_prop_ns[ab] + pb->link_delay_ns;
+	p->tx_ns = payload_ns(v->mtu, pa->rate_bps) + v->ow_tx_ns[ab] +
+		   payload_ns(v->mtu, pb->rate_bps);
+	p->rate_bps = RTE_MIN(RTE_MIN(pa->rate_bps, pb->rate_bps), v->ow_rate_bps[ab]);
+	p->hops = 2 + v->ow_hops[ab];
 }
 
 static void
@@ -227,6 +287,10 @@ aif_vhosts_free(struct aif_vhosts *v)
 	free(v->port);
 	free(v->ow_data_ps);
 	free(v->ow_ack_ps);
+	free(v->ow_prop_ns);
+	free(v->ow_tx_ns);
+	free(v->ow_rate_bps);
+	free(v->ow_hops);
 	free(v->wake);
 	memset(v, 0, sizeof(*v));
 }

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../dataplane/jobs.h"
 #include "../dataplane/rhost.h"
 #include "config.h"
 #include "fabric.h"
@@ -39,8 +40,13 @@ struct aif_vhosts {
 	/* between switches: one-way time of a data packet and of an ACK */
 	uint16_t n_sw;
 	uint64_t *ow_data_ps, *ow_ack_ps;
+	/* ... and along that path: propagation (ns), a payload per link (ns),
+	 * the slowest link, links */
+	uint64_t *ow_prop_ns, *ow_tx_ns, *ow_rate_bps;
+	uint32_t *ow_hops;
 	aif_time_ns ack_delay_ns;
 	uint32_t data_len, ack_len; /* frame bytes */
+	uint32_t mtu;
 	struct aif_vhosts_wake *wake; /* per host, aif_vhosts_wake_by */
 };
 
@@ -66,6 +72,9 @@ aif_time_ns aif_vhosts_rtt(uint32_t a, uint32_t b, void *v);
 /* Its parts, rounded down (aif_jobs_path_fn): a full-MTU data frame from a
  * (its first bit leaving a) to b (its last bit in), an ACK from b to a. */
 void aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *ack_ns, void *v);
+/* The path a -> b as ns-3 counts it for its ideal FCT
+ * (aif_jobs_ns3_path_fn): host links included. */
+void aif_vhosts_ns3_path(uint32_t a, uint32_t b, struct aif_jobs_ns3_path *p, void *v);
 /* In virtual time: a host given work from outside (another host's callback)
  * tells vt, so that its runner w asks its next frame again (rhost.h waker). */
 int aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_worker *w);

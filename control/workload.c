@@ -152,13 +152,110 @@ keys_ok(json_t *o, const char *const *allowed, const char **badkey)
 	return 0;
 }
 
+/* One of names[] at key (absent: keep *v); -1 if not. */
+static int
+choice(json_t *o, const char *key, const char *const *names, int *v)
+{
+	json_t *x = json_object_get(o, key);
+	if (x == NULL)
+		return 0;
+	const char *s = json_string_value(x);
+	for (int i = 0; s != NULL && names[i] != NULL; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*v = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* A DCQCN preset by name into dc (at 100 Gb/s: vhosts scales the increase
+ * steps for other host rates); -1 if no such preset. */
+static int
+dcqcn_preset(const char *s, struct aif_dcqcn_params *dc)
+{
+	uint64_t line = dc->line_rate_bps;
+	aif_time_ns interval = dc->cnp_interval_ns;
+
+	if (strcmp(s, "conweave") == 0)
+		aif_dcqcn_params_conweave(dc, line);
+	else if (strcmp(s, "hpcc_run") == 0)
+		aif_dcqcn_params_hpcc_run(dc, line);
+	else if (strcmp(s, "hpcc_default") == 0)
+		aif_dcqcn_params_default(dc, line);
+	else
+		return -1;
+	dc->cnp_interval_ns = interval; /* a host setting, not the preset's */
+	return 0;
+}
+
+#define DCQCN_KEYS "preset, ewma_gain, alpha_interval_ns, decrease_interval_ns, " \
+		   "rp_timer_ns, fast_recovery, rate_ai_mbps, rate_hai_mbps, min_rate_mbps, " \
+		   "clamp_target, rate_on_first_cnp"
+
+/* "dcqcn": {...}: a preset, then each parameter on its own (ns-3's names
+ * in the README). */
+static int
+parse_dcqcn(struct aif_dcqcn_params *dc, json_t *o, const char *file, char *err,
+	    size_t err_len)
+{
+	static const char *const allowed[] = {
+		"preset", "ewma_gain", "alpha_interval_ns", "decrease_interval_ns", "rp_timer_ns",
+		"fast_recovery", "rate_ai_mbps", "rate_hai_mbps", "min_rate_mbps",
+		"clamp_target", "rate_on_first_cnp", NULL };
+	const char *k;
+	char path[64];
+	double d;
+
+	if (keys_ok(o, allowed, &k) != 0) {
+		snprintf(path, sizeof(path), "$.hosts.dcqcn.%s", k);
+		return bad(err, err_len, file, path, "unknown key (" DCQCN_KEYS ")");
+	}
+	json_t *x = json_object_get(o, "preset");
+	if (x != NULL && (json_string_value(x) == NULL ||
+			  dcqcn_preset(json_string_value(x), dc) != 0))
+		return bad(err, err_len, file, "$.hosts.dcqcn.preset",
+			   "\"conweave\", \"hpcc_run\" or \"hpcc_default\"");
+#define DNUM(key, lo, hi, field, scale)                                                  \
+	do {                                                                             \
+		d = (double)dc->field / (scale);                                         \
+		if (num(o, key, lo, hi, &d) != 0)                                        \
+			return bad(err, err_len, file, "$.hosts.dcqcn." key,             \
+				   "a number in " #lo ".." #hi);                          \
+		dc->field = (__typeof__(dc->field))(d * (scale) + 0.5);                  \
+	} while (0)
+	d = dc->g;
+	if (num(o, "ewma_gain", 0, 1, &d) != 0 || d == 0)
+		return bad(err, err_len, file, "$.hosts.dcqcn.ewma_gain", "a number in (0, 1]");
+	dc->g = d;
+	DNUM("alpha_interval_ns", 1, 1e9, alpha_period_ns, 1);
+	DNUM("decrease_interval_ns", 1, 1e9, decrease_period_ns, 1);
+	DNUM("rp_timer_ns", 1, 1e9, rp_timer_ns, 1);
+	DNUM("fast_recovery", 0, 1000, fast_recovery, 1);
+	DNUM("rate_ai_mbps", 0, 1e6, rai_bps, 1e6);
+	DNUM("rate_hai_mbps", 0, 1e6, rhai_bps, 1e6);
+	DNUM("min_rate_mbps", 0, 1e6, min_rate_bps, 1e6);
+#undef DNUM
+	d = dc->rate_on_first_cnp;
+	if (num(o, "rate_on_first_cnp", 0, 1, &d) != 0 || d == 0)
+		return bad(err, err_len, file, "$.hosts.dcqcn.rate_on_first_cnp",
+			   "a number in (0, 1]");
+	dc->rate_on_first_cnp = d;
+	if (boolean(o, "clamp_target", &dc->clamp_target) != 0)
+		return bad(err, err_len, file, "$.hosts.dcqcn.clamp_target", "true or false");
+	return 0;
+}
+
 static int
 parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, size_t err_len)
 {
 	static const char *const allowed[] = {
-		"mtu", "verb", "receive", "cnp_on_ooo", "dcqcn", "dcqcn_preset", "ack_every",
-		"nak_gap", "rto_us", "rto_low_us", "rto_low_packets", "ack_delay_ns",
-		"cnp_delay_ns", "react_delay_ns", "icrc", "dscp", "cnp_dscp", "ack_dscp", NULL };
+		"mtu", "verb", "receive", "cnp_on_ooo", "dcqcn", "dcqcn_preset", "cnp",
+		"cnp_interval_ns", "ack_every", "nak_gap", "nak_interval_ns", "nak_rewind_stale",
+		"gbn_timer", "rto_gbn_us", "rto_us", "rto_low_us", "rto_low_packets",
+		"host_link_delay_ns", "ack_delay_ns", "cnp_delay_ns", "react_delay_ns", "icrc",
+		"dscp", "cnp_dscp", "ack_dscp", NULL };
+	static const char *const cnp_modes[] = { "ack_flag", "frame", NULL };
+	static const char *const timers[] = { "per_packet", "progress", NULL };
 	const char *k;
 	char path[64];
 	double d;
@@ -168,9 +265,10 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 	if (keys_ok(o, allowed, &k) != 0) {
 		snprintf(path, sizeof(path), "$.hosts.%s", k);
 		return bad(err, err_len, file, path, "unknown key (mtu, verb, receive, cnp_on_ooo, "
-			   "dcqcn, dcqcn_preset, ack_every, nak_gap, rto_us, rto_low_us, "
-			   "rto_low_packets, ack_delay_ns, cnp_delay_ns, react_delay_ns, icrc, dscp, "
-			   "cnp_dscp, ack_dscp)");
+			   "dcqcn, dcqcn_preset, cnp, cnp_interval_ns, ack_every, nak_gap, "
+			   "nak_interval_ns, nak_rewind_stale, gbn_timer, rto_gbn_us, rto_us, "
+			   "rto_low_us, rto_low_packets, host_link_delay_ns, ack_delay_ns, "
+			   "cnp_delay_ns, react_delay_ns, icrc, dscp, cnp_dscp, ack_dscp)");
 	}
 #define NUM(key, lo, hi, field, scale)                                                   \
 	do {                                                                             \
@@ -184,25 +282,44 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 	NUM("mtu", 64, 8192, mtu, 1);
 	NUM("ack_every", 1, 65535, ack_every, 1);
 	NUM("nak_gap", 1, 4095, nak_gap, 1);
+	NUM("nak_interval_ns", 0, 1e12, nak_interval_ns, 1);
+	NUM("rto_gbn_us", 1, 1000000, rto_gbn_ns, 1000);
 	NUM("rto_us", 1, 1000000, rto_ns, 1000);
 	NUM("rto_low_us", 1, 1000000, rto_low_ns, 1000);
 	NUM("rto_low_packets", 0, 4095, rto_low_pkts, 1);
 	NUM("ack_delay_ns", 0, 1000000, ack_delay_ns, 1);
 	NUM("cnp_delay_ns", 0, 1000000, cnp_delay_ns, 1);
+	NUM("cnp_interval_ns", 0, 1000000000, dc.cnp_interval_ns, 1);
 	NUM("react_delay_ns", 0, 1000000, react_delay_ns, 1);
 	NUM("dscp", 0, 63, dscp, 1);
 	NUM("cnp_dscp", 0, 63, cnp_dscp, 1);
 	NUM("ack_dscp", 0, 63, ack_dscp, 1);
 #undef NUM
+	if (json_object_get(o, "host_link_delay_ns") != NULL) {
+		d = 0;
+		if (num(o, "host_link_delay_ns", 0, (double)AIF_RHOST_LINK_DELAY_MAX, &d) != 0)
+			return bad(err, err_len, file, "$.hosts.host_link_delay_ns",
+				   "a number in 0..1000000000 (absent: the fabric's link delay)");
+		h->link_delay_ns = (aif_time_ns)(d + 0.5);
+	}
 	if (h->mtu % 4)
 		return bad(err, err_len, file, "$.hosts.mtu", "a multiple of 4");
 	if (h->rto_low_ns > h->rto_ns && json_object_get(o, "rto_low_us") != NULL)
 		return bad(err, err_len, file, "$.hosts.rto_low_us", "at most rto_us");
 	if (h->rto_low_ns > h->rto_ns) /* a short rto_us alone: RTO_low with it */
 		h->rto_low_ns = h->rto_ns;
-	if (boolean(o, "cnp_on_ooo", &h->cnp_on_ooo) || boolean(o, "dcqcn", &h->dcqcn) ||
-	    boolean(o, "icrc", &h->icrc))
-		return bad(err, err_len, file, "$.hosts", "cnp_on_ooo, dcqcn, icrc: true or false");
+	if (boolean(o, "cnp_on_ooo", &h->cnp_on_ooo) || boolean(o, "icrc", &h->icrc) ||
+	    boolean(o, "nak_rewind_stale", &h->nak_rewind_stale))
+		return bad(err, err_len, file, "$.hosts",
+			   "cnp_on_ooo, icrc, nak_rewind_stale: true or false");
+	int mode = (int)h->cnp;
+	if (choice(o, "cnp", cnp_modes, &mode) != 0)
+		return bad(err, err_len, file, "$.hosts.cnp", "\"ack_flag\" or \"frame\"");
+	h->cnp = (enum aif_rhost_cnp)mode;
+	mode = (int)h->gbn_timer;
+	if (choice(o, "gbn_timer", timers, &mode) != 0)
+		return bad(err, err_len, file, "$.hosts.gbn_timer", "\"per_packet\" or \"progress\"");
+	h->gbn_timer = (enum aif_rhost_gbn_timer)mode;
 	json_t *x = json_object_get(o, "verb");
 	if (x != NULL) {
 		const char *s = json_string_value(x);
@@ -219,13 +336,19 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 		h->ooo = strcmp(s, "out_of_order") == 0;
 	}
 	x = json_object_get(o, "dcqcn_preset");
+	if (x != NULL && (json_string_value(x) == NULL ||
+			  dcqcn_preset(json_string_value(x), &h->dc) != 0))
+		return bad(err, err_len, file, "$.hosts.dcqcn_preset",
+			   "\"conweave\", \"hpcc_run\" or \"hpcc_default\"");
+	x = json_object_get(o, "dcqcn");
 	if (x != NULL) {
-		const char *s = json_string_value(x);
-		if (s == NULL || (strcmp(s, "hpcc_run") && strcmp(s, "hpcc_default")))
-			return bad(err, err_len, file, "$.hosts.dcqcn_preset",
-				   "\"hpcc_run\" or \"hpcc_default\"");
-		if (strcmp(s, "hpcc_default") == 0)
-			aif_dcqcn_params_default(&h->dc, h->rate_bps);
+		if (json_is_boolean(x))
+			h->dcqcn = json_is_true(x);
+		else if (json_is_object(x))
+			return parse_dcqcn(&h->dc, x, file, err, err_len);
+		else
+			return bad(err, err_len, file, "$.hosts.dcqcn",
+				   "true, false, or an object of parameters (" DCQCN_KEYS ")");
 	}
 	return 0;
 }
@@ -236,7 +359,8 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 {
 	static const char *const allowed[] = {
 		"name", "kind", "hosts", "bytes", "iterations", "chunks", "start_us",
-		"compute_us", "straggler", "load", "cdf", "stop_us", "seed", NULL };
+		"compute_us", "straggler", "load", "cdf", "stop_us", "seed", "ideal", NULL };
+	static const char *const ideals[] = { "base", "ns3", NULL };
 	char path[96];
 	const char *k;
 	double d;
@@ -249,7 +373,7 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 		snprintf(sub, sizeof(sub), ".%s", k);
 		return bad(err, err_len, file, P(sub), "unknown key (name, kind, hosts, bytes, "
 			   "iterations, chunks, start_us, compute_us, straggler, load, cdf, "
-			   "stop_us, seed)");
+			   "stop_us, seed, ideal)");
 	}
 	memset(j, 0, sizeof(*j));
 	j->p.straggler = -1;
@@ -266,6 +390,10 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 		return bad(err, err_len, file, P(".kind"), "one of allreduce_ring, allreduce_hd, "
 			   "allgather, reduce_scatter, alltoall, incast, permutation, poisson");
 	j->p.kind = (enum aif_job_kind)kd;
+	int ideal = AIF_JOB_IDEAL_BASE;
+	if (choice(o, "ideal", ideals, &ideal) != 0)
+		return bad(err, err_len, file, P(".ideal"), "\"base\" or \"ns3\"");
+	j->p.ideal = (enum aif_job_ideal)ideal;
 	json_t *h = json_object_get(o, "hosts");
 	if (h == NULL || (json_is_string(h) && strcmp(json_string_value(h), "all") == 0)) {
 		j->host_names = NULL;
@@ -481,6 +609,7 @@ aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time
 		return -1;
 	}
 	aif_jobs_set_path(w->js, aif_vhosts_path);
+	aif_jobs_set_ns3_path(w->js, aif_vhosts_ns3_path);
 	for (uint32_t i = 0; i < w->n_jobs; i++) {
 		struct aif_workload_job *j = &w->job[i];
 		uint32_t n = j->host_names ? j->n_host_names : n_all;

@@ -5,20 +5,29 @@
  * and printed as a table.
  *
  * {
- *   "hosts": {                  optional; every field optional
+ *   "hosts": {                  optional; every field optional; defaults
+ *                               are ConWeave's ns-3 (README, "Virtual hosts")
  *     "mtu": 1024,              payload bytes per packet, 64..8192, multiple of 4
  *     "verb": "write"|"send",   default "write"
  *     "receive": "go_back_n"|"out_of_order",   default "go_back_n"
- *     "cnp_on_ooo": true,       go-back-N: a CNP on out-of-order arrival
- *     "dcqcn": true,            reaction and notification points
- *     "dcqcn_preset": "hpcc_run"|"hpcc_default",   default "hpcc_run"
- *     "ack_every": 1, "nak_gap": 256,
- *     "rto_us": 500,            RTO_high: go-back-N's timeout, selective repeat's
- *                               with more than rto_low_packets in flight
+ *     "host_link_delay_ns": N,  the hosts' cables (absent: the fabric's link delay)
+ *     "cnp": "ack_flag"|"frame",   notification on the ACK/NAK (BECN), or CNPs
+ *     "cnp_interval_ns": 0, "cnp_delay_ns": 0, "react_delay_ns": 0,
+ *     "cnp_on_ooo": true,       go-back-N: notification on out-of-order arrival
+ *     "dcqcn": true | false | {"preset": "conweave"|"hpcc_run"|"hpcc_default",
+ *              "ewma_gain", "alpha_interval_ns", "decrease_interval_ns",
+ *              "rp_timer_ns", "fast_recovery", "rate_ai_mbps", "rate_hai_mbps",
+ *              "min_rate_mbps", "clamp_target", "rate_on_first_cnp"},
+ *     "dcqcn_preset": "conweave",  (the same as "dcqcn": {"preset": ...})
+ *     "ack_every": 1, "ack_delay_ns": 0, "nak_gap": 256,
+ *     "nak_interval_ns": 4000,  go-back-N: NAK again for the same PSN after
+ *     "nak_rewind_stale": true, go-back-N: a stale NAK goes back too
+ *     "gbn_timer": "per_packet"|"progress", "rto_gbn_us": 4000,
+ *     "rto_us": 500,            RTO_high: selective repeat's with more than
+ *                               rto_low_packets in flight
  *     "rto_low_us": 100, "rto_low_packets": 3,   RTO_low and IRN's N
- *                               (all three raised for long paths and slow
- *                               hosts, and by the measured RTT: rhost.h)
- *     "ack_delay_ns": 1000, "cnp_delay_ns": 4000, "react_delay_ns": 1000,
+ *                               (raised for long paths and slow hosts, and by
+ *                               the measured RTT: rhost.h)
  *     "icrc": true,             valid ICRCs out, checked in (false: zero, for speed)
  *     "dscp": 26, "cnp_dscp": 48, "ack_dscp": 48
  *   },
@@ -41,7 +50,8 @@
  *                               file of at most 1 MiB, "size percent" lines,
  *                               sizes whole bytes, finite, averaging at
  *                               least 1 byte), arrivals until
- *       "seed": 1
+ *       "seed": 1,
+ *       "ideal": "base"|"ns3"   flows' standalone FCT (jobs.h), default "base"
  *     }
  *   ]
  * }

@@ -19,7 +19,7 @@ aif_dcqcn_params_default(struct aif_dcqcn_params *p, uint64_t line_rate_bps)
 		.min_rate_bps = 100000000ull,
 		.clamp_target = false,
 		.rate_on_first_cnp = 1.0,
-		.cnp_interval_ns = 50 * AIF_NS_PER_US,
+		.cnp_interval_ns = 0,
 	};
 }
 
@@ -32,6 +32,15 @@ aif_dcqcn_params_hpcc_run(struct aif_dcqcn_params *p, uint64_t line_rate_bps)
 	p->rp_timer_ns = 300 * AIF_NS_PER_US;
 	p->g = 1.0 / 256;
 	p->fast_recovery = 1;
+}
+
+void
+aif_dcqcn_params_conweave(struct aif_dcqcn_params *p, uint64_t line_rate_bps)
+{
+	aif_dcqcn_params_hpcc_run(p, line_rate_bps);
+	/* run.py: RATE_AI = 10 x bw / 25 Mb/s, RATE_HAI = 25 x bw / 25 Mb/s (bw in Gb/s) */
+	p->rai_bps = line_rate_bps / 2500;
+	p->rhai_bps = line_rate_bps / 1000;
 }
 
 void

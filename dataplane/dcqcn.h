@@ -7,17 +7,21 @@
  * primitive: it includes nothing but types.h and keeps its own timers, so
  * a host can say when its next event is (aif_dcqcn_rp_next_event_ns).
  *
- * Reaction point (per QP), parameters named as HPCC's config file has them:
- *   EWMA_GAIN g                 alpha's gain
- *   ALPHA_RESUME_INTERVAL       alpha update period
- *   RATE_DECREASE_INTERVAL      rate decrease check period
- *   RP_TIMER                    rate increase timer
- *   FAST_RECOVERY_TIMES F       fast recovery stages
- *   RATE_AI, RATE_HAI           additive / hyper increase of the target
- *   MIN_RATE                    floor
- *   CLAMP_TARGET_RATE           set the target to the current rate on every
- *                               decrease (else only after an increase began)
- *   RATE_ON_FIRST_CNP           the rate cut at the first CNP (1: none)
+ * Reaction point (per QP).  Parameters as HPCC's and ConWeave's config
+ * files (and rdma-hw.cc's attributes) name them, and ours beside them:
+ *   EWMA_GAIN g                 g                   alpha's gain
+ *   ALPHA_RESUME_INTERVAL       alpha_period_ns     alpha update period
+ *   RATE_DECREASE_INTERVAL      decrease_period_ns  rate decrease check period
+ *   RP_TIMER                    rp_timer_ns         rate increase timer
+ *   FAST_RECOVERY_TIMES F       fast_recovery       fast recovery stages
+ *   RATE_AI, RATE_HAI           rai_bps, rhai_bps   additive / hyper increase
+ *                                                   of the target
+ *   MIN_RATE                    min_rate_bps        floor
+ *   CLAMP_TARGET_RATE           clamp_target        set the target to the
+ *                               current rate on every decrease (else only
+ *                               after an increase began)
+ *   RateOnFirstCnp              rate_on_first_cnp   the rate cut at the first
+ *                                                   CNP (1: none)
  * Rules:
  *   first CNP: alpha = 1, Rt = Rc = Rc x RATE_ON_FIRST_CNP; the alpha timer
  *     starts (every ALPHA_RESUME_INTERVAL) and the decrease check (every
@@ -34,8 +38,10 @@
  *   check (the order HPCC's event queue gives them).
  *
  * Notification point (per QP): on a CE-marked packet, a CNP unless one was
- * sent less than min_interval_ns ago (50 us: the DCQCN paper, ConnectX's
- * MIN_TIME_BETWEEN_CNPS).
+ * sent less than cnp_interval_ns ago.  0 (every preset): a CNP for every
+ * CE-marked packet, as HPCC's and ConWeave's simulators do (they have no
+ * such interval); 50 us is the DCQCN paper's and ConnectX's
+ * (MIN_TIME_BETWEEN_CNPS).
  *
  *	struct aif_dcqcn_params p;
  *	aif_dcqcn_params_default(&p, 100000000000ull);
@@ -65,14 +71,14 @@ struct aif_dcqcn_params {
 	uint64_t min_rate_bps;          /* MIN_RATE */
 	bool clamp_target;              /* CLAMP_TARGET_RATE */
 	double rate_on_first_cnp;       /* RATE_ON_FIRST_CNP */
-	aif_time_ns cnp_interval_ns;    /* NP: at most one CNP per QP this often */
+	aif_time_ns cnp_interval_ns;    /* NP: at most one CNP per QP this often (0: no limit) */
 };
 
 /*
  * The defaults of HPCC's rdma-hw.cc attributes, at line_rate_bps: g 1/16,
  * alpha every 55 us, decrease every 4 us, RP timer 1500 us, F 5, AI 5 Mb/s
  * and HAI 50 Mb/s scaled by line rate / 25 Gb/s, MinRate 100 Mb/s, no
- * clamping, no cut at the first CNP, CNPs at most every 50 us.
+ * clamping, no cut at the first CNP, no CNP interval.
  */
 void aif_dcqcn_params_default(struct aif_dcqcn_params *p, uint64_t line_rate_bps);
 /*
@@ -84,6 +90,12 @@ void aif_dcqcn_params_default(struct aif_dcqcn_params *p, uint64_t line_rate_bps
  * rate for milliseconds.
  */
 void aif_dcqcn_params_hpcc_run(struct aif_dcqcn_params *p, uint64_t line_rate_bps);
+/*
+ * ConWeave's runs (its run.py for --cc dcqcn): hpcc_run's timers with
+ * RATE_AI = line rate / 2,500 and RATE_HAI = line rate / 1,000 (40 and
+ * 100 Mb/s at 100 Gb/s), MIN_RATE 100 Mb/s.  The virtual hosts' default.
+ */
+void aif_dcqcn_params_conweave(struct aif_dcqcn_params *p, uint64_t line_rate_bps);
 
 struct aif_dcqcn_rp {
 	double rate_bps;        /* Rc: the QP sends at this rate */

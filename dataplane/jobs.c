@@ -206,6 +206,7 @@ struct aif_jobs {
 	uint64_t rate_bps;
 	aif_jobs_rtt_fn rtt;
 	aif_jobs_path_fn path;
+	aif_jobs_ns3_path_fn ns3_path;
 	void *rtt_arg;
 	struct hctx *hc;
 	struct job *job[AIF_JOBS_MAX];
@@ -627,11 +628,30 @@ flow_add(struct aif_jobs *js, const struct aif_flow *f)
 	return 0;
 }
 
+aif_time_ns
+aif_jobs_ideal_ns3(uint64_t bytes, uint32_t payload_bytes, uint32_t hdr_bytes,
+		   const struct aif_jobs_ns3_path *p)
+{
+	uint64_t b = bytes ? bytes : 1;
+	uint64_t n = (b + payload_bytes - 1) / payload_bytes;
+	uint64_t total = b + n * hdr_bytes;
+
+	/* qp_finish: base_rtt + total_bytes * 8000000000lu / b, integers */
+	return 2 * p->prop_ns + p->tx_ns + (aif_time_ns)(total * 8000000000ull / p->rate_bps);
+}
+
+/* A flow's standalone FCT, by the job's ideal (jobs.h). */
 static aif_time_ns
 standalone(const struct aif_jobs *js, const struct job *j, uint32_t a, uint32_t b,
 	   uint64_t bytes)
 {
 	const struct aif_rhost_params *hp = aif_rhost_params(js->hosts[host_of(j, a, 0)]);
+
+	if (j->p.ideal == AIF_JOB_IDEAL_NS3) {
+		struct aif_jobs_ns3_path p;
+		js->ns3_path(host_of(j, a, 0), host_of(j, b, 0), &p, js->rtt_arg);
+		return aif_jobs_ideal_ns3(bytes, hp->mtu, AIF_JOBS_NS3_HDR_BYTES, &p);
+	}
 	return rtt(js, j, a, b) +
 	       (aif_time_ns)((double)msg_wire_bytes(hp, bytes) * 8e9 / (double)js->rate_bps);
 }
@@ -640,6 +660,12 @@ void
 aif_jobs_set_path(struct aif_jobs *js, aif_jobs_path_fn path)
 {
 	js->path = path;
+}
+
+void
+aif_jobs_set_ns3_path(struct aif_jobs *js, aif_jobs_ns3_path_fn path)
+{
+	js->ns3_path = path;
 }
 
 /*
@@ -1021,6 +1047,9 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 		return fail(err, err_len, "too many jobs");
 	if (p->kind >= AIF_JOB_N_KINDS)
 		return fail(err, err_len, "kind: unknown");
+	if ((unsigned)p->ideal > AIF_JOB_IDEAL_NS3 ||
+	    (p->ideal == AIF_JOB_IDEAL_NS3 && js->ns3_path == NULL))
+		return fail(err, err_len, "ideal: \"ns3\" needs the paths (aif_jobs_set_ns3_path)");
 	if (p->n_ranks < 2 || p->n_ranks > AIF_JOB_MAX_RANKS)
 		return fail(err, err_len, "ranks: 2 or more, at most 4096");
 	if (p->kind != AIF_JOB_POISSON && p->bytes == 0)

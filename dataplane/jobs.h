@@ -58,8 +58,22 @@
  * algbw = size / JCT; busbw = algbw x 2(N-1)/N (allreduce),
  * x (N-1)/N (allgather, reduce_scatter, alltoall), x 1 otherwise.  Flows
  * (incast, permutation, poisson) are recorded with their FCT (post to the
- * last ACK, as HPCC's simulator counts it) and the standalone FCT (base RTT
- * + wire bytes x 8 / rate): slowdown = max(1, FCT / standalone).
+ * last ACK, as HPCC's simulator counts it) and the standalone FCT, one of
+ * (the job's `ideal`):
+ *   AIF_JOB_IDEAL_BASE   the base RTT + wire bytes x 8 / rate (aifabric's
+ *                        frames, RETH and overhead counted; the default of
+ *                        these kinds)
+ *   AIF_JOB_IDEAL_NS3    ns-3's (ConWeave's and HPCC's qp_finish): 2 x the
+ *                        one-way propagation + one mtu payload's
+ *                        serialization per link + (bytes + 48 per packet) x
+ *                        8 / the slowest link's rate, in whole ns
+ *                        (aif_jobs_ideal_ns3; for flows read from a flow
+ *                        file, for the same slowdowns as ns-3's)
+ * slowdown = max(1, FCT / standalone).  Neither is below every unloaded
+ * FCT: the base ideal counts a full frame's way for a short flow, ns-3's a
+ * full payload per link and 48 B of headers per packet (ns-3's own
+ * unloaded flows come in under it too, hence the max with 1, as its
+ * fctAnalysis.py).  The ideal JCT above is the lower bound.
  *
  * Single-threaded: the callbacks of every host of a jobs set run on one
  * runner (virtual time, or real time with one runner); results are read
@@ -112,9 +126,12 @@ int aif_cdf_parse(const char *text, size_t len, const char *name, struct aif_cdf
 double aif_cdf_mean(const struct aif_cdf *cdf);
 double aif_cdf_sample(const struct aif_cdf *cdf, double u);
 
+enum aif_job_ideal { AIF_JOB_IDEAL_BASE, AIF_JOB_IDEAL_NS3 };
+
 struct aif_job_params {
 	char name[32];
 	enum aif_job_kind kind;
+	enum aif_job_ideal ideal;  /* flows' standalone FCT (above) */
 	uint32_t n_ranks;
 	uint32_t planes;           /* 0 or 1: one host per rank; P: multi-plane, rank
 				    * r's plane k on hosts[r * P + k] */
@@ -142,6 +159,27 @@ typedef aif_time_ns (*aif_jobs_rtt_fn)(uint32_t a, uint32_t b, void *arg);
 typedef void (*aif_jobs_path_fn)(uint32_t a, uint32_t b, aif_time_ns *data_ns,
 				 aif_time_ns *ack_ns, void *arg);
 
+/* A path as ns-3 counts it for its ideal FCT: the one-way propagation of
+ * every link, host links included; the serialization of one mtu payload at
+ * each link, summed (integer ns per link, as ns-3); the slowest link's
+ * rate; the links. */
+struct aif_jobs_ns3_path {
+	aif_time_ns prop_ns;
+	aif_time_ns tx_ns;
+	uint64_t rate_bps;
+	uint32_t hops;
+};
+typedef void (*aif_jobs_ns3_path_fn)(uint32_t a, uint32_t b, struct aif_jobs_ns3_path *p,
+				     void *arg);
+/* The ideal FCT of a flow of bytes on path p, as ConWeave's ns-3 computes
+ * it (qp_finish): 2 x prop_ns + tx_ns + (bytes + hdr_bytes x packets of
+ * payload_bytes) x 8e9 / rate_bps, truncated to ns; 0 bytes count as 1.
+ * ns-3: payload_bytes 1000, hdr_bytes 48.  Across a 100 Gb/s leaf-spine
+ * with 1 us links (4 links): 8,320 ns + (bytes + 48 n) x 0.08 ns. */
+aif_time_ns aif_jobs_ideal_ns3(uint64_t bytes, uint32_t payload_bytes, uint32_t hdr_bytes,
+			       const struct aif_jobs_ns3_path *p);
+#define AIF_JOBS_NS3_HDR_BYTES 48
+
 struct aif_job_iter {
 	aif_time_ns start_ns, end_ns; /* end 0: not finished */
 	aif_time_ns ideal_ns;
@@ -167,6 +205,9 @@ void aif_jobs_free(struct aif_jobs *js);
 /* Base paths for the ideals (called with rtt_arg), before jobs are added;
  * without, ideals count no latency. */
 void aif_jobs_set_path(struct aif_jobs *js, aif_jobs_path_fn path);
+/* Paths for ns-3's ideal FCT (AIF_JOB_IDEAL_NS3; called with rtt_arg),
+ * before jobs are added; without, such jobs are refused. */
+void aif_jobs_set_ns3_path(struct aif_jobs *js, aif_jobs_ns3_path_fn path);
 /* Add a job: its QPs are connected now, its first iteration set to start;
  * returns its index, or -1 with err (the parameter and why). */
 int aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err,

@@ -4,7 +4,8 @@
  * RoCEv2 NIC with queue pairs, as the edge of a fabric in virtual or real
  * time.  It sends and receives real frames: Ethernet / IPv4 / UDP 4791 /
  * BTH (RC RDMA WRITE or SEND, first/middle/last/only) / payload / ICRC,
- * answered by RC ACKs and NAKs (BTH + AETH) and CNPs (opcode 0x81).
+ * answered by RC ACKs and NAKs (BTH + AETH) that carry congestion
+ * notification as the BTH's BECN bit, or by CNPs (opcode 0x81).
  *
  * Requester (per QP): messages posted with aif_rhost_post are cut into
  * packets of mtu payload bytes, each with the next 24-bit PSN (wrapping),
@@ -16,9 +17,15 @@
  * PSN the responder expects.
  *
  * Go-back-N peer (as NICs without out-of-order placement, and ns-3's
- * rdma-hw): on a NAK the requester goes back to that PSN; with nothing
- * acknowledged for RTO_high while packets are outstanding, a timeout, and it
- * goes back to the oldest unacknowledged packet.
+ * rdma-hw.cc): on every NAK the requester goes back to the oldest
+ * unacknowledged packet, also on a NAK for a PSN it already knows arrived
+ * (nak_rewind_stale; false: such a NAK is old news).  Its timer (gbn_timer):
+ * per_packet (ns-3's) restarts at every packet sent and every ACK or NAK
+ * received while packets are outstanding, and fires rto_gbn_ns (ns-3's
+ * L2Timeout, 4 ms) later; progress restarts it only when the oldest
+ * outstanding packet changes, and waits at least the measured SRTT + 4
+ * RTTVAR too.  On a timeout it goes back to the oldest unacknowledged
+ * packet.
  *
  * Out-of-order-tolerant peer: selective repeat as IRN does it (Mittal et
  * al., "Revisiting Network Support for RDMA", SIGCOMM 2018).  The responder
@@ -37,39 +44,55 @@
  * oldest unacknowledged one that was not SACKed is sent again, before new
  * data.
  *
- * Timeouts, either mode: RTO_high and RTO_low are at least their parameter,
- * and at least AIF_RHOST_RTO_K x (base_rtt_ns + the serialization at the
- * host rate of AIF_RHOST_RTO_PKTS, resp. rto_low_pkts, full packets): slow
- * hosts (0.1 Gb/s: 87 us a packet) wait longer.  And never less than the
- * QP's measured SRTT + 4 RTTVAR (RFC 6298's estimator over one packet timed
- * at a time, never a resent one): queues that hold ACKs (other QPs' packets
- * ahead, PFC) raise it.
+ * Timeouts, either mode: go-back-N's, RTO_high and RTO_low are at least
+ * their parameter, and at least AIF_RHOST_RTO_K x (base_rtt_ns + the
+ * serialization at the host rate of AIF_RHOST_RTO_PKTS, resp.
+ * rto_low_pkts, full packets): slow hosts (0.1 Gb/s: 87 us a packet) wait
+ * longer.  Selective repeat's (and go-back-N's with the progress timer)
+ * never less than the QP's measured SRTT + 4 RTTVAR (RFC 6298's estimator
+ * over one packet timed at a time, never a resent one): queues that hold
+ * ACKs (other QPs' packets ahead, PFC) raise it.
  *
- * Responder (per QP), go-back-N: the expected PSN is accepted; a later one
- * is dropped, and one NAK goes back for that expected PSN (no more until it
- * arrives); with cnp_on_ooo a CNP too, as RoCE NICs do on out-of-order
- * arrival (subject to the CNP interval).  Out-of-order tolerant (ooo):
+ * Responder (per QP), go-back-N, as rdma-hw.cc: the expected PSN is
+ * accepted; a later one is dropped, and a NAK goes back for the expected
+ * PSN if none went for it yet or the last went nak_interval_ns ago or more
+ * (ns-3's NACKGenerationInterval, 4 us: while out-of-order packets keep
+ * coming, a NAK every 4 us); otherwise nothing at all.  With cnp_on_ooo
+ * the NAK carries congestion notification too (ns-3 always does, as RoCE
+ * NICs send a CNP on out-of-order arrival).  Out-of-order tolerant (ooo):
  * packets up to AIF_RHOST_OOO_WINDOW PSNs ahead are kept in a bitmap and
  * SACKed as above.  Either mode: an ACK of the last in-order PSN every
  * ack_every packets and at each message's end (coalescing); duplicates are
  * counted and dropped.  A message is received when every packet up to its
- * last is; CE-marked packets go to DCQCN's notification point, whose CNPs
- * go back cnp_delay_ns later.  With icrc the ICRC of every received frame
+ * last is.  Congestion notification (cnp): ack_flag (ns-3's, the default):
+ * the ACK or NAK that answers a CE-marked packet (or an out-of-order one,
+ * above) carries it, as the BECN bit of its BTH: no frame of its own, no
+ * delay; IBA returns congestion notification on ACKs that way, and
+ * RoCEv2's ICRC masks that byte, so the frame stays a valid RoCE ACK that
+ * a NIC unaware of it reads as a plain one.  (With ack_every > 1 a mark on
+ * a packet that gets no ACK of its own rides on the next.)  frame: a CNP
+ * of its own (opcode 0x81, BECN set, 16 bytes of zeros, as ConnectX sends
+ * them) cnp_delay_ns after the packet.  Either way at most one per QP per
+ * cnp_interval_ns (DCQCN's notification point, dcqcn.h; 0: no limit, as
+ * ns-3).  With icrc the ICRC of every received frame
  * is checked (a bad one is counted and dropped, as a NIC does) and sent
  * frames carry a valid one; without, sent frames carry zero (for speed, when
  * nothing checks).
  *
  * The NIC's wire: one frame at a time at rate_bps (link.h's overhead per
- * frame); ACKs, NAKs and CNPs go before data; the host honours the PFC
- * (and PAUSE) the switch sends it on the priorities prio_of_dscp[] gives
- * its DSCPs.  NIC-side delays (ack_delay_ns, cnp_delay_ns, react_delay_ns:
- * CNP arrival to rate cut) are parameters: real NICs react late, and that
- * changes how deep queues get before PFC.
+ * frame) over a cable of link_delay_ns each way; ACKs, NAKs and CNPs go
+ * before data; the host honours the PFC (and PAUSE) the switch sends it on
+ * the priorities prio_of_dscp[] gives its DSCPs.  NIC-side delays
+ * (ack_delay_ns, cnp_delay_ns, react_delay_ns: congestion notification in
+ * to rate cut) are parameters, 0 by default as in ns-3: real NICs react
+ * late, and that changes how deep queues get before PFC.
  *
  * Time.  A frame is decided at the time its first bit leaves and handed
- * to the switch when its last bit arrives (rx_next_ns says when: a loop in
- * virtual time steps there).  Frames the switch sends the host arrive when
- * their last bit does: data are handled at once (what they change is the
+ * to the switch when its last bit arrives, link_delay_ns after it left
+ * the host's wire (rx_next_ns says when: a loop in virtual time steps
+ * there).  Frames the switch sends the host arrive when their last bit
+ * does, link_delay_ns after the switch's wire: data are handled at once
+ * (what they change is the
  * responder's alone), ACKs, NAKs and CNPs in time order with the host's
  * own sends.  Timers (aif_rhost_timer) call back at their time; a workload
  * posts from its callbacks, so a run depends only on its inputs and seeds.
@@ -106,6 +129,15 @@ struct rte_mempool;
 #define AIF_RHOST_RTO_PKTS 64     /* ... + this many packets' serialization (RTO_high) */
 
 enum aif_rhost_verb { AIF_RHOST_WRITE, AIF_RHOST_SEND };
+/* How congestion notification goes back (see above). */
+enum aif_rhost_cnp { AIF_RHOST_CNP_ACK_FLAG, AIF_RHOST_CNP_FRAME };
+/* Go-back-N's retransmit timer (see above). */
+enum aif_rhost_gbn_timer { AIF_RHOST_GBN_TIMER_PER_PACKET, AIF_RHOST_GBN_TIMER_PROGRESS };
+
+/* link_delay_ns: the fabric's (control/vhosts.c resolves it: the delay of
+ * the fabric's links; a host on its own has none). */
+#define AIF_RHOST_LINK_DELAY_FABRIC AIF_TIME_NS_NEVER
+#define AIF_RHOST_LINK_DELAY_MAX (1000 * AIF_NS_PER_MS)
 
 struct aif_rhost_params {
 	uint64_t rate_bps;          /* the NIC's line rate */
@@ -122,30 +154,40 @@ struct aif_rhost_params {
 	bool cnp_on_ooo;            /* go-back-N responder: CNP on out-of-order */
 	bool dcqcn;                 /* reaction and notification points on */
 	struct aif_dcqcn_params dc; /* their parameters */
+	enum aif_rhost_cnp cnp;     /* on the ACK/NAK (ns-3), or a frame of its own */
 	uint16_t ack_every;         /* ACK every this many packets (and at ends) */
 	uint16_t nak_gap;           /* ooo: a hole is lost this many PSNs behind a SACK */
-	aif_time_ns rto_ns;         /* RTO_high: retransmit timeout (at least) */
+	aif_time_ns nak_interval_ns; /* go-back-N: NAK again for the same PSN after
+				      * (ns-3's NACKGenerationInterval) */
+	bool nak_rewind_stale;      /* go-back-N: a NAK for a PSN known arrived rewinds too */
+	enum aif_rhost_gbn_timer gbn_timer;
+	aif_time_ns rto_gbn_ns;     /* go-back-N's timeout (ns-3's L2Timeout) */
+	aif_time_ns rto_ns;         /* RTO_high: selective repeat's timeout (at least) */
 	aif_time_ns rto_low_ns;     /* RTO_low: ooo peer, few packets in flight */
 	uint16_t rto_low_pkts;      /* "few": at most this many (IRN's N) */
 	aif_time_ns base_rtt_ns;    /* the path's base RTT, 0: unknown (timeouts) */
+	aif_time_ns link_delay_ns;  /* the cable's, each way (AIF_RHOST_LINK_DELAY_FABRIC) */
 	aif_time_ns ack_delay_ns;   /* packet in to its ACK/NAK out */
-	aif_time_ns cnp_delay_ns;   /* CE-marked packet in to CNP out */
-	aif_time_ns react_delay_ns; /* CNP in to the rate cut */
+	aif_time_ns cnp_delay_ns;   /* CE-marked packet in to CNP out (cnp frame) */
+	aif_time_ns react_delay_ns; /* congestion notification in to the rate cut */
 	bool icrc;                  /* send valid ICRCs and check received ones */
 	uint64_t seed;              /* first PSNs and UDP source ports */
 };
 
 /*
- * Defaults: mtu 1024, WRITE, DSCP 26 for data, 48 for ACKs and CNPs (the
- * high-priority queue ACKs take in HPCC's simulator), priorities by DSCP
- * 26 -> 3 and 48 -> 6 (others 0), go-back-N with cnp_on_ooo,
- * DCQCN on with the settings HPCC's experiments use (dcqcn.h
- * aif_dcqcn_params_hpcc_run), ACK every packet, nak_gap 256 (spraying
- * over a few paths with queues reorders by tens to hundreds of packets: a
- * smaller gap resends what is only late), RTO_high 500 us (queues held by
- * PFC delay ACKs by hundreds of us; real NICs wait milliseconds), RTO_low
- * 100 us with at most 3 packets in flight (IRN's, at 40G), base RTT
- * unknown, ACK 1 us, CNP 4 us and reaction 1 us after the fact, ICRC on.
+ * Defaults, those of ConWeave's ns-3 runs where it has them: mtu 1024,
+ * WRITE, DSCP 26 for data, 48 for ACKs and CNPs (the high-priority queue
+ * ACKs take in HPCC's simulator), priorities by DSCP 26 -> 3 and 48 -> 6
+ * (others 0), go-back-N with cnp_on_ooo, DCQCN on with ConWeave's settings
+ * (dcqcn.h aif_dcqcn_params_conweave: no CNP interval), congestion
+ * notification on the ACK (ack_flag), ACK every packet, NAK again after
+ * 4 us, stale NAKs rewind, go-back-N's timer per packet at 4 ms, nak_gap
+ * 256 (spraying over a few paths with queues reorders by tens to hundreds
+ * of packets: a smaller gap resends what is only late), selective
+ * repeat's RTO_high 500 us (queues held by PFC delay ACKs by hundreds of
+ * us; real NICs wait milliseconds) and RTO_low 100 us with at most 3
+ * packets in flight (IRN's, at 40G), base RTT unknown, the fabric's link
+ * delay, no ACK, CNP or reaction delay, ICRC on.
  */
 void aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps);
 
@@ -167,7 +209,7 @@ typedef void (*aif_rhost_cb)(struct aif_rhost *h, enum aif_rhost_event ev, uint3
 	_(retx, "data packets sent again")                                   \
 	_(naks_rx, "NAKs received")                                          \
 	_(timeouts, "retransmit timeouts")                                   \
-	_(cnps_rx, "CNPs received")                                          \
+	_(cnps_rx, "congestion notifications received (CNPs, flagged ACKs)") \
 	_(rx_packets, "data packets received and kept")                      \
 	_(rx_bytes, "their payload bytes")                                   \
 	_(rx_ooo, "data packets that came ahead of the expected PSN")        \
@@ -176,7 +218,7 @@ typedef void (*aif_rhost_cb)(struct aif_rhost *h, enum aif_rhost_event ev, uint3
 	_(rx_ce, "CE-marked data packets")                                   \
 	_(acks_tx, "ACKs sent")                                              \
 	_(naks_tx, "NAKs sent")                                              \
-	_(cnps_tx, "CNPs sent")                                              \
+	_(cnps_tx, "congestion notifications sent (CNPs, flagged ACKs)")  \
 	_(msgs_sent, "messages acknowledged")                                \
 	_(msgs_rcvd, "messages received")
 
@@ -221,6 +263,8 @@ void aif_rhost_set_base_rtt(struct aif_rhost *h, aif_time_ns rtt_ns);
 /* RTO_high (low false) or RTO_low as the host applies them before any RTT
  * is measured: the parameter, raised for the base RTT and the rate. */
 aif_time_ns aif_rhost_rto_ns(const struct aif_rhost *h, bool low);
+/* Go-back-N's timeout, raised the same way. */
+aif_time_ns aif_rhost_rto_gbn_ns(const struct aif_rhost *h);
 
 /* A QP on a and one on b, each the other's peer (*qa, *qb: their indices);
  * 0, or -1 when either host is out of QPs.  Before the run: QP state moves
@@ -247,6 +291,20 @@ uint32_t aif_rhost_n_qps(const struct aif_rhost *h);
 /* A QP's UDP source port, its current DCQCN rate (b/s). */
 uint16_t aif_rhost_qp_sport(const struct aif_rhost *h, uint32_t qp);
 double aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp);
+/* A QP's sending state now (for time series: rhost does not sample). */
+struct aif_rhost_qp_state {
+	double rate_bps;         /* DCQCN's current rate Rc (line rate without DCQCN) */
+	double target_bps;       /* its target rate Rt */
+	double alpha;
+	uint64_t inflight_bytes; /* payload sent and not acknowledged */
+	uint64_t cnps_rx;        /* congestion notifications received */
+	uint64_t naks_rx;        /* NAKs received */
+};
+/* The state at now_ns (DCQCN's timers run up to it on a copy; a
+ * notification received and not yet acted on is not in it): 0, or -1 if
+ * there is no such QP. */
+int aif_rhost_qp_state(const struct aif_rhost *h, uint32_t qp, aif_time_ns now_ns,
+		       struct aif_rhost_qp_state *st);
 /* Nothing posted is left unacknowledged, nothing is waiting to be sent, no
  * timer is set. */
 bool aif_rhost_idle(const struct aif_rhost *h);

@@ -137,9 +137,9 @@ def run_example(t, line, cmd):
         missing += [w for w in want if not os.path.exists(w)]
     # the multi-plane example's figures, and how it counts its hosts
     for conf, jct, ideal, hosts in (
-            ("fabric-4x2-2planes.json", 361, 343,
+            ("fabric-4x2-2planes.json", 388, 366,
              "8 virtual hosts, each with a port on 2 planes (16 host ports)"),
-            ("fabric-4x2-1plane.json", 703, 685, "8 virtual hosts, 1 job")):
+            ("fabric-4x2-1plane.json", 730, 688, "8 virtual hosts, 1 job")):
         if conf not in cmd:
             continue
         row = re.search(r"^  allreduce\s+allreduce_ring\s+1/1\s+([\d.]+)\s+([\d.]+)", text, re.M)

@@ -5,8 +5,10 @@
  * every 4 us, RP timer 300 us, g 1/256, F 1, AI 40 Mb/s: one CNP on a 100G
  * flow gives 50.78, 75.39 and 87.69 Gb/s), repeated CNPs down to the floor,
  * recovery to line rate through fast recovery, additive and hyper
- * increase, the timers' next event, the CNP interval at the notification
- * point, and HPCC's defaults.
+ * increase, the timers' next event, the notification point with and
+ * without a CNP interval, HPCC's defaults and ConWeave's settings (RATE_AI
+ * 40 Mb/s, RATE_HAI 100 Mb/s at 100G, no CNP interval), and every
+ * parameter taking effect on its own.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,6 +130,14 @@ test_notification_point(void **state)
 	unsigned sent = 0;
 
 	(void)state;
+	/* no interval (every preset, as ns-3): a CNP per CE-marked packet */
+	for (aif_time_ns t = 0; t < 100; t++)
+		sent += aif_dcqcn_np_ce(&np, &p, t);
+	assert_int_equal(sent, 100);
+	/* 50 us (ConnectX's, the DCQCN paper's) */
+	p.cnp_interval_ns = 50000;
+	np = (struct aif_dcqcn_np){ 0 };
+	sent = 0;
 	/* CE-marked packets every 1 us for 1 ms: a CNP every 50 us */
 	for (aif_time_ns t = 0; t < AIF_NS_PER_MS; t += 1000)
 		sent += aif_dcqcn_np_ce(&np, &p, t);
@@ -153,7 +163,7 @@ test_hpcc_defaults(void **state)
 	assert_int_equal(p.rai_bps, 20000000);   /* 5 Mb/s x 100/25 */
 	assert_int_equal(p.rhai_bps, 200000000); /* 50 Mb/s x 100/25 */
 	assert_int_equal(p.min_rate_bps, 100000000);
-	assert_int_equal(p.cnp_interval_ns, 50000);
+	assert_int_equal(p.cnp_interval_ns, 0);
 	/* the experiments' settings: faster timers, the same steps */
 	aif_dcqcn_params_hpcc_run(&p, 100000000000ull);
 	assert_true(p.g == 1.0 / 256);
@@ -165,6 +175,92 @@ test_hpcc_defaults(void **state)
 	assert_int_equal(p.min_rate_bps, 100000000);
 }
 
+/* ConWeave's runs: hpcc_run's timers, RATE_AI 40 Mb/s and RATE_HAI 100
+ * Mb/s at 100G (run.py: 10 x bw / 25, 25 x bw / 25), scaled with the rate. */
+static void
+test_conweave(void **state)
+{
+	struct aif_dcqcn_params p;
+
+	(void)state;
+	aif_dcqcn_params_conweave(&p, 100000000000ull);
+	assert_true(p.g == 1.0 / 256);
+	assert_int_equal(p.alpha_period_ns, 1000);
+	assert_int_equal(p.decrease_period_ns, 4000);
+	assert_int_equal(p.rp_timer_ns, 300000);
+	assert_int_equal(p.fast_recovery, 1);
+	assert_int_equal(p.rai_bps, 40000000);
+	assert_int_equal(p.rhai_bps, 100000000);
+	assert_int_equal(p.min_rate_bps, 100000000);
+	assert_false(p.clamp_target);
+	assert_true(p.rate_on_first_cnp == 1.0);
+	assert_int_equal(p.cnp_interval_ns, 0);
+	aif_dcqcn_params_conweave(&p, 400000000000ull);
+	assert_int_equal(p.rai_bps, 160000000);
+	assert_int_equal(p.rhai_bps, 400000000);
+}
+
+/* The rate after a fixed story: a CNP at 0, then one every 10 us up to
+ * 100 us, then none until 2.5 ms. */
+static double
+story(const struct aif_dcqcn_params *p, aif_time_ns until, struct aif_dcqcn_rp *out)
+{
+	struct aif_dcqcn_rp rp;
+
+	aif_dcqcn_rp_init(&rp, p);
+	for (aif_time_ns t = 0; t <= 100000; t += 10000)
+		aif_dcqcn_rp_cnp(&rp, p, t);
+	aif_dcqcn_rp_advance(&rp, p, until);
+	if (out != NULL)
+		*out = rp;
+	return rp.rate_bps;
+}
+
+/* Each parameter on its own changes the story's rate (and the way its
+ * meaning says). */
+static void
+test_each_parameter(void **state)
+{
+	struct aif_dcqcn_params base, p;
+	struct aif_dcqcn_rp rp;
+
+	(void)state;
+	aif_dcqcn_params_conweave(&base, 100000000000ull);
+	const double r0 = story(&base, 104001, NULL);      /* after the last decrease */
+	print_message("story: %.3f Gb/s after the CNPs\n", r0 / 1e9);
+
+	p = base, p.g = 1.0 / 16;                           /* EWMA_GAIN */
+	assert_true(story(&p, 104001, NULL) != r0);
+	p = base, p.alpha_period_ns = 55000;                /* ALPHA_RESUME_INTERVAL */
+	assert_true(story(&p, 104001, NULL) < r0);         /* alpha stays near 1 longer */
+	p = base, p.decrease_period_ns = 50000;             /* RATE_DECREASE_INTERVAL */
+	assert_true(story(&p, 104001, NULL) > r0);         /* fewer cuts */
+	/* the increase: with the target clamped, so that it climbs from below */
+	struct aif_dcqcn_params c = base;
+	c.clamp_target = true;
+	const double c0 = story(&c, 1500000, NULL);
+	p = c, p.rp_timer_ns = 100000;                      /* RP_TIMER */
+	assert_true(story(&p, 1500000, NULL) > c0);        /* faster recovery */
+	p = c, p.fast_recovery = 5;                         /* FAST_RECOVERY_TIMES */
+	assert_true(story(&p, 1500000, NULL) < c0);        /* the target climbs later */
+	p = c, p.rai_bps = 1000000000;                      /* RATE_AI */
+	assert_true(story(&p, 1500000, NULL) > c0);
+	p = c, p.rhai_bps = 2000000000;                     /* RATE_HAI */
+	assert_true(story(&p, 1500000, NULL) > c0);
+	p = base, p.min_rate_bps = 60000000000ull;          /* MIN_RATE */
+	assert_true(story(&p, 104001, &rp) == 60e9);
+	p = base, p.clamp_target = true;                    /* CLAMP_TARGET_RATE */
+	story(&p, 104001, &rp);
+	struct aif_dcqcn_rp rb;
+	story(&base, 104001, &rb);
+	assert_true(rp.target_bps < rb.target_bps);
+	p = base, p.rate_on_first_cnp = 0.5;                /* RateOnFirstCnp */
+	assert_true(story(&p, 104001, NULL) < r0);
+	aif_dcqcn_rp_init(&rp, &p);
+	aif_dcqcn_rp_cnp(&rp, &p, 0);
+	assert_true(rp.rate_bps == 50e9);                  /* cut at once */
+}
+
 int
 main(void)
 {
@@ -174,6 +270,8 @@ main(void)
 		cmocka_unit_test(test_clamp),
 		cmocka_unit_test(test_notification_point),
 		cmocka_unit_test(test_hpcc_defaults),
+		cmocka_unit_test(test_conweave),
+		cmocka_unit_test(test_each_parameter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

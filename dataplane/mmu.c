@@ -127,14 +127,19 @@ sat32(unsigned __int128 x)
 }
 
 uint32_t
-aif_mmu_headroom_min_bytes(uint64_t speed_bps, uint64_t delay_ns, uint32_t mtu_bytes)
+aif_mmu_headroom_min_bytes(enum aif_mmu_model model, uint64_t speed_bps, uint64_t delay_ns,
+			   uint32_t mtu_bytes)
 {
 	/* the cable both ways, rounded up: 2 * R * D / 8e9 = R * D / 4e9 */
 	unsigned __int128 cable = ((unsigned __int128)speed_bps * delay_ns + 3999999999u) /
 				  4000000000u;
 	unsigned __int128 frame = (unsigned __int128)mtu_bytes + AIF_MMU_FRAME_OVERHEAD_BYTES;
 
-	return sat32(2 * frame + AIF_MMU_PFC_FRAME_WIRE_BYTES + AIF_MMU_RESPONSE_BITS / 8 +
+	/* HPCC and BCM charge the frame that crosses the threshold to the
+	 * headroom whole: one frame more than the vendors' two */
+	unsigned frames = AIF_MMU_WORST_FRAMES(model);
+
+	return sat32(frames * frame + AIF_MMU_PFC_FRAME_WIRE_BYTES + AIF_MMU_RESPONSE_BITS / 8 +
 		     cable);
 }
 
@@ -153,7 +158,7 @@ aif_mmu_headroom_bytes(enum aif_mmu_model model, uint64_t speed_bps,
 		h = 2 * bdp + 2 * (unsigned __int128)mtu_bytes;
 	else
 		h = 3 * bdp;
-	uint32_t min = aif_mmu_headroom_min_bytes(speed_bps, delay_ns, mtu_bytes);
+	uint32_t min = aif_mmu_headroom_min_bytes(model, speed_bps, delay_ns, mtu_bytes);
 	return sat32(h) > min ? sat32(h) : min;
 }
 
@@ -257,7 +262,8 @@ aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
 		if (p->model == AIF_MMU_CONWEAVE) {
 			uint64_t aside = conweave_set_aside(p, i);
 			uint32_t min = pp->speed_bps == 0 ? 0
-				: aif_mmu_headroom_min_bytes(pp->speed_bps, pp->cable_delay_ns, mtu);
+				: aif_mmu_headroom_min_bytes(p->model, pp->speed_bps, pp->cable_delay_ns,
+							     mtu);
 			if (h == 0 && aside == 0 && pp->pfc_enable != 0)
 				return -AIF_MMU_ERR_HEADROOM;
 			if (h != 0 && h < min && pp->pfc_enable != 0)
@@ -279,7 +285,7 @@ aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
 			return -AIF_MMU_ERR_HEADROOM;
 		/* nor may it have less than the worst case, where that is known */
 		if (pp->pfc_enable != 0 && pp->speed_bps != 0 &&
-		    h < aif_mmu_headroom_min_bytes(pp->speed_bps, pp->cable_delay_ns, mtu))
+		    h < aif_mmu_headroom_min_bytes(p->model, pp->speed_bps, pp->cable_delay_ns, mtu))
 			return -AIF_MMU_ERR_HEADROOM_LOW;
 		c->headroom_bytes[i] = h;
 		c->pfc_enable[i] = pp->pfc_enable;

@@ -128,6 +128,9 @@
  * D ns and an IP MTU of M bytes (aif_mmu_headroom_min_bytes):
  *   frame   = M + 42 B on the wire: Ethernet 14 + 802.1Q tag 4 + FCS 4 +
  *             preamble, SFD and inter-frame gap 20
+ *   0. frame          (HPCC and BCM) the frame that crosses the threshold:
+ *                     these models put it in the headroom whole, and XOFF
+ *                     follows it (CONWEAVE keeps it in the shared pool)
  *   1. frame          the frame this port is sending when it decides XOFF:
  *                     the PFC frame waits behind it (no pre-emption)
  *   2. 84 B           the PFC frame itself (64 + 20), serialized
@@ -139,10 +142,14 @@
  *   5. cable          ceil(2 * R * D / 8e9) B: what the peer put on the
  *                     cable while the PFC frame travelled, and what was
  *                     already on it
- *   min_bytes = 2 * (M + 42) + 84 + 480 + ceil(2 * R * D / 8e9)
- *   e.g. 1 Gb/s, 1 us, 1500: 3084 + 564 + 250 = 3,898 B;
- *        100 Gb/s, 1 us, 9000: 18,084 + 564 + 25,000 = 43,648 B.
- * Terms 1, 2 and 4 take the same bytes at any rate and dominate below
+ *   min_bytes = F * (M + 42) + 84 + 480 + ceil(2 * R * D / 8e9), F = 3
+ *   (HPCC, BCM) or 2 (CONWEAVE)
+ *   e.g. HPCC, 1 Gb/s, 1 us, 1500: 4626 + 564 + 250 = 5,440 B;
+ *        HPCC, 100 Gb/s, 1 us, 9000: 27,126 + 564 + 25,000 = 52,690 B.
+ * (With two frames the 1 Gb/s all-to-all of tests/pipeline/test_lossless.c
+ * overflowed by one frame once its hosts had 1 us cables: the crossing
+ * frame and the two that followed it.)
+ * Terms 0, 1, 2 and 4 take the same bytes at any rate and dominate below
  * 10 Gb/s: 3 * BDP alone is 37 B at 0.1 Gb/s, less than a frame.  (The
  * emulated peers, links and virtual hosts, respond within term 4; a real
  * NIC on a DPDK port may take longer, up to IEEE 802.3 Annex 31B's PAUSE
@@ -151,9 +158,9 @@
  * Derived headroom (headroom_bytes 0; aif_mmu_headroom_bytes), BDP =
  * floor(R * D / 8e9): the model's own formula, never below the worst case:
  *   HPCC (scratch/third.cc): max(3 * BDP, min_bytes);
- *     100G, 1 us, 1500: max(37,500, 28,648) = 37,500 B (scenario A1).
- *   BCM  (ConWeave):         max(2 * BDP + 2 * M, min_bytes);
- *     100G, 1 us, 1500: max(28,000, 28,648) = 28,648 B.
+ *     100G, 1 us, 1500: max(37,500, 30,190) = 37,500 B (scenario A1).
+ *   BCM:                     max(2 * BDP + 2 * M, min_bytes);
+ *     100G, 1 us, 1500: max(28,000, 30,190) = 30,190 B.
  * A configured headroom_bytes below min_bytes on a port with lossless PGs
  * and a known speed is refused (AIF_MMU_ERR_HEADROOM_LOW): lossless means
  * no drop at any rate and load, and that one would drop.
@@ -405,16 +412,20 @@ const char *aif_mmu_verdict_name(enum aif_mmu_verdict v);
 #define AIF_MMU_FRAME_OVERHEAD_BYTES 42 /* Ethernet 14 + tag 4 + FCS 4 + 20 on the wire */
 #define AIF_MMU_PFC_FRAME_WIRE_BYTES 84 /* 64-byte PFC frame + 20 */
 #define AIF_MMU_RESPONSE_BITS 3840      /* the peer's response, bit times */
+/* Frames in the worst case: HPCC and BCM charge the crossing frame to the
+ * headroom whole (three), CONWEAVE keeps it in the shared pool (two). */
+#define AIF_MMU_WORST_FRAMES(model) ((model) == AIF_MMU_CONWEAVE ? 2u : 3u)
 
 /*
  * The worst-case headroom of a lossless PG on a port of speed_bps with a
- * cable of delay_ns one way and an IP MTU of mtu_bytes:
- * 2 * (mtu + 42) + 84 + 480 + ceil(2 * speed * delay / 8e9) bytes.
- * Saturates at UINT32_MAX.
- *	aif_mmu_headroom_min_bytes(1000000000ull, 1000, 1500) == 3898
+ * cable of delay_ns one way and an IP MTU of mtu_bytes, for the model's
+ * admission: F * (mtu + 42) + 84 + 480 + ceil(2 * speed * delay / 8e9)
+ * bytes, F = 3 (HPCC, BCM: the crossing frame is headroom's whole) or 2
+ * (CONWEAVE).  Saturates at UINT32_MAX.
+ *	aif_mmu_headroom_min_bytes(AIF_MMU_HPCC, 1000000000ull, 1000, 1500) == 5440
  */
-uint32_t aif_mmu_headroom_min_bytes(uint64_t speed_bps, uint64_t delay_ns,
-				    uint32_t mtu_bytes);
+uint32_t aif_mmu_headroom_min_bytes(enum aif_mmu_model model, uint64_t speed_bps,
+				    uint64_t delay_ns, uint32_t mtu_bytes);
 
 /*
  * The derived headroom of a PG: the model's formula (HPCC 3 * BDP, BCM
@@ -422,7 +433,7 @@ uint32_t aif_mmu_headroom_min_bytes(uint64_t speed_bps, uint64_t delay_ns,
  * aif_mmu_headroom_min_bytes.  0 when speed_bps is 0.  Saturates at
  * UINT32_MAX.
  *	aif_mmu_headroom_bytes(AIF_MMU_HPCC, 100000000000ull, 1000, 1500) == 37500
- *	aif_mmu_headroom_bytes(AIF_MMU_HPCC, 100000000ull, 1000, 1500) == 3673
+ *	aif_mmu_headroom_bytes(AIF_MMU_HPCC, 100000000ull, 1000, 1500) == 5215
  */
 uint32_t aif_mmu_headroom_bytes(enum aif_mmu_model model, uint64_t speed_bps,
 				uint64_t delay_ns, uint32_t mtu_bytes);

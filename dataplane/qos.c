@@ -111,21 +111,23 @@ mmu_fail(int rc, const struct aif_mmu_params *mp, const struct aif_qos_params *q
 		uint32_t min = 0;
 		for (max_p = 0; max_p < mp->n_ports; max_p++) {
 			pp = &mp->port[max_p];
-			min = aif_mmu_headroom_min_bytes(pp->speed_bps, pp->cable_delay_ns,
+			min = aif_mmu_headroom_min_bytes(mp->model, pp->speed_bps, pp->cable_delay_ns,
 							 pp->mtu_bytes);
 			if (pp->pfc_enable != 0 && pp->speed_bps != 0 && pp->headroom_bytes < min)
 				break;
 		}
 		if (max_p == mp->n_ports)
 			max_p = 0;
-		uint64_t cable = min - 2 * ((uint64_t)pp->mtu_bytes + AIF_MMU_FRAME_OVERHEAD_BYTES) -
+		unsigned frames = AIF_MMU_WORST_FRAMES(mp->model);
+		uint64_t cable = min - frames * ((uint64_t)pp->mtu_bytes +
+						  AIF_MMU_FRAME_OVERHEAD_BYTES) -
 				 AIF_MMU_PFC_FRAME_WIRE_BYTES - AIF_MMU_RESPONSE_BITS / 8;
 		snprintf(err, err_len, "$.policies.%s.qos.buffer.headroom_bytes: %u B is below "
 			 "the worst case %u B of lossless port %s of $.switches[%u] (%" PRIu64
-			 " Mb/s, MTU %u, cable %u ns: 2 x %u B frames + %u B PFC + %u B response"
+			 " Mb/s, MTU %u, cable %u ns: %u x %u B frames + %u B PFC + %u B response"
 			 " + %" PRIu64 " B cable)", pol, pp->headroom_bytes, min,
 			 ports[max_p].name, sw_index, pp->speed_bps / 1000000, pp->mtu_bytes,
-			 pp->cable_delay_ns, pp->mtu_bytes + AIF_MMU_FRAME_OVERHEAD_BYTES,
+			 pp->cable_delay_ns, frames, pp->mtu_bytes + AIF_MMU_FRAME_OVERHEAD_BYTES,
 			 AIF_MMU_PFC_FRAME_WIRE_BYTES, AIF_MMU_RESPONSE_BITS / 8, cable);
 		return;
 	}

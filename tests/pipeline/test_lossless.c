@@ -154,10 +154,6 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 	tmpl.icrc = false;
 	tmpl.rto_ns = AIF_NS_PER_S; /* a paused queue is no loss: no timeouts */
 	tmpl.rto_gbn_ns = AIF_NS_PER_S;
-	/* the hosts' cables as this suite has always had them: none (with
-	 * 1 us host cables the all-to-all at 1 Gb/s, MTU 1500, overflows the
-	 * derived headroom of the host-facing ports by one frame) */
-	tmpl.link_delay_ns = 0;
 	if (aif_vhosts_build(&v, cfg, &fab, &tmpl, NULL, NULL, pool, err, sizeof(err)) != 0)
 		fail_msg("hosts: %s", err);
 	assert_int_equal(v.n, N_HOSTS);
@@ -269,7 +265,7 @@ test_lossless_invariant(void **state)
 				for (unsigned h = 0; h < 2; h++) {
 					uint64_t rate = rates_mbps[r] * 1000000ull;
 					/* derived, then the least a config may give */
-					uint32_t hr = h ? aif_mmu_headroom_min_bytes(rate, DELAY_NS,
+					uint32_t hr = h ? aif_mmu_headroom_min_bytes(AIF_MMU_HPCC, rate, DELAY_NS,
 										     mtus[m]) : 0;
 					struct result res;
 					run(rate, mtus[m], kinds[k].kind, hr, NULL, &res);

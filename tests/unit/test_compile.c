@@ -611,20 +611,20 @@ test_qos_errors(void **state)
 		{ "{'buffer': {'size_bytes': 65536, 'reserve_bytes': 16384}}",
 		  "$.policies.gold.qos.buffer.reserve_bytes: 16384 B per port x 4 ports = 65536 B "
 		  "of reserves, not below size_bytes 65536", -1, 0 },
-		/* 4 x the worst case 2 * 1542 + 84 + 480 + 2500 = 6,148 B at 10G, 1 us */
+		/* 4 x the worst case 3 * 1542 + 84 + 480 + 2500 = 7,690 B at 10G, 1 us */
 		{ "{'buffer': {'size_bytes': 1048576, 'resume_offset_bytes': 1048576}}",
 		  "$.policies.gold.qos.buffer.resume_offset_bytes: 1048576 B is not below the "
-		  "shared pool (1007600 B = size_bytes 1048576 - 24592 B of headroom - 16384 B of "
+		  "shared pool (1001432 B = size_bytes 1048576 - 30760 B of headroom - 16384 B of "
 		  "reserves)", -1, 0 },
 		/* a headroom below the worst case: refused with both numbers */
-		{ "{'buffer': {'headroom_bytes': 6147}}",
-		  "$.policies.gold.qos.buffer.headroom_bytes: 6147 B is below the worst case 6148 B "
+		{ "{'buffer': {'headroom_bytes': 7689}}",
+		  "$.policies.gold.qos.buffer.headroom_bytes: 7689 B is below the worst case 7690 B "
 		  "of lossless port p0 of $.switches[0] (10000 Mb/s, MTU 1500, cable 1000 ns: "
-		  "2 x 1542 B frames + 84 B PFC + 480 B response + 2500 B cable)", -1, 0 },
+		  "3 x 1542 B frames + 84 B PFC + 480 B response + 2500 B cable)", -1, 0 },
 		{ "{'buffer': {'headroom_bytes': 1000, 'cable_delay_ns': 0}}",
-		  "$.policies.gold.qos.buffer.headroom_bytes: 1000 B is below the worst case 3648 B "
+		  "$.policies.gold.qos.buffer.headroom_bytes: 1000 B is below the worst case 5190 B "
 		  "of lossless port p0 of $.switches[0] (10000 Mb/s, MTU 1500, cable 0 ns: "
-		  "2 x 1542 B frames + 84 B PFC + 480 B response + 0 B cable)", -1, 0 },
+		  "3 x 1542 B frames + 84 B PFC + 480 B response + 0 B cable)", -1, 0 },
 		{ "{'pfc': {'quanta': 1}}",
 		  "$.policies.gold.qos.pfc.quanta: 1 quanta pause port p0 for 52 ns at 10000 Mb/s; "
 		  "XOFF is refreshed at half that, sooner than one minimum frame takes", -1, 0 },

@@ -141,44 +141,50 @@ jumbo_all(struct aif_mmu_params *p)
 static void
 test_headroom_derivation(void **state)
 {
-	/* the worst case: 2 * (mtu + 42) + 84 + 480 + ceil(2 * R * D / 8e9) */
+	/* the worst case: F * (mtu + 42) + 84 + 480 + ceil(2 * R * D / 8e9),
+	 * F = 3 (HPCC, BCM) or 2 (CONWEAVE) */
 	static const struct {
+		enum aif_mmu_model model;
 		uint64_t speed_bps, delay_ns;
 		uint32_t mtu, want;
 	} w[] = {
-		{ 100 * GBPS / 1000, 1000, 1500, 3084 + 564 + 25 },     /* 0.1 Gb/s: 3,673 */
-		{ GBPS, 1000, 1500, 3084 + 564 + 250 },                 /* 3,898 */
-		{ 100 * GBPS, 1000, 1500, 3084 + 564 + 25000 },         /* 28,648 */
-		{ 100 * GBPS, 1000, 9000, 18084 + 564 + 25000 },        /* 43,648 */
-		{ 400 * GBPS, 1000, 9000, 18084 + 564 + 100000 },       /* 118,648 */
-		{ 10 * GBPS, 1, 1500, 3084 + 564 + 3 },                 /* 5 B of cable, up */
-		{ 100 * GBPS, 0, 0, 84 + 564 },                         /* no MTU, no cable */
-		{ 800 * GBPS, 100000000000ull, 1500, UINT32_MAX },      /* saturates */
+		{ AIF_MMU_HPCC, 100 * GBPS / 1000, 1000, 1500, 4626 + 564 + 25 }, /* 0.1 Gb/s: 5,215 */
+		{ AIF_MMU_HPCC, GBPS, 1000, 1500, 4626 + 564 + 250 },            /* 5,440 */
+		{ AIF_MMU_HPCC, 100 * GBPS, 1000, 1500, 4626 + 564 + 25000 },    /* 30,190 */
+		{ AIF_MMU_HPCC, 100 * GBPS, 1000, 9000, 27126 + 564 + 25000 },   /* 52,690 */
+		{ AIF_MMU_HPCC, 400 * GBPS, 1000, 9000, 27126 + 564 + 100000 },  /* 127,690 */
+		{ AIF_MMU_HPCC, 10 * GBPS, 1, 1500, 4626 + 564 + 3 },            /* 5 B of cable, up */
+		{ AIF_MMU_HPCC, 100 * GBPS, 0, 0, 126 + 564 },                   /* no MTU, no cable */
+		{ AIF_MMU_HPCC, 800 * GBPS, 100000000000ull, 1500, UINT32_MAX }, /* saturates */
+		/* the crossing frame stays in the shared pool: two frames */
+		{ AIF_MMU_CONWEAVE, 100 * GBPS, 1000, 1500, 3084 + 564 + 25000 }, /* 28,648 */
+		{ AIF_MMU_CONWEAVE, GBPS, 1000, 1500, 3084 + 564 + 250 },         /* 3,898 */
 	};
 	static const struct {
 		enum aif_mmu_model model;
 		uint64_t speed_bps, delay_ns;
 		uint32_t mtu, want;
 	} t[] = {
-		{ AIF_MMU_HPCC, 100 * GBPS, 1000, 1500, 37500 },  /* A1: 3 BDP over 28,648 */
-		{ AIF_MMU_HPCC, 100 * GBPS, 1000, 9000, 43648 },  /* the worst case over 3 BDP */
+		{ AIF_MMU_HPCC, 100 * GBPS, 1000, 1500, 37500 },  /* A1: 3 BDP over 30,190 */
+		{ AIF_MMU_HPCC, 100 * GBPS, 1000, 9000, 52690 },  /* the worst case over 3 BDP */
 		{ AIF_MMU_HPCC, 400 * GBPS, 1000, 1500, 150000 },
-		{ AIF_MMU_HPCC, 25 * GBPS, 1000, 1500, 9898 },    /* 3 BDP 9,375 */
-		{ AIF_MMU_HPCC, 40 * GBPS, 1500, 1500, 22500 },   /* worst 18,648 */
-		{ AIF_MMU_HPCC, 10 * GBPS, 1, 1500, 3651 },       /* 3 BDP 3 */
-		{ AIF_MMU_HPCC, 100 * GBPS / 1000, 1000, 1500, 3673 }, /* 3 BDP 36 */
-		{ AIF_MMU_HPCC, GBPS, 1000, 1500, 3898 },         /* 3 BDP 375 */
-		{ AIF_MMU_HPCC, 100 * GBPS, 0, 1500, 3648 },
+		{ AIF_MMU_HPCC, 25 * GBPS, 1000, 1500, 11440 },   /* 3 BDP 9,375 */
+		{ AIF_MMU_HPCC, 40 * GBPS, 1500, 1500, 22500 },   /* worst 20,190 */
+		{ AIF_MMU_HPCC, 10 * GBPS, 1, 1500, 5193 },       /* 3 BDP 3 */
+		{ AIF_MMU_HPCC, 100 * GBPS / 1000, 1000, 1500, 5215 }, /* 3 BDP 36 */
+		{ AIF_MMU_HPCC, GBPS, 1000, 1500, 5440 },         /* 3 BDP 375 */
+		{ AIF_MMU_HPCC, 100 * GBPS, 0, 1500, 5190 },
 		{ AIF_MMU_HPCC, 0, 1000, 1500, 0 },               /* speed unknown */
-		{ AIF_MMU_BROADCOM, 100 * GBPS, 1000, 1500, 28648 }, /* 2 BDP + 2 MTU 28,000 */
-		{ AIF_MMU_BROADCOM, 400 * GBPS, 1000, 1048, 102744 }, /* 102,096 */
+		{ AIF_MMU_BROADCOM, 100 * GBPS, 1000, 1500, 30190 }, /* 2 BDP + 2 MTU 28,000 */
+		{ AIF_MMU_BROADCOM, 400 * GBPS, 1000, 1048, 103834 }, /* 102,096 */
 		/* 2 BDP + 2 MTU (1,002,096) never reaches the worst case */
-		{ AIF_MMU_BROADCOM, 400 * GBPS, 10000, 1048, 1002744 },
-		{ AIF_MMU_BROADCOM, 100 * GBPS, 0, 1500, 3648 },
+		{ AIF_MMU_BROADCOM, 400 * GBPS, 10000, 1048, 1003834 },
+		{ AIF_MMU_BROADCOM, 100 * GBPS, 0, 1500, 5190 },
 		{ AIF_MMU_HPCC, 800 * GBPS, 1000000000ull, 1500, UINT32_MAX }, /* saturates */
 	};
 	for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
-		uint32_t got = aif_mmu_headroom_min_bytes(w[i].speed_bps, w[i].delay_ns, w[i].mtu);
+		uint32_t got = aif_mmu_headroom_min_bytes(w[i].model, w[i].speed_bps, w[i].delay_ns,
+							  w[i].mtu);
 		if (got != w[i].want)
 			printf("worst case %u: got %u want %u\n", i, got, w[i].want);
 		assert_int_equal(got, w[i].want);
@@ -235,8 +241,8 @@ test_config_errors(void **state)
 	BAD(p.port[5].speed_bps = 0, AIF_MMU_ERR_HEADROOM);
 	BAD(p.port[5].headroom_bytes = 2000000000u, AIF_MMU_ERR_POOL);
 	/* below the worst case of a lossless 100G port with 1 us of cable */
-	BAD(p.port[6].headroom_bytes = 28647, AIF_MMU_ERR_HEADROOM_LOW);
-	BAD((p.port[6].mtu_bytes = 9000, p.port[6].headroom_bytes = 43647),
+	BAD(p.port[6].headroom_bytes = 30189, AIF_MMU_ERR_HEADROOM_LOW);
+	BAD((p.port[6].mtu_bytes = 9000, p.port[6].headroom_bytes = 52689),
 	    AIF_MMU_ERR_HEADROOM_LOW);
 	/* CONWEAVE, jumbo ports: 43,648 B of worst case against 27,096 set
 	 * aside, 16,552 B a port, over the 8,384 B reserve a port */
@@ -245,26 +251,26 @@ test_config_errors(void **state)
 #undef BAD
 
 	/* A lossy port needs no headroom; an explicit one wins over the
-	 * derived, down to the worst case (28,648 here); below it is fine where
+	 * derived, down to the worst case (30,190 here); below it is fine where
 	 * the port is lossy or its speed unknown. */
 	a1_params(&p, true);
 	p.port[5].speed_bps = 0;
 	p.port[5].pfc_enable = 0;
-	p.port[6].headroom_bytes = 28648;
+	p.port[6].headroom_bytes = 30190;
 	p.port[7].headroom_bytes = 1234;
 	p.port[7].pfc_enable = 0;
 	p.port[8].headroom_bytes = 1234;
 	p.port[8].speed_bps = 0;
 	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
 	assert_int_equal(c.headroom_bytes[5], 0);
-	assert_int_equal(c.headroom_bytes[6], 28648);
+	assert_int_equal(c.headroom_bytes[6], 30190);
 	assert_int_equal(c.headroom_bytes[7], 1234);
 	assert_int_equal(c.headroom_bytes[8], 1234);
 	/* the port's own MTU, not the switch's */
 	a1_params(&p, true);
 	p.port[6].mtu_bytes = 9000;
 	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
-	assert_int_equal(c.headroom_bytes[6], 43648);
+	assert_int_equal(c.headroom_bytes[6], 52690);
 	assert_int_equal(c.headroom_bytes[7], 37500);
 
 	/* Distinct names for distinct errors. */
@@ -677,14 +683,14 @@ test_broadcom(void **state)
 	}
 	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
 	/* 2 * 12,500 + 2 * 1500 = 28,000 per port, under the worst case
-	 * 2 * 1542 + 84 + 480 + 25,000 = 28,648; 4 * (8*1500 + 1500) reserve. */
-	assert_int_equal(c.headroom_bytes[0], 28648);
-	assert_int_equal(c.total_headroom_bytes, 114592);
+	 * 3 * 1542 + 84 + 480 + 25,000 = 30,190; 4 * (8*1500 + 1500) reserve. */
+	assert_int_equal(c.headroom_bytes[0], 30190);
+	assert_int_equal(c.total_headroom_bytes, 120760);
 	assert_int_equal(c.total_reserve_bytes, 54000);
-	assert_int_equal(c.shared_limit_bytes, 9437184 - 114592 - 54000);
+	assert_int_equal(c.shared_limit_bytes, 9437184 - 120760 - 54000);
 	m = mmu_new(&c);
-	/* alpha 1/16: 9,268,592 >> 4 = 579,287. */
-	assert_int_equal(aif_mmu_threshold_bytes(m), 579287);
+	/* alpha 1/16: 9,262,424 >> 4 = 578,901. */
+	assert_int_equal(aif_mmu_threshold_bytes(m), 578901);
 
 	/* pg_min 1500, then port_min 1500, then shared. */
 	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1000, true, &ch[0]), AIF_MMU_ADMIT);
@@ -731,19 +737,19 @@ test_broadcom(void **state)
 	assert_true(paused);
 	/*
 	 * Alone, a packet goes to shared while s + 1000 <= (L - s) >> 4 (s
-	 * before the packet): 17 s + 16,000 <= 9,268,592, s <= 544,270.  So
-	 * 3000 B of guarantees (3 packets), 545 packets of shared (545,000),
+	 * before the packet): 17 s + 16,000 <= 9,262,424, s <= 543,907.  So
+	 * 3000 B of guarantees (3 packets), 544 packets of shared (544,000),
 	 * then the next packet goes to headroom and the PG turns XOFF.
 	 */
-	assert_int_equal(m->port[0].pg[PG3].shared_bytes, 545000);
+	assert_int_equal(m->port[0].pg[PG3].shared_bytes, 544000);
 	assert_int_equal(m->port[0].pg[PG3].headroom_bytes, 1000);
-	assert_int_equal(n, 3 + 545 + 1);
+	assert_int_equal(n, 3 + 544 + 1);
 	/*
 	 * Lossy traffic from port 1 PG 0 to the same egress port: the egress
 	 * limit (alpha_e 1) is far; the ingress 1/16 threshold refuses it once
-	 * s1 + 1000 > (L - 545,000 - s1) >> 4 (S = 545,000 + s1 before the
-	 * packet): admitted while 17 s1 + 16,000 <= 8,723,592, s1 <= 512,211,
-	 * so 3 packets of guarantees + 513 shared are admitted, the next dropped.
+	 * s1 + 1000 > (L - 544,000 - s1) >> 4 (S = 544,000 + s1 before the
+	 * packet): admitted while 17 s1 + 16,000 <= 8,718,424, s1 <= 511,907,
+	 * so 3 packets of guarantees + 512 shared are admitted, the next dropped.
 	 */
 	{
 		unsigned k = 0;
@@ -751,7 +757,7 @@ test_broadcom(void **state)
 		while (n + k < 2000 &&
 		       aif_mmu_admit(m, 1, 0, 1, 0, 1000, false, &ch[n + k]) == AIF_MMU_ADMIT)
 			k++;
-		assert_int_equal(k, 3 + 513);
+		assert_int_equal(k, 3 + 512);
 		assert_int_equal(m->pg_ctr[1][0].packets[AIF_MMU_DROP_SHARED_LIMIT], 1);
 		assert_int_equal(aif_mmu_xoff_mask(m, 1), 0); /* lossy */
 		for (i = 0; i < k; i++)

@@ -1608,6 +1608,48 @@ aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp)
 	return qp < h->n_qps ? h->qps[qp].rp.rate_bps : 0;
 }
 
+void
+aif_rhost_qp_set_sport(struct aif_rhost *h, uint32_t qp, uint16_t sport)
+{
+	if (qp < h->n_qps)
+		h->qps[qp].sport = sport;
+}
+
+void
+aif_rhost_set_pfc_log(struct aif_rhost *h, void (*log)(void *arg, aif_time_ns now_ns, bool pause),
+		      void *arg)
+{
+	h->pause.log = log;
+	h->pause.log_arg = arg;
+}
+
+void
+aif_rhost_qp_state(const struct aif_rhost *h, uint32_t qp, struct aif_rhost_qp_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (qp >= h->n_qps)
+		return;
+	const struct qp *q = &h->qps[qp];
+	st->rate_bps = q->rp.rate_bps;
+	st->target_bps = q->rp.target_bps;
+	st->alpha = q->rp.alpha;
+	st->inflight_pkts = q->nxt > q->una ? q->nxt - q->una : 0;
+	st->unsent_pkts = q->end > q->nxt ? q->end - q->nxt : 0;
+	/* payload: full packets but the last of the messages in flight */
+	uint64_t b = 0;
+	for (uint32_t k = 0; k < q->m_n; k++) {
+		const struct msg *m = &q->m[(q->m_head + k) % q->m_cap];
+		uint64_t end = m->first + m->npkts;
+		uint64_t lo = RTE_MAX(m->first, q->una), hi = RTE_MIN(end, q->nxt);
+		if (hi <= lo)
+			continue;
+		b += (hi - lo) * h->p.mtu;
+		if (hi == end) /* its last packet: the rest of the message */
+			b -= (uint64_t)m->npkts * h->p.mtu - m->bytes;
+	}
+	st->inflight_bytes = b;
+}
+
 bool
 aif_rhost_idle(const struct aif_rhost *h)
 {

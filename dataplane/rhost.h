@@ -247,6 +247,21 @@ uint32_t aif_rhost_n_qps(const struct aif_rhost *h);
 /* A QP's UDP source port, its current DCQCN rate (b/s). */
 uint16_t aif_rhost_qp_sport(const struct aif_rhost *h, uint32_t qp);
 double aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp);
+/* Make a QP send from UDP source port sport (an identity another simulator
+ * gave the flow); before the run. */
+void aif_rhost_qp_set_sport(struct aif_rhost *h, uint32_t qp, uint16_t sport);
+/* What a QP's requester is doing now (time series; all 0 for no such QP). */
+struct aif_rhost_qp_state {
+	double rate_bps, target_bps, alpha; /* DCQCN's reaction point */
+	uint64_t inflight_pkts;             /* sent, not acknowledged */
+	uint64_t inflight_bytes;            /* their payload bytes */
+	uint64_t unsent_pkts;               /* posted, not sent yet */
+};
+void aif_rhost_qp_state(const struct aif_rhost *h, uint32_t qp, struct aif_rhost_qp_state *st);
+/* log(arg, at_ns, pause) for every PFC/PAUSE frame the host receives and
+ * acts on (pfc.h struct aif_pfc_rx_state); before the run. */
+void aif_rhost_set_pfc_log(struct aif_rhost *h, void (*log)(void *arg, aif_time_ns now_ns,
+							    bool pause), void *arg);
 /* Nothing posted is left unacknowledged, nothing is waiting to be sent, no
  * timer is set. */
 bool aif_rhost_idle(const struct aif_rhost *h);

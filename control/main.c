@@ -920,8 +920,10 @@ jint(const json_t *o, const char *k)
 
 /*
  * A fabric's summary, as JSON (the --stats file) and as tables: per switch
- * (packets in and out, drops, PFC sent), per link direction (packets,
- * bytes, utilization, pauses), drops fabric-wide by reason.
+ * (packets in and out, drops, PFC sent, and the load-balancing programs
+ * running on it as show lb gives them: runs, fallbacks, their counters),
+ * per link direction (packets, bytes, utilization, pauses), drops
+ * fabric-wide by reason.
  */
 static json_t *
 fabric_json(const struct aif_ctl *c, aif_time_ns now_ns)
@@ -931,6 +933,11 @@ fabric_json(const struct aif_ctl *c, aif_time_ns now_ns)
 	for (uint16_t s = 0; s < c->n_sw; s++) {
 		json_t *cj = aif_ctl_counters_json(c->sws[s]);
 		json_object_set_new(cj, "switch", json_string(c->sws[s]->name));
+		json_t *lb = aif_ctl_show_lb((struct aif_ctl *)c, c->sws[s]);
+		json_t *progs = json_object_get(lb, "programs");
+		if (json_array_size(progs) > 0)
+			json_object_set(cj, "lb_programs", progs);
+		json_decref(lb);
 		json_array_append_new(sws, cj);
 	}
 	return json_pack("{s:o, s:o}", "switches", sws, "links",

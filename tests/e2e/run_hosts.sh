@@ -7,7 +7,7 @@
 #     sent passes scapy's RoCEv2 checks (ICRC, IPv4 checksum), PSNs go up
 #     by one per QP, messages are well formed (check_rhost.py);
 #  2. the same run again: byte-identical result files (jobs.csv, fct.txt,
-#     qps.csv, summary.json) and capture;
+#     qps.csv, summary.json, pfc.txt, qlen.txt) and capture;
 #  3. the results say what the jobs did: every iteration finished, JCT not
 #     below its ideal by more than rounding, bus bandwidth positive;
 #  4. a bad jobs file is refused with the JSON path of what is wrong;
@@ -96,7 +96,7 @@ print("  ok   %d RoCEv2 frames to the host, every ICRC valid (scapy)" % n)
 EOF
 
 # 2. determinism
-for f in jobs.csv fct.txt qps.csv summary.json leaf0-h0.pcapng; do
+for f in jobs.csv fct.txt qps.csv summary.json pfc.txt qlen.txt leaf0-h0.pcapng; do
 	if [ "$f" = leaf0-h0.pcapng ]; then
 		# stamps are the wall clock at the start plus virtual time: compare
 		# the packets and their times from the first
@@ -113,7 +113,7 @@ EOF
 		cmp -s "$T/a/$f" "$T/b/$f" || fail "$f differs between two runs with one seed"
 	fi
 done
-echo "  ok   two runs: identical jobs.csv, fct.txt, qps.csv, summary.json and captured packets"
+echo "  ok   two runs: identical jobs.csv, fct.txt, qps.csv, summary.json, pfc.txt, qlen.txt and captured packets"
 
 # 3. what the results say
 "$PY" - "$T/a" <<'EOF' || fail "results"

@@ -101,6 +101,7 @@ test_hpcc(void **state)
 	assert_int_equal(ff.f[0].start_ns, 2000001000ull);
 	assert_int_equal(ff.f[1].dport, 65535);
 	assert_int_equal(ff.f[1].start_ns, 2000000000ull);
+	aif_flowfile_free(&ff);
 	/* the same file read as ConWeave's: six fields are one too many */
 	assert_int_equal(aif_flowfile_load(p, AIF_FLOWFILE_CONWEAVE, &ff, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "hpcc.txt:2: 6 fields, expected 5"));

@@ -1164,6 +1164,12 @@ link_request(int argc, char **argv, const char **cmd)
 		double v = strtod(strchr(argv[i], '=') + 1, &end);
 		if (*end != '\0' || end == strchr(argv[i], '=') + 1)
 			goto bad;
+		/* nan and inf parse, but JSON has no such number: a request
+		 * without it would change nothing and say ok */
+		if (!(v >= 0 && v <= 1)) {
+			fprintf(stderr, "aifabricctl: link: %s: a rate is a number 0..1\n", argv[i]);
+			exit(EXIT_ERR);
+		}
 		json_object_set_new(req, key, json_real(v));
 	}
 	*cmd = "link_set";

@@ -174,7 +174,7 @@ static const char *const neigh_type_names[] = {
  * {"entries": [...], "learning": {...}}: every neighbour with its state
  * (reachable/stale for learned ones) and seconds since it was set or last
  * refreshed, then the learning limits and counters (neigh.h) and the ports'
- * learn_ratelimited.
+ * learn_ratelimited and learn_ring_full.
  */
 static json_t *
 cmd_show_neighbors(struct aif_ctl *c, struct aif_switch *sw)
@@ -219,13 +219,15 @@ cmd_show_neighbors(struct aif_ctl *c, struct aif_switch *sw)
 #define NEIGH_CTR_JSON(n) json_object_set_new(lr, #n, json_integer((json_int_t)nb->ctr.n));
 	AIF_FOREACH_NEIGH_CTR(NEIGH_CTR_JSON)
 #undef NEIGH_CTR_JSON
-	uint64_t limited = 0;
+	uint64_t limited = 0, ring_full = 0;
 	for (uint16_t p = 0; p < sw->n_ports; p++) {
 		struct aif_port_ctr pc;
 		aif_switch_port_counters(sw, p, &pc);
 		limited += pc.learn_ratelimited;
+		ring_full += pc.learn_ring_full;
 	}
 	json_object_set_new(lr, "learn_ratelimited", json_integer((json_int_t)limited));
+	json_object_set_new(lr, "learn_ring_full", json_integer((json_int_t)ring_full));
 	return json_pack("{s:o, s:o}", "entries", arr, "learning", lr);
 }
 
@@ -889,7 +891,8 @@ aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
 {
 	struct aif_link *l = c->links[k];
 
-	if (loss_rate > 1 || corrupt_rate > 1) {
+	/* a negative rate: unchanged; NaN is no rate at all */
+	if (!(loss_rate <= 1) || !(corrupt_rate <= 1)) {
 		snprintf(err, err_len, "rates are 0..1");
 		return -1;
 	}
@@ -946,6 +949,11 @@ ctl_link_set(CTL_ARGS)
 			return NULL;
 		}
 		rate[i] = json_number_value(r);
+	}
+	if (up < 0 && rate[0] < 0 && rate[1] < 0) {
+		snprintf(err, err_len, "nothing to change: give \"state\" (\"up\" or \"down\"), "
+			 "\"loss_rate\" or \"corrupt_rate\" (numbers 0..1)");
+		return NULL;
 	}
 	if (aif_ctl_link_set(c, (uint32_t)k, up, rate[0], rate[1], aif_ctl_now(c),
 			     err, err_len) != 0)

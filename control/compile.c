@@ -24,6 +24,8 @@
 #include <rte_fib6.h>
 
 #include "../dataplane/qos.h"
+#include "../dataplane/shard.h"
+#include "../pipelines/lb.h"
 #include "../pipelines/lb_buckets.h"
 #include "compile.h"
 
@@ -57,7 +59,7 @@ member_ctr_slot(struct aif_switch *sw, const char *group, const struct aif_ip *i
 		uint16_t port)
 {
 	uint32_t free_slot = UINT32_MAX;
-	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++) {
+	for (uint32_t s = 0; s < sw->n_member_slots; s++) {
 		struct aif_member_key *k = &sw->member_keys[s];
 		if (!k->used) {
 			if (free_slot == UINT32_MAX)
@@ -67,6 +69,11 @@ member_ctr_slot(struct aif_switch *sw, const char *group, const struct aif_ip *i
 		if (k->port == port && aif_ip_equal(&k->ip, ip) &&
 		    strcmp(k->group, group) == 0)
 			return s;
+	}
+	if (free_slot == UINT32_MAX && sw->n_member_slots < AIF_MAX_MEMBER_SLOTS) {
+		uint32_t n = sw->n_member_slots;
+		if (aif_switch_member_slots_grow(sw, n + 1) == 0)
+			free_slot = n;
 	}
 	if (free_slot != UINT32_MAX) {
 		struct aif_member_key *k = &sw->member_keys[free_slot];
@@ -230,7 +237,6 @@ fib_add_fail(const struct aif_switch_params *sp, uint16_t sw_index, bool route,
  * add of the same prefix wins). */
 static int
 build_fib4(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
-	   bool compact,
 	   const char *name, char *err, size_t err_len)
 {
 	uint32_t n4 = 0, nlong = 0, blocks = 0, *keys;
@@ -266,11 +272,10 @@ build_fib4(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw
 		blocks += i == 0 || keys[i] != keys[i - 1];
 	free(keys);
 
-	/* compact: a tree sized by the routes (rte_rib lookups), for a fabric
-	 * of many switches; else the 2^24-entry first level (64 MiB) that
-	 * looks up a burst fastest */
+	/* the 2^24-entry first level (64 MiB) that looks up a burst fastest
+	 * (a fabric of many switches has lpm.h tables instead) */
 	struct rte_fib_conf c4 = {
-		.type = compact ? RTE_FIB_DUMMY : RTE_FIB_DIR24_8,
+		.type = RTE_FIB_DIR24_8,
 		.default_nh = aif_nh_make(AIF_NH_MISS, 0),
 		.max_routes = (int)n4 + 16,
 		.dir24_8 = { .nh_sz = RTE_FIB_DIR24_8_4B, .num_tbl8 = blocks + FIB_SLACK_TBL8 },
@@ -322,7 +327,6 @@ build_fib4(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw
  * (see "FIB sizing" above). */
 static int
 build_fib6(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
-	   bool compact,
 	   const char *name, char *err, size_t err_len)
 {
 	uint32_t n = 0, m = 0, n_deep = 0, n_syn32 = 0, distinct = 0;
@@ -405,7 +409,7 @@ build_fib6(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw
 	qsort(all, m, sizeof(*all), fib6_len_cmp);
 
 	struct rte_fib6_conf c6 = {
-		.type = compact ? RTE_FIB6_DUMMY : RTE_FIB6_TRIE,
+		.type = RTE_FIB6_TRIE,
 		.default_nh = aif_nh_make(AIF_NH_MISS, 0),
 		.max_routes = (int)m + 16,
 		.trie = { .nh_sz = RTE_FIB6_TRIE_4B,
@@ -450,6 +454,57 @@ err:
 	return -1;
 }
 
+/*
+ * A fabric switch's tables (lpm.h): connected subnets, then routes, then
+ * the switch's own addresses, a later entry with the same prefix winning,
+ * as the FIBs are filled.
+ */
+static int
+build_lpm(struct aif_tables *t, const struct aif_switch_params *sp, char *err,
+	  size_t err_len)
+{
+	uint32_t n = sp->n_routes, m = 0;
+	struct aif_prefix *pf;
+	uint64_t *nh;
+
+	for (uint16_t p = 0; p < sp->n_ports; p++)
+		n += 2u * sp->ports[p].n_addrs;
+	pf = malloc((n ? n : 1) * sizeof(*pf));
+	nh = malloc((n ? n : 1) * sizeof(*nh));
+	if (pf == NULL || nh == NULL)
+		goto nomem;
+	for (uint16_t p = 0; p < sp->n_ports; p++)
+		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++) {
+			pf[m] = sp->ports[p].addrs[a];
+			aif_prefix_normalize(&pf[m]);
+			nh[m++] = aif_nh_make(AIF_NH_CONNECTED, p);
+		}
+	for (uint32_t r = 0; r < sp->n_routes; r++) {
+		const struct aif_route_params *rp = &sp->routes[r];
+		pf[m] = rp->prefix;
+		nh[m++] = rp->kind == AIF_ROUTE_DROP ? aif_nh_make(AIF_NH_DROP, 0)
+						     : aif_nh_make(AIF_NH_GROUP, rp->group);
+	}
+	for (uint16_t p = 0; p < sp->n_ports; p++)
+		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++) {
+			pf[m] = sp->ports[p].addrs[a];
+			pf[m].len = pf[m].addr.family == AIF_AF_INET4 ? 32 : 128;
+			nh[m++] = aif_nh_make(AIF_NH_LOCAL, p);
+		}
+	t->lpm4 = aif_lpm_create(AIF_AF_INET4, pf, nh, m, aif_nh_make(AIF_NH_MISS, 0));
+	t->lpm6 = aif_lpm_create(AIF_AF_INET6, pf, nh, m, aif_nh_make(AIF_NH_MISS, 0));
+	if (t->lpm4 == NULL || t->lpm6 == NULL)
+		goto nomem;
+	free(pf);
+	free(nh);
+	return 0;
+nomem:
+	free(pf);
+	free(nh);
+	snprintf(err, err_len, "out of memory");
+	return -1;
+}
+
 static int
 build_fibs(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw_index,
 	   bool compact, char *err, size_t err_len)
@@ -457,11 +512,14 @@ build_fibs(struct aif_tables *t, const struct aif_switch_params *sp, uint16_t sw
 	static uint64_t seq; /* FIB names must be unique in the process */
 	char name[64];
 
+	if (compact)
+		return build_lpm(t, sp, err, err_len);
+
 	snprintf(name, sizeof(name), "aif4_%u_%" PRIu64, sw_index, ++seq);
-	if (build_fib4(t, sp, sw_index, compact, name, err, err_len) != 0)
+	if (build_fib4(t, sp, sw_index, name, err, err_len) != 0)
 		return -1;
 	snprintf(name, sizeof(name), "aif6_%u_%" PRIu64, sw_index, seq);
-	return build_fib6(t, sp, sw_index, compact, name, err, err_len);
+	return build_fib6(t, sp, sw_index, name, err, err_len);
 }
 
 /*
@@ -566,7 +624,16 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 				     t->lb.flowlet_mode == AIF_FLOWLET_LEAST_LOADED) ||
 				    (sc == AIF_LB_SPRAY && t->lb.spray_mode == AIF_SPRAY_DRILL);
 	}
-	t->seed = sp->seed;
+	/* a shard's flowlet table (1 MiB) exists once a scheme needs it */
+	for (uint16_t i = 0; aif_lb_uses_flowlet(&t->lb) && i < sw->n_shards; i++)
+		if (aif_lb_flowlet_table(sw->shards[i]->fwd.lb) != 0) {
+			snprintf(err, err_len, "out of DPDK memory for the flowlet table "
+				 "(%zu bytes a worker)",
+				 (size_t)AIF_FLOWLET_MAX * sizeof(struct aif_flowlet_entry));
+			goto err;
+		}
+	/* hash murmur3_ns3 keys on ns-3's seed, the switch's node id */
+	t->seed = t->lb.hash_alg == AIF_HASH_MURMUR3_NS3 ? sp->ecmp_seed : sp->seed;
 	t->proxy_arp = sp->proxy_arp;
 	t->neigh = sp->neigh;
 
@@ -731,7 +798,7 @@ aif_switch_gc_member_slots(struct aif_switch *sw, const struct aif_tables *t)
 
 	for (uint32_t m = 0; t != NULL && m < t->n_members; m++)
 		keep[t->members[m].ctr_slot] = true;
-	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++)
+	for (uint32_t s = 0; s < sw->n_member_slots; s++)
 		if (!keep[s])
 			sw->member_keys[s].used = 0;
 }

@@ -141,7 +141,8 @@
  *       ],
  *       "neighbors": [            optional static neighbours
  *         {"ip": "10.0.1.0", "mac": "02:00:00:00:01:00", "port": "p1"}
- *                                 all required; ip unique in the switch;
+ *                                 all required; ip unique in the switch,
+ *                                 not its own address (config_check.c);
  *                                 mac unicast, non-zero; port must exist
  *       ],
  *       "nexthop_groups": [       optional, names unique
@@ -158,8 +159,10 @@
  *                                 exactly one of group / nexthop / action;
  *                                 action is "drop"; prefix host bits are
  *                                 cleared (a bare address is a /32 or /128);
- *                                 no prefix twice; not a connected subnet
- *                                 nor an address of the switch (/32, /128);
+ *                                 no prefix twice; not a connected subnet,
+ *                                 nor inside one, nor an address of the
+ *                                 switch (/32, /128); a group's next hops of
+ *                                 the prefix's family (config_check.c);
  *                                 "nexthop" uses (or
  *                                 creates) an implicit one-member group named
  *                                 "<ip>@<port>", e.g. "10.0.1.0@p1", or
@@ -173,8 +176,8 @@
  *      "ip": "10.0.0.2", "mac": "02:00:00:00:00:02"}
  *                                 all required but mac; name unique; each
  *                                 host is also appended to its switch's
- *                                 neighbours (an ip already there is an
- *                                 error): static with its mac; without one
+ *                                 neighbours (an ip already there, or the
+ *                                 switch's own, is an error): static with its mac; without one
  *                                 (only on a port with a device: a real
  *                                 host) a configured neighbour whose MAC the
  *                                 switch learns from the host's ARP/ND
@@ -184,9 +187,10 @@
  *                                 a, b required "switch:port", both must
  *                                 exist and differ; a port is in at most one
  *                                 link and a linked port carries no host;
- *                                 rate_gbps optional number > 0 (at most
- *                                 1000000), default the port speed;
- *                                 delay_ns optional integer >= 0, default 0;
+ *                                 rate_gbps optional number 1e-9 (1 b/s)
+ *                                 .. 1600 (AIF_LINK_RATE_MAX_BPS), default
+ *                                 the port speed; delay_ns optional integer
+ *                                 0..10000000 (AIF_LINK_DELAY_MAX_NS), default 0;
  *                                 loss_rate, corrupt_rate optional 0..1,
  *                                 default 0: each frame lost, or one bit of
  *                                 its payload flipped, with that probability;
@@ -204,6 +208,7 @@
  * routes, then links.
  */
 #include "config.h"
+#include "config_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,354 +223,22 @@
 #include <jansson.h>
 
 #include "../dataplane/sched.h"
+#include "../dataplane/link.h"
 #include "../dataplane/tables.h"
 #include "topology.h"
 
-#define PATH_LEN 256
+#define PATH_LEN AIF_CFG_PATH_LEN
 #define FILE_MAX_BYTES (64u << 20)
 #define N_HASH_FIELDS 7
-#define GBPS_MAX 1000000.0
+#define GBPS_MAX AIF_CFG_GBPS_MAX
 
-struct pctx {
-	char *err;
-	size_t err_len;
-	struct aif_config *cfg;
-};
+/* struct pctx and the typed field access: config_read.h */
 
 static const char *const hash_field_names[N_HASH_FIELDS] = {
 	"src_ip", "dst_ip", "proto", "src_port", "dst_port", "flow_label",
 	"dest_qp",
 };
 
-/* ---- errors and paths ---- */
-
-static int __attribute__((format(printf, 3, 4)))
-fail(struct pctx *c, const char *path, const char *fmt, ...)
-{
-	char reason[AIF_ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	if (c->err != NULL && c->err_len > 0)
-		snprintf(c->err, c->err_len, "%s: %s", path, reason);
-	return -1;
-}
-
-/* A path too long for PATH_LEN ends in "..." (only a user's key can do that). */
-static void
-path_mark_truncated(char *dst, int n)
-{
-	if (n >= PATH_LEN)
-		memcpy(dst + PATH_LEN - 4, "...", 4);
-}
-
-/* "$.a" + "b" -> "$.a.b" */
-static void
-path_key(char *dst, const char *parent, const char *key)
-{
-	path_mark_truncated(dst, snprintf(dst, PATH_LEN, "%s.%s", parent, key));
-}
-
-/* "$.a" + 3 -> "$.a[3]" */
-static void
-path_idx(char *dst, const char *parent, size_t i)
-{
-	path_mark_truncated(dst, snprintf(dst, PATH_LEN, "%s[%zu]", parent, i));
-}
-
-static const char *
-type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "object";
-	case JSON_ARRAY:
-		return "array";
-	case JSON_STRING:
-		return "string";
-	case JSON_INTEGER:
-		return "integer";
-	case JSON_REAL:
-		return "number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "boolean";
-	default:
-		return "null";
-	}
-}
-
-/* ---- typed field access: -1 error, 0 absent (optional), 1 present ---- */
-
-/* j must be an object whose keys are all in keys (NULL-terminated). */
-static int
-check_object(struct pctx *c, json_t *j, const char *path,
-	     const char *const *keys)
-{
-	const char *key;
-	json_t *v;
-
-	if (!json_is_object(j))
-		return fail(c, path, "expected object, got %s", type_name(j));
-	json_object_foreach(j, key, v) {
-		const char *const *k;
-
-		for (k = keys; *k != NULL; k++)
-			if (strcmp(*k, key) == 0)
-				break;
-		if (*k == NULL)
-			return fail(c, path, "unknown field '%s'", key);
-	}
-	return 0;
-}
-
-static int
-get_value(struct pctx *c, json_t *obj, const char *path, const char *key,
-	  bool req, json_t **out)
-{
-	char fp[PATH_LEN];
-
-	*out = json_object_get(obj, key);
-	if (*out != NULL)
-		return 1;
-	if (!req)
-		return 0;
-	path_key(fp, path, key);
-	return fail(c, fp, "required field is missing");
-}
-
-static int
-get_string(struct pctx *c, json_t *obj, const char *path, const char *key,
-	   bool req, const char **out)
-{
-	char fp[PATH_LEN];
-	json_t *v;
-	int rc = get_value(c, obj, path, key, req, &v);
-
-	if (rc <= 0)
-		return rc;
-	if (!json_is_string(v)) {
-		path_key(fp, path, key);
-		return fail(c, fp, "expected string, got %s", type_name(v));
-	}
-	*out = json_string_value(v);
-	return 1;
-}
-
-static int
-get_int(struct pctx *c, json_t *obj, const char *path, const char *key,
-	bool req, long long min, long long max, long long *out)
-{
-	char fp[PATH_LEN];
-	json_t *v;
-	int rc = get_value(c, obj, path, key, req, &v);
-
-	if (rc <= 0)
-		return rc;
-	path_key(fp, path, key);
-	if (!json_is_integer(v))
-		return fail(c, fp, "expected integer, got %s", type_name(v));
-	*out = json_integer_value(v);
-	if (*out < min || *out > max)
-		return fail(c, fp, "must be %lld..%lld, got %lld", min, max,
-			    *out);
-	return 1;
-}
-
-/* A number (integer or real) in (0, GBPS_MAX]. */
-static int
-get_gbps(struct pctx *c, json_t *obj, const char *path, const char *key,
-	 double *out)
-{
-	char fp[PATH_LEN];
-	json_t *v;
-	int rc = get_value(c, obj, path, key, false, &v);
-
-	if (rc <= 0)
-		return rc;
-	path_key(fp, path, key);
-	if (!json_is_number(v))
-		return fail(c, fp, "expected number, got %s", type_name(v));
-	*out = json_number_value(v);
-	if (!(*out > 0) || *out > GBPS_MAX)
-		return fail(c, fp, "must be > 0 and at most %.0f, got %g",
-			    GBPS_MAX, *out);
-	return 1;
-}
-
-static int
-get_bool(struct pctx *c, json_t *obj, const char *path, const char *key,
-	 bool *out)
-{
-	char fp[PATH_LEN];
-	json_t *v;
-	int rc = get_value(c, obj, path, key, false, &v);
-
-	if (rc <= 0)
-		return rc;
-	if (!json_is_boolean(v)) {
-		path_key(fp, path, key);
-		return fail(c, fp, "expected boolean, got %s", type_name(v));
-	}
-	*out = json_is_true(v);
-	return 1;
-}
-
-/* A number (integer or real) in [min, max], or (min, max] if min_open. */
-static int
-get_real(struct pctx *c, json_t *obj, const char *path, const char *key,
-	 double min, bool min_open, double max, double *out)
-{
-	char fp[PATH_LEN];
-	json_t *v;
-	int rc = get_value(c, obj, path, key, false, &v);
-
-	if (rc <= 0)
-		return rc;
-	path_key(fp, path, key);
-	if (!json_is_number(v))
-		return fail(c, fp, "expected number, got %s", type_name(v));
-	*out = json_number_value(v);
-	if (min_open && (!(*out > min) || *out > max))
-		return fail(c, fp, "must be > %g and at most %g, got %g", min,
-			    max, *out);
-	if (!min_open && (!(*out >= min) || *out > max))
-		return fail(c, fp, "must be %g..%g, got %g", min, max, *out);
-	return 1;
-}
-
-/*
- * A string from names (NULL-terminated, in the order of the enum it stands
- * for); *out gets its index.  The error names them:
- *   "unknown mode 'x' (expected \"ecn\", \"wred\" or \"off\")".
- */
-static int
-get_enum(struct pctx *c, json_t *obj, const char *path, const char *key,
-	 const char *const *names, const char *what, uint8_t *out)
-{
-	char fp[PATH_LEN], expect[128];
-	const char *s = NULL;
-	size_t n, len = 0, i;
-	int rc = get_string(c, obj, path, key, false, &s);
-
-	if (rc <= 0)
-		return rc;
-	for (n = 0; names[n] != NULL; n++) {
-		if (strcmp(names[n], s) == 0) {
-			*out = (uint8_t)n;
-			return 1;
-		}
-	}
-	expect[0] = '\0';
-	for (i = 0; i < n && len < sizeof(expect); i++)
-		len += (size_t)snprintf(expect + len, sizeof(expect) - len,
-					"%s\"%s\"",
-					i == 0 ? "" : i + 1 == n ? " or " : ", ",
-					names[i]);
-	path_key(fp, path, key);
-	return fail(c, fp, "unknown %s '%s' (expected %s)", what, s, expect);
-}
-
-static int
-get_array(struct pctx *c, json_t *obj, const char *path, const char *key,
-	  bool req, size_t min, size_t max, json_t **out)
-{
-	char fp[PATH_LEN];
-	int rc = get_value(c, obj, path, key, req, out);
-
-	if (rc <= 0)
-		return rc;
-	path_key(fp, path, key);
-	if (!json_is_array(*out))
-		return fail(c, fp, "expected array, got %s", type_name(*out));
-	if (json_array_size(*out) < min || json_array_size(*out) > max)
-		return fail(c, fp, "expected %zu..%zu entries, got %zu", min,
-			    max, json_array_size(*out));
-	return 1;
-}
-
-bool
-aif_name_valid(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n >= AIF_NAME_MAX)
-		return false;
-	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			 "0123456789_.-") == n;
-}
-
-static int
-check_name(struct pctx *c, const char *path, const char *s)
-{
-	if (aif_name_valid(s))
-		return 0;
-	return fail(c, path,
-		    "invalid name '%s' (1..%d characters from A-Z a-z 0-9 _ . -)",
-		    s, AIF_NAME_MAX - 1);
-}
-
-static int
-get_name(struct pctx *c, json_t *obj, const char *path, const char *key,
-	 bool req, char *out)
-{
-	char fp[PATH_LEN];
-	const char *s = NULL;
-	int rc = get_string(c, obj, path, key, req, &s);
-
-	if (rc <= 0)
-		return rc;
-	path_key(fp, path, key);
-	if (check_name(c, fp, s) < 0)
-		return -1;
-	snprintf(out, AIF_NAME_MAX, "%s", s);
-	return 1;
-}
-
-static int
-get_ip(struct pctx *c, json_t *obj, const char *path, const char *key,
-       struct aif_ip *out)
-{
-	char fp[PATH_LEN];
-	const char *s = NULL;
-	int rc = get_string(c, obj, path, key, true, &s);
-
-	if (rc <= 0)
-		return -1;
-	if (aif_ip_parse(s, out) == 0)
-		return 1;
-	path_key(fp, path, key);
-	return fail(c, fp, "invalid IP address '%s'", s);
-}
-
-/* A unicast, non-zero MAC. */
-static int
-get_mac(struct pctx *c, json_t *obj, const char *path, const char *key,
-	bool req, struct aif_mac *out)
-{
-	static const struct aif_mac zero;
-	char fp[PATH_LEN];
-	const char *s = NULL;
-	int rc = get_string(c, obj, path, key, req, &s);
-
-	if (rc <= 0)
-		return rc;
-	path_key(fp, path, key);
-	if (aif_mac_parse(s, out) < 0)
-		return fail(c, fp, "invalid MAC address '%s'", s);
-	if (out->b[0] & 1)
-		return fail(c, fp, "multicast MAC address '%s' is not allowed",
-			    s);
-	if (memcmp(out, &zero, sizeof(zero)) == 0)
-		return fail(c, fp, "zero MAC address is not allowed");
-	return 1;
-}
-
-/* ---- policies ---- */
-
-/* Canonical decimal "0".."max" (no sign, no leading zeros). */
 static int
 parse_small_uint(const char *s, unsigned int max, unsigned int *out)
 {
@@ -601,21 +274,21 @@ parse_code_map(struct pctx *c, json_t *j, const char *path,
 	json_t *v;
 
 	if (!json_is_object(j))
-		return fail(c, path, "expected object, got %s", type_name(j));
+		return aif_cfg_fail(c, path, "expected object, got %s", aif_cfg_type_name(j));
 	json_object_foreach(j, key, v) {
 		unsigned int code;
 		long long x;
 
-		path_key(kp, path, key);
+		aif_cfg_path_key(kp, path, key);
 		if (parse_small_uint(key, m->n - 1, &code) < 0)
-			return fail(c, kp, "key must be a %s 0..%u", m->key_what,
+			return aif_cfg_fail(c, kp, "key must be a %s 0..%u", m->key_what,
 				    m->n - 1);
 		if (!json_is_integer(v))
-			return fail(c, kp, "expected integer, got %s",
-				    type_name(v));
+			return aif_cfg_fail(c, kp, "expected integer, got %s",
+				    aif_cfg_type_name(v));
 		x = json_integer_value(v);
 		if (x < m->min || x > m->max)
-			return fail(c, kp, "%s must be %lld..%lld, got %lld",
+			return aif_cfg_fail(c, kp, "%s must be %lld..%lld, got %lld",
 				    m->val_what, m->min, m->max, x);
 		vals[code] = (uint32_t)x;
 	}
@@ -683,15 +356,15 @@ parse_hash_fields(struct pctx *c, json_t *arr, const char *path,
 	json_array_foreach(arr, i, v) {
 		uint32_t bit;
 
-		path_idx(ep, path, i);
+		aif_cfg_path_idx(ep, path, i);
 		if (!json_is_string(v))
-			return fail(c, ep, "expected string, got %s",
-				    type_name(v));
+			return aif_cfg_fail(c, ep, "expected string, got %s",
+				    aif_cfg_type_name(v));
 		if (hash_field_bit(json_string_value(v), &bit) < 0)
-			return fail(c, ep, "unknown hash field '%s'",
+			return aif_cfg_fail(c, ep, "unknown hash field '%s'",
 				    json_string_value(v));
 		if (*mask & bit)
-			return fail(c, ep, "duplicate hash field '%s'",
+			return aif_cfg_fail(c, ep, "duplicate hash field '%s'",
 				    json_string_value(v));
 		*mask |= bit;
 	}
@@ -715,14 +388,15 @@ parse_lb_flowlet(struct pctx *c, json_t *j, const char *path,
 	long long size = lb->flowlet_table_size;
 	char fp[PATH_LEN];
 
-	if (get_real(c, j, path, "gap_us", 0, true, 1e6, &gap_us) < 0 ||
-	    get_real(c, j, path, "aging_us", 0, true, 1e8, &age_us) < 0 ||
-	    get_int(c, j, path, "table_size", false, 16, AIF_FLOWLET_TABLE_MAX, &size) < 0 ||
-	    get_enum(c, j, path, "mode", modes, "mode", &lb->flowlet_mode) < 0)
+	if (aif_cfg_get_real(c, j, path, "gap_us", 0, true, 1e6, &gap_us) < 0 ||
+	    aif_cfg_get_real(c, j, path, "aging_us", 0, true, 1e8, &age_us) < 0 ||
+	    aif_cfg_get_int(c, j, path, "table_size", false, 16, AIF_FLOWLET_TABLE_MAX, &size) < 0 ||
+	    aif_cfg_get_enum(c, j, path, "mode", modes, "mode", &lb->flowlet_mode) < 0 ||
+	    aif_cfg_lb_flowlet(c, j, path, lb) < 0)
 		return -1;
 	if (size & (size - 1)) {
-		path_key(fp, path, "table_size");
-		return fail(c, fp, "must be a power of two, got %lld", size);
+		aif_cfg_path_key(fp, path, "table_size");
+		return aif_cfg_fail(c, fp, "must be a power of two, got %lld", size);
 	}
 	lb->flowlet_gap_ns = (aif_time_ns)(gap_us * 1e3 + 0.5);
 	lb->flowlet_age_ns = (aif_time_ns)(age_us * 1e3 + 0.5);
@@ -737,8 +411,9 @@ parse_lb_spray(struct pctx *c, json_t *j, const char *path,
 	static const char *const modes[] = {"round_robin", "random", "drill", NULL};
 	long long d = lb->drill_samples;
 
-	if (get_enum(c, j, path, "mode", modes, "mode", &lb->spray_mode) < 0 ||
-	    get_int(c, j, path, "samples", false, 1, 8, &d) < 0)
+	if (aif_cfg_get_enum(c, j, path, "mode", modes, "mode", &lb->spray_mode) < 0 ||
+	    aif_cfg_get_int(c, j, path, "samples", false, 1, 8, &d) < 0 ||
+	    aif_cfg_lb_spray(c, j, path, lb) < 0)
 		return -1;
 	lb->drill_samples = (uint8_t)d;
 	return 0;
@@ -751,9 +426,9 @@ parse_lb_adaptive(struct pctx *c, json_t *j, const char *path,
 	static const char *const modes[] = {"packet", "flowlet", NULL};
 	long long period = (long long)lb->adaptive_period_ns, shift = lb->adaptive_ewma_shift;
 
-	if (get_int(c, j, path, "period_ns", false, 100, 1000000000, &period) < 0 ||
-	    get_int(c, j, path, "ewma_shift", false, 0, 16, &shift) < 0 ||
-	    get_enum(c, j, path, "mode", modes, "mode", &lb->adaptive_mode) < 0)
+	if (aif_cfg_get_int(c, j, path, "period_ns", false, 100, 1000000000, &period) < 0 ||
+	    aif_cfg_get_int(c, j, path, "ewma_shift", false, 0, 16, &shift) < 0 ||
+	    aif_cfg_get_enum(c, j, path, "mode", modes, "mode", &lb->adaptive_mode) < 0)
 		return -1;
 	lb->adaptive_period_ns = (aif_time_ns)period;
 	lb->adaptive_ewma_shift = (uint8_t)shift;
@@ -770,13 +445,13 @@ get_scheme(struct pctx *c, json_t *obj, const char *path, const char *key, uint8
 {
 	const char *s = NULL;
 	char fp[PATH_LEN];
-	int rc = get_string(c, obj, path, key, false, &s);
+	int rc = aif_cfg_get_string(c, obj, path, key, false, &s);
 
 	if (rc <= 0)
 		return rc;
 	if (strncmp(s, "bpf:", 4) != 0)
-		return get_enum(c, obj, path, key, lb_schemes, "scheme", scheme);
-	path_key(fp, path, key);
+		return aif_cfg_get_enum(c, obj, path, key, lb_schemes, "scheme", scheme);
+	aif_cfg_path_key(fp, path, key);
 	for (uint8_t i = 0; i < c->cfg->n_lb_programs; i++)
 		if (strcmp(c->cfg->lb_programs[i].name, s + 4) == 0) {
 			*scheme = AIF_LB_PROG;
@@ -784,14 +459,14 @@ get_scheme(struct pctx *c, json_t *obj, const char *path, const char *key, uint8
 			return 1;
 		}
 	if (c->cfg->n_lb_programs == 0)
-		return fail(c, fp, "no program '%s': \"lb_programs\" declares none", s + 4);
+		return aif_cfg_fail(c, fp, "no program '%s': \"lb_programs\" declares none", s + 4);
 	char names[256];
 	size_t at = 0;
 	names[0] = '\0';
 	for (uint8_t i = 0; i < c->cfg->n_lb_programs && at < sizeof(names); i++)
 		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", i ? ", " : "",
 				       c->cfg->lb_programs[i].name);
-	return fail(c, fp, "no program '%s' in \"lb_programs\" (it has %s)", s + 4, names);
+	return aif_cfg_fail(c, fp, "no program '%s' in \"lb_programs\" (it has %s)", s + 4, names);
 }
 
 /* "per_tc": {"3": "spray"}: keys "0".."7", values scheme names. */
@@ -804,11 +479,11 @@ parse_lb_per_tc(struct pctx *c, json_t *j, const char *path,
 	json_t *v;
 
 	if (!json_is_object(j))
-		return fail(c, path, "expected object, got %s", type_name(j));
+		return aif_cfg_fail(c, path, "expected object, got %s", aif_cfg_type_name(j));
 	json_object_foreach(j, key, v) {
-		path_key(fp, path, key);
+		aif_cfg_path_key(fp, path, key);
 		if (strlen(key) != 1 || key[0] < '0' || key[0] > '7')
-			return fail(c, fp, "key must be a traffic class 0..7");
+			return aif_cfg_fail(c, fp, "key must be a traffic class 0..7");
 		unsigned tc = (unsigned)(key[0] - '0');
 		if (get_scheme(c, j, path, key, &lb->scheme_by_tc[tc], &lb->prog_by_tc[tc]) < 0)
 			return -1;
@@ -824,25 +499,25 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 					   "buckets_per_member", "per_tc", "flowlet",
 					   "spray", "adaptive", NULL};
 	static const char *const flowlet_keys[] = {"gap_us", "aging_us", "table_size",
-						   "mode", NULL};
-	static const char *const spray_keys[] = {"mode", "samples", NULL};
+						   "mode", AIF_CFG_FLOWLET_KEYS, NULL};
+	static const char *const spray_keys[] = {"mode", "samples", AIF_CFG_SPRAY_KEYS, NULL};
 	static const char *const adaptive_keys[] = {"period_ns", "ewma_shift", "mode", NULL};
-	static const char *const hashes[] = {"crc32c", "toeplitz", NULL};
+	static const char *const hashes[] = {"crc32c", "toeplitz", "murmur3_ns3", NULL};
 	long long bpm = lb->buckets_per_member;
 	char fp[PATH_LEN];
 	json_t *arr, *v;
 	int rc;
 
-	if (check_object(c, j, path, keys) < 0 ||
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
 	    get_scheme(c, j, path, "scheme", &lb->scheme, &lb->prog) < 0 ||
-	    get_enum(c, j, path, "hash", hashes, "hash", &lb->hash_alg) < 0 ||
-	    get_int(c, j, path, "buckets_per_member", false, 1, 256, &bpm) < 0)
+	    aif_cfg_get_enum(c, j, path, "hash", hashes, "hash", &lb->hash_alg) < 0 ||
+	    aif_cfg_get_int(c, j, path, "buckets_per_member", false, 1, 256, &bpm) < 0)
 		return -1;
 	lb->buckets_per_member = (uint16_t)bpm;
-	rc = get_array(c, j, path, "hash_fields", false, 1, N_HASH_FIELDS, &arr);
+	rc = aif_cfg_get_array(c, j, path, "hash_fields", false, 1, N_HASH_FIELDS, &arr);
 	if (rc < 0)
 		return -1;
-	path_key(fp, path, "hash_fields");
+	aif_cfg_path_key(fp, path, "hash_fields");
 	if (rc > 0 && parse_hash_fields(c, arr, fp, &lb->hash_fields) < 0)
 		return -1;
 	rc = get_object(c, j, path, "flowlet", flowlet_keys, fp, &v);
@@ -856,7 +531,7 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 		return -1;
 	v = json_object_get(j, "per_tc");
 	if (v != NULL) {
-		path_key(fp, path, "per_tc");
+		aif_cfg_path_key(fp, path, "per_tc");
 		if (parse_lb_per_tc(c, v, fp, lb) < 0)
 			return -1;
 	}
@@ -884,40 +559,40 @@ parse_lb_programs(struct pctx *c, json_t *root)
 	if (o == NULL)
 		return 0;
 	if (!json_is_object(o))
-		return fail(c, "$.lb_programs", "expected object, got %s", type_name(o));
+		return aif_cfg_fail(c, "$.lb_programs", "expected object, got %s", aif_cfg_type_name(o));
 	if (json_object_size(o) > AIF_LB_MAX_PROGS)
-		return fail(c, "$.lb_programs", "too many programs (%zu, max %d)",
+		return aif_cfg_fail(c, "$.lb_programs", "too many programs (%zu, max %d)",
 			    json_object_size(o), AIF_LB_MAX_PROGS);
 	c->cfg->lb_programs = calloc(AIF_LB_MAX_PROGS, sizeof(*c->cfg->lb_programs));
 	if (c->cfg->lb_programs == NULL)
-		return fail(c, "$.lb_programs", "out of memory");
+		return aif_cfg_fail(c, "$.lb_programs", "out of memory");
 	json_object_foreach(o, key, v) {
 		struct aif_lb_prog_spec *sp = &c->cfg->lb_programs[c->cfg->n_lb_programs];
 		const char *obj = NULL, *prog = NULL;
 		long long size = 0;
-		path_key(fp, "$.lb_programs", key);
-		if (check_name(c, fp, key) < 0)
+		aif_cfg_path_key(fp, "$.lb_programs", key);
+		if (aif_cfg_check_name(c, fp, key) < 0)
 			return -1;
-		if (check_object(c, v, fp, keys) < 0 ||
-		    get_string(c, v, fp, "object", true, &obj) < 0 ||
-		    get_string(c, v, fp, "program", false, &prog) < 0 ||
-		    get_int(c, v, fp, "table_size", false, 16, 1 << 24, &size) < 0)
+		if (aif_cfg_check_object(c, v, fp, keys) < 0 ||
+		    aif_cfg_get_string(c, v, fp, "object", true, &obj) < 0 ||
+		    aif_cfg_get_string(c, v, fp, "program", false, &prog) < 0 ||
+		    aif_cfg_get_int(c, v, fp, "table_size", false, 16, 1 << 24, &size) < 0)
 			return -1;
 		if (size & (size - 1)) {
 			char tp[PATH_LEN];
-			path_key(tp, fp, "table_size");
-			return fail(c, tp, "must be a power of two, got %lld", size);
+			aif_cfg_path_key(tp, fp, "table_size");
+			return aif_cfg_fail(c, tp, "must be a power of two, got %lld", size);
 		}
 		if (obj[0] == '\0' || strlen(obj) >= sizeof(sp->object)) {
 			char tp[PATH_LEN];
-			path_key(tp, fp, "object");
-			return fail(c, tp, "must be a file name of 1..%zu bytes",
+			aif_cfg_path_key(tp, fp, "object");
+			return aif_cfg_fail(c, tp, "must be a file name of 1..%zu bytes",
 				    sizeof(sp->object) - 1);
 		}
 		if (prog != NULL && strlen(prog) >= sizeof(sp->program)) {
 			char tp[PATH_LEN];
-			path_key(tp, fp, "program");
-			return fail(c, tp, "too long (max %zu bytes)", sizeof(sp->program) - 1);
+			aif_cfg_path_key(tp, fp, "program");
+			return aif_cfg_fail(c, tp, "too long (max %zu bytes)", sizeof(sp->program) - 1);
 		}
 		snprintf(sp->name, sizeof(sp->name), "%s", key);
 		snprintf(sp->object, sizeof(sp->object), "%s", obj);
@@ -942,23 +617,23 @@ get_bitset8(struct pctx *c, json_t *obj, const char *path, const char *key,
 	json_t *arr, *v;
 	uint8_t m = 0;
 	size_t i;
-	int rc = get_array(c, obj, path, key, false, 0, 8, &arr);
+	int rc = aif_cfg_get_array(c, obj, path, key, false, 0, 8, &arr);
 
 	if (rc <= 0)
 		return rc;
-	path_key(ap, path, key);
+	aif_cfg_path_key(ap, path, key);
 	json_array_foreach(arr, i, v) {
 		long long x;
 
-		path_idx(ep, ap, i);
+		aif_cfg_path_idx(ep, ap, i);
 		if (!json_is_integer(v))
-			return fail(c, ep, "expected integer, got %s",
-				    type_name(v));
+			return aif_cfg_fail(c, ep, "expected integer, got %s",
+				    aif_cfg_type_name(v));
 		x = json_integer_value(v);
 		if (x < 0 || x > 7)
-			return fail(c, ep, "%s must be 0..7, got %lld", what, x);
+			return aif_cfg_fail(c, ep, "%s must be 0..7, got %lld", what, x);
 		if (m & (1u << x))
-			return fail(c, ep, "duplicate %s %lld", what, x);
+			return aif_cfg_fail(c, ep, "duplicate %s %lld", what, x);
 		m |= (uint8_t)(1u << x);
 	}
 	*mask = m;
@@ -973,8 +648,8 @@ get_object(struct pctx *c, json_t *obj, const char *path, const char *key,
 	*out = json_object_get(obj, key);
 	if (*out == NULL)
 		return 0;
-	path_key(fp, path, key);
-	return check_object(c, *out, fp, keys) < 0 ? -1 : 1;
+	aif_cfg_path_key(fp, path, key);
+	return aif_cfg_check_object(c, *out, fp, keys) < 0 ? -1 : 1;
 }
 
 static int
@@ -989,7 +664,7 @@ parse_qos_scheduler(struct pctx *c, json_t *j, const char *path,
 	v = json_object_get(j, "weights");
 	if (v == NULL)
 		return 0;
-	path_key(fp, path, "weights");
+	aif_cfg_path_key(fp, path, "weights");
 	return parse_code_map(c, v, fp, &queue_weight_map, q->weight);
 }
 
@@ -997,21 +672,21 @@ static int
 parse_qos_buffer(struct pctx *c, json_t *j, const char *path,
 		 struct aif_qos_params *q)
 {
-	static const char *const models[] = {"hpcc", "broadcom", NULL};
+	static const char *const models[] = {"hpcc", "broadcom", "conweave", NULL};
 	long long size = (long long)q->buffer_bytes, rsv = q->reserve_bytes;
 	long long th = q->dynamic_th, resume = q->resume_offset_bytes;
 	long long hr = q->headroom_bytes, cable = q->cable_delay_ns;
 
-	if (get_enum(c, j, path, "model", models, "model",
+	if (aif_cfg_get_enum(c, j, path, "model", models, "model",
 		     &q->buffer_model) < 0 ||
-	    get_int(c, j, path, "size_bytes", false, 65536, 1ll << 34,
+	    aif_cfg_get_int(c, j, path, "size_bytes", false, 65536, 1ll << 34,
 		    &size) < 0 ||
-	    get_int(c, j, path, "reserve_bytes", false, 0, 1 << 20, &rsv) < 0 ||
-	    get_int(c, j, path, "dynamic_th", false, -16, 3, &th) < 0 ||
-	    get_int(c, j, path, "resume_offset_bytes", false, 0, 1 << 20,
+	    aif_cfg_get_int(c, j, path, "reserve_bytes", false, 0, 1 << 20, &rsv) < 0 ||
+	    aif_cfg_get_int(c, j, path, "dynamic_th", false, -16, 3, &th) < 0 ||
+	    aif_cfg_get_int(c, j, path, "resume_offset_bytes", false, 0, 1 << 20,
 		    &resume) < 0 ||
-	    get_int(c, j, path, "headroom_bytes", false, 0, 1 << 24, &hr) < 0 ||
-	    get_int(c, j, path, "cable_delay_ns", false, 0, 100000000,
+	    aif_cfg_get_int(c, j, path, "headroom_bytes", false, 0, 1 << 24, &hr) < 0 ||
+	    aif_cfg_get_int(c, j, path, "cable_delay_ns", false, 0, 100000000,
 		    &cable) < 0)
 		return -1;
 	q->buffer_bytes = (uint64_t)size;
@@ -1020,7 +695,7 @@ parse_qos_buffer(struct pctx *c, json_t *j, const char *path,
 	q->resume_offset_bytes = (uint32_t)resume;
 	q->headroom_bytes = (uint32_t)hr;
 	q->cable_delay_ns = (uint32_t)cable;
-	return 0;
+	return aif_cfg_qos_buffer(c, j, path, q);
 }
 
 /* Kmin <= Kmax: reported at kmax_bytes if given, else at kmin_bytes. */
@@ -1035,25 +710,27 @@ parse_qos_ecn(struct pctx *c, json_t *j, const char *path,
 	int rc;
 
 	if (get_bitset8(c, j, path, "queues", "queue", &q->ecn_queues) < 0 ||
-	    get_enum(c, j, path, "mode", modes, "mode", &q->ecn_mode) < 0 ||
-	    get_enum(c, j, path, "mark", marks, "mark point",
+	    aif_cfg_get_enum(c, j, path, "mode", modes, "mode", &q->ecn_mode) < 0 ||
+	    aif_cfg_get_enum(c, j, path, "mark", marks, "mark point",
 		     &q->ecn_mark_point) < 0 ||
-	    get_int(c, j, path, "kmin_bytes", false, 0, UINT32_MAX, &kmin) < 0)
+	    aif_cfg_get_int(c, j, path, "kmin_bytes", false, 0, UINT32_MAX, &kmin) < 0)
 		return -1;
-	rc = get_int(c, j, path, "kmax_bytes", false, 0, UINT32_MAX, &kmax);
+	rc = aif_cfg_get_int(c, j, path, "kmax_bytes", false, 0, UINT32_MAX, &kmax);
 	if (rc < 0)
 		return -1;
 	if (kmin > kmax) {
 		if (rc > 0) {
-			path_key(fp, path, "kmax_bytes");
-			return fail(c, fp, "must be >= kmin_bytes (%lld)", kmin);
+			aif_cfg_path_key(fp, path, "kmax_bytes");
+			return aif_cfg_fail(c, fp, "must be >= kmin_bytes (%lld)", kmin);
 		}
-		path_key(fp, path, "kmin_bytes");
-		return fail(c, fp, "must be <= kmax_bytes (%lld)", kmax);
+		aif_cfg_path_key(fp, path, "kmin_bytes");
+		return aif_cfg_fail(c, fp, "must be <= kmax_bytes (%lld)", kmax);
 	}
 	q->kmin_bytes = (uint32_t)kmin;
 	q->kmax_bytes = (uint32_t)kmax;
-	return get_real(c, j, path, "pmax", 0, false, 1, &q->pmax) < 0 ? -1 : 0;
+	if (aif_cfg_get_real(c, j, path, "pmax", 0, false, 1, &q->pmax) < 0)
+		return -1;
+	return aif_cfg_qos_ecn(c, j, path, q);
 }
 
 /* j[key] in milliseconds, (0, max_ms], into *ns (rounded, at least 1 ns). */
@@ -1063,13 +740,13 @@ get_ms(struct pctx *c, json_t *j, const char *path, const char *key,
 {
 	char fp[PATH_LEN];
 	double ms = 0;
-	int rc = get_real(c, j, path, key, 0, true, max_ms, &ms);
+	int rc = aif_cfg_get_real(c, j, path, key, 0, true, max_ms, &ms);
 
 	if (rc <= 0)
 		return rc;
 	if (ms * 1e6 + 0.5 < 1.0) {
-		path_key(fp, path, key);
-		return fail(c, fp, "must be at least 0.000001 (1 ns), got %g",
+		aif_cfg_path_key(fp, path, key);
+		return aif_cfg_fail(c, fp, "must be at least 0.000001 (1 ns), got %g",
 			    ms);
 	}
 	*ns = (aif_time_ns)(ms * 1e6 + 0.5);
@@ -1088,7 +765,8 @@ parse_qos_pfc(struct pctx *c, json_t *j, const char *path,
 	json_t *wd;
 	int rc;
 
-	if (get_int(c, j, path, "quanta", false, 1, 65535, &quanta) < 0)
+	if (aif_cfg_get_int(c, j, path, "quanta", false, 1, 65535, &quanta) < 0 ||
+	    aif_cfg_qos_pfc(c, j, path, q) < 0)
 		return -1;
 	q->pfc_quanta = (uint16_t)quanta;
 	rc = get_object(c, j, path, "watchdog", wd_keys, wp, &wd);
@@ -1097,7 +775,7 @@ parse_qos_pfc(struct pctx *c, json_t *j, const char *path,
 	if (get_ms(c, wd, wp, "detection_ms", 5000, &q->wd_detection_ns) < 0 ||
 	    get_ms(c, wd, wp, "restoration_ms", 60000,
 		   &q->wd_restoration_ns) < 0 ||
-	    get_enum(c, wd, wp, "action", actions, "action", &q->wd_action) < 0)
+	    aif_cfg_get_enum(c, wd, wp, "action", actions, "action", &q->wd_action) < 0)
 		return -1;
 	return 0;
 }
@@ -1109,9 +787,9 @@ parse_qos_trimming(struct pctx *c, json_t *j, const char *path,
 	long long size = q->trim_size_bytes, dscp = q->trim_dscp, queue = q->trim_queue;
 
 	if (get_bitset8(c, j, path, "queues", "queue", &q->trim_queues) < 0 ||
-	    get_int(c, j, path, "size_bytes", false, 64, 1500, &size) < 0 ||
-	    get_int(c, j, path, "dscp", false, 0, 63, &dscp) < 0 ||
-	    get_int(c, j, path, "queue", false, 0, 7, &queue) < 0)
+	    aif_cfg_get_int(c, j, path, "size_bytes", false, 64, 1500, &size) < 0 ||
+	    aif_cfg_get_int(c, j, path, "dscp", false, 0, 63, &dscp) < 0 ||
+	    aif_cfg_get_int(c, j, path, "queue", false, 0, 7, &queue) < 0)
 		return -1;
 	q->trim_size_bytes = (uint16_t)size;
 	q->trim_dscp = (uint8_t)dscp;
@@ -1135,25 +813,25 @@ parse_qos(struct pctx *c, json_t *j, const char *path,
 					       "reserve_bytes", "dynamic_th",
 					       "resume_offset_bytes",
 					       "headroom_bytes",
-					       "cable_delay_ns", NULL};
+					       "cable_delay_ns", AIF_CFG_BUFFER_KEYS, NULL};
 	static const char *const ecn_keys[] = {"queues", "mode", "mark",
 					       "kmin_bytes", "kmax_bytes",
-					       "pmax", NULL};
-	static const char *const pfc_keys[] = {"quanta", "watchdog", NULL};
+					       "pmax", AIF_CFG_ECN_KEYS, NULL};
+	static const char *const pfc_keys[] = {"quanta", "watchdog", AIF_CFG_PFC_KEYS, NULL};
 	char fp[PATH_LEN];
 	json_t *v;
 	int rc;
 
-	if (check_object(c, j, path, keys) < 0 ||
-	    get_bool(c, j, path, "enable", &q->enable) < 0)
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
+	    aif_cfg_get_bool(c, j, path, "enable", &q->enable) < 0)
 		return -1;
 	v = json_object_get(j, "tc_to_queue_map");
-	path_key(fp, path, "tc_to_queue_map");
+	aif_cfg_path_key(fp, path, "tc_to_queue_map");
 	if (v != NULL &&
 	    parse_code_map8(c, v, fp, &tc_to_queue_map, q->tc_to_queue) < 0)
 		return -1;
 	v = json_object_get(j, "tc_to_pg_map");
-	path_key(fp, path, "tc_to_pg_map");
+	aif_cfg_path_key(fp, path, "tc_to_pg_map");
 	if (v != NULL &&
 	    parse_code_map8(c, v, fp, &tc_to_pg_map, q->tc_to_pg) < 0)
 		return -1;
@@ -1192,32 +870,32 @@ parse_policy(struct pctx *c, json_t *j, const char *path,
 	char fp[PATH_LEN];
 	json_t *v;
 
-	if (check_object(c, j, path, keys) < 0 ||
-	    get_enum(c, j, path, "trust", trusts, "trust", &p->trust) < 0)
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
+	    aif_cfg_get_enum(c, j, path, "trust", trusts, "trust", &p->trust) < 0)
 		return -1;
 	v = json_object_get(j, "dscp_to_tc_map");
 	if (v != NULL) {
 		memset(p->dscp_to_tc, 0, sizeof(p->dscp_to_tc));
-		path_key(fp, path, "dscp_to_tc_map");
+		aif_cfg_path_key(fp, path, "dscp_to_tc_map");
 		if (parse_code_map8(c, v, fp, &dscp_to_tc_map,
 				    p->dscp_to_tc) < 0)
 			return -1;
 	}
 	v = json_object_get(j, "pcp_to_tc_map");
 	if (v != NULL) {
-		path_key(fp, path, "pcp_to_tc_map");
+		aif_cfg_path_key(fp, path, "pcp_to_tc_map");
 		if (parse_code_map8(c, v, fp, &pcp_to_tc_map, p->pcp_to_tc) < 0)
 			return -1;
 	}
 	v = json_object_get(j, "load_balancing");
 	if (v != NULL) {
-		path_key(fp, path, "load_balancing");
+		aif_cfg_path_key(fp, path, "load_balancing");
 		if (parse_lb(c, v, fp, &p->lb) < 0)
 			return -1;
 	}
 	v = json_object_get(j, "qos");
 	if (v != NULL) {
-		path_key(fp, path, "qos");
+		aif_cfg_path_key(fp, path, "qos");
 		if (parse_qos(c, v, fp, &p->qos) < 0)
 			return -1;
 	}
@@ -1236,19 +914,19 @@ parse_policies(struct pctx *c, json_t *root)
 
 	if (pol != NULL) {
 		if (!json_is_object(pol))
-			return fail(c, "$.policies", "expected object, got %s",
-				    type_name(pol));
+			return aif_cfg_fail(c, "$.policies", "expected object, got %s",
+				    aif_cfg_type_name(pol));
 		n += json_object_size(pol);
 		if (json_object_get(pol, "default") != NULL)
 			n--;
 		if (n > AIF_MAX_POLICIES)
-			return fail(c, "$.policies",
+			return aif_cfg_fail(c, "$.policies",
 				    "too many policies (%zu, max %d with \"default\")",
 				    n, AIF_MAX_POLICIES);
 	}
 	cfg->policies = calloc(n, sizeof(*cfg->policies));
 	if (cfg->policies == NULL)
-		return fail(c, "$.policies", "out of memory");
+		return aif_cfg_fail(c, "$.policies", "out of memory");
 	aif_policy_defaults(&cfg->policies[0]);
 	cfg->n_policies = 1;
 	if (pol == NULL)
@@ -1256,8 +934,8 @@ parse_policies(struct pctx *c, json_t *root)
 	json_object_foreach(pol, key, v) {
 		struct aif_policy_params *p;
 
-		path_key(pp, "$.policies", key);
-		if (check_name(c, pp, key) < 0)
+		aif_cfg_path_key(pp, "$.policies", key);
+		if (aif_cfg_check_name(c, pp, key) < 0)
 			return -1;
 		p = &cfg->policies[0];
 		if (strcmp(key, "default") != 0)
@@ -1346,19 +1024,19 @@ check_port_addr(struct pctx *c, const char *path, const char *s,
 	const char *why;
 
 	if (strchr(s, '/') == NULL)
-		return fail(c, path, "prefix length is required in '%s'", s);
+		return aif_cfg_fail(c, path, "prefix length is required in '%s'", s);
 	why = addr_not_unicast(a);
 	if (why != NULL)
-		return fail(c, path, "'%s' %s", s, why);
+		return aif_cfg_fail(c, path, "'%s' %s", s, why);
 	if (a->addr.family != AIF_AF_INET4 || a->len >= 31)
 		return 0;
 	aif_prefix_normalize(&net);
 	if (aif_ip_equal(&net.addr, &a->addr))
-		return fail(c, path, "'%s' is the network address of its subnet",
+		return aif_cfg_fail(c, path, "'%s' is the network address of its subnet",
 			    s);
 	host_mask = UINT32_MAX >> a->len;
 	if ((aif_ip4_host(&a->addr) & host_mask) == host_mask)
-		return fail(c, path,
+		return aif_cfg_fail(c, path,
 			    "'%s' is the broadcast address of its subnet", s);
 	return 0;
 }
@@ -1408,13 +1086,13 @@ parse_port_addrs(struct pctx *c, json_t *arr, const char *path,
 		struct aif_prefix a, net, other;
 		const char *s;
 
-		path_idx(ep, path, i);
+		aif_cfg_path_idx(ep, path, i);
 		if (!json_is_string(v))
-			return fail(c, ep, "expected string, got %s",
-				    type_name(v));
+			return aif_cfg_fail(c, ep, "expected string, got %s",
+				    aif_cfg_type_name(v));
 		s = json_string_value(v);
 		if (aif_prefix_parse(s, &a) < 0)
-			return fail(c, ep, "invalid address '%s'", s);
+			return aif_cfg_fail(c, ep, "invalid address '%s'", s);
 		if (check_port_addr(c, ep, s, &a) < 0)
 			return -1;
 		net = a;
@@ -1422,10 +1100,10 @@ parse_port_addrs(struct pctx *c, json_t *arr, const char *path,
 		owner = subnet_overlap(sw, idx + 1, &net, &other);
 		aif_prefix_fmt(&net, buf, sizeof(buf));
 		if (owner != NULL && other.len == net.len)
-			return fail(c, ep, "subnet %s is already on port %s",
+			return aif_cfg_fail(c, ep, "subnet %s is already on port %s",
 				    buf, owner);
 		if (owner != NULL)
-			return fail(c, ep, "subnet %s overlaps %s on port %s", buf,
+			return aif_cfg_fail(c, ep, "subnet %s overlaps %s on port %s", buf,
 				    aif_prefix_fmt(&other, obuf, sizeof(obuf)), owner);
 		port->addrs[port->n_addrs++] = a;
 	}
@@ -1439,16 +1117,16 @@ parse_port_device(struct pctx *c, json_t *j, const char *path,
 	const char *dev = NULL, *sw_name = NULL, *port_name = NULL;
 	char fp[PATH_LEN];
 
-	int rc = get_string(c, j, path, "device", false, &dev);
+	int rc = aif_cfg_get_string(c, j, path, "device", false, &dev);
 	if (rc <= 0)
 		return rc; /* none: a virtual port (a link end); the daemon needs one
 			    * for every other port */
-	path_key(fp, path, "device");
+	aif_cfg_path_key(fp, path, "device");
 	if (dev[0] == '\0' || strlen(dev) >= AIF_DEV_NAME_MAX)
-		return fail(c, fp, "device name must be 1..%d characters",
+		return aif_cfg_fail(c, fp, "device name must be 1..%d characters",
 			    AIF_DEV_NAME_MAX - 1);
 	if (device_used(c->cfg, dev, &sw_name, &port_name))
-		return fail(c, fp, "device '%s' is already used by %s:%s", dev,
+		return aif_cfg_fail(c, fp, "device '%s' is already used by %s:%s", dev,
 			    sw_name, port_name);
 	snprintf(port->device, sizeof(port->device), "%s", dev);
 	return 0;
@@ -1460,14 +1138,14 @@ parse_port_speed(struct pctx *c, json_t *j, const char *path,
 {
 	char fp[PATH_LEN];
 	double gbps, mbps;
-	int rc = get_gbps(c, j, path, "speed_gbps", &gbps);
+	int rc = aif_cfg_get_gbps(c, j, path, "speed_gbps", &gbps);
 
 	if (rc <= 0)
 		return rc;
 	mbps = gbps * 1000.0 + 0.5;
 	if (mbps < 1.0) {
-		path_key(fp, path, "speed_gbps");
-		return fail(c, fp, "must be at least 0.001 (1 Mb/s), got %g",
+		aif_cfg_path_key(fp, path, "speed_gbps");
+		return aif_cfg_fail(c, fp, "must be at least 0.001 (1 Mb/s), got %g",
 			    gbps);
 	}
 	port->speed_mbps = (uint32_t)mbps;
@@ -1485,21 +1163,21 @@ parse_port_shaper(struct pctx *c, json_t *j, const char *path,
 	json_t *speed = json_object_get(j, "speed_gbps");
 	char fp[PATH_LEN];
 	double gbps;
-	int rc = get_gbps(c, j, path, "shaper_gbps", &gbps);
+	int rc = aif_cfg_get_gbps(c, j, path, "shaper_gbps", &gbps);
 
 	if (rc <= 0)
 		return rc;
 	port->shaper_bps = (uint64_t)(gbps * 1e9 + 0.5);
 	if (port->shaper_bps > AIF_SCHED_RATE_MAX_BPS) {
-		path_key(fp, path, "shaper_gbps");
-		return fail(c, fp, "must be at most %g (the scheduler's limit), got %g",
+		aif_cfg_path_key(fp, path, "shaper_gbps");
+		return aif_cfg_fail(c, fp, "must be at most %g (the scheduler's limit), got %g",
 			    (double)AIF_SCHED_RATE_MAX_BPS / 1e9, gbps);
 	}
 	if (speed != NULL &&
 	    (gbps > json_number_value(speed) ||
 	     port->shaper_bps > (uint64_t)port->speed_mbps * 1000000u)) {
-		path_key(fp, path, "shaper_gbps");
-		return fail(c, fp, "must be at most speed_gbps (%g), got %g",
+		aif_cfg_path_key(fp, path, "shaper_gbps");
+		return aif_cfg_fail(c, fp, "must be at most speed_gbps (%g), got %g",
 			    json_number_value(speed), gbps);
 	}
 	return 0;
@@ -1519,8 +1197,8 @@ check_port_mac(struct pctx *c, const char *path,
 		if (!sw->ports[p].mac_set ||
 		    memcmp(sw->ports[p].mac.b, port->mac.b, sizeof(port->mac.b)) != 0)
 			continue;
-		path_key(fp, path, "mac");
-		return fail(c, fp, "MAC %s is already the MAC of port %s",
+		aif_cfg_path_key(fp, path, "mac");
+		return aif_cfg_fail(c, fp, "MAC %s is already the MAC of port %s",
 			    aif_mac_fmt(&port->mac, buf, sizeof(buf)),
 			    sw->ports[p].name);
 	}
@@ -1543,48 +1221,48 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 	json_t *arr;
 	int rc;
 
-	if (check_object(c, j, path, keys) < 0 ||
-	    get_name(c, j, path, "name", true, port->name) < 0)
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
+	    aif_cfg_get_name(c, j, path, "name", true, port->name) < 0)
 		return -1;
 	if (aif_config_port_find(sw, port->name) != idx) {
-		path_key(fp, path, "name");
-		return fail(c, fp, "duplicate port name '%s'", port->name);
+		aif_cfg_path_key(fp, path, "name");
+		return aif_cfg_fail(c, fp, "duplicate port name '%s'", port->name);
 	}
 	if (parse_port_device(c, j, path, port) < 0)
 		return -1;
-	rc = get_mac(c, j, path, "mac", false, &port->mac);
+	rc = aif_cfg_get_mac(c, j, path, "mac", false, &port->mac);
 	if (rc < 0)
 		return -1;
 	port->mac_set = rc > 0;
 	if (port->mac_set && check_port_mac(c, path, sw, idx) < 0)
 		return -1;
-	if (get_int(c, j, path, "mtu", false, 68, 9600, &mtu) < 0)
+	if (aif_cfg_get_int(c, j, path, "mtu", false, 68, 9600, &mtu) < 0)
 		return -1;
 	port->mtu = (uint16_t)mtu;
 	/* 4095 is reserved (802.1Q); 0 tags with the priority alone */
-	rc = get_int(c, j, path, "vlan", false, 0, 4094, &vlan);
+	rc = aif_cfg_get_int(c, j, path, "vlan", false, 0, 4094, &vlan);
 	if (rc < 0)
 		return -1;
 	port->vlan_set = rc > 0;
 	port->vlan = (uint16_t)vlan;
 	if (parse_port_speed(c, j, path, port) < 0 ||
 	    parse_port_shaper(c, j, path, port) < 0 ||
-	    (rc = get_int(c, j, path, "shaper_burst_bytes", false, 64, AIF_SCHED_BURST_MAX_BYTES,
+	    (rc = aif_cfg_get_int(c, j, path, "shaper_burst_bytes", false, 64, AIF_SCHED_BURST_MAX_BYTES,
 			  &burst)) < 0)
 		return -1;
 	port->shaper_burst_bytes = (uint32_t)burst;
 	if (rc > 0 && port->shaper_bps == 0) {
-		path_key(fp, path, "shaper_burst_bytes");
-		return fail(c, fp, "goes with shaper_gbps (the port is not shaped)");
+		aif_cfg_path_key(fp, path, "shaper_burst_bytes");
+		return aif_cfg_fail(c, fp, "goes with shaper_gbps (the port is not shaped)");
 	}
 	if (
-	    get_enum(c, j, path, "pfc_mode", pfc_modes, "PFC mode", &port->pfc_mode) < 0)
+	    aif_cfg_get_enum(c, j, path, "pfc_mode", pfc_modes, "PFC mode", &port->pfc_mode) < 0)
 		return -1;
-	rc = get_array(c, j, path, "addresses", false, 0, AIF_MAX_PORT_ADDRS,
+	rc = aif_cfg_get_array(c, j, path, "addresses", false, 0, AIF_MAX_PORT_ADDRS,
 		       &arr);
 	if (rc < 0)
 		return -1;
-	path_key(fp, path, "addresses");
+	aif_cfg_path_key(fp, path, "addresses");
 	if (rc > 0 && parse_port_addrs(c, arr, fp, sw, idx) < 0)
 		return -1;
 	return 0;
@@ -1598,14 +1276,14 @@ parse_ports(struct pctx *c, json_t *j, const char *path,
 	json_t *arr, *v;
 	size_t i;
 
-	if (get_array(c, j, path, "ports", true, 1, AIF_MAX_PORTS, &arr) < 0)
+	if (aif_cfg_get_array(c, j, path, "ports", true, 1, AIF_MAX_PORTS, &arr) < 0)
 		return -1;
 	sw->ports = calloc(json_array_size(arr), sizeof(*sw->ports));
 	if (sw->ports == NULL)
-		return fail(c, path, "out of memory");
-	path_key(ap, path, "ports");
+		return aif_cfg_fail(c, path, "out of memory");
+	aif_cfg_path_key(ap, path, "ports");
 	json_array_foreach(arr, i, v) {
-		path_idx(ep, ap, i);
+		aif_cfg_path_idx(ep, ap, i);
 		sw->n_ports = (uint16_t)(i + 1);
 		if (parse_port(c, v, ep, sw, (uint16_t)i) < 0)
 			return -1;
@@ -1635,12 +1313,12 @@ get_port_ref(struct pctx *c, json_t *j, const char *path,
 	const char *s = NULL;
 	int idx;
 
-	if (get_string(c, j, path, "port", true, &s) < 0)
+	if (aif_cfg_get_string(c, j, path, "port", true, &s) < 0)
 		return -1;
 	idx = aif_config_port_find(sw, s);
 	if (idx < 0) {
-		path_key(fp, path, "port");
-		return fail(c, fp, "unknown port '%s' on switch %s", s,
+		aif_cfg_path_key(fp, path, "port");
+		return aif_cfg_fail(c, fp, "unknown port '%s' on switch %s", s,
 			    sw->name);
 	}
 	*port = (uint16_t)idx;
@@ -1653,17 +1331,18 @@ parse_neighbor(struct pctx *c, json_t *j, const char *path,
 {
 	static const char *const keys[] = {"ip", "mac", "port", NULL};
 	struct aif_neighbor_params *n = &sw->neighbors[sw->n_neighbors];
-	char fp[PATH_LEN], buf[64];
+	char fp[PATH_LEN], buf[64], why[AIF_ERR_MAX];
 
-	if (check_object(c, j, path, keys) < 0 ||
-	    get_ip(c, j, path, "ip", &n->ip) < 0)
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
+	    aif_cfg_get_ip(c, j, path, "ip", &n->ip) < 0)
 		return -1;
-	if (find_neighbor(sw, &n->ip) >= 0) {
-		path_key(fp, path, "ip");
-		return fail(c, fp, "duplicate neighbor %s",
+	aif_cfg_path_key(fp, path, "ip");
+	if (find_neighbor(sw, &n->ip) >= 0)
+		return aif_cfg_fail(c, fp, "duplicate neighbor %s",
 			    aif_ip_fmt(&n->ip, buf, sizeof(buf)));
-	}
-	if (get_mac(c, j, path, "mac", true, &n->mac) < 0 ||
+	if (aif_config_check_not_own(sw, &n->ip, "neighbor", why, sizeof(why)) < 0)
+		return aif_cfg_fail(c, fp, "%s", why);
+	if (aif_cfg_get_mac(c, j, path, "mac", true, &n->mac) < 0 ||
 	    get_port_ref(c, j, path, sw, &n->port) < 0)
 		return -1;
 	sw->n_neighbors++;
@@ -1679,16 +1358,16 @@ parse_neighbors(struct pctx *c, json_t *j, const char *path,
 	size_t i;
 	int rc;
 
-	rc = get_array(c, j, path, "neighbors", false, 0, AIF_MAX_NEIGHBORS,
+	rc = aif_cfg_get_array(c, j, path, "neighbors", false, 0, AIF_MAX_NEIGHBORS,
 		       &arr);
 	if (rc <= 0 || json_array_size(arr) == 0)
 		return rc;
 	sw->neighbors = calloc(json_array_size(arr), sizeof(*sw->neighbors));
 	if (sw->neighbors == NULL)
-		return fail(c, path, "out of memory");
-	path_key(ap, path, "neighbors");
+		return aif_cfg_fail(c, path, "out of memory");
+	aif_cfg_path_key(ap, path, "neighbors");
 	json_array_foreach(arr, i, v) {
-		path_idx(ep, ap, i);
+		aif_cfg_path_idx(ep, ap, i);
 		if (parse_neighbor(c, v, ep, sw) < 0)
 			return -1;
 	}
@@ -1726,15 +1405,15 @@ parse_switch_policy(struct pctx *c, json_t *j, const char *path,
 {
 	char fp[PATH_LEN];
 	const char *s = NULL;
-	int rc = get_string(c, j, path, "policy", false, &s);
+	int rc = aif_cfg_get_string(c, j, path, "policy", false, &s);
 	int idx;
 
 	if (rc <= 0)
 		return rc;
 	idx = find_policy(c->cfg, s);
 	if (idx < 0) {
-		path_key(fp, path, "policy");
-		return fail(c, fp, "unknown policy '%s'", s);
+		aif_cfg_path_key(fp, path, "policy");
+		return aif_cfg_fail(c, fp, "unknown policy '%s'", s);
 	}
 	sw->policy = (uint16_t)idx;
 	return 0;
@@ -1769,7 +1448,7 @@ parse_neighbor_learning(struct pctx *c, json_t *j, const char *path,
 		return rc;
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		long long v;
-		rc = get_int(c, o, fp, f[i].key, false, f[i].min, f[i].max, &v);
+		rc = aif_cfg_get_int(c, o, fp, f[i].key, false, f[i].min, f[i].max, &v);
 		if (rc < 0)
 			return -1;
 		if (rc > 0)
@@ -1782,7 +1461,7 @@ parse_neighbor_learning(struct pctx *c, json_t *j, const char *path,
 static int
 parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
 {
-	static const char *const keys[] = {"name", "policy", "seed",
+	static const char *const keys[] = {"name", "policy", "seed", "ecmp_seed",
 					   "proxy_arp", "neighbor_learning", "ports",
 					   "neighbors", "nexthop_groups", "routes", NULL};
 	struct aif_switch_params *sw = &c->cfg->switches[idx];
@@ -1790,21 +1469,26 @@ parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
 	long long seed;
 	int rc;
 
-	if (check_object(c, j, path, keys) < 0 ||
-	    get_name(c, j, path, "name", true, sw->name) < 0)
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
+	    aif_cfg_get_name(c, j, path, "name", true, sw->name) < 0)
 		return -1;
 	if (aif_config_switch_find(c->cfg, sw->name) != idx) {
-		path_key(fp, path, "name");
-		return fail(c, fp, "duplicate switch name '%s'", sw->name);
+		aif_cfg_path_key(fp, path, "name");
+		return aif_cfg_fail(c, fp, "duplicate switch name '%s'", sw->name);
 	}
 	if (parse_switch_policy(c, j, path, sw) < 0)
 		return -1;
-	rc = get_int(c, j, path, "seed", false, 0, UINT32_MAX, &seed);
+	rc = aif_cfg_get_int(c, j, path, "seed", false, 0, UINT32_MAX, &seed);
 	if (rc < 0)
 		return -1;
 	sw->seed_set = rc > 0;
 	sw->seed = rc > 0 ? (uint32_t)seed : fnv1a32(sw->name);
-	if (get_bool(c, j, path, "proxy_arp", &sw->proxy_arp) < 0 ||
+	/* the seed of hash "murmur3_ns3" (ns-3: the switch's node id) */
+	rc = aif_cfg_get_int(c, j, path, "ecmp_seed", false, 0, UINT32_MAX, &seed);
+	if (rc < 0)
+		return -1;
+	sw->ecmp_seed = rc > 0 ? (uint32_t)seed : sw->seed;
+	if (aif_cfg_get_bool(c, j, path, "proxy_arp", &sw->proxy_arp) < 0 ||
 	    parse_neighbor_learning(c, j, path, &sw->neigh) < 0 ||
 	    parse_ports(c, j, path, sw) < 0 ||
 	    parse_neighbors(c, j, path, sw) < 0)
@@ -1822,15 +1506,15 @@ append_neighbor(struct pctx *c, const char *path, struct aif_switch_params *sw,
 	char buf[64];
 
 	if (find_neighbor(sw, &n->ip) >= 0)
-		return fail(c, path, "%s is already a neighbor on switch %s",
+		return aif_cfg_fail(c, path, "%s is already a neighbor on switch %s",
 			    aif_ip_fmt(&n->ip, buf, sizeof(buf)), sw->name);
 	if (sw->n_neighbors >= AIF_MAX_NEIGHBORS)
-		return fail(c, path, "too many neighbors on switch %s (max %d)",
+		return aif_cfg_fail(c, path, "too many neighbors on switch %s (max %d)",
 			    sw->name, AIF_MAX_NEIGHBORS);
 	grown = realloc(sw->neighbors,
 			(sw->n_neighbors + 1) * sizeof(*sw->neighbors));
 	if (grown == NULL)
-		return fail(c, path, "out of memory");
+		return aif_cfg_fail(c, path, "out of memory");
 	sw->neighbors = grown;
 	sw->neighbors[sw->n_neighbors++] = *n;
 	return 0;
@@ -1854,12 +1538,12 @@ get_switch_ref(struct pctx *c, json_t *j, const char *path, uint16_t *sw)
 	const char *s = NULL;
 	int idx;
 
-	if (get_string(c, j, path, "switch", true, &s) < 0)
+	if (aif_cfg_get_string(c, j, path, "switch", true, &s) < 0)
 		return -1;
 	idx = aif_config_switch_find(c->cfg, s);
 	if (idx < 0) {
-		path_key(fp, path, "switch");
-		return fail(c, fp, "unknown switch '%s'", s);
+		aif_cfg_path_key(fp, path, "switch");
+		return aif_cfg_fail(c, fp, "unknown switch '%s'", s);
 	}
 	*sw = (uint16_t)idx;
 	return 0;
@@ -1874,28 +1558,28 @@ parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	struct aif_host_params *h = &c->cfg->hosts[idx];
 	struct aif_neighbor_params n;
 	struct aif_switch_params *sw;
-	char fp[PATH_LEN];
+	char fp[PATH_LEN], why[AIF_ERR_MAX];
 
-	if (check_object(c, j, path, keys) < 0 ||
-	    get_name(c, j, path, "name", true, h->name) < 0)
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
+	    aif_cfg_get_name(c, j, path, "name", true, h->name) < 0)
 		return -1;
 	if (find_host(c->cfg, h->name) != (int)idx) {
-		path_key(fp, path, "name");
-		return fail(c, fp, "duplicate host name '%s'", h->name);
+		aif_cfg_path_key(fp, path, "name");
+		return aif_cfg_fail(c, fp, "duplicate host name '%s'", h->name);
 	}
 	if (get_switch_ref(c, j, path, &h->sw) < 0)
 		return -1;
 	sw = &c->cfg->switches[h->sw];
 	int rc;
 	if (get_port_ref(c, j, path, sw, &h->port) < 0 ||
-	    get_ip(c, j, path, "ip", &h->ip) < 0 ||
-	    (rc = get_mac(c, j, path, "mac", false, &h->mac)) < 0)
+	    aif_cfg_get_ip(c, j, path, "ip", &h->ip) < 0 ||
+	    (rc = aif_cfg_get_mac(c, j, path, "mac", false, &h->mac)) < 0)
 		return -1;
 	h->learned = rc == 0;
 	if (h->learned && sw->ports[h->port].device[0] == '\0') {
 		/* a virtual host or a pcap file port sends with the MAC given */
-		path_key(fp, path, "mac");
-		return fail(c, fp, "required for a host on a port without a device "
+		aif_cfg_path_key(fp, path, "mac");
+		return aif_cfg_fail(c, fp, "required for a host on a port without a device "
 			    "(port %s:%s); without it the switch learns a real host's MAC "
 			    "from its ARP/ND", sw->name, sw->ports[h->port].name);
 	}
@@ -1904,7 +1588,9 @@ parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	n.mac = h->mac;
 	n.port = h->port;
 	n.learned = h->learned;
-	path_key(fp, path, "ip");
+	aif_cfg_path_key(fp, path, "ip");
+	if (aif_config_check_not_own(sw, &h->ip, "host", why, sizeof(why)) < 0)
+		return aif_cfg_fail(c, fp, "%s", why);
 	return append_neighbor(c, fp, sw, &n);
 }
 
@@ -1916,14 +1602,14 @@ parse_hosts(struct pctx *c, json_t *root)
 	size_t i;
 	int rc;
 
-	rc = get_array(c, root, "$", "hosts", false, 0, SIZE_MAX, &arr);
+	rc = aif_cfg_get_array(c, root, "$", "hosts", false, 0, SIZE_MAX, &arr);
 	if (rc <= 0 || json_array_size(arr) == 0)
 		return rc;
 	c->cfg->hosts = calloc(json_array_size(arr), sizeof(*c->cfg->hosts));
 	if (c->cfg->hosts == NULL)
-		return fail(c, "$.hosts", "out of memory");
+		return aif_cfg_fail(c, "$.hosts", "out of memory");
 	json_array_foreach(arr, i, v) {
-		path_idx(ep, "$.hosts", i);
+		aif_cfg_path_idx(ep, "$.hosts", i);
 		c->cfg->n_hosts = (uint32_t)(i + 1);
 		if (parse_host(c, v, ep, (uint32_t)i) < 0)
 			return -1;
@@ -1940,24 +1626,20 @@ check_nexthop(struct pctx *c, const char *path,
 	      const struct aif_nexthop_params *m)
 {
 	const struct aif_port_params *port = &sw->ports[m->port];
-	char buf[64];
-	uint16_t p, i;
+	char buf[64], why[AIF_ERR_MAX];
+	uint16_t i;
 	int n;
 
 	aif_ip_fmt(&m->ip, buf, sizeof(buf));
-	for (p = 0; p < sw->n_ports; p++)
-		for (i = 0; i < sw->ports[p].n_addrs; i++)
-			if (aif_ip_equal(&sw->ports[p].addrs[i].addr, &m->ip))
-				return fail(c, path,
-					    "next hop %s is an address of this switch (port %s)",
-					    buf, sw->ports[p].name);
+	if (aif_config_check_not_own(sw, &m->ip, "next hop", why, sizeof(why)) < 0)
+		return aif_cfg_fail(c, path, "%s", why);
 	for (i = 0; i < port->n_addrs; i++)
 		if (aif_prefix_contains(&port->addrs[i], &m->ip))
 			return 0;
 	n = find_neighbor(sw, &m->ip);
 	if (n >= 0 && sw->neighbors[n].port == m->port)
 		return 0;
-	return fail(c, path,
+	return aif_cfg_fail(c, path,
 		    "next hop %s is not on a subnet of port %s and has no static neighbor",
 		    buf, port->name);
 }
@@ -1974,15 +1656,15 @@ parse_nexthop(struct pctx *c, json_t *j, const char *path,
 	long long weight = 1;
 
 	memset(m, 0, sizeof(*m));
-	if (check_object(c, j, path, weighted ? keys_w : keys) < 0 ||
-	    get_ip(c, j, path, "ip", &m->ip) < 0 ||
+	if (aif_cfg_check_object(c, j, path, weighted ? keys_w : keys) < 0 ||
+	    aif_cfg_get_ip(c, j, path, "ip", &m->ip) < 0 ||
 	    get_port_ref(c, j, path, sw, &m->port) < 0)
 		return -1;
 	if (weighted &&
-	    get_int(c, j, path, "weight", false, 1, 65535, &weight) < 0)
+	    aif_cfg_get_int(c, j, path, "weight", false, 1, 65535, &weight) < 0)
 		return -1;
 	m->weight = (uint32_t)weight;
-	path_key(fp, path, "ip");
+	aif_cfg_path_key(fp, path, "ip");
 	return check_nexthop(c, fp, sw, m);
 }
 
@@ -1998,13 +1680,13 @@ parse_members(struct pctx *c, json_t *arr, const char *path,
 	json_array_foreach(arr, i, v) {
 		struct aif_nexthop_params *m = &g->members[i];
 
-		path_idx(ep, path, i);
+		aif_cfg_path_idx(ep, path, i);
 		if (parse_nexthop(c, v, ep, sw, true, m) < 0)
 			return -1;
 		for (k = 0; k < i; k++)
 			if (g->members[k].port == m->port &&
 			    aif_ip_equal(&g->members[k].ip, &m->ip))
-				return fail(c, ep, "duplicate member %s@%s",
+				return aif_cfg_fail(c, ep, "duplicate member %s@%s",
 					    aif_ip_fmt(&m->ip, buf, sizeof(buf)),
 					    sw->ports[m->port].name);
 		g->n_members = (uint16_t)(i + 1);
@@ -2032,17 +1714,17 @@ parse_group(struct pctx *c, json_t *j, const char *path,
 	char fp[PATH_LEN];
 	json_t *arr;
 
-	if (check_object(c, j, path, keys) < 0 ||
-	    get_name(c, j, path, "name", true, g->name) < 0)
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
+	    aif_cfg_get_name(c, j, path, "name", true, g->name) < 0)
 		return -1;
 	if (find_group(sw, g->name) >= 0) {
-		path_key(fp, path, "name");
-		return fail(c, fp, "duplicate group name '%s'", g->name);
+		aif_cfg_path_key(fp, path, "name");
+		return aif_cfg_fail(c, fp, "duplicate group name '%s'", g->name);
 	}
-	if (get_array(c, j, path, "members", true, 1, AIF_MAX_MEMBERS,
+	if (aif_cfg_get_array(c, j, path, "members", true, 1, AIF_MAX_MEMBERS,
 		      &arr) < 0)
 		return -1;
-	path_key(fp, path, "members");
+	aif_cfg_path_key(fp, path, "members");
 	if (parse_members(c, arr, fp, sw, g) < 0)
 		return -1;
 	sw->n_groups++;
@@ -2075,7 +1757,7 @@ parse_groups(struct pctx *c, json_t *j, const char *path,
 	size_t i, cap;
 	int rc;
 
-	rc = get_array(c, j, path, "nexthop_groups", false, 0, AIF_MAX_GROUPS,
+	rc = aif_cfg_get_array(c, j, path, "nexthop_groups", false, 0, AIF_MAX_GROUPS,
 		       &arr);
 	if (rc < 0)
 		return -1;
@@ -2084,12 +1766,12 @@ parse_groups(struct pctx *c, json_t *j, const char *path,
 		return 0;
 	sw->groups = calloc(cap, sizeof(*sw->groups));
 	if (sw->groups == NULL)
-		return fail(c, path, "out of memory");
+		return aif_cfg_fail(c, path, "out of memory");
 	if (rc == 0)
 		return 0;
-	path_key(ap, path, "nexthop_groups");
+	aif_cfg_path_key(ap, path, "nexthop_groups");
 	json_array_foreach(arr, i, v) {
-		path_idx(ep, ap, i);
+		aif_cfg_path_idx(ep, ap, i);
 		if (parse_group(c, v, ep, sw) < 0)
 			return -1;
 	}
@@ -2118,7 +1800,7 @@ implicit_group(struct pctx *c, const char *path, struct aif_switch_params *sw,
 		}
 	}
 	if (sw->n_groups >= AIF_MAX_GROUPS)
-		return fail(c, path, "too many next-hop groups (max %d)",
+		return aif_cfg_fail(c, path, "too many next-hop groups (max %d)",
 			    AIF_MAX_GROUPS);
 	g = &sw->groups[sw->n_groups];
 	n = snprintf(g->name, sizeof(g->name), "%s@%s",
@@ -2142,74 +1824,35 @@ parse_route_target(struct pctx *c, json_t *j, const char *path,
 	json_t *nh;
 	int idx, rc;
 
-	rc = get_string(c, j, path, "group", false, &s);
+	rc = aif_cfg_get_string(c, j, path, "group", false, &s);
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		path_key(fp, path, "group");
+		aif_cfg_path_key(fp, path, "group");
 		idx = find_group(sw, s);
 		if (idx < 0 || strchr(s, '@') != NULL)
-			return fail(c, fp, "unknown group '%s'", s);
+			return aif_cfg_fail(c, fp, "unknown group '%s'", s);
 		r->kind = AIF_ROUTE_GROUP;
 		r->group = (uint16_t)idx;
 		return 0;
 	}
-	rc = get_string(c, j, path, "action", false, &s);
+	rc = aif_cfg_get_string(c, j, path, "action", false, &s);
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		path_key(fp, path, "action");
+		aif_cfg_path_key(fp, path, "action");
 		if (strcmp(s, "drop") != 0)
-			return fail(c, fp,
+			return aif_cfg_fail(c, fp,
 				    "unknown action '%s' (expected \"drop\")", s);
 		r->kind = AIF_ROUTE_DROP;
 		return 0;
 	}
 	nh = json_object_get(j, "nexthop");
-	path_key(fp, path, "nexthop");
+	aif_cfg_path_key(fp, path, "nexthop");
 	if (parse_nexthop(c, nh, fp, sw, false, &m) < 0)
 		return -1;
 	r->kind = AIF_ROUTE_GROUP;
 	return implicit_group(c, fp, sw, &m, &r->group);
-}
-
-/*
- * A route must not take the place of an entry the switch makes itself: an
- * address of its own (/32, /128: the local entry is added last and wins, so
- * the route would be silently ignored) or a connected subnet (the route
- * would replace it and the hosts on it would become unreachable).
- */
-static int
-check_route_prefix(struct pctx *c, const char *path,
-		   const struct aif_switch_params *sw, const struct aif_prefix *pf)
-{
-	unsigned int host_len = pf->addr.family == AIF_AF_INET4 ? 32 : 128;
-	char buf[64];
-	uint16_t p, i;
-
-	for (p = 0; p < sw->n_ports && pf->len == host_len; p++)
-		for (i = 0; i < sw->ports[p].n_addrs; i++)
-			if (aif_ip_equal(&sw->ports[p].addrs[i].addr, &pf->addr))
-				return fail(c, path,
-					    "%s is an address of this switch (port %s); "
-					    "a route to it would never be used",
-					    aif_prefix_fmt(pf, buf, sizeof(buf)),
-					    sw->ports[p].name);
-	for (p = 0; p < sw->n_ports; p++)
-		for (i = 0; i < sw->ports[p].n_addrs; i++) {
-			struct aif_prefix net = sw->ports[p].addrs[i];
-
-			if (net.len != pf->len)
-				continue;
-			aif_prefix_normalize(&net);
-			if (aif_ip_equal(&net.addr, &pf->addr))
-				return fail(c, path,
-					    "%s is the connected subnet of port %s; a route "
-					    "would replace it and cut off its hosts",
-					    aif_prefix_fmt(pf, buf, sizeof(buf)),
-					    sw->ports[p].name);
-		}
-	return 0;
 }
 
 static int
@@ -2218,28 +1861,33 @@ parse_route(struct pctx *c, json_t *j, const char *path,
 {
 	static const char *const keys[] = {"prefix", "group", "nexthop",
 					   "action", NULL};
-	char fp[PATH_LEN];
+	char fp[PATH_LEN], why[AIF_ERR_MAX];
 	const char *s = NULL;
 	int n;
 
-	if (check_object(c, j, path, keys) < 0 ||
-	    get_string(c, j, path, "prefix", true, &s) < 0)
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
+	    aif_cfg_get_string(c, j, path, "prefix", true, &s) < 0)
 		return -1;
 	if (aif_prefix_parse(s, &r->prefix) < 0) {
-		path_key(fp, path, "prefix");
-		return fail(c, fp, "invalid prefix '%s'", s);
+		aif_cfg_path_key(fp, path, "prefix");
+		return aif_cfg_fail(c, fp, "invalid prefix '%s'", s);
 	}
 	aif_prefix_normalize(&r->prefix);
-	path_key(fp, path, "prefix");
-	if (check_route_prefix(c, fp, sw, &r->prefix) < 0)
-		return -1;
+	aif_cfg_path_key(fp, path, "prefix");
+	if (aif_config_check_route_prefix(sw, &r->prefix, why, sizeof(why)) < 0)
+		return aif_cfg_fail(c, fp, "%s", why);
 	n = (json_object_get(j, "group") != NULL) +
 	    (json_object_get(j, "nexthop") != NULL) +
 	    (json_object_get(j, "action") != NULL);
 	if (n != 1)
-		return fail(c, path,
+		return aif_cfg_fail(c, path,
 			    "exactly one of 'group', 'nexthop' or 'action' is required");
-	return parse_route_target(c, j, path, sw, r);
+	if (parse_route_target(c, j, path, sw, r) < 0)
+		return -1;
+	aif_cfg_path_key(fp, path, json_object_get(j, "group") != NULL ? "group" : "nexthop");
+	if (aif_config_check_route_family(sw, r, why, sizeof(why)) < 0)
+		return aif_cfg_fail(c, fp, "%s", why);
+	return 0;
 }
 
 struct route_key {
@@ -2282,7 +1930,7 @@ check_dup_routes(struct pctx *c, const char *path,
 		return 0;
 	k = calloc(sw->n_routes, sizeof(*k));
 	if (k == NULL)
-		return fail(c, path, "out of memory");
+		return aif_cfg_fail(c, path, "out of memory");
 	for (i = 0; i < sw->n_routes; i++) {
 		k[i].p = sw->routes[i].prefix;
 		k[i].idx = i;
@@ -2297,9 +1945,9 @@ check_dup_routes(struct pctx *c, const char *path,
 	free(k);
 	if (dup == UINT32_MAX)
 		return 0;
-	path_idx(rp, path, dup);
-	path_key(fp, rp, "prefix");
-	return fail(c, fp, "duplicate prefix %s (also routes[%u])",
+	aif_cfg_path_idx(rp, path, dup);
+	aif_cfg_path_key(fp, rp, "prefix");
+	return aif_cfg_fail(c, fp, "duplicate prefix %s (also routes[%u])",
 		    aif_prefix_fmt(&sw->routes[dup].prefix, buf, sizeof(buf)),
 		    first);
 }
@@ -2313,15 +1961,15 @@ parse_routes(struct pctx *c, json_t *j, const char *path,
 	size_t i;
 	int rc;
 
-	rc = get_array(c, j, path, "routes", false, 0, AIF_MAX_ROUTES, &arr);
+	rc = aif_cfg_get_array(c, j, path, "routes", false, 0, AIF_MAX_ROUTES, &arr);
 	if (rc <= 0 || json_array_size(arr) == 0)
 		return rc;
 	sw->routes = calloc(json_array_size(arr), sizeof(*sw->routes));
 	if (sw->routes == NULL)
-		return fail(c, path, "out of memory");
-	path_key(ap, path, "routes");
+		return aif_cfg_fail(c, path, "out of memory");
+	aif_cfg_path_key(ap, path, "routes");
 	json_array_foreach(arr, i, v) {
-		path_idx(ep, ap, i);
+		aif_cfg_path_idx(ep, ap, i);
 		if (parse_route(c, v, ep, sw, &sw->routes[i]) < 0)
 			return -1;
 		sw->n_routes = (uint32_t)(i + 1);
@@ -2341,9 +1989,9 @@ parse_switches(struct pctx *c, json_t *arr)
 	c->cfg->switches = calloc(json_array_size(arr),
 				  sizeof(*c->cfg->switches));
 	if (c->cfg->switches == NULL)
-		return fail(c, "$.switches", "out of memory");
+		return aif_cfg_fail(c, "$.switches", "out of memory");
 	json_array_foreach(arr, i, v) {
-		path_idx(ep, "$.switches", i);
+		aif_cfg_path_idx(ep, "$.switches", i);
 		c->cfg->n_switches = (uint16_t)(i + 1);
 		if (parse_switch_base(c, v, ep, (uint16_t)i) < 0)
 			return -1;
@@ -2362,7 +2010,7 @@ parse_switches_routing(struct pctx *c, json_t *arr)
 	json_array_foreach(arr, i, v) {
 		struct aif_switch_params *sw = &c->cfg->switches[i];
 
-		path_idx(ep, "$.switches", i);
+		aif_cfg_path_idx(ep, "$.switches", i);
 		if (parse_groups(c, v, ep, sw) < 0 ||
 		    parse_routes(c, v, ep, sw) < 0)
 			return -1;
@@ -2381,21 +2029,21 @@ parse_endpoint(struct pctx *c, json_t *j, const char *path, const char *key,
 	const char *s = NULL, *colon;
 	int si, pi;
 
-	if (get_string(c, j, path, key, true, &s) < 0)
+	if (aif_cfg_get_string(c, j, path, key, true, &s) < 0)
 		return -1;
-	path_key(fp, path, key);
+	aif_cfg_path_key(fp, path, key);
 	colon = strchr(s, ':');
 	if (colon == NULL || (size_t)(colon - s) >= sizeof(name))
-		return fail(c, fp, "invalid endpoint '%s' (expected \"switch:port\")",
+		return aif_cfg_fail(c, fp, "invalid endpoint '%s' (expected \"switch:port\")",
 			    s);
 	memcpy(name, s, (size_t)(colon - s));
 	name[colon - s] = '\0';
 	si = aif_config_switch_find(c->cfg, name);
 	if (si < 0)
-		return fail(c, fp, "unknown switch '%s'", name);
+		return aif_cfg_fail(c, fp, "unknown switch '%s'", name);
 	pi = aif_config_port_find(&c->cfg->switches[si], colon + 1);
 	if (pi < 0)
-		return fail(c, fp, "unknown port '%s' on switch %s", colon + 1,
+		return aif_cfg_fail(c, fp, "unknown port '%s' on switch %s", colon + 1,
 			    name);
 	*sw = (uint16_t)si;
 	*port = (uint16_t)pi;
@@ -2413,18 +2061,18 @@ check_endpoint_free(struct pctx *c, const char *path, const char *key,
 	char fp[PATH_LEN];
 	uint32_t i;
 
-	path_key(fp, path, key);
+	aif_cfg_path_key(fp, path, key);
 	for (i = 0; i < link; i++) {
 		const struct aif_topo_link *l = &cfg->links[i];
 
 		if ((l->a_switch == sw && l->a_port == port) ||
 		    (l->b_switch == sw && l->b_port == port))
-			return fail(c, fp, "port %s:%s is already in links[%u]",
+			return aif_cfg_fail(c, fp, "port %s:%s is already in links[%u]",
 				    sn, pn, i);
 	}
 	for (i = 0; i < cfg->n_hosts; i++)
 		if (cfg->hosts[i].sw == sw && cfg->hosts[i].port == port)
-			return fail(c, fp,
+			return aif_cfg_fail(c, fp,
 				    "port %s:%s carries host %s and cannot be in a link",
 				    sn, pn, cfg->hosts[i].name);
 	return 0;
@@ -2440,30 +2088,31 @@ parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	double gbps;
 	int rc;
 
-	if (check_object(c, j, path, keys) < 0 ||
+	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
 	    parse_endpoint(c, j, path, "a", &l->a_switch, &l->a_port) < 0 ||
 	    parse_endpoint(c, j, path, "b", &l->b_switch, &l->b_port) < 0)
 		return -1;
 	if (l->a_switch == l->b_switch && l->a_port == l->b_port)
-		return fail(c, path, "both ends are %s:%s",
+		return aif_cfg_fail(c, path, "both ends are %s:%s",
 			    c->cfg->switches[l->a_switch].name,
 			    c->cfg->switches[l->a_switch].ports[l->a_port].name);
 	if (check_endpoint_free(c, path, "a", idx, l->a_switch, l->a_port) < 0 ||
 	    check_endpoint_free(c, path, "b", idx, l->b_switch, l->b_port) < 0)
 		return -1;
-	rc = get_gbps(c, j, path, "rate_gbps", &gbps);
+	/* what an emulated link can do (link.h), refused here, not at start */
+	rc = aif_cfg_get_real(c, j, path, "rate_gbps", 1e-9, false, AIF_LINK_RATE_MAX_BPS / 1e9, &gbps);
 	if (rc < 0)
 		return -1;
 	if (rc > 0)
 		l->rate_bps = (uint64_t)(gbps * 1e9 + 0.5);
-	if (get_int(c, j, path, "delay_ns", false, 0, LLONG_MAX, &delay) < 0)
+	if (aif_cfg_get_int(c, j, path, "delay_ns", false, 0, AIF_LINK_DELAY_MAX_NS, &delay) < 0)
 		return -1;
 	l->delay_ns = (uint64_t)delay;
-	if (get_real(c, j, path, "loss_rate", 0, false, 1, &l->loss_rate) < 0 ||
-	    get_real(c, j, path, "corrupt_rate", 0, false, 1, &l->corrupt_rate) < 0)
+	if (aif_cfg_get_real(c, j, path, "loss_rate", 0, false, 1, &l->loss_rate) < 0 ||
+	    aif_cfg_get_real(c, j, path, "corrupt_rate", 0, false, 1, &l->corrupt_rate) < 0)
 		return -1;
 	bool up = true;
-	if (get_bool(c, j, path, "up", &up) < 0)
+	if (aif_cfg_get_bool(c, j, path, "up", &up) < 0)
 		return -1;
 	l->down = !up;
 	return 0;
@@ -2477,14 +2126,14 @@ parse_links(struct pctx *c, json_t *root)
 	size_t i;
 	int rc;
 
-	rc = get_array(c, root, "$", "links", false, 0, SIZE_MAX, &arr);
+	rc = aif_cfg_get_array(c, root, "$", "links", false, 0, SIZE_MAX, &arr);
 	if (rc <= 0 || json_array_size(arr) == 0)
 		return rc;
 	c->cfg->links = calloc(json_array_size(arr), sizeof(*c->cfg->links));
 	if (c->cfg->links == NULL)
-		return fail(c, "$.links", "out of memory");
+		return aif_cfg_fail(c, "$.links", "out of memory");
 	json_array_foreach(arr, i, v) {
-		path_idx(ep, "$.links", i);
+		aif_cfg_path_idx(ep, "$.links", i);
 		if (parse_link(c, v, ep, (uint32_t)i) < 0)
 			return -1;
 		c->cfg->n_links = (uint32_t)(i + 1);
@@ -2512,14 +2161,14 @@ parse_root(struct pctx *c, json_t *root)
 		c->cfg->topology_lb_programs = lbp != NULL ? json_dumps(lbp, JSON_COMPACT) : NULL;
 		if (c->cfg->topology == NULL || (pol != NULL && c->cfg->topology_policies == NULL) ||
 		    (lbp != NULL && c->cfg->topology_lb_programs == NULL))
-			return fail(c, "$.topology", "out of memory");
+			return aif_cfg_fail(c, "$.topology", "out of memory");
 	}
 	if (aif_topology_expand(root, c->err, c->err_len) != 0)
 		return -1;
-	if (check_object(c, root, "$", keys) < 0 ||
+	if (aif_cfg_check_object(c, root, "$", keys) < 0 ||
 	    parse_lb_programs(c, root) < 0 ||
 	    parse_policies(c, root) < 0 ||
-	    get_array(c, root, "$", "switches", true, 1, AIF_MAX_SWITCHES,
+	    aif_cfg_get_array(c, root, "$", "switches", true, 1, AIF_MAX_SWITCHES,
 		      &switches) < 0 ||
 	    parse_switches(c, switches) < 0 ||
 	    parse_hosts(c, root) < 0 ||
@@ -2558,7 +2207,7 @@ aif_config_parse(const char *text, size_t len, struct aif_config **out,
 	}
 	c.cfg = calloc(1, sizeof(*c.cfg));
 	if (c.cfg == NULL) {
-		rc = fail(&c, "$", "out of memory");
+		rc = aif_cfg_fail(&c, "$", "out of memory");
 	} else {
 		c.cfg->refs = 1;
 		rc = parse_root(&c, root);
@@ -2814,6 +2463,10 @@ qos_defaults(struct aif_qos_params *q)
 	q->trim_dscp = 11;
 	q->trim_queue = 7;
 	q->pfc_quanta = 0xFFFF;
+	q->pfc_mode = 0;                       /* standard */
+	q->pfc_pause_ns = 5 * AIF_NS_PER_US;   /* ns3 mode's */
+	q->ecn_qmin_bytes = 0;
+	q->headroom_slot0_quirk = false;
 	q->wd_detection_ns = 200000000;
 	q->wd_restoration_ns = 200000000;
 	q->wd_action = AIF_QOS_WD_DROP;
@@ -2845,6 +2498,10 @@ aif_policy_defaults(struct aif_policy_params *p)
 	p->lb.flowlet_mode = AIF_FLOWLET_RANDOM;
 	p->lb.spray_mode = AIF_SPRAY_RR;
 	p->lb.drill_samples = 2;
+	p->lb.drill_distinct = true;
+	p->lb.drill_memory = AIF_DRILL_MEM_DESTINATION;
+	p->lb.queue_read = AIF_LB_QREAD_PACKET;
+	p->lb.flowlet_gap_le = true;
 	p->lb.adaptive_period_ns = 1 * AIF_NS_PER_US;
 	p->lb.adaptive_mode = AIF_ADAPTIVE_FLOWLET;
 	p->lb.adaptive_ewma_shift = 3;

@@ -63,6 +63,8 @@ struct aif_neighbor_params {
 struct aif_switch_params {
 	char name[AIF_NAME_MAX];
 	uint32_t seed;      /* per-switch hash seed; default derived from name */
+	uint32_t ecmp_seed; /* "ecmp_seed": hash murmur3_ns3's seed (ns-3 node id);
+			     * default seed */
 	bool seed_set;
 	bool proxy_arp;     /* answer ARP/NS for routed destinations too */
 	struct aif_neigh_params neigh; /* "neighbor_learning" */
@@ -176,5 +178,38 @@ int aif_config_port_find(const struct aif_switch_params *sw, const char *name);
 
 /* Hash-field names <-> AIF_HF_* bits. */
 const char *aif_hash_field_name(uint32_t bit);
+
+/*
+ * Rules a config entry keeps against the rest of its switch (config_check.c):
+ * a neighbour, host, next hop or route against the switch's own addresses
+ * and connected subnets, a route against the next hops it names.  The
+ * reader (config.c) calls them where it reads the entry and reports the
+ * reason at the entry's JSON path; each returns 0, or -1 with the reason in
+ * why (no path).
+ *
+ *	if (aif_config_check_route_prefix(sw, &r->prefix, why, sizeof(why)) < 0)
+ *		return fail(c, path, "%s", why);
+ */
+
+/* The port of sw that has ip as one of its addresses, or -1. */
+int aif_config_addr_port(const struct aif_switch_params *sw, const struct aif_ip *ip);
+
+/* A neighbour, host or next hop at ip: not an address of the switch
+ * itself (what would answer for it, the switch or the neighbour?). */
+int aif_config_check_not_own(const struct aif_switch_params *sw, const struct aif_ip *ip,
+			     const char *what, char *why, size_t why_len);
+
+/*
+ * A route's prefix (host bits clear) must not take the place of an entry
+ * the switch makes itself: one of its addresses (/32, /128: the local
+ * entry wins and the route is never used), a connected subnet, or a part
+ * of one (longest match would take those hosts from the subnet).
+ */
+int aif_config_check_route_prefix(const struct aif_switch_params *sw,
+				  const struct aif_prefix *pf, char *why, size_t why_len);
+
+/* A route to a group: every member's next hop of the route's family. */
+int aif_config_check_route_family(const struct aif_switch_params *sw,
+				  const struct aif_route_params *r, char *why, size_t why_len);
 
 #endif /* AIF_CONFIG_H */

@@ -29,7 +29,13 @@
  * Slots are few (AIF_CTL_MAX_CLIENTS), so a client that moves no byte
  * either way for AIF_CTL_IDLE_TIMEOUT_NS (no request, nothing taken) is
  * closed; time comes in as an argument (aif_ctl_server_poll_at) so a test
- * can move it.
+ * can move it.  A byte now and then keeps a connection from that timeout,
+ * so when every slot is taken a new client is still served: the connection
+ * least recently useful goes, the one whose last answered request (or
+ * accept, when it has asked nothing) is oldest, the longest idle among
+ * equals.  A client accepted in this round is never the one to go (it has
+ * not had its chance yet); a connection beyond the limit within one round
+ * is told "too many clients at once" and closed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* accept4 */
@@ -66,6 +72,8 @@ struct client {
 	size_t out_len;
 	size_t out_cap;
 	uint64_t last_ns;    /* when a byte last moved either way (or accept) */
+	uint64_t useful_ns;  /* when a request was last answered (or accept) */
+	bool fresh;          /* accepted this round: not yet polled, never evicted */
 	bool discarding;     /* after an oversized line: drop input up to '\n' */
 	size_t discarded;    /* bytes dropped so far, capped at DISCARD_MAX_BYTES */
 	bool eof;            /* the peer sent all it will: answer what is left */
@@ -350,6 +358,7 @@ answer_lines(struct aif_ctl_server *s, struct client *c, int *handled)
 		if (answer(s, c, c->in + start, end - start) < 0)
 			return -1;
 		(*handled)++;
+		c->useful_ns = c->last_ns;
 		start = end + 1;
 		c->in_scanned = start;
 	}
@@ -488,6 +497,40 @@ client_read(struct aif_ctl_server *s, struct client *c, int *handled,
 	return 0;
 }
 
+/*
+ * The slot to give a new client when none is free: the least recently
+ * useful connection's, closed here (told why when no reply of its own is
+ * on the way).  NULL when every client is fresh.
+ */
+static struct client *
+evict_one(struct aif_ctl_server *s)
+{
+	static const char msg[] =
+		"{\"ok\":false,\"error\":\"connection closed to serve a new client "
+		"(all slots taken; the least recently served goes first)\"}\n";
+	struct client *victim = NULL;
+	ssize_t rc;
+
+	for (int j = 0; j < AIF_CTL_MAX_CLIENTS; j++) {
+		struct client *c = &s->clients[j];
+
+		if (c->fd < 0 || c->fresh)
+			continue;
+		if (victim == NULL || c->useful_ns < victim->useful_ns ||
+		    (c->useful_ns == victim->useful_ns && c->last_ns < victim->last_ns))
+			victim = c;
+	}
+	if (victim == NULL)
+		return NULL;
+	if (out_pending(victim) == 0) {
+		rc = send(victim->fd, msg, sizeof(msg) - 1,
+			  MSG_DONTWAIT | MSG_NOSIGNAL);
+		(void)rc; /* best effort */
+	}
+	client_close(victim);
+	return victim;
+}
+
 static void
 accept_clients(struct aif_ctl_server *s, uint64_t now_ns)
 {
@@ -507,13 +550,16 @@ accept_clients(struct aif_ctl_server *s, uint64_t now_ns)
 				break;
 			}
 		}
+		if (c == NULL)
+			c = evict_one(s);
 		if (c == NULL) {
-			char msg[96];
+			/* more than the limit connected within one round */
+			char msg[112];
 			ssize_t rc;
 
 			snprintf(msg, sizeof(msg),
-				 "{\"ok\":false,\"error\":\"too many clients (limit %d)\"}\n",
-				 AIF_CTL_MAX_CLIENTS);
+				 "{\"ok\":false,\"error\":\"too many clients at once "
+				 "(limit %d)\"}\n", AIF_CTL_MAX_CLIENTS);
 			rc = send(fd, msg, strlen(msg),
 				  MSG_DONTWAIT | MSG_NOSIGNAL);
 			(void)rc; /* best effort */
@@ -522,6 +568,8 @@ accept_clients(struct aif_ctl_server *s, uint64_t now_ns)
 		}
 		c->fd = fd;
 		c->last_ns = now_ns;
+		c->useful_ns = now_ns;
+		c->fresh = true;
 	}
 }
 
@@ -664,8 +712,11 @@ aif_ctl_server_poll_at(struct aif_ctl_server *s, int timeout_ms, uint64_t now_ns
 		if (out_flush(c, now_ns) < 0 ||
 		    (c->closing && out_pending(c) == 0) ||
 		    (now_ns > c->last_ns &&
-		     now_ns - c->last_ns >= AIF_CTL_IDLE_TIMEOUT_NS))
+		     now_ns - c->last_ns >= AIF_CTL_IDLE_TIMEOUT_NS)) {
 			client_close(c);
+			continue;
+		}
+		c->fresh = false;
 	}
 
 	if (pfd[0].revents & POLLIN)

@@ -128,7 +128,8 @@ aif_ctl_show_buffer(const struct aif_switch *sw, char *err, size_t err_len)
 		return NULL;
 	const struct aif_mmu *m = &q->mmu;
 	json_t *pool = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-		"model", q->cfg.mmu.model == AIF_MMU_BROADCOM ? "broadcom" : "hpcc",
+		"model", q->cfg.mmu.model == AIF_MMU_BROADCOM ? "broadcom"
+			 : q->cfg.mmu.model == AIF_MMU_CONWEAVE ? "conweave" : "hpcc",
 		"size_bytes", (json_int_t)q->cfg.mmu.buffer_bytes,
 		"used_bytes", (json_int_t)m->used_bytes,
 		"shared_bytes", (json_int_t)m->shared_used_bytes,

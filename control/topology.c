@@ -17,6 +17,10 @@
 #define NAME_LEN 32
 #define MAX_LINKS (MAX_SW * AIF_MAX_PORTS / 2)
 #define MAX_HOSTS (MAX_SW * AIF_MAX_PORTS)
+/* the largest even k whose 5k^2/4 switches fit MAX_SW */
+#define FAT_TREE_K_MAX 20
+_Static_assert(5 * FAT_TREE_K_MAX * FAT_TREE_K_MAX / 4 <= MAX_SW &&
+	       5 * (FAT_TREE_K_MAX + 2) * (FAT_TREE_K_MAX + 2) / 4 > MAX_SW, "FAT_TREE_K_MAX");
 
 /* The fabric as a graph: switches, their ports, and who is behind each. */
 struct tport {
@@ -108,8 +112,10 @@ get_gbps(const json_t *o, const char *key, double dflt, double *out, const char 
 	if (v == NULL)
 		return 0;
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	if (!json_is_number(v) || !(json_number_value(v) > 0) || json_number_value(v) > 1600)
-		return fail(err, err_len, p, "must be a number > 0 and at most 1600");
+	/* 1 Mb/s: a port's speed is kept in Mb/s, and a link of less would
+	 * round to 0, which means "the port's speed" */
+	if (!json_is_number(v) || !(json_number_value(v) >= 0.001) || json_number_value(v) > 1600)
+		return fail(err, err_len, p, "must be a number 0.001..1600 (1 Mb/s to 1.6 Tb/s)");
 	*out = json_number_value(v);
 	return 0;
 }
@@ -513,9 +519,10 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
 	    get_common(ls, path, "uplink_gbps", &c, err, err_len))
 		return -1;
 	if (planes * (leaves + spines) > MAX_SW || planes * leaves > 256) {
-		char why[96];
-		snprintf(why, sizeof(why), "planes x (leaves + spines) must be at most %u, and "
-			 "planes x leaves at most 256", MAX_SW);
+		char why[160];
+		snprintf(why, sizeof(why), "%lld switches: planes x (leaves + spines) must be at "
+			 "most %u (switches in a fabric), and planes x leaves at most 256 (host "
+			 "addresses 10.<leaf>.x.x)", planes * (leaves + spines), MAX_SW);
 		return fail(err, err_len, "$.topology.leaf_spine.planes", why);
 	}
 	struct topo *t = calloc(1, sizeof(*t));
@@ -575,11 +582,17 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 
 	if (check_keys(ft, path, keys, "k, host_gbps, link_gbps, delay_ns, policy, host_devices, "
 		       "down_links", err, err_len) ||
-	    get_uint(ft, "k", 2, 14, 4, &k, path, err, err_len) ||
+	    get_uint(ft, "k", 2, AIF_MAX_PORTS, 4, &k, path, err, err_len) ||
 	    get_common(ft, path, "link_gbps", &c, err, err_len))
 		return -1;
 	if (k % 2 != 0)
 		return fail(err, err_len, "$.topology.fat_tree.k", "must be even");
+	if (5 * k * k / 4 > MAX_SW) {
+		char why[128];
+		snprintf(why, sizeof(why), "k=%lld makes %lld switches, more than a fabric may have "
+			 "(%d): k is at most %d", k, 5 * k * k / 4, MAX_SW, FAT_TREE_K_MAX);
+		return fail(err, err_len, "$.topology.fat_tree.k", why);
+	}
 	unsigned h = (unsigned)k / 2;
 	struct topo *t = calloc(1, sizeof(*t));
 	if (t == NULL)

@@ -9,12 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../dataplane/qos.h"
 #include "../dataplane/shard.h"
 #include "../dataplane/switch.h"
 #include "workload.h"
+
+#define JOBS_FILE_MAX_BYTES (16u << 20)
+#define CDF_FILE_MAX_BYTES (1u << 20) /* 256 points of at most 255 characters fit */
 
 static int
 bad(char *err, size_t err_len, const char *file, const char *path, const char *why)
@@ -37,6 +42,84 @@ num(json_t *o, const char *key, double lo, double hi, double *v)
 		return -1;
 	*v = d;
 	return 0;
+}
+
+/* As num(), a whole number. */
+static int
+whole(json_t *o, const char *key, double lo, double hi, double *v)
+{
+	double d = *v;
+
+	if (num(o, key, lo, hi, &d) != 0 || d != floor(d))
+		return -1;
+	*v = d;
+	return 0;
+}
+
+/*
+ * A whole regular file of at most max_bytes, NUL-terminated; NULL with why.
+ * Opened without blocking and checked before anything is read: a FIFO
+ * would wait for a writer, /dev/zero never end.
+ */
+static char *
+read_regular(const char *path, size_t max_bytes, size_t *len, char *why, size_t why_len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	char *buf = NULL;
+	size_t n = 0;
+
+	if (fd < 0) {
+		snprintf(why, why_len, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, why_len, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, why_len, "%s: not a regular file (%s)", path,
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a device" :
+			 S_ISDIR(st.st_mode) ? "a directory" : S_ISSOCK(st.st_mode) ? "a socket"
+			 : "not a file");
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max_bytes) {
+		snprintf(why, why_len, "%s: larger than %zu bytes", path, max_bytes);
+		goto out;
+	}
+	/* one byte more than allowed shows a file that grew meanwhile */
+	buf = malloc(max_bytes + 2);
+	if (buf == NULL) {
+		snprintf(why, why_len, "%s: out of memory", path);
+		goto out;
+	}
+	for (;;) {
+		ssize_t got = read(fd, buf + n, max_bytes + 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(why, why_len, "%s: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n > max_bytes) {
+			snprintf(why, why_len, "%s: larger than %zu bytes", path, max_bytes);
+			goto fail;
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	close(fd);
+	return buf;
+fail:
+	free(buf);
+	buf = NULL;
+out:
+	close(fd);
+	return NULL;
 }
 
 static int
@@ -93,9 +176,10 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 #define NUM(key, lo, hi, field, scale)                                                   \
 	do {                                                                             \
 		d = (double)h->field / (scale);                                          \
-		if (num(o, key, lo, hi, &d) != 0)                                        \
+		if (num(o, key, lo, hi, &d) != 0 || ((scale) == 1 && d != floor(d)))    \
 			return bad(err, err_len, file, "$.hosts." key,                   \
-				   "a number in " #lo ".." #hi);                          \
+				   (scale) == 1 ? "a whole number in " #lo ".." #hi       \
+						: "a number in " #lo ".." #hi);         \
 		h->field = (__typeof__(h->field))(d * (scale) + 0.5);                    \
 	} while (0)
 	NUM("mtu", 64, 8192, mtu, 1);
@@ -273,18 +357,18 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 		return bad(err, err_len, file, P(".hosts"), "\"all\" or at least two host names");
 	}
 	d = 0;
-	if (num(o, "bytes", 1, 1e12, &d) != 0)
-		return bad(err, err_len, file, P(".bytes"), "a number of bytes, 1..1e12");
+	if (whole(o, "bytes", 1, AIF_CDF_SIZE_MAX, &d) != 0)
+		return bad(err, err_len, file, P(".bytes"), "a whole number of bytes, 1..1e12");
 	j->p.bytes = (uint64_t)d;
 	if (j->p.kind != AIF_JOB_POISSON && j->p.kind != AIF_JOB_FLOW_FILE && j->p.bytes == 0)
 		return bad(err, err_len, file, P(".bytes"), "required");
 	d = 1;
-	if (num(o, "iterations", 1, 100000, &d) != 0)
-		return bad(err, err_len, file, P(".iterations"), "1..100000");
+	if (whole(o, "iterations", 1, 100000, &d) != 0)
+		return bad(err, err_len, file, P(".iterations"), "a whole number 1..100000");
 	j->p.iterations = (uint32_t)d;
 	d = 1;
-	if (num(o, "chunks", 1, 1024, &d) != 0)
-		return bad(err, err_len, file, P(".chunks"), "1..1024");
+	if (whole(o, "chunks", 1, 1024, &d) != 0)
+		return bad(err, err_len, file, P(".chunks"), "a whole number 1..1024");
 	j->p.chunks = (uint32_t)d;
 	d = 0;
 	if (num(o, "start_us", 0, 1e9, &d) != 0)
@@ -295,8 +379,8 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 		return bad(err, err_len, file, P(".compute_us"), "0..1e9");
 	j->p.compute_ns = (aif_time_ns)(d * 1e3 + 0.5);
 	d = (double)j->p.seed;
-	if (num(o, "seed", 0, 4294967295.0, &d) != 0)
-		return bad(err, err_len, file, P(".seed"), "0..4294967295");
+	if (whole(o, "seed", 0, 4294967295.0, &d) != 0)
+		return bad(err, err_len, file, P(".seed"), "a whole number 0..4294967295");
 	j->p.seed = (uint64_t)d;
 	json_t *st = json_object_get(o, "straggler");
 	if (st != NULL) {
@@ -328,7 +412,12 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 			snprintf(j->cdf_path, sizeof(j->cdf_path), "%.*s/%s", (int)(slash - file),
 				 file, cdf);
 		char why[512];
-		if (aif_cdf_load(j->cdf_path, &j->cdf, why, sizeof(why)) != 0)
+		size_t len;
+		char *text = read_regular(j->cdf_path, CDF_FILE_MAX_BYTES, &len, why, sizeof(why));
+		int rc = text != NULL ? aif_cdf_parse(text, len, j->cdf_path, &j->cdf, why,
+						      sizeof(why)) : -1;
+		free(text);
+		if (rc != 0)
 			return bad(err, err_len, file, P(".cdf"), why);
 	}
 	if (j->p.kind == AIF_JOB_FLOW_FILE)
@@ -392,11 +481,16 @@ int
 aif_workload_load(struct aif_workload *w, const char *path, char *err, size_t err_len)
 {
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	size_t len;
 	int rc = -1;
 
 	memset(w, 0, sizeof(*w));
 	aif_rhost_params_default(&w->host, 100000000000ull);
+	char *text = read_regular(path, JOBS_FILE_MAX_BYTES, &len, err, err_len);
+	if (text == NULL)
+		return -1;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
 	if (root == NULL) {
 		snprintf(err, err_len, "%s: line %d: %s", path, je.line, je.text);
 		return -1;

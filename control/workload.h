@@ -39,12 +39,16 @@
  *                               first receives); "all": every virtual host
  *       "bytes": 4194304,       collectives: size per rank (NCCL's); incast,
  *                               permutation: per flow
- *       "iterations": 1, "chunks": 1,
+ *       "iterations": 1, "chunks": 1,   bytes, iterations, chunks, seed:
+ *                               whole numbers
  *       "start_us": 0, "compute_us": 0,
  *       "straggler": {"host": "leaf1-0", "us": 50},
  *       "load": 0.25, "cdf": "workloads/AliStorage2019.txt", "stop_us": 1000,
  *                               poisson: offered load per host, the size CDF
- *                               (relative to the workload file), arrivals until
+ *                               (relative to the workload file; a regular
+ *                               file of at most 1 MiB, "size percent" lines,
+ *                               sizes whole bytes, finite, averaging at
+ *                               least 1 byte), arrivals until
  *       "seed": 1
  *     },
  *     {

@@ -25,6 +25,7 @@
 	_(nd_rx)                \
 	_(nd_tx)                \
 	_(learn_ratelimited)    \
+	_(learn_ring_full)      \
 	_(icmp_echo_replies)    \
 	_(icmp_time_exceeded)   \
 	_(icmp_ratelimited)

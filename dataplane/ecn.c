@@ -71,8 +71,11 @@ aif_ecn_config_init(struct aif_ecn_config *c, const struct aif_ecn_params *p)
 		n.kmax_bytes = UINT32_MAX;
 		n.slope = 0;
 	} else {
-		n.kmin_bytes = p->kmin_bytes;
-		n.kmax_bytes = p->kmax_bytes;
+		/* q - qmin > K  <=>  q > K + qmin; the slope is unchanged */
+		uint64_t kmin = (uint64_t)p->kmin_bytes + p->qmin_bytes;
+		uint64_t kmax = (uint64_t)p->kmax_bytes + p->qmin_bytes;
+		n.kmin_bytes = kmin > UINT32_MAX ? UINT32_MAX : (uint32_t)kmin;
+		n.kmax_bytes = kmax > UINT32_MAX ? UINT32_MAX : (uint32_t)kmax;
 		range = p->kmax_bytes - p->kmin_bytes;
 		n.slope = range == 0 ? 0 :
 			((n.pmax_q32 << AIF_ECN_SLOPE_SHIFT) + range - 1) / range;

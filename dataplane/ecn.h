@@ -25,6 +25,12 @@
  *               departing packet (it subtracts the packet first); the P4
  *               tutorial exercises/ecn decides on the depth at enqueue.
  *   lossless    per queue, given to each decision.
+ *   qmin_bytes  the queue's guaranteed minimum: the decision reads
+ *               q' = max(0, q - qmin) where it reads q below.  ConWeave's
+ *               ns-3 (switch-mmu.cc ShouldSendCN) marks on a queue's shared
+ *               bytes, those beyond m_q_min_cell = 1 + MTU = 1,049 B; 0
+ *               (the default) reads the whole queue.  Folded into the
+ *               thresholds: Kmin + qmin and Kmax + qmin (saturating).
  *
  * The decision (HPCC switch-mmu.cc ShouldSendCN, boundaries exactly so):
  *   q <= Kmin            not congested; no random number drawn
@@ -126,6 +132,7 @@ struct aif_ecn_params {
 	double pmax;         /* probability at Kmax, 0..1 (SONiC percent / 100) */
 	enum aif_ecn_mode mode;
 	enum aif_ecn_mark_point mark_point;
+	uint32_t qmin_bytes; /* taken off q before the comparisons (ns-3: 1,049) */
 };
 
 /* Precomputed, read-only for workers. */

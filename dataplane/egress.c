@@ -96,6 +96,7 @@ through_to_queues(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *
 			v = aif_mmu_admit(&q->mmu, ch->in_port, ch->pg, ch->out_port,
 					  ch->queue, ch->bytes, ch->lossless, ch);
 			q->check_xoff |= 1ull << ch->in_port;
+			q->ns3_admits[ch->in_port] += v == AIF_MMU_ADMIT;
 		}
 		if (v == AIF_MMU_ADMIT &&
 		    aif_sched_enqueue(&qp->sched, qp->through_q[i], mb, wire_bytes(mb)) == 0)
@@ -153,6 +154,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	enum aif_mmu_verdict v = aif_mmu_admit(&q->mmu, m->in_port, pg, out, queue,
 					       bytes, lossless, ch);
 	q->check_xoff |= 1ull << m->in_port;
+	q->ns3_admits[m->in_port] += v == AIF_MMU_ADMIT;
 	if (unlikely(v != AIF_MMU_ADMIT)) {
 		/* the trimmed header is charged to the trim queue's own PG: the
 		 * PG that just overflowed would refuse it for the same reason */
@@ -232,13 +234,16 @@ static bool
 pfc_frame_send(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_t p,
 	       uint8_t ce, const uint16_t quanta[AIF_PFC_PRIOS], aif_time_ns now_ns)
 {
+	/* ns-3 mode keeps no "told" state to undo: the next packet asks again */
+	bool undo = q->cfg.pfc_tx[p].mode != AIF_PFC_TX_NS3;
 	const struct aif_tables *t = sw->tables;
 	struct rte_mbuf *mb = rte_pktmbuf_alloc(sw->pool);
 	uint8_t *buf = mb ? (uint8_t *)rte_pktmbuf_append(mb, AIF_PFC_FRAME_LEN) : NULL;
 
 	if (buf == NULL) {
 		rte_pktmbuf_free(mb);
-		aif_pfc_tx_unsent(&q->port[p].pfc_tx, ce, quanta);
+		if (undo)
+			aif_pfc_tx_unsent(&q->port[p].pfc_tx, ce, quanta);
 		return false;
 	}
 	aif_pfc_frame_build(buf, AIF_PFC_FRAME_LEN, &t->ports[p].mac, ce, quanta);
@@ -249,7 +254,8 @@ pfc_frame_send(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, u
 		/* not sent: the state says so, and the frame goes again */
 		c->drops[AIF_DROP_TX_FULL]++;
 		rte_pktmbuf_free(mb);
-		aif_pfc_tx_unsent(&q->port[p].pfc_tx, ce, quanta);
+		if (undo)
+			aif_pfc_tx_unsent(&q->port[p].pfc_tx, ce, quanta);
 		return false;
 	}
 	c->tx_packets++;
@@ -274,6 +280,49 @@ send_pfc(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_
 		q->xoff_ports |= 1ull << p;
 	else
 		q->xoff_ports &= ~(1ull << p);
+}
+
+/*
+ * PFC in ns-3 mode for port p (pfc.h, AIF_PFC_TX_NS3): a PAUSE for every
+ * packet admitted from p since the last check while a lossless PG of p is
+ * over its threshold, then an XON for the PGs that may resume and whose
+ * last PAUSE has not run out.  ns-3 checks after each admission and each
+ * dequeue; here once per step for what happened in it, with the frames
+ * one per admitted packet as there.
+ */
+static void
+send_pfc_ns3(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_t p,
+	     aif_time_ns now_ns)
+{
+	struct aif_qos_port *qp = &q->port[p];
+	const struct aif_pfc_tx_config *tc = &q->cfg.pfc_tx[p];
+	unsigned n = q->ns3_admits[p];
+	uint8_t pause = 0, resume = 0, ce, fresh;
+	uint16_t quanta[AIF_PFC_PRIOS];
+
+	q->ns3_admits[p] = 0;
+	for (uint8_t g = 0; g < AIF_MMU_N_PG; g++) {
+		if (!((tc->pfc_enable >> g) & 1))
+			continue;
+		if (aif_mmu_should_pause(&q->mmu, p, g))
+			pause |= (uint8_t)(1u << g);
+		else if (aif_mmu_should_resume(&q->mmu, p, g))
+			resume |= (uint8_t)(1u << g);
+	}
+	for (unsigned i = 0; i < n && pause; i++) {
+		if (!aif_pfc_tx_ns3_pause(&qp->pfc_tx, tc, pause, now_ns, &ce, quanta, &fresh))
+			break;
+		for (uint8_t g = 0; fresh; g++, fresh >>= 1)
+			q->mmu.pg_ctr[p][g].xoff_events += fresh & 1;
+		pfc_frame_send(sw, sh, q, p, ce, quanta, now_ns);
+	}
+	if (resume && aif_pfc_tx_ns3_resume(&qp->pfc_tx, resume, now_ns, &ce, quanta)) {
+		for (uint8_t g = 0, b = ce; b; g++, b >>= 1)
+			q->mmu.pg_ctr[p][g].xon_events += b & 1;
+		pfc_frame_send(sw, sh, q, p, ce, quanta, now_ns);
+	}
+	qp->xoff_mask = qp->pfc_tx.ns3_paused;
+	q->stale_next |= 1ull << p;
 }
 
 static void
@@ -325,6 +374,7 @@ serve_through(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
 		uint8_t k = qp->through_q[i];
 		if (qp->through_charged[i])
 			aif_mmu_release(&q->mmu, ch);
+		q->check_xon |= 1ull << ch->in_port;
 		aif_sched_count_through(&qp->sched, k, wire_bytes(mb));
 		if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> k) & 1) &&
 		    !ecn_dequeue(sh, q, mb, p, k, ch)) {
@@ -347,6 +397,7 @@ leave_queue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb, uint16
 	const struct aif_mmu_charge *ch = aif_qos_charge(mb);
 
 	aif_mmu_release(&q->mmu, ch);
+	q->check_xon |= 1ull << ch->in_port;
 	if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> qid) & 1) &&
 	    !ecn_dequeue(sh, q, mb, p, qid, ch)) {
 		sh->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
@@ -462,14 +513,19 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 	 * admission marks its ingress port (check_xoff); a release raises
 	 * every threshold, which can only end an XOFF, and the ports in XOFF
 	 * are looked at every time (pfc_tx.xoff): a release marks nothing. */
-	uint64_t pfc = q->check_xoff | q->xoff_ports;
+	uint64_t std = q->check_xoff | q->xoff_ports;
+	uint64_t pfc = std | q->check_xon;
 	q->check_xoff = 0;
+	q->check_xon = 0;
 	while (pfc) {
 		uint16_t p = (uint16_t)__builtin_ctzll(pfc);
 		pfc &= pfc - 1;
 		if (p >= q->n_ports)
 			break;
-		send_pfc(sw, sh, q, p, now_ns);
+		if (unlikely(q->cfg.pfc_tx[p].mode == AIF_PFC_TX_NS3))
+			send_pfc_ns3(sw, sh, q, p, now_ns);
+		else if ((std >> p) & 1)
+			send_pfc(sw, sh, q, p, now_ns);
 	}
 }
 

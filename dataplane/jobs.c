@@ -42,40 +42,88 @@ aif_job_kind_name(enum aif_job_kind k)
 
 /* ---- CDFs ---- */
 
-int
-aif_cdf_load(const char *path, struct aif_cdf *cdf, char *err, size_t err_len)
+/* One point: "size percent", each a finite number; the size a whole
+ * number of bytes 0..AIF_CDF_SIZE_MAX, the percent 0..100.  1: a point,
+ * 0: no point (blank or comment), -1: why says what is wrong. */
+static int
+cdf_point(const char *line, double *s, double *p, const char **why)
 {
-	FILE *f = fopen(path, "r");
-	char line[256];
+	char extra;
+	int n = sscanf(line, "%lf %lf %c", s, p, &extra);
+
+	if (n < 2)
+		return 0;
+	if (n > 2 && extra != '#')
+		*why = "more than a size and a percent";
+	else if (!isfinite(*s) || !isfinite(*p))
+		*why = "not a number (nan or inf)";
+	else if (*s < 0 || *s > AIF_CDF_SIZE_MAX || *s != floor(*s))
+		*why = "the size must be a whole number of bytes 0..1e12";
+	else if (*p < 0 || *p > 100)
+		*why = "the percent must be 0..100";
+	else
+		return 1;
+	return -1;
+}
+
+int
+aif_cdf_parse(const char *text, size_t len, const char *name, struct aif_cdf *cdf,
+	      char *err, size_t err_len)
+{
+	const char *why = NULL;
 	unsigned ln = 0;
+	size_t at = 0;
 
 	memset(cdf, 0, sizeof(*cdf));
-	if (f == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	if (memchr(text, '\0', len) != NULL) {
+		snprintf(err, err_len, "%s: not a text file (it has NUL bytes)", name);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f) != NULL) {
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl != NULL ? (size_t)(nl - (text + at)) : len - at;
+		char line[256];
 		double s, p;
+		int rc;
+
 		ln++;
-		if (sscanf(line, "%lf %lf", &s, &p) != 2)
+		if (n >= sizeof(line)) {
+			why = "line longer than 255 characters";
+			goto bad;
+		}
+		memcpy(line, text + at, n);
+		line[n] = '\0';
+		at += n + 1;
+		rc = cdf_point(line, &s, &p, &why);
+		if (rc < 0)
+			goto bad;
+		if (rc == 0)
 			continue; /* blank or comment */
-		if (cdf->n == RTE_DIM(cdf->size) || s < 0 || p < 0 || p > 100 ||
+		if (cdf->n == RTE_DIM(cdf->size) ||
 		    (cdf->n && (s < cdf->size[cdf->n - 1] || p < cdf->pct[cdf->n - 1]))) {
 			snprintf(err, err_len, "%s:%u: sizes and percents must not decrease, "
-				 "percents 0..100, at most %zu points", path, ln,
+				 "percents 0..100, at most %zu points", name, ln,
 				 RTE_DIM(cdf->size));
-			fclose(f);
 			return -1;
 		}
 		cdf->size[cdf->n] = s;
 		cdf->pct[cdf->n++] = p;
 	}
-	fclose(f);
 	if (cdf->n < 2 || cdf->pct[cdf->n - 1] != 100) {
-		snprintf(err, err_len, "%s: needs at least two points, the last at 100%%", path);
+		snprintf(err, err_len, "%s: needs at least two points, the last at 100%%", name);
+		return -1;
+	}
+	/* flows come at load x rate / mean size: a mean of nothing is an
+	 * endless stream of flows at one instant */
+	if (!(aif_cdf_mean(cdf) >= 1)) {
+		snprintf(err, err_len, "%s: the sizes average under 1 byte (all 0?): no flow "
+			 "could be sent", name);
 		return -1;
 	}
 	return 0;
+bad:
+	snprintf(err, err_len, "%s:%u: %s", name, ln, why);
+	return -1;
 }
 
 double

@@ -108,8 +108,12 @@ struct aif_cdf {
 	double size[256];
 	double pct[256];
 };
-/* Read one; 0, or -1 with err (file:line and why). */
-int aif_cdf_load(const char *path, struct aif_cdf *cdf, char *err, size_t err_len);
+#define AIF_CDF_SIZE_MAX 1e12  /* bytes, as a job's "bytes" */
+/* Parse one from len bytes of text (a file's, named name in errors):
+ * finite numbers, whole sizes, a mean of at least 1 byte; 0, or -1 with
+ * err (name:line and why). */
+int aif_cdf_parse(const char *text, size_t len, const char *name, struct aif_cdf *cdf,
+		  char *err, size_t err_len);
 /* Mean size; a size for u in [0, 1) (linear between points, as traffic_gen). */
 double aif_cdf_mean(const struct aif_cdf *cdf);
 double aif_cdf_sample(const struct aif_cdf *cdf, double u);

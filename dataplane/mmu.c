@@ -3,9 +3,12 @@
  * Shared-buffer MMU: admission, release, thresholds, PFC XOFF/XON.  The
  * model, the buckets, the arithmetic and the knobs are described in mmu.h.
  *
- * The two models share the accounting and differ in three places, each a
+ * HPCC and Broadcom share the accounting and differ in three places, each a
  * switch on cfg->model: the pool's total reserve (config init), the XOFF
- * comparison (>= for HPCC, > for Broadcom) and the XON rule.
+ * comparison (>= for HPCC, > for Broadcom) and the XON rule.  CONWEAVE
+ * (ns-3's switch-mmu.cc as ConWeave runs it) has its own admission
+ * (admit_conweave), threshold and XOFF/XON rules on whole-PG and
+ * whole-switch byte counts (mmu.h); release is common.
  *
  * Where this departs from HPCC's switch-mmu.cc, on purpose:
  *   - a packet that straddles the end of the reserve keeps its reserved part
@@ -94,7 +97,9 @@ threshold(const struct aif_mmu *m)
 
 	if (c->th_mode == AIF_MMU_TH_STATIC)
 		return c->static_th_bytes;
-	return scale_pow2(sub_sat64(c->shared_limit_bytes, m->shared_used_bytes),
+	return scale_pow2(sub_sat64(c->shared_limit_bytes,
+				    c->model == AIF_MMU_CONWEAVE ? m->used_bytes
+								 : m->shared_used_bytes),
 			  c->dynamic_th);
 }
 
@@ -144,12 +149,34 @@ aif_mmu_headroom_bytes(enum aif_mmu_model model, uint64_t speed_bps,
 
 	if (speed_bps == 0)
 		return 0;
-	if (model == AIF_MMU_BROADCOM)
+	if (model == AIF_MMU_BROADCOM || model == AIF_MMU_CONWEAVE)
 		h = 2 * bdp + 2 * (unsigned __int128)mtu_bytes;
 	else
 		h = 3 * bdp;
 	uint32_t min = aif_mmu_headroom_min_bytes(speed_bps, delay_ns, mtu_bytes);
 	return sat32(h) > min ? sat32(h) : min;
+}
+
+#define RTE_MAX_U64(a, b) ((a) > (b) ? (a) : (b))
+
+/*
+ * CONWEAVE: the headroom port i sets aside in the pool: headroom_bytes when
+ * given, else 2 * BDP + 2 * mtu_bytes (0 without a speed); with the quirk,
+ * port 0's derived one is ns-3's attribute default, 12,500 + 2 * mtu_bytes.
+ */
+static uint64_t
+conweave_set_aside(const struct aif_mmu_params *p, unsigned i)
+{
+	const struct aif_mmu_port_params *pp = &p->port[i];
+
+	if (pp->headroom_bytes != 0)
+		return pp->headroom_bytes;
+	if (pp->speed_bps == 0)
+		return 0;
+	if (i == 0 && p->headroom_slot0_quirk)
+		return 12500 + 2 * (uint64_t)p->mtu_bytes;
+	return 2 * ((unsigned __int128)pp->speed_bps * pp->cable_delay_ns / 8 / 1000000000u) +
+	       2 * (uint64_t)p->mtu_bytes;
 }
 
 /* ---- set-up ---- */
@@ -163,7 +190,17 @@ aif_mmu_params_default(struct aif_mmu_params *p, enum aif_mmu_model model,
 	p->n_ports = n_ports;
 	p->mtu_bytes = 1500;
 	p->th_mode = AIF_MMU_TH_DYNAMIC;
-	if (model == AIF_MMU_BROADCOM) {
+	if (model == AIF_MMU_CONWEAVE) {
+		p->buffer_bytes = 9ull * 1024 * 1024;
+		p->mtu_bytes = AIF_MMU_CONWEAVE_MTU_BYTES;
+		p->reserve_bytes = p->mtu_bytes;
+		p->port_reserve_bytes = p->mtu_bytes;
+		p->dynamic_th = -4;
+		p->resume_offset_bytes = 16;
+		p->egress_mode = AIF_MMU_EGRESS_DYNAMIC;
+		p->egress_dynamic_th = 0;
+		p->headroom_slot0_quirk = true;
+	} else if (model == AIF_MMU_BROADCOM) {
 		p->buffer_bytes = 9ull * 1024 * 1024;
 		p->reserve_bytes = p->mtu_bytes;
 		p->port_reserve_bytes = p->mtu_bytes;
@@ -195,7 +232,7 @@ aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
 		return -AIF_MMU_ERR_N_PORTS;
 	if (p->buffer_bytes == 0)
 		return -AIF_MMU_ERR_BUFFER;
-	if (p->model == AIF_MMU_BROADCOM && p->mtu_bytes == 0)
+	if (p->model != AIF_MMU_HPCC && p->mtu_bytes == 0)
 		return -AIF_MMU_ERR_MTU;
 	if ((unsigned)p->th_mode >= AIF_MMU_TH_MODE_MAX)
 		return -AIF_MMU_ERR_TH_MODE;
@@ -211,11 +248,29 @@ aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
 	if (p->egress_mode == AIF_MMU_EGRESS_STATIC && p->egress_static_th_bytes == 0)
 		return -AIF_MMU_ERR_EGRESS_STATIC_TH;
 
+	uint64_t slack = 0; /* CONWEAVE: headroom beyond the set-aside */
 	for (unsigned i = 0; i < p->n_ports; i++) {
 		const struct aif_mmu_port_params *pp = &p->port[i];
 		uint32_t h = pp->headroom_bytes;
 		uint32_t mtu = pp->mtu_bytes ? pp->mtu_bytes : p->mtu_bytes;
 
+		if (p->model == AIF_MMU_CONWEAVE) {
+			uint64_t aside = conweave_set_aside(p, i);
+			uint32_t min = pp->speed_bps == 0 ? 0
+				: aif_mmu_headroom_min_bytes(pp->speed_bps, pp->cable_delay_ns, mtu);
+			if (h == 0 && aside == 0 && pp->pfc_enable != 0)
+				return -AIF_MMU_ERR_HEADROOM;
+			if (h != 0 && h < min && pp->pfc_enable != 0)
+				return -AIF_MMU_ERR_HEADROOM_LOW;
+			if (h == 0) /* ns-3's formula, never below the worst case */
+				h = aside > min ? (uint32_t)aside : min;
+			if (pp->pfc_enable != 0 && h > aside)
+				slack += h - aside;
+			c->headroom_bytes[i] = h;
+			c->pfc_enable[i] = pp->pfc_enable;
+			total_hdrm += aside;
+			continue;
+		}
 		if (h == 0)
 			h = aif_mmu_headroom_bytes(p->model, pp->speed_bps,
 						   pp->cable_delay_ns, mtu);
@@ -234,6 +289,10 @@ aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
 	if (p->model == AIF_MMU_BROADCOM)
 		total_rsrv = (uint64_t)p->n_ports *
 			     ((uint64_t)AIF_MMU_N_PG * p->reserve_bytes + p->port_reserve_bytes);
+	else if (p->model == AIF_MMU_CONWEAVE) /* max(qCnt * pg_min, port_min) */
+		total_rsrv = (uint64_t)p->n_ports *
+			     RTE_MAX_U64((uint64_t)AIF_MMU_N_PG * p->reserve_bytes,
+					 p->port_reserve_bytes);
 	else
 		total_rsrv = (uint64_t)p->n_ports * p->reserve_bytes;
 	if (total_rsrv >= p->buffer_bytes)
@@ -242,6 +301,8 @@ aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
 		return -AIF_MMU_ERR_POOL;
 	if (p->resume_offset_bytes >= p->buffer_bytes - total_rsrv - total_hdrm)
 		return -AIF_MMU_ERR_RESUME_OFFSET;
+	if (slack > total_rsrv)
+		return -AIF_MMU_ERR_HEADROOM_SLACK;
 
 	c->model = (uint8_t)p->model;
 	c->th_mode = (uint8_t)p->th_mode;
@@ -259,6 +320,10 @@ aif_mmu_config_init(struct aif_mmu_config *c, const struct aif_mmu_params *p)
 	c->total_reserve_bytes = total_rsrv;
 	c->shared_limit_bytes = p->buffer_bytes - total_hdrm - total_rsrv;
 	c->egress_pool_bytes = p->buffer_bytes - total_rsrv;
+	if (p->model == AIF_MMU_CONWEAVE) {
+		c->guarantee_bytes = p->reserve_bytes + p->port_reserve_bytes;
+		c->queue_min_bytes = p->mtu_bytes + 1;
+	}
 	return 0;
 }
 
@@ -291,6 +356,90 @@ wm_max64(uint64_t *wm, uint64_t v)
 		*wm = v;
 }
 
+/* Bytes of the PG, every bucket. */
+static inline uint32_t
+pg_total(const struct aif_mmu_pg *g)
+{
+	return g->reserve_bytes + g->port_reserve_bytes + g->shared_bytes + g->headroom_bytes;
+}
+
+/* CONWEAVE: x compared with alpha * y, exactly: sign(x - y * 2^dt). */
+static inline int
+cmp_alpha(int64_t x, int64_t y, int8_t dt)
+{
+	__int128 l = dt >= 0 ? (__int128)x : (__int128)x * ((__int128)1 << -dt);
+	__int128 r = dt >= 0 ? (__int128)y * ((__int128)1 << dt) : (__int128)y;
+
+	return l < r ? -1 : l > r;
+}
+
+/* CONWEAVE: a queue's bytes beyond its guaranteed minimum. */
+static inline uint64_t
+q_excess(const struct aif_mmu_config *c, uint64_t q)
+{
+	return q > c->queue_min_bytes ? q - c->queue_min_bytes : 0;
+}
+
+/* CONWEAVE: the PG's bytes past the guarantee vs the dynamic (or static)
+ * threshold less off bytes: sign(PG - guarantee - thr). */
+static inline int
+conweave_cmp(const struct aif_mmu *m, const struct aif_mmu_pg *g, uint32_t extra,
+	     uint32_t off)
+{
+	const struct aif_mmu_config *c = m->cfg;
+	int64_t over = (int64_t)pg_total(g) + extra - c->guarantee_bytes;
+
+	if (c->th_mode == AIF_MMU_TH_STATIC)
+		return cmp_alpha(over, (int64_t)c->static_th_bytes - off, 0);
+	return cmp_alpha(over, (int64_t)c->shared_limit_bytes - (int64_t)m->used_bytes - off,
+			 c->dynamic_th);
+}
+
+/* Add an admitted packet's buckets, watermarks and the charge record. */
+static inline void
+charge(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port, uint8_t queue,
+       uint32_t bytes, bool lossless, uint32_t to_rsv, uint32_t to_prsv, uint32_t to_shared,
+       uint32_t to_hdrm, struct aif_mmu_charge *ch)
+{
+	struct aif_mmu_port *ip = &m->port[in_port];
+	struct aif_mmu_pg *g = &ip->pg[pg];
+
+	if (m->cfg->model == AIF_MMU_CONWEAVE) {
+		uint64_t q = m->port[out_port].queue_bytes[queue];
+		m->egress_shared_bytes += q_excess(m->cfg, q + bytes) - q_excess(m->cfg, q);
+	}
+	g->reserve_bytes += to_rsv;
+	g->port_reserve_bytes += to_prsv;
+	ip->port_reserve_bytes += to_prsv;
+	ip->ingress_bytes += bytes;
+	g->shared_bytes += to_shared;
+	g->headroom_bytes += to_hdrm;
+	m->shared_used_bytes += to_shared;
+	m->headroom_used_bytes += to_hdrm;
+	m->used_bytes += bytes;
+	m->port[out_port].queue_bytes[queue] += bytes;
+	m->port_bytes[out_port] += bytes;
+
+	wm_max32(&m->wm.pg_shared_bytes[in_port][pg], g->shared_bytes);
+	wm_max32(&m->wm.pg_headroom_bytes[in_port][pg], g->headroom_bytes);
+	wm_max32(&m->wm.queue_bytes[out_port][queue], m->port[out_port].queue_bytes[queue]);
+	wm_max64(&m->wm.pool_used_bytes, m->used_bytes);
+	wm_max64(&m->wm.pool_shared_bytes, m->shared_used_bytes);
+	wm_max64(&m->wm.pool_headroom_bytes, m->headroom_used_bytes);
+
+	ch->bytes = bytes;
+	ch->in_port = in_port;
+	ch->out_port = out_port;
+	ch->pg = pg;
+	ch->queue = queue;
+	ch->lossless = lossless;
+	ch->pad = 0;
+}
+
+static enum aif_mmu_verdict
+admit_conweave(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port,
+	       uint8_t queue, uint32_t bytes, bool lossless, struct aif_mmu_charge *ch);
+
 enum aif_mmu_verdict
 aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port,
 	      uint8_t queue, uint32_t bytes, bool lossless, struct aif_mmu_charge *ch)
@@ -303,6 +452,8 @@ aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port
 
 	assert(in_port < c->n_ports && out_port < c->n_ports);
 	assert(pg < AIF_MMU_N_PG && queue < AIF_MMU_N_QUEUE);
+	if (c->model == AIF_MMU_CONWEAVE)
+		return admit_conweave(m, in_port, pg, out_port, queue, bytes, lossless, ch);
 
 	/* 1, 2: the guarantees. */
 	to_rsv = min32(left, sub_sat32(c->reserve_bytes, g->reserve_bytes));
@@ -338,30 +489,64 @@ aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port
 		return v;
 	}
 
-	g->reserve_bytes += to_rsv;
-	g->port_reserve_bytes += to_prsv;
-	ip->port_reserve_bytes += to_prsv;
-	g->shared_bytes += to_shared;
-	g->headroom_bytes += to_hdrm;
-	m->shared_used_bytes += to_shared;
-	m->headroom_used_bytes += to_hdrm;
-	m->used_bytes += bytes;
-	m->port[out_port].queue_bytes[queue] += bytes;
+	charge(m, in_port, pg, out_port, queue, bytes, lossless, to_rsv, to_prsv, to_shared,
+	       to_hdrm, ch);
+	return AIF_MMU_ADMIT;
+}
 
-	wm_max32(&m->wm.pg_shared_bytes[in_port][pg], g->shared_bytes);
-	wm_max32(&m->wm.pg_headroom_bytes[in_port][pg], g->headroom_bytes);
-	wm_max32(&m->wm.queue_bytes[out_port][queue], m->port[out_port].queue_bytes[queue]);
-	wm_max64(&m->wm.pool_used_bytes, m->used_bytes);
-	wm_max64(&m->wm.pool_shared_bytes, m->shared_used_bytes);
-	wm_max64(&m->wm.pool_headroom_bytes, m->headroom_used_bytes);
+static enum aif_mmu_verdict
+admit_conweave(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port,
+	       uint8_t queue, uint32_t bytes, bool lossless, struct aif_mmu_charge *ch)
+{
+	const struct aif_mmu_config *c = m->cfg;
+	struct aif_mmu_port *ip = &m->port[in_port];
+	struct aif_mmu_pg *g = &ip->pg[pg];
+	uint64_t q = m->port[out_port].queue_bytes[queue];
+	uint32_t total = pg_total(g);
+	enum aif_mmu_verdict v = AIF_MMU_ADMIT;
 
-	ch->bytes = bytes;
-	ch->in_port = in_port;
-	ch->out_port = out_port;
-	ch->pg = pg;
-	ch->queue = queue;
-	ch->lossless = lossless;
-	ch->pad = 0;
+	/* egress first (ns-3 CheckEgressAdmission), every data queue */
+	if (c->egress_mode == AIF_MMU_EGRESS_DYNAMIC) {
+		if (m->egress_shared_bytes + bytes > c->egress_pool_bytes ||
+		    cmp_alpha((int64_t)(q_excess(c, q) + bytes),
+			      (int64_t)c->egress_pool_bytes - (int64_t)m->egress_shared_bytes,
+			      c->egress_dynamic_th) > 0)
+			v = AIF_MMU_DROP_EGRESS_LIMIT;
+	} else if (c->egress_mode == AIF_MMU_EGRESS_STATIC &&
+		   q_excess(c, q) + bytes > c->egress_static_th_bytes) {
+		v = AIF_MMU_DROP_EGRESS_LIMIT;
+	}
+	if (v == AIF_MMU_ADMIT && m->used_bytes + bytes > c->buffer_bytes)
+		v = AIF_MMU_DROP_POOL_FULL;
+	/* past both guarantees (ns-3 CheckIngressAdmission) */
+	if (v == AIF_MMU_ADMIT && (uint64_t)total + bytes > c->reserve_bytes &&
+	    (uint64_t)ip->ingress_bytes + bytes > c->port_reserve_bytes) {
+		if (lossless) {
+			if (m->used_bytes > c->shared_limit_bytes &&
+			    (uint64_t)g->headroom_bytes + bytes > c->headroom_bytes[in_port])
+				v = AIF_MMU_DROP_HEADROOM_OVERFLOW;
+		} else if (conweave_cmp(m, g, bytes, 0) > 0) {
+			v = AIF_MMU_DROP_SHARED_LIMIT;
+		}
+	}
+	m->pg_ctr[in_port][pg].packets[v]++;
+	m->pg_ctr[in_port][pg].bytes[v] += bytes;
+	if (v != AIF_MMU_ADMIT) {
+		m->queue_ctr[out_port][queue].drop_packets++;
+		m->queue_ctr[out_port][queue].drop_bytes += bytes;
+		return v;
+	}
+	/* the whole packet to headroom once the pool is over sp_limit (ns-3
+	 * UpdateIngressAdmission), else reserve, port reserve, shared */
+	if (m->used_bytes + bytes > c->shared_limit_bytes) {
+		charge(m, in_port, pg, out_port, queue, bytes, lossless, 0, 0, 0, bytes, ch);
+	} else {
+		uint32_t to_rsv = min32(bytes, sub_sat32(c->reserve_bytes, g->reserve_bytes));
+		uint32_t to_prsv = min32(bytes - to_rsv, sub_sat32(c->port_reserve_bytes,
+								   ip->port_reserve_bytes));
+		charge(m, in_port, pg, out_port, queue, bytes, lossless, to_rsv, to_prsv,
+		       bytes - to_rsv - to_prsv, 0, ch);
+	}
 	return AIF_MMU_ADMIT;
 }
 
@@ -374,6 +559,11 @@ aif_mmu_admit_passing(struct aif_mmu *m, uint16_t in_port, uint8_t pg,
 
 	if ((uint64_t)g->reserve_bytes + bytes > c->reserve_bytes ||
 	    m->used_bytes + bytes > c->buffer_bytes)
+		return false;
+	/* CONWEAVE charges whole packets to headroom: the PG as a whole */
+	if (c->model == AIF_MMU_CONWEAVE &&
+	    ((uint64_t)pg_total(g) + bytes > c->reserve_bytes ||
+	     m->used_bytes + bytes > c->shared_limit_bytes))
 		return false;
 	m->pg_ctr[in_port][pg].packets[AIF_MMU_ADMIT]++;
 	m->pg_ctr[in_port][pg].bytes[AIF_MMU_ADMIT] += bytes;
@@ -413,8 +603,14 @@ aif_mmu_release(struct aif_mmu *m, const struct aif_mmu_charge *ch)
 	left -= n;
 	assert(left == 0); /* released more than the PG held */
 
-	assert(m->port[ch->out_port].queue_bytes[ch->queue] >= ch->bytes);
-	m->port[ch->out_port].queue_bytes[ch->queue] -= ch->bytes;
+	ip->ingress_bytes -= ch->bytes;
+
+	uint32_t *qb = &m->port[ch->out_port].queue_bytes[ch->queue];
+	assert(*qb >= ch->bytes);
+	if (m->cfg->model == AIF_MMU_CONWEAVE)
+		m->egress_shared_bytes -= q_excess(m->cfg, *qb) - q_excess(m->cfg, *qb - ch->bytes);
+	*qb -= ch->bytes;
+	m->port_bytes[ch->out_port] -= ch->bytes;
 	m->used_bytes -= ch->bytes;
 }
 
@@ -429,6 +625,9 @@ aif_mmu_threshold_bytes(const struct aif_mmu *m)
 static inline bool
 pause_due(const struct aif_mmu *m, const struct aif_mmu_pg *g, uint64_t thr)
 {
+	if (m->cfg->model == AIF_MMU_CONWEAVE) /* ns-3 GetPauseClasses */
+		return pg_total(g) > m->cfg->guarantee_bytes &&
+		       (g->headroom_bytes != 0 || conweave_cmp(m, g, 0, 0) > 0);
 	if (g->headroom_bytes != 0)
 		return true;
 	if (g->shared_bytes == 0)
@@ -446,6 +645,8 @@ resume_due(const struct aif_mmu *m, const struct aif_mmu_pg *g, uint64_t thr)
 
 	if (g->headroom_bytes != 0)
 		return false;
+	if (c->model == AIF_MMU_CONWEAVE) /* ns-3 GetResumeClasses */
+		return conweave_cmp(m, g, 0, c->resume_offset_bytes) < 0;
 	if (g->shared_bytes == 0)
 		return true;
 	if (c->model != AIF_MMU_BROADCOM)

@@ -81,6 +81,46 @@
  *   dynamic: limit = alpha_e * (buffer - total_reserve - used), alpha_e =
  *   2^egress_dynamic_th (BCM default 1); drop when queue + packet > limit.
  *
+ * CONWEAVE: ConWeave's ns-3 switch-mmu.cc (the reference's "dynamic PFC
+ * threshold" switch) with its constants.  aif_mmu_params_default gives:
+ * buffer 9 MiB (9,437,184), mtu_bytes 1048 (ns-3's SwitchMmu::MTU, the
+ * buffer constant, whatever the ports' MTU), reserve_bytes (pg_min) =
+ * port_reserve_bytes (port_min) = 1048, dynamic_th -4 (alpha 1/16),
+ * resume_offset_bytes 16, egress limit dynamic with alpha 1 on every data
+ * queue (lossless too), headroom_slot0_quirk on.  Per port of speed R and
+ * cable D: headroom set aside in the pool = 2 * BDP + 2 * mtu_bytes
+ * (27,096 B at 100G, 1 us), or headroom_bytes when given; with the quirk,
+ * port 0 sets aside 12,500 + 2 * mtu_bytes = 14,596 instead (ns-3 sums
+ * slots 0..n-1 of an array filled at 1..n).  total_reserve = n * 8 *
+ * reserve_bytes (max(8 pg_min, port_min) per port).
+ *   shared_limit (sp_limit) = buffer - total set-aside - total_reserve
+ *     leaf, 24 ports at 100G: 9,437,184 - (14,596 + 23 * 27,096) - 24 * 8,384
+ *                             = 9,437,184 - 637,804 - 201,216 = 8,598,164
+ *   egress pool (op_limit)  = buffer - total_reserve
+ * Accounting (per data packet; a class that bypasses the MMU is not seen):
+ *   used = every byte charged (ns-3 usedSP: reserved and headroom bytes
+ *   included); PG = every byte of the PG; a packet is charged whole to the
+ *   PG's headroom bucket when used, with it, is over sp_limit, else to
+ *   reserve, port reserve and shared in that order (bookkeeping only: the
+ *   decisions read PG and used).
+ *   Drops, in ns-3's order: egress, when the queue's bytes beyond
+ *   queue_min_bytes (1,049) + the packet > alpha_e * (op_limit - the sum of
+ *   every queue's bytes beyond its minimum); used + packet > buffer (pool
+ *   full); a packet past the PG's and the port's guarantees while used >
+ *   sp_limit: headroom bucket + packet > the port's headroom (lossless),
+ *   or (lossy) PG - guarantee + packet > the threshold.
+ *   XOFF: PG > guarantee (2,096) and (PG - guarantee > alpha * (sp_limit -
+ *   used) or the PG's headroom bucket != 0); XON: headroom bucket == 0
+ *   and PG - guarantee < alpha * (sp_limit - used - resume_offset).  Signed
+ *   and exact (alpha a power of two: both sides are scaled by 2^-dynamic_th
+ *   in 64-bit integers), as ns-3's doubles.  On an empty leaf the
+ *   threshold is 8,598,164 / 16 = 537,385 B; a PG filling alone pauses
+ *   once 17 * PG > 8,598,164 + 16 * 2,096, past 507,747 B.
+ *   The port's headroom (the drop limit) is never below the worst case
+ *   (below); when that is above the set-aside, config init checks that
+ *   the sum of the differences stays within total_reserve, so the buffer
+ *   still holds every lossless byte (AIF_MMU_ERR_HEADROOM_SLACK).
+ *
  * Headroom.  What a lossless PG must hold after it crosses its XOFF point
  * is what the peer still sends before it stops: the worst case, as switch
  * vendors compute it (Cisco's Nexus PFC sizing, Mellanox/SONiC
@@ -142,10 +182,12 @@
 #define AIF_MMU_MAX_PORTS 64 /* = AIF_MAX_PORTS (capacity.h), checked in mmu.c */
 #define AIF_MMU_N_PG 8
 #define AIF_MMU_N_QUEUE 8
+#define AIF_MMU_CONWEAVE_MTU_BYTES 1048 /* ns-3 SwitchMmu::MTU: 14 + 20 + 14 + 1000 */
 
 enum aif_mmu_model {
 	AIF_MMU_HPCC = 0,  /* alibaba-edu/HPCC switch-mmu.cc */
 	AIF_MMU_BROADCOM,  /* ConWeave/TLT switch-mmu.cc, Broadcom-style */
+	AIF_MMU_CONWEAVE,  /* ConWeave's switch-mmu.cc as it runs (see below) */
 	AIF_MMU_MODEL_MAX
 };
 
@@ -193,7 +235,8 @@ enum aif_mmu_verdict {
 	_(EGRESS_STATIC_TH, "egress_static_th_bytes: zero in static mode")     \
 	_(HEADROOM, "headroom: a lossless PG with neither headroom_bytes nor speed_bps") \
 	_(HEADROOM_LOW, "headroom_bytes: below the worst case of a lossless port") \
-	_(POOL, "buffer_bytes: reserves and headroom leave no shared pool")
+	_(POOL, "buffer_bytes: reserves and headroom leave no shared pool")     \
+	_(HEADROOM_SLACK, "headroom: beyond the pool's set-aside by more than the reserves")
 
 enum aif_mmu_err {
 	AIF_MMU_OK = 0,
@@ -229,6 +272,8 @@ struct aif_mmu_params {
 	enum aif_mmu_egress_mode egress_mode;
 	int8_t egress_dynamic_th;       /* alpha_e = 2^egress_dynamic_th (BCM 0) */
 	uint32_t egress_static_th_bytes;
+	bool headroom_slot0_quirk;      /* CONWEAVE: port 0's headroom set aside as
+					 * 12,500 + 2 * mtu_bytes (ns-3 InitSwitch) */
 	struct aif_mmu_port_params port[AIF_MMU_MAX_PORTS];
 };
 
@@ -251,6 +296,8 @@ struct aif_mmu_config {
 	uint64_t total_reserve_bytes;
 	uint64_t shared_limit_bytes; /* buffer - total_headroom - total_reserve */
 	uint64_t egress_pool_bytes;  /* buffer - total_reserve */
+	uint32_t guarantee_bytes;    /* CONWEAVE: reserve + port_reserve (2,096) */
+	uint32_t queue_min_bytes;    /* CONWEAVE: egress queue minimum, mtu + 1 */
 	uint32_t headroom_bytes[AIF_MMU_MAX_PORTS]; /* per lossless PG of the port */
 	uint8_t pfc_enable[AIF_MMU_MAX_PORTS];
 };
@@ -268,6 +315,7 @@ struct aif_mmu_pg {
 struct aif_mmu_port {
 	struct aif_mmu_pg pg[AIF_MMU_N_PG];
 	uint32_t queue_bytes[AIF_MMU_N_QUEUE]; /* egress: bytes queued to send */
+	uint32_t ingress_bytes;                /* every byte charged to the port's PGs */
 	uint32_t port_reserve_bytes;           /* sum of the PGs' port_reserve_bytes */
 	uint8_t xoff_mask;                     /* bit n: PG n is XOFF (hysteresis state) */
 };
@@ -321,6 +369,10 @@ struct aif_mmu {
 	uint64_t used_bytes;              /* every byte held, all buckets */
 	uint64_t shared_used_bytes;       /* the shared pool (HPCC shared_used_bytes) */
 	uint64_t headroom_used_bytes;
+	uint64_t egress_shared_bytes;     /* CONWEAVE: queues' bytes beyond queue_min */
+	/* bytes queued per egress port, all queues (what DRILL reads), side
+	 * by side for the load-balancing stage */
+	uint32_t port_bytes[AIF_MMU_MAX_PORTS];
 	struct aif_mmu_port port[AIF_MMU_MAX_PORTS];
 	struct aif_mmu_watermarks wm;
 	struct aif_mmu_pg_ctr pg_ctr[AIF_MMU_MAX_PORTS][AIF_MMU_N_PG];

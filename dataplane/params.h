@@ -40,7 +40,10 @@ enum aif_lb_scheme {
 enum aif_flowlet_mode { AIF_FLOWLET_RANDOM = 0, AIF_FLOWLET_LEAST_LOADED = 1 };
 enum aif_spray_mode { AIF_SPRAY_RR = 0, AIF_SPRAY_RANDOM = 1, AIF_SPRAY_DRILL = 2 };
 enum aif_adaptive_mode { AIF_ADAPTIVE_PACKET = 0, AIF_ADAPTIVE_FLOWLET = 1 };
-enum aif_hash_alg { AIF_HASH_CRC32C = 0, AIF_HASH_TOEPLITZ = 1 }; /* "crc32c", "toeplitz" */
+/* "crc32c", "toeplitz", "murmur3_ns3" (ConWeave's ns-3 EcmpHash: see flow_hash.h) */
+enum aif_hash_alg { AIF_HASH_CRC32C = 0, AIF_HASH_TOEPLITZ = 1, AIF_HASH_MURMUR3_NS3 = 2 };
+enum aif_drill_memory { AIF_DRILL_MEM_DESTINATION = 0, AIF_DRILL_MEM_GROUP = 1 };
+enum aif_lb_queue_read { AIF_LB_QREAD_PACKET = 0, AIF_LB_QREAD_STEP = 1 };
 
 struct aif_lb_params {
 	uint8_t scheme;       /* enum aif_lb_scheme, default ECMP */
@@ -59,6 +62,15 @@ struct aif_lb_params {
 	/* "spray" */
 	uint8_t spray_mode;           /* "mode": "round_robin" | "random" | "drill" */
 	uint8_t drill_samples;        /* "samples": d, default 2 */
+	bool drill_distinct;          /* "distinct": samples without replacement
+				       * (ns-3 random_shuffle), default true */
+	uint8_t drill_memory;         /* "memory": "destination" (ns-3, per dst IP)
+				       * | "group"; default destination */
+	uint8_t queue_read;           /* "queue_read": "packet" (the port's bytes
+				       * at each packet, ns-3) | "step"; DRILL and
+				       * least_loaded; default packet */
+	bool flowlet_gap_le;          /* flowlet "gap_test": "le" (idle <= gap
+				       * keeps the path, ns-3) | "lt"; default le */
 	/* "adaptive" */
 	aif_time_ns adaptive_period_ns; /* "period_ns", default 1000 */
 	uint8_t adaptive_mode;        /* "mode": "packet" | "flowlet" */
@@ -78,7 +90,8 @@ struct aif_lb_params {
  */
 enum aif_qos_mark_point { AIF_QOS_MARK_DEQUEUE = 0, AIF_QOS_MARK_ENQUEUE = 1 };
 enum aif_qos_ecn_mode { AIF_QOS_ECN_ON = 0, AIF_QOS_ECN_WRED = 1, AIF_QOS_ECN_OFF = 2 };
-enum aif_qos_buffer_model { AIF_QOS_BUF_HPCC = 0, AIF_QOS_BUF_BROADCOM = 1 };
+enum aif_qos_buffer_model { AIF_QOS_BUF_HPCC = 0, AIF_QOS_BUF_BROADCOM = 1,
+			    AIF_QOS_BUF_CONWEAVE = 2 };
 enum aif_qos_wd_action { AIF_QOS_WD_DROP = 0, AIF_QOS_WD_FORWARD = 1, AIF_QOS_WD_ALERT = 2 };
 
 struct aif_qos_params {
@@ -110,8 +123,13 @@ struct aif_qos_params {
 	uint16_t trim_size_bytes;   /* "size_bytes": frame bytes kept, 64..1500, default 128 */
 	uint8_t trim_dscp;          /* "dscp": DSCP of trimmed packets, default 11 */
 	uint8_t trim_queue;         /* "queue": where trimmed packets go, default 7 */
+	bool headroom_slot0_quirk;  /* "headroom_slot0_quirk" (conweave model) */
+	uint32_t ecn_qmin_bytes;    /* "qmin_bytes": subtracted from the queue's
+				     * bytes before Kmin/Kmax (ns-3 1,049) */
 	/* "pfc" */
 	uint16_t pfc_quanta;        /* "quanta", 1..65535 */
+	uint8_t pfc_mode;           /* "mode": "standard" | "ns3" (aif_pfc_tx_mode) */
+	aif_time_ns pfc_pause_ns;   /* "pause_us" (ns3 mode), default 5 us */
 	aif_time_ns wd_detection_ns;   /* "watchdog": {"detection_ms"} */
 	aif_time_ns wd_restoration_ns; /* {"restoration_ms"} */
 	uint8_t wd_action;          /* {"action": "drop" | "forward" | "alert"} */

@@ -314,6 +314,25 @@ aif_pfc_tx_config_init(struct aif_pfc_tx_config *cfg, const struct aif_pfc_tx_pa
 	c.speed_bps = p->speed_bps;
 	c.pfc_enable = p->pfc_enable;
 	frame_ns = min_frame_ns(p->speed_bps);
+	c.mode = p->mode;
+	if (p->mode == AIF_PFC_TX_NS3) {
+		/* a pause per packet, never refreshed: the time in quanta,
+		 * rounded up, at least one */
+		aif_time_ns t = p->ns3_pause_ns ? p->ns3_pause_ns : AIF_PFC_NS3_PAUSE_NS;
+		unsigned __int128 q = ((unsigned __int128)t * p->speed_bps +
+				       (unsigned __int128)AIF_PFC_QUANTUM_BITS * 1000000000u - 1) /
+				      ((unsigned __int128)AIF_PFC_QUANTUM_BITS * 1000000000u);
+		if (q > AIF_PFC_QUANTA_MAX)
+			return AIF_PFC_E_CFG_QUANTA;
+		c.ns3_pause_ns = t;
+		for (i = 0; i < AIF_PFC_PRIOS; i++) {
+			c.quanta[i] = q ? (uint16_t)q : 1;
+			c.pause_ns[i] = aif_pfc_quanta_to_ns(c.quanta[i], p->speed_bps);
+			c.refresh_ns[i] = c.pause_ns[i];
+		}
+		*cfg = c;
+		return 0;
+	}
 	if (p->refresh_ns != 0 && p->refresh_ns < frame_ns)
 		return AIF_PFC_E_CFG_REFRESH_SHORT;
 	for (i = 0; i < AIF_PFC_PRIOS; i++) {
@@ -424,4 +443,57 @@ aif_pfc_host_hear(struct aif_pfc_rx_state *s, aif_time_ns pause_from_ns[AIF_PFC_
 		}
 	aif_pfc_rx_apply(s, &f, speed_bps, at_ns);
 	return xoff;
+}
+
+/* ---- Generation, ns-3 mode ---- */
+
+uint8_t
+aif_pfc_tx_ns3_open(struct aif_pfc_tx_state *s, aif_time_ns now_ns)
+{
+	for (unsigned p = 0; p < AIF_PFC_PRIOS; p++)
+		if (((s->ns3_paused >> p) & 1) && now_ns >= s->ns3_until_ns[p])
+			s->ns3_paused &= (uint8_t)~(1u << p);
+	return s->ns3_paused;
+}
+
+unsigned
+aif_pfc_tx_ns3_pause(struct aif_pfc_tx_state *s, const struct aif_pfc_tx_config *c,
+		     uint8_t pause_mask, aif_time_ns now_ns, uint8_t *class_enable,
+		     uint16_t quanta[AIF_PFC_PRIOS], uint8_t *fresh)
+{
+	uint8_t m = pause_mask & c->pfc_enable;
+
+	*fresh = m & (uint8_t)~aif_pfc_tx_ns3_open(s, now_ns);
+	if (m == 0)
+		return 0;
+	memset(quanta, 0, AIF_PFC_PRIOS * sizeof(quanta[0]));
+	for (unsigned p = 0; p < AIF_PFC_PRIOS; p++) {
+		if (!((m >> p) & 1))
+			continue;
+		quanta[p] = c->quanta[p];
+		s->ns3_until_ns[p] = add_sat(now_ns, c->ns3_pause_ns);
+		s->ctr.tx_pfc[p]++;
+	}
+	s->ns3_paused |= m;
+	s->ctr.tx_frames++;
+	*class_enable = m;
+	return 1;
+}
+
+unsigned
+aif_pfc_tx_ns3_resume(struct aif_pfc_tx_state *s, uint8_t resume_mask, aif_time_ns now_ns,
+		      uint8_t *class_enable, uint16_t quanta[AIF_PFC_PRIOS])
+{
+	uint8_t m = resume_mask & aif_pfc_tx_ns3_open(s, now_ns);
+
+	if (m == 0)
+		return 0;
+	memset(quanta, 0, AIF_PFC_PRIOS * sizeof(quanta[0]));
+	for (unsigned p = 0; p < AIF_PFC_PRIOS; p++)
+		if ((m >> p) & 1)
+			s->ctr.tx_xon[p]++;
+	s->ns3_paused &= (uint8_t)~m;
+	s->ctr.tx_frames++;
+	*class_enable = m;
+	return 1;
 }

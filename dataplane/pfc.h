@@ -323,12 +323,40 @@ aif_pfc_signal_fold(uint8_t xoff_mask, const struct aif_pfc_signal *sig)
 	return sig->xoff ? (uint8_t)(xoff_mask | bit) : (uint8_t)(xoff_mask & ~bit);
 }
 
+/*
+ * How a port decides to send (struct aif_pfc_tx_params mode):
+ *   STANDARD  as above: XOFF on a new congestion, refreshed before it
+ *             expires, XON when it clears (aif_pfc_tx_update).
+ *   NS3       ConWeave's ns-3 (switch-node.cc CheckAndSendPfc /
+ *             CheckAndSendResume, switch-mmu.cc SetPause): a PAUSE of
+ *             ns3_pause_ns (ns-3 PAUSE_TIME, 5 us) for every data packet
+ *             admitted while its PG is over the threshold, no refresh; an
+ *             XON only while the last PAUSE's time has not run out (the
+ *             peer resumes by itself after it), when the PG may resume:
+ *             checked on each admission and on each dequeue of a packet
+ *             that came in on the port (aif_pfc_tx_ns3_pause / _resume).
+ *             The frames stay 802.1Qbb: the time is ceil(ns3_pause_ns *
+ *             speed / 512e9) quanta (977 at 100G: 5,002.24 ns, where ns-3
+ *             pauses 5,000 ns exactly), XON is time 0.  Not lossless by
+ *             construction: a peer that resumes every 5 us sends an RTT's
+ *             bytes each time, which the buffer must absorb (ns-3 drops when
+ *             it cannot); below ~25 Gb/s a 5 us pause is shorter than a
+ *             frame.  For emulating the reference, not for real NICs.
+ */
+enum aif_pfc_tx_mode {
+	AIF_PFC_TX_STANDARD = 0,
+	AIF_PFC_TX_NS3 = 1,
+};
+#define AIF_PFC_NS3_PAUSE_NS 5000 /* ns-3 PAUSE_TIME default, 5 us */
+
 /* What the user wrote.  Zero means "default" for quanta and refresh_ns. */
 struct aif_pfc_tx_params {
 	uint16_t quanta[AIF_PFC_PRIOS]; /* XOFF time; 0 -> 0xFFFF */
 	aif_time_ns refresh_ns;         /* 0 -> half each priority's pause time */
 	uint64_t speed_bps;             /* port speed */
 	uint8_t pfc_enable;             /* bit n: priority n is lossless */
+	uint8_t mode;                   /* enum aif_pfc_tx_mode */
+	aif_time_ns ns3_pause_ns;       /* NS3: pause time; 0 -> 5 us */
 };
 
 /* Precomputed, read-only for the worker. */
@@ -338,6 +366,8 @@ struct aif_pfc_tx_config {
 	aif_time_ns refresh_ns[AIF_PFC_PRIOS]; /* < pause_ns */
 	uint64_t speed_bps;
 	uint8_t pfc_enable;
+	uint8_t mode;                       /* enum aif_pfc_tx_mode */
+	aif_time_ns ns3_pause_ns;           /* NS3: the window an XON may follow in */
 };
 
 /*
@@ -351,7 +381,9 @@ int aif_pfc_tx_config_init(struct aif_pfc_tx_config *cfg,
 
 struct aif_pfc_tx_state {
 	uint8_t xoff;  /* bit n: the peer was last told XOFF for priority n */
+	uint8_t ns3_paused; /* NS3: bit n: a PAUSE went, its window may be open */
 	aif_time_ns next_refresh_ns[AIF_PFC_PRIOS]; /* valid while xoff bit set */
+	aif_time_ns ns3_until_ns[AIF_PFC_PRIOS];    /* NS3: last PAUSE + pause time */
 	struct aif_pfc_tx_ctr ctr;
 };
 
@@ -378,6 +410,30 @@ unsigned aif_pfc_tx_update(struct aif_pfc_tx_state *s, const struct aif_pfc_tx_c
  */
 void aif_pfc_tx_unsent(struct aif_pfc_tx_state *s, uint8_t class_enable,
 		       const uint16_t quanta[AIF_PFC_PRIOS]);
+
+/*
+ * NS3 mode, after an admission: pause_mask holds the lossless priorities
+ * over their threshold (bits outside pfc_enable ignored).  Returns 1 and
+ * fills class_enable and quanta (cfg quanta) when a PAUSE must go: the
+ * priorities' windows restart at now_ns + ns3_pause_ns, tx_pfc counts.
+ * *fresh gets the priorities whose window was closed (new pauses).
+ */
+unsigned aif_pfc_tx_ns3_pause(struct aif_pfc_tx_state *s, const struct aif_pfc_tx_config *c,
+			      uint8_t pause_mask, aif_time_ns now_ns, uint8_t *class_enable,
+			      uint16_t quanta[AIF_PFC_PRIOS], uint8_t *fresh);
+
+/* NS3 mode: the priorities whose window is open at now_ns (a PAUSE went
+ * less than ns3_pause_ns ago); closes the others. */
+uint8_t aif_pfc_tx_ns3_open(struct aif_pfc_tx_state *s, aif_time_ns now_ns);
+
+/*
+ * NS3 mode: resume_mask holds the priorities that may resume; of those
+ * whose window is open, an XON (time 0) closes it: returns 1 and fills
+ * class_enable and quanta, tx_xon counts.
+ */
+unsigned aif_pfc_tx_ns3_resume(struct aif_pfc_tx_state *s, uint8_t resume_mask,
+			       aif_time_ns now_ns, uint8_t *class_enable,
+			       uint16_t quanta[AIF_PFC_PRIOS]);
 
 /* When the next refresh is due (earliest over the XOFF priorities), or
  * AIF_TIME_NS_NEVER when none is XOFF. */

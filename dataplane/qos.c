@@ -72,6 +72,8 @@ mmu_fail(int rc, const struct aif_mmu_params *mp, const struct aif_qos_params *q
 	rsrv = mp->model == AIF_MMU_BROADCOM
 		? (uint64_t)mp->n_ports * ((uint64_t)AIF_MMU_N_PG * mp->reserve_bytes +
 					    mp->port_reserve_bytes)
+		: mp->model == AIF_MMU_CONWEAVE
+		? (uint64_t)mp->n_ports * AIF_MMU_N_PG * mp->reserve_bytes
 		: (uint64_t)mp->n_ports * mp->reserve_bytes;
 	switch (-rc) {
 	case AIF_MMU_ERR_RESERVE:
@@ -174,8 +176,10 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 	qc->trim_size_bytes = qp->trim_size_bytes;
 	qc->n_ports = n_ports;
 
-	aif_mmu_params_default(&mp, qp->buffer_model == AIF_QOS_BUF_BROADCOM
-					    ? AIF_MMU_BROADCOM : AIF_MMU_HPCC, n_ports);
+	aif_mmu_params_default(&mp, qp->buffer_model == AIF_QOS_BUF_BROADCOM ? AIF_MMU_BROADCOM
+				    : qp->buffer_model == AIF_QOS_BUF_CONWEAVE ? AIF_MMU_CONWEAVE
+				    : AIF_MMU_HPCC, n_ports);
+	mp.headroom_slot0_quirk = qp->headroom_slot0_quirk;
 	mp.buffer_bytes = qp->buffer_bytes;
 	mp.reserve_bytes = qp->reserve_bytes;
 	mp.dynamic_th = qp->dynamic_th;
@@ -202,6 +206,7 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 	ep.mode = qp->ecn_mode == AIF_QOS_ECN_ON ? AIF_ECN_MODE_ECN
 		: qp->ecn_mode == AIF_QOS_ECN_WRED ? AIF_ECN_MODE_WRED : AIF_ECN_MODE_OFF;
 	ep.mark_point = qc->ecn_at_enqueue ? AIF_ECN_AT_ENQUEUE : AIF_ECN_AT_DEQUEUE;
+	ep.qmin_bytes = qp->ecn_qmin_bytes;
 	if ((rc = aif_ecn_config_init(&qc->ecn, &ep)) != 0) {
 		/* the parser checks these already; the path names the field */
 		snprintf(err, err_len, "$.policies.%s.qos.ecn%s: %s", pol,
@@ -271,6 +276,8 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 		for (unsigned q = 0; q < AIF_PFC_PRIOS; q++)
 			tp.quanta[q] = qp->pfc_quanta;
 		tp.speed_bps = speed_bps[p];
+		tp.mode = qp->pfc_mode;
+		tp.ns3_pause_ns = qp->pfc_pause_ns;
 		/* with hardware PFC the NIC pauses the sender from its own buffer */
 		tp.pfc_enable = ports[p].pfc_mode == AIF_PFC_MODE_HARDWARE ? 0 : qp->pfc_enable;
 		if ((rc = aif_pfc_tx_config_init(&qc->pfc_tx[p], &tp)) != 0) {

@@ -105,6 +105,8 @@ struct aif_qos {
 	uint64_t active;              /* bit p: port p may hold packets (queued or
 				       * passing through) or is shaped */
 	uint64_t xoff_ports;          /* bit p: port p's peer was last told XOFF */
+	uint64_t check_xon;           /* bit p: a packet that came in on port p
+				       * left (PFC ns-3 mode: XON may be due) */
 	uint64_t next_generation;     /* the config next_ns were computed under */
 	uint32_t clear_wm_req;        /* control asks (increments)... */
 	uint32_t clear_wm_done;       /* ...the worker clears the watermarks */
@@ -113,6 +115,9 @@ struct aif_qos {
 	/* port p's next event, as last computed (egress.c): side by side, as
 	 * every step takes their minimum */
 	aif_time_ns next_ns[AIF_MAX_PORTS];
+	/* PFC ns-3 mode: packets admitted from port p since its last check
+	 * (a PAUSE goes for each while its PG is over the threshold) */
+	uint16_t ns3_admits[AIF_MAX_PORTS];
 	struct aif_qos_port port[AIF_MAX_PORTS];
 };
 

@@ -38,6 +38,8 @@ aif_shard_free(struct aif_shard *sh)
 	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
 		if (sh->tx[p].n)
 			rte_pktmbuf_free_bulk(sh->tx[p].pkts, sh->tx[p].n);
+	if (sh->fwd.lb != NULL)
+		aif_lb_flowlet_table_free(sh->fwd.lb);
 	rte_free(sh->fwd.lb);
 	rte_free(sh);
 }

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
@@ -46,14 +47,18 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_shards,
 	if (sw->qsv == NULL || rte_rcu_qsbr_init(sw->qsv, n_shards) != 0)
 		goto err;
 
+	/* on the heap, not in a memzone (rte_ring_create): a fabric has
+	 * hundreds of switches and the process RTE_MAX_MEMZONE (2,560) */
 	snprintf(rname, sizeof(rname), "aif_learn_%u", index);
-	sw->learn_ring = rte_ring_create_elem(rname, sizeof(struct aif_learn),
-					      LEARN_RING_SIZE, SOCKET_ID_ANY,
-					      RING_F_SC_DEQ);
-	if (sw->learn_ring == NULL)
+	ssize_t rsz = rte_ring_get_memsize_elem(sizeof(struct aif_learn), LEARN_RING_SIZE);
+	if (rsz < 0 ||
+	    (sw->learn_ring = rte_zmalloc(rname, (size_t)rsz, RTE_CACHE_LINE_SIZE)) == NULL ||
+	    rte_ring_init(sw->learn_ring, rname, LEARN_RING_SIZE, RING_F_SC_DEQ) != 0)
 		goto err;
 
-	snprintf(rname, sizeof(rname), "aif_nb_%u", index);
+	/* DPDK names are process-wide: unique per switch ever made */
+	static unsigned seq;
+	snprintf(rname, sizeof(rname), "aif_nb_%u", seq++);
 	sw->neigh = aif_neigh_create(rname, AIF_NEIGH_SLOTS, sw->qsv);
 	if (sw->neigh == NULL)
 		goto err;
@@ -84,7 +89,9 @@ aif_switch_free(struct aif_switch *sw)
 	aif_qos_free(sw->qos);
 	aif_trace_free(sw->trace, sw->n_shards);
 	aif_neigh_free(sw->neigh);
-	rte_ring_free(sw->learn_ring);
+	rte_free(sw->learn_ring);
+	free(sw->member_keys);
+	free(sw->member_base);
 	rte_free(sw->qsv);
 	rte_free(sw);
 }
@@ -171,12 +178,41 @@ aif_switch_member_slot_reset(struct aif_switch *sw, uint32_t slot)
 	raw_member_counters(sw, slot, &sw->member_base[slot]);
 }
 
+int
+aif_switch_member_slots_grow(struct aif_switch *sw, uint32_t n)
+{
+	uint32_t cap = sw->n_member_slots ? sw->n_member_slots : 64;
+	struct aif_member_key *k;
+	struct aif_member_sums *b;
+
+	if (n <= sw->n_member_slots)
+		return 0;
+	if (n > AIF_MAX_MEMBER_SLOTS)
+		return -1;
+	while (cap < n)
+		cap *= 2;
+	if (cap > AIF_MAX_MEMBER_SLOTS)
+		cap = AIF_MAX_MEMBER_SLOTS;
+	k = realloc(sw->member_keys, cap * sizeof(*k));
+	if (k == NULL)
+		return -1;
+	sw->member_keys = k;
+	b = realloc(sw->member_base, cap * sizeof(*b));
+	if (b == NULL)
+		return -1;
+	sw->member_base = b;
+	memset(k + sw->n_member_slots, 0, (cap - sw->n_member_slots) * sizeof(*k));
+	memset(b + sw->n_member_slots, 0, (cap - sw->n_member_slots) * sizeof(*b));
+	sw->n_member_slots = cap;
+	return 0;
+}
+
 void
 aif_switch_clear_counters(struct aif_switch *sw)
 {
 	for (uint16_t p = 0; p < sw->n_ports; p++)
 		raw_port_counters(sw, p, &sw->port_base[p]);
-	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++)
+	for (uint32_t s = 0; s < sw->n_member_slots; s++)
 		if (sw->member_keys[s].used)
 			raw_member_counters(sw, s, &sw->member_base[s]);
 }

@@ -78,17 +78,23 @@ struct aif_switch {
 	struct aif_capture *capture; /* packet capture (capture.h); NULL until
 				      * the first capture starts */
 
-	uint8_t fib_compact;        /* route tables as trees sized by the routes
-				     * (rte_rib lookups), not DIR24_8/TRIE's 64 MiB
-				     * first levels: for fabrics of many switches */
+	uint8_t fib_compact;        /* route tables sized by the routes (lpm.h:
+				     * a binary search per prefix length), not
+				     * DIR24_8/TRIE's 64 MiB first levels nor
+				     * rte_fib's memzones: for fabrics of many
+				     * switches */
 	uint16_t n_shards;          /* one per runner that drives the switch */
 	struct aif_shard *shards[AIF_MAX_WORKERS];
 
 	/* control only */
 	uint64_t generation;
-	struct aif_member_key member_keys[AIF_MAX_MEMBER_SLOTS];
+	/* member counter slots [n_member_slots], grown as members come (up
+	 * to AIF_MAX_MEMBER_SLOTS): a fabric switch has a few dozen, and
+	 * 8,192 of each here, scanned at every load, were 0.8 MiB a switch */
+	uint32_t n_member_slots;
+	struct aif_member_key *member_keys;
+	struct aif_member_sums *member_base;                  /* clear/reuse baseline */
 	struct aif_port_ctr port_base[AIF_MAX_PORTS];          /* clear baseline */
-	struct aif_member_sums member_base[AIF_MAX_MEMBER_SLOTS]; /* clear/reuse baseline */
 };
 
 /*
@@ -111,6 +117,9 @@ void aif_switch_member_counters(const struct aif_switch *sw, uint32_t slot,
 /* Control: counter slot taken for a new member: its counts start from zero.
  * Only for a slot no published table names (its counts no longer move). */
 void aif_switch_member_slot_reset(struct aif_switch *sw, uint32_t slot);
+/* Control: room for n member counter slots (n <= AIF_MAX_MEMBER_SLOTS; new
+ * ones unused); 0, or -1 out of memory. */
+int aif_switch_member_slots_grow(struct aif_switch *sw, uint32_t n);
 /* Control: set the baselines to the current sums. */
 void aif_switch_clear_counters(struct aif_switch *sw);
 

@@ -17,6 +17,8 @@ aif_tables_free(struct aif_tables *t)
 		return;
 	rte_fib_free(t->fib4);
 	rte_fib6_free(t->fib6);
+	aif_lpm_free(t->lpm4);
+	aif_lpm_free(t->lpm6);
 	free(t->groups);
 	free(t->members);
 	free(t->buckets);

@@ -21,14 +21,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_fib.h>
+#include <rte_fib6.h>
+
 #include "capacity.h"
+#include "lpm.h"
 #include "neigh.h"
 #include "params.h"
 #include "types.h"
 
-struct rte_fib;
 struct aif_qos_config;
-struct rte_fib6;
 
 enum aif_nh_type {
 	AIF_NH_MISS = 0,      /* no route (the FIB's default next hop) */
@@ -113,8 +115,10 @@ struct aif_lb_prog_ref {
 
 struct aif_tables {
 	uint64_t generation;
-	struct rte_fib *fib4;
+	struct rte_fib *fib4;       /* NULL when fib_compact */
 	struct rte_fib6 *fib6;
+	struct aif_lpm *lpm4;       /* fib_compact: the route tables (lpm.h) */
+	struct aif_lpm *lpm6;
 	uint32_t n_groups;
 	struct aif_group *groups;
 	uint32_t n_members;
@@ -132,7 +136,7 @@ struct aif_tables {
 	struct aif_neigh_params neigh; /* learning and aging (neigh.h) */
 	bool lb_adaptive;         /* some traffic class uses the adaptive scheme */
 	bool lb_load_aware;       /* some scheme in use reads queue depths */
-	bool fib_compact;         /* route tables are trees (switch.h): cached */
+	bool fib_compact;         /* route tables are lpm4/lpm6 (switch.h): cached */
 	/* load-balancing programs: the scheme of a traffic class that is
 	 * AIF_LB_PROG runs lb_progs[lb_prog_by_tc[tc]]; a group whose prog is
 	 * not AIF_LB_PROG_NONE runs lb_progs[prog - 1] whatever the class */
@@ -144,5 +148,25 @@ struct aif_tables {
 
 /* Free tables (NULL is fine): control, once no worker can see them. */
 void aif_tables_free(struct aif_tables *t);
+
+/* Next hops of n IPv4 addresses (host order) / IPv6 addresses: the
+ * switch's route tables, whichever kind it has. */
+static inline void
+aif_tables_lookup4(const struct aif_tables *t, uint32_t *ip, uint64_t *nh, unsigned n)
+{
+	if (t->fib_compact)
+		aif_lpm4_lookup_bulk(t->lpm4, ip, nh, n);
+	else
+		rte_fib_lookup_bulk(t->fib4, ip, nh, (int)n);
+}
+
+static inline void
+aif_tables_lookup6(const struct aif_tables *t, uint8_t (*ip)[16], uint64_t *nh, unsigned n)
+{
+	if (t->fib_compact)
+		aif_lpm6_lookup_bulk(t->lpm6, (const uint8_t (*)[16])ip, nh, n);
+	else
+		rte_fib6_lookup_bulk(t->fib6, ip, nh, (int)n);
+}
 
 #endif /* AIF_TABLES_H */

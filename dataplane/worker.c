@@ -4,6 +4,8 @@
  * buffers -> flush (worker.h).  The stages live in pipelines/; this file
  * moves the packets they gave a verdict to.
  */
+#include <string.h>
+
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
@@ -19,17 +21,98 @@
 #include "trace.h"
 #include "worker.h"
 
+/* Room for n drives (copying what is there); 0, or -1 out of memory. */
+static int
+grow_drives(struct aif_worker *w, unsigned n)
+{
+	unsigned cap = w->cap_drive ? w->cap_drive : 8;
+	size_t sz;
+	char *p;
+
+	if (n <= w->cap_drive)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	if (cap > AIF_RUNNER_MAX_SWITCHES)
+		cap = AIF_RUNNER_MAX_SWITCHES;
+	sz = cap * (sizeof(struct aif_drive) + sizeof(uint64_t) + sizeof(aif_time_ns)) +
+	     (cap + 1) * sizeof(uint16_t);
+	p = rte_zmalloc("aif_worker_drives", sz, RTE_CACHE_LINE_SIZE);
+	if (p == NULL)
+		return -1;
+	struct aif_drive *drive = (void *)p;
+	uint64_t *stale = (void *)(drive + cap);
+	aif_time_ns *rx_min = (void *)(stale + cap);
+	uint16_t *first = (void *)(rx_min + cap);
+	if (w->n_drive) {
+		memcpy(drive, w->drive, w->n_drive * sizeof(*drive));
+		memcpy(stale, w->drive_stale, w->n_drive * sizeof(*stale));
+		memcpy(rx_min, w->drive_rx_min, w->n_drive * sizeof(*rx_min));
+		memcpy(first, w->drive_rxq_first, (w->n_drive + 1u) * sizeof(*first));
+	}
+	rte_free(w->drive);
+	w->drive = drive;
+	w->drive_stale = stale;
+	w->drive_rx_min = rx_min;
+	w->drive_rxq_first = first;
+	w->cap_drive = (uint16_t)cap;
+	return 0;
+}
+
+/* Room for n RX queues (copying what is there); 0, or -1 out of memory. */
+static int
+grow_rxqs(struct aif_worker *w, unsigned n)
+{
+	unsigned cap = w->cap_rxq ? w->cap_rxq : 64;
+	size_t sz;
+	char *p;
+
+	if (n <= w->cap_rxq)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	if (cap > AIF_MAX_RXQ)
+		cap = AIF_MAX_RXQ;
+	sz = cap * (sizeof(aif_time_ns) + sizeof(struct aif_rxq) + 2 * sizeof(uint16_t) +
+		    sizeof(uint8_t));
+	p = rte_zmalloc("aif_worker_rxqs", sz, RTE_CACHE_LINE_SIZE);
+	if (p == NULL)
+		return -1;
+	aif_time_ns *next = (void *)p;
+	struct aif_rxq *rxq = (void *)(next + cap);
+	uint16_t *by_drive = (void *)(rxq + cap);
+	uint16_t *pos = by_drive + cap;
+	uint8_t *port_k = (void *)(pos + cap);
+	if (w->n_rxq) {
+		memcpy(next, w->rxq_next, w->n_rxq * sizeof(*next));
+		memcpy(rxq, w->rxq, w->n_rxq * sizeof(*rxq));
+		memcpy(by_drive, w->rxq_by_drive, w->n_rxq * sizeof(*by_drive));
+		memcpy(pos, w->rxq_pos, w->n_rxq * sizeof(*pos));
+		memcpy(port_k, w->rxq_port_k, w->n_rxq * sizeof(*port_k));
+	}
+	rte_free(w->rxq_next);
+	w->rxq_next = next;
+	w->rxq = rxq;
+	w->rxq_by_drive = by_drive;
+	w->rxq_pos = pos;
+	w->rxq_port_k = port_k;
+	w->cap_rxq = (uint16_t)cap;
+	return 0;
+}
+
 int
 aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
 		      uint64_t seed)
 {
 	if (w->n_drive >= AIF_RUNNER_MAX_SWITCHES || id >= sw->n_shards ||
-	    sw->shards[id] == NULL || rte_rcu_qsbr_thread_register(sw->qsv, id) != 0)
+	    sw->shards[id] == NULL || grow_drives(w, w->n_drive + 1u) != 0 ||
+	    rte_rcu_qsbr_thread_register(sw->qsv, id) != 0)
 		return -1;
 	struct aif_drive *d = &w->drive[w->n_drive];
 	d->sw = sw;
 	d->sh = sw->shards[id];
 	aif_rng_seed(&d->sh->fwd.rng, seed ^ ((uint64_t)id << 32));
+	w->by_drive_ok = 0;
 	return w->n_drive++;
 }
 
@@ -42,6 +125,7 @@ aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 		return NULL;
 	w->id = id;
 	if (aif_worker_add_switch(w, sw, id, seed) != 0) {
+		rte_free(w->drive);
 		rte_free(w);
 		return NULL;
 	}
@@ -57,6 +141,8 @@ aif_worker_free(struct aif_worker *w)
 		return;
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		rte_rcu_qsbr_thread_unregister(w->drive[d].sw->qsv, w->drive[d].sh->id);
+	rte_free(w->drive);
+	rte_free(w->rxq_next);
 	rte_free(w);
 }
 
@@ -69,7 +155,7 @@ aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t 
 		return -1;
 	for (uint16_t i = 0; i < w->n_rxq; i++)
 		of_d += w->rxq[i].drive == d;
-	if (of_d >= AIF_MAX_PORTS)
+	if (of_d >= AIF_MAX_PORTS || grow_rxqs(w, w->n_rxq + 1u) != 0)
 		return -1;
 	w->rxq[w->n_rxq++] = (struct aif_rxq){ .drive = d, .port = port, .queue = queue };
 	w->by_drive_ok = 0;
@@ -253,6 +339,10 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	if (qos != NULL) {
 		if (t != NULL && t->generation != qos->generation)
 			aif_qos_apply(qos, t->qos, t->generation, now_ns);
+		/* what DRILL and least_loaded read: the MMU's live count per
+		 * port ("queue_read": "packet"), or the copy below */
+		sh->fwd.port_qbytes = t != NULL && t->lb.queue_read == AIF_LB_QREAD_PACKET
+				      ? qos->mmu.port_bytes : sh->port_qbytes;
 		/* what the load-aware schemes see: bytes queued per port */
 		for (uint16_t p = 0; t != NULL && t->lb_load_aware && p < qos->n_ports; p++) {
 			const uint32_t *qb = qos->mmu.port[p].queue_bytes;
@@ -367,15 +457,18 @@ aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
 static void
 index_by_drive(struct aif_worker *w)
 {
-	uint16_t at[AIF_RUNNER_MAX_SWITCHES + 1] = { 0 };
+	uint16_t *first = w->drive_rxq_first;
+	uint64_t *at = w->drive_stale; /* the cursors; made all stale below */
 
+	memset(first, 0, (w->n_drive + 1u) * sizeof(*first));
 	for (uint16_t i = 0; i < w->n_rxq; i++)
-		at[w->rxq[i].drive + 1]++;
-	for (uint16_t d = 0; d < w->n_drive; d++)
-		at[d + 1] = (uint16_t)(at[d + 1] + at[d]);
-	memcpy(w->drive_rxq_first, at, sizeof(at));
+		first[w->rxq[i].drive + 1]++;
+	for (uint16_t d = 0; d < w->n_drive; d++) {
+		first[d + 1] = (uint16_t)(first[d + 1] + first[d]);
+		at[d] = first[d];
+	}
 	for (uint16_t i = 0; i < w->n_rxq; i++) {
-		uint16_t k = at[w->rxq[i].drive]++;
+		uint16_t k = (uint16_t)at[w->rxq[i].drive]++;
 		w->rxq_by_drive[k] = i;
 		w->rxq_pos[i] = k;
 		w->rxq_port_k[k] = (uint8_t)w->rxq[i].port;

@@ -55,8 +55,11 @@
 struct aif_switch;
 struct aif_shard;
 
-#define AIF_MAX_RXQ 1024
-#define AIF_RUNNER_MAX_SWITCHES 256
+/* A runner may drive every switch of a fabric and poll every port of
+ * them (virtual time: one runner); its arrays grow as they are added. */
+#define AIF_RUNNER_MAX_SWITCHES AIF_MAX_SWITCHES
+#define AIF_MAX_RXQ (AIF_MAX_SWITCHES * AIF_MAX_PORTS)
+_Static_assert(AIF_MAX_RXQ <= UINT16_MAX, "AIF_MAX_RXQ: queue indices are uint16_t");
 
 /* A drive's RX queues are the bits of a 64-bit word (worker.c). */
 _Static_assert(AIF_MAX_PORTS <= 64, "AIF_MAX_PORTS: a drive's queues fit a uint64_t");
@@ -82,23 +85,27 @@ struct aif_worker {
 	uint64_t steps;
 	uint16_t n_drive;
 	uint16_t n_rxq;
-	struct aif_drive drive[AIF_RUNNER_MAX_SWITCHES];
-	struct aif_rxq rxq[AIF_MAX_RXQ];
+	uint16_t cap_drive;           /* room in the per-drive arrays */
+	uint16_t cap_rxq;             /* room in the per-queue arrays */
+	/* per drive [cap_drive] (one allocation) */
+	struct aif_drive *drive;
 	/* rxq indices by drive (built when first needed after an add): the
 	 * drive's k-th queue, k counted from drive_rxq_first[d], is
 	 * rxq[rxq_by_drive[k]], and rxq_pos[i] is the k of rxq[i] */
+	uint16_t *drive_rxq_first;    /* [cap_drive + 1] */
+	/* bit j: the drive's queue first + j is stale (ask again); and the
+	 * earliest arrival of the others */
+	uint64_t *drive_stale;        /* (AIF_MAX_PORTS queues) */
+	aif_time_ns *drive_rx_min;
+	/* per queue [cap_rxq] (one allocation) */
+	struct aif_rxq *rxq;
+	uint16_t *rxq_by_drive;
+	uint16_t *rxq_pos;
+	uint8_t *rxq_port_k;          /* the k-th queue's port */
+	/* by k: when its next frame arrives, as last asked (step_drive polls
+	 * only those due) */
+	aif_time_ns *rxq_next;
 	uint8_t by_drive_ok;
-	uint16_t drive_rxq_first[AIF_RUNNER_MAX_SWITCHES + 1];
-	uint16_t rxq_by_drive[AIF_MAX_RXQ];
-	uint16_t rxq_pos[AIF_MAX_RXQ];
-	uint8_t rxq_port_k[AIF_MAX_RXQ];   /* the k-th queue's port */
-	/* per queue, by k: when its next frame arrives, as last asked
-	 * (step_drive polls only those due); per drive: bit j, its queue
-	 * first + j is stale (ask again), and the earliest arrival of the
-	 * others */
-	aif_time_ns rxq_next[AIF_MAX_RXQ];
-	uint64_t drive_stale[AIF_RUNNER_MAX_SWITCHES]; /* (AIF_MAX_PORTS queues) */
-	aif_time_ns drive_rx_min[AIF_RUNNER_MAX_SWITCHES];
 };
 
 /* The runner of shard id of sw (registers it with the switch's RCU
@@ -108,11 +115,13 @@ struct aif_worker *aif_worker_create(struct aif_switch *sw, uint16_t id,
 /* Before the switches are freed. */
 void aif_worker_free(struct aif_worker *w);
 /* Drive shard id of sw too (seeded from seed); returns its drive index, or
- * -1 (full, no such shard, RCU registration failed). */
+ * -1 (AIF_RUNNER_MAX_SWITCHES already, out of memory, no such shard, RCU
+ * registration failed).  Call before the runner runs. */
 int aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
 			  uint64_t seed);
 /* Poll queue of port port of the first switch / of drive d (call before
- * the runner runs); at most AIF_MAX_PORTS queues per drive. */
+ * the runner runs); at most AIF_MAX_PORTS queues per drive; -1 past that,
+ * or out of memory. */
 int aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue);
 int aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t queue);
 /* The clock that stamps received bursts (call before the runner runs; it is

@@ -66,11 +66,11 @@ proxy_ok(const struct aif_tables *t, uint16_t port, const struct aif_ip *ip)
 		return false;
 	if (ip->family == AIF_AF_INET4) {
 		uint32_t a = aif_ip4_host(ip);
-		rte_fib_lookup_bulk(t->fib4, &a, &nh, 1);
+		aif_tables_lookup4(t, &a, &nh, 1);
 	} else {
 		uint8_t a[1][16];
 		memcpy(a[0], ip->b, 16);
-		rte_fib6_lookup_bulk(t->fib6, a, &nh, 1);
+		aif_tables_lookup6(t, a, &nh, 1);
 	}
 	switch (aif_nh_type(nh)) {
 	case AIF_NH_GROUP:
@@ -111,8 +111,10 @@ learn(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
 	memcpy(ev.mac.b, mac, 6);
 	ev.port = port;
 	ev.create = create;
-	/* a full ring loses a learn event, never blocks: the next ARP retries */
-	rte_ring_enqueue_elem(f->learn_ring, &ev, sizeof(ev));
+	/* a full ring loses a learn event, counted, never blocks: the next
+	 * ARP retries */
+	if (rte_ring_enqueue_elem(f->learn_ring, &ev, sizeof(ev)) != 0)
+		f->port_ctr[port].learn_ring_full++;
 }
 
 void

@@ -15,8 +15,9 @@
  * place, back out of the port), CONSUMED (learned from, nothing to say),
  * or DROP.
  * Counters: arp_rx/arp_tx, nd_rx/nd_tx, icmp_echo_replies,
- * learn_ratelimited; drops "malformed" (bad ND) and "to_switch" (other
- * traffic to the switch).
+ * learn_ratelimited, learn_ring_full (a learn event lost: control had not
+ * emptied the ring; the host's next ARP/ND retries); drops "malformed" (bad
+ * ND) and "to_switch" (other traffic to the switch).
  */
 #ifndef AIF_ARP_ND_H
 #define AIF_ARP_ND_H

@@ -54,6 +54,51 @@ aif_crc_ip6(const uint8_t *b, uint32_t h)
 	return rte_hash_crc_8byte(w[1], h);
 }
 
+/*
+ * MurmurHash3 x86_32 of n little-endian 32-bit words (no tail bytes), as
+ * ConWeave's ns-3 SwitchNode::EcmpHash computes it over a 12-byte key.
+ */
+static inline uint32_t
+aif_murmur3_words(const uint32_t *w, unsigned n, uint32_t seed)
+{
+	uint32_t h = seed;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t k = w[i] * 0xcc9e2d51u;
+		k = (k << 15) | (k >> 17);
+		h ^= k * 0x1b873593u;
+		h = (h << 13) | (h >> 19);
+		h = h * 5 + 0xe6546b64u;
+	}
+	return aif_fmix32(h ^ (n * 4));
+}
+
+/*
+ * ns-3's ECMP key (switch-node.cc DoLbFlowECMP): source IP, destination IP
+ * as host-order integers (0x0b000001 for 11.0.0.1), then sport | dport <<
+ * 16, hashed by aif_murmur3_words with the switch's seed (ns-3: its node
+ * id); the next hop is hash % n over the group's members in order.  The
+ * fields and the finaliser are fixed (hash_fields is not read).  IPv6: the
+ * last 32 bits of each address stand in.
+ *	ns-3's hosts 0 -> 1, ports 10000 -> 100, switch 128:
+ *	aif_flow_hash_ns3 over {0x0b000001, 0x0b000101, 10000 | 100 << 16}
+ */
+static inline uint32_t
+aif_flow_hash_ns3(const struct aif_pkt *m, uint32_t seed)
+{
+	uint32_t w[3], a, b;
+	unsigned off = m->src.family == AIF_AF_INET4 ? 0 : 12;
+
+	memcpy(&a, m->src.b + off, 4);
+	memcpy(&b, m->dst.b + off, 4);
+	w[0] = rte_be_to_cpu_32(a);
+	w[1] = rte_be_to_cpu_32(b);
+	w[2] = (m->flags & AIF_PKT_F_L4) ? (uint32_t)rte_be_to_cpu_16(m->src_port) |
+					   (uint32_t)rte_be_to_cpu_16(m->dst_port) << 16
+					 : 0;
+	return aif_murmur3_words(w, 3, seed);
+}
+
 /* Toeplitz over the selected fields, as host-order 32-bit words. */
 uint32_t aif_flow_hash_toeplitz(const struct aif_pkt *m, uint32_t fields);
 
@@ -63,6 +108,8 @@ aif_flow_hash(const struct aif_pkt *m, uint32_t fields, uint8_t alg,
 {
 	uint32_t h;
 
+	if (unlikely(alg == AIF_HASH_MURMUR3_NS3))
+		return aif_flow_hash_ns3(m, seed);
 	if (unlikely(alg == AIF_HASH_TOEPLITZ)) {
 		h = aif_flow_hash_toeplitz(m, fields);
 	} else {

@@ -61,10 +61,20 @@ struct aif_flowlet_entry {
 	aif_time_ns last_ns;    /* last packet of any flow on the entry */
 };
 
+/* DRILL's remembered best per destination address (lb_spray.c). */
+#define AIF_DRILL_DST_MAX 4096 /* entries, a power of two */
+struct aif_drill_dst {
+	uint8_t addr[16];       /* the destination (IPv4 in the first 4 bytes) */
+	uint16_t group;         /* of the remembered member */
+	uint8_t member;         /* member offset */
+	uint8_t used;           /* 0: empty */
+};
+
 /* Per worker, mutable, owned by the worker; control only reads counters. */
 struct aif_lb_state {
 	uint32_t rr[AIF_MAX_GROUPS];         /* spray: next member offset */
 	uint8_t drill_best[AIF_MAX_GROUPS];  /* spray DRILL: previous best offset */
+	struct aif_drill_dst drill_dst[AIF_DRILL_DST_MAX]; /* memory "destination" */
 	/* adaptive */
 	aif_time_ns next_band_ns;            /* next refresh of band[] */
 	aif_time_ns last_band_ns;            /* last refresh (rate interval start) */
@@ -76,7 +86,12 @@ struct aif_lb_state {
 	uint64_t flowlet_starts[AIF_MAX_MEMBER_SLOTS];
 	uint64_t reselections[AIF_MAX_MEMBER_SLOTS];
 	uint64_t flowlet_collisions[AIF_MAX_MEMBER_SLOTS]; /* by the shared member */
-	struct aif_flowlet_entry flowlet[AIF_FLOWLET_MAX];
+	/* [AIF_FLOWLET_MAX] (1 MiB), NULL until the switch's tables first use
+	 * a flowlet scheme: control allocates it then, before it publishes
+	 * those tables (release), and never frees it before the shard, so a
+	 * worker that sees such tables sees the table; the worker writes the
+	 * entries, never the pointer (aif_lb_flowlet_table) */
+	struct aif_flowlet_entry *flowlet;
 	/* load-balancing programs: the context, its group part filled for
 	 * (generation, group, program, time) and reused while they hold */
 	uint64_t prog_ctx_gen;
@@ -85,6 +100,14 @@ struct aif_lb_state {
 	uint8_t prog_ctx_prog;
 	struct aif_lb_prog_ctx prog_ctx;
 };
+
+/* Control: give st its flowlet table if it has none (see flowlet above);
+ * 0, or -1 out of memory. */
+int aif_lb_flowlet_table(struct aif_lb_state *st);
+/* Control: free st's flowlet table (with the shard). */
+void aif_lb_flowlet_table_free(struct aif_lb_state *st);
+/* Do tables with these params run the flowlet table in some class? */
+bool aif_lb_uses_flowlet(const struct aif_lb_params *p);
 
 struct aif_lb_ctx {
 	struct aif_lb_state *st;

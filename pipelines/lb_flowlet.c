@@ -16,7 +16,9 @@
  * flow that started it (owner: key hash | 1, 0 marks an empty entry, and
  * the group) and the time of the last packet of ANY flow on it.
  *
- * For a packet of flow k (group g) at now_ns, entry e, idle = now - e.last:
+ * For a packet of flow k (group g) at now_ns, entry e, idle = now - e.last
+ * ("gap_test": "le", the default, as ConWeave's ns-3 letflow-routing.cc,
+ * reads idle <= gap where "idle < gap" stands below; "lt" as written):
  *   e is not empty, idle < gap         an open flowlet: k is on it, whether
  *                                      it is k's own or another flow's
  *                                      (key or group differ): member
@@ -75,6 +77,8 @@
  * Random draws: random mode one aif_rng_below(n) per new flowlet;
  * least_loaded one aif_rng_below(k) at the k-th tied minimum (k >= 2).
  */
+#include <rte_malloc.h>
+
 #include "lb.h"
 
 /* LetFlow: uniformly random. */
@@ -134,7 +138,9 @@ aif_lb_flowlet_track(const struct aif_group *g, const struct aif_member *members
 	off = e->member;
 	if (off >= g->n) /* the group shrank, or is not the owner's */
 		off %= g->n;
-	if (idle < p->flowlet_gap_ns && e->key != 0 && aif_lb_member_up(g, off)) {
+	/* ns-3's LetFlow keeps the path at exactly the gap ("gap_test": "le") */
+	bool open = p->flowlet_gap_le ? idle <= p->flowlet_gap_ns : idle < p->flowlet_gap_ns;
+	if (open && e->key != 0 && aif_lb_member_up(g, off)) {
 		if (!mine) {
 			uint8_t bit = (uint8_t)(1u << (m->hash >> 29));
 			if (!(e->guests & bit)) {
@@ -166,4 +172,36 @@ aif_lb_flowlet_select(const struct aif_group *g, const struct aif_member *member
 	return aif_lb_flowlet_track(g, members, m, x,
 				    x->p->flowlet_mode == AIF_FLOWLET_LEAST_LOADED ?
 				    pick_least_loaded : pick_random);
+}
+
+int
+aif_lb_flowlet_table(struct aif_lb_state *st)
+{
+	struct aif_flowlet_entry *f;
+
+	if (st->flowlet != NULL)
+		return 0;
+	f = rte_zmalloc("aif_flowlet", AIF_FLOWLET_MAX * sizeof(*f), RTE_CACHE_LINE_SIZE);
+	if (f == NULL)
+		return -1;
+	__atomic_store_n(&st->flowlet, f, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+aif_lb_flowlet_table_free(struct aif_lb_state *st)
+{
+	rte_free(st->flowlet);
+	st->flowlet = NULL;
+}
+
+bool
+aif_lb_uses_flowlet(const struct aif_lb_params *p)
+{
+	for (unsigned tc = 0; tc < 8; tc++)
+		if (p->scheme_by_tc[tc] == AIF_LB_FLOWLET ||
+		    (p->scheme_by_tc[tc] == AIF_LB_ADAPTIVE &&
+		     p->adaptive_mode == AIF_ADAPTIVE_FLOWLET))
+			return true;
+	return false;
 }

@@ -41,6 +41,7 @@
 #include "../dataplane/types.h"
 #include "../include/aifabric/lb_prog.h"
 #include "lb.h"
+#include "lb_prog_check.h"
 
 #define AIF_LB_PROG_NAME_MAX 64
 #define AIF_LB_PROG_TABLE_DEFAULT 4096 /* flow-table entries per worker */
@@ -50,14 +51,6 @@
  * this runs on the interpreter instead (the check alone decides safety). */
 #define AIF_LB_PROG_JIT_PATH_WORK (1u << 15)
 
-/* Parts of the context a program reads (found at load): only those are
- * filled per packet (hash and now_ns always). */
-#define AIF_LB_CTX_L4 (1u << 0)    /* ip_version .. dst_port */
-#define AIF_LB_CTX_ADDR (1u << 1)  /* src_ip, dst_ip */
-#define AIF_LB_CTX_ROCE (1u << 2)  /* dest_qp .. in_port */
-#define AIF_LB_CTX_GROUP (1u << 3) /* group .. member[] (once per burst and group) */
-#define AIF_LB_CTX_ECMP (1u << 4)  /* ecmp_member */
-#define AIF_LB_CTX_ALL 0x1Fu
 
 /* A loaded, checked program: immutable, shared by every worker. */
 struct aif_lb_prog {

@@ -9,7 +9,6 @@
 #include <bpf_def.h>
 
 #include "../include/aifabric/lb_prog.h"
-#include "lb_prog.h"
 #include "lb_prog_check.h"
 
 /* eBPF encodings DPDK's bpf_def.h lacks */

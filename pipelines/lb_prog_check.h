@@ -55,6 +55,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Parts of the context a program reads (found at load): only those are
+ * filled per packet (hash and now_ns always). */
+#define AIF_LB_CTX_L4 (1u << 0)    /* ip_version .. dst_port */
+#define AIF_LB_CTX_ADDR (1u << 1)  /* src_ip, dst_ip */
+#define AIF_LB_CTX_ROCE (1u << 2)  /* dest_qp .. in_port */
+#define AIF_LB_CTX_GROUP (1u << 3) /* group .. member[] (once per burst and group) */
+#define AIF_LB_CTX_ECMP (1u << 4)  /* ecmp_member */
+#define AIF_LB_CTX_ALL 0x1Fu
+
 /* What the check found of a program it accepted. */
 struct aif_lb_prog_check {
 	uint32_t ctx_uses; /* AIF_LB_CTX_* parts of the context it reads */

@@ -215,7 +215,10 @@ resolve(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_t nh)
 			const uint8_t *bk = x->buckets + g->bucket_first;
 			/* ECMP/WCMP, the common case, without the indirect call */
 			if (likely(scheme <= AIF_LB_WCMP)) {
-				k = aif_lb_bucket_pick(g, bk, m->hash);
+				/* ns-3's ECMP: hash % n over the members (up) in order */
+				k = unlikely(x->hash_alg == AIF_HASH_MURMUR3_NS3)
+				    ? aif_lb_up_at(g, m->hash % aif_lb_up_n(g))
+				    : aif_lb_bucket_pick(g, bk, m->hash);
 			} else {
 				x->lb->group = (uint16_t)aif_nh_index(nh);
 				/* a program without the indirect call too */
@@ -327,7 +330,7 @@ lookup4_cached(struct aif_fwd *f, const struct aif_tables *t, struct burst *b)
 	}
 	if (nm == 0)
 		return;
-	rte_fib_lookup_bulk(t->fib4, mip, mnh, nm);
+	aif_tables_lookup4(t, mip, mnh, nm);
 	for (uint16_t k = 0; k < nm; k++) {
 		uint32_t h = (mip[k] * 2654435761u) >> (32 - 10);
 		b->nh4[mi[k]] = mnh[k];
@@ -363,9 +366,9 @@ aif_pipeline_run(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port
 	if (b.n4 && t->fib_compact)
 		lookup4_cached(f, t, &b);
 	else if (b.n4)
-		rte_fib_lookup_bulk(t->fib4, b.ip4, b.nh4, b.n4);
+		aif_tables_lookup4(t, b.ip4, b.nh4, b.n4);
 	if (b.n6)
-		rte_fib6_lookup_bulk(t->fib6, b.ip6, b.nh6, b.n6);
+		aif_tables_lookup6(t, b.ip6, b.nh6, b.n6);
 	struct aif_lb_ctx lbx = {
 		.st = f->lb, .p = &t->lb, .port_qbytes = f->port_qbytes,
 		.port_tc_qbytes = f->port_tc_qbytes,

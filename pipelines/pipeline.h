@@ -5,7 +5,7 @@
  *   parse -> (ARP / ND / MAC control: arp_nd.c, consumed)
  *         -> L2 check (frame addressed to the port's MAC)
  *         -> classify (tc)
- *         -> route (rte_fib / rte_fib6 bulk lookup)
+ *         -> route (rte_fib / rte_fib6 bulk lookup, or a fabric's lpm.h)
  *         -> local (ICMP echo) | TTL check (expired: ICMP time exceeded
  *            back, icmp_error.c) -> flow hash -> lb (member)
  *         -> neighbour (MAC, port) -> MTU and link checks

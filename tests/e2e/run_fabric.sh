@@ -105,6 +105,14 @@ if [ -x "$CTL" ] && [ -S "$T/aifabric.sock" ]; then
 		{ kill "$pid"; wait "$pid" || true; fail "aifabricctl show routes"; }
 	"$CTL" -s "$T/aifabric.sock" --switch leaf0 show topology > "$T/ctl_topo.log" 2>&1 ||
 		{ kill "$pid"; wait "$pid" || true; fail "aifabricctl show topology"; }
+	# rates JSON cannot carry: refused by the client, not sent as "nothing"
+	for bad in loss=nan loss=inf corrupt=-inf loss=1.5; do
+		if "$CTL" -s "$T/aifabric.sock" link leaf0:u0 "$bad" > "$T/ctl_bad.log" 2>&1 ||
+			! grep -q 'a rate is a number 0\.\.1' "$T/ctl_bad.log"; then
+			kill "$pid"; wait "$pid" || true
+			fail "aifabricctl link leaf0:u0 $bad: not refused ($(cat "$T/ctl_bad.log"))"
+		fi
+	done
 fi
 wait "$pid" || rc=$?
 rm -rf "/var/run/dpdk/$PREFIX"
@@ -119,7 +127,8 @@ if [ -x "$CTL" ]; then
 	grep -q '^h0 .*dpdk .*net_pcap0 .*host leaf0-0' "$T/ctl_topo.log" &&
 		grep -q '^u1 .*link .*spine1:d0' "$T/ctl_topo.log" ||
 		fail "show topology --switch leaf0: not its host port and uplinks"
-	echo "  ok   aifabricctl: show links, routes and topology --switch leaf0 on the live fabric"
+	echo "  ok   aifabricctl: show links, routes and topology --switch leaf0 on the live fabric;"
+	echo "       link leaf0:u0 loss=nan, loss=inf, corrupt=-inf, loss=1.5 refused"
 fi
 echo "real time (net_pcap):"
 "$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/rt" \

@@ -18,7 +18,9 @@
 #     256 KiB buffer with DCQCN off: PFC pauses, nothing is dropped or sent
 #     again (the runner paces the emulation however far it falls behind,
 #     and says by how much at the end);
-#  7. a ConWeave flow file (an incast into a small buffer, and a few more
+#  7. a k=16 fat-tree (320 switches, 1,024 virtual hosts, one runner
+#     polling 5,120 ports): a permutation across pods finishes;
+#  8. a ConWeave flow file (an incast into a small buffer, and a few more
 #     flows) replayed in virtual time: fct.txt has one line per flow with
 #     ns-3's identities and start times, and the fct-slowdown tool (env
 #     AIF_FCT_SLOWDOWN) scores it; pfc.txt has the pauses the incast caused,
@@ -220,7 +222,25 @@ print("  ok   real time: 8 virtual hosts, all-to-all at 1 Gb/s into a 256 KiB bu
                                d["elapsed_s"]))
 EOF
 
-# 7. a flow file, ns-3's outputs
+# 7. a k=16 fat-tree in virtual time (a few seconds, under 1.5 GiB)
+echo '{"topology": {"fat_tree": {"k": 16}}}' > "$T/ft16.json"
+cat > "$T/ft16jobs.json" <<'EOF'
+{"jobs": [{"name": "p", "kind": "permutation", "bytes": 65536,
+           "hosts": ["pod0-edge0-0", "pod7-edge3-5", "pod15-edge7-7", "pod9-edge1-2"]}]}
+EOF
+timeout -k 5 120 "$BIN" -- --config "$T/ft16.json" --virtual-time --jobs "$T/ft16jobs.json" \
+	--results "$T/ft16" > "$T/ft16.log" 2>&1 < /dev/null || fail "k=16 fat-tree run exited with status $?"
+grep -q '^fabric: 320 switches, 2048 links, 1024 hosts' "$T/ft16.log" || fail "k=16: not 320 switches"
+"$PY" - "$T/ft16/summary.json" <<'EOF' || fail "k=16 results"
+import json, sys
+s = json.load(open(sys.argv[1]))
+j = s["jobs"][0]
+assert j["finished"] == 1 and s["fabric"]["drops"] == 0, s
+print("  ok   k=16 fat-tree: 320 switches, 1,024 virtual hosts, a permutation across pods "
+      "done (x%.2f of its ideal)" % j["x_ideal_mean"])
+EOF
+
+# 8. a flow file, ns-3's outputs
 cat > "$T/ff.json" <<'EOF'
 {"policies": {"default": {"qos": {"buffer": {"size_bytes": 300000}}}},
  "topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 2,

@@ -356,7 +356,9 @@ for p in json.load(sys.stdin):
     for a in p["addresses"]:
         print(a.split("/")[0], sys.argv[1])' "$sw"
 done > "$T/addrs.txt"
-ip netns exec "$NS_FA" timeout 30 traceroute -n -q 1 -w 2 -m 6 10.1.0.2 > "$T/trace.txt" 2>&1
+# (three probes a hop, as traceroute sends by default: a hop shows the first
+# that came back; ECMP may send a hop's probes by different spines)
+ip netns exec "$NS_FA" timeout 60 traceroute -n -q 3 -w 2 -m 6 10.1.0.2 > "$T/trace.txt" 2>&1
 sed 's/^/  /' "$T/trace.txt"
 hops=$("$PY" - "$T/trace.txt" "$T/addrs.txt" <<'EOF'
 import sys
@@ -365,7 +367,9 @@ out = []
 for line in open(sys.argv[1]).read().splitlines()[1:]:
     f = line.split()
     if len(f) >= 2 and f[0].isdigit():
-        out.append(owner.get(f[1], "B" if f[1] == "10.1.0.2" else f[1]))
+        ips = [x for x in f[1:] if x.count(".") == 3]
+        ip = ips[0] if ips else "*"
+        out.append(owner.get(ip, "B" if ip == "10.1.0.2" else ip))
 print(" ".join(out))
 EOF
 )

@@ -30,6 +30,7 @@
 #include <rte_ip.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memzone.h>
 #include <rte_ring.h>
 
 #include "eal_cleanup.h"
@@ -38,6 +39,7 @@
 #include "compile.h"
 #include "ctl_server.h"
 #include "config.h"
+#include "fabric.h"
 #include "link.h"
 #include "qos.h"
 #include "switch.h"
@@ -133,7 +135,7 @@ setup(void **state)
 	(void)state;
 	snprintf(prefix, sizeof(prefix), "aif-pl-fabric-%d", (int)getpid());
 	char *argv[] = {
-		"test_fabric", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		"test_fabric", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf",
 		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
 	};
 	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
@@ -368,7 +370,7 @@ static unsigned
 slots_used(const struct aif_switch *sw)
 {
 	unsigned n = 0;
-	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++)
+	for (uint32_t s = 0; s < sw->n_member_slots; s++)
 		n += sw->member_keys[s].used;
 	for (uint32_t s = 0; s < sw->neigh->cap; s++)
 		n += sw->neigh->meta[s].type != AIF_NEIGH_FREE;
@@ -592,6 +594,105 @@ test_load_and_links(void **state)
 	assert_int_equal(F.link->loss_thresh, 0);
 }
 
+/*
+ * A link_set that would change nothing is an error, not "ok"; a rate that
+ * is no number (NaN, as a client's "nan" parses) is refused and changes
+ * nothing.
+ */
+static void
+test_link_set_refusals(void **state)
+{
+	char err[AIF_ERR_MAX] = "";
+	uint64_t loss = F.link->loss_thresh, corrupt = F.link->corrupt_thresh;
+
+	(void)state;
+	assert_string_equal(ctl_error("{\"cmd\": \"link_set\", \"link\": \"leaf0:p1\"}"),
+			    "nothing to change: give \"state\" (\"up\" or \"down\"), "
+			    "\"loss_rate\" or \"corrupt_rate\" (numbers 0..1)");
+	assert_string_equal(ctl_error("{\"cmd\": \"link_set\", \"link\": \"leaf0:p1\", "
+				      "\"loss_rate\": 1.5}"), "\"loss_rate\": a number 0..1");
+	assert_int_equal(aif_ctl_link_set(&F.ctl, 0, -1, NAN, -1, 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "rates are 0..1");
+	assert_int_equal(aif_ctl_link_set(&F.ctl, 0, -1, -1, INFINITY, 0, err, sizeof(err)), -1);
+	assert_int_equal(F.link->loss_thresh, loss);
+	assert_int_equal(F.link->corrupt_thresh, corrupt);
+	assert_true(F.link->up);
+}
+
+static void
+count_memzone(const struct rte_memzone *mz, void *arg)
+{
+	(void)mz;
+	(*(unsigned *)arg)++;
+}
+
+static unsigned
+memzones(void)
+{
+	unsigned n = 0;
+
+	rte_memzone_walk(count_memzone, &n);
+	return n;
+}
+
+/*
+ * A k=10 fat-tree (125 switches, 1,250 ports) built, loaded, and driven
+ * by one runner that polls every port, as a virtual-time run does: more
+ * RX queues than a runner once held (1,024), and a memzone budget (DPDK's
+ * RTE_MAX_MEMZONE, 2,560 in all) that every switch of the largest fabric
+ * fits, a reload's second set of tables included.
+ */
+static void
+test_large_fat_tree_one_runner(void **state)
+{
+	static const char text[] = "{\"topology\": {\"fat_tree\": {\"k\": 10}}}";
+	static struct aif_fabric fab;
+	static struct aif_ctl ctl;
+	struct aif_config *cfg = NULL;
+	char err[AIF_ERR_MAX] = "";
+	unsigned mz0 = memzones(), n_rxq = 0;
+
+	(void)state;
+	if (aif_config_parse(text, strlen(text), &cfg, err, sizeof(err)) != 0 ||
+	    aif_fabric_build(&fab, cfg, F.pool, 1, 1, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(fab.n_sw, 125);
+	aif_clock_init_virtual(&ctl.clock, 0);
+	for (uint16_t i = 0; i < fab.n_sw; i++)
+		aif_ctl_add_switch(&ctl, fab.sw[i]);
+	ctl.links = fab.link;
+	ctl.n_links = fab.n_links;
+	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	/* and again: old and new tables both exist until the old are freed */
+	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
+		fail_msg("reload: %s", err);
+	unsigned per_sw = (memzones() - mz0 + fab.n_sw - 1) / fab.n_sw;
+	print_message("# %u switches: %u memzones, %u a switch\n", fab.n_sw, memzones() - mz0,
+		      per_sw);
+	assert_true(per_sw <= 2);
+	assert_true(AIF_MAX_SWITCHES * per_sw + 64 <= RTE_MAX_MEMZONE);
+
+	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 1);
+	assert_non_null(w);
+	for (uint16_t s = 1; s < fab.n_sw; s++)
+		assert_int_equal(aif_worker_add_switch(w, fab.sw[s], 0, 1), s);
+	for (uint16_t s = 0; s < fab.n_sw; s++)
+		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++, n_rxq++)
+			assert_int_equal(aif_worker_add_rxq_of(w, s, p, 0), 0);
+	assert_int_equal(n_rxq, 1250);
+	assert_int_equal(w->n_rxq, 1250);
+	/* a quiet fabric: a step polls every queue and finds nothing */
+	assert_int_equal(aif_worker_step(w, AIF_NS_PER_MS), 0);
+	for (uint16_t s = 0; s < fab.n_sw; s++)
+		assert_int_equal(aif_worker_step_drive(w, s, AIF_NS_PER_MS), 0);
+
+	aif_worker_free(w);
+	aif_fabric_free(&fab);
+	aif_config_free(ctl.cfg);
+	aif_config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -600,6 +701,8 @@ main(void)
 		cmocka_unit_test(test_control_many_switches),
 		cmocka_unit_test(test_load_and_links),
 		cmocka_unit_test(test_route_change_through_the_cache),
+		cmocka_unit_test(test_link_set_refusals),
+		cmocka_unit_test(test_large_fat_tree_one_runner),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

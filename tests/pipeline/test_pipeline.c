@@ -2108,9 +2108,10 @@ neigh_entry(const char *ip, char *type, char *state, size_t len)
 }
 
 /* n NS for the switch's 2001:db8::1 from n hosts 2001:db8::1:<base + i> on
- * p0, 100 at a time, the answers drained and control learning after each. */
+ * p0, 100 at a time, the answers drained and, when learn, control learning
+ * after each 100 (otherwise the learn events wait in the ring). */
 static void
-flood_ns(unsigned n, unsigned base)
+flood_ns_learn(unsigned n, unsigned base, bool learn)
 {
 	uint8_t f[FRAME_MAX];
 	struct rte_mbuf *m[128];
@@ -2128,9 +2129,16 @@ flood_ns(unsigned n, unsigned base)
 			run();
 			while ((got = sent(0, m, 128)) > 0)
 				rs_free_all(m, got);
-			aif_switch_learn(H.sw, now_ns());
+			if (learn)
+				aif_switch_learn(H.sw, now_ns());
 		}
 	}
+}
+
+static void
+flood_ns(unsigned n, unsigned base)
+{
+	flood_ns_learn(n, base, true);
 }
 
 static unsigned
@@ -2205,6 +2213,41 @@ test_neighbor_flood(void **state)
 	/* and a new host is learned */
 	flood_ns(1, 90000);
 	assert_int_equal(neigh_stat("learned_now"), 1);
+
+	load_config(BASE_SEED, members_fwd);
+	aif_clock_advance(&H.ctl.clock, 400 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	assert_clean();
+}
+
+/*
+ * 5,000 NS while control is not taking learn events: the ring holds what
+ * it can, and every event it could not take is counted (learn_ring_full,
+ * per port and in show_neighbors), none lost silently.
+ */
+static void
+test_neighbor_learn_ring_full(void **state)
+{
+	struct rs_snap before;
+
+	(void)state;
+	load_neigh_config("\"rate_pps\": 0, \"max_learned\": 4096", false, false);
+	aif_clock_advance(&H.ctl.clock, 400 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	aif_switch_learn(H.sw, now_ns());
+	snap_take(&before);
+	long long full0 = neigh_stat("learn_ring_full");
+	long long learned0 = neigh_stat("learned");
+
+	flood_ns_learn(5000, 30000, false);
+	unsigned taken = aif_switch_learn(H.sw, now_ns());
+	long long full = (long long)delta(&before, 0).learn_ring_full;
+	print_message("# 5000 NS, control away: %u taken from the ring, %lld lost\n",
+		      taken, full);
+	assert_true(taken > 0 && full > 0);
+	assert_int_equal(taken + full, 5000);
+	assert_int_equal(neigh_stat("learn_ring_full") - full0, full);
+	assert_int_equal(neigh_stat("learned") - learned0, taken);
 
 	load_config(BASE_SEED, members_fwd);
 	aif_clock_advance(&H.ctl.clock, 400 * AIF_NS_PER_S);
@@ -2920,6 +2963,7 @@ main(void)
 		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
 		cmocka_unit_test_setup(test_member_counts_clear_and_reuse, test_setup),
 		cmocka_unit_test_setup(test_neighbor_flood, test_setup),
+		cmocka_unit_test_setup(test_neighbor_learn_ring_full, test_setup),
 		cmocka_unit_test_setup(test_neighbor_stale_probe, test_setup),
 		cmocka_unit_test_setup(test_flowlet_gap_from_receive_time, test_setup),
 		cmocka_unit_test_setup(test_vlan_egress, test_setup),

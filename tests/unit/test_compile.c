@@ -529,7 +529,7 @@ static unsigned
 member_slots_used(void)
 {
 	unsigned used = 0;
-	for (uint32_t s = 0; s < AIF_MAX_MEMBER_SLOTS; s++)
+	for (uint32_t s = 0; s < sw->n_member_slots; s++)
 		used += sw->member_keys[s].used;
 	return used;
 }

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "../../control/config.h"
+#include "../../dataplane/rng.h"
 
 #ifndef AIF_SOURCE_ROOT
 #error "define AIF_SOURCE_ROOT as the source tree, e.g. -DAIF_SOURCE_ROOT='\"/src\"'"
@@ -296,6 +297,58 @@ test_qos_defaults(void **state)
 	assert_qos_defaults(&p.qos);
 }
 
+/* The options that follow ConWeave's ns-3: defaults, and "conweave" filling
+ * the buffer fields a policy leaves out with the model's values. */
+static void
+test_ns3_options(void **state)
+{
+	struct aif_config *cfg;
+	const struct aif_qos_params *q;
+	const struct aif_lb_params *lb;
+
+	(void)state;
+	cfg = parse_ok(SWT(",'ecmp_seed':130",
+			   ",'policies':{'default':{'qos':{'buffer':{'model':'conweave',"
+			   "'size_bytes':9000000},'pfc':{'mode':'ns3','pause_us':2.5}},"
+			   "'load_balancing':{'hash':'murmur3_ns3','spray':{'distinct':false,"
+			   "'memory':'group','queue_read':'step'},'flowlet':{'gap_test':'lt'}}},"
+			   "'x':{'qos':{'buffer':{'model':'conweave','headroom_slot0_quirk':false},"
+			   "'ecn':{'qmin_bytes':0}}}}"));
+	assert_int_equal(cfg->switches[0].ecmp_seed, 130);
+	q = &cfg->policies[0].qos;
+	assert_int_equal(q->buffer_model, AIF_QOS_BUF_CONWEAVE);
+	assert_int_equal(q->buffer_bytes, 9000000);     /* given */
+	assert_int_equal(q->reserve_bytes, 1048);       /* the model's */
+	assert_int_equal(q->dynamic_th, -4);
+	assert_int_equal(q->resume_offset_bytes, 16);
+	assert_true(q->headroom_slot0_quirk);
+	assert_int_equal(q->ecn_qmin_bytes, 1049);
+	assert_int_equal(q->pfc_mode, 1);
+	assert_int_equal(q->pfc_pause_ns, 2500);
+	lb = &cfg->policies[0].lb;
+	assert_int_equal(lb->hash_alg, AIF_HASH_MURMUR3_NS3);
+	assert_false(lb->drill_distinct);
+	assert_int_equal(lb->drill_memory, AIF_DRILL_MEM_GROUP);
+	assert_int_equal(lb->queue_read, AIF_LB_QREAD_STEP);
+	assert_false(lb->flowlet_gap_le);
+	q = &cfg->policies[1].qos;
+	assert_int_equal(q->buffer_bytes, 9437184);
+	assert_false(q->headroom_slot0_quirk);
+	assert_int_equal(q->ecn_qmin_bytes, 0);
+	/* defaults: ns-3's load balancing, aif's buffer and PFC */
+	lb = &cfg->policies[1].lb;
+	assert_true(lb->drill_distinct);
+	assert_int_equal(lb->drill_memory, AIF_DRILL_MEM_DESTINATION);
+	assert_int_equal(lb->queue_read, AIF_LB_QREAD_PACKET);
+	assert_true(lb->flowlet_gap_le);
+	aif_config_free(cfg);
+	cfg = parse_ok(SW(",'seed':77"));
+	assert_int_equal(cfg->switches[0].ecmp_seed, 77); /* the seed's */
+	assert_int_equal(cfg->policies[0].qos.pfc_mode, 0);
+	assert_int_equal(cfg->policies[0].qos.pfc_pause_ns, 5000);
+	aif_config_free(cfg);
+}
+
 static void
 test_qos_full(void **state)
 {
@@ -539,7 +592,7 @@ test_links(void **state)
 }
 
 /* Addresses and routes next to the ones refused: IPv4 link-local and class E
- * on a port, a route inside a connected subnet or around one, another
+ * on a port, routes around a connected subnet and beside one, another
  * switch's subnet, two ports without "mac" (their devices' own). */
 static void
 test_addresses_and_routes_ok(void **state)
@@ -552,9 +605,9 @@ test_addresses_and_routes_ok(void **state)
 		       "{'name':'p1','device':'d1','addresses':['169.254.0.1/16','10.0.1.1/31']},"
 		       "{'name':'p2','device':'d2','addresses':['240.0.0.1/24','2001:db8:1::1/128']},"
 		       "{'name':'p3','device':'d3','mac':'02:00:00:00:00:03'}],"
-		       "'routes':[{'prefix':'10.0.0.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}},"
-		       "{'prefix':'10.0.0.0/8','action':'drop'},{'prefix':'10.0.0.2/32','action':'drop'},"
-		       "{'prefix':'2001:db8::/48','action':'drop'},{'prefix':'2001:db8::2/128','action':'drop'}]},"
+		       "'routes':[{'prefix':'10.0.2.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}},"
+		       "{'prefix':'10.0.0.0/8','action':'drop'},{'prefix':'10.0.1.2/32','action':'drop'},"
+		       "{'prefix':'2001:db8::/48','action':'drop'},{'prefix':'2001:db8:0:1::2/128','action':'drop'}]},"
 		       "{'name':'s1','ports':[{'name':'p0','device':'e0','mac':'02:00:00:00:00:03',"
 		       "'addresses':['10.0.0.1/24']}]}]}");
 	assert_int_equal(cfg->switches[0].n_routes, 5);
@@ -576,7 +629,7 @@ static const struct bad_case bad_cases[] = {
 	  "line 1 column 26: duplicate object key near '\"switches\"'" },
 	{ "[]", "$: expected object, got array" },
 	{ "{}", "$.switches: required field is missing" },
-	{ "{'switches':[]}", "$.switches: expected 1..256 entries, got 0" },
+	{ "{'switches':[]}", "$.switches: expected 1..512 entries, got 0" },
 	{ "{'switches':{}}", "$.switches: expected array, got object" },
 	{ "{'switches':[5]}", "$.switches[0]: expected object, got integer" },
 	{ SWT("", ",'switch':1"), "$: unknown field 'switch'" },
@@ -751,6 +804,26 @@ static const struct bad_case bad_cases[] = {
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/64']}],"
 	  "'routes':[{'prefix':'2001:db8::/64','action':'drop'}]}]}",
 	  "$.switches[0].routes[0].prefix: 2001:db8::/64 is the connected subnet of port p0; a route would replace it and cut off its hosts" },
+	/* inside a connected subnet: the route would win for those hosts */
+	{ SW(",'routes':[{'prefix':'10.0.0.128/25','nexthop':{'ip':'10.0.1.0','port':'p1'}}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.0.128/25 is inside 10.0.0.0/24, the connected subnet of port p0; a route would take those hosts from it" },
+	{ SW(",'routes':[{'prefix':'10.0.0.2','action':'drop'}]"),
+	  "$.switches[0].routes[0].prefix: 10.0.0.2/32 is inside 10.0.0.0/24, the connected subnet of port p0; a route would take those hosts from it" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['2001:db8::1/64']}],"
+	  "'routes':[{'prefix':'2001:db8::8/125','action':'drop'}]}]}",
+	  "$.switches[0].routes[0].prefix: 2001:db8::8/125 is inside 2001:db8::/64, the connected subnet of port p0; a route would take those hosts from it" },
+	/* next hops of the other family */
+	{ SW(",'nexthop_groups':[{'name':'g','members':[{'ip':'10.0.1.0','port':'p1'}]}],"
+	     "'routes':[{'prefix':'2001:db8:9::/48','group':'g'}]"),
+	  "$.switches[0].routes[0].group: an IPv6 route cannot use group 'g': its member 10.0.1.0@p1 is IPv4" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/24','2001:db8::1/64']}],"
+	  "'routes':[{'prefix':'10.9.0.0/16','nexthop':{'ip':'2001:db8::2','port':'p0'}}]}]}",
+	  "$.switches[0].routes[0].nexthop: an IPv4 route cannot go through the IPv6 next hop 2001:db8::2" },
+	/* a neighbour or host at the switch's own address */
+	{ SW(",'neighbors':[{'ip':'10.0.0.1','mac':'02:00:00:00:00:05','port':'p0'}]"),
+	  "$.switches[0].neighbors[0].ip: neighbor 10.0.0.1 is an address of this switch (port p0)" },
+	{ SWT("", ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.1.1','mac':'02:00:00:00:00:05'}]"),
+	  "$.hosts[0].ip: host 10.0.1.1 is an address of this switch (port p1)" },
 	/* a port's own /32: the address check comes first */
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':['10.0.0.1/32']}],"
 	  "'routes':[{'prefix':'10.0.0.1/32','action':'drop'}]}]}",
@@ -770,7 +843,7 @@ static const struct bad_case bad_cases[] = {
 	{ SWT("", ",'policies':{'default':{'load_balancing':{'hash_fields':['src_ip','ttl']}}}"),
 	  "$.policies.default.load_balancing.hash_fields[1]: unknown hash field 'ttl'" },
 	{ SWT("", ",'policies':{'default':{'load_balancing':{'hash':'md5'}}}"),
-	  "$.policies.default.load_balancing.hash: unknown hash 'md5' (expected \"crc32c\" or \"toeplitz\")" },
+	  "$.policies.default.load_balancing.hash: unknown hash 'md5' (expected \"crc32c\", \"toeplitz\" or \"murmur3_ns3\")" },
 	{ SWT("", ",'policies':{'p':{'trust':'cos'}}"),
 	  "$.policies.p.trust: unknown trust 'cos' (expected \"dscp\" or \"pcp\")" },
 	{ SWT("", ",'policies':{'p':{'ecn':1}}"), "$.policies.p: unknown field 'ecn'" },
@@ -815,8 +888,31 @@ static const struct bad_case bad_cases[] = {
 	{ QOS("'scheduler':{'weights':{'8':1}}"),
 	  "$.policies.default.qos.scheduler.weights.8: key must be a queue 0..7" },
 	{ QOS("'buffer':{'size':1}"), "$.policies.default.qos.buffer: unknown field 'size'" },
+	{ QOS("'buffer':{'headroom_slot0_quirk':true}"),
+	  "$.policies.default.qos.buffer.headroom_slot0_quirk: only with \"model\": \"conweave\"" },
+	{ QOS("'pfc':{'pause_us':5}"),
+	  "$.policies.default.qos.pfc.pause_us: only with \"mode\": \"ns3\" (the standard "
+	  "mode's time is \"quanta\")" },
+	{ QOS("'pfc':{'mode':'ns3','pause_us':0}"),
+	  "$.policies.default.qos.pfc.pause_us: must be 0.01..300, got 0" },
+	{ QOS("'pfc':{'mode':'ieee'}"),
+	  "$.policies.default.qos.pfc.mode: unknown mode 'ieee' (expected \"standard\" or \"ns3\")" },
+	{ QOS("'ecn':{'qmin_bytes':-1}"),
+	  "$.policies.default.qos.ecn.qmin_bytes: must be 0..1048576, got -1" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'spray':{'memory':'flow'}}}}"),
+	  "$.policies.default.load_balancing.spray.memory: unknown memory 'flow' (expected "
+	  "\"destination\" or \"group\")" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'spray':{'distinct':1}}}}"),
+	  "$.policies.default.load_balancing.spray.distinct: expected boolean, got integer" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'flowlet':{'gap_test':'<='}}}}"),
+	  "$.policies.default.load_balancing.flowlet.gap_test: unknown gap test '<=' (expected "
+	  "\"lt\" or \"le\")" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'spray':{'queue_read':'flow'}}}}"),
+	  "$.policies.default.load_balancing.spray.queue_read: unknown queue read 'flow' "
+	  "(expected \"packet\" or \"step\")" },
+	{ SW(",'ecmp_seed':-1"), "$.switches[0].ecmp_seed: must be 0..4294967295, got -1" },
 	{ QOS("'buffer':{'model':'cisco'}"),
-	  "$.policies.default.qos.buffer.model: unknown model 'cisco' (expected \"hpcc\" or \"broadcom\")" },
+	  "$.policies.default.qos.buffer.model: unknown model 'cisco' (expected \"hpcc\", \"broadcom\" or \"conweave\")" },
 	{ QOS("'buffer':{'size_bytes':100}"),
 	  "$.policies.default.qos.buffer.size_bytes: must be 65536..17179869184, got 100" },
 	{ QOS("'buffer':{'size_bytes':17179869185}"),
@@ -932,7 +1028,14 @@ static const struct bad_case bad_cases[] = {
 	      "'links':[{'a':'s0:p0','b':'s1:p0'}]"),
 	  "$.links[0].a: port s0:p0 carries host h0 and cannot be in a link" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','delay_ns':-1}]"),
-	  "$.links[0].delay_ns: must be 0..9223372036854775807, got -1" },
+	  "$.links[0].delay_ns: must be 0..10000000, got -1" },
+	/* what an emulated link can do, refused before anything starts */
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','delay_ns':9223372036854775807}]"),
+	  "$.links[0].delay_ns: must be 0..10000000, got 9223372036854775807" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','rate_gbps':1e-12}]"),
+	  "$.links[0].rate_gbps: must be 1e-09..1600, got 1e-12" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','rate_gbps':2000}]"),
+	  "$.links[0].rate_gbps: must be 1e-09..1600, got 2000" },
 };
 
 static void
@@ -1183,6 +1286,74 @@ test_hash_field_names(void **state)
 	assert_null(aif_hash_field_name(1u << 7));
 }
 
+/*
+ * Mutated configs: a switch with routes inside and around its subnets,
+ * groups of both families, static neighbours, hosts and links, a few bytes
+ * changed at random.  Each is taken, or refused with a JSON path (or the
+ * JSON error's line); what is taken keeps the rules between entries.
+ */
+static void
+test_fuzz_mutated(void **state)
+{
+	static const char base[] =
+		"{\"switches\":[{\"name\":\"s0\",\"ports\":["
+		"{\"name\":\"p0\",\"device\":\"d0\",\"addresses\":[\"10.0.0.1/24\",\"2001:db8::1/64\"]},"
+		"{\"name\":\"p1\",\"device\":\"d1\",\"addresses\":[\"10.0.1.1/31\"]}],"
+		"\"neighbors\":[{\"ip\":\"10.0.0.9\",\"mac\":\"02:00:00:00:00:09\",\"port\":\"p0\"}],"
+		"\"nexthop_groups\":[{\"name\":\"g\",\"members\":[{\"ip\":\"10.0.1.0\",\"port\":\"p1\"}]},"
+		"{\"name\":\"g6\",\"members\":[{\"ip\":\"2001:db8::2\",\"port\":\"p0\"}]}],"
+		"\"routes\":[{\"prefix\":\"10.2.0.0/16\",\"group\":\"g\"},"
+		"{\"prefix\":\"2001:db8:9::/48\",\"group\":\"g6\"},"
+		"{\"prefix\":\"10.0.2.0/24\",\"nexthop\":{\"ip\":\"10.0.0.7\",\"port\":\"p0\"}},"
+		"{\"prefix\":\"10.9.0.0/16\",\"action\":\"drop\"}]},"
+		"{\"name\":\"s1\",\"ports\":[{\"name\":\"p0\",\"device\":\"e0\"},"
+		"{\"name\":\"p1\",\"device\":\"e1\",\"addresses\":[\"10.3.0.1/24\"]}]}],"
+		"\"hosts\":[{\"name\":\"h0\",\"switch\":\"s1\",\"port\":\"p1\",\"ip\":\"10.3.0.2\","
+		"\"mac\":\"02:00:00:00:03:02\"}],"
+		"\"links\":[{\"a\":\"s0:p1\",\"b\":\"s1:p0\",\"rate_gbps\":100,\"delay_ns\":1000}]}";
+	static const char alphabet[] = "0123456789./:\"[]{},-e abfgp";
+	char text[sizeof(base)], err[AIF_ERR_MAX];
+	struct aif_rng r;
+	unsigned taken = 0;
+
+	(void)state;
+	aif_rng_seed(&r, 2024);
+	for (int round = 0; round < 5000; round++) {
+		struct aif_config *cfg = NULL;
+
+		memcpy(text, base, sizeof(base));
+		for (unsigned k = 1 + aif_rng_below(&r, 3); k > 0; k--)
+			text[aif_rng_below(&r, sizeof(base) - 1)] =
+				alphabet[aif_rng_below(&r, sizeof(alphabet) - 1)];
+		if (aif_config_parse(text, sizeof(base) - 1, &cfg, err, sizeof(err)) != 0) {
+			assert_null(cfg);
+			if (err[0] != '$' && strncmp(err, "line ", 5) != 0)
+				fail_msg("round %d: %s", round, err);
+			continue;
+		}
+		taken++;
+		for (uint16_t s = 0; s < cfg->n_switches; s++) {
+			const struct aif_switch_params *sw = &cfg->switches[s];
+			char why[AIF_ERR_MAX];
+
+			for (uint32_t i = 0; i < sw->n_neighbors; i++)
+				assert_int_equal(aif_config_addr_port(sw, &sw->neighbors[i].ip), -1);
+			for (uint32_t i = 0; i < sw->n_routes; i++) {
+				assert_int_equal(aif_config_check_route_prefix(sw, &sw->routes[i].prefix,
+									       why, sizeof(why)), 0);
+				assert_int_equal(aif_config_check_route_family(sw, &sw->routes[i],
+									       why, sizeof(why)), 0);
+			}
+		}
+		for (uint32_t l = 0; l < cfg->n_links; l++)
+			assert_true(cfg->links[l].delay_ns <= 10000000 &&
+				    cfg->links[l].rate_bps <= 1600000000000ull);
+		aif_config_free(cfg);
+	}
+	print_message("# 5000 mutated configs: %u taken\n", taken);
+	assert_true(taken > 0);
+}
+
 int
 main(void)
 {
@@ -1190,6 +1361,7 @@ main(void)
 		cmocka_unit_test(test_example_file),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_qos_defaults),
+		cmocka_unit_test(test_ns3_options),
 		cmocka_unit_test(test_qos_full),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_port_vlan),
@@ -1204,6 +1376,7 @@ main(void)
 		cmocka_unit_test(test_read_at),
 		cmocka_unit_test(test_host_learned),
 		cmocka_unit_test(test_hash_field_names),
+		cmocka_unit_test(test_fuzz_mutated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

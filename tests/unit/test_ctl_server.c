@@ -770,28 +770,49 @@ test_stalled_reader_alone(void **state)
 	free(r2.buf);
 }
 
-/* The client past the limit is told why and closed; a freed slot is reused. */
+/* Has the server closed fd?  Any line it sent first is kept in r. */
+static bool
+client_closed(struct reader *r, int fd)
+{
+	reader_drain(r, fd);
+	return r->eof;
+}
+
+/*
+ * With every slot taken, a new client is served: the least recently
+ * useful connection (here the first, none has asked anything) is told why
+ * and closed; the others stay.  A freed slot is reused.
+ */
 static void
 test_client_limit(void **state)
 {
 	struct fixture *fx = *state;
 	int fds[AIF_CTL_MAX_CLIENTS];
-	struct reader r = { 0 }, r2 = { 0 };
-	char want[64];
+	struct reader r = { 0 }, r2 = { 0 }, gone = { 0 };
 	int extra, again;
 
 	for (int i = 0; i < AIF_CTL_MAX_CLIENTS; i++) {
 		fds[i] = client_connect(fx);
 		server_round(fx, 0);
+		fx->now_ns += 1000;
 	}
 	extra = client_connect(fx);
-	pump(fx, extra, &r, 1, true);
-	snprintf(want, sizeof(want), "too many clients (limit %d)", AIF_CTL_MAX_CLIENTS);
-	assert_reply_error(&r, 0, want);
+	client_send_str(fx, extra, "{\"cmd\":\"echo\",\"id\":5}\n");
+	pump(fx, extra, &r, 1, false);
+	assert_reply_id(&r, 0, 5);
+	assert_true(client_closed(&gone, fds[0]));
+	assert_int_equal(reader_lines(&gone), 1);
+	assert_non_null(strstr(gone.buf, "connection closed to serve a new client"));
+	for (int i = 1; i < AIF_CTL_MAX_CLIENTS; i++) {
+		struct reader e = { 0 };
+
+		assert_false(client_closed(&e, fds[i]));
+		free(e.buf);
+	}
 	close(extra);
+	close(fds[0]);
 
 	/* Client EOF frees its slot. */
-	close(fds[0]);
 	for (int i = 0; i < 3; i++)
 		server_round(fx, 0);
 	again = client_connect(fx);
@@ -803,6 +824,91 @@ test_client_limit(void **state)
 		close(fds[i]);
 	free(r.buf);
 	free(r2.buf);
+	free(gone.buf);
+}
+
+/*
+ * Clients that send a byte every 30 s never reach the idle timeout, so
+ * they could hold every slot for good.  A 65th client is still served;
+ * the trickler that connected first goes, not the one that asked
+ * something lately, nor one that trickles later.
+ */
+static void
+test_trickling_clients_evicted(void **state)
+{
+	struct fixture *fx = *state;
+	int fds[AIF_CTL_MAX_CLIENTS];
+	struct reader asked = { 0 }, r = { 0 };
+	int extra;
+
+	for (int i = 0; i < AIF_CTL_MAX_CLIENTS; i++) {
+		fds[i] = client_connect(fx);
+		server_round(fx, 0);
+		fx->now_ns += 1000;
+	}
+	for (int t = 0; t < 6; t++) { /* three minutes */
+		fx->now_ns += 30ull * 1000000000ull;
+		for (int i = 0; i < AIF_CTL_MAX_CLIENTS; i++)
+			client_send_str(fx, fds[i], t == 0 ? "{" : " ");
+		server_round(fx, 0);
+		server_round(fx, 0);
+	}
+	/* client 0 completes a request: now the most recently useful */
+	client_send_str(fx, fds[0], "\"cmd\":\"echo\",\"id\":1}\n");
+	pump(fx, fds[0], &asked, 1, false);
+	assert_reply_id(&asked, 0, 1);
+
+	for (int k = 0; k < 3; k++) {
+		struct reader e = { 0 };
+
+		extra = client_connect(fx);
+		client_send_str(fx, extra, "{\"cmd\":\"echo\",\"id\":2}\n");
+		pump(fx, extra, &r, 1, false);
+		assert_reply_id(&r, 0, 2);
+		/* the oldest tricklers went, in order (1, 2, 3) */
+		assert_true(client_closed(&e, fds[1 + k]));
+		free(e.buf);
+		fds[1 + k] = extra;
+		free(r.buf);
+		memset(&r, 0, sizeof(r));
+	}
+	{
+		struct reader e = { 0 };
+
+		assert_false(client_closed(&e, fds[0]));
+		assert_false(client_closed(&e, fds[4]));
+		free(e.buf);
+	}
+	for (int i = 0; i < AIF_CTL_MAX_CLIENTS; i++)
+		close(fds[i]);
+	free(asked.buf);
+}
+
+/* More than the limit connecting within one round: the ones beyond it are
+ * told why; none of those just accepted is thrown out for them. */
+static void
+test_client_burst(void **state)
+{
+	struct fixture *fx = *state;
+	int fds[AIF_CTL_MAX_CLIENTS + 1];
+	struct reader r = { 0 };
+	char want[64];
+
+	for (int i = 0; i <= AIF_CTL_MAX_CLIENTS; i++)
+		fds[i] = client_connect(fx);
+	pump(fx, fds[AIF_CTL_MAX_CLIENTS], &r, 1, true);
+	snprintf(want, sizeof(want), "too many clients at once (limit %d)",
+		 AIF_CTL_MAX_CLIENTS);
+	assert_reply_error(&r, 0, want);
+	for (int i = 0; i < AIF_CTL_MAX_CLIENTS; i++) {
+		struct reader e = { 0 };
+
+		assert_false(client_closed(&e, fds[i]));
+		free(e.buf);
+	}
+	for (int i = 0; i <= AIF_CTL_MAX_CLIENTS; i++)
+		close(fds[i]);
+	free(r.buf);
 }
 
 /*
@@ -927,6 +1033,8 @@ main(void)
 		SRV_TEST(test_large_reply_slow_reader),
 		SRV_TEST(test_stalled_reader_alone),
 		SRV_TEST(test_client_limit),
+		SRV_TEST(test_trickling_clients_evicted),
+		SRV_TEST(test_client_burst),
 		SRV_TEST(test_idle_clients_closed),
 		SRV_TEST(test_create_path_checks),
 	};

@@ -753,6 +753,52 @@ test_ctr_names(void **state)
 		assert_string_equal(aif_ecn_ctr_names[i], want[i]);
 }
 
+/* ns-3 marks on the queue's bytes beyond 1,049 (qmin_bytes): the
+ * boundaries move up by qmin, the probabilities with them. */
+static void
+test_qmin(void **state)
+{
+	struct aif_ecn_params p = { .kmin_bytes = 100 * KB, .kmax_bytes = 400 * KB,
+				    .pmax = 0.2, .mode = AIF_ECN_MODE_ECN,
+				    .mark_point = AIF_ECN_AT_DEQUEUE, .qmin_bytes = 1049 };
+	struct aif_ecn_config c, c0;
+	struct aif_ecn_ctr ctr = { 0 };
+	struct aif_rng rng;
+
+	(void)state;
+	assert_int_equal(aif_ecn_config_init(&c, &p), 0);
+	p.qmin_bytes = 0;
+	assert_int_equal(aif_ecn_config_init(&c0, &p), 0);
+	assert_int_equal(c.kmin_bytes, 100 * KB + 1049);
+	assert_int_equal(c.kmax_bytes, 400 * KB + 1049);
+	assert_true(c.slope == c0.slope);
+	aif_rng_seed(&rng, 9);
+	/* 400,000 + 1,049 + 1: over Kmax only with the minimum taken off
+	 * ... i.e. q' = 400,001: always marked; q = 400,001 without qmin too,
+	 * but with it q' = 398,952: marked with p < 0.2 only */
+	assert_int_equal(aif_ecn_decide(&c, 400 * KB + 1050, AIF_ECN_ECT0, false, &rng, &ctr),
+			 AIF_ECN_MARK);
+	unsigned marks = 0, marks0 = 0;
+	for (unsigned i = 0; i < 10000; i++) {
+		marks += aif_ecn_decide(&c, 400 * KB + 1, AIF_ECN_ECT0, false, &rng, &ctr) ==
+			 AIF_ECN_MARK;
+		marks0 += aif_ecn_decide(&c0, 400 * KB + 1, AIF_ECN_ECT0, false, &rng, &ctr) ==
+			  AIF_ECN_MARK;
+	}
+	assert_int_equal(marks0, 10000);
+	assert_true(marks > 1700 && marks < 2300);
+	/* 100,000 + 1,049 is not above Kmin: no draw */
+	uint64_t s = rng.s;
+	assert_int_equal(aif_ecn_decide(&c, 100 * KB + 1049, AIF_ECN_ECT0, false, &rng, &ctr),
+			 AIF_ECN_PASS);
+	assert_true(rng.s == s);
+	/* saturation */
+	p.kmax_bytes = UINT32_MAX;
+	p.qmin_bytes = 5;
+	assert_int_equal(aif_ecn_config_init(&c, &p), 0);
+	assert_int_equal(c.kmax_bytes, UINT32_MAX);
+}
+
 int
 main(void)
 {
@@ -764,6 +810,7 @@ main(void)
 		cmocka_unit_test(test_wred_drop_fraction),
 		cmocka_unit_test(test_seeded_repeatable),
 		cmocka_unit_test(test_below_kmin),
+		cmocka_unit_test(test_qmin),
 		cmocka_unit_test(test_at_and_above_kmax),
 		cmocka_unit_test(test_not_ect_lossless),
 		cmocka_unit_test(test_ce_on_arrival),

@@ -66,6 +66,8 @@ fix_new(uint8_t mode)
 	assert_non_null(f);
 	f->st = calloc(1, sizeof(*f->st));
 	assert_non_null(f->st);
+	f->st->flowlet = calloc(AIF_FLOWLET_MAX, sizeof(*f->st->flowlet)); /* control's part */
+	assert_non_null(f->st->flowlet);
 	f->g.n = N_MEMBERS;
 	f->g.scheme = AIF_LB_ADAPTIVE;
 	for (uint16_t i = 0; i < N_MEMBERS; i++) {
@@ -93,6 +95,7 @@ fix_new(uint8_t mode)
 static void
 fix_free(struct fix *f)
 {
+	free(f->st->flowlet);
 	free(f->st);
 	free(f);
 }

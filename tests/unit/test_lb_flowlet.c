@@ -75,6 +75,8 @@ fix_new(uint16_t n, uint8_t mode, uint32_t table_size)
 	assert_non_null(f);
 	f->st = calloc(1, sizeof(*f->st));
 	assert_non_null(f->st);
+	f->st->flowlet = calloc(AIF_FLOWLET_MAX, sizeof(*f->st->flowlet)); /* control's part */
+	assert_non_null(f->st->flowlet);
 	f->g.n = n;
 	f->g.scheme = AIF_LB_FLOWLET;
 	for (uint16_t i = 0; i < n; i++) {
@@ -98,6 +100,7 @@ fix_new(uint16_t n, uint8_t mode, uint32_t table_size)
 static void
 fix_free(struct fix *f)
 {
+	free(f->st->flowlet);
 	free(f->st);
 	free(f);
 }
@@ -618,11 +621,38 @@ test_shared_entries_keep_flowlets(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* ns-3's LetFlow keeps the path when the gap is exactly gap_ns ("le");
+ * "lt" starts a new flowlet there. */
+static void
+test_gap_test_le(void **state)
+{
+	(void)state;
+	for (int le = 0; le <= 1; le++) {
+		struct fix *f = fix_new(8, AIF_FLOWLET_RANDOM, 4096);
+		aif_time_ns t = 5 * AIF_NS_PER_MS;
+		f->p.flowlet_gap_le = le;
+		uint32_t first = sel(f, 0x5eedu, t);
+		for (int i = 0; i < 100; i++) {
+			t += GAP_NS; /* exactly the gap */
+			uint32_t m = sel(f, 0x5eedu, t);
+			if (le)
+				assert_int_equal(m, first);
+		}
+		assert_int_equal(sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS), le ? 1 : 101);
+		/* one ns more is a gap either way */
+		t += GAP_NS + 1;
+		sel(f, 0x5eedu, t);
+		assert_int_equal(sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS), le ? 2 : 102);
+		fix_free(f);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_gaps_keep_member),
+		cmocka_unit_test(test_gap_test_le),
 		cmocka_unit_test(test_random_change_rate),
 		cmocka_unit_test(test_least_loaded),
 		cmocka_unit_test(test_aging_and_collisions),

@@ -203,6 +203,7 @@ flowlet_trace(bool interp)
 	struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
 	struct grp *x = grp_new(4);
 	struct aif_lb_state *bst = calloc(1, sizeof(*bst));
+	bst->flowlet = calloc(AIF_FLOWLET_MAX, sizeof(*bst->flowlet)); /* control's part */
 	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
 	struct aif_rng r, brng, prng, trng;
 	struct aif_lb_ctx bx = { .st = bst, .p = &x->p, .rng = &brng, .group = 2 };
@@ -255,6 +256,7 @@ flowlet_trace(bool interp)
 	assert_int_equal(st->fallbacks, 0);
 	(void)last_member_change;
 	free(c);
+	free(bst->flowlet);
 	free(bst);
 	free(x);
 	aif_lb_prog_state_free(st);

@@ -14,7 +14,14 @@
  *     (1000 seeds; convergence packet reported); and, with random queue
  *     depths, every pick equals the lightest of {previous best, the d
  *     samples} with ties to the previous best then the first sample, the
- *     samples replayed from a copy of the random state (n = 2..16, d = 0..4).
+ *     samples replayed from a copy of the random state (n = 2..16, d = 0..4)
+ *     (memory "group", "distinct": false).
+ *   - DRILL as ConWeave's ns-3: d = 2 distinct samples (never the same
+ *     member twice, every ordered pair equally likely: chi-square over the
+ *     56 pairs of n = 8), the previous best remembered per destination IP
+ *     (two destinations through one group keep two bests; the first packet
+ *     to a destination takes the first sample whatever its bytes); and
+ *     every pick checked against a replay of the shuffle.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -74,6 +81,10 @@ fix_new(uint16_t n, uint8_t mode, uint64_t seed)
 	f->p.scheme = AIF_LB_SPRAY;
 	f->p.spray_mode = mode;
 	f->p.drill_samples = 2;
+	/* the tests below from "group" on use the aif options; ns-3's
+	 * (distinct samples, memory per destination) have their own */
+	f->p.drill_distinct = false;
+	f->p.drill_memory = AIF_DRILL_MEM_GROUP;
 	aif_rng_seed(&f->rng, seed);
 	f->x.st = f->st;
 	f->x.p = &f->p;
@@ -248,6 +259,105 @@ test_drill_never_heavier(void **state)
 	assert_true(took_prev > 0 && took_sample > 0);
 }
 
+/* ns-3's DRILL: d = 2 distinct samples, uniform over the ordered pairs. */
+static void
+test_drill_distinct(void **state)
+{
+	const uint16_t n = 8;
+	static unsigned pair[8][8];
+	struct fix *f = fix_new(n, AIF_SPRAY_DRILL, 0xd15);
+	double chi2 = 0;
+	unsigned total = 0;
+
+	(void)state;
+	f->p.drill_distinct = true;
+	for (unsigned k = 0; k < 56000; k++) {
+		/* the replayed shuffle: two draws, j0 in [0, 8), j1 in [1, 8) */
+		struct aif_rng r = f->rng;
+		uint8_t idx[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+		uint32_t j0 = aif_rng_below(&r, n), t;
+		t = idx[0]; idx[0] = idx[j0]; idx[j0] = (uint8_t)t;
+		uint32_t j1 = 1 + aif_rng_below(&r, n - 1);
+		t = idx[1]; idx[1] = idx[j1]; idx[j1] = (uint8_t)t;
+		assert_int_not_equal(idx[0], idx[1]);
+		/* loads: the second sample always the lighter, the remembered
+		 * member heavier than both */
+		for (uint16_t i = 0; i < n; i++)
+			f->qb[f->mem[i].port] = 3 * MB;
+		f->qb[f->mem[idx[0]].port] = 2 * MB;
+		f->qb[f->mem[idx[1]].port] = MB;
+		assert_int_equal(sel(f), idx[1]);
+		assert_int_equal(f->rng.s, r.s); /* two draws exactly */
+		pair[idx[0]][idx[1]]++;
+		f->st->drill_dst[0].used = 0; /* no memory: forget the best */
+		memset(f->st->drill_dst, 0, sizeof(f->st->drill_dst));
+	}
+	for (unsigned a = 0; a < n; a++)
+		for (unsigned b = 0; b < n; b++) {
+			if (a == b) {
+				assert_int_equal(pair[a][b], 0);
+				continue;
+			}
+			double d = pair[a][b] - 1000.0;
+			chi2 += d * d / 1000.0;
+			total += pair[a][b];
+		}
+	assert_int_equal(total, 56000);
+	print_message("drill distinct n=8: 56 ordered pairs, chi2 %.1f (55 dof)\n", chi2);
+	assert_true(chi2 < 93.2); /* P(chi2 > 93.2) = 0.001 at 55 dof */
+	/* with replacement the same member comes twice (1 in 8 picks) */
+	f->p.drill_distinct = false;
+	unsigned same = 0;
+	for (unsigned k = 0; k < 8000; k++) {
+		struct aif_rng r = f->rng;
+		same += aif_rng_below(&r, n) == aif_rng_below(&r, n);
+		sel(f);
+	}
+	assert_true(same > 800 && same < 1200);
+	fix_free(f);
+}
+
+/* ns-3's DRILL memory: the previous best per destination IP. */
+static void
+test_drill_memory_destination(void **state)
+{
+	const uint16_t n = 4;
+	struct fix *f = fix_new(n, AIF_SPRAY_DRILL, 0xde57);
+
+	(void)state;
+	f->p.drill_distinct = true;
+	f->p.drill_memory = AIF_DRILL_MEM_DESTINATION;
+	f->p.drill_samples = 1;
+	f->pkt.dst.family = AIF_AF_INET4;
+	/* destination A: only member 2 light, until found */
+	for (uint16_t i = 0; i < n; i++)
+		f->qb[f->mem[i].port] = MB;
+	f->qb[f->mem[2].port] = 0;
+	memcpy(f->pkt.dst.b, "\x0b\x00\x01\x01", 4);
+	unsigned k;
+	for (k = 0; k < 200 && sel(f) != 2; k++)
+		;
+	assert_true(k < 200);
+	/* destination B, same group: its first packet takes its one sample
+	 * whatever the bytes (no memory of its own: member 2 is not kept) */
+	f->qb[f->mem[2].port] = 0;
+	memcpy(f->pkt.dst.b, "\x0b\x00\x02\x01", 4);
+	struct aif_rng r = f->rng;
+	uint32_t s = aif_rng_below(&r, n);
+	assert_int_equal(sel(f), s);
+	/* A still remembers 2: with 2 the lightest its packets stay there */
+	memcpy(f->pkt.dst.b, "\x0b\x00\x01\x01", 4);
+	for (k = 0; k < 100; k++)
+		assert_int_equal(sel(f), 2);
+	/* with memory per group, B's first packet starts from the group's
+	 * best (2, the lightest) and stays */
+	f->p.drill_memory = AIF_DRILL_MEM_GROUP;
+	f->st->drill_best[f->x.group] = 2;
+	memcpy(f->pkt.dst.b, "\x0b\x00\x03\x01", 4);
+	assert_int_equal(sel(f), 2);
+	fix_free(f);
+}
+
 int
 main(void)
 {
@@ -256,6 +366,8 @@ main(void)
 		cmocka_unit_test(test_random_uniform),
 		cmocka_unit_test(test_drill_converges),
 		cmocka_unit_test(test_drill_never_heavier),
+		cmocka_unit_test(test_drill_distinct),
+		cmocka_unit_test(test_drill_memory_destination),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

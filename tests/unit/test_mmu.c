@@ -14,6 +14,10 @@
  *   - Broadcom variant: pg_min, port_min, 1/16 threshold, strict XOFF, XON
  *     below alpha * (free - 16).
  *   - Watermarks, clear, counter names.
+ *   - CONWEAVE (ns-3 switch-mmu.cc): the pool of a leaf, a spine and A1's
+ *     switch, XOFF/XON on PG - 2,096 vs (sp_limit - used) / 16, headroom
+ *     only past sp_limit, the egress limit on lossless queues, and A1's
+ *     first XOFF.
  *   - Scenario A1 (lossless-fabric.md section 9): one switch, 16 senders at
  *     100G -> 1 receiver at 100G, 1 us links, 32 MiB, alpha 1/8, reserve
  *     4 KB, headroom 37,500 B per port, no host congestion control; with PFC
@@ -109,6 +113,27 @@ a1_params(struct aif_mmu_params *p, bool pfc)
 		p->port[i].cable_delay_ns = 1000;
 		p->port[i].pfc_enable = pfc ? 1u << PG3 : 0;
 	}
+}
+
+/* ConWeave's switch: n ports at 100G with 1 us links, the model's defaults,
+ * PFC on PG 3, IP MTU 1500. */
+static void
+conweave_params(struct aif_mmu_params *p, uint16_t n)
+{
+	aif_mmu_params_default(p, AIF_MMU_CONWEAVE, n);
+	for (unsigned i = 0; i < n; i++) {
+		p->port[i].speed_bps = 100 * GBPS;
+		p->port[i].cable_delay_ns = 1000;
+		p->port[i].mtu_bytes = 1500;
+		p->port[i].pfc_enable = 1u << PG3;
+	}
+}
+
+static void
+jumbo_all(struct aif_mmu_params *p)
+{
+	for (unsigned i = 0; i < p->n_ports; i++)
+		p->port[i].mtu_bytes = 9000;
 }
 
 /* ---- headroom ---- */
@@ -213,6 +238,10 @@ test_config_errors(void **state)
 	BAD(p.port[6].headroom_bytes = 28647, AIF_MMU_ERR_HEADROOM_LOW);
 	BAD((p.port[6].mtu_bytes = 9000, p.port[6].headroom_bytes = 43647),
 	    AIF_MMU_ERR_HEADROOM_LOW);
+	/* CONWEAVE, jumbo ports: 43,648 B of worst case against 27,096 set
+	 * aside, 16,552 B a port, over the 8,384 B reserve a port */
+	BAD((conweave_params(&p, 17), p.port[0].mtu_bytes = 9000, p.mtu_bytes = 1048,
+	     jumbo_all(&p)), AIF_MMU_ERR_HEADROOM_SLACK);
 #undef BAD
 
 	/* A lossy port needs no headroom; an explicit one wins over the
@@ -1139,6 +1168,232 @@ test_a1_incast_lossy(void **state)
 	assert_int_equal(r.max_queue_bytes, 21963000);
 }
 
+/* ---- CONWEAVE: ConWeave's ns-3 switch-mmu.cc ---- */
+
+#define CW_PKT 1036 /* ns-3's data packet: 1000 B of payload + 36 */
+
+/*
+ * The pool as ns-3 computes it: a leaf (24 ports) and a spine (8 ports) of
+ * the reference fabric, and A1's 17-port switch; headroom set aside 2 BDP
+ * + 2 MTU (27,096 B), port 0's 14,596 (the slot-0 quirk); the drop limit of
+ * a lossless port never below the worst case (28,648 B for IP MTU 1500).
+ */
+static void
+test_conweave_pool(void **state)
+{
+	static const struct {
+		uint16_t n;
+		uint64_t hdrm, rsrv, sp, op;
+		uint32_t thr;
+	} t[] = {
+		{ 24, 637804, 201216, 8598164, 9235968, 537385 },  /* leaf */
+		{ 8, 204268, 67072, 9165844, 9370112, 572865 },    /* spine */
+		{ 17, 448132, 142528, 8846524, 9294656, 552907 },  /* A1 */
+	};
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		conweave_params(&p, t[i].n);
+		assert_int_equal(p.buffer_bytes, 9437184);
+		assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+		assert_int_equal(c.total_headroom_bytes, t[i].hdrm);
+		assert_int_equal(c.total_reserve_bytes, t[i].rsrv);
+		assert_int_equal(c.shared_limit_bytes, t[i].sp);
+		assert_int_equal(c.egress_pool_bytes, t[i].op);
+		assert_int_equal(c.guarantee_bytes, 2096);
+		assert_int_equal(c.queue_min_bytes, 1049);
+		assert_int_equal(c.headroom_bytes[0], 28648);
+		assert_int_equal(c.headroom_bytes[1], 28648);
+		struct aif_mmu *m = mmu_new(&c);
+		assert_int_equal(aif_mmu_threshold_bytes(m), t[i].thr);
+		free(m);
+	}
+	/* without the quirk every port sets aside 27,096 */
+	conweave_params(&p, 24);
+	p.headroom_slot0_quirk = false;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	assert_int_equal(c.total_headroom_bytes, 24 * 27096);
+	assert_int_equal(c.shared_limit_bytes, 8598164 - 12500);
+	/* a given headroom is set aside as given (and checked) */
+	conweave_params(&p, 24);
+	p.port[3].headroom_bytes = 40000;
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	assert_int_equal(c.total_headroom_bytes, 637804 - 27096 + 40000);
+	assert_int_equal(c.headroom_bytes[3], 40000);
+	p.port[3].headroom_bytes = 27096; /* ns-3's, below the worst case */
+	assert_int_equal(aif_mmu_config_init(&c, &p), -AIF_MMU_ERR_HEADROOM_LOW);
+}
+
+/*
+ * One PG of an otherwise empty leaf fills with 1036-B packets: XOFF at the
+ * first packet after which PG - 2,096 > (8,598,164 - used) / 16, i.e.
+ * 17 * PG > 8,631,700, PG >= 507,748: packet 491 (508,676 B; 490 make
+ * 507,640); no headroom is used (the pool is far from sp_limit).  XON when
+ * PG - 2,096 < (8,598,164 - used - 16) / 16, i.e. PG <= 507,746: one
+ * release later.  (The threshold on the empty leaf is 537,385.)
+ */
+static void
+test_conweave_xoff_xon(void **state)
+{
+	static struct aif_mmu_charge ch[600];
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	unsigned n;
+
+	(void)state;
+	conweave_params(&p, 24);
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	struct aif_mmu *m = mmu_new(&c);
+	for (n = 1; n <= 600; n++) {
+		assert_int_equal(aif_mmu_admit(m, 0, PG3, 23, Q3, CW_PKT, true, &ch[n - 1]),
+				 AIF_MMU_ADMIT);
+		if (aif_mmu_xoff_mask(m, 0) != 0)
+			break;
+		assert_false(aif_mmu_should_pause(m, 0, PG3));
+	}
+	assert_int_equal(n, 491);
+	const struct aif_mmu_pg *g = aif_mmu_pg_get(m, 0, PG3);
+	assert_int_equal(g->headroom_bytes, 0);
+	assert_int_equal(g->reserve_bytes + g->port_reserve_bytes + g->shared_bytes, 508676);
+	assert_int_equal(m->used_bytes, 508676);
+	assert_true(17ull * 508676 > 8631700 && 17ull * 507640 <= 8631700);
+	assert_int_equal(m->pg_ctr[0][PG3].xoff_events, 1);
+	/* XON: one release (PG 507,640 <= 507,746) */
+	assert_false(aif_mmu_should_resume(m, 0, PG3));
+	aif_mmu_release(m, &ch[0]);
+	assert_true(aif_mmu_should_resume(m, 0, PG3));
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	assert_int_equal(m->pg_ctr[0][PG3].xon_events, 1);
+	for (unsigned i = 1; i < n; i++)
+		aif_mmu_release(m, &ch[i]);
+	assert_empty(m);
+	free(m);
+}
+
+/*
+ * Headroom is used only when the whole pool is over sp_limit, and then the
+ * whole packet goes there; XOFF for every PG with headroom; the drop at the
+ * port's headroom (28,648 B = 27 packets of 1036 B); the egress limit
+ * holds lossless queues too: a single queue stops at
+ * excess + packet > op_limit - excess, about half the buffer.
+ */
+static void
+test_conweave_headroom_egress(void **state)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	struct aif_mmu_charge ch;
+	enum aif_mmu_verdict v;
+
+	(void)state;
+	conweave_params(&p, 24);
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	struct aif_mmu *m = mmu_new(&c);
+	/* ports 0..19 to queues of ports 20..23, round robin, until the pool is
+	 * over sp_limit; no drop before, no headroom before */
+	unsigned k = 0;
+	while (m->used_bytes <= c.shared_limit_bytes) {
+		assert_int_equal(m->headroom_used_bytes, 0);
+		v = aif_mmu_admit(m, (uint16_t)(k % 20), PG3, (uint16_t)(20 + k % 4), (uint8_t)(k / 4 % 4 + 1),
+				  CW_PKT, true, &ch);
+		assert_int_equal(v, AIF_MMU_ADMIT);
+		k++;
+	}
+	/* the packet that crossed went to headroom whole */
+	uint16_t last = (uint16_t)((k - 1) % 20);
+	assert_int_equal(aif_mmu_pg_get(m, last, PG3)->headroom_bytes, CW_PKT);
+	assert_int_equal(m->headroom_used_bytes, CW_PKT);
+	assert_true(aif_mmu_should_pause(m, last, PG3));
+	/* port 21's PG 3 (none yet): its guarantees first, then headroom up to
+	 * 28,648 B: 27 packets (27,972 B), the 28th drops */
+	unsigned admitted = 0;
+	while ((v = aif_mmu_admit(m, 21, PG3, 22, 5, CW_PKT, true, &ch)) == AIF_MMU_ADMIT)
+		admitted++;
+	assert_int_equal(v, AIF_MMU_DROP_HEADROOM_OVERFLOW);
+	assert_int_equal(aif_mmu_pg_get(m, 21, PG3)->headroom_bytes, 27 * CW_PKT);
+	assert_int_equal(admitted, 27);
+	free(m);
+
+	/* egress: one queue from 20 ports, 1036 B packets; excess e after n
+	 * packets is n * 1036 - 1049; drop when e + 1036 > 9,235,968 - e */
+	m = mmu_new(&c);
+	unsigned n = 0;
+	while ((v = aif_mmu_admit(m, (uint16_t)(n % 20), PG3, 23, Q3, CW_PKT, true, &ch)) ==
+	       AIF_MMU_ADMIT)
+		n++;
+	assert_int_equal(v, AIF_MMU_DROP_EGRESS_LIMIT);
+	uint64_t e = (uint64_t)n * CW_PKT - 1049;
+	assert_true(2 * e + CW_PKT > 9235968);
+	assert_true(2 * (e - CW_PKT) + CW_PKT <= 9235968);
+	assert_int_equal(m->egress_shared_bytes, e);
+	assert_int_equal(n, 4459); /* 4.62 MB in one queue */
+	free(m);
+}
+
+/*
+ * A1 on ConWeave's switch: 16 senders -> 1 receiver, 17 ports at 100G,
+ * 1 us, 9 MiB, alpha 1/16 on PG - 2,096 against sp_limit - used (8,846,524
+ * on this switch).  Per 80 ns (a 1036-B... here 1000-B packet at 100G)
+ * every sender's packet arrives (port order) and the receiver sends one;
+ * the first XOFF is the first admission after which, for its port,
+ * 16 * (PG - 2,096) > 8,846,524 - used: the test's own sums find the
+ * packet, the MMU must agree on it exactly.
+ */
+static void
+test_conweave_a1_first_xoff(void **state)
+{
+	static struct aif_mmu_charge fifo[65536];
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	uint64_t pg[16] = { 0 }, used = 0;
+	unsigned head = 0, tail = 0, round;
+	int want_port = -1, got_port = -1;
+	uint64_t want_pg = 0, want_used = 0;
+
+	(void)state;
+	conweave_params(&p, 17);
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	assert_int_equal(c.shared_limit_bytes, 8846524);
+	struct aif_mmu *m = mmu_new(&c);
+	for (round = 0; round < 4000 && got_port < 0; round++) {
+		for (unsigned i = 0; i < 16 && got_port < 0; i++) {
+			assert_int_equal(aif_mmu_admit(m, (uint16_t)i, PG3, 16, Q3, 1000, true,
+						       &fifo[tail++ % 65536]),
+					 AIF_MMU_ADMIT);
+			pg[i] += 1000;
+			used += 1000;
+			/* the reference's rule, in the test's own sums */
+			if (want_port < 0 && pg[i] > 2096 &&
+			    16 * ((int64_t)pg[i] - 2096) > (int64_t)8846524 - (int64_t)used) {
+				want_port = (int)i;
+				want_pg = pg[i];
+				want_used = used;
+			}
+			if (aif_mmu_xoff_mask(m, (uint16_t)i) != 0)
+				got_port = (int)i;
+		}
+		if (got_port < 0) { /* the receiver sends one */
+			const struct aif_mmu_charge *d = &fifo[head++ % 65536];
+			pg[d->in_port] -= d->bytes;
+			used -= d->bytes;
+			aif_mmu_release(m, d);
+		}
+	}
+	printf("# A1 on ConWeave's MMU: first XOFF port %d at PG %lu B, pool %lu B, "
+	       "round %u (threshold then %u B)\n", got_port, (unsigned long)want_pg,
+	       (unsigned long)want_used, round, aif_mmu_threshold_bytes(m));
+	assert_int_equal(got_port, want_port);
+	assert_int_equal(m->used_bytes, want_used);
+	assert_int_equal(aif_mmu_pg_get(m, (uint16_t)got_port, PG3)->shared_bytes +
+			 aif_mmu_pg_get(m, (uint16_t)got_port, PG3)->reserve_bytes +
+			 aif_mmu_pg_get(m, (uint16_t)got_port, PG3)->port_reserve_bytes, want_pg);
+	/* ~16 PGs of ~276 KB: about half the empty-switch threshold */
+	assert_true(want_pg > 270000 && want_pg < 290000);
+	free(m);
+}
+
 int
 main(void)
 {
@@ -1152,6 +1407,10 @@ main(void)
 		cmocka_unit_test(test_broadcom),
 		cmocka_unit_test(test_a1_incast_pfc),
 		cmocka_unit_test(test_a1_incast_lossy),
+		cmocka_unit_test(test_conweave_pool),
+		cmocka_unit_test(test_conweave_xoff_xon),
+		cmocka_unit_test(test_conweave_headroom_egress),
+		cmocka_unit_test(test_conweave_a1_first_xoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

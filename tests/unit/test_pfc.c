@@ -894,6 +894,63 @@ test_counter_names(void **state)
 			 (aif_pfc_tx_prio_ctr_n * 8 + aif_pfc_tx_port_ctr_n) * sizeof(uint64_t));
 }
 
+/*
+ * ns-3 mode (ConWeave's CheckAndSendPfc): a PAUSE per admitted packet over
+ * the threshold, 5 us as quanta at the port rate (977 at 100G, 5,002 ns),
+ * never refreshed; an XON only within the last PAUSE's 5 us.
+ */
+static void
+test_tx_ns3_mode(void **state)
+{
+	struct aif_pfc_tx_params p = { .speed_bps = 100000000000ull, .pfc_enable = 1u << 3,
+				       .mode = AIF_PFC_TX_NS3 };
+	struct aif_pfc_tx_config c;
+	struct aif_pfc_tx_state s;
+	uint16_t q[AIF_PFC_PRIOS];
+	uint8_t ce, fresh;
+
+	(void)state;
+	assert_int_equal(aif_pfc_tx_config_init(&c, &p), 0);
+	assert_int_equal(c.quanta[3], 977);
+	assert_int_equal(c.pause_ns[3], 5003);
+	assert_int_equal(c.ns3_pause_ns, 5000);
+	aif_pfc_tx_init(&s);
+	/* three admitted packets over the threshold at t = 1000: three PAUSEs */
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(aif_pfc_tx_ns3_pause(&s, &c, 1u << 3 | 1u << 2, 1000, &ce, q,
+						      &fresh), 1);
+		assert_int_equal(ce, 1u << 3); /* PG 2 is not lossless */
+		assert_int_equal(q[3], 977);
+		assert_int_equal(fresh, i == 0 ? 1u << 3 : 0);
+	}
+	assert_int_equal(s.ctr.tx_pfc[3], 3);
+	/* nothing to refresh: the standard generator's events stay NEVER */
+	assert_int_equal(aif_pfc_tx_next_event_ns(&s), AIF_TIME_NS_NEVER);
+	/* XON at 5,999 ns (window open until 6,000) */
+	assert_int_equal(aif_pfc_tx_ns3_resume(&s, 1u << 3, 5999, &ce, q), 1);
+	assert_int_equal(ce, 1u << 3);
+	assert_int_equal(q[3], 0);
+	assert_int_equal(s.ctr.tx_xon[3], 1);
+	/* a second XON: none, the window closed */
+	assert_int_equal(aif_pfc_tx_ns3_resume(&s, 1u << 3, 6000, &ce, q), 0);
+	/* a PAUSE at 10 us, resume condition only at 15 us: no XON (the peer
+	 * resumed by itself) */
+	assert_int_equal(aif_pfc_tx_ns3_pause(&s, &c, 1u << 3, 10000, &ce, q, &fresh), 1);
+	assert_int_equal(aif_pfc_tx_ns3_open(&s, 14999), 1u << 3);
+	assert_int_equal(aif_pfc_tx_ns3_resume(&s, 1u << 3, 15000, &ce, q), 0);
+	assert_int_equal(s.ctr.tx_xon[3], 1);
+	/* other rates, and pause_us */
+	p.speed_bps = 400000000000ull;
+	assert_int_equal(aif_pfc_tx_config_init(&c, &p), 0);
+	assert_int_equal(c.quanta[3], 3907); /* 3906.25 up */
+	p.speed_bps = 1000000000ull;
+	assert_int_equal(aif_pfc_tx_config_init(&c, &p), 0);
+	assert_int_equal(c.quanta[3], 10); /* 9.77 up: 5,120 ns */
+	p.ns3_pause_ns = 300000;
+	p.speed_bps = 200000000000ull; /* 117,188 quanta: over 0xFFFF */
+	assert_int_equal(aif_pfc_tx_config_init(&c, &p), AIF_PFC_E_CFG_QUANTA);
+}
+
 int
 main(void)
 {
@@ -906,6 +963,7 @@ main(void)
 		cmocka_unit_test(test_quanta_to_ns),
 		cmocka_unit_test(test_rx_pause_prio3),
 		cmocka_unit_test(test_rx_xon),
+		cmocka_unit_test(test_tx_ns3_mode),
 		cmocka_unit_test(test_rx_pause_all),
 		cmocka_unit_test(test_rx_refresh_replaces),
 		cmocka_unit_test(test_rx_pause_total_exact),

@@ -189,8 +189,18 @@ test_leaf_spine_errors(void **state)
 		{ "{\"topology\": {\"torus\": {}}}",
 		  "$.topology.torus: unknown generator (leaf_spine, fat_tree)" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 5}}}", "$.topology.fat_tree.k: must be even" },
-		{ "{\"topology\": {\"fat_tree\": {\"k\": 16}}}",
-		  "$.topology.fat_tree.k: must be an integer 2..14" },
+		{ "{\"topology\": {\"fat_tree\": {\"link_gbps\": 1e-12}}}",
+		  "$.topology.fat_tree.link_gbps: must be a number 0.001..1600 (1 Mb/s to 1.6 Tb/s)" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 22}}}",
+		  "$.topology.fat_tree.k: k=22 makes 605 switches, more than a fabric may have "
+		  "(512): k is at most 20" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 66}}}",
+		  "$.topology.fat_tree.k: must be an integer 2..64" },
+		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 5, \"leaves\": 50, "
+		  "\"spines\": 60, \"hosts_per_leaf\": 4}}}",
+		  "$.topology.leaf_spine.planes: 550 switches: planes x (leaves + spines) must be at "
+		  "most 512 (switches in a fabric), and planes x leaves at most 256 (host addresses "
+		  "10.<leaf>.x.x)" },
 		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 9}}}",
 		  "$.topology.leaf_spine.planes: must be an integer 1..8" },
 		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [\"a\", \"b\", \"c\"]}}}",
@@ -271,6 +281,27 @@ test_fat_tree_k4(void **state)
 	aif_config_free(cfg);
 }
 
+/* A k=16 fat-tree: 320 switches of 16 ports, 2,048 links, 1,024 hosts;
+ * an edge switch routes every other edge's hosts over its 8 uplinks. */
+static void
+test_fat_tree_k16(void **state)
+{
+	struct aif_config *cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 16}}}");
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 320);
+	assert_int_equal(cfg->n_links, 2048);
+	assert_int_equal(cfg->n_hosts, 1024);
+	for (uint16_t s = 0; s < cfg->n_switches; s++)
+		assert_int_equal(cfg->switches[s].n_ports, 16);
+	int e = aif_config_switch_find(cfg, "pod15-edge7");
+	assert_true(e >= 0);
+	const struct aif_group_params *g = group_of(&cfg->switches[e], "10.0.0.0/24");
+	assert_non_null(g);
+	assert_int_equal(g->n_members, 8);
+	aif_config_free(cfg);
+}
+
 /* Two planes of a 2 x 1 leaf-spine: disjoint switches, a port per plane. */
 static void
 test_leaf_spine_planes(void **state)
@@ -301,6 +332,7 @@ main(void)
 		cmocka_unit_test(test_host_macs),
 		cmocka_unit_test(test_leaf_spine_down_link),
 		cmocka_unit_test(test_fat_tree_k4),
+		cmocka_unit_test(test_fat_tree_k16),
 		cmocka_unit_test(test_leaf_spine_planes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

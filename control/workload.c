@@ -254,7 +254,7 @@ static int
 parse_flow_file(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 		char *err, size_t err_len)
 {
-	char path[96], why[AIF_ERR_MAX];
+	char path[96], why[1024]; /* a file path (512) and a line */
 
 #define P(sub) (snprintf(path, sizeof(path), "$.jobs[%u]%s", i, sub), path)
 	static const char *const no[] = { "bytes", "iterations", "chunks", "compute_us",

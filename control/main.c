@@ -57,7 +57,9 @@
 #include "config.h"
 #include "ctl_server.h"
 #include "fabric.h"
+#include "monitors.h"
 #include "pool_check.h"
+#include "samples.h"
 #include "summary.h"
 #include "vtime.h"
 #include "workload.h"
@@ -918,8 +920,10 @@ jint(const json_t *o, const char *k)
 
 /*
  * A fabric's summary, as JSON (the --stats file) and as tables: per switch
- * (packets in and out, drops, PFC sent), per link direction (packets,
- * bytes, utilization, pauses), drops fabric-wide by reason.
+ * (packets in and out, drops, PFC sent, and the load-balancing programs
+ * running on it as show lb gives them: runs, fallbacks, their counters),
+ * per link direction (packets, bytes, utilization, pauses), drops
+ * fabric-wide by reason.
  */
 static json_t *
 fabric_json(const struct aif_ctl *c, aif_time_ns now_ns)
@@ -929,6 +933,11 @@ fabric_json(const struct aif_ctl *c, aif_time_ns now_ns)
 	for (uint16_t s = 0; s < c->n_sw; s++) {
 		json_t *cj = aif_ctl_counters_json(c->sws[s]);
 		json_object_set_new(cj, "switch", json_string(c->sws[s]->name));
+		json_t *lb = aif_ctl_show_lb((struct aif_ctl *)c, c->sws[s]);
+		json_t *progs = json_object_get(lb, "programs");
+		if (json_array_size(progs) > 0)
+			json_object_set(cj, "lb_programs", progs);
+		json_decref(lb);
 		json_array_append_new(sws, cj);
 	}
 	return json_pack("{s:o, s:o}", "switches", sws, "links",
@@ -1291,45 +1300,34 @@ lb_events(const struct opts *o, struct aif_vtime_action *acts, unsigned n)
 	return 0;
 }
 
-/* Time series in virtual time (--samples): per link direction, what it
- * carried since the sample before; per egress queue, its bytes. */
-struct sampler {
-	const struct aif_ctl *ctl;
-	FILE *links, *queues;
-	aif_time_ns last_ns;
-	uint64_t (*prev)[3];   /* [link * 2 + dir]: busy_ps, tx_bytes, tx_ctrl */
+/* What runs at fixed virtual times besides the switches: --samples and
+ * the monitors of --results (pfc.txt, qlen.txt); each keeps its own period
+ * on the loop's grid. */
+struct ticks {
+	struct aif_samples *sm;
+	struct aif_monitors *mon;
 };
 
 static void
-take_sample(aif_time_ns t, void *arg)
+tick(aif_time_ns t, void *arg)
 {
-	struct sampler *sm = arg;
-	const struct aif_ctl *c = sm->ctl;
-	double us = (double)t / 1e3, span_ps = (double)(t - sm->last_ns) * 1e3;
+	struct ticks *k = arg;
 
-	for (uint32_t k = 0; k < c->n_links; k++)
-		for (int d = 0; d < 2; d++) {
-			const struct aif_link *l = c->links[k];
-			const struct aif_link_ctr *x = &l->dir[d].ctr;
-			uint64_t *p = sm->prev[k * 2 + d];
-			const struct aif_port *a = l->end[d].port, *b = l->end[!d].port;
-			if (t > sm->last_ns)
-				fprintf(sm->links, "%.3f,%s:%s,%s:%s,%.4f,%" PRIu64 ",%" PRIu64 "\n", us,
-					a->sw->name, a->name, b->sw->name, b->name,
-					(double)(x->busy_ps - p[0]) / span_ps, x->tx_bytes - p[1],
-					x->tx_ctrl - p[2]);
-			p[0] = x->busy_ps, p[1] = x->tx_bytes, p[2] = x->tx_ctrl;
-		}
-	for (uint16_t s = 0; s < c->n_sw; s++) {
-		const struct aif_switch *sw = c->sws[s];
-		const struct aif_qos *q = sw->qos;
-		for (uint16_t p = 0; q != NULL && p < q->n_ports; p++)
-			for (unsigned k = 0; k < AIF_QOS_NQ; k++)
-				if (q->mmu.port[p].queue_bytes[k] != 0)
-					fprintf(sm->queues, "%.3f,%s,%s,%u,%u\n", us, sw->name,
-						sw->ports[p].name, k, q->mmu.port[p].queue_bytes[k]);
+	if (k->mon != NULL)
+		aif_monitors_sample(k->mon, t);
+	if (k->sm != NULL)
+		aif_samples_take(k->sm, t);
+}
+
+static aif_time_ns
+gcd_ns(aif_time_ns a, aif_time_ns b)
+{
+	while (b != 0) {
+		aif_time_ns r = a % b;
+		a = b;
+		b = r;
 	}
-	sm->last_ns = t;
+	return a;
 }
 
 /* Nothing more will come: every input read and no packet anywhere (every
@@ -1365,7 +1363,9 @@ workload_report(struct aif_workload *wl, const struct aif_ctl *ctl,
 			json_decref(wj);
 			return -1;
 		}
-		printf("  results: %s/jobs.csv, fct.txt, qps.csv, summary.json\n", o->results);
+		printf("  results: %s/jobs.csv, fct.txt, qps.csv, summary.json%s%s\n", o->results,
+		       wl->mon != NULL && wl->mon_params.pfc ? ", pfc.txt" : "",
+		       wl->mon != NULL && wl->mon_params.qlen ? ", qlen.txt" : "");
 	}
 	if (fj != NULL)
 		json_object_set_new(fj, "workload", wj);
@@ -1778,21 +1778,28 @@ main(int argc, char **argv)
 		static struct aif_vtime_action acts[2 * MAX_PCAP_IN];
 		if (link_events(&o, &ctl, acts) != 0 || lb_events(&o, acts, o.n_link_ev) != 0)
 			goto out;
-		static struct sampler sm;
+		static struct ticks tk;
+		aif_time_ns sample_ns = (aif_time_ns)((o.sample_us > 0 ? o.sample_us : 10) * 1e3 + 0.5);
+		aif_time_ns tick_ns = 0;
 		if (o.samples != NULL) {
-			char path[PATH_MAX];
-			sm.ctl = &ctl;
-			snprintf(path, sizeof(path), "%s-links.csv", o.samples);
-			sm.links = fopen(path, "w");
-			snprintf(path, sizeof(path), "%s-queues.csv", o.samples);
-			sm.queues = fopen(path, "w");
-			sm.prev = calloc((size_t)ctl.n_links * 2 + 1, sizeof(*sm.prev));
-			if (sm.links == NULL || sm.queues == NULL || sm.prev == NULL) {
-				fprintf(stderr, "--samples %s: %s\n", o.samples, strerror(errno));
+			tk.sm = aif_samples_open(o.samples, &ctl, o.jobs != NULL ? &wl.v : NULL,
+						 sample_ns, err, sizeof(err));
+			if (tk.sm == NULL) {
+				fprintf(stderr, "--samples %s\n", err);
 				goto out;
 			}
-			fprintf(sm.links, "time_us,from,to,utilization,bytes,pauses\n");
-			fprintf(sm.queues, "time_us,switch,port,queue,bytes\n");
+			tick_ns = sample_ns;
+		}
+		if (o.jobs != NULL && o.results != NULL &&
+		    (wl.mon_params.pfc || wl.mon_params.qlen)) {
+			if (aif_workload_monitors(&wl, &ctl) != 0) {
+				fprintf(stderr, "--results: out of memory\n");
+				goto out;
+			}
+			tk.mon = wl.mon;
+			if (wl.mon_params.qlen)
+				tick_ns = tick_ns ? gcd_ns(tick_ns, wl.mon_params.qlen_interval_ns)
+						  : wl.mon_params.qlen_interval_ns;
 		}
 		for (unsigned i = 0; i < o.n_capture; i++) {
 			char sw_name[AIF_NAME_MAX], file[2 * AIF_NAME_MAX + 16];
@@ -1835,8 +1842,7 @@ main(int argc, char **argv)
 			.progress = vtime_progress, .progress_arg = &pr,
 			.progress_ns = 100 * AIF_NS_PER_US,
 			.actions = acts, .n_actions = o.n_link_ev + o.n_lb_ev,
-			.sample = o.samples != NULL ? take_sample : NULL, .sample_arg = &sm,
-			.sample_ns = (aif_time_ns)((o.sample_us > 0 ? o.sample_us : 10) * 1e3 + 0.5),
+			.sample = tick_ns ? tick : NULL, .sample_arg = &tk, .sample_ns = tick_ns,
 		};
 		if (o.jobs != NULL && aif_vhosts_wake_by(&wl.v, &v, runners[0]) != 0) {
 			fprintf(stderr, "out of memory\n");
@@ -1859,21 +1865,21 @@ main(int argc, char **argv)
 			free(acts[i].request);
 			acts[i].request = NULL;
 		}
+		aif_time_ns end = aif_clock_now(&ctl.clock);
+		wl.end_ns = end;
 		if (o.samples != NULL) {
 			/* the last stretch, so that the samples add up to the totals */
-			if (aif_clock_now(&ctl.clock) > sm.last_ns)
-				take_sample(aif_clock_now(&ctl.clock), &sm);
-			int bad = fclose(sm.links) != 0;
-			bad |= fclose(sm.queues) != 0;
-			free(sm.prev);
+			int bad = aif_samples_close(tk.sm, end);
+			tk.sm = NULL;
 			if (bad) {
 				fprintf(stderr, "--samples %s: could not write in full\n", o.samples);
 				goto out;
 			}
-			printf("  samples every %.3f us: %s-links.csv, %s-queues.csv\n",
-			       (double)v.sample_ns / 1e3, o.samples, o.samples);
+			printf("  samples every %.3f us: %s-links.csv, %s-queues.csv%s%s%s\n",
+			       (double)sample_ns / 1e3, o.samples, o.samples,
+			       o.jobs != NULL ? ", " : "", o.jobs != NULL ? o.samples : "",
+			       o.jobs != NULL ? "-qps.csv" : "");
 		}
-		aif_time_ns end = aif_clock_now(&ctl.clock);
 		for (uint16_t x = 0; x < fab.n_sw; x++)
 			for (uint16_t p = 0; p < fab.sw[x]->n_ports; p++) {
 				struct aif_capture_info ci;

@@ -253,7 +253,7 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 		"cnp_interval_ns", "ack_every", "nak_gap", "nak_interval_ns", "nak_rewind_stale",
 		"gbn_timer", "rto_gbn_us", "rto_us", "rto_low_us", "rto_low_packets",
 		"host_link_delay_ns", "ack_delay_ns", "cnp_delay_ns", "react_delay_ns", "icrc",
-		"dscp", "cnp_dscp", "ack_dscp", NULL };
+		"dscp", "cnp_dscp", "ack_dscp", "identities", NULL };
 	static const char *const cnp_modes[] = { "ack_flag", "frame", NULL };
 	static const char *const timers[] = { "per_packet", "progress", NULL };
 	const char *k;
@@ -268,7 +268,7 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 			   "dcqcn, dcqcn_preset, cnp, cnp_interval_ns, ack_every, nak_gap, "
 			   "nak_interval_ns, nak_rewind_stale, gbn_timer, rto_gbn_us, rto_us, "
 			   "rto_low_us, rto_low_packets, host_link_delay_ns, ack_delay_ns, "
-			   "cnp_delay_ns, react_delay_ns, icrc, dscp, cnp_dscp, ack_dscp)");
+			   "cnp_delay_ns, react_delay_ns, icrc, dscp, cnp_dscp, ack_dscp, identities)");
 	}
 #define NUM(key, lo, hi, field, scale)                                                   \
 	do {                                                                             \
@@ -335,6 +335,10 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 				   "\"go_back_n\" or \"out_of_order\"");
 		h->ooo = strcmp(s, "out_of_order") == 0;
 	}
+	x = json_object_get(o, "identities");
+	if (x != NULL && (!json_is_string(x) || (strcmp(json_string_value(x), "ns3") &&
+						 strcmp(json_string_value(x), "fabric"))))
+		return bad(err, err_len, file, "$.hosts.identities", "\"ns3\" or \"fabric\"");
 	x = json_object_get(o, "dcqcn_preset");
 	if (x != NULL && (json_string_value(x) == NULL ||
 			  dcqcn_preset(json_string_value(x), &h->dc) != 0))
@@ -353,13 +357,76 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 	return 0;
 }
 
+/* A path relative to the workload file's directory (absolute: as is). */
+static void
+relative_to(char *out, size_t len, const char *file, const char *path)
+{
+	const char *slash = strrchr(file, '/');
+
+	if (path[0] == '/' || slash == NULL)
+		snprintf(out, len, "%s", path);
+	else
+		snprintf(out, len, "%.*s/%s", (int)(slash - file), file, path);
+}
+
+/* flow_file: file, format, absolute, ideal; the flows read and checked
+ * (host ids against a hosts list here, against the fabric's hosts when
+ * the jobs are made). */
+static int
+parse_flow_file(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
+		char *err, size_t err_len)
+{
+	char path[96], why[1024]; /* a file path (512) and a line */
+
+#define P(sub) (snprintf(path, sizeof(path), "$.jobs[%u]%s", i, sub), path)
+	static const char *const no[] = { "bytes", "iterations", "chunks", "compute_us",
+					  "straggler", "load", "cdf", "stop_us", "seed", NULL };
+	for (unsigned k = 0; no[k] != NULL; k++)
+		if (json_object_get(o, no[k]) != NULL) {
+			char sub[48];
+			snprintf(sub, sizeof(sub), ".%s", no[k]);
+			return bad(err, err_len, file, P(sub), "not for kind flow_file (the file "
+				   "gives every flow)");
+		}
+	const char *ff = json_string_value(json_object_get(o, "file"));
+	if (ff == NULL || ff[0] == '\0')
+		return bad(err, err_len, file, P(".file"), "required for flow_file: a flow file");
+	relative_to(j->file_path, sizeof(j->file_path), file, ff);
+	json_t *x = json_object_get(o, "format");
+	int fmt = json_is_string(x) ? aif_flowfile_format_parse(json_string_value(x)) : -1;
+	if (fmt < 0)
+		return bad(err, err_len, file, P(".format"), "required for flow_file: \"conweave\" "
+			   "(src dst priority size_bytes start_seconds) or \"hpcc\" (src dst "
+			   "priority dport size_bytes start_seconds)");
+	if (boolean(o, "absolute", &j->absolute) != 0)
+		return bad(err, err_len, file, P(".absolute"), "true or false");
+	/* ns-3's formula unless the job says "base" (parse_job read it) */
+	j->ideal_ns3 = json_object_get(o, "ideal") == NULL || j->p.ideal == AIF_JOB_IDEAL_NS3;
+	if (aif_flowfile_load(j->file_path, (enum aif_flowfile_format)fmt, &j->ff, why,
+			      sizeof(why)) != 0)
+		return bad(err, err_len, file, P(".file"), why);
+	if (j->host_names != NULL && j->ff.max_host >= j->n_host_names) {
+		for (uint32_t k = 0; k < j->ff.n; k++)
+			if (RTE_MAX(j->ff.f[k].src, j->ff.f[k].dst) >= j->n_host_names) {
+				snprintf(why, sizeof(why), "%s:%u: host id %u: the job's hosts are "
+					 "0..%u", j->file_path, j->ff.f[k].line,
+					 RTE_MAX(j->ff.f[k].src, j->ff.f[k].dst), j->n_host_names - 1);
+				break;
+			}
+		return bad(err, err_len, file, P(".file"), why);
+	}
+#undef P
+	return 0;
+}
+
 static int
 parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 	  char *err, size_t err_len)
 {
 	static const char *const allowed[] = {
 		"name", "kind", "hosts", "bytes", "iterations", "chunks", "start_us",
-		"compute_us", "straggler", "load", "cdf", "stop_us", "seed", "ideal", NULL };
+		"compute_us", "straggler", "load", "cdf", "stop_us", "seed", "file", "format",
+		"absolute", "ideal", NULL };
 	static const char *const ideals[] = { "base", "ns3", NULL };
 	char path[96];
 	const char *k;
@@ -373,7 +440,7 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 		snprintf(sub, sizeof(sub), ".%s", k);
 		return bad(err, err_len, file, P(sub), "unknown key (name, kind, hosts, bytes, "
 			   "iterations, chunks, start_us, compute_us, straggler, load, cdf, "
-			   "stop_us, seed, ideal)");
+			   "stop_us, seed, file, format, absolute, ideal)");
 	}
 	memset(j, 0, sizeof(*j));
 	j->p.straggler = -1;
@@ -388,7 +455,8 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 	int kd = kind != NULL ? aif_job_kind_parse(kind) : -1;
 	if (kd < 0)
 		return bad(err, err_len, file, P(".kind"), "one of allreduce_ring, allreduce_hd, "
-			   "allgather, reduce_scatter, alltoall, incast, permutation, poisson");
+			   "allgather, reduce_scatter, alltoall, incast, permutation, poisson, "
+			   "flow_file");
 	j->p.kind = (enum aif_job_kind)kd;
 	int ideal = AIF_JOB_IDEAL_BASE;
 	if (choice(o, "ideal", ideals, &ideal) != 0)
@@ -413,7 +481,7 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 	if (whole(o, "bytes", 1, AIF_CDF_SIZE_MAX, &d) != 0)
 		return bad(err, err_len, file, P(".bytes"), "a whole number of bytes, 1..1e12");
 	j->p.bytes = (uint64_t)d;
-	if (j->p.kind != AIF_JOB_POISSON && j->p.bytes == 0)
+	if (j->p.kind != AIF_JOB_POISSON && j->p.kind != AIF_JOB_FLOW_FILE && j->p.bytes == 0)
 		return bad(err, err_len, file, P(".bytes"), "required");
 	d = 1;
 	if (whole(o, "iterations", 1, 100000, &d) != 0)
@@ -473,7 +541,60 @@ parse_job(struct aif_workload_job *j, json_t *o, unsigned i, const char *file,
 		if (rc != 0)
 			return bad(err, err_len, file, P(".cdf"), why);
 	}
+	if (j->p.kind == AIF_JOB_FLOW_FILE)
+		return parse_flow_file(j, o, i, file, err, err_len);
+	static const char *const only_ff[] = { "file", "format", "absolute", NULL };
+	for (unsigned k = 0; only_ff[k] != NULL; k++)
+		if (json_object_get(o, only_ff[k]) != NULL) {
+			char sub[48];
+			snprintf(sub, sizeof(sub), ".%s", only_ff[k]);
+			return bad(err, err_len, file, P(sub), "for kind flow_file only");
+		}
 #undef P
+	return 0;
+}
+
+/* "qlen_monitor": {...} | false, "pfc_log": bool */
+static int
+parse_monitors(struct aif_monitor_params *m, json_t *root, const char *file, char *err,
+	       size_t err_len)
+{
+	static const char *const allowed[] = { "interval_ns", "start_us", "end_us", NULL };
+	json_t *q = json_object_get(root, "qlen_monitor");
+	const char *k;
+	double d;
+
+	aif_monitor_params_default(m);
+	if (boolean(root, "pfc_log", &m->pfc) != 0)
+		return bad(err, err_len, file, "$.pfc_log", "true or false");
+	if (q == NULL)
+		return 0;
+	if (json_is_false(q)) {
+		m->qlen = false;
+		return 0;
+	}
+	if (!json_is_object(q))
+		return bad(err, err_len, file, "$.qlen_monitor", "an object (interval_ns, start_us, "
+			   "end_us) or false");
+	if (keys_ok(q, allowed, &k) != 0) {
+		char p[64];
+		snprintf(p, sizeof(p), "$.qlen_monitor.%s", k);
+		return bad(err, err_len, file, p, "unknown key (interval_ns, start_us, end_us)");
+	}
+	d = 100;
+	if (num(q, "interval_ns", 1, 1e9, &d) != 0)
+		return bad(err, err_len, file, "$.qlen_monitor.interval_ns", "1..1e9");
+	m->qlen_interval_ns = (aif_time_ns)d;
+	d = 0;
+	if (num(q, "start_us", 0, 1e9, &d) != 0)
+		return bad(err, err_len, file, "$.qlen_monitor.start_us", "0..1e9");
+	m->qlen_start_ns = (aif_time_ns)(d * 1e3 + 0.5);
+	d = 0;
+	if (num(q, "end_us", 0, 1e9, &d) != 0)
+		return bad(err, err_len, file, "$.qlen_monitor.end_us", "0..1e9 (0: the end)");
+	m->qlen_end_ns = (aif_time_ns)(d * 1e3 + 0.5);
+	if (m->qlen_end_ns != 0 && m->qlen_end_ns < m->qlen_start_ns)
+		return bad(err, err_len, file, "$.qlen_monitor.end_us", "at least start_us");
 	return 0;
 }
 
@@ -496,13 +617,18 @@ aif_workload_load(struct aif_workload *w, const char *path, char *err, size_t er
 		return -1;
 	}
 	const char *k;
-	static const char *const allowed[] = { "hosts", "jobs", NULL };
+	static const char *const allowed[] = { "hosts", "jobs", "qlen_monitor", "pfc_log", NULL };
 	if (!json_is_object(root) || keys_ok(root, allowed, &k) != 0) {
-		bad(err, err_len, path, "$", "an object with \"hosts\" and \"jobs\"");
+		bad(err, err_len, path, "$", "an object with \"hosts\" and \"jobs\" (and "
+		    "\"qlen_monitor\", \"pfc_log\")");
 		goto out;
 	}
 	json_t *h = json_object_get(root, "hosts");
 	if (h != NULL && parse_hosts(&w->host, h, path, err, err_len) != 0)
+		goto out;
+	w->ns3_sport = h != NULL && json_is_string(json_object_get(h, "identities")) &&
+		       strcmp(json_string_value(json_object_get(h, "identities")), "ns3") == 0;
+	if (parse_monitors(&w->mon_params, root, path, err, err_len) != 0)
 		goto out;
 	json_t *jobs = json_object_get(root, "jobs");
 	if (!json_is_array(jobs) || json_array_size(jobs) == 0 ||
@@ -583,6 +709,172 @@ logical_name(const struct aif_config *cfg, const struct aif_vhosts *v, uint32_t 
 	return P > 1 ? strchr(n, '-') + 1 : n;
 }
 
+/*
+ * ns-3's standalone FCT (ConWeave's and HPCC's qp_finish), the one place
+ * it is computed: over the fewest-hop path (breadth first, as ns-3's
+ * CalculateRoute; the least delay among equals), with every link's
+ * propagation delay, hop count and slowest rate,
+ *	rtt   = 2 x delay + sum over its links of mtu x 8 / link rate
+ *	ideal = rtt + (bytes + packets x 48) x 8 / slowest rate
+ * in integer ns as there (48: the header bytes ns-3 counts per packet).
+ * Host links carry no propagation delay here (rhost.h: a frame is at the
+ * switch when its last bit is): host_link_delay_ns says so, and is where
+ * a host link's delay goes when the hosts model one.
+ */
+#define NS3_HDR_BYTES 48
+
+struct ns3_paths {
+	uint32_t n;                 /* switches */
+	uint32_t *hops;             /* [a * n + b]: links between switches */
+	uint64_t *delay_ns, *tx_ns; /* propagation, per-link mtu serialization */
+	uint64_t *min_bps;
+};
+
+/* A virtual host's cable to its switch, one way. */
+static aif_time_ns
+host_link_delay_ns(const struct aif_workload *w, uint32_t host)
+{
+	return aif_rhost_params(w->v.h[host])->link_delay_ns;
+}
+
+static uint64_t
+link_bps(const struct aif_config *cfg, const struct aif_topo_link *l)
+{
+	if (l->rate_bps)
+		return l->rate_bps;
+	uint32_t mbps = cfg->switches[l->a_switch].ports[l->a_port].speed_mbps;
+	return (uint64_t)(mbps ? mbps : 100000) * 1000000;
+}
+
+static void
+ns3_paths_free(struct ns3_paths *np)
+{
+	free(np->hops);
+	free(np->delay_ns);
+	free(np->tx_ns);
+	free(np->min_bps);
+}
+
+static int
+ns3_paths_make(struct ns3_paths *np, const struct aif_config *cfg, uint32_t mtu)
+{
+	uint32_t n = cfg->n_switches;
+	size_t nn = (size_t)n * n;
+	uint32_t *queue = calloc(n ? n : 1, sizeof(*queue));
+
+	np->n = n;
+	np->hops = malloc(nn * sizeof(*np->hops));
+	np->delay_ns = calloc(nn, sizeof(*np->delay_ns));
+	np->tx_ns = calloc(nn, sizeof(*np->tx_ns));
+	np->min_bps = calloc(nn, sizeof(*np->min_bps));
+	if (queue == NULL || np->hops == NULL || np->delay_ns == NULL || np->tx_ns == NULL ||
+	    np->min_bps == NULL) {
+		free(queue);
+		ns3_paths_free(np);
+		return -1;
+	}
+	memset(np->hops, 0xFF, nn * sizeof(*np->hops));
+	for (uint32_t a = 0; a < n; a++) {
+		uint32_t *hp = &np->hops[(size_t)a * n], qh = 0, qt = 0;
+		uint64_t *dl = &np->delay_ns[(size_t)a * n], *tx = &np->tx_ns[(size_t)a * n];
+		uint64_t *mb = &np->min_bps[(size_t)a * n];
+		hp[a] = 0;
+		mb[a] = UINT64_MAX;
+		queue[qt++] = a;
+		while (qh < qt) {
+			uint32_t u = queue[qh++];
+			for (uint32_t k = 0; k < cfg->n_links; k++) {
+				const struct aif_topo_link *l = &cfg->links[k];
+				uint32_t x = l->a_switch == u ? l->b_switch
+					     : l->b_switch == u ? l->a_switch : UINT32_MAX;
+				if (x == UINT32_MAX || x >= n)
+					continue;
+				uint64_t bps = link_bps(cfg, l), d = dl[u] + l->delay_ns;
+				if (hp[x] == UINT32_MAX)
+					queue[qt++] = x;
+				else if (hp[x] != hp[u] + 1 || d >= dl[x])
+					continue;
+				hp[x] = hp[u] + 1;
+				dl[x] = d;
+				tx[x] = tx[u] + (uint64_t)mtu * 1000000000ull * 8 / bps;
+				mb[x] = RTE_MIN(mb[u], bps);
+			}
+		}
+	}
+	free(queue);
+	return 0;
+}
+
+/* Hosts a and b (virtual host indices), bytes: ns-3's ideal; 0 if no path. */
+static aif_time_ns
+ns3_ideal_ns(const struct aif_workload *w, const struct ns3_paths *np, uint32_t a, uint32_t b,
+	     uint64_t bytes)
+{
+	size_t ab = (size_t)w->v.sw[a] * np->n + w->v.sw[b];
+	uint64_t ra = aif_rhost_params(w->v.h[a])->rate_bps;
+	uint64_t rb = aif_rhost_params(w->v.h[b])->rate_bps;
+	uint64_t mtu = w->host.mtu;
+
+	if (np->hops[ab] == UINT32_MAX || ra == 0 || rb == 0)
+		return 0;
+	uint64_t bw = RTE_MIN(np->min_bps[ab], RTE_MIN(ra, rb));
+	uint64_t delay = np->delay_ns[ab] + host_link_delay_ns(w, a) + host_link_delay_ns(w, b);
+	uint64_t tx = np->tx_ns[ab] + mtu * 1000000000ull * 8 / ra + mtu * 1000000000ull * 8 / rb;
+	uint64_t total = bytes + ((bytes - 1) / mtu + 1) * NS3_HDR_BYTES;
+	return 2 * delay + tx + (aif_time_ns)((unsigned __int128)total * 8000000000ull / bw);
+}
+
+/* A flow_file job's flows as jobs.h takes them: ranks, starts from the
+ * job's (the earliest flow at 0 unless absolute), ns-3's identities and
+ * ideals.  hosts: rank -> virtual host. */
+static int
+flow_file_flows(struct aif_workload *w, const struct aif_config *cfg,
+		struct aif_workload_job *j, uint32_t ji, const uint32_t *hosts, uint32_t n,
+		struct aif_job_flow **out, char *err, size_t err_len)
+{
+	const struct aif_flowfile *ff = &j->ff;
+	struct ns3_paths np = { 0 };
+	uint32_t *sent = calloc(n, sizeof(*sent)), *rcvd = calloc(n, sizeof(*rcvd));
+	struct aif_job_flow *jf = calloc(ff->n, sizeof(*jf));
+	int rc = -1;
+
+	if (sent == NULL || rcvd == NULL || jf == NULL ||
+	    (j->ideal_ns3 && ns3_paths_make(&np, cfg, w->host.mtu) != 0)) {
+		snprintf(err, err_len, "out of memory");
+		goto out;
+	}
+	aif_time_ns base = j->absolute ? 0 : ff->first_ns;
+	if (!j->absolute && w->time_offset_ns == 0)
+		w->time_offset_ns = base; /* the results read as the file's times */
+	for (uint32_t k = 0; k < ff->n; k++) {
+		const struct aif_flowfile_flow *f = &ff->f[k];
+		if (f->src >= n || f->dst >= n) {
+			snprintf(err, err_len, "$.jobs[%u].file: %s:%u: host id %u: the fabric has "
+				 "%u hosts (0..%u) for this job", ji, j->file_path, f->line,
+				 f->src >= n ? f->src : f->dst, n, n - 1);
+			goto out;
+		}
+		jf[k] = (struct aif_job_flow){
+			.src = f->src, .dst = f->dst, .bytes = f->bytes,
+			.start_ns = f->start_ns - base,
+			.sport = (uint16_t)(10000 + sent[f->src]++),
+			.dport = ff->format == AIF_FLOWFILE_HPCC ? f->dport
+								 : (uint16_t)(100 + rcvd[f->dst]++),
+			.ideal_ns = j->ideal_ns3 ? ns3_ideal_ns(w, &np, hosts[f->src],
+								hosts[f->dst], f->bytes) : 0,
+		};
+	}
+	*out = jf;
+	jf = NULL;
+	rc = 0;
+out:
+	ns3_paths_free(&np);
+	free(sent);
+	free(rcvd);
+	free(jf);
+	return rc;
+}
+
 int
 aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time_ns t0_ns,
 		  char *err, size_t err_len)
@@ -648,12 +940,32 @@ aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time
 		j->p.planes = P;
 		j->p.hosts = hosts;
 		j->p.cdf = j->p.kind == AIF_JOB_POISSON ? &j->cdf : NULL;
+		struct aif_job_flow *jf = NULL;
+		if (j->p.kind == AIF_JOB_FLOW_FILE) {
+			if (P > 1) {
+				snprintf(err, err_len, "$.jobs[%u]: flow_file: not on a multi-plane "
+					 "fabric (its hosts are not one host each)", i);
+				free(hosts);
+				free(all);
+				return -1;
+			}
+			if (flow_file_flows(w, cfg, j, i, hosts, n, &jf, err, err_len) != 0) {
+				free(hosts);
+				free(all);
+				return -1;
+			}
+			j->p.flows = jf;
+			j->p.n_flows = j->ff.n;
+			j->p.set_sport = w->ns3_sport;
+		}
 		struct aif_job_params p = j->p;
 		p.start_ns += t0_ns;
 		p.stop_ns += t0_ns;
 		int rc = aif_jobs_add(w->js, &p, why, sizeof(why));
 		free(hosts);
+		free(jf);
 		j->p.hosts = NULL;
+		j->p.flows = NULL;
 		if (rc < 0) {
 			snprintf(err, err_len, "$.jobs[%u]: %s", i, why);
 			free(all);
@@ -686,6 +998,14 @@ aif_workload_stuck(const struct aif_workload *w)
 		if (aif_rhost_next_ns(w->v.h[i]) != AIF_TIME_NS_NEVER)
 			return 0;
 	return 1;
+}
+
+int
+aif_workload_monitors(struct aif_workload *w, const struct aif_ctl *ctl)
+{
+	w->mon_params.time_offset_ns = w->time_offset_ns;
+	w->mon = aif_monitors_create(&w->mon_params, ctl, &w->v);
+	return w->mon != NULL ? 0 : -1;
 }
 
 /* ---- results ---- */
@@ -849,9 +1169,10 @@ aif_workload_print(const json_t *sum)
 	json_array_foreach(json_object_get(sum, "jobs"), i, j) {
 		json_t *it0 = json_array_get(json_object_get(j, "iteration_results"), 0);
 		double jct = jreal(j, "jct_us_mean");
-		if (strcmp(json_string_value(json_object_get(j, "kind")), "poisson") == 0) {
+		const char *kind = json_string_value(json_object_get(j, "kind"));
+		if (strcmp(kind, "poisson") == 0 || strcmp(kind, "flow_file") == 0) {
 			printf("  %-14s %-15s %2d/%-2d %10.1f %10s %8s %10s %10s   (flows below)\n",
-			       json_string_value(json_object_get(j, "name")), "poisson",
+			       json_string_value(json_object_get(j, "name")), kind,
 			       (int)jreal(j, "finished"), (int)jreal(j, "iterations"), jct, "-", "-",
 			       "-", "-");
 			continue;
@@ -882,6 +1203,58 @@ static uint32_t
 ip_of(const struct aif_workload *w, uint32_t host)
 {
 	return aif_rhost_params(w->v.h[host])->ip;
+}
+
+/* ns-3's address of host id i (HPCC, ConWeave: node i's). */
+static uint32_t
+ns3_ip(uint32_t i)
+{
+	return 0x0b000001u + ((i / 256) << 16) + ((i % 256) << 8);
+}
+
+static int
+write_fct(const struct aif_workload *w, FILE *f)
+{
+	uint32_t nf = 0;
+	const struct aif_flow *fl = w->js != NULL ? aif_jobs_flows(w->js, &nf) : NULL;
+	/* flow_file jobs: virtual host -> host id in the file, per job */
+	int32_t *id_of[AIF_JOBS_MAX] = { NULL };
+	int rc = 0;
+
+	for (uint32_t k = 0; k < w->n_jobs && w->js != NULL && k < aif_jobs_n(w->js); k++) {
+		const struct aif_job_params *p = aif_jobs_params(w->js, k);
+		if (p->kind != AIF_JOB_FLOW_FILE)
+			continue;
+		if ((id_of[k] = malloc(sizeof(int32_t) * (w->v.n ? w->v.n : 1))) == NULL) {
+			rc = -1;
+			goto out;
+		}
+		for (uint32_t i = 0; i < w->v.n; i++)
+			id_of[k][i] = -1;
+		for (uint32_t r = 0; r < p->n_ranks; r++)
+			id_of[k][p->hosts[r]] = (int32_t)r;
+	}
+	for (uint32_t x = 0; x < nf; x++) {
+		const struct aif_flow *a = &fl[x];
+		if (a->end_ns == 0)
+			continue;
+		uint64_t st = a->start_ns + w->time_offset_ns, fct = a->end_ns - a->start_ns;
+		if (a->job < AIF_JOBS_MAX && id_of[a->job] != NULL) {
+			uint32_t s = (uint32_t)id_of[a->job][a->src], d = (uint32_t)id_of[a->job][a->dst];
+			if (w->job[a->job].ff.format == AIF_FLOWFILE_CONWEAVE)
+				fprintf(f, "%u %u", s, d);
+			else
+				fprintf(f, "%08x %08x", ns3_ip(s), ns3_ip(d));
+		} else {
+			fprintf(f, "%08x %08x", ip_of(w, a->src), ip_of(w, a->dst));
+		}
+		fprintf(f, " %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", a->sport,
+			a->dport ? a->dport : 4791, a->bytes, st, fct, a->standalone_ns);
+	}
+out:
+	for (uint32_t k = 0; k < AIF_JOBS_MAX; k++)
+		free(id_of[k]);
+	return rc;
 }
 
 struct qp_write {
@@ -934,19 +1307,18 @@ aif_workload_write(const struct aif_workload *w, const struct aif_config *cfg,
 				jreal(it, "jct_us"), jreal(it, "ideal_us"), jreal(it, "x_ideal"),
 				jreal(it, "algbw_gbps"), jreal(it, "busbw_gbps"));
 	bad_io |= fclose(f) != 0;
-	/* fct.txt, HPCC's format */
+	/* fct.txt, HPCC's format (a flow file's flows: as its simulator names them) */
 	snprintf(path, sizeof(path), "%s/fct.txt", dir);
 	if ((f = fopen(path, "w")) == NULL)
 		goto io;
-	uint32_t nf = 0;
-	const struct aif_flow *fl = w->js != NULL ? aif_jobs_flows(w->js, &nf) : NULL;
-	for (uint32_t x = 0; x < nf; x++)
-		if (fl[x].end_ns)
-			fprintf(f, "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-				ip_of(w, fl[x].src), ip_of(w, fl[x].dst), fl[x].sport, 4791,
-				fl[x].bytes, fl[x].start_ns, fl[x].end_ns - fl[x].start_ns,
-				fl[x].standalone_ns);
+	if (write_fct(w, f) != 0) {
+		fclose(f);
+		snprintf(err, err_len, "%s: out of memory", path);
+		return -1;
+	}
 	bad_io |= fclose(f) != 0;
+	if (w->mon != NULL && aif_monitors_write(w->mon, dir, w->end_ns, err, err_len) != 0)
+		return -1;
 	/* qps.csv */
 	snprintf(path, sizeof(path), "%s/qps.csv", dir);
 	if ((f = fopen(path, "w")) == NULL)
@@ -979,11 +1351,14 @@ aif_workload_free(struct aif_workload *w)
 	if (w->started)
 		aif_vhosts_free(&w->v);
 	w->started = false;
+	aif_monitors_free(w->mon); /* after the hosts it hooked */
+	w->mon = NULL;
 	for (uint32_t i = 0; i < w->n_jobs; i++) {
 		for (uint32_t r = 0; r < w->job[i].n_host_names; r++)
 			free(w->job[i].host_names ? w->job[i].host_names[r] : NULL);
 		free(w->job[i].host_names);
 		free(w->job[i].straggler_host);
+		aif_flowfile_free(&w->job[i].ff);
 		w->job[i].host_names = NULL;
 		w->job[i].straggler_host = NULL;
 		w->job[i].n_host_names = 0;

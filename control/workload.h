@@ -29,8 +29,16 @@
  *                               (raised for long paths and slow hosts, and by
  *                               the measured RTT: rhost.h)
  *     "icrc": true,             valid ICRCs out, checked in (false: zero, for speed)
- *     "dscp": 26, "cnp_dscp": 48, "ack_dscp": 48
+ *     "dscp": 26, "cnp_dscp": 48, "ack_dscp": 48,
+ *     "identities": "ns3"       flow_file jobs: each QP sends from ns-3's UDP
+ *                               source port for its flow (10000 + the n-th flow
+ *                               its host sends); see below
  *   },
+ *   "qlen_monitor": {           optional (results): HPCC's queue-length
+ *     "interval_ns": 100,       histogram, sampled every interval_ns from
+ *     "start_us": 0, "end_us": 0    start_us to end_us (0: the end of the run);
+ *   } | false,                  false: none.  On by default with --results
+ *   "pfc_log": true,            pfc.txt with --results (default true)
  *   "jobs": [                   1..AIF_JOBS_MAX
  *     {
  *       "name": "allreduce",    1..31 characters
@@ -52,13 +60,37 @@
  *                               least 1 byte), arrivals until
  *       "seed": 1,
  *       "ideal": "base"|"ns3"   flows' standalone FCT (jobs.h), default "base"
+ *     },
+ *     {
+ *       "name": "trace", "kind": "flow_file",
+ *       "file": "flows.txt",    relative to the workload file
+ *       "format": "conweave"|"hpcc",   (flowfile.h)
+ *       "hosts": "all" | [...], host id i is the i-th (default: the fabric's
+ *                               hosts in order, leaf by leaf)
+ *       "absolute": false,      start times as the file says (default: from
+ *                               the earliest flow's, which starts at start_us)
+ *       "ideal": "ns3"|"base"   the standalone FCT of fct.txt: ns-3's
+ *                               formula (default) or aifabric's base RTT +
+ *                               wire bytes
  *     }
  *   ]
  * }
  *
+ * A flow_file job runs exactly the file's flows, one QP each, and names
+ * them in fct.txt as ns-3 does: ConWeave's format with decimal host ids,
+ * HPCC's with ns-3's hex IPs (0x0b000001 + (id / 256 << 16) + (id % 256 <<
+ * 8)); sport 10000 + the n-th flow its source sends and dport 100 + the
+ * m-th flow its destination receives (HPCC: the file's dport), counted in
+ * file order; start times as the file's (the earliest flow's time added
+ * back), so that its lines can be joined with ns-3's.  On the wire the
+ * hosts keep the fabric's addresses (a generated fabric gives leaf L's
+ * host j 10.L.j.2) and RoCEv2's UDP port 4791; with "identities": "ns3"
+ * the UDP source port is ns-3's.
+ *
  * Results (aif_workload_write, into a directory): jobs.csv (per iteration:
  * JCT, ideal, algbw, busbw), fct.txt (HPCC's format: source and destination
- * IP in hex, ports, bytes, start ns, FCT ns, standalone FCT ns), qps.csv
+ * IP in hex, ports, bytes, start ns, FCT ns, standalone FCT ns; a flow
+ * file's flows as above), pfc.txt and qlen.txt (monitors.h), qps.csv
  * (per QP: packets, retransmissions, NAKs, timeouts, CNPs, out-of-order and
  * duplicate arrivals), summary.json (all of it and the fabric's pauses,
  * drops, CE marks and path imbalance).
@@ -77,6 +109,8 @@
 #include "commands.h"
 #include "config.h"
 #include "fabric.h"
+#include "flowfile.h"
+#include "monitors.h"
 #include "vhosts.h"
 
 struct rte_mempool;
@@ -88,18 +122,29 @@ struct aif_workload_job {
 	char *straggler_host;
 	char cdf_path[512];
 	struct aif_cdf cdf;
+	/* flow_file */
+	char file_path[512];
+	struct aif_flowfile ff;
+	bool absolute;
+	bool ideal_ns3;
 };
 
 struct aif_workload {
 	struct aif_rhost_params host;   /* the template */
 	uint32_t n_jobs;
 	struct aif_workload_job job[AIF_JOBS_MAX];
+	bool ns3_sport;                 /* hosts.identities "ns3" */
+	struct aif_monitor_params mon_params; /* pfc.txt, qlen.txt */
+	aif_time_ns time_offset_ns;     /* results' times: virtual + this (a flow
+					 * file's earliest start) */
 	/* once started */
 	struct aif_vhosts v;            /* one per host port: v.n = ranks x planes */
 	uint32_t planes;                /* of a multi-plane fabric (1: one plane) */
 	uint32_t n_hosts;               /* hosts as jobs name them (those of plane 0) */
 	struct aif_jobs *js;
 	bool started;
+	struct aif_monitors *mon;       /* NULL: none */
+	aif_time_ns end_ns;             /* the run's end (virtual): qlen.txt's last dump */
 };
 
 /* Read and check a workload file; 0, or -1 with err ("FILE: $.jobs[1].kind: why"). */
@@ -114,6 +159,10 @@ int aif_workload_hosts(struct aif_workload *w, const struct aif_config *cfg,
  * runners start, so that nothing is due before they run); 0 or -1. */
 int aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time_ns t0_ns,
 		      char *err, size_t err_len);
+/* pfc.txt and qlen.txt's monitors (as the workload file asks) on ctl's
+ * switches and the hosts: virtual time, with --results, after the jobs
+ * are made and the config applied; 0 or -1 (out of memory). */
+int aif_workload_monitors(struct aif_workload *w, const struct aif_ctl *ctl);
 /* Every job done and every host idle (for the virtual-time loop). */
 int aif_workload_idle(void *w);
 /* Jobs unfinished and no host with anything left to do: waiting forever. */
@@ -122,7 +171,8 @@ int aif_workload_stuck(const struct aif_workload *w);
 json_t *aif_workload_json(const struct aif_workload *w, const struct aif_ctl *ctl,
 			  const struct aif_config *cfg);
 void aif_workload_print(const json_t *summary);
-/* jobs.csv, fct.txt, qps.csv, summary.json into dir (made if missing); 0 or -1. */
+/* jobs.csv, fct.txt, qps.csv, summary.json (and pfc.txt, qlen.txt when
+ * monitored) into dir (made if missing); 0 or -1. */
 int aif_workload_write(const struct aif_workload *w, const struct aif_config *cfg,
 		       const json_t *summary, const char *dir, char *err, size_t err_len);
 /* After the switches are freed. */

@@ -22,7 +22,7 @@
 
 static const char *const kind_names[AIF_JOB_N_KINDS] = {
 	"allreduce_ring", "allreduce_hd", "allgather", "reduce_scatter",
-	"alltoall", "incast", "permutation", "poisson",
+	"alltoall", "incast", "permutation", "poisson", "flow_file",
 };
 
 int
@@ -179,7 +179,9 @@ struct rank_st {
 	uint32_t early;       /* receipts already here for the next iteration */
 	struct stash *st;     /* ... that make this rank send */
 	uint32_t n_st, cap_st;
-	uint32_t flow_first, flow_next, flow_end; /* poisson: its flows in js->flows */
+	uint32_t flow_first, flow_next, flow_end; /* poisson, flow_file: its flows in
+						   * js->flows (flow_file: through
+						   * job.order) */
 };
 
 struct job {
@@ -192,6 +194,8 @@ struct job {
 	uint32_t *mat;       /* alltoall, hd: [(r * N + s) * P + k] the QP of r to s;
 			      * incast, permutation: [r * P + k] */
 	uint32_t *perm;      /* permutation: where each rank sends */
+	uint32_t *order;     /* flow_file: js->flows indices by rank, then start */
+	struct aif_job_flow *flows; /* flow_file: the flows given */
 	uint32_t steps, lg;  /* ring: steps; hd: log2 N */
 	uint32_t recv_need_all, send_need_all; /* per rank, per iteration */
 	uint32_t flow_first; /* incast, permutation: sender s's iteration i is flow
@@ -255,6 +259,8 @@ job_free(struct job *j)
 	free(j->to_next);
 	free(j->mat);
 	free(j->perm);
+	free(j->order);
+	free(j->flows);
 	free(j->it);
 	free(j->fin);
 	free(j);
@@ -319,6 +325,13 @@ pair(struct aif_jobs *js, uint32_t ji, uint32_t a, uint32_t b, uint32_t k, uint3
 	if (qb != NULL)
 		*qb = y;
 	return 0;
+}
+
+/* The k-th flow of the ranks' order (poisson: js->flows in order). */
+static inline uint32_t
+flow_at(const struct job *j, uint32_t k)
+{
+	return j->order != NULL ? j->order[k] : k;
 }
 
 static inline uint64_t
@@ -423,7 +436,7 @@ send_need(const struct job *j, uint32_t r)
 {
 	if (j->p.kind == AIF_JOB_INCAST)
 		return r == 0 ? 0 : j->P;
-	if (j->p.kind == AIF_JOB_POISSON)
+	if (j->p.kind == AIF_JOB_POISSON || j->p.kind == AIF_JOB_FLOW_FILE)
 		return j->r[r].flow_end - j->r[r].flow_first;
 	return j->send_need_all;
 }
@@ -506,10 +519,11 @@ start_iter(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 		break;
 	}
 	case AIF_JOB_POISSON:
-		if (pl == 0 && s->flow_next < s->flow_end)
-			(void)aif_rhost_timer(js->hosts[js->flows[s->flow_next].src],
-					      js->flows[s->flow_next].start_ns,
-					      cookie(ji, TM_FLOW, r));
+	case AIF_JOB_FLOW_FILE:
+		if (pl == 0 && s->flow_next < s->flow_end) {
+			const struct aif_flow *f = &js->flows[flow_at(j, s->flow_next)];
+			(void)aif_rhost_timer(js->hosts[f->src], f->start_ns, cookie(ji, TM_FLOW, r));
+		}
 		break;
 	default:
 		break;
@@ -540,16 +554,18 @@ on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t ck,
 			start_iter(js, ji, r, at);
 		} else if (what == TM_FLOW) {
 			struct rank_st *s = &j->r[r];
-			uint32_t fi = s->flow_next;
+			uint32_t fi = flow_at(j, s->flow_next);
 			/* flow_next counts up to flow_end; flows done are counted by
 			 * send_acked against the rank's total */
 			struct aif_flow *f = &js->flows[fi];
 			(void)aif_rhost_post(js->hosts[f->src], f->qp, f->bytes, fi, at);
 			s->flow_next++;
-			if (s->flow_next < s->flow_end)
-				(void)aif_rhost_timer(js->hosts[js->flows[s->flow_next].src],
-						      js->flows[s->flow_next].start_ns,
+			if (s->flow_next < s->flow_end) {
+				/* the same time: at once, in the order given */
+				const struct aif_flow *g = &js->flows[flow_at(j, s->flow_next)];
+				(void)aif_rhost_timer(js->hosts[g->src], g->start_ns,
 						      cookie(ji, TM_FLOW, r));
+			}
 		}
 		return;
 	}
@@ -559,7 +575,7 @@ on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t ck,
 	struct job *j = js->job[q.job];
 	struct rank_st *s = &j->r[q.rank];
 	if (ev == AIF_RHOST_SENT) {
-		if (j->p.kind == AIF_JOB_POISSON)
+		if (j->p.kind == AIF_JOB_POISSON || j->p.kind == AIF_JOB_FLOW_FILE)
 			js->flows[ck].end_ns = at;
 		else if (j->p.kind == AIF_JOB_INCAST || j->p.kind == AIF_JOB_PERMUTATION)
 			js->flows[flow_of(j, q.rank, s->iter, q.plane)].end_ns = at;
@@ -841,7 +857,7 @@ ideal(const struct aif_jobs *js, const struct job *j)
 			    .hp = aif_rhost_params(js->hosts[host_of(j, 0, 0)]) };
 	double best = 0;
 
-	if (j->p.kind == AIF_JOB_POISSON)
+	if (j->p.kind == AIF_JOB_POISSON || j->p.kind == AIF_JOB_FLOW_FILE)
 		return 0;
 	bd.ack_wire = aif_link_wire_bytes(aif_rhost_ack_frame_len());
 	bd.tx = calloc(n, sizeof(double));
@@ -915,6 +931,73 @@ fail(char *err, size_t err_len, const char *msg)
 {
 	snprintf(err, err_len, "%s", msg);
 	return -1;
+}
+
+struct by_rank {
+	uint32_t rank;
+	uint32_t idx;
+	aif_time_ns start_ns;
+};
+
+static int
+cmp_by_rank(const void *a, const void *b)
+{
+	const struct by_rank *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* flow_file: a QP per flow in the order given (js->flows in that order),
+ * and each rank's flows by start time, ties in the order given. */
+static int
+build_flow_file(struct aif_jobs *js, uint32_t ji, char *err, size_t err_len)
+{
+	struct job *j = js->job[ji];
+	uint32_t n = j->p.n_flows, base = js->n_flows;
+	struct by_rank *o = calloc(n ? n : 1, sizeof(*o));
+
+	j->order = calloc(n ? n : 1, sizeof(*j->order));
+	if (o == NULL || j->order == NULL) {
+		free(o);
+		return fail(err, err_len, "out of memory");
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct aif_job_flow *f = &j->flows[i];
+		uint32_t hs = host_of(j, f->src, 0), qa;
+		if (pair(js, ji, f->src, f->dst, 0, &qa, NULL) != 0) {
+			free(o);
+			return fail(err, err_len, "out of QPs");
+		}
+		js->hc[hs].ref[qa].peer = js->n_flows;
+		if (j->p.set_sport && f->sport != 0)
+			aif_rhost_qp_set_sport(js->hosts[hs], qa, f->sport);
+		uint16_t sport = f->sport ? f->sport : aif_rhost_qp_sport(js->hosts[hs], qa);
+		if (flow_add(js, &(struct aif_flow){ .job = ji, .src = hs,
+				.dst = host_of(j, f->dst, 0), .qp = qa, .sport = sport,
+				.dport = f->dport, .bytes = f->bytes,
+				.start_ns = j->p.start_ns + f->start_ns,
+				.standalone_ns = f->ideal_ns ? f->ideal_ns
+					: standalone(js, j, f->src, f->dst, f->bytes) }) != 0) {
+			free(o);
+			return fail(err, err_len, "out of memory");
+		}
+		o[i] = (struct by_rank){ f->src, i, f->start_ns };
+	}
+	qsort(o, n, sizeof(*o), cmp_by_rank);
+	for (uint32_t k = 0, r = 0; r < j->p.n_ranks; r++) {
+		j->r[r].flow_first = j->r[r].flow_next = k;
+		while (k < n && o[k].rank == r) {
+			j->order[k] = base + o[k].idx;
+			k++;
+		}
+		j->r[r].flow_end = k;
+	}
+	free(o);
+	return 0;
 }
 
 static int
@@ -1032,6 +1115,8 @@ job_build(struct aif_jobs *js, uint32_t ji, char *err, size_t err_len)
 		}
 		return 0;
 	}
+	case AIF_JOB_FLOW_FILE:
+		return build_flow_file(js, ji, err, err_len);
 	default:
 		return fail(err, err_len, "kind: unknown");
 	}
@@ -1052,7 +1137,7 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 		return fail(err, err_len, "ideal: \"ns3\" needs the paths (aif_jobs_set_ns3_path)");
 	if (p->n_ranks < 2 || p->n_ranks > AIF_JOB_MAX_RANKS)
 		return fail(err, err_len, "ranks: 2 or more, at most 4096");
-	if (p->kind != AIF_JOB_POISSON && p->bytes == 0)
+	if (p->kind != AIF_JOB_POISSON && p->kind != AIF_JOB_FLOW_FILE && p->bytes == 0)
 		return fail(err, err_len, "bytes: at least 1");
 	if (p->iterations == 0 || p->chunks == 0)
 		return fail(err, err_len, "iterations and chunks: at least 1");
@@ -1060,6 +1145,17 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 	    (p->cdf == NULL || !(p->load > 0 && p->load <= 1) || p->stop_ns <= p->start_ns))
 		return fail(err, err_len, "poisson: a size CDF, load in (0, 1] and a stop "
 			    "after the start");
+	if (p->kind == AIF_JOB_FLOW_FILE) {
+		if (p->n_flows == 0 || p->flows == NULL)
+			return fail(err, err_len, "flow_file: no flows");
+		if (p->planes > 1)
+			return fail(err, err_len, "flow_file: one plane (a multi-plane fabric's "
+				    "hosts are not a flow file's)");
+		for (uint32_t i = 0; i < p->n_flows; i++)
+			if (p->flows[i].src >= p->n_ranks || p->flows[i].dst >= p->n_ranks ||
+			    p->flows[i].src == p->flows[i].dst || p->flows[i].bytes == 0)
+				return fail(err, err_len, "flow_file: a flow's ranks or bytes");
+	}
 	if (p->straggler >= (int32_t)p->n_ranks)
 		return fail(err, err_len, "straggler: not a rank");
 	if (p->planes > 8)
@@ -1080,6 +1176,16 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 		j->p.iterations = 1;
 		j->cdf = *p->cdf;
 		j->p.cdf = &j->cdf;
+	}
+	if (p->kind == AIF_JOB_FLOW_FILE) {
+		j->p.iterations = 1;
+		j->flows = malloc(sizeof(*j->flows) * p->n_flows);
+		if (j->flows == NULL) {
+			free(j);
+			return fail(err, err_len, "out of memory");
+		}
+		memcpy(j->flows, p->flows, sizeof(*j->flows) * p->n_flows);
+		j->p.flows = j->flows;
 	}
 	j->hosts = malloc(sizeof(*j->hosts) * nh);
 	j->r = calloc(p->n_ranks, sizeof(*j->r));

@@ -34,6 +34,11 @@
  *                      exponential gaps for `load` x the host rate, each to
  *                      a uniformly random other rank, one QP per flow, until
  *                      stop_ns (seeded; one iteration)
+ *   flow_file          the flows given (a simulator's flow file, read by
+ *                      control/flowfile.h): each from rank src to rank dst at
+ *                      start_ns + its start, one QP per flow; a rank's flows
+ *                      that start at the same time start in the order given
+ *                      (one iteration, one plane)
  *
  * Ideal JCT: a lower bound on one iteration (no run finishes it sooner),
  * the largest of these, per plane (its ports carry 1/P of every message)
@@ -102,6 +107,7 @@ enum aif_job_kind {
 	AIF_JOB_INCAST,
 	AIF_JOB_PERMUTATION,
 	AIF_JOB_POISSON,
+	AIF_JOB_FLOW_FILE,
 	AIF_JOB_N_KINDS
 };
 
@@ -128,6 +134,18 @@ double aif_cdf_sample(const struct aif_cdf *cdf, double u);
 
 enum aif_job_ideal { AIF_JOB_IDEAL_BASE, AIF_JOB_IDEAL_NS3 };
 
+/* A flow of a flow_file job. */
+struct aif_job_flow {
+	uint32_t src, dst;         /* ranks */
+	uint64_t bytes;            /* >= 1 */
+	aif_time_ns start_ns;      /* after the job's start */
+	uint16_t sport, dport;     /* its identity in the results (0: the QP's UDP
+				    * source port, 4791); with set_sport the QP
+				    * sends from sport */
+	aif_time_ns ideal_ns;      /* its standalone FCT; 0: the set's own (base
+				    * RTT + wire bytes x 8 / rate) */
+};
+
 struct aif_job_params {
 	char name[32];
 	enum aif_job_kind kind;
@@ -149,6 +167,10 @@ struct aif_job_params {
 	const struct aif_cdf *cdf; /* copied */
 	aif_time_ns stop_ns;       /* no flow starts at or after */
 	uint64_t seed;
+	/* flow_file */
+	const struct aif_job_flow *flows; /* n_flows of them, in order (copied) */
+	uint32_t n_flows;
+	bool set_sport;            /* QPs send from their flow's sport */
 };
 
 /* The base RTT between two hosts (for slowdowns). */
@@ -193,6 +215,8 @@ struct aif_flow {
 	uint64_t bytes;
 	aif_time_ns start_ns, end_ns; /* end 0: not finished */
 	aif_time_ns standalone_ns;
+	uint16_t dport;            /* as the results name it: 4791, or a flow
+				    * file's identity */
 };
 
 struct aif_jobs;
@@ -226,7 +250,7 @@ const struct aif_job_iter *aif_jobs_iters(const struct aif_jobs *js, uint32_t jo
 /* algbw and busbw of an iteration, Gb/s (0 if unfinished). */
 double aif_jobs_algbw_gbps(const struct aif_jobs *js, uint32_t job, const struct aif_job_iter *it);
 double aif_jobs_busbw_gbps(const struct aif_jobs *js, uint32_t job, const struct aif_job_iter *it);
-/* Flows of every job, in the order they were drawn. */
+/* Flows of every job, in the order they were drawn (flow_file: given). */
 const struct aif_flow *aif_jobs_flows(const struct aif_jobs *js, uint32_t *n_flows);
 /* A job's QPs on host h whose peers are hosts: for counters per QP
  * (retransmissions, NAKs, CNPs): calls fn for every QP the set made. */

@@ -253,6 +253,12 @@ aif_pfc_rx_apply(struct aif_pfc_rx_state *s, const struct aif_pfc_rx *f,
 		if (pfc)
 			s->ctr.rx_pfc[p]++;
 	}
+	if (s->log != NULL) {
+		bool pause = false;
+		for (p = 0; p < AIF_PFC_PRIOS; p++)
+			pause |= (f->class_enable >> p & 1) && f->quanta[p] != 0;
+		s->log(s->log_arg, now_ns, pause);
+	}
 }
 
 int

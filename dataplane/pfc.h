@@ -241,6 +241,12 @@ struct aif_pfc_rx_state {
 	aif_time_ns accounted_ns[AIF_PFC_PRIOS];    /* pause_ns_total covers
 						     * [.., accounted_ns) */
 	struct aif_pfc_rx_ctr ctr;
+	/* optional: told of every accepted frame when it acts (pause: some
+	 * class it enables has a time > 0; else a resume), for event logs in
+	 * virtual time; set after aif_pfc_rx_init, called on the receiving
+	 * worker */
+	void (*log)(void *arg, aif_time_ns now_ns, bool pause);
+	void *log_arg;
 };
 
 /* Nothing paused, counters zero (a zeroed struct is the same state). */

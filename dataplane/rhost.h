@@ -296,7 +296,9 @@ struct aif_rhost_qp_state {
 	double rate_bps;         /* DCQCN's current rate Rc (line rate without DCQCN) */
 	double target_bps;       /* its target rate Rt */
 	double alpha;
-	uint64_t inflight_bytes; /* payload sent and not acknowledged */
+	uint64_t inflight_pkts;  /* packets sent and not acknowledged */
+	uint64_t inflight_bytes; /* their payload */
+	uint64_t unsent_pkts;    /* posted, not sent yet */
 	uint64_t cnps_rx;        /* congestion notifications received */
 	uint64_t naks_rx;        /* NAKs received */
 };
@@ -305,6 +307,13 @@ struct aif_rhost_qp_state {
  * there is no such QP. */
 int aif_rhost_qp_state(const struct aif_rhost *h, uint32_t qp, aif_time_ns now_ns,
 		       struct aif_rhost_qp_state *st);
+/* Make a QP send from UDP source port sport (an identity another simulator
+ * gave the flow); before the run. */
+void aif_rhost_qp_set_sport(struct aif_rhost *h, uint32_t qp, uint16_t sport);
+/* log(arg, at_ns, pause) for every PFC/PAUSE frame the host receives and
+ * acts on (pfc.h struct aif_pfc_rx_state); before the run. */
+void aif_rhost_set_pfc_log(struct aif_rhost *h, void (*log)(void *arg, aif_time_ns now_ns,
+							    bool pause), void *arg);
 /* Nothing posted is left unacknowledged, nothing is waiting to be sent, no
  * timer is set. */
 bool aif_rhost_idle(const struct aif_rhost *h);

@@ -617,6 +617,21 @@ aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp)
 	return qp < h->n_qps ? h->qps[qp].rp.rate_bps : 0;
 }
 
+void
+aif_rhost_qp_set_sport(struct aif_rhost *h, uint32_t qp, uint16_t sport)
+{
+	if (qp < h->n_qps)
+		h->qps[qp].sport = sport;
+}
+
+void
+aif_rhost_set_pfc_log(struct aif_rhost *h, void (*log)(void *arg, aif_time_ns now_ns, bool pause),
+		      void *arg)
+{
+	h->pause.log = log;
+	h->pause.log_arg = arg;
+}
+
 int
 aif_rhost_qp_state(const struct aif_rhost *h, uint32_t qp, aif_time_ns now_ns,
 		   struct aif_rhost_qp_state *st)
@@ -645,7 +660,9 @@ aif_rhost_qp_state(const struct aif_rhost *h, uint32_t qp, aif_time_ns now_ns,
 		.rate_bps = h->p.dcqcn ? rp.rate_bps : (double)h->p.rate_bps,
 		.target_bps = h->p.dcqcn ? rp.target_bps : (double)h->p.rate_bps,
 		.alpha = rp.alpha,
+		.inflight_pkts = q->nxt > q->una ? q->nxt - q->una : 0,
 		.inflight_bytes = bytes,
+		.unsent_pkts = q->end > q->nxt ? q->end - q->nxt : 0,
 		.cnps_rx = q->ctr.cnps_rx,
 		.naks_rx = q->ctr.naks_rx,
 	};

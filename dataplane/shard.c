@@ -25,6 +25,7 @@ aif_shard_create(uint16_t id, uint64_t seed)
 	sh->fwd.port_ctr = sh->port_ctr;
 	sh->fwd.member_ctr = sh->member_ctr;
 	sh->fwd.port_qbytes = sh->port_qbytes;
+	sh->fwd.port_tc_qbytes = (const uint32_t (*)[8])sh->port_tc_qbytes;
 	aif_rng_seed(&sh->fwd.rng, seed ^ ((uint64_t)id << 32));
 	return sh;
 }

@@ -31,6 +31,7 @@ struct aif_shard {
 	struct aif_fwd fwd;           /* what the stages see (pipelines/fwd.h) */
 	struct aif_fwd_out out;       /* verdicts of the burst in flight */
 	uint32_t port_qbytes[AIF_MAX_PORTS]; /* bytes queued per port, this step */
+	uint32_t port_tc_qbytes[AIF_MAX_PORTS][8]; /* ... per queue (traffic class) */
 	uint64_t tx_pending;          /* bit p: tx[p] holds frames */
 	uint64_t wake_ports;          /* ports whose next frame may come sooner or
 				       * later: sent a MAC control frame (PFC), or

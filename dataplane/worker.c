@@ -348,6 +348,7 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 			const uint32_t *qb = qos->mmu.port[p].queue_bytes;
 			sh->port_qbytes[p] = qb[0] + qb[1] + qb[2] + qb[3] +
 					     qb[4] + qb[5] + qb[6] + qb[7];
+			memcpy(sh->port_tc_qbytes[p], qb, sizeof(sh->port_tc_qbytes[p]));
 		}
 	}
 	/* the ports' link states, when one changed (port.h) */

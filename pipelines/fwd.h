@@ -75,6 +75,7 @@ struct aif_fwd {
 	struct aif_member_ctr *member_ctr; /* [AIF_MAX_MEMBER_SLOTS], this shard's */
 	struct aif_lb_state *lb;         /* load-balancing state (lb.h) */
 	const uint32_t *port_qbytes;     /* bytes queued per egress port now */
+	const uint32_t (*port_tc_qbytes)[8]; /* ... per port and traffic class */
 	struct aif_rng rng;
 	aif_time_ns arp_req_ns[AIF_ARP_RL_BUCKETS];  /* solicitation rate limit */
 	aif_time_ns learn_tat_ns[AIF_MAX_PORTS];     /* learn rate limit */

@@ -113,6 +113,8 @@ struct aif_lb_ctx {
 	struct aif_lb_state *st;
 	const struct aif_lb_params *p;       /* the switch's (from the tables) */
 	const uint32_t *port_qbytes;         /* bytes queued per egress port now */
+	const uint32_t (*port_tc_qbytes)[8]; /* ... per port and traffic class (NULL:
+					      * none; programs only) */
 	struct aif_rng *rng;
 	aif_time_ns now_ns;
 	uint16_t group;                      /* index of g in the tables */

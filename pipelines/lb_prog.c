@@ -470,6 +470,23 @@ aif_lb_prog_ctx_group(struct aif_lb_prog_ctx *c, const struct aif_group *g, uint
 }
 
 void
+aif_lb_prog_ctx_group_tc(struct aif_lb_prog_ctx *c, const struct aif_group *g,
+			 const struct aif_member *members,
+			 const uint32_t (*port_tc_qbytes)[AIF_LB_PROG_TCS])
+{
+	uint32_t n = g->n < AIF_LB_PROG_MAX_MEMBERS ? g->n : AIF_LB_PROG_MAX_MEMBERS;
+
+	for (uint32_t k = 0; k < n; k++) {
+		uint16_t port = members[k].port < AIF_MAX_PORTS ? members[k].port : 0;
+		if (port_tc_qbytes != NULL)
+			memcpy(c->tc_queued_bytes[k], port_tc_qbytes[port],
+			       sizeof(c->tc_queued_bytes[k]));
+		else
+			memset(c->tc_queued_bytes[k], 0, sizeof(c->tc_queued_bytes[k]));
+	}
+}
+
+void
 aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns,
 		       uint32_t uses, const struct aif_group *g, const uint8_t *buckets)
 {
@@ -530,6 +547,7 @@ aif_lb_prog_select(const struct aif_group *g, const struct aif_member *members,
 		/* the group's part: once per burst and group */
 		aif_lb_prog_ctx_group(&st->prog_ctx, g, x->group, members, x->port_qbytes,
 				      st->band, st->load_ewma_bps, x->p, r->prog->table_size);
+		aif_lb_prog_ctx_group_tc(&st->prog_ctx, g, members, x->port_tc_qbytes);
 		st->prog_ctx_gen = t->generation;
 		st->prog_ctx_ns = x->now_ns;
 		st->prog_ctx_group = x->group;

@@ -118,6 +118,11 @@ void aif_lb_prog_ctx_group(struct aif_lb_prog_ctx *c, const struct aif_group *g,
 			   const uint32_t *port_qbytes, const uint8_t *bands,
 			   const uint64_t *load_bps, const struct aif_lb_params *p,
 			   uint32_t table_size);
+/* The group's members' bytes queued per traffic class, from
+ * port_tc_qbytes[port][tc] (NULL: 0). */
+void aif_lb_prog_ctx_group_tc(struct aif_lb_prog_ctx *c, const struct aif_group *g,
+			      const struct aif_member *members,
+			      const uint32_t (*port_tc_qbytes)[AIF_LB_PROG_TCS]);
 /* The packet's part: hash and now_ns, and the AIF_LB_CTX_* parts in uses
  * (ecmp_member from g and its buckets). */
 void aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m,

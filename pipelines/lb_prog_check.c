@@ -143,7 +143,11 @@ ctx_parts(int64_t from, int64_t to)
 }
 
 /* What a read of a context field gives: the ranges aif_lb_prog_ctx_group
- * and aif_lb_prog_ctx_packet keep to. */
+ * and aif_lb_prog_ctx_packet keep to.  Fields with no entry read as any
+ * value of their size (member[].queued_bytes, tc_queued_bytes[][]: bytes
+ * queued, unbounded); the group's part of ctx_parts runs to the end of the
+ * context, so a field appended there is in it, and every read is checked
+ * against CTX_BYTES. */
 static struct val
 ctx_field(int64_t off, unsigned size)
 {

@@ -371,6 +371,7 @@ aif_pipeline_run(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port
 		aif_tables_lookup6(t, b.ip6, b.nh6, b.n6);
 	struct aif_lb_ctx lbx = {
 		.st = f->lb, .p = &t->lb, .port_qbytes = f->port_qbytes,
+		.port_tc_qbytes = f->port_tc_qbytes,
 		.rng = &f->rng, .now_ns = now_ns, .shard = f->shard, .t = t,
 	};
 	const struct fwd_ctx x = {

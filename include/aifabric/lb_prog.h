@@ -58,6 +58,7 @@ typedef __UINT64_TYPE__ uint64_t;
 #define AIF_LB_PROG_MAX_MEMBERS 64  /* members of a next-hop group */
 #define AIF_LB_PROG_MAX_INSNS 4096  /* instructions of one program */
 #define AIF_LB_PROG_COUNTERS 8      /* counters of a scheme's own */
+#define AIF_LB_PROG_TCS 8           /* traffic classes (a port's queues) */
 #define AIF_LB_PROG_SECTION "aifabric/lb"
 
 /* One member of the group, as the switch sees it when the packet is
@@ -112,6 +113,10 @@ struct aif_lb_prog_ctx {
 	uint8_t up_at[AIF_LB_PROG_MAX_MEMBERS]; /* up_at[i], i < n_up: the i-th
 						 * member that is up */
 	struct aif_lb_prog_member member[AIF_LB_PROG_MAX_MEMBERS];
+	/* per member, per traffic class: bytes queued on its egress port's
+	 * queue of that class (member[i].queued_bytes is their sum; refreshed
+	 * as it is; 0 where the switch keeps no queues) */
+	uint32_t tc_queued_bytes[AIF_LB_PROG_MAX_MEMBERS][AIF_LB_PROG_TCS];
 };
 
 /* A flow-table entry as aif_lb_table_read copies it. */

@@ -20,7 +20,8 @@
 #   - virtual time: a 4 x 4 leaf-spine of virtual hosts running the main
 #     job's all-reduce and all-to-all while `--lb` loads and unloads REPS
 #     ten times: no drop, no retransmission, every job done, and a second
-#     run writes the same results.
+#     run writes the same results; REPS left loaded: its runs and counters
+#     per switch in the --stats file.
 #
 #   tests/e2e/check_lb_load.sh [path/to/build]      (default build)
 #
@@ -116,7 +117,7 @@ check "show lb: table" "yes" "$(ctl show lb | grep -q '^fl .*client .*jit' && ec
 
 out=$(ctl lb load "$BAD" --program oob 2>&1); rc=$?
 check "lb load: a read past the context is refused" \
-	"1 error: section aifabric/lb/oob: instruction 4: reads the context at bytes 192..2228 (a variable offset), outside its 0..1208: mask or test the index first" \
+	"1 error: section aifabric/lb/oob: instruction 4: reads the context at bytes 192..4276 (a variable offset), outside its 0..3256: mask or test the index first" \
 	"$rc $out"
 # native code through a shift immediate, pointer arithmetic: refused
 out=$(ctl lb load "$HOSTILE" --program inj_ud2 2>&1); rc=$?
@@ -215,6 +216,20 @@ lbargs=(--lb "0.000100=load:$HOSTILE,name=h,program=inj_arsh")
 vt vt3; rc=$?
 check "virtual time: --lb of the shift injection is refused before the run" "1 yes" \
 	"$rc $(grep -q "^--lb '0.000100=load:.*instruction 1: shifts by 0x9002b001" "$T/vt3.log" && echo yes || echo "no: $(tail -2 "$T/vt3.log")")"
+
+# virtual time: a program left loaded: its runs and counters in --stats, as show lb gives them
+lbargs=(--lb "0.000100=load:$EX/reps.o,name=r")
+"$BIN" -- --config "$T/vt.json" --virtual-time --jobs "$T/jobs.json" "${lbargs[@]}" \
+	--stats "$T/vt4.json" > "$T/vt4.log" 2>&1; rc=$?
+check "virtual time: --stats has the program's runs and counters per switch" "0 yes" \
+	"$rc $("$PY" -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+ps = [p for sw in s["switches"] for p in sw.get("lb_programs", [])]
+runs = sum(p["runs"] for p in ps)
+ctr = [sum(p["counters"][i] for p in ps) for i in range(8)]
+print("yes" if ps and all(p["name"] == "r" for p in ps) and runs > 0 and sum(ctr) > 0
+      else "no: %d programs, %d runs, counters %s" % (len(ps), runs, ctr))' "$T/vt4.json" 2>&1)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -7,7 +7,7 @@
 #     sent passes scapy's RoCEv2 checks (ICRC, IPv4 checksum), PSNs go up
 #     by one per QP, messages are well formed (check_rhost.py);
 #  2. the same run again: byte-identical result files (jobs.csv, fct.txt,
-#     qps.csv, summary.json) and capture;
+#     qps.csv, summary.json, pfc.txt, qlen.txt) and capture;
 #  3. the results say what the jobs did: every iteration finished, JCT not
 #     below its ideal by more than rounding, bus bandwidth positive;
 #  4. a bad jobs file is refused with the JSON path of what is wrong;
@@ -17,9 +17,15 @@
 #  6. real time, eight virtual hosts at 1 Gb/s, an all-to-all into a
 #     256 KiB buffer with DCQCN off: PFC pauses, nothing is dropped or sent
 #     again (the runner paces the emulation however far it falls behind,
-#     and says by how much at the end).
+#     and says by how much at the end);
 #  7. a k=16 fat-tree (320 switches, 1,024 virtual hosts, one runner
-#     polling 5,120 ports): a permutation across pods finishes.
+#     polling 5,120 ports): a permutation across pods finishes;
+#  8. a ConWeave flow file (an incast into a small buffer, and a few more
+#     flows) replayed in virtual time: fct.txt has one line per flow with
+#     ns-3's identities and start times, and the fct-slowdown tool (env
+#     AIF_FCT_SLOWDOWN) scores it; pfc.txt has the pauses the incast caused,
+#     as HPCC writes them; qlen.txt HPCC's histogram; a flow file naming a
+#     host the fabric lacks is refused with the job's JSON path and line.
 #
 #   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
 set -euo pipefail
@@ -92,7 +98,7 @@ print("  ok   %d RoCEv2 frames to the host, every ICRC valid (scapy)" % n)
 EOF
 
 # 2. determinism
-for f in jobs.csv fct.txt qps.csv summary.json leaf0-h0.pcapng; do
+for f in jobs.csv fct.txt qps.csv summary.json pfc.txt qlen.txt leaf0-h0.pcapng; do
 	if [ "$f" = leaf0-h0.pcapng ]; then
 		# stamps are the wall clock at the start plus virtual time: compare
 		# the packets and their times from the first
@@ -109,7 +115,7 @@ EOF
 		cmp -s "$T/a/$f" "$T/b/$f" || fail "$f differs between two runs with one seed"
 	fi
 done
-echo "  ok   two runs: identical jobs.csv, fct.txt, qps.csv, summary.json and captured packets"
+echo "  ok   two runs: identical jobs.csv, fct.txt, qps.csv, summary.json, pfc.txt, qlen.txt and captured packets"
 
 # 3. what the results say
 "$PY" - "$T/a" <<'EOF' || fail "results"
@@ -214,6 +220,8 @@ print("  ok   real time: 8 virtual hosts, all-to-all at 1 Gb/s into a 256 KiB bu
       "%d PFC pauses, no drop, no retransmission; the emulation fell %.1f ms behind "
       "real time in %.2f s" % (w["fabric"]["pfc_xoff_sent"], p["behind_ns"] / 1e6,
                                d["elapsed_s"]))
+EOF
+
 # 7. a k=16 fat-tree in virtual time (a few seconds, under 1.5 GiB)
 echo '{"topology": {"fat_tree": {"k": 16}}}' > "$T/ft16.json"
 cat > "$T/ft16jobs.json" <<'EOF'
@@ -231,6 +239,79 @@ assert j["finished"] == 1 and s["fabric"]["drops"] == 0, s
 print("  ok   k=16 fat-tree: 320 switches, 1,024 virtual hosts, a permutation across pods "
       "done (x%.2f of its ideal)" % j["x_ideal_mean"])
 EOF
+
+# 8. a flow file, ns-3's outputs
+cat > "$T/ff.json" <<'EOF'
+{"policies": {"default": {"qos": {"buffer": {"size_bytes": 300000}}}},
+ "topology": {"leaf_spine": {"leaves": 4, "spines": 2, "hosts_per_leaf": 2,
+  "host_gbps": 100, "uplink_gbps": 100, "delay_ns": 1000}}}
+EOF
+cat > "$T/flows.txt" <<'EOF'
+7
+1 0 3 200000 2.000000000
+2 0 3 200000 2.000000000
+3 0 3 200000 2.000000000
+4 0 3 200000 2.000000100
+5 0 3 3000 2.000001000
+6 7 3 0 2.000002027
+7 6 3 150000 2.000002027
+EOF
+cat > "$T/ffjobs.json" <<'EOF'
+{"hosts": {"mtu": 1000, "icrc": false, "identities": "ns3"},
+ "qlen_monitor": {"interval_ns": 100},
+ "jobs": [{"name": "trace", "kind": "flow_file", "file": "flows.txt", "format": "conweave"}]}
+EOF
+timeout -k 5 60 "$BIN" -- --config "$T/ff.json" --virtual-time --jobs "$T/ffjobs.json" \
+	--results "$T/ff" > "$T/ff.log" 2>&1 < /dev/null || fail "flow file run exited with status $?"
+TOOL=${AIF_FCT_SLOWDOWN:-$ROOT/../../shared/tools/fct-slowdown}
+[ -x "$TOOL" ] || TOOL=$HERE/../tools/fct-slowdown
+"$PY" - "$T/ff" "$TOOL" <<'EOF' || fail "flow file results"
+import json, os, subprocess, sys
+d, tool = sys.argv[1], sys.argv[2]
+fct = [l.split() for l in open(d + "/fct.txt")]
+assert len(fct) == 7, fct
+# ConWeave's format: decimal host ids, sport 10000 + n-th sent, dport 100 +
+# m-th received, the file's start times (floor of the double x 1e9)
+byid = {(int(f[0]), int(f[1])): f for f in fct}
+assert byid[(4, 0)][2:6] == ["10000", "103", "200000", "2000000099"], byid[(4, 0)]
+assert byid[(6, 7)][2:6] == ["10000", "100", "1", "2000002026"], byid[(6, 7)]
+assert byid[(7, 6)][2:4] == ["10000", "100"], byid[(7, 6)]
+assert all(int(f[6]) > 0 and int(f[7]) > 0 for f in fct)
+if os.access(tool, os.X_OK):
+    out = json.loads(subprocess.run([tool, d + "/fct.txt", "--expected-flows", "7"], check=True,
+                                    capture_output=True, text=True).stdout)
+    assert out["slowdown_all"]["n"] == 7 and out["finished_frac"] == 1, out
+    assert out["slowdown_all"]["avg"] >= 1, out
+    scored = "scored avg %.2f by fct-slowdown" % out["slowdown_all"]["avg"]
+else:
+    scored = "fct-slowdown not found: not scored"
+pfc = [l.split() for l in open(d + "/pfc.txt")]
+assert pfc, "no pause"
+t = [int(p[0]) for p in pfc]
+assert t == sorted(t) and t[0] >= 2000000000, t[:5]
+assert all(len(p) == 5 and p[2] in ("0", "1") and p[4] in ("0", "1") for p in pfc), pfc[:5]
+# the incast's senders (hosts 1..4, node type 0, ifindex 1) are paused
+paused = {int(p[1]) for p in pfc if p[2] == "0" and p[4] == "1"}
+assert paused & {1, 2, 3, 4} and all(p[3] == "1" for p in pfc if p[2] == "0"), paused
+s = json.load(open(d + "/summary.json"))
+assert s["fabric"]["pfc_xoff_sent"] > 0, s["fabric"]
+q = open(d + "/qlen.txt").read().split("time: ")[1:]
+assert len(q) >= 2, len(q)  # at 2.0 s (a multiple of 100 ms) and at the end
+rows = [l.split() for l in q[-1].splitlines()[1:]]
+assert len(rows) == 4 * 4 + 2 * 4, len(rows)  # every switch port
+assert all(int(r[0]) >= 8 for r in rows) and max(len(r) for r in rows) > 50, rows[:3]
+print("  ok   a flow file: fct.txt (%d flows, ns-3's ids and starts, %s), pfc.txt (%d "
+      "frames, hosts %s paused), qlen.txt (%d ports)"
+      % (len(fct), scored, len(pfc), sorted(paused), len(rows)))
+EOF
+printf '2\n0 1 3 10 2.0\n0 8 3 10 2.0\n' > "$T/flows8.txt"
+sed 's/flows.txt/flows8.txt/' "$T/ffjobs.json" > "$T/ffbad.json"
+if "$BIN" -- --config "$T/ff.json" --virtual-time --jobs "$T/ffbad.json" > "$T/ffbad.log" 2>&1; then
+	fail "a flow file with host 8 on 8 hosts was accepted"
+fi
+grep -q 'jobs\[0\].file: .*flows8.txt:3: host id 8' "$T/ffbad.log" ||
+	fail "the refusal does not name \$.jobs[0].file and line 3"
+echo "  ok   a flow file naming a host the fabric lacks is refused: $(grep -o 'jobs\[0\].file.*' "$T/ffbad.log" | head -c 90)"
 
 rm -rf "$T"
 echo "run_hosts: PASS"

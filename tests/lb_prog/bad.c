@@ -3,12 +3,12 @@
  * that loads but answers out of range. */
 #include <aifabric/lb_prog.h>
 
-/* reads past the context: member[] has 64 entries */
+/* reads past the context: member[] has 64 entries, then tc_queued_bytes */
 AIF_LB_PROG("oob")
 uint64_t
 oob(const struct aif_lb_prog_ctx *c)
 {
-	return c->member[c->hash & 127].queued_bytes;
+	return c->member[c->hash & 255].queued_bytes; /* past member[] and tc_queued_bytes */
 }
 
 /* a helper id that does not exist */

@@ -295,7 +295,7 @@ test_rejects(void **state)
 	(void)state;
 #define R(obj, name, ...) expect_reject(obj, name, (const char *const[]){ __VA_ARGS__, NULL })
 	R("bad", "oob", "section aifabric/lb/oob", "instruction 4",
-	  "reads the context at bytes 192..2228 (a variable offset), outside its 0..1208");
+	  "reads the context at bytes 192..4276 (a variable offset), outside its 0..3256");
 	R("bad", "helper", "section aifabric/lb/helper", "instruction 1", "unknown helper 99");
 	R("bad", "div", "section aifabric/lb/div", "instruction 3", "which may be 0");
 	R("bad", "write", "section aifabric/lb/write", "instruction 1", "writes to the context");
@@ -417,6 +417,41 @@ test_drill_reps(void **state)
 		aif_lb_prog_state_free(st);
 		aif_lb_prog_free(p);
 	}
+}
+
+/* The context's per-class queue bytes: each member's port's, by class,
+ * adding up to the member's queued_bytes; none given: zeros. */
+static void
+test_ctx_tc_queued_bytes(void **state)
+{
+	(void)state;
+	struct grp *x = grp_new(4);
+	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
+	static uint32_t tcq[AIF_MAX_PORTS][AIF_LB_PROG_TCS];
+
+	assert_non_null(c);
+	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++) {
+		x->qb[p] = 0;
+		for (unsigned k = 0; k < AIF_LB_PROG_TCS; k++) {
+			tcq[p][k] = 1000u * p + k * (k == 3 ? 100 : 1);
+			x->qb[p] += tcq[p][k];
+		}
+	}
+	aif_lb_prog_ctx_group(c, &x->g, 0, x->mem, x->qb, NULL, NULL, &x->p, 64);
+	aif_lb_prog_ctx_group_tc(c, &x->g, x->mem, (const uint32_t (*)[AIF_LB_PROG_TCS])tcq);
+	for (unsigned m = 0; m < 4; m++) {
+		uint32_t sum = 0;
+		for (unsigned k = 0; k < AIF_LB_PROG_TCS; k++) {
+			assert_int_equal(c->tc_queued_bytes[m][k], tcq[x->mem[m].port][k]);
+			sum += c->tc_queued_bytes[m][k];
+		}
+		assert_int_equal(sum, c->member[m].queued_bytes);
+	}
+	assert_int_equal(c->tc_queued_bytes[1][3], 1000u * x->mem[1].port + 300);
+	aif_lb_prog_ctx_group_tc(c, &x->g, x->mem, NULL);
+	assert_int_equal(c->tc_queued_bytes[1][3], 0);
+	free(c);
+	free(x);
 }
 
 /*
@@ -546,6 +581,7 @@ main(void)
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_out_of_range_falls_back),
 		cmocka_unit_test(test_drill_reps),
+		cmocka_unit_test(test_ctx_tc_queued_bytes),
 		cmocka_unit_test(test_spilled_entry_pointer),
 		cmocka_unit_test(test_many_paths_interpreted),
 	};

@@ -247,10 +247,17 @@ test_bounds(void **state)
 		MOV64K(0, 0), EXIT);
 	REFUSED(0, "reads the stack at bytes -520..-512", LDX(EBPF_DW, 0, 10, -520), EXIT);
 	REFUSED(0, "writes the stack at bytes 0..8", STX(EBPF_DW, 10, 1, 0), MOV64K(0, 0), EXIT);
-	/* member[hash & 127]: past the context */
+	/* member[hash & 255]: past the context (member[] and the per-class
+	 * bytes after it hold 64 x 16 + 64 x 32 bytes) */
 	REFUSED(4, "(a variable offset), outside", LDX(BPF_W, 2, 1, CTX(hash)),
-		A64K(BPF_AND, 2, 127), A64K(BPF_LSH, 2, 4), A64X(BPF_ADD, 2, 1),
+		A64K(BPF_AND, 2, 255), A64K(BPF_LSH, 2, 4), A64X(BPF_ADD, 2, 1),
 		LDX(BPF_W, 0, 2, CTX(member[0].queued_bytes)), EXIT);
+	/* the last field, appended at the end: its last word reads, the next not */
+	ACCEPTED(LDX(BPF_W, 0, 1, CTX(tc_queued_bytes[AIF_LB_PROG_MAX_MEMBERS - 1][7])), EXIT);
+	assert_int_equal(CTX(tc_queued_bytes[AIF_LB_PROG_MAX_MEMBERS - 1][7]) + 4, end);
+	/* tc_queued_bytes[hash & 63][tc]: inside */
+	ACCEPTED(LDX(BPF_W, 2, 1, CTX(hash)), A64K(BPF_AND, 2, 63), A64K(BPF_LSH, 2, 5),
+		 A64X(BPF_ADD, 2, 1), LDX(BPF_W, 0, 2, CTX(tc_queued_bytes[0][3])), EXIT);
 	/* the stack: never written, partly overwritten pointer, variable writes */
 	REFUSED(0, "reads the stack at fp-8, which it did not write", LDX(EBPF_DW, 0, 10, -8),
 		EXIT);

@@ -48,7 +48,7 @@
 #define PAGE 4096u
 #define TABLE_SIZE 256 /* entries: one page */
 #define STACK_PAGES 64
-#define MAX_ENTRIES 64 /* entries handed out in one run, at most */
+#define MAX_ENTRIES AIF_LB_PROG_MAX_INSNS /* entries handed out in one run: a call each */
 
 /* ---- guarded memory ---- */
 
@@ -278,8 +278,10 @@ oracle_call(struct oracle *o, uint32_t pc, int id, uint64_t *r)
 		return aif_lb_bucket_pick(&W.g, W.buckets, (uint32_t)r[1]);
 	case AIF_LB_HELPER_TABLE_ENTRY:
 		e = &o->st.table[r[1] & o->st.table_mask];
-		if (o->n_entries < MAX_ENTRIES)
-			o->entries[o->n_entries++] = (uintptr_t)e;
+		if (o->n_entries >= MAX_ENTRIES)
+			escape("calls aif_lb_table_entry more often than it has instructions", pc,
+			       0, 0);
+		o->entries[o->n_entries++] = (uintptr_t)e;
 		return (uint64_t)(uintptr_t)e;
 	}
 	escape("calls an unknown helper", pc, 0, 0);

@@ -112,6 +112,35 @@ through_to_queues(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *
 	qp->n_through = 0;
 }
 
+/*
+ * A packet of a class outside the buffer (qos.h, bypass_tcs): counted only
+ * in the port's queued bytes, never ECN-marked, queued unless its queue
+ * holds bypass_limit_bytes of frames already (AIF_DROP_BYPASS_FULL).
+ */
+static enum aif_drop_reason
+enqueue_bypass(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
+	       struct rte_mbuf *mb, const struct aif_pkt *m, uint16_t out, uint8_t queue,
+	       uint8_t pg, uint32_t bytes)
+{
+	struct aif_mmu_charge *ch = aif_qos_charge(mb);
+	uint32_t wire = wire_bytes(mb);
+
+	if (qp->sched.q[queue].qlen_bytes + wire > q->cfg.bypass_limit_bytes)
+		return AIF_DROP_BYPASS_FULL;
+	aif_mmu_bypass(&q->mmu, m->in_port, pg, out, queue, bytes, ch);
+	if (aif_sched_idle(&qp->sched) && qp->n_through < RTE_DIM(qp->through)) {
+		through_add(qp, mb, queue, 1);
+		return AIF_DROP_NONE;
+	}
+	if (qp->n_through != 0)
+		through_to_queues(sh, q, qp); /* keep them ahead of this one */
+	if (unlikely(aif_sched_enqueue(&qp->sched, queue, mb, wire) != 0)) {
+		aif_mmu_release(&q->mmu, ch);
+		return AIF_DROP_MTU_EXCEEDED;
+	}
+	return AIF_DROP_NONE;
+}
+
 enum aif_drop_reason
 aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 		   const struct aif_pkt *m, uint16_t out)
@@ -131,6 +160,8 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	}
 	mb->l2_len = m->l3_off;
 	mb->packet_type = m->kind == AIF_PKT_IPV6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4;
+	if (unlikely((c->bypass_tcs >> (m->tc & 7)) & 1))
+		return enqueue_bypass(sh, q, qp, mb, m, out, queue, pg, bytes);
 	/* what a later aif_mmu_admit (or a drop count) needs, if it comes */
 	ch->bytes = bytes;
 	ch->in_port = m->in_port;
@@ -374,9 +405,10 @@ serve_through(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
 		uint8_t k = qp->through_q[i];
 		if (qp->through_charged[i])
 			aif_mmu_release(&q->mmu, ch);
-		q->check_xon |= 1ull << ch->in_port;
 		aif_sched_count_through(&qp->sched, k, wire_bytes(mb));
-		if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> k) & 1) &&
+		if (!ch->bypass)
+			q->check_xon |= 1ull << ch->in_port;
+		if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> k) & 1) && !ch->bypass &&
 		    !ecn_dequeue(sh, q, mb, p, k, ch)) {
 			sh->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
 			rte_pktmbuf_free(mb);
@@ -397,6 +429,8 @@ leave_queue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb, uint16
 	const struct aif_mmu_charge *ch = aif_qos_charge(mb);
 
 	aif_mmu_release(&q->mmu, ch);
+	if (unlikely(ch->bypass)) /* outside the buffer: no XON, no ECN */
+		return true;
 	q->check_xon |= 1ull << ch->in_port;
 	if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> qid) & 1) &&
 	    !ecn_dequeue(sh, q, mb, p, qid, ch)) {

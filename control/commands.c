@@ -241,12 +241,14 @@ groups_json(const struct aif_switch *sw)
 		const struct aif_group *gr = &t->groups[g];
 		json_t *members = json_array();
 		uint64_t collisions = 0; /* counted by the shared member (lb.h) */
+		uint64_t untracked = 0;  /* exact table full: by the hash's member */
 		for (uint16_t k = 0; k < gr->n; k++) {
 			const struct aif_member *m = &t->members[gr->first + k];
 			struct aif_member_sums ctr;
 			aif_switch_member_counters(sw, m->ctr_slot, &ctr);
 			uint64_t v = aif_neigh_read(sw->neigh, m->neigh_slot);
 			collisions += ctr.flowlet_collisions;
+			untracked += ctr.flowlet_untracked;
 			json_array_append_new(members,
 				json_pack("{s:o, s:s, s:i, s:b, s:b, s:I, s:I, s:I, s:I}",
 					  "ip", ip_json(&m->ip),
@@ -259,9 +261,10 @@ groups_json(const struct aif_switch *sw)
 					  "flowlet_starts", (json_int_t)ctr.flowlet_starts,
 					  "reselections", (json_int_t)ctr.reselections));
 		}
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:o}", "name", gr->name,
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:I, s:o}", "name", gr->name,
 						     "scheme", aif_lb_schemes[gr->scheme].name,
 						     "flowlet_collisions", (json_int_t)collisions,
+						     "flowlet_untracked", (json_int_t)untracked,
 						     "members", members));
 	}
 	return arr;

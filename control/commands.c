@@ -381,6 +381,14 @@ same_links(const struct aif_ctl *c, const struct aif_config *cfg, char *err, siz
 				 l->name, (unsigned long long)l->p.delay_ns);
 			return -1;
 		}
+		if (tl->wire_model != l->p.wire_model) {
+			snprintf(err, err_len, "$.links[%u].wire_model: \"%s\"%s, the running link "
+				 "%s has \"%s\": a link's wire model is set when the fabric starts "
+				 "(restart to change it)", k,
+				 aif_wire_model_name((enum aif_wire_model)tl->wire_model), gen,
+				 l->name, aif_wire_model_name((enum aif_wire_model)l->p.wire_model));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -877,6 +885,9 @@ regenerate(struct aif_ctl *c, char *err, size_t err_len)
 	if (c->cfg->topology_lb_programs != NULL)
 		json_object_set_new(root, "lb_programs",
 				    json_loads(c->cfg->topology_lb_programs, 0, NULL));
+	if (c->cfg->wire_model != AIF_WIRE_ETHERNET)
+		json_object_set_new(root, "wire_model", json_string(aif_wire_model_name(
+					    (enum aif_wire_model)c->cfg->wire_model)));
 	char *text = json_dumps(root, JSON_COMPACT);
 	struct aif_config *nc = NULL;
 	if (text != NULL && aif_config_parse(text, strlen(text), &nc, err, err_len) == 0)

@@ -195,8 +195,12 @@
  *                                 default 0: each frame lost, or one bit of
  *                                 its payload flipped, with that probability;
  *                                 up optional boolean, default true: false,
- *                                 the link starts down
- *   ]
+ *                                 the link starts down; wire_model optional,
+ *                                 "ethernet" | "ns3", default the file's
+ *   ],
+ *   "wire_model": "ethernet"      optional, "ethernet" | "ns3" (wire.h): the
+ *                                 links' default and what the switches'
+ *                                 buffers charge
  * }
  *
  * Next hops (group members and route "nexthop"): the ip must lie in a subnet
@@ -2051,7 +2055,7 @@ static int
 parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 {
 	static const char *const keys[] = {"a", "b", "rate_gbps", "delay_ns",
-					   "loss_rate", "corrupt_rate", "up", NULL};
+					   "loss_rate", "corrupt_rate", "up", "wire_model", NULL};
 	struct aif_topo_link *l = &c->cfg->links[idx];
 	long long delay = 0;
 	double gbps;
@@ -2084,7 +2088,8 @@ parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	if (aif_cfg_get_bool(c, j, path, "up", &up) < 0)
 		return -1;
 	l->down = !up;
-	return 0;
+	l->wire_model = c->cfg->wire_model;
+	return aif_cfg_wire_model(c, j, path, &l->wire_model);
 }
 
 static int
@@ -2116,7 +2121,7 @@ static int
 parse_root(struct pctx *c, json_t *root)
 {
 	static const char *const keys[] = {"policies", "switches", "hosts",
-					   "links", "lb_programs", NULL};
+					   "links", "lb_programs", "wire_model", NULL};
 	json_t *switches;
 
 	/* a generated fabric becomes switches, links and hosts (topology.h);
@@ -2135,6 +2140,7 @@ parse_root(struct pctx *c, json_t *root)
 	if (aif_topology_expand(root, c->err, c->err_len) != 0)
 		return -1;
 	if (aif_cfg_check_object(c, root, "$", keys) < 0 ||
+	    aif_cfg_wire_model(c, root, "$", &c->cfg->wire_model) < 0 ||
 	    parse_lb_programs(c, root) < 0 ||
 	    parse_policies(c, root) < 0 ||
 	    aif_cfg_get_array(c, root, "$", "switches", true, 1, AIF_MAX_SWITCHES,

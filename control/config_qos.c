@@ -32,6 +32,7 @@
  *                                   given list may not hold one
  *   qos.buffer.bypass_limit_bytes   2048..16777216, default 262,144:
  *                                   a bypass class's queue per port
+ *   wire_model (the file's, a link's)  "ethernet" | "ns3" (wire.h)
  */
 #include <string.h>
 
@@ -178,4 +179,12 @@ aif_cfg_qos_bypass(struct pctx *c, json_t *j, const char *path, struct aif_qos_p
 	}
 	q->mmu_bypass = tcs;
 	return 0;
+}
+
+int
+aif_cfg_wire_model(struct pctx *c, json_t *j, const char *path, uint8_t *model)
+{
+	static const char *const models[] = {"ethernet", "ns3", NULL};
+
+	return aif_cfg_get_enum(c, j, path, "wire_model", models, "wire model", model) < 0 ? -1 : 0;
 }

@@ -83,6 +83,8 @@ int aif_cfg_lb_flowlet(struct pctx *c, json_t *j, const char *path, struct aif_l
 /* qos "mmu_bypass", once the rest of the qos object is read (it checks the
  * classes' PGs against pfc_enable) */
 int aif_cfg_qos_bypass(struct pctx *c, json_t *j, const char *path, struct aif_qos_params *q);
+/* "wire_model": "ethernet" | "ns3" (the file's, or a link's) */
+int aif_cfg_wire_model(struct pctx *c, json_t *j, const char *path, uint8_t *model);
 /* load_balancing "control_tc", before the classes take their schemes */
 int aif_cfg_lb_control(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb);
 

@@ -13,6 +13,7 @@
 #include "egress.h"
 #include "shard.h"
 #include "switch.h"
+#include "wire.h"
 
 static const uint8_t mmu_drop[] = {
 	[AIF_MMU_DROP_SHARED_LIMIT] = AIF_DROP_BUFFER_LIMIT,
@@ -20,6 +21,19 @@ static const uint8_t mmu_drop[] = {
 	[AIF_MMU_DROP_EGRESS_LIMIT] = AIF_DROP_EGRESS_LIMIT,
 	[AIF_MMU_DROP_POOL_FULL] = AIF_DROP_POOL_FULL,
 };
+
+/* What the MMU charges a frame: its bytes, or under the ns-3 wire model what
+ * ns-3's switch counts (wire.h: a 1,000-byte RoCE payload 1,048). */
+static inline uint32_t
+charge_bytes(const struct aif_qos_config *c, const struct rte_mbuf *mb)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(mb);
+
+	if (likely(c->wire_model == AIF_WIRE_ETHERNET))
+		return len;
+	return aif_wire_ns3_mmu_bytes(rte_pktmbuf_mtod(mb, const uint8_t *),
+				      rte_pktmbuf_data_len(mb), len);
+}
 
 /* Frame bytes as the scheduler and shaper count them: the FCS too. */
 static inline uint32_t
@@ -149,7 +163,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	struct aif_mmu_charge *ch = aif_qos_charge(mb);
 	uint8_t queue = c->tc_to_queue[m->tc & 7], pg = c->tc_to_pg[m->tc & 7];
 	bool lossless = (c->pfc_enable >> pg) & 1;
-	uint32_t bytes = rte_pktmbuf_pkt_len(mb);
+	uint32_t bytes = charge_bytes(c, mb);
 	struct aif_qos_port *qp = &q->port[out];
 
 	q->stale_next |= 1ull << out;
@@ -191,7 +205,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 		 * PG that just overflowed would refuse it for the same reason */
 		if (!lossless && ((c->trim_queues >> queue) & 1) && trim(c, mb, m) &&
 		    aif_mmu_admit(&q->mmu, m->in_port, c->trim_queue, out, c->trim_queue,
-				  rte_pktmbuf_pkt_len(mb), false, ch) == AIF_MMU_ADMIT) {
+				  charge_bytes(c, mb), false, ch) == AIF_MMU_ADMIT) {
 			qp->trimmed[queue]++;
 			queue = c->trim_queue;
 			/* the trimmed packet's ECN bits are as they were: go on */

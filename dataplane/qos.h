@@ -83,6 +83,9 @@ struct aif_qos_config {
 				       * (aif_mmu_bypass; policy "mmu_bypass") */
 	uint32_t bypass_limit_bytes;  /* a bypass class's queue: at most this
 				       * many frame bytes per port */
+	uint8_t wire_model;           /* enum aif_wire_model: what the MMU
+				       * charges a packet (wire.h; the fabric's
+				       * "wire_model", set by control) */
 	uint16_t n_ports;
 	struct aif_mmu_config mmu;
 	struct aif_ecn_config ecn;

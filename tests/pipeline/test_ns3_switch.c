@@ -356,12 +356,72 @@ test_bypass_limit(void **state)
 	assert_clean();
 }
 
+/*
+ * What the buffer charges, read while the frames wait on p1: five
+ * 1,000-byte RoCE payloads (1,058-byte frames) and five 946-byte ones
+ * (1,004-byte frames) from p0 at PG 3, then five ACKs (62-byte frames)
+ * from p2 kept in the buffer ("mmu_bypass": []) and queued behind the data
+ * (TC 6 on queue 3), so that they wait too.
+ *   ethernet (default): the frames, 1,058 / 1,004 / 62;
+ *   ns3: ns-3's p->GetSize() at its switch, 1,048 / 994 / 60.
+ */
+static void
+test_wire_model_charges(void **state)
+{
+	static const struct {
+		const char *root;
+		uint32_t full, part, ack;
+	} cases[] = {
+		{ "", 1058, 1004, 62 },
+		{ "\"wire_model\": \"ns3\", ", 1048, 994, 60 },
+	};
+
+	(void)state;
+	for (unsigned c = 0; c < 2; c++) {
+		struct taken t = { { 0 } };
+		struct rs_snap before;
+		struct aif_qos *q;
+
+		load("\"mmu_bypass\": [], \"tc_to_queue_map\": {\"6\": 3}, "
+		     "\"ecn\": {\"mode\": \"off\"}", cases[c].root);
+		q = qos();
+		assert_int_equal(q->cfg.wire_model, c);
+		rs_snap_take(&H, &before);
+		for (uint32_t i = 0; i < 5; i++) {
+			inject(0, 1, 26, 1000, i);
+			inject(0, 1, 26, 946, 100 + i);
+		}
+		for (uint32_t i = 0; i < 5; i++)
+			inject(2, 1, 48, 4, i);
+		rs_step(&H, 100);
+		take(1, &t);
+		uint32_t n3 = q->port[1].sched.q[3].qlen_pkts;
+		/* the oldest k data frames left; full and part alternate from a full one */
+		assert_int_equal(t.n[1], 0);
+		assert_true(n3 >= 12 && n3 + t.n[0] == 15);
+		uint32_t k = 15 - n3, full_left = 5 - (k + 1) / 2, part_left = 5 - k / 2;
+		uint32_t data = full_left * cases[c].full + part_left * cases[c].part;
+		assert_int_equal(q->mmu.port[0].ingress_bytes, data);
+		assert_int_equal(q->mmu.port[2].ingress_bytes, 5 * cases[c].ack);
+		assert_int_equal(aif_mmu_queue_bytes(&q->mmu, 1, 3), data + 5 * cases[c].ack);
+		print_message("wire model %s: %u data frames waiting, charged %u B; 5 ACKs, %u B\n",
+			      c ? "ns3" : "ethernet", n3 - 5, data, q->mmu.port[2].ingress_bytes);
+		drain(&t, 200);
+		assert_int_equal(all_drops(&before, NULL), 0);
+		assert_int_equal(t.n[0], 10);
+		assert_int_equal(t.n[1], 5);
+		assert_clean();
+	}
+	load("", "");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_bypass_outside_buffer, test_setup),
 		cmocka_unit_test_setup(test_bypass_limit, test_setup),
+		cmocka_unit_test_setup(test_wire_model_charges, test_setup),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "wire.h"
+
 #include "../../control/config.h"
 #include "../../dataplane/rng.h"
 
@@ -628,6 +630,15 @@ test_links(void **state)
 	assert_int_equal(cfg->links[0].delay_ns, 1000);
 	assert_int_equal(cfg->links[1].rate_bps, 0);
 	assert_int_equal(cfg->links[1].delay_ns, 0);
+	assert_int_equal(cfg->wire_model, AIF_WIRE_ETHERNET);
+	assert_int_equal(cfg->links[0].wire_model, AIF_WIRE_ETHERNET);
+	aif_config_free(cfg);
+	/* ns-3's wire model: the file's, each link's unless it says otherwise */
+	cfg = parse_ok(TWO(",'wire_model':'ns3','links':[{'a':'s0:p1','b':'s1:p0'},"
+			   "{'a':'s0:p0','b':'s1:p1','wire_model':'ethernet'}]"));
+	assert_int_equal(cfg->wire_model, AIF_WIRE_NS3);
+	assert_int_equal(cfg->links[0].wire_model, AIF_WIRE_NS3);
+	assert_int_equal(cfg->links[1].wire_model, AIF_WIRE_ETHERNET);
 	aif_config_free(cfg);
 }
 
@@ -1075,6 +1086,9 @@ static const struct bad_case bad_cases[] = {
 	  "$.links[0].a: invalid endpoint 's0p0' (expected \"switch:port\")" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s2:p0'}]"), "$.links[0].b: unknown switch 's2'" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s0:p0'}]"), "$.links[0]: both ends are s0:p0" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','wire_model':'ppp'}]"),
+	  "$.links[0].wire_model: unknown wire model 'ppp' (expected \"ethernet\" or \"ns3\")" },
+	{ TWO(",'wire_model':3"), "$.wire_model: expected string, got integer" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0'},{'a':'s0:p0','b':'s1:p1'}]"),
 	  "$.links[1].a: port s0:p0 is already in links[0]" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0'},{'a':'s1:p1','b':'s1:p0'}]"),

@@ -183,6 +183,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	ch->pg = pg;
 	ch->queue = queue;
 	ch->lossless = lossless;
+	ch->bypass = 0; /* (the mbuf's last use may have set it) */
 
 	/* Cut-through: with nothing queued on an unshaped port the packet would be
 	 * the next one sent anyway, so it skips the queue and waits in a short

@@ -528,6 +528,7 @@ render_group_list(const json_t *groups)
 		char *scheme = cell_text(&(struct col){ NULL, "scheme", NULL, F_STR }, g);
 
 		const json_t *coll = json_object_get(g, "flowlet_collisions");
+		const json_t *untr = json_object_get(g, "flowlet_untracked");
 
 		if (i > 0)
 			printf("\n");
@@ -536,6 +537,10 @@ render_group_list(const json_t *groups)
 		if (json_is_integer(coll))
 			printf(", %" JSON_INTEGER_FORMAT " flowlet collisions",
 			       json_integer_value(coll));
+		/* packets the exact flowlet table had no room for */
+		if (json_is_integer(untr) && json_integer_value(untr) != 0)
+			printf(", %" JSON_INTEGER_FORMAT " packets without a flowlet entry",
+			       json_integer_value(untr));
 		printf(")\n");
 		if (n > 0)
 			print_table(COLS(member_cols), members, true, 2);

@@ -241,12 +241,14 @@ groups_json(const struct aif_switch *sw)
 		const struct aif_group *gr = &t->groups[g];
 		json_t *members = json_array();
 		uint64_t collisions = 0; /* counted by the shared member (lb.h) */
+		uint64_t untracked = 0;  /* exact table full: by the hash's member */
 		for (uint16_t k = 0; k < gr->n; k++) {
 			const struct aif_member *m = &t->members[gr->first + k];
 			struct aif_member_sums ctr;
 			aif_switch_member_counters(sw, m->ctr_slot, &ctr);
 			uint64_t v = aif_neigh_read(sw->neigh, m->neigh_slot);
 			collisions += ctr.flowlet_collisions;
+			untracked += ctr.flowlet_untracked;
 			json_array_append_new(members,
 				json_pack("{s:o, s:s, s:i, s:b, s:b, s:I, s:I, s:I, s:I}",
 					  "ip", ip_json(&m->ip),
@@ -259,9 +261,10 @@ groups_json(const struct aif_switch *sw)
 					  "flowlet_starts", (json_int_t)ctr.flowlet_starts,
 					  "reselections", (json_int_t)ctr.reselections));
 		}
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:o}", "name", gr->name,
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:I, s:o}", "name", gr->name,
 						     "scheme", aif_lb_schemes[gr->scheme].name,
 						     "flowlet_collisions", (json_int_t)collisions,
+						     "flowlet_untracked", (json_int_t)untracked,
 						     "members", members));
 	}
 	return arr;
@@ -376,6 +379,14 @@ same_links(const struct aif_ctl *c, const struct aif_config *cfg, char *err, siz
 				 "%s has %llu ns: a link's delay is set when the fabric starts "
 				 "(restart to change it)", k, (unsigned long long)tl->delay_ns, gen,
 				 l->name, (unsigned long long)l->p.delay_ns);
+			return -1;
+		}
+		if (tl->wire_model != l->p.wire_model) {
+			snprintf(err, err_len, "$.links[%u].wire_model: \"%s\"%s, the running link "
+				 "%s has \"%s\": a link's wire model is set when the fabric starts "
+				 "(restart to change it)", k,
+				 aif_wire_model_name((enum aif_wire_model)tl->wire_model), gen,
+				 l->name, aif_wire_model_name((enum aif_wire_model)l->p.wire_model));
 			return -1;
 		}
 	}
@@ -874,6 +885,9 @@ regenerate(struct aif_ctl *c, char *err, size_t err_len)
 	if (c->cfg->topology_lb_programs != NULL)
 		json_object_set_new(root, "lb_programs",
 				    json_loads(c->cfg->topology_lb_programs, 0, NULL));
+	if (c->cfg->wire_model != AIF_WIRE_ETHERNET)
+		json_object_set_new(root, "wire_model", json_string(aif_wire_model_name(
+					    (enum aif_wire_model)c->cfg->wire_model)));
 	char *text = json_dumps(root, JSON_COMPACT);
 	struct aif_config *nc = NULL;
 	if (text != NULL && aif_config_parse(text, strlen(text), &nc, err, err_len) == 0)

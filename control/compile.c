@@ -753,6 +753,7 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 	if (aif_qos_compile(t->qos, &pol->qos, sp->ports, sp->n_ports, speed_bps, delay_ns,
 			    pol->name, sw_index, err, err_len) != 0)
 		goto err;
+	t->qos->wire_model = cfg->wire_model; /* what the buffer charges */
 	return t;
 err:
 	aif_tables_free(t);

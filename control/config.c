@@ -195,8 +195,12 @@
  *                                 default 0: each frame lost, or one bit of
  *                                 its payload flipped, with that probability;
  *                                 up optional boolean, default true: false,
- *                                 the link starts down
- *   ]
+ *                                 the link starts down; wire_model optional,
+ *                                 "ethernet" | "ns3", default the file's
+ *   ],
+ *   "wire_model": "ethernet"      optional, "ethernet" | "ns3" (wire.h): the
+ *                                 links' default and what the switches'
+ *                                 buffers charge
  * }
  *
  * Next hops (group members and route "nexthop"): the ip must lie in a subnet
@@ -497,7 +501,7 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 {
 	static const char *const keys[] = {"scheme", "hash", "hash_fields",
 					   "buckets_per_member", "per_tc", "flowlet",
-					   "spray", "adaptive", NULL};
+					   "spray", "adaptive", AIF_CFG_LB_KEYS, NULL};
 	static const char *const flowlet_keys[] = {"gap_us", "aging_us", "table_size",
 						   "mode", AIF_CFG_FLOWLET_KEYS, NULL};
 	static const char *const spray_keys[] = {"mode", "samples", AIF_CFG_SPRAY_KEYS, NULL};
@@ -535,10 +539,14 @@ parse_lb(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 		if (parse_lb_per_tc(c, v, fp, lb) < 0)
 			return -1;
 	}
+	if (aif_cfg_lb_control(c, j, path, lb) < 0)
+		return -1;
 	for (unsigned tc = 0; tc < 8; tc++)
 		if (!((lb->tc_scheme_set >> tc) & 1)) {
-			lb->scheme_by_tc[tc] = lb->scheme;
-			lb->prog_by_tc[tc] = lb->prog;
+			/* control traffic on flow hash, whatever the scheme */
+			bool ctl = (lb->control_tcs >> tc) & 1;
+			lb->scheme_by_tc[tc] = ctl ? AIF_LB_ECMP : lb->scheme;
+			lb->prog_by_tc[tc] = ctl ? 0 : lb->prog;
 		}
 	return 0;
 }
@@ -605,41 +613,6 @@ parse_lb_programs(struct pctx *c, json_t *root)
 
 /* ---- policies: qos ---- */
 
-/*
- * [3, 4] -> bit per entry: distinct integers 0..7, what is "priority" or
- * "queue".  The array may be empty; it replaces *mask when present.
- */
-static int
-get_bitset8(struct pctx *c, json_t *obj, const char *path, const char *key,
-	    const char *what, uint8_t *mask)
-{
-	char ap[PATH_LEN], ep[PATH_LEN];
-	json_t *arr, *v;
-	uint8_t m = 0;
-	size_t i;
-	int rc = aif_cfg_get_array(c, obj, path, key, false, 0, 8, &arr);
-
-	if (rc <= 0)
-		return rc;
-	aif_cfg_path_key(ap, path, key);
-	json_array_foreach(arr, i, v) {
-		long long x;
-
-		aif_cfg_path_idx(ep, ap, i);
-		if (!json_is_integer(v))
-			return aif_cfg_fail(c, ep, "expected integer, got %s",
-				    aif_cfg_type_name(v));
-		x = json_integer_value(v);
-		if (x < 0 || x > 7)
-			return aif_cfg_fail(c, ep, "%s must be 0..7, got %lld", what, x);
-		if (m & (1u << x))
-			return aif_cfg_fail(c, ep, "duplicate %s %lld", what, x);
-		m |= (uint8_t)(1u << x);
-	}
-	*mask = m;
-	return 1;
-}
-
 /* The optional object j[key], checked against keys; *out NULL if absent. */
 static int
 get_object(struct pctx *c, json_t *obj, const char *path, const char *key,
@@ -659,7 +632,7 @@ parse_qos_scheduler(struct pctx *c, json_t *j, const char *path,
 	char fp[PATH_LEN];
 	json_t *v;
 
-	if (get_bitset8(c, j, path, "strict", "queue", &q->strict_queues) < 0)
+	if (aif_cfg_get_bitset8(c, j, path, "strict", "queue", &q->strict_queues) < 0)
 		return -1;
 	v = json_object_get(j, "weights");
 	if (v == NULL)
@@ -709,7 +682,7 @@ parse_qos_ecn(struct pctx *c, json_t *j, const char *path,
 	char fp[PATH_LEN];
 	int rc;
 
-	if (get_bitset8(c, j, path, "queues", "queue", &q->ecn_queues) < 0 ||
+	if (aif_cfg_get_bitset8(c, j, path, "queues", "queue", &q->ecn_queues) < 0 ||
 	    aif_cfg_get_enum(c, j, path, "mode", modes, "mode", &q->ecn_mode) < 0 ||
 	    aif_cfg_get_enum(c, j, path, "mark", marks, "mark point",
 		     &q->ecn_mark_point) < 0 ||
@@ -786,7 +759,7 @@ parse_qos_trimming(struct pctx *c, json_t *j, const char *path,
 {
 	long long size = q->trim_size_bytes, dscp = q->trim_dscp, queue = q->trim_queue;
 
-	if (get_bitset8(c, j, path, "queues", "queue", &q->trim_queues) < 0 ||
+	if (aif_cfg_get_bitset8(c, j, path, "queues", "queue", &q->trim_queues) < 0 ||
 	    aif_cfg_get_int(c, j, path, "size_bytes", false, 64, 1500, &size) < 0 ||
 	    aif_cfg_get_int(c, j, path, "dscp", false, 0, 63, &dscp) < 0 ||
 	    aif_cfg_get_int(c, j, path, "queue", false, 0, 7, &queue) < 0)
@@ -805,7 +778,7 @@ parse_qos(struct pctx *c, json_t *j, const char *path,
 	static const char *const keys[] = {"enable", "tc_to_queue_map",
 					   "tc_to_pg_map", "pfc_enable",
 					   "scheduler", "buffer", "ecn", "pfc",
-					   "trimming", NULL};
+					   "trimming", AIF_CFG_QOS_KEYS, NULL};
 	static const char *const trim_keys[] = {"queues", "size_bytes", "dscp",
 						"queue", NULL};
 	static const char *const sched_keys[] = {"strict", "weights", NULL};
@@ -835,7 +808,7 @@ parse_qos(struct pctx *c, json_t *j, const char *path,
 	if (v != NULL &&
 	    parse_code_map8(c, v, fp, &tc_to_pg_map, q->tc_to_pg) < 0)
 		return -1;
-	if (get_bitset8(c, j, path, "pfc_enable", "priority",
+	if (aif_cfg_get_bitset8(c, j, path, "pfc_enable", "priority",
 			&q->pfc_enable) < 0)
 		return -1;
 	rc = get_object(c, j, path, "scheduler", sched_keys, fp, &v);
@@ -853,7 +826,7 @@ parse_qos(struct pctx *c, json_t *j, const char *path,
 	rc = get_object(c, j, path, "trimming", trim_keys, fp, &v);
 	if (rc < 0 || (rc > 0 && parse_qos_trimming(c, v, fp, q) < 0))
 		return -1;
-	return 0;
+	return aif_cfg_qos_bypass(c, j, path, q);
 }
 
 /* ---- policies: the policy object ---- */
@@ -2082,7 +2055,7 @@ static int
 parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 {
 	static const char *const keys[] = {"a", "b", "rate_gbps", "delay_ns",
-					   "loss_rate", "corrupt_rate", "up", NULL};
+					   "loss_rate", "corrupt_rate", "up", "wire_model", NULL};
 	struct aif_topo_link *l = &c->cfg->links[idx];
 	long long delay = 0;
 	double gbps;
@@ -2115,7 +2088,8 @@ parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	if (aif_cfg_get_bool(c, j, path, "up", &up) < 0)
 		return -1;
 	l->down = !up;
-	return 0;
+	l->wire_model = c->cfg->wire_model;
+	return aif_cfg_wire_model(c, j, path, &l->wire_model);
 }
 
 static int
@@ -2147,7 +2121,7 @@ static int
 parse_root(struct pctx *c, json_t *root)
 {
 	static const char *const keys[] = {"policies", "switches", "hosts",
-					   "links", "lb_programs", NULL};
+					   "links", "lb_programs", "wire_model", NULL};
 	json_t *switches;
 
 	/* a generated fabric becomes switches, links and hosts (topology.h);
@@ -2166,6 +2140,7 @@ parse_root(struct pctx *c, json_t *root)
 	if (aif_topology_expand(root, c->err, c->err_len) != 0)
 		return -1;
 	if (aif_cfg_check_object(c, root, "$", keys) < 0 ||
+	    aif_cfg_wire_model(c, root, "$", &c->cfg->wire_model) < 0 ||
 	    parse_lb_programs(c, root) < 0 ||
 	    parse_policies(c, root) < 0 ||
 	    aif_cfg_get_array(c, root, "$", "switches", true, 1, AIF_MAX_SWITCHES,
@@ -2467,6 +2442,8 @@ qos_defaults(struct aif_qos_params *q)
 	q->pfc_pause_ns = 5 * AIF_NS_PER_US;   /* ns3 mode's */
 	q->ecn_qmin_bytes = 0;
 	q->headroom_slot0_quirk = false;
+	q->mmu_bypass = 1u << 6;               /* ACKs, NAKs, CNPs (DSCP 48) */
+	q->bypass_limit_bytes = 256 * 1024;
 	q->wd_detection_ns = 200000000;
 	q->wd_restoration_ns = 200000000;
 	q->wd_action = AIF_QOS_WD_DROP;
@@ -2502,6 +2479,8 @@ aif_policy_defaults(struct aif_policy_params *p)
 	p->lb.drill_memory = AIF_DRILL_MEM_DESTINATION;
 	p->lb.queue_read = AIF_LB_QREAD_PACKET;
 	p->lb.flowlet_gap_le = true;
+	p->lb.flowlet_table = AIF_FLOWLET_TABLE_EXACT;
+	p->lb.control_tcs = 1u << 6;
 	p->lb.adaptive_period_ns = 1 * AIF_NS_PER_US;
 	p->lb.adaptive_mode = AIF_ADAPTIVE_FLOWLET;
 	p->lb.adaptive_ewma_shift = 3;

@@ -87,6 +87,8 @@ struct aif_topo_link {
 	double loss_rate;    /* 0..1: frames lost on the way */
 	double corrupt_rate; /* 0..1: frames with a payload bit flipped */
 	bool down;           /* "up": false: the link starts down */
+	uint8_t wire_model;  /* "wire_model": enum aif_wire_model, default the
+			      * file's */
 };
 
 struct aif_host_params {
@@ -122,6 +124,10 @@ struct aif_config {
 	struct aif_switch_params *switches;
 	uint32_t n_links;
 	struct aif_topo_link *links;
+	uint8_t wire_model;                 /* "wire_model": enum aif_wire_model
+					     * (dataplane/wire.h): every link's
+					     * default and what the switches'
+					     * buffers charge */
 	uint32_t n_hosts;
 	struct aif_host_params *hosts;
 	/* a generated fabric: the "topology" object it came from (JSON text,

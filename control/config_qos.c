@@ -21,6 +21,18 @@
  *   load_balancing.spray.queue_read "packet" | "step"
  *   load_balancing.flowlet.gap_test "le" | "lt"
  *   load_balancing.flowlet.queue_read  as spray's (least_loaded)
+ *   load_balancing.flowlet.table    "exact" (one entry per flow, ns-3's
+ *                                   LetFlow map; default) | "direct"
+ *   load_balancing.control_tc       [6]: classes routed by ECMP whatever
+ *                                   the scheme unless per_tc names them
+ *                                   (ns-3 routes ACK/NAK by flow hash)
+ *   qos.mmu_bypass        [6]: classes kept outside the buffer (ns-3's
+ *                                   ACK/NAK queue 0); the default leaves
+ *                                   out a class whose PG is lossless, a
+ *                                   given list may not hold one
+ *   qos.buffer.bypass_limit_bytes   2048..16777216, default 262,144:
+ *                                   a bypass class's queue per port
+ *   wire_model (the file's, a link's)  "ethernet" | "ns3" (wire.h)
  */
 #include <string.h>
 
@@ -33,8 +45,13 @@ int
 aif_cfg_qos_buffer(struct pctx *c, json_t *j, const char *path, struct aif_qos_params *q)
 {
 	bool quirk = q->headroom_slot0_quirk;
-	int rc = aif_cfg_get_bool(c, j, path, "headroom_slot0_quirk", &quirk);
+	long long limit = q->bypass_limit_bytes;
+	int rc = aif_cfg_get_int(c, j, path, "bypass_limit_bytes", false, 2048, 1 << 24, &limit);
 
+	if (rc < 0)
+		return -1;
+	q->bypass_limit_bytes = (uint32_t)limit;
+	rc = aif_cfg_get_bool(c, j, path, "headroom_slot0_quirk", &quirk);
 	if (rc < 0)
 		return -1;
 	if (rc > 0 && q->buffer_model != AIF_QOS_BUF_CONWEAVE) {
@@ -121,10 +138,53 @@ int
 aif_cfg_lb_flowlet(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
 {
 	static const char *const tests[] = {"lt", "le", NULL};
+	static const char *const tables[] = {"direct", "exact", NULL};
 	uint8_t t = lb->flowlet_gap_le;
 
-	if (aif_cfg_get_enum(c, j, path, "gap_test", tests, "gap test", &t) < 0)
+	if (aif_cfg_get_enum(c, j, path, "gap_test", tests, "gap test", &t) < 0 ||
+	    aif_cfg_get_enum(c, j, path, "table", tables, "table", &lb->flowlet_table) < 0)
 		return -1;
 	lb->flowlet_gap_le = t != 0;
 	return queue_read(c, j, path, lb);
+}
+
+int
+aif_cfg_lb_control(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb)
+{
+	return aif_cfg_get_bitset8(c, j, path, "control_tc", "traffic class",
+				   &lb->control_tcs) < 0 ? -1 : 0;
+}
+
+int
+aif_cfg_qos_bypass(struct pctx *c, json_t *j, const char *path, struct aif_qos_params *q)
+{
+	uint8_t tcs = q->mmu_bypass;
+	int rc = aif_cfg_get_bitset8(c, j, path, "mmu_bypass", "traffic class", &tcs);
+
+	if (rc < 0)
+		return -1;
+	for (unsigned tc = 0; tc < 8; tc++) {
+		uint8_t pg = q->tc_to_pg[tc];
+		if (!((tcs >> tc) & 1) || !((q->pfc_enable >> pg) & 1))
+			continue;
+		if (rc == 0) { /* the default gives way to a lossless class */
+			tcs &= (uint8_t)~(1u << tc);
+			continue;
+		}
+		char fp[AIF_CFG_PATH_LEN];
+		aif_cfg_path_key(fp, path, "mmu_bypass");
+		return aif_cfg_fail(c, fp, "traffic class %u is lossless (its priority group "
+				    "%u is in pfc_enable): a class outside the buffer is "
+				    "never paused", tc, pg);
+	}
+	q->mmu_bypass = tcs;
+	return 0;
+}
+
+int
+aif_cfg_wire_model(struct pctx *c, json_t *j, const char *path, uint8_t *model)
+{
+	static const char *const models[] = {"ethernet", "ns3", NULL};
+
+	return aif_cfg_get_enum(c, j, path, "wire_model", models, "wire model", model) < 0 ? -1 : 0;
 }

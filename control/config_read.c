@@ -336,6 +336,42 @@ aif_cfg_get_mac(struct pctx *c, json_t *obj, const char *path, const char *key,
 	return 1;
 }
 
+/*
+ * [3, 4] -> bit per entry: distinct integers 0..7, what is "priority" or
+ * "queue".  The array may be empty; it replaces *mask when present.
+ */
+int
+aif_cfg_get_bitset8(struct pctx *c, json_t *obj, const char *path, const char *key,
+		    const char *what, uint8_t *mask)
+{
+	char ap[AIF_CFG_PATH_LEN], ep[AIF_CFG_PATH_LEN];
+	json_t *arr, *v;
+	uint8_t m = 0;
+	size_t i;
+	int rc = aif_cfg_get_array(c, obj, path, key, false, 0, 8, &arr);
+
+	if (rc <= 0)
+		return rc;
+	aif_cfg_path_key(ap, path, key);
+	json_array_foreach(arr, i, v) {
+		long long x;
+
+		aif_cfg_path_idx(ep, ap, i);
+		if (!json_is_integer(v))
+			return aif_cfg_fail(c, ep, "expected integer, got %s",
+				    aif_cfg_type_name(v));
+		x = json_integer_value(v);
+		if (x < 0 || x > 7)
+			return aif_cfg_fail(c, ep, "%s must be 0..7, got %lld", what, x);
+		if (m & (1u << x))
+			return aif_cfg_fail(c, ep, "duplicate %s %lld", what, x);
+		m |= (uint8_t)(1u << x);
+	}
+	*mask = m;
+	return 1;
+}
+
 /* ---- policies ---- */
 
 /* Canonical decimal "0".."max" (no sign, no leading zeros). */
+

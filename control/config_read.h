@@ -54,6 +54,8 @@ int aif_cfg_get_enum(struct pctx *c, json_t *obj, const char *path, const char *
 	 const char *const *names, const char *what, uint8_t *out);
 int aif_cfg_get_array(struct pctx *c, json_t *obj, const char *path, const char *key,
 	  bool req, size_t min, size_t max, json_t **out);
+int aif_cfg_get_bitset8(struct pctx *c, json_t *obj, const char *path, const char *key,
+			const char *what, uint8_t *mask);
 bool aif_name_valid(const char *s);
 int aif_cfg_check_name(struct pctx *c, const char *path, const char *s);
 int aif_cfg_get_name(struct pctx *c, json_t *obj, const char *path, const char *key,
@@ -66,15 +68,24 @@ int aif_cfg_get_mac(struct pctx *c, json_t *obj, const char *path, const char *k
 /* config_qos.c: the options of each object beyond config.c's own keys
  * (their names are the *_KEYS lists below, which config.c's key lists
  * take in). */
-#define AIF_CFG_BUFFER_KEYS "headroom_slot0_quirk"
+#define AIF_CFG_QOS_KEYS "mmu_bypass"
+#define AIF_CFG_LB_KEYS "control_tc"
+#define AIF_CFG_BUFFER_KEYS "headroom_slot0_quirk", "bypass_limit_bytes"
 #define AIF_CFG_ECN_KEYS "qmin_bytes"
 #define AIF_CFG_PFC_KEYS "mode", "pause_us"
 #define AIF_CFG_SPRAY_KEYS "distinct", "memory", "queue_read"
-#define AIF_CFG_FLOWLET_KEYS "gap_test", "queue_read"
+#define AIF_CFG_FLOWLET_KEYS "gap_test", "queue_read", "table"
 int aif_cfg_qos_buffer(struct pctx *c, json_t *j, const char *path, struct aif_qos_params *q);
 int aif_cfg_qos_ecn(struct pctx *c, json_t *j, const char *path, struct aif_qos_params *q);
 int aif_cfg_qos_pfc(struct pctx *c, json_t *j, const char *path, struct aif_qos_params *q);
 int aif_cfg_lb_spray(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb);
 int aif_cfg_lb_flowlet(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb);
+/* qos "mmu_bypass", once the rest of the qos object is read (it checks the
+ * classes' PGs against pfc_enable) */
+int aif_cfg_qos_bypass(struct pctx *c, json_t *j, const char *path, struct aif_qos_params *q);
+/* "wire_model": "ethernet" | "ns3" (the file's, or a link's) */
+int aif_cfg_wire_model(struct pctx *c, json_t *j, const char *path, uint8_t *model);
+/* load_balancing "control_tc", before the classes take their schemes */
+int aif_cfg_lb_control(struct pctx *c, json_t *j, const char *path, struct aif_lb_params *lb);
 
 #endif /* AIF_CONFIG_READ_H */

@@ -45,6 +45,7 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 			.rate_bps = aif_fabric_link_rate_bps(cfg, k), .delay_ns = tl->delay_ns, .loss_rate = tl->loss_rate,
 			.corrupt_rate = tl->corrupt_rate,
 			.seed = seed * 0x9E3779B97F4A7C15ull + k,
+			.wire_model = tl->wire_model,
 		};
 
 		snprintf(name, sizeof(name), "%s:%s-%s:%s", a->name, a->ports[tl->a_port].name,

@@ -26,7 +26,8 @@
 	_(POOL_FULL, "buffer_pool_full")   /* no room left in the shared buffer */ \
 	_(WRED, "wred")                    /* Not-ECT on a congested lossy queue */ \
 	_(PFCWD, "pfc_watchdog")           /* dropped by the PFC storm watchdog */ \
-	_(TX_FULL, "tx_full")              /* the NIC refused it */
+	_(TX_FULL, "tx_full")              /* the NIC refused it */           \
+	_(BYPASS_FULL, "bypass_queue_full") /* a class outside the buffer (mmu_bypass): its queue over bypass_limit_bytes */
 
 /*
  * A stage's verdict on a packet: AIF_DROP_NONE (0, it goes on) or the

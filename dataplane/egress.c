@@ -13,6 +13,7 @@
 #include "egress.h"
 #include "shard.h"
 #include "switch.h"
+#include "wire.h"
 
 static const uint8_t mmu_drop[] = {
 	[AIF_MMU_DROP_SHARED_LIMIT] = AIF_DROP_BUFFER_LIMIT,
@@ -20,6 +21,19 @@ static const uint8_t mmu_drop[] = {
 	[AIF_MMU_DROP_EGRESS_LIMIT] = AIF_DROP_EGRESS_LIMIT,
 	[AIF_MMU_DROP_POOL_FULL] = AIF_DROP_POOL_FULL,
 };
+
+/* What the MMU charges a frame: its bytes, or under the ns-3 wire model what
+ * ns-3's switch counts (wire.h: a 1,000-byte RoCE payload 1,048). */
+static inline uint32_t
+charge_bytes(const struct aif_qos_config *c, const struct rte_mbuf *mb)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(mb);
+
+	if (likely(c->wire_model == AIF_WIRE_ETHERNET))
+		return len;
+	return aif_wire_ns3_mmu_bytes(rte_pktmbuf_mtod(mb, const uint8_t *),
+				      rte_pktmbuf_data_len(mb), len);
+}
 
 /* Frame bytes as the scheduler and shaper count them: the FCS too. */
 static inline uint32_t
@@ -112,6 +126,35 @@ through_to_queues(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *
 	qp->n_through = 0;
 }
 
+/*
+ * A packet of a class outside the buffer (qos.h, bypass_tcs): counted only
+ * in the port's queued bytes, never ECN-marked, queued unless its queue
+ * holds bypass_limit_bytes of frames already (AIF_DROP_BYPASS_FULL).
+ */
+static enum aif_drop_reason
+enqueue_bypass(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
+	       struct rte_mbuf *mb, const struct aif_pkt *m, uint16_t out, uint8_t queue,
+	       uint8_t pg, uint32_t bytes)
+{
+	struct aif_mmu_charge *ch = aif_qos_charge(mb);
+	uint32_t wire = wire_bytes(mb);
+
+	if (qp->sched.q[queue].qlen_bytes + wire > q->cfg.bypass_limit_bytes)
+		return AIF_DROP_BYPASS_FULL;
+	aif_mmu_bypass(&q->mmu, m->in_port, pg, out, queue, bytes, ch);
+	if (aif_sched_idle(&qp->sched) && qp->n_through < RTE_DIM(qp->through)) {
+		through_add(qp, mb, queue, 1);
+		return AIF_DROP_NONE;
+	}
+	if (qp->n_through != 0)
+		through_to_queues(sh, q, qp); /* keep them ahead of this one */
+	if (unlikely(aif_sched_enqueue(&qp->sched, queue, mb, wire) != 0)) {
+		aif_mmu_release(&q->mmu, ch);
+		return AIF_DROP_MTU_EXCEEDED;
+	}
+	return AIF_DROP_NONE;
+}
+
 enum aif_drop_reason
 aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 		   const struct aif_pkt *m, uint16_t out)
@@ -120,7 +163,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	struct aif_mmu_charge *ch = aif_qos_charge(mb);
 	uint8_t queue = c->tc_to_queue[m->tc & 7], pg = c->tc_to_pg[m->tc & 7];
 	bool lossless = (c->pfc_enable >> pg) & 1;
-	uint32_t bytes = rte_pktmbuf_pkt_len(mb);
+	uint32_t bytes = charge_bytes(c, mb);
 	struct aif_qos_port *qp = &q->port[out];
 
 	q->stale_next |= 1ull << out;
@@ -131,6 +174,8 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	}
 	mb->l2_len = m->l3_off;
 	mb->packet_type = m->kind == AIF_PKT_IPV6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4;
+	if (unlikely((c->bypass_tcs >> (m->tc & 7)) & 1))
+		return enqueue_bypass(sh, q, qp, mb, m, out, queue, pg, bytes);
 	/* what a later aif_mmu_admit (or a drop count) needs, if it comes */
 	ch->bytes = bytes;
 	ch->in_port = m->in_port;
@@ -138,6 +183,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	ch->pg = pg;
 	ch->queue = queue;
 	ch->lossless = lossless;
+	ch->bypass = 0; /* (the mbuf's last use may have set it) */
 
 	/* Cut-through: with nothing queued on an unshaped port the packet would be
 	 * the next one sent anyway, so it skips the queue and waits in a short
@@ -160,7 +206,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 		 * PG that just overflowed would refuse it for the same reason */
 		if (!lossless && ((c->trim_queues >> queue) & 1) && trim(c, mb, m) &&
 		    aif_mmu_admit(&q->mmu, m->in_port, c->trim_queue, out, c->trim_queue,
-				  rte_pktmbuf_pkt_len(mb), false, ch) == AIF_MMU_ADMIT) {
+				  charge_bytes(c, mb), false, ch) == AIF_MMU_ADMIT) {
 			qp->trimmed[queue]++;
 			queue = c->trim_queue;
 			/* the trimmed packet's ECN bits are as they were: go on */
@@ -374,9 +420,10 @@ serve_through(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
 		uint8_t k = qp->through_q[i];
 		if (qp->through_charged[i])
 			aif_mmu_release(&q->mmu, ch);
-		q->check_xon |= 1ull << ch->in_port;
 		aif_sched_count_through(&qp->sched, k, wire_bytes(mb));
-		if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> k) & 1) &&
+		if (!ch->bypass)
+			q->check_xon |= 1ull << ch->in_port;
+		if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> k) & 1) && !ch->bypass &&
 		    !ecn_dequeue(sh, q, mb, p, k, ch)) {
 			sh->port_ctr[ch->in_port].drops[AIF_DROP_WRED]++;
 			rte_pktmbuf_free(mb);
@@ -397,6 +444,8 @@ leave_queue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb, uint16
 	const struct aif_mmu_charge *ch = aif_qos_charge(mb);
 
 	aif_mmu_release(&q->mmu, ch);
+	if (unlikely(ch->bypass)) /* outside the buffer: no XON, no ECN */
+		return true;
 	q->check_xon |= 1ull << ch->in_port;
 	if (!q->cfg.ecn_at_enqueue && ((q->cfg.ecn_queues >> qid) & 1) &&
 	    !ecn_dequeue(sh, q, mb, p, qid, ch)) {

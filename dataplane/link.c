@@ -36,7 +36,8 @@ slots_for(const struct aif_link_params *p)
 {
 	/* frames in flight: the delay (plus the horizon) over the shortest
 	 * frame's serialization, plus room for control frames */
-	uint64_t min_ps = ser_ps(aif_link_wire_bytes(0), p->rate_bps);
+	uint64_t min_ps = ser_ps(p->wire_model == AIF_WIRE_NS3 ? AIF_WIRE_NS3_MIN_BYTES
+							      : aif_link_wire_bytes(0), p->rate_bps);
 	uint64_t n = ((p->delay_ns + p->horizon_ns) * PS_PER_NS) / min_ps + 2 * AIF_BURST + 64;
 	uint32_t s = 64;
 
@@ -59,6 +60,10 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 	if (!(p->loss_rate >= 0 && p->loss_rate <= 1 && p->corrupt_rate >= 0 &&
 	      p->corrupt_rate <= 1)) {
 		snprintf(err, err_len, "loss_rate and corrupt_rate must be 0..1");
+		return NULL;
+	}
+	if (p->wire_model >= AIF_WIRE_MODEL_MAX) {
+		snprintf(err, err_len, "wire model %u unknown", p->wire_model);
 		return NULL;
 	}
 	if (p->delay_ns > AIF_LINK_DELAY_MAX_NS || p->horizon_ns > AIF_LINK_DELAY_MAX_NS) {
@@ -188,6 +193,19 @@ corrupt(struct aif_link_dir *d, struct rte_mbuf *m)
 	return 1;
 }
 
+uint32_t
+aif_link_frame_wire_bytes(const struct aif_link *l, const struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint8_t buf[AIF_WIRE_PARSE_BYTES];
+
+	if (likely(l->p.wire_model == AIF_WIRE_ETHERNET))
+		return aif_link_wire_bytes(len);
+	uint32_t n = RTE_MIN(len, (uint32_t)AIF_WIRE_PARSE_BYTES);
+	const uint8_t *f = rte_pktmbuf_read(m, 0, n, buf);
+	return aif_wire_ns3_bytes(f, f != NULL ? n : 0, len);
+}
+
 /* Put m on the wire of d: it starts at start_ps.  0 if the line is full
  * (the caller keeps m); 1 when taken (delivered later, or lost and freed). */
 static inline int
@@ -200,7 +218,7 @@ put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t sta
 		return 0;
 	}
 	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint64_t busy = ser_ps(aif_link_wire_bytes(len), l->p.rate_bps);
+	uint64_t busy = ser_ps(aif_link_frame_wire_bytes(l, m), l->p.rate_bps);
 	uint64_t finish = start_ps + busy;
 	d->busy_until_ps = finish;
 	d->ctr.tx_packets++;

@@ -10,7 +10,10 @@
  *	wire_bytes  = max(len, 60) + 4 (FCS) + 20 (preamble, SFD, gap)
  *	finish      = start + wire_bytes * 8 / rate     (kept in picoseconds)
  *	arrive_ns   = ceil(finish) + delay_ns
- * (len is the mbuf's pkt_len, without FCS.)  The end takes a frame only
+ * (len is the mbuf's pkt_len, without FCS.)  Under wire_model AIF_WIRE_NS3
+ * (wire.h) wire_bytes is ns-3's instead: a RoCE data packet of L payload
+ * bytes L + 36, an ACK, NAK or CNP 48, a PFC frame 31; the frame itself is
+ * delivered as it was sent.  The end takes a frame only
  * when its wire is free at now_ns (horizon_ns 0) or will be within
  * horizon_ns: what it refuses is backpressure, left in the switch's egress
  * queues, never a drop.  MAC control frames (PFC) go by tx_ctrl: at the
@@ -55,6 +58,7 @@
 #include "port.h"
 #include "rng.h"
 #include "types.h"
+#include "wire.h"
 
 struct rte_mbuf;
 
@@ -70,6 +74,8 @@ struct aif_link_params {
 	double loss_rate;      /* 0..1: a frame is lost on the way */
 	double corrupt_rate;   /* 0..1: a frame has one payload bit flipped */
 	uint64_t seed;         /* of the loss and corruption draws */
+	uint8_t wire_model;    /* enum aif_wire_model: what a frame costs on the
+				* wire (default AIF_WIRE_ETHERNET) */
 };
 
 #define AIF_FOREACH_LINK_CTR(_)                                               \
@@ -145,6 +151,9 @@ aif_link_wire_bytes(uint32_t pkt_len)
 	return RTE_MAX(pkt_len, (uint32_t)AIF_LINK_MIN_FRAME_BYTES) +
 	       AIF_LINK_WIRE_OVERHEAD_BYTES;
 }
+
+/* Bytes on the wire for frame m under the link's wire model. */
+uint32_t aif_link_frame_wire_bytes(const struct aif_link *l, const struct rte_mbuf *m);
 
 /* When the next frame arrives at end side (AIF_TIME_NS_NEVER: none on the way). */
 aif_time_ns aif_link_rx_next_ns(const struct aif_link *l, uint8_t side);

@@ -439,7 +439,22 @@ charge(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port, uint8
 	ch->pg = pg;
 	ch->queue = queue;
 	ch->lossless = lossless;
-	ch->pad = 0;
+	ch->bypass = 0;
+}
+
+void
+aif_mmu_bypass(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port,
+	       uint8_t queue, uint32_t bytes, struct aif_mmu_charge *ch)
+{
+	assert(in_port < m->cfg->n_ports && out_port < m->cfg->n_ports);
+	m->port_bytes[out_port] += bytes;
+	ch->bytes = bytes;
+	ch->in_port = in_port;
+	ch->out_port = out_port;
+	ch->pg = pg;
+	ch->queue = queue;
+	ch->lossless = 0;
+	ch->bypass = 1;
 }
 
 static enum aif_mmu_verdict
@@ -591,6 +606,10 @@ aif_mmu_release(struct aif_mmu *m, const struct aif_mmu_charge *ch)
 	struct aif_mmu_pg *g = &ip->pg[ch->pg];
 	uint32_t left = ch->bytes, n;
 
+	if (__builtin_expect(ch->bypass, 0)) { /* aif_mmu_bypass: outside the buffer */
+		m->port_bytes[ch->out_port] -= ch->bytes;
+		return;
+	}
 	/* HPCC order: headroom, shared, then the guarantees. */
 	n = min32(left, g->headroom_bytes);
 	g->headroom_bytes -= n;

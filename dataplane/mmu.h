@@ -97,7 +97,8 @@
  *     leaf, 24 ports at 100G: 9,437,184 - (14,596 + 23 * 27,096) - 24 * 8,384
  *                             = 9,437,184 - 637,804 - 201,216 = 8,598,164
  *   egress pool (op_limit)  = buffer - total_reserve
- * Accounting (per data packet; a class that bypasses the MMU is not seen):
+ * Accounting (per data packet; a class that bypasses the MMU is not seen,
+ * see aif_mmu_bypass):
  *   used = every byte charged (ns-3 usedSP: reserved and headroom bytes
  *   included); PG = every byte of the PG; a packet is charged whole to the
  *   PG's headroom bucket when used, with it, is over sp_limit, else to
@@ -336,7 +337,8 @@ struct aif_mmu_charge {
 	uint8_t pg;
 	uint8_t queue;
 	uint8_t lossless;
-	uint8_t pad;
+	uint8_t bypass;  /* 1: outside the buffer (aif_mmu_bypass): only
+			  * port_bytes counts it */
 };
 
 #define AIF_FOREACH_MMU_PG_CTR(_) \
@@ -453,8 +455,20 @@ enum aif_mmu_verdict aif_mmu_admit(struct aif_mmu *m, uint16_t in_port, uint8_t 
 				   uint16_t out_port, uint8_t queue, uint32_t bytes,
 				   bool lossless, struct aif_mmu_charge *ch);
 
-/* Give back what aif_mmu_admit charged (on dequeue). */
+/* Give back what aif_mmu_admit (or aif_mmu_bypass) charged (on dequeue). */
 void aif_mmu_release(struct aif_mmu *m, const struct aif_mmu_charge *ch);
+
+/*
+ * A packet of a class kept outside the buffer (ns-3's ACK/NAK queue 0,
+ * policy qos "mmu_bypass"): no ingress or egress bucket, no threshold, no
+ * counter and no watermark sees it, so it is never paused, refused or
+ * marked for the buffer's sake and moves no other packet's threshold.
+ * Only port_bytes (the port's queued bytes, all queues: what DRILL and
+ * least_loaded read, as ns-3's GetNBytesTotal counts queue 0 too) carries
+ * its bytes until aif_mmu_release gives them back.  Fills *ch (bypass 1).
+ */
+void aif_mmu_bypass(struct aif_mmu *m, uint16_t in_port, uint8_t pg, uint16_t out_port,
+		    uint8_t queue, uint32_t bytes, struct aif_mmu_charge *ch);
 
 /*
  * For a packet that leaves at once (cut-through): true when it fits in what

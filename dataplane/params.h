@@ -44,6 +44,9 @@ enum aif_adaptive_mode { AIF_ADAPTIVE_PACKET = 0, AIF_ADAPTIVE_FLOWLET = 1 };
 enum aif_hash_alg { AIF_HASH_CRC32C = 0, AIF_HASH_TOEPLITZ = 1, AIF_HASH_MURMUR3_NS3 = 2 };
 enum aif_drill_memory { AIF_DRILL_MEM_DESTINATION = 0, AIF_DRILL_MEM_GROUP = 1 };
 enum aif_lb_queue_read { AIF_LB_QREAD_PACKET = 0, AIF_LB_QREAD_STEP = 1 };
+/* flowlet "table": "direct" (direct-mapped, colliding flows share a
+ * flowlet) or "exact" (one entry per flow, ns-3's LetFlow map) */
+enum aif_flowlet_table { AIF_FLOWLET_TABLE_DIRECT = 0, AIF_FLOWLET_TABLE_EXACT = 1 };
 
 struct aif_lb_params {
 	uint8_t scheme;       /* enum aif_lb_scheme, default ECMP */
@@ -71,6 +74,12 @@ struct aif_lb_params {
 				       * least_loaded; default packet */
 	bool flowlet_gap_le;          /* flowlet "gap_test": "le" (idle <= gap
 				       * keeps the path, ns-3) | "lt"; default le */
+	uint8_t flowlet_table;        /* flowlet "table": enum aif_flowlet_table,
+				       * default exact (ns-3's per-flow map) */
+	uint8_t control_tcs;          /* "control_tc": [6]: bit per traffic class
+				       * routed by ECMP whatever the scheme, unless
+				       * per_tc names it (ns-3 routes ACK/NAK/CNP
+				       * by flow hash) */
 	/* "adaptive" */
 	aif_time_ns adaptive_period_ns; /* "period_ns", default 1000 */
 	uint8_t adaptive_mode;        /* "mode": "packet" | "flowlet" */
@@ -126,6 +135,14 @@ struct aif_qos_params {
 	bool headroom_slot0_quirk;  /* "headroom_slot0_quirk" (conweave model) */
 	uint32_t ecn_qmin_bytes;    /* "qmin_bytes": subtracted from the queue's
 				     * bytes before Kmin/Kmax (ns-3 1,049) */
+	uint8_t mmu_bypass;         /* "mmu_bypass": [6]: bit per traffic class
+				     * kept outside the buffer (never charged,
+				     * paused, marked or dropped by it; ns-3's
+				     * ACK/NAK queue 0); default TC 6 unless its
+				     * PG is lossless */
+	uint32_t bypass_limit_bytes; /* buffer "bypass_limit_bytes": a bypass
+				     * class's queue per port holds at most this
+				     * much; beyond, drop bypass_queue_full */
 	/* "pfc" */
 	uint16_t pfc_quanta;        /* "quanta", 1..65535 */
 	uint8_t pfc_mode;           /* "mode": "standard" | "ns3" (aif_pfc_tx_mode) */

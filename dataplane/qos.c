@@ -176,6 +176,8 @@ aif_qos_compile(struct aif_qos_config *qc, const struct aif_qos_params *qp,
 	qc->trim_queue = qp->trim_queue;
 	qc->trim_dscp = qp->trim_dscp;
 	qc->trim_size_bytes = qp->trim_size_bytes;
+	qc->bypass_tcs = qp->mmu_bypass;
+	qc->bypass_limit_bytes = qp->bypass_limit_bytes;
 	qc->n_ports = n_ports;
 
 	aif_mmu_params_default(&mp, qp->buffer_model == AIF_QOS_BUF_BROADCOM ? AIF_MMU_BROADCOM

@@ -22,6 +22,16 @@
  * Mapping: traffic class -> queue (tc_to_queue) and -> priority group
  * (tc_to_pg); PG p is lossless when bit p of pfc_enable is set; a received
  * PFC frame for priority p pauses queue p (SONiC's default pfc_to_queue_map).
+ *
+ * Classes outside the buffer (bypass_tcs, policy "mmu_bypass", default
+ * TC 6: ACKs, NAKs and CNPs): as ConWeave's ns-3 treats its ACK/NAK queue,
+ * such a packet is not admitted by the MMU (aif_mmu_bypass: no ingress or
+ * egress accounting, so no PFC and no buffer drop for it, and it moves
+ * nobody's threshold), nor ECN-marked; it is queued on its class's queue
+ * (strict priority by default) unless that queue already holds
+ * bypass_limit_bytes of frames on the port, when it is dropped as
+ * bypass_queue_full: a class that cannot be paused must be bounded
+ * somewhere, and ACK-sized traffic never gets near the default 256 KiB.
  */
 #ifndef AIF_QOS_H
 #define AIF_QOS_H
@@ -69,6 +79,13 @@ struct aif_qos_config {
 	uint8_t trim_queue;
 	uint8_t trim_dscp;
 	uint16_t trim_size_bytes;
+	uint8_t bypass_tcs;           /* bit tc: the class stays outside the MMU
+				       * (aif_mmu_bypass; policy "mmu_bypass") */
+	uint32_t bypass_limit_bytes;  /* a bypass class's queue: at most this
+				       * many frame bytes per port */
+	uint8_t wire_model;           /* enum aif_wire_model: what the MMU
+				       * charges a packet (wire.h; the fabric's
+				       * "wire_model", set by control) */
 	uint16_t n_ports;
 	struct aif_mmu_config mmu;
 	struct aif_ecn_config ecn;

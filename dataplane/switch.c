@@ -145,6 +145,8 @@ raw_member_counters(const struct aif_switch *sw, uint32_t slot,
 			__atomic_load_n(&lb->reselections[slot], __ATOMIC_RELAXED);
 		out->flowlet_collisions +=
 			__atomic_load_n(&lb->flowlet_collisions[slot], __ATOMIC_RELAXED);
+		out->flowlet_untracked +=
+			__atomic_load_n(&lb->flowlet_untracked[slot], __ATOMIC_RELAXED);
 	}
 }
 
@@ -170,6 +172,7 @@ aif_switch_member_counters(const struct aif_switch *sw, uint32_t slot,
 	out->flowlet_starts -= b->flowlet_starts;
 	out->reselections -= b->reselections;
 	out->flowlet_collisions -= b->flowlet_collisions;
+	out->flowlet_untracked -= b->flowlet_untracked;
 }
 
 void

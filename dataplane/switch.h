@@ -58,6 +58,8 @@ struct aif_member_sums {
 	uint64_t flowlet_starts;
 	uint64_t reselections;
 	uint64_t flowlet_collisions; /* collisions on a flowlet entry holding it */
+	uint64_t flowlet_untracked;  /* packets sent to it by hash: no room in
+				      * the exact flowlet table */
 };
 
 struct aif_switch {

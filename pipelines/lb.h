@@ -59,7 +59,13 @@ struct aif_flowlet_entry {
 	uint8_t guests;         /* other flows sharing this flowlet, one bit
 				 * each: 1 << (hash >> 29) */
 	aif_time_ns last_ns;    /* last packet of any flow on the entry */
+	uint32_t tag;           /* table "exact": the owner's 5-tuple and QP,
+				 * hashed apart from key (aif_lb_flow_tag) */
 };
+
+/* Table "exact": how many entries from a flow's own one it may be found in
+ * (linear probing); a flow that finds none of them free is not tracked. */
+#define AIF_FLOWLET_PROBES 16
 
 /* DRILL's remembered best per destination address (lb_spray.c). */
 #define AIF_DRILL_DST_MAX 4096 /* entries, a power of two */
@@ -86,6 +92,9 @@ struct aif_lb_state {
 	uint64_t flowlet_starts[AIF_MAX_MEMBER_SLOTS];
 	uint64_t reselections[AIF_MAX_MEMBER_SLOTS];
 	uint64_t flowlet_collisions[AIF_MAX_MEMBER_SLOTS]; /* by the shared member */
+	uint64_t flowlet_untracked[AIF_MAX_MEMBER_SLOTS]; /* table "exact" full:
+				 * packets sent by flow hash, no flowlet kept */
+	aif_time_ns untracked_ns; /* the last such packet, + 1 (0: none yet) */
 	/* [AIF_FLOWLET_MAX] (1 MiB), NULL until the switch's tables first use
 	 * a flowlet scheme: control allocates it then, before it publishes
 	 * those tables (release), and never frees it before the shard, so a
@@ -210,6 +219,26 @@ aif_lb_flowlet_index(uint32_t hash, uint16_t group, uint32_t table_size)
 {
 	return (hash ^ ((uint32_t)group * 0x9E3779B9u)) & (table_size - 1) &
 	       (AIF_FLOWLET_MAX - 1);
+}
+
+/*
+ * Table "exact": a second hash of the flow's identity (addresses, protocol,
+ * ports, RoCE destination QP), so that two flows share an entry only when
+ * both 32-bit hashes agree.
+ */
+static inline uint32_t
+aif_lb_flow_tag(const struct aif_pkt *m)
+{
+	uint64_t w[5], h = 0x6a09e667f3bcc909ull ^ m->l4_proto;
+
+	__builtin_memcpy(w, m->src.b, 16);
+	__builtin_memcpy(w + 2, m->dst.b, 16);
+	w[4] = (uint64_t)m->src_port << 48 | (uint64_t)m->dst_port << 32 | m->dest_qp;
+	for (unsigned i = 0; i < 5; i++) {
+		h = (h ^ w[i]) * 0x9E3779B97F4A7C15ull;
+		h ^= h >> 29;
+	}
+	return (uint32_t)(h >> 32);
 }
 
 /*

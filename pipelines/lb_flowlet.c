@@ -64,6 +64,29 @@
  * shares; two guests of one flowlet with the same top three hash bits count
  * once (the counter is a lower bound).
  *
+ * Table "exact" ("table": "exact", the default: ConWeave's ns-3 keeps a map
+ * with one entry per QP, key (dip, sport, dport, pg), and every 2 ms
+ * removes the entries idle for over 2 ms): one entry per flow, found by
+ * open addressing.  A flow's entry is the first of the AIF_FLOWLET_PROBES
+ * entries from aif_lb_flowlet_index(hash, group) on (wrapping in
+ * flowlet_table_size) whose key, group and tag (aif_lb_flow_tag, a second
+ * hash of addresses, protocol, ports and destination QP) are the flow's;
+ * the search stops at an empty entry (entries are never emptied, only
+ * reused, so none lies past it).  A flow not found takes, in that order,
+ * the first entry of the window that is empty or idle longer than
+ * flowlet_age_ns (ns-3's aging, done when the entry is needed), else the
+ * one idle longest if that is longer than the gap (its flowlet has ended:
+ * nothing moves), and starts a flowlet there.  When every entry of the
+ * window holds an open flowlet the table is full for that flow: it goes by
+ * its hash (member hash * n >> 32 of those up, so it does not move while
+ * that lasts), counted in flowlet_untracked per packet.  Such a flow may
+ * find room before its own gap: so while any flow went by its hash less than
+ * a gap ago, a flow that starts an entry starts it on its hash's member, not
+ * on pick()'s (it may have been one of them; a new flow loses nothing by
+ * it but the draw).  No flow ever
+ * shares another's flowlet, so flowlet_collisions stays 0; per packet the
+ * tag (five multiplies) and usually one entry read.
+ *
  * Time is unsigned: a last_ns after now_ns (never, with one clock) counts as
  * a gap.  Per packet of an open flowlet: the group mix (a multiply and an
  * xor), the gap and empty-entry compares, the owner compare; no writes but
@@ -77,6 +100,7 @@
  * Random draws: random mode one aif_rng_below(n) per new flowlet;
  * least_loaded one aif_rng_below(k) at the k-th tied minimum (k >= 2).
  */
+#include <rte_branch_prediction.h>
 #include <rte_malloc.h>
 
 #include "lb.h"
@@ -118,11 +142,90 @@ pick_least_loaded(const struct aif_group *g, const struct aif_member *members,
 	return best;
 }
 
+/* Table "exact": the flow's entry, or where it may start one (*found
+ * false); NULL when the window is full of open flowlets. */
+static struct aif_flowlet_entry *
+exact_entry(struct aif_lb_state *st, const struct aif_lb_params *p, uint32_t key,
+	    uint32_t tag, uint16_t group, uint32_t home, aif_time_ns now, bool *found)
+{
+	uint32_t mask = (p->flowlet_table_size - 1) & (AIF_FLOWLET_MAX - 1);
+	struct aif_flowlet_entry *room = NULL, *oldest = NULL;
+
+	*found = false;
+	for (uint32_t k = 0, i = home; k < AIF_FLOWLET_PROBES; k++, i = (i + 1) & mask) {
+		struct aif_flowlet_entry *e = &st->flowlet[i];
+		if (e->key == 0)
+			return room != NULL ? room : e; /* the flow is not further on */
+		if (e->key == key && e->tag == tag && e->group == group) {
+			*found = true;
+			return e;
+		}
+		if (room == NULL && now - e->last_ns > p->flowlet_age_ns)
+			room = e;
+		else if (oldest == NULL || e->last_ns < oldest->last_ns)
+			oldest = e;
+	}
+	if (room != NULL)
+		return room;
+	bool ended = p->flowlet_gap_le ? now - oldest->last_ns > p->flowlet_gap_ns
+				       : now - oldest->last_ns >= p->flowlet_gap_ns;
+	return ended ? oldest : NULL;
+}
+
+static uint32_t
+track_exact(const struct aif_group *g, const struct aif_member *members,
+	    const struct aif_pkt *m, struct aif_lb_ctx *x, aif_lb_pick_fn pick)
+{
+	struct aif_lb_state *st = x->st;
+	const struct aif_lb_params *p = x->p;
+	aif_time_ns now = x->now_ns;
+	uint32_t key = m->hash | 1, tag = aif_lb_flow_tag(m), off;
+	bool found;
+	struct aif_flowlet_entry *e = exact_entry(st, p, key, tag, x->group,
+		aif_lb_flowlet_index(m->hash, x->group, p->flowlet_table_size), now, &found);
+
+	if (unlikely(e == NULL)) {
+		off = aif_lb_up_at(g, aif_lb_ecmp_pick(m->hash, aif_lb_up_n(g)));
+		st->flowlet_untracked[members[off].ctr_slot]++;
+		st->untracked_ns = now + 1;
+		return off;
+	}
+	aif_time_ns idle = now - e->last_ns;
+	if (found) {
+		off = e->member;
+		if (off >= g->n) /* the group shrank under a new table */
+			off %= g->n;
+		bool open = p->flowlet_gap_le ? idle <= p->flowlet_gap_ns
+					      : idle < p->flowlet_gap_ns;
+		if (open && aif_lb_member_up(g, off)) {
+			e->last_ns = now;
+			return off;
+		}
+	}
+	if (unlikely(!found && st->untracked_ns != 0 && now + 1 - st->untracked_ns <= p->flowlet_gap_ns))
+		off = aif_lb_up_at(g, aif_lb_ecmp_pick(m->hash, aif_lb_up_n(g)));
+	else
+		off = pick(g, members, m, x);
+	if (found && idle < p->flowlet_age_ns && off != e->member)
+		st->reselections[members[off].ctr_slot]++;
+	st->flowlet_starts[members[off].ctr_slot]++;
+	e->key = key;
+	e->tag = tag;
+	e->group = x->group;
+	e->member = (uint8_t)off;
+	e->guests = 0;
+	e->last_ns = now;
+	return off;
+}
+
 uint32_t
 aif_lb_flowlet_track(const struct aif_group *g, const struct aif_member *members,
 		     const struct aif_pkt *m, struct aif_lb_ctx *x,
 		     aif_lb_pick_fn pick)
 {
+	if (x->p->flowlet_table == AIF_FLOWLET_TABLE_EXACT)
+		return track_exact(g, members, m, x, pick);
+
 	struct aif_lb_state *st = x->st;
 	const struct aif_lb_params *p = x->p;
 	struct aif_flowlet_entry *e =

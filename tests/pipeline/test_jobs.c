@@ -326,30 +326,39 @@ test_low_entropy(void **state)
 {
 	struct result r, f, sp;
 	struct scen s;
-	uint64_t seed;
+	uint64_t seed, seeds[3];
+	unsigned n = 0;
+	aif_time_ns e_all = 0, fl_all = 0;
 
 	(void)state;
-	/* a host seed whose two elephants ECMP puts on one uplink of leaf0 */
-	for (seed = 1; seed < 64; seed++) {
+	/* host seeds whose two elephants ECMP puts on one uplink of leaf0 */
+	for (seed = 1; seed < 128 && n < 3; seed++) {
 		s = elephants("ecmp", "", seed);
 		run(&s, &r);
-		if (r.uplink_bytes[0] == 0 || r.uplink_bytes[1] == 0)
-			break;
+		if (r.uplink_bytes[0] != 0 && r.uplink_bytes[1] != 0)
+			continue;
+		seeds[n++] = seed;
+		e_all += elephant_time(&r);
+		s = elephants("flowlet", "", seed);
+		run(&s, &f);
+		fl_all += elephant_time(&f);
 	}
-	assert_true(seed < 64);
-	s = elephants("flowlet", "", seed);
-	run(&s, &f);
-	s = elephants("spray", ", \"spray\": {\"mode\": \"random\"}", seed);
+	assert_int_equal(n, 3);
+	s = elephants("ecmp", "", seeds[0]);
+	run(&s, &r);
+	s = elephants("spray", ", \"spray\": {\"mode\": \"random\"}", seeds[0]);
 	run(&s, &sp);
-	aif_time_ns e = elephant_time(&r), fl = elephant_time(&f), spr = elephant_time(&sp);
-	print_message("elephants (host seed %lu), first 4 iterations: ECMP %.1f us, LetFlow "
-		      "%.1f us, spray %.1f us, ideal %.1f us\n", seed, e / 1e3, fl / 1e3,
-		      spr / 1e3, 4 * r.ideal[0] / 1e3);
+	aif_time_ns e = elephant_time(&r), spr = elephant_time(&sp);
+	print_message("elephants (host seed %lu), first 4 iterations: ECMP %.1f us, spray %.1f "
+		      "us, ideal %.1f us; over host seeds %lu, %lu, %lu: ECMP %.1f us, LetFlow "
+		      "%.1f us\n", seeds[0], e / 1e3, spr / 1e3, 4 * r.ideal[0] / 1e3, seeds[0],
+		      seeds[1], seeds[2], e_all / 1e3, fl_all / 1e3);
 	/* ECMP: both on one 100G uplink, every iteration */
 	assert_true(e > 1.7 * spr && e < 3.5 * spr);
 	assert_true(spr < 4 * r.ideal[0] * 1.15);
-	/* LetFlow: a fresh random uplink per iteration, apart about half the time */
-	assert_true(fl < e);
+	/* LetFlow: a fresh random uplink per iteration, apart about half the
+	 * time (over three seeds: one seed's four draws may all collide) */
+	assert_true(fl_all < e_all);
 }
 
 static struct scen
@@ -575,7 +584,10 @@ test_spray_needs_ooo_hosts(void **state)
 
 /* The other collectives and a straggler, sprayed to out-of-order hosts:
  * each within 20% of its bound; a rank that computes 50 us longer delays
- * every iteration by about that. */
+ * every iteration by about that.  The ACKs are sprayed too ("control_tc":
+ * []): round-robin spraying balances what it carries, and halving-doubling's
+ * two-way exchanges put two flows' ACKs on one uplink when ECMP hashes them
+ * together (1.18x and 1.6x the bound then). */
 static void
 test_collectives_and_straggler(void **state)
 {
@@ -586,6 +598,7 @@ test_collectives_and_straggler(void **state)
 	(void)state;
 	for (unsigned k = 0; k < RTE_DIM(kinds); k++) {
 		struct scen s = lossless("spray", true);
+		s.lb_extra = ", \"control_tc\": []";
 		s.job[0] = job(kinds[k], N_HOSTS, 2 << 20, 2);
 		s.n_jobs = 1;
 		all_hosts(&s, 0);
@@ -599,6 +612,7 @@ test_collectives_and_straggler(void **state)
 		}
 	}
 	struct scen s = lossless("spray", true);
+	s.lb_extra = ", \"control_tc\": []";
 	s.job[0] = job(AIF_JOB_ALLREDUCE_RING, N_HOSTS, 1 << 20, 3);
 	s.n_jobs = 1;
 	all_hosts(&s, 0);

@@ -582,8 +582,8 @@ ctl(const char *line)
 
 /*
  * The generated fabric through control: status names all six switches; a
- * load of the same topology with other uplink rates is refused, saying
- * which link and why, and the links keep their rates; the same topology
+ * load of the same topology with other uplink rates, or another wire model,
+ * is refused, saying which link and why, and the links keep theirs; the same topology
  * again loads, naming every switch.
  */
 static void
@@ -613,6 +613,19 @@ test_load_generated(void **state)
 	json_decref(r);
 	for (uint32_t k = 0; k < F.fab.n_links; k++)
 		assert_int_equal(F.fab.link[k]->p.rate_bps, 100000000000ull);
+	/* nor another wire model (the links', set at start) */
+	assert_int_equal(config_json[0], '{');
+	snprintf(line, sizeof(line), "{\"cmd\": \"load\", \"config\": {\"wire_model\": \"ns3\", %s}",
+		 config_json + 1);
+	r = ctl(line);
+	assert_false(json_is_true(json_object_get(r, "ok")));
+	assert_string_equal(json_string_value(json_object_get(r, "error")),
+			    "$.links[0].wire_model: \"ns3\" (as $.topology generates them), the "
+			    "running link leaf0:u0-spine0:d0 has \"ethernet\": a link's wire model is "
+			    "set when the fabric starts (restart to change it)");
+	json_decref(r);
+	for (uint32_t k = 0; k < F.fab.n_links; k++)
+		assert_int_equal(F.fab.link[k]->p.wire_model, AIF_WIRE_ETHERNET);
 
 	snprintf(line, sizeof(line), "{\"cmd\": \"load\", \"config\": %s}", config_json);
 	r = ctl(line);

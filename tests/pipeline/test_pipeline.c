@@ -1807,9 +1807,10 @@ test_path_trace(void **state)
 
 #define FL_GAP_US 1000
 
-/* The test config with the flowlet scheme: table_size entries, gap 1 ms. */
+/* The test config with the flowlet scheme: a table of table_size entries,
+ * "direct" or "exact", gap 1 ms. */
 static void
-load_flowlet(unsigned table_size)
+load_flowlet_table(unsigned table_size, const char *table)
 {
 	char *base = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
 	size_t n = strlen(base) + 256;
@@ -1817,10 +1818,17 @@ load_flowlet(unsigned table_size)
 	assert_non_null(text);
 	snprintf(text, n, "{\"policies\": {\"default\": {\"load_balancing\": "
 		 "{\"scheme\": \"flowlet\", \"flowlet\": {\"table_size\": %u, "
-		 "\"gap_us\": %u, \"aging_us\": %u}}}}, %s",
-		 table_size, FL_GAP_US, 10 * FL_GAP_US, base + 1);
+		 "\"gap_us\": %u, \"aging_us\": %u, \"table\": \"%s\"}}}}, %s",
+		 table_size, FL_GAP_US, 10 * FL_GAP_US, table, base + 1);
 	free(base);
 	load_text(text);
+}
+
+/* The direct-mapped table, whose sharing these tests count. */
+static void
+load_flowlet(unsigned table_size)
+{
+	load_flowlet_table(table_size, "direct");
 }
 
 /* Flow i of these tests: member_flow(i), destination 10.1.(i >> 8).(i & 255). */
@@ -1877,7 +1885,7 @@ fl_collect(int8_t *port_of, unsigned n, unsigned *moved)
 
 /* Group name's load-balancing counters as the show_groups reply gives them. */
 struct fl_counters {
-	uint64_t starts, reselections, collisions;
+	uint64_t starts, reselections, collisions, untracked;
 };
 
 static struct fl_counters
@@ -1897,6 +1905,7 @@ fl_counters(const char *name)
 		found = true;
 		assert_true(json_is_integer(json_object_get(g, "flowlet_collisions")));
 		c.collisions = (uint64_t)json_integer_value(json_object_get(g, "flowlet_collisions"));
+		c.untracked = (uint64_t)json_integer_value(json_object_get(g, "flowlet_untracked"));
 		json_array_foreach(members, k, m) {
 			c.starts += (uint64_t)json_integer_value(json_object_get(m, "flowlet_starts"));
 			c.reselections += (uint64_t)json_integer_value(json_object_get(m, "reselections"));
@@ -1976,6 +1985,49 @@ test_flowlet_collisions_shown(void **state)
 	assert_int_equal(c1.collisions - c0.collisions, want_coll);
 	assert_int_equal(c1.starts - c0.starts, entries);
 	assert_int_equal(c1.reselections - c0.reselections, 0);
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
+/*
+ * The exact table (the default): 64 flows, eight packets each within the
+ * gap.  On 4,096 entries every flow starts its own flowlet and none shares
+ * one; on 16 (a window of AIF_FLOWLET_PROBES = the whole table) the first
+ * 16 flows take the entries and the other 48 go by their hash, each packet
+ * counted as flowlet_untracked; no flow moves in either.
+ */
+static void
+test_flowlet_exact_shown(void **state)
+{
+	enum { N = 64, ROUNDS = 8 };
+	static const unsigned sizes[] = { 4096, 16 };
+	int8_t port_of[N];
+	unsigned moved = 0;
+
+	(void)state;
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned size = sizes[k], tracked = size < N ? size : N;
+		load_flowlet_table(size, "exact");
+		aif_clock_advance(&H.ctl.clock, 100 * AIF_NS_PER_MS);
+		memset(port_of, -1, sizeof(port_of));
+		struct fl_counters c0 = fl_counters("uplinks"), c1;
+		for (unsigned r = 0; r < ROUNDS; r++) {
+			fl_inject(N);
+			run();
+			assert_int_equal(fl_collect(port_of, N, &moved), N);
+		}
+		c1 = fl_counters("uplinks");
+		print_message("# flowlet, exact table of %u: %u flows x %u packets: %u moved, "
+			      "%llu flowlet starts, %llu collisions, %llu packets untracked\n",
+			      size, N, ROUNDS, moved, (unsigned long long)(c1.starts - c0.starts),
+			      (unsigned long long)(c1.collisions - c0.collisions),
+			      (unsigned long long)(c1.untracked - c0.untracked));
+		assert_int_equal(moved, 0);
+		assert_int_equal(c1.starts - c0.starts, tracked);
+		assert_int_equal(c1.collisions - c0.collisions, 0);
+		assert_int_equal(c1.untracked - c0.untracked, (N - tracked) * ROUNDS);
+		assert_int_equal(c1.reselections - c0.reselections, 0);
+	}
 	load_config(BASE_SEED, members_fwd);
 	assert_clean();
 }
@@ -2961,6 +3013,7 @@ main(void)
 		cmocka_unit_test_setup(test_link_down_seen_at_once, test_setup),
 		cmocka_unit_test_setup(test_path_trace, test_setup),
 		cmocka_unit_test_setup(test_flowlet_collisions_shown, test_setup),
+		cmocka_unit_test_setup(test_flowlet_exact_shown, test_setup),
 		cmocka_unit_test_setup(test_member_counts_clear_and_reuse, test_setup),
 		cmocka_unit_test_setup(test_neighbor_flood, test_setup),
 		cmocka_unit_test_setup(test_neighbor_learn_ring_full, test_setup),

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "wire.h"
+
 #include "../../control/config.h"
 #include "../../dataplane/rng.h"
 
@@ -123,6 +125,8 @@ assert_qos_defaults(const struct aif_qos_params *q)
 	assert_int_equal(q->trim_size_bytes, 128);
 	assert_int_equal(q->trim_dscp, 11);
 	assert_int_equal(q->trim_queue, 7);
+	assert_int_equal(q->mmu_bypass, 1u << 6); /* ACKs, NAKs, CNPs outside the buffer */
+	assert_int_equal(q->bypass_limit_bytes, 262144);
 }
 
 /* ---- the example file ---- */
@@ -346,6 +350,44 @@ test_ns3_options(void **state)
 	assert_int_equal(cfg->switches[0].ecmp_seed, 77); /* the seed's */
 	assert_int_equal(cfg->policies[0].qos.pfc_mode, 0);
 	assert_int_equal(cfg->policies[0].qos.pfc_pause_ns, 5000);
+	aif_config_free(cfg);
+}
+
+/* ACK/NAK/CNP traffic as ns-3 treats it: the control class (TC 6) outside
+ * the buffer and on ECMP whatever the data's scheme, unless the policy
+ * says otherwise. */
+static void
+test_control_class(void **state)
+{
+	const struct aif_policy_params *p;
+	struct aif_config *cfg;
+
+	(void)state;
+	cfg = parse_ok(SWT("", ",'policies':{'default':{'load_balancing':{'scheme':'flowlet'}},"
+			   "'s':{'load_balancing':{'scheme':'spray','per_tc':{'6':'spray'}}},"
+			   "'c':{'load_balancing':{'scheme':'spray','control_tc':[]},"
+			   "'qos':{'mmu_bypass':[],'buffer':{'bypass_limit_bytes':4096}}},"
+			   "'d':{'load_balancing':{'scheme':'flowlet','control_tc':[5,6]},"
+			   "'qos':{'mmu_bypass':[5,6]}},"
+			   "'l':{'qos':{'pfc_enable':[3,6]}}}"));
+	p = &cfg->policies[0]; /* default: TC 6 on ECMP, outside the buffer */
+	for (unsigned tc = 0; tc < 8; tc++)
+		assert_int_equal(p->lb.scheme_by_tc[tc], tc == 6 ? AIF_LB_ECMP : AIF_LB_FLOWLET);
+	assert_int_equal(p->lb.control_tcs, 1u << 6);
+	assert_int_equal(p->lb.flowlet_table, AIF_FLOWLET_TABLE_EXACT);
+	assert_int_equal(p->qos.mmu_bypass, 1u << 6);
+	p = &cfg->policies[1]; /* per_tc wins over control_tc */
+	assert_int_equal(p->lb.scheme_by_tc[6], AIF_LB_SPRAY);
+	p = &cfg->policies[2]; /* aif's: ACKs with the data, in the buffer */
+	assert_int_equal(p->lb.scheme_by_tc[6], AIF_LB_SPRAY);
+	assert_int_equal(p->qos.mmu_bypass, 0);
+	assert_int_equal(p->qos.bypass_limit_bytes, 4096);
+	p = &cfg->policies[3];
+	assert_int_equal(p->lb.scheme_by_tc[5], AIF_LB_ECMP);
+	assert_int_equal(p->lb.scheme_by_tc[4], AIF_LB_FLOWLET);
+	assert_int_equal(p->qos.mmu_bypass, (1u << 5) | (1u << 6));
+	p = &cfg->policies[4]; /* the default gives way to a lossless class */
+	assert_int_equal(p->qos.mmu_bypass, 0);
 	aif_config_free(cfg);
 }
 
@@ -588,6 +630,15 @@ test_links(void **state)
 	assert_int_equal(cfg->links[0].delay_ns, 1000);
 	assert_int_equal(cfg->links[1].rate_bps, 0);
 	assert_int_equal(cfg->links[1].delay_ns, 0);
+	assert_int_equal(cfg->wire_model, AIF_WIRE_ETHERNET);
+	assert_int_equal(cfg->links[0].wire_model, AIF_WIRE_ETHERNET);
+	aif_config_free(cfg);
+	/* ns-3's wire model: the file's, each link's unless it says otherwise */
+	cfg = parse_ok(TWO(",'wire_model':'ns3','links':[{'a':'s0:p1','b':'s1:p0'},"
+			   "{'a':'s0:p0','b':'s1:p1','wire_model':'ethernet'}]"));
+	assert_int_equal(cfg->wire_model, AIF_WIRE_NS3);
+	assert_int_equal(cfg->links[0].wire_model, AIF_WIRE_NS3);
+	assert_int_equal(cfg->links[1].wire_model, AIF_WIRE_ETHERNET);
 	aif_config_free(cfg);
 }
 
@@ -899,6 +950,21 @@ static const struct bad_case bad_cases[] = {
 	  "$.policies.default.qos.pfc.mode: unknown mode 'ieee' (expected \"standard\" or \"ns3\")" },
 	{ QOS("'ecn':{'qmin_bytes':-1}"),
 	  "$.policies.default.qos.ecn.qmin_bytes: must be 0..1048576, got -1" },
+	{ QOS("'pfc_enable':[3],'mmu_bypass':[3]"),
+	  "$.policies.default.qos.mmu_bypass: traffic class 3 is lossless (its priority group 3 "
+	  "is in pfc_enable): a class outside the buffer is never paused" },
+	{ QOS("'tc_to_pg_map':{'6':3},'mmu_bypass':[6]"),
+	  "$.policies.default.qos.mmu_bypass: traffic class 6 is lossless (its priority group 3 "
+	  "is in pfc_enable): a class outside the buffer is never paused" },
+	{ QOS("'mmu_bypass':[8]"),
+	  "$.policies.default.qos.mmu_bypass[0]: traffic class must be 0..7, got 8" },
+	{ QOS("'buffer':{'bypass_limit_bytes':1000}"),
+	  "$.policies.default.qos.buffer.bypass_limit_bytes: must be 2048..16777216, got 1000" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'control_tc':[6,6]}}}"),
+	  "$.policies.default.load_balancing.control_tc[1]: duplicate traffic class 6" },
+	{ SWT("", ",'policies':{'default':{'load_balancing':{'flowlet':{'table':'hash'}}}}"),
+	  "$.policies.default.load_balancing.flowlet.table: unknown table 'hash' (expected "
+	  "\"direct\" or \"exact\")" },
 	{ SWT("", ",'policies':{'default':{'load_balancing':{'spray':{'memory':'flow'}}}}"),
 	  "$.policies.default.load_balancing.spray.memory: unknown memory 'flow' (expected "
 	  "\"destination\" or \"group\")" },
@@ -1020,6 +1086,9 @@ static const struct bad_case bad_cases[] = {
 	  "$.links[0].a: invalid endpoint 's0p0' (expected \"switch:port\")" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s2:p0'}]"), "$.links[0].b: unknown switch 's2'" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s0:p0'}]"), "$.links[0]: both ends are s0:p0" },
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','wire_model':'ppp'}]"),
+	  "$.links[0].wire_model: unknown wire model 'ppp' (expected \"ethernet\" or \"ns3\")" },
+	{ TWO(",'wire_model':3"), "$.wire_model: expected string, got integer" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0'},{'a':'s0:p0','b':'s1:p1'}]"),
 	  "$.links[1].a: port s0:p0 is already in links[0]" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0'},{'a':'s1:p1','b':'s1:p0'}]"),
@@ -1362,6 +1431,7 @@ main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_qos_defaults),
 		cmocka_unit_test(test_ns3_options),
+		cmocka_unit_test(test_control_class),
 		cmocka_unit_test(test_qos_full),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_port_vlan),

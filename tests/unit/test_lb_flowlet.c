@@ -495,12 +495,16 @@ event_cmp(const void *a, const void *b)
  * see queue depths / bands redrawn before every packet, so every new
  * flowlet picks afresh (the worst case for a scheme that re-picks).
  */
+/* The table the simulations run on (test_exact_keeps_flowlets changes it). */
+static uint8_t sim_table = AIF_FLOWLET_TABLE_DIRECT;
+static uint32_t sim_table_size = 4096;
+
 static struct sim_result
 sim_run(enum sim_kind kind, unsigned n_flows, bool forced, unsigned pkts_per_flow,
 	uint64_t seed)
 {
 	struct fix *f = fix_new(8, kind == SIM_LEAST_LOADED ? AIF_FLOWLET_LEAST_LOADED
-							    : AIF_FLOWLET_RANDOM, 4096);
+							    : AIF_FLOWLET_RANDOM, sim_table_size);
 	unsigned n_ev = n_flows * pkts_per_flow;
 	struct sim_event *ev = calloc(n_ev, sizeof(*ev));
 	uint32_t *hash = calloc(n_flows, sizeof(*hash));
@@ -515,6 +519,7 @@ sim_run(enum sim_kind kind, unsigned n_flows, bool forced, unsigned pkts_per_flo
 	assert_non_null(last);
 	aif_rng_seed(&rng, seed);
 	aif_rng_seed(&f->rng, seed ^ 0x5eed);
+	f->p.flowlet_table = sim_table;
 	f->p.flowlet_gap_ns = SIM_GAP_NS;
 	f->p.flowlet_age_ns = SIM_AGE_NS;
 	if (kind == SIM_ADAPTIVE) {
@@ -647,6 +652,139 @@ test_gap_test_le(void **state)
 	}
 }
 
+/* The same simulations on the exact table, roomy and too small: no flow
+ * moves inside its flowlet, no flow shares another's. */
+static void
+test_exact_keeps_flowlets(void **state)
+{
+	static const uint32_t sizes[] = { 4096, 256 };
+
+	(void)state;
+	sim_table = AIF_FLOWLET_TABLE_EXACT;
+	for (unsigned k = 0; k < 2; k++) {
+		sim_table_size = sizes[k];
+		for (unsigned c = 0; c < 2; c++) {
+			struct sim_result r = sim_run(SIM_RANDOM, 1024, c == 0, 40, 0xe8ac7 + c);
+			print_message("exact table of %u, 1024 flows, %s hashes: %u packets, %u "
+				      "inside a flowlet, %u of them moved; %u moves after a gap; "
+				      "%llu collisions\n", sizes[k], c == 0 ? "forced" : "random",
+				      r.packets, r.inside, r.moved_inside, r.moved_after,
+				      (unsigned long long)r.collisions);
+			assert_int_equal(r.moved_inside, 0);
+			assert_int_equal(r.collisions, 0);
+			assert_true(r.moved_after > 0);
+		}
+	}
+	sim_table = AIF_FLOWLET_TABLE_DIRECT;
+	sim_table_size = 4096;
+}
+
+static uint64_t
+starts(const struct fix *f)
+{
+	return sum(f->st->flowlet_starts, AIF_MAX_MEMBER_SLOTS);
+}
+
+/*
+ * Two flows whose hashes pick the same direct-mapped entry (equal low bits):
+ * flow A sends once, flow B every 50 us, A again 500 us later.  Direct
+ * table: B shares A's flowlet (one collision) and keeps the entry open, so
+ * A's 500 us gap ends nothing: one flowlet start in all, A back on the
+ * member it left.  Exact table: each has its own entry: A, B, and A after
+ * its gap start three flowlets, no collision.  Over 200 trials A's new
+ * flowlet after the gap lands elsewhere (n-1)/n of the time under exact, never under direct.
+ */
+static void
+test_exact_separates_colliding_flows(void **state)
+{
+	const uint32_t ha = 0x00000a5a, hb = 0x7fff0a5a; /* same index below 2^16 */
+	unsigned moved[2] = { 0, 0 };
+
+	(void)state;
+	assert_int_equal(aif_lb_flowlet_index(ha, 3, 4096), aif_lb_flowlet_index(hb, 3, 4096));
+	for (unsigned trial = 0; trial < 200; trial++) {
+		for (uint8_t table = 0; table <= 1; table++) {
+			struct fix *f = fix_new(8, AIF_FLOWLET_RANDOM, 4096);
+			aif_time_ns t = (1 + trial) * AIF_NS_PER_MS;
+			f->p.flowlet_table = table;
+			f->p.flowlet_gap_le = true;
+			aif_rng_seed(&f->rng, 0x5eed0000ull + trial); /* the same for both */
+			uint32_t a0 = sel(f, ha, t);
+			for (unsigned i = 1; i <= 10; i++)
+				sel(f, hb, t + i * 50 * AIF_NS_PER_US);
+			uint32_t a1 = sel(f, ha, t + 500 * AIF_NS_PER_US);
+			moved[table] += a1 != a0;
+			if (table == AIF_FLOWLET_TABLE_DIRECT) {
+				assert_int_equal(starts(f), 1);
+				assert_int_equal(collisions(f), 1);
+				assert_int_equal(a1, a0);
+			} else {
+				assert_int_equal(starts(f), 3);
+				assert_int_equal(collisions(f), 0);
+			}
+			fix_free(f);
+		}
+	}
+	print_message("A after a 500 us gap, B busy on the same direct entry: moved %u of 200 "
+		      "(direct), %u of 200 (exact)\n", moved[0], moved[1]);
+	assert_int_equal(moved[0], 0);
+	/* 7/8 of 200 = 175, standard error 4.7 */
+	assert_true(moved[1] > 160 && moved[1] < 190);
+}
+
+/*
+ * The exact table's bound: 16 entries, 17 flows inside one gap: the 17th
+ * finds every entry holding an open flowlet and goes by its hash, counted
+ * per packet, without moving; once the others' flowlets have ended it takes
+ * the oldest entry.  Entries idle past aging are taken first; a flow finds
+ * its entry past others (linear probing) and the tag tells apart two flows
+ * of one hash.
+ */
+static void
+test_exact_bound_and_aging(void **state)
+{
+	struct fix *f = fix_new(4, AIF_FLOWLET_RANDOM, 16);
+	aif_time_ns t = AIF_NS_PER_MS;
+	uint64_t untracked;
+
+	(void)state;
+	f->p.flowlet_table = AIF_FLOWLET_TABLE_EXACT;
+	f->p.flowlet_gap_le = true;
+	for (uint32_t i = 0; i < 16; i++)
+		sel(f, i * 16 + 3, t); /* every one on entry 3 first: probing */
+	assert_int_equal(starts(f), 16);
+	uint32_t m17 = sel(f, 0xabcd0003, t + 10);
+	uint32_t want = (uint32_t)(((uint64_t)0xabcd0003 * 4) >> 32);
+	assert_int_equal(m17, want);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(sel(f, 0xabcd0003, t + 20 + (aif_time_ns)i), want);
+	untracked = sum(f->st->flowlet_untracked, AIF_MAX_MEMBER_SLOTS);
+	assert_int_equal(untracked, 6);
+	assert_int_equal(starts(f), 16);
+	/* the 16 keep their entries: found past each other, none restarts */
+	for (uint32_t i = 0; i < 16; i++)
+		sel(f, i * 16 + 3, t + 50 * AIF_NS_PER_US + i);
+	assert_int_equal(starts(f), 16);
+	/* the same hash, another flow (another port): a flow of its own */
+	f->pkt.src_port = 0x1234;
+	sel(f, 0xabcd0003, t + 60 * AIF_NS_PER_US);
+	assert_int_equal(sum(f->st->flowlet_untracked, AIF_MAX_MEMBER_SLOTS), 7);
+	f->pkt.src_port = 0;
+	/* 200 us on, flow 0's flowlet (last seen at t + 50 us) has ended and is
+	 * the oldest: the 17th flow starts a flowlet in its entry */
+	t += 160 * AIF_NS_PER_US;
+	sel(f, 0xabcd0003, t);
+	assert_int_equal(starts(f), 17);
+	assert_int_equal(sum(f->st->flowlet_untracked, AIF_MAX_MEMBER_SLOTS), 7);
+	/* all idle past aging: a new flow takes an entry, no reselection */
+	t += 3 * AGE_NS;
+	sel(f, 0x99990003, t);
+	assert_int_equal(starts(f), 18);
+	assert_int_equal(sum(f->st->reselections, AIF_MAX_MEMBER_SLOTS), 0);
+	assert_int_equal(collisions(f), 0);
+	fix_free(f);
+}
+
 int
 main(void)
 {
@@ -659,6 +797,9 @@ main(void)
 		cmocka_unit_test(test_counters_exact),
 		cmocka_unit_test(test_sharing_exact),
 		cmocka_unit_test(test_shared_entries_keep_flowlets),
+		cmocka_unit_test(test_exact_separates_colliding_flows),
+		cmocka_unit_test(test_exact_keeps_flowlets),
+		cmocka_unit_test(test_exact_bound_and_aging),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,10 +36,11 @@ frame(uint16_t len, uint8_t tag)
 }
 
 static struct aif_link *
-make_link(uint64_t rate_bps, aif_time_ns delay_ns)
+make_link_model(uint64_t rate_bps, aif_time_ns delay_ns, uint8_t wire_model)
 {
 	char err[128] = "";
-	struct aif_link_params p = { .rate_bps = rate_bps, .delay_ns = delay_ns };
+	struct aif_link_params p = { .rate_bps = rate_bps, .delay_ns = delay_ns,
+				     .wire_model = wire_model };
 	struct aif_link *l = aif_link_create("a-b", &p, err, sizeof(err));
 
 	if (l == NULL)
@@ -50,6 +51,12 @@ make_link(uint64_t rate_bps, aif_time_ns delay_ns)
 		aif_link_attach(l, (uint8_t)i, &ports[i]);
 	}
 	return l;
+}
+
+static struct aif_link *
+make_link(uint64_t rate_bps, aif_time_ns delay_ns)
+{
+	return make_link_model(rate_bps, delay_ns, AIF_WIRE_ETHERNET);
 }
 
 static uint16_t
@@ -241,6 +248,101 @@ test_line_full(void **state)
 	assert_int_equal(l->dir[0].ctr.lost_full, 1);
 	aif_link_free(l);
 	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+}
+
+static void
+put16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* Ethernet / IPv4 / UDP 4791 / BTH opcode / payload / ICRC, built here. */
+static struct rte_mbuf *
+roce_frame(uint8_t opcode, uint16_t payload)
+{
+	uint16_t udp_len = (uint16_t)(8 + 12 + payload + 4), len = (uint16_t)(14 + 20 + udp_len);
+	struct rte_mbuf *m = frame(len, 0);
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+
+	put16(f + 12, 0x0800);
+	f[14] = 0x45;
+	put16(f + 16, 20u + udp_len);
+	f[23] = 17;
+	put16(f + 36, 4791);
+	put16(f + 38, udp_len);
+	f[42] = opcode;
+	return m;
+}
+
+/*
+ * ns-3's wire model against Ethernet's, 100 Gb/s and 1 us: ten 1,000-byte
+ * RoCE payloads back to back (1,058-byte frames), an ACK (62) and a PFC
+ * frame (60) behind them.
+ *   ethernet: 1,082 B = 86.56 ns each; the ACK 86 B = 6.88 ns; PFC 84 B =
+ *     6.72 ns.  Tenth frame done at 865.6 ns: arrives at 1,866.
+ *   ns3: 1,036 B = 82.88 ns each (ns-3's 83 ns apart); ACK 48 B = 3.84 ns;
+ *     PFC 31 B = 2.48 ns.  Tenth frame done at 828.8 ns: arrives 1,829.
+ * The frames arrive as they were sent, bytes unchanged.
+ */
+static void
+test_wire_model(void **state)
+{
+	static const struct {
+		uint8_t model;
+		uint64_t data_ps, ack_ps, pfc_ps;
+		aif_time_ns tenth_ns, ack_ns, pfc_ns;
+	} cases[] = {
+		{ AIF_WIRE_ETHERNET, 86560, 6880, 6720, 1866, 1873, 1880 },
+		{ AIF_WIRE_NS3, 82880, 3840, 2480, 1829, 1833, 1836 },
+	};
+
+	(void)state;
+	for (unsigned c = 0; c < 2; c++) {
+		struct aif_link *l = make_link_model(100000000000ull, 1000, cases[c].model);
+		struct rte_mbuf *m[12], *got[16];
+		aif_time_ns t = 0;
+
+		for (unsigned i = 0; i < 10; i++)
+			m[i] = roce_frame(0x04, 1000);
+		m[10] = roce_frame(0x11, 4);
+		m[11] = frame(60, 0);
+		put16(rte_pktmbuf_mtod(m[11], uint8_t *) + 12, 0x8808);
+		assert_int_equal(rte_pktmbuf_pkt_len(m[0]), 1058);
+		assert_int_equal(rte_pktmbuf_pkt_len(m[10]), 62);
+		assert_int_equal(aif_link_frame_wire_bytes(l, m[0]),
+				 cases[c].model == AIF_WIRE_NS3 ? 1036 : 1082);
+		for (unsigned i = 0; i < 11; i++) {
+			t = ready(0, t);
+			assert_int_equal(tx(0, &m[i], 1, t), 1);
+		}
+		assert_int_equal(ports[0].ops->tx_ctrl(&ports[0], 0, m[11], t), 1);
+		assert_int_equal(l->dir[0].ctr.busy_ps,
+				 10 * cases[c].data_ps + cases[c].ack_ps + cases[c].pfc_ps);
+		assert_int_equal(l->dir[0].ctr.tx_bytes, 10 * 1058 + 62 + 60);
+		aif_time_ns at[12];
+		unsigned n = 0;
+		for (aif_time_ns now = 0; now < 3000 && n < 12; now++) {
+			uint16_t k = rx(1, got, 16, now);
+			for (uint16_t j = 0; j < k; j++, n++) {
+				assert_ptr_equal(got[j], m[n]);
+				at[n] = now;
+			}
+		}
+		assert_int_equal(n, 12);
+		print_message("%s: 1,000-byte payloads every %.2f ns, tenth at %lu ns; ACK %.2f ns, "
+			      "PFC %.2f ns\n", aif_wire_model_name(cases[c].model),
+			      cases[c].data_ps / 1e3, (unsigned long)at[9], cases[c].ack_ps / 1e3,
+			      cases[c].pfc_ps / 1e3);
+		assert_int_equal(at[0], (cases[c].data_ps + 999) / 1000 + 1000);
+		assert_int_equal(at[9], cases[c].tenth_ns);
+		assert_int_equal(at[10], cases[c].ack_ns);
+		assert_int_equal(at[11], cases[c].pfc_ns);
+		assert_int_equal(rte_pktmbuf_mtod(m[10], uint8_t *)[42], 0x11); /* as sent */
+		for (unsigned i = 0; i < 12; i++)
+			rte_pktmbuf_free(m[i]);
+		aif_link_free(l);
+	}
 }
 
 /* Bad parameters are refused with the reason. */
@@ -442,6 +544,7 @@ main(void)
 		cmocka_unit_test(test_ctrl_frame),
 		cmocka_unit_test(test_line_full),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_wire_model),
 		cmocka_unit_test(test_loss_and_corruption),
 		cmocka_unit_test(test_down_up),
 	};

@@ -459,6 +459,53 @@ test_charge_release(void **state)
 
 /* ---- lossy drops ---- */
 
+/*
+ * A class outside the buffer (aif_mmu_bypass, ns-3's ACK queue): nothing
+ * but the port's queued bytes sees it, so a lossy PG at its threshold and a
+ * lossless PG at XOFF stay where they are while any amount of it is held,
+ * and its release gives back only those bytes.
+ */
+static void
+test_bypass(void **state)
+{
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	struct aif_mmu_charge ch[64], data;
+	struct aif_mmu *m;
+
+	(void)state;
+	conweave_params(&p, 4);
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+	uint32_t th = aif_mmu_threshold_bytes(m);
+	for (unsigned i = 0; i < 64; i++) {
+		aif_mmu_bypass(m, 2, 6, 1, 6, 60, &ch[i]);
+		assert_int_equal(ch[i].bypass, 1);
+		assert_int_equal(ch[i].bytes, 60);
+		assert_int_equal(ch[i].out_port, 1);
+	}
+	assert_int_equal(m->port_bytes[1], 64 * 60); /* what DRILL reads */
+	assert_empty(m);
+	assert_int_equal(m->egress_shared_bytes, 0);
+	assert_int_equal(aif_mmu_threshold_bytes(m), th);
+	assert_int_equal(m->pg_ctr[2][6].packets[AIF_MMU_ADMIT], 0);
+	assert_int_equal(m->wm.queue_bytes[1][6], 0);
+	assert_int_equal(aif_mmu_xoff_mask(m, 2), 0);
+	/* data beside it is charged as ever, and both release apart */
+	assert_int_equal(aif_mmu_admit(m, 0, PG3, 1, Q3, 1048, true, &data), AIF_MMU_ADMIT);
+	assert_int_equal(data.bypass, 0);
+	assert_int_equal(m->used_bytes, 1048);
+	assert_int_equal(m->port_bytes[1], 64 * 60 + 1048);
+	for (unsigned i = 0; i < 64; i++)
+		aif_mmu_release(m, &ch[i]);
+	assert_int_equal(m->used_bytes, 1048);
+	assert_int_equal(m->port_bytes[1], 1048);
+	aif_mmu_release(m, &data);
+	assert_empty(m);
+	assert_int_equal(m->port_bytes[1], 0);
+	free(m);
+}
+
 static void
 test_lossy_drops(void **state)
 {
@@ -1408,6 +1455,7 @@ main(void)
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_threshold_arithmetic),
 		cmocka_unit_test(test_charge_release),
+		cmocka_unit_test(test_bypass),
 		cmocka_unit_test(test_lossy_drops),
 		cmocka_unit_test(test_xoff_hysteresis),
 		cmocka_unit_test(test_broadcom),

@@ -1940,9 +1940,11 @@ main(int argc, char **argv)
 	printf("control socket %s\n", o.socket);
 	fflush(stdout);
 
-	/* the jobs' times count from now, as the runners start */
+	/* the jobs' times count from now, as the runners start, and so does
+	 * the paced emulation: a runner launched later starts behind */
+	aif_time_ns start_ns = aif_clock_now(&ctl.clock);
 	if (o.jobs != NULL &&
-	    aif_workload_jobs(&wl, cfg, aif_clock_now(&ctl.clock), err, sizeof(err)) != 0) {
+	    aif_workload_jobs(&wl, cfg, start_ns, err, sizeof(err)) != 0) {
 		fprintf(stderr, "--jobs %s: %s\n", o.jobs, err);
 		goto out;
 	}
@@ -1954,7 +1956,7 @@ main(int argc, char **argv)
 		quantum = RTE_MIN(quantum, aif_worker_pace_quantum_ns(runners[r]));
 	if (quantum != AIF_TIME_NS_NEVER) {
 		for (unsigned r = 0; r < n_run; r++)
-			aif_worker_set_pace(runners[r], quantum, &pace_behind_ns);
+			aif_worker_set_pace(runners[r], quantum, start_ns, &pace_behind_ns);
 		ctl.behind_ns = &pace_behind_ns;
 		printf("  paced: the emulation advances at most %" PRIu64 " ns per step (3840 "
 		       "bit times at its fastest emulated port); a runner that falls behind "

@@ -48,9 +48,11 @@ aif_clock_set(struct aif_clock *c, aif_time_ns t_ns)
 }
 
 void
-aif_clock_pace_init(struct aif_clock_pace *p, aif_time_ns quantum_ns, aif_time_ns *shared_ns)
+aif_clock_pace_init(struct aif_clock_pace *p, aif_time_ns quantum_ns, aif_time_ns start_ns,
+		    aif_time_ns *shared_ns)
 {
-	*p = (struct aif_clock_pace){ .quantum_ns = quantum_ns, .shared_ns = shared_ns };
+	*p = (struct aif_clock_pace){ .quantum_ns = quantum_ns, .now_ns = start_ns,
+				      .shared_ns = shared_ns };
 }
 
 aif_time_ns
@@ -64,9 +66,7 @@ aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns)
 		behind = p->behind_ns;
 	aif_time_ns t = real_ns > behind ? real_ns - behind : 0;
 
-	if (!p->started) {
-		p->started = true;
-	} else if (t > p->now_ns + p->quantum_ns) {
+	if (t > p->now_ns + p->quantum_ns) {
 		/* late: the emulation moves one quantum, the rest is lag */
 		aif_time_ns late = t - p->now_ns - p->quantum_ns;
 		p->late_steps++;
@@ -82,7 +82,7 @@ aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns)
 				;
 		}
 	} else if (t < p->now_ns) {
-		t = p->now_ns; /* another runner's lag grew: wait for real time */
+		t = p->now_ns; /* another runner's lag grew, or before the start: wait */
 	}
 	p->behind_ns = behind;
 	p->now_ns = t;

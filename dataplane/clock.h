@@ -60,11 +60,19 @@ void aif_clock_set(struct aif_clock *c, aif_time_ns t_ns);
  *
  * Several runners share one lag (shared_ns: each raises it to its own,
  * atomically; all read it), so their emulated times stay within a step
- * of one another across the links between them.  The first step starts
- * the emulation at real time less the shared lag.
+ * of one another across the links between them.
+ *
+ * The emulation starts at start_ns: the real time its world was given its
+ * times from (the jobs' origin, when the virtual hosts post their first
+ * messages), not the first step's.  A runner launched late (a busy core,
+ * a slow start under a sanitizer) makes a late step like any other: it
+ * advances one quantum, the rest is lag.  Started at the first step, the
+ * emulation would jump over the launch delay at once, and every host hand
+ * the switch the frames of that whole gap in one step, before a pause
+ * could stop any of them: far past the headroom.
  *
  *	struct aif_clock_pace p;
- *	aif_clock_pace_init(&p, 3840, NULL);
+ *	aif_clock_pace_init(&p, 3840, aif_clock_now(&real), NULL);
  *	aif_worker_step(w, aif_clock_pace_step(&p, aif_clock_now(&real)));
  */
 struct aif_clock_pace {
@@ -74,13 +82,13 @@ struct aif_clock_pace {
 	aif_time_ns *shared_ns;  /* the lag of all runners (atomic), or NULL */
 	uint64_t late_steps;     /* steps that would have advanced more */
 	aif_time_ns late_max_ns; /* the most one step came late by, past quantum */
-	bool started;
 };
 
-/* Pacing by quantum_ns (0: none, every step at real time), sharing the
- * lag in *shared_ns (or NULL; the caller zeroes it). */
+/* Pacing by quantum_ns (0: none, every step at real time), the emulation
+ * starting at start_ns, sharing the lag in *shared_ns (or NULL; the caller
+ * zeroes it). */
 void aif_clock_pace_init(struct aif_clock_pace *p, aif_time_ns quantum_ns,
-			 aif_time_ns *shared_ns);
+			 aif_time_ns start_ns, aif_time_ns *shared_ns);
 /* The emulated time of a step that starts at real time real_ns. */
 aif_time_ns aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns);
 /* The emulated time of an event within the step (a received burst) at

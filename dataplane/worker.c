@@ -175,9 +175,10 @@ aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock)
 }
 
 void
-aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns *shared_ns)
+aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
+		    aif_time_ns *shared_ns)
 {
-	aif_clock_pace_init(&w->pace, quantum_ns, shared_ns);
+	aif_clock_pace_init(&w->pace, quantum_ns, start_ns, shared_ns);
 }
 
 aif_time_ns

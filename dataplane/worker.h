@@ -38,7 +38,9 @@
  * fastest emulated port (a link or a virtual host) takes for the peer's
  * response in the headroom (mmu.h: 3840 bit times; 3.84 us at 1 Gb/s): a
  * host that sends during one quantum before it hears a pause sends no more
- * than the headroom allows for (aif_worker_pace_quantum_ns).  Received
+ * than the headroom allows for (aif_worker_pace_quantum_ns).  The first
+ * step too: the emulation starts when the hosts' jobs were given their
+ * times, and a runner launched later is late by that much.  Received
  * bursts are stamped in emulated time too.
  */
 #ifndef AIF_WORKER_H
@@ -130,11 +132,14 @@ void aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock);
 
 /*
  * Real time: pace the emulation (see Real time, paced, above) by quantum_ns
- * per step, sharing the lag with the other runners through *shared_ns (or
+ * per step, from start_ns on (the real time the hosts' jobs count from:
+ * the runner's first step is paced from there, a late launch becomes lag;
+ * clock.h), sharing the lag with the other runners through *shared_ns (or
  * NULL for a runner alone; zeroed by the caller); quantum_ns 0: steps run
  * at the time they are given.  Call before the runner runs.
  */
-void aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns *shared_ns);
+void aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
+			 aif_time_ns *shared_ns);
 /* The quantum the runner's emulated ports need: 3840 bit times (the
  * headroom's response term) at the fastest of them, at least 1 ns;
  * AIF_TIME_NS_NEVER when it drives none (DPDK ports only: nothing to pace). */

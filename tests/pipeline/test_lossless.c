@@ -102,7 +102,11 @@ host_mtu(uint32_t ip_mtu)
  * A runner in real time that falls behind: the test's "real" clock moves
  * step_ns between steps, and every jump_every steps by jump_ns instead (the
  * runner was preempted, or a step overran), and the loop steps the runner
- * as the daemon's does (control/main.c worker_main), paced or not.
+ * as the daemon's does (control/main.c worker_main), paced or not.  The
+ * jobs count from real time 0, as the daemon gives them their times before
+ * it launches its runners; the first step comes first_ns after (a late
+ * launch), or step_ns.  With a seed the gaps are irregular: a step's drawn
+ * from 0 to 2 step_ns, a jump's from step_ns to jump_ns.
  */
 struct late_runner {
 	bool paced;            /* aif_worker_set_pace with the runner's quantum */
@@ -110,7 +114,28 @@ struct late_runner {
 	unsigned jump_every;
 	aif_time_ns jump_ns;
 	aif_time_ns limit_ns;  /* of real time */
+	aif_time_ns first_ns;  /* the first step's real time; 0: step_ns */
+	aif_time_ns start_ns;  /* where the pace starts the emulation */
+	uint64_t seed;         /* irregular gaps; 0: regular */
 };
+
+/* The real time between step k - 1 and step k (k from 1). */
+static aif_time_ns
+late_gap_ns(const struct late_runner *rt, unsigned k, uint64_t *x)
+{
+	bool jump = k % rt->jump_every == 0;
+
+	if (k == 1 && rt->first_ns != 0)
+		return rt->first_ns;
+	if (rt->seed == 0)
+		return jump ? rt->jump_ns : rt->step_ns;
+	/* xorshift64 */
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return jump ? rt->step_ns + *x % (rt->jump_ns - rt->step_ns + 1)
+		    : *x % (2 * rt->step_ns + 1);
+}
 
 /* headroom_bytes: the policy's (0: derived); rt: NULL in virtual time */
 static void
@@ -198,10 +223,11 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 			aif_time_ns q = aif_worker_pace_quantum_ns(w);
 			assert_true(q > 0 && q < AIF_TIME_NS_NEVER);
 			res->quantum_ns = q;
-			aif_worker_set_pace(w, q, NULL);
+			aif_worker_set_pace(w, q, rt->start_ns, NULL);
 		}
+		uint64_t x = rt->seed;
 		for (unsigned k = 1; !idle(&ia) && aif_clock_now(&real) < rt->limit_ns; k++) {
-			aif_clock_advance(&real, k % rt->jump_every == 0 ? rt->jump_ns : rt->step_ns);
+			aif_clock_advance(&real, late_gap_ns(rt, k, &x));
 			aif_worker_step(w, aif_clock_now(&real));
 		}
 		res->end_ns = aif_clock_now(&real);
@@ -345,6 +371,65 @@ test_late_runner(void **state)
 	assert_true(wd_unpaced > 0); /* the watchdog is part of what is tested */
 }
 
+/*
+ * A runner launched late, then irregular: the jobs start at 0 and the
+ * first step comes 5 ms later, then steps 0 to 2 us apart with every 50th
+ * 1 us to 20 ms late, at 0.1, 1, 10 and 100 Gb/s (the quantum a frame's
+ * fraction at 10 and 100 Gb/s).  Paced from the jobs' start (the daemon's
+ * way), the launch is a late step like any other: zero lossless and
+ * watchdog drops, no retransmission, PFC paused.  Paced from the first
+ * step instead, the emulation jumps 5 ms at once and each host hands its
+ * leaf the frames of those 5 ms in one step, none of which a pause can
+ * stop any more: the same runs drop past the headroom, so the case tests
+ * something.
+ */
+static void
+test_late_start(void **state)
+{
+	static const struct { uint64_t rate_mbps; uint32_t mtu; } cases[] = {
+		{ 100, 1500 }, { 1000, 1500 }, { 10000, 9000 }, { 100000, 9000 },
+	};
+	static const struct { enum aif_job_kind kind; const char *name; } kinds[] = {
+		{ AIF_JOB_INCAST, "incast 3 -> 1" },
+		{ AIF_JOB_ALLTOALL, "all-to-all x 4" },
+	};
+	const aif_time_ns first_ns = 5 * AIF_NS_PER_MS;
+	unsigned bad = 0;
+
+	(void)state;
+	for (unsigned k = 0; k < RTE_DIM(kinds); k++)
+		for (unsigned c = 0; c < RTE_DIM(cases); c++)
+			for (int from_start = 1; from_start >= 0; from_start--) {
+				struct late_runner rt = { .paced = true, .step_ns = AIF_NS_PER_US,
+							  .jump_every = 50,
+							  .jump_ns = 20 * AIF_NS_PER_MS,
+							  .limit_ns = 60 * AIF_NS_PER_S,
+							  .first_ns = first_ns,
+							  .start_ns = from_start ? 0 : first_ns,
+							  .seed = 0x9e3779b97f4a7c15ull + c };
+				struct result res;
+				run(cases[c].rate_mbps * 1000000ull, cases[c].mtu, kinds[k].kind, 0,
+				    &rt, &res);
+				bool ok = from_start ? res.done && res.lossless_drops == 0 &&
+							       res.wd_drops == 0 && res.retx == 0 &&
+							       res.xoff > 0 && res.late_steps > 0 &&
+							       res.behind_ns >= first_ns - res.quantum_ns
+						     : res.lossless_drops > 0;
+				print_message("late start, %-14s %5.1f Gb/s MTU %4u, paced from the %s: "
+					      "%3lu XOFF, %5lu lossless drops (%2lu by the watchdog), "
+					      "%5lu retx, %s; %5lu late steps of %5lu ns, %5.0f ms "
+					      "behind in %5.0f ms%s\n", kinds[k].name,
+					      cases[c].rate_mbps / 1000.0, cases[c].mtu,
+					      from_start ? "jobs' start" : "first step ", res.xoff,
+					      res.lossless_drops, res.wd_drops, res.retx,
+					      res.done ? "done    " : "not done", res.late_steps,
+					      res.quantum_ns, res.behind_ns / 1e6, res.end_ns / 1e6,
+					      ok ? "" : "  <- FAILS");
+				bad += !ok;
+			}
+	assert_int_equal(bad, 0);
+}
+
 static int
 setup(void **state)
 {
@@ -379,6 +464,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lossless_invariant),
 		cmocka_unit_test(test_late_runner),
+		cmocka_unit_test(test_late_start),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,7 +10,9 @@
  *    (never made up: emulated time then runs at real time's pace);
  *  - two runners sharing the lag: one's late step slows the other, whose
  *    time never goes back but waits for real time to catch up;
- *  - a burst's stamp is real - lag, within [now, now + quantum].
+ *  - a burst's stamp is real - lag, within [now, now + quantum];
+ *  - the emulation starts at its start, not the first step: a late
+ *    launch is a late step.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,7 +45,7 @@ test_pace_off(void **state)
 	struct aif_clock_pace p;
 
 	(void)state;
-	aif_clock_pace_init(&p, 0, NULL);
+	aif_clock_pace_init(&p, 0, 0, NULL);
 	assert_int_equal(aif_clock_pace_step(&p, 1000), 1000);
 	assert_int_equal(aif_clock_pace_step(&p, 5000000), 5000000);
 	assert_int_equal(p.late_steps, 0);
@@ -56,8 +58,8 @@ test_pace_late(void **state)
 	struct aif_clock_pace p;
 
 	(void)state;
-	aif_clock_pace_init(&p, 4000, NULL);
-	/* the first step starts the emulation at real time, however late */
+	aif_clock_pace_init(&p, 4000, 2000000, NULL);
+	/* the first step, at the start */
 	assert_int_equal(aif_clock_pace_step(&p, 2000000), 2000000);
 	assert_int_equal(p.behind_ns, 0);
 	/* on time: steps 1 us apart */
@@ -95,8 +97,8 @@ test_pace_shared(void **state)
 	struct aif_clock_pace a, b;
 
 	(void)state;
-	aif_clock_pace_init(&a, 1000, &shared);
-	aif_clock_pace_init(&b, 1000, &shared);
+	aif_clock_pace_init(&a, 1000, 10000, &shared);
+	aif_clock_pace_init(&b, 1000, 10000, &shared);
 	assert_int_equal(aif_clock_pace_step(&a, 10000), 10000);
 	assert_int_equal(aif_clock_pace_step(&b, 10500), 10500);
 	/* a is 1 ms late: the lag is everyone's */
@@ -116,6 +118,42 @@ test_pace_shared(void **state)
 	assert_int_equal(aif_clock_pace_step(&a, 1012000), 11200);
 }
 
+/*
+ * The emulation starts at its start (when the hosts' jobs were given their
+ * times), not at the first step: a runner launched late makes a late step
+ * (one quantum, the rest lag), and a step before the start waits for it.
+ */
+static void
+test_pace_start(void **state)
+{
+	aif_time_ns shared = 0;
+	struct aif_clock_pace p, a, b;
+
+	(void)state;
+	aif_clock_pace_init(&p, 4000, 1000, NULL);
+	/* launched 5 ms after the start */
+	assert_int_equal(aif_clock_pace_step(&p, 5001000), 5000);
+	assert_int_equal(p.behind_ns, 4996000);
+	assert_int_equal(p.late_steps, 1);
+	assert_int_equal(p.late_max_ns, 4996000);
+	assert_int_equal(aif_clock_pace_step(&p, 5003000), 7000);
+	assert_int_equal(p.late_steps, 1);
+	/* a first step before the start waits for it */
+	aif_clock_pace_init(&p, 4000, 10000, NULL);
+	assert_int_equal(aif_clock_pace_step(&p, 5000), 10000);
+	assert_int_equal(p.late_steps, 0);
+	assert_int_equal(aif_clock_pace_step(&p, 12000), 12000);
+	/* shared: two runners launched 1 ms after the start; the first to
+	 * step takes the lag, the other's first step follows it */
+	aif_clock_pace_init(&a, 1000, 0, &shared);
+	aif_clock_pace_init(&b, 1000, 0, &shared);
+	assert_int_equal(aif_clock_pace_step(&a, 1000000), 1000);
+	assert_int_equal(shared, 999000);
+	assert_int_equal(aif_clock_pace_step(&b, 1000000), 1000);
+	assert_int_equal(b.late_steps, 0);
+	assert_int_equal(aif_clock_pace_step(&b, 1000400), 1400);
+}
+
 int
 main(void)
 {
@@ -124,6 +162,7 @@ main(void)
 		cmocka_unit_test(test_pace_off),
 		cmocka_unit_test(test_pace_late),
 		cmocka_unit_test(test_pace_shared),
+		cmocka_unit_test(test_pace_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

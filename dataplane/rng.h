@@ -13,10 +13,21 @@ struct aif_rng {
 	uint64_t s;
 };
 
+/*
+ * Seeds pass through splitmix64 first: xorshift64* started from small or
+ * neighbouring seeds (a switch's seed + its index) gives streams that stay
+ * alike for many draws, and LetFlow's new flowlets then took the same
+ * uplink at every leaf of a fabric at once.
+ */
 static inline void
 aif_rng_seed(struct aif_rng *r, uint64_t seed)
 {
-	r->s = seed ? seed : 0x9E3779B97F4A7C15ull;
+	uint64_t z = seed + 0x9E3779B97F4A7C15ull;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	r->s = z ? z : 0x9E3779B97F4A7C15ull;
 }
 
 static inline uint64_t

@@ -14,7 +14,7 @@
 
 #include "../dataplane/capture.h"
 #include "../dataplane/qos.h"
-#include "../dataplane/worker.h"
+#include "../dataplane/runner.h"
 #include "../pipelines/lb.h"
 #include "commands.h"
 #include "compile.h"

@@ -67,7 +67,7 @@ struct aif_ctl {
 	struct aif_port_info *pinfo[AIF_MAX_SWITCHES];
 	struct aif_clock clock;
 	aif_time_ns start_ns;
-	/* real time, paced runners (worker.h): how far their emulated time is
+	/* real time, paced runners (runner.h): how far their emulated time is
 	 * behind the clock (NULL: not paced); aif_ctl_now() takes it off */
 	const aif_time_ns *behind_ns;
 	uint64_t loads_ok, loads_rejected;

@@ -50,7 +50,7 @@
 #include "../dataplane/pcap_port.h"
 #include "../dataplane/qos.h"
 #include "../dataplane/switch.h"
-#include "../dataplane/worker.h"
+#include "../dataplane/runner.h"
 #include "../pipelines/lb_prog.h"
 #include "base64.h"
 #include "commands.h"
@@ -830,7 +830,7 @@ print_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 
 /* The runners' pacing over the run: the lag, late steps, the worst. */
 static void
-pace_sum(struct aif_worker *const *runners, unsigned n_run, uint64_t *steps, uint64_t *late,
+pace_sum(struct aif_runner *const *runners, unsigned n_run, uint64_t *steps, uint64_t *late,
 	 aif_time_ns *late_max)
 {
 	*steps = *late = 0;
@@ -843,7 +843,7 @@ pace_sum(struct aif_worker *const *runners, unsigned n_run, uint64_t *steps, uin
 }
 
 static json_t *
-pace_json(struct aif_worker *const *runners, unsigned n_run, aif_time_ns quantum)
+pace_json(struct aif_runner *const *runners, unsigned n_run, aif_time_ns quantum)
 {
 	uint64_t steps, late;
 	aif_time_ns late_max;
@@ -857,7 +857,7 @@ pace_json(struct aif_worker *const *runners, unsigned n_run, aif_time_ns quantum
 
 /* "fell behind real time by X ms (Y% of the run)", and why. */
 static void
-print_pace(struct aif_worker *const *runners, unsigned n_run, aif_time_ns quantum,
+print_pace(struct aif_runner *const *runners, unsigned n_run, aif_time_ns quantum,
 	   double elapsed_s)
 {
 	uint64_t steps, late;
@@ -875,11 +875,11 @@ print_pace(struct aif_worker *const *runners, unsigned n_run, aif_time_ns quantu
 static int
 worker_main(void *arg)
 {
-	struct aif_worker *w = arg;
+	struct aif_runner *w = arg;
 
 	/* control's clock: one time base for the runners and control */
 	while (__atomic_load_n(&workers_run, __ATOMIC_RELAXED))
-		aif_worker_step(w, aif_clock_now(w->clock));
+		aif_runner_step(w, aif_clock_now(w->clock));
 	return 0;
 }
 
@@ -1549,7 +1549,7 @@ main(int argc, char **argv)
 	static struct edges edges;
 	static struct aif_workload wl;
 	static uint16_t runner_of[AIF_MAX_SWITCHES];
-	struct aif_worker *runners[AIF_MAX_WORKERS] = { NULL };
+	struct aif_runner *runners[AIF_MAX_RUNNERS] = { NULL };
 	struct aif_ctl_server *srv = NULL;
 	struct rte_mempool *pool = NULL;
 	char err[AIF_ERR_MAX], *text = NULL, prefix[64];
@@ -1626,9 +1626,9 @@ main(int argc, char **argv)
 		rte_pdump_init();
 
 	unsigned n_workers = rte_lcore_count() - 1;
-	if (!o.vtime && (n_workers == 0 || n_workers > AIF_MAX_WORKERS)) {
+	if (!o.vtime && (n_workers == 0 || n_workers > AIF_MAX_RUNNERS)) {
 		fprintf(stderr, "need 1..%u worker lcores besides the main one (e.g. EAL -l 0-1)\n",
-			AIF_MAX_WORKERS);
+			AIF_MAX_RUNNERS);
 		goto out;
 	}
 	/* One switch: every worker drives a shard of it (RSS).  A fabric: each
@@ -1738,13 +1738,13 @@ main(int argc, char **argv)
 		       n_workers == 2 ? "" : "s");
 	for (unsigned r = 0; r < n_run; r++) {
 		uint16_t first = single ? 0 : (uint16_t)r;
-		runners[r] = aif_worker_create(fab.sw[first], single ? (uint16_t)r : 0,
+		runners[r] = aif_runner_create(fab.sw[first], single ? (uint16_t)r : 0,
 					       o.seed + r);
 		if (runners[r] == NULL) {
 			fprintf(stderr, "cannot create runner %u\n", r);
 			goto out;
 		}
-		aif_worker_set_clock(runners[r], o.vtime ? NULL : &ctl.clock);
+		aif_runner_set_clock(runners[r], o.vtime ? NULL : &ctl.clock);
 	}
 	for (uint16_t s = 0; s < fab.n_sw; s++) {
 		struct aif_switch *sw = fab.sw[s];
@@ -1752,7 +1752,7 @@ main(int argc, char **argv)
 		int d = 0;
 		runner_of[s] = (uint16_t)r;
 		if (!single && s >= n_run &&
-		    (d = aif_worker_add_switch(runners[r], sw, 0, o.seed + s)) < 0) {
+		    (d = aif_runner_add_switch(runners[r], sw, 0, o.seed + s)) < 0) {
 			fprintf(stderr, "cannot add switch %s to runner %u\n", sw->name, r);
 			goto out;
 		}
@@ -1760,9 +1760,9 @@ main(int argc, char **argv)
 			if (single) {
 				for (unsigned w = 0; w < n_run; w++)
 					if (w < sw->ports[p].n_rxq)
-						aif_worker_add_rxq(runners[w], p, (uint16_t)w);
+						aif_runner_add_rxq(runners[w], p, (uint16_t)w);
 			} else if (sw->ports[p].base != &aif_port_detached_ops &&
-				   aif_worker_add_rxq_of(runners[r], (uint16_t)d, p, 0) != 0) {
+				   aif_runner_add_rxq_of(runners[r], (uint16_t)d, p, 0) != 0) {
 				fprintf(stderr, "runner %u: too many RX queues\n", r);
 				goto out;
 			}
@@ -1948,15 +1948,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "--jobs %s: %s\n", o.jobs, err);
 		goto out;
 	}
-	/* Pacing (worker.h): the emulation's time advances by at most the
+	/* Pacing (runner.h): the emulation's time advances by at most the
 	 * quantum its fastest emulated port needs per step, the runners'
 	 * shortest; a runner that falls behind slows it (pace_behind_ns) */
 	aif_time_ns quantum = AIF_TIME_NS_NEVER;
 	for (unsigned r = 0; r < n_run; r++)
-		quantum = RTE_MIN(quantum, aif_worker_pace_quantum_ns(runners[r]));
+		quantum = RTE_MIN(quantum, aif_runner_pace_quantum_ns(runners[r]));
 	if (quantum != AIF_TIME_NS_NEVER) {
 		for (unsigned r = 0; r < n_run; r++)
-			aif_worker_set_pace(runners[r], quantum, start_ns, &pace_behind_ns);
+			aif_runner_set_pace(runners[r], quantum, start_ns, &pace_behind_ns);
 		ctl.behind_ns = &pace_behind_ns;
 		printf("  paced: the emulation advances at most %" PRIu64 " ns per step (3840 "
 		       "bit times at its fastest emulated port); a runner that falls behind "
@@ -2073,8 +2073,8 @@ out:
 				edges.name[i]);
 			ret = 1;
 		}
-	for (unsigned i = 0; i < AIF_MAX_WORKERS; i++)
-		aif_worker_free(runners[i]);
+	for (unsigned i = 0; i < AIF_MAX_RUNNERS; i++)
+		aif_runner_free(runners[i]);
 	for (uint16_t s = 0; s < fab.n_sw; s++)
 		aif_capture_free(fab.sw[s]);
 	struct aif_lb_env lbv = aif_ctl_lb_env(&ctl);

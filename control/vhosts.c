@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../dataplane/link.h"
-#include "../dataplane/worker.h"
+#include "../dataplane/runner.h"
 #include "vhosts.h"
 #include "vtime.h"
 
@@ -248,7 +248,7 @@ wake_one(void *arg)
 }
 
 int
-aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_worker *w)
+aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_runner *w)
 {
 	free(v->wake);
 	v->wake = calloc(v->n ? v->n : 1, sizeof(*v->wake));

@@ -3,7 +3,7 @@
  * The virtual-time loop (vtime.h).
  *
  * The runner is stepped one switch at a time: each switch keeps its next
- * event (aif_worker_drive_next_ns), the loop steps the earliest (the first
+ * event (aif_runner_drive_next_ns), the loop steps the earliest (the first
  * in drive order on a tie) and then asks again only that switch and the
  * switches at the far ends of its links (what it sent may arrive there
  * sooner than their next event).  A step costs the ports of one switch, not
@@ -17,7 +17,7 @@
 #include "../dataplane/clock.h"
 #include "../dataplane/link.h"
 #include "../dataplane/switch.h"
-#include "../dataplane/worker.h"
+#include "../dataplane/runner.h"
 #include "commands.h"
 #include "ctl_server.h"
 #include "vtime.h"
@@ -71,7 +71,7 @@ struct peers {
 };
 
 static int
-peers_build(struct peers *pe, const struct aif_worker *w)
+peers_build(struct peers *pe, const struct aif_runner *w)
 {
 	uint32_t n = 0, k = 0;
 
@@ -131,32 +131,32 @@ aif_vtime_wake(struct aif_vtime *v, uint32_t rxq)
 static void
 woken_next(struct aif_vtime *v, aif_time_ns *next, aif_time_ns now)
 {
-	struct aif_worker *w = v->w;
+	struct aif_runner *w = v->w;
 
 	for (uint32_t i = 0; i < v->n_woken; i++) {
 		uint32_t q = v->woken[i];
 		if (q >= w->n_rxq)
 			continue;
 		uint16_t d = w->rxq[q].drive;
-		aif_worker_rxq_stale(w, (uint16_t)q);
-		next[d] = aif_worker_drive_next_ns(w, d, now);
+		aif_runner_rxq_stale(w, (uint16_t)q);
+		next[d] = aif_runner_drive_next_ns(w, d, now);
 	}
 	v->n_woken = 0;
 }
 
 static void
-all_next(struct aif_worker *w, aif_time_ns *next, aif_time_ns now)
+all_next(struct aif_runner *w, aif_time_ns *next, aif_time_ns now)
 {
-	aif_worker_rxq_stale_all(w);
+	aif_runner_rxq_stale_all(w);
 	for (uint16_t d = 0; d < w->n_drive; d++)
-		next[d] = aif_worker_drive_next_ns(w, d, now);
+		next[d] = aif_runner_drive_next_ns(w, d, now);
 }
 
 aif_time_ns
 aif_vtime_run(struct aif_vtime *v)
 {
 	struct aif_ctl *c = v->ctl;
-	struct aif_worker *w = v->w;
+	struct aif_runner *w = v->w;
 	aif_time_ns now = aif_clock_now(&c->clock);
 	aif_time_ns next_ctl = now, next_age = now + AIF_NEIGH_AGE_NS;
 	aif_time_ns next_sample = v->sample != NULL && v->sample_ns > 0 ? now : AIF_TIME_NS_NEVER;
@@ -236,20 +236,20 @@ aif_vtime_run(struct aif_vtime *v)
 			break;
 		now = t;
 		aif_clock_set(&c->clock, now);
-		v->packets += aif_worker_step_drive(w, dmin, now);
+		v->packets += aif_runner_step_drive(w, dmin, now);
 		v->steps++;
-		next[dmin] = aif_worker_drive_next_ns(w, dmin, now);
+		next[dmin] = aif_runner_drive_next_ns(w, dmin, now);
 		if (v->n_woken)
 			woken_next(v, next, now);
 		/* what it sent can only bring its peers' next events closer: the
 		 * next arrival on each link it sent on */
-		uint64_t sent = aif_worker_drive_sent(w, dmin);
+		uint64_t sent = aif_runner_drive_sent(w, dmin);
 		for (uint32_t k = pe.first[dmin]; sent && k < pe.first[dmin + 1]; k++) {
 			if (!((sent >> pe.port[k]) & 1))
 				continue;
 			const struct aif_link_end *far = pe.far[k];
 			aif_time_ns a = aif_link_rx_next_ns(far->link, far->side);
-			aif_worker_rxq_arrival(w, pe.far_rxq[k], a);
+			aif_runner_rxq_arrival(w, pe.far_rxq[k], a);
 			if (a < next[pe.list[k]])
 				next[pe.list[k]] = a < now ? now : a;
 		}
@@ -269,7 +269,7 @@ out:
 	free(pe.far);
 	free(pe.far_rxq);
 	free(pe.port);
-	aif_worker_rxq_stale_all(w);
+	aif_runner_rxq_stale_all(w);
 	v->now_ns = now;
 	return now;
 }

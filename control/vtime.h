@@ -8,7 +8,7 @@
  * There is no global event heap: every object keeps its own next event (a
  * link direction its next arrival, a port its next departure, an egress
  * queue its shaper, a PFC state its refresh and expiry, the adaptive bands
- * their refresh; worker.h aif_worker_next_event_ns), and the loop asks the
+ * their refresh; runner.h aif_runner_next_event_ns), and the loop asks the
  * runner for the earliest, sets the clock there, and steps:
  *
  *	struct aif_vtime v = { .ctl = &ctl, .w = runner, .end_ns = 10 * AIF_NS_PER_MS,
@@ -34,7 +34,7 @@
 #include "../dataplane/types.h"
 
 struct aif_ctl;
-struct aif_worker;
+struct aif_runner;
 
 #define AIF_VTIME_CONTROL_NS (10 * AIF_NS_PER_US)
 #define AIF_VTIME_IDLE_CHECK_STEPS 4096
@@ -53,7 +53,7 @@ struct aif_vtime_action {
 
 struct aif_vtime {
 	struct aif_ctl *ctl;      /* its clock must be virtual; moved to each event */
-	struct aif_worker *w;     /* the runner over every switch */
+	struct aif_runner *w;     /* the runner over every switch */
 	aif_time_ns end_ns;       /* stop there (AIF_TIME_NS_NEVER: only when idle) */
 	int (*idle)(void *arg);   /* NULL: run to end_ns */
 	void *idle_arg;

@@ -88,7 +88,7 @@ struct aif_port {
 /*
  * A port's link state is written through aif_port_set_link_up, which also
  * moves aif_port_link_gen: a runner reads its switches' link states again
- * only when that moved (worker.c drive_begin), not on every step.
+ * only when that moved (runner.c drive_begin), not on every step.
  */
 extern uint64_t aif_port_link_gen;
 

@@ -62,7 +62,7 @@ struct rte_mbuf;
  * Linux tbf states as burst >= rate / HZ); the price is a burst of this much
  * at line rate after an idle period.  It is the default of the port's
  * "shaper_burst_bytes", which says it explicitly: a runner in virtual time
- * steps at the shaper's next event (aif_worker_next_event_ns), where one
+ * steps at the shaper's next event (aif_runner_next_event_ns), where one
  * frame is enough.
  */
 #define AIF_QOS_SHAPER_SLACK_NS (10 * AIF_NS_PER_US)

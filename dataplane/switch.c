@@ -27,7 +27,7 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_shards,
 	char rname[RTE_RING_NAMESIZE];
 	struct aif_switch *sw;
 
-	if (n_shards == 0 || n_shards > AIF_MAX_WORKERS ||
+	if (n_shards == 0 || n_shards > AIF_MAX_SHARDS ||
 	    aif_qos_register_dynfield() != 0)
 		return NULL;
 	sw = rte_zmalloc("aif_switch", sizeof(*sw), RTE_CACHE_LINE_SIZE);

@@ -86,7 +86,7 @@ struct aif_switch {
 				     * rte_fib's memzones: for fabrics of many
 				     * switches */
 	uint16_t n_shards;          /* one per runner that drives the switch */
-	struct aif_shard *shards[AIF_MAX_WORKERS];
+	struct aif_shard *shards[AIF_MAX_SHARDS];
 
 	/* control only */
 	uint64_t generation;
@@ -101,7 +101,7 @@ struct aif_switch {
 
 /*
  * Create a switch named name with n_shards shards (one per runner that will
- * drive it, worker.h; shard 0 drives its QoS).  pool feeds the packets the
+ * drive it, runner.h; shard 0 drives its QoS).  pool feeds the packets the
  * switch builds itself.  Returns NULL on failure.
  */
 struct aif_switch *aif_switch_create(const char *name, uint16_t index,

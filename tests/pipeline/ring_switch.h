@@ -15,8 +15,8 @@
  * The test enqueues mbufs into a port's RX ring (what arrives at the switch:
  * rs_inject) and dequeues from its TX ring (what the switch sent: rs_sent).
  * Time is the control's virtual clock: rs_step() advances it by the step
- * the caller gives, then runs one aif_worker_step().  The worker also stamps
- * each received burst from it (aif_worker_set_clock), as in control/main.c,
+ * the caller gives, then runs one aif_runner_step().  The worker also stamps
+ * each received burst from it (aif_runner_set_clock), as in control/main.c,
  * so a test can move time inside a step (e.g. an RX callback on a port, to
  * play a stall between the step's clock read and rx_burst).  Nothing here
  * sleeps or reads the wall clock.
@@ -45,7 +45,7 @@ struct rte_mbuf;
 struct rte_mempool;
 struct rte_ring;
 struct aif_switch;
-struct aif_worker;
+struct aif_runner;
 
 #define RS_MAX_PORTS 8
 
@@ -76,7 +76,7 @@ struct rs_harness {
 	unsigned ring_size;
 	const char *tag;
 	struct aif_switch *sw;
-	struct aif_worker *w;               /* worker 0 */
+	struct aif_runner *w;               /* worker 0 */
 	struct aif_ctl ctl;                 /* its clock is the virtual clock */
 	unsigned pool_base;                 /* mbufs in use when the test started */
 };

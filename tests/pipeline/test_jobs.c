@@ -50,7 +50,7 @@
 #include "shard.h"
 #include "vhosts.h"
 #include "vtime.h"
-#include "worker.h"
+#include "runner.h"
 
 #define N_HOSTS 8
 
@@ -164,13 +164,13 @@ run(const struct scen *s, struct result *res)
 		aif_ctl_add_switch(&ctl, fab.sw[i]);
 	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
-	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 0x5eed);
+	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, 0x5eed);
 	assert_non_null(w);
 	for (uint16_t i = 1; i < fab.n_sw; i++)
-		assert_int_equal(aif_worker_add_switch(w, fab.sw[i], 0, 0x5eed), i);
+		assert_int_equal(aif_runner_add_switch(w, fab.sw[i], 0, 0x5eed), i);
 	for (uint16_t i = 0; i < fab.n_sw; i++)
 		for (uint16_t p = 0; p < fab.sw[i]->n_ports; p++)
-			assert_int_equal(aif_worker_add_rxq_of(w, i, p, 0), 0);
+			assert_int_equal(aif_runner_add_rxq_of(w, i, p, 0), 0);
 
 	struct aif_jobs *js = aif_jobs_create(v.h, v.n, v.rate_bps, aif_vhosts_rtt, &v);
 	assert_non_null(js);
@@ -237,7 +237,7 @@ run(const struct scen *s, struct result *res)
 	res->digest ^= res->end_ns;
 
 	aif_jobs_free(js);
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_fabric_free(&fab);
 	aif_vhosts_free(&v);
 	aif_config_free(ctl.cfg);

@@ -50,7 +50,7 @@
 #include "shard.h"
 #include "vhosts.h"
 #include "vtime.h"
-#include "worker.h"
+#include "runner.h"
 
 #define N_HOSTS 4
 #define PG_LOSSLESS 3
@@ -109,7 +109,7 @@ host_mtu(uint32_t ip_mtu)
  * from 0 to 2 step_ns, a jump's from step_ns to jump_ns.
  */
 struct late_runner {
-	bool paced;            /* aif_worker_set_pace with the runner's quantum */
+	bool paced;            /* aif_runner_set_pace with the runner's quantum */
 	aif_time_ns step_ns;
 	unsigned jump_every;
 	aif_time_ns jump_ns;
@@ -187,13 +187,13 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 		aif_ctl_add_switch(&ctl, fab.sw[i]);
 	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
-	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 0x5eed);
+	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, 0x5eed);
 	assert_non_null(w);
 	for (uint16_t i = 1; i < fab.n_sw; i++)
-		assert_int_equal(aif_worker_add_switch(w, fab.sw[i], 0, 0x5eed), i);
+		assert_int_equal(aif_runner_add_switch(w, fab.sw[i], 0, 0x5eed), i);
 	for (uint16_t i = 0; i < fab.n_sw; i++)
 		for (uint16_t p = 0; p < fab.sw[i]->n_ports; p++)
-			assert_int_equal(aif_worker_add_rxq_of(w, i, p, 0), 0);
+			assert_int_equal(aif_runner_add_rxq_of(w, i, p, 0), 0);
 
 	struct aif_jobs *js = aif_jobs_create(v.h, v.n, rate_bps, aif_vhosts_rtt, &v);
 	assert_non_null(js);
@@ -218,17 +218,17 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 		/* the real-time loop: every port polled every step, no waker */
 		struct aif_clock real;
 		aif_clock_init_virtual(&real, 0);
-		aif_worker_set_clock(w, &real);
+		aif_runner_set_clock(w, &real);
 		if (rt->paced) {
-			aif_time_ns q = aif_worker_pace_quantum_ns(w);
+			aif_time_ns q = aif_runner_pace_quantum_ns(w);
 			assert_true(q > 0 && q < AIF_TIME_NS_NEVER);
 			res->quantum_ns = q;
-			aif_worker_set_pace(w, q, rt->start_ns, NULL);
+			aif_runner_set_pace(w, q, rt->start_ns, NULL);
 		}
 		uint64_t x = rt->seed;
 		for (unsigned k = 1; !idle(&ia) && aif_clock_now(&real) < rt->limit_ns; k++) {
 			aif_clock_advance(&real, late_gap_ns(rt, k, &x));
-			aif_worker_step(w, aif_clock_now(&real));
+			aif_runner_step(w, aif_clock_now(&real));
 		}
 		res->end_ns = aif_clock_now(&real);
 		res->behind_ns = w->pace.behind_ns;
@@ -265,7 +265,7 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 	res->headroom = fab.sw[0]->qos->cfg.mmu.headroom_bytes[0]; /* leaf0's h0 */
 
 	aif_jobs_free(js);
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_fabric_free(&fab);
 	aif_vhosts_free(&v);
 	aif_config_free(ctl.cfg);

@@ -45,7 +45,7 @@
 #include "vhosts.h"
 #include "vtime.h"
 #include "workload.h"
-#include "worker.h"
+#include "runner.h"
 
 #define DATA AIF_SOURCE_ROOT "/tests/data/ns3/"
 #define MAX_HOSTS 17
@@ -180,10 +180,10 @@ run(const struct setup *s, struct outcome *o)
 	aif_ctl_add_switch(&ctl, fab.sw[0]);
 	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
-	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 0x5eed);
+	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, 0x5eed);
 	assert_non_null(w);
 	for (uint16_t p = 0; p < fab.sw[0]->n_ports; p++)
-		assert_int_equal(aif_worker_add_rxq_of(w, 0, p, 0), 0);
+		assert_int_equal(aif_runner_add_rxq_of(w, 0, p, 0), 0);
 	if (aif_workload_jobs(&wl, cfg, 0, err, sizeof(err)) != 0)
 		fail_msg("jobs: %s", err);
 
@@ -204,7 +204,7 @@ run(const struct setup *s, struct outcome *o)
 			o->drops += sw->shards[0]->port_ctr[p].drops[d];
 	o->sp_limit_bytes = sw->qos->cfg.mmu.shared_limit_bytes;
 
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_fabric_free(&fab);
 	aif_workload_free(&wl);
 	aif_config_free(ctl.cfg);

@@ -11,7 +11,7 @@
  * config goes in through the same command line the control socket serves
  * ({"cmd":"load","config":{...}} through aif_ctl_handle_line and
  * aif_ctl_dispatch), and worker 0 polls queue 0 of every port.  Time is the
- * control's virtual clock: every aif_worker_step() advances it by 1 us.  No
+ * control's virtual clock: every aif_runner_step() advances it by 1 us.  No
  * test sleeps or reads the wall clock.
  *
  * Every test compares exact counter deltas (aif_switch_port_counters,
@@ -57,7 +57,7 @@
 #include "rewrite.h"
 #include "switch.h"
 #include "tables.h"
-#include "worker.h"
+#include "runner.h"
 
 #include "ring_switch.h"
 
@@ -1282,7 +1282,7 @@ conc_worker(void *arg)
 	struct conc *c = arg;
 	while (!__atomic_load_n(&c->stop_worker, __ATOMIC_ACQUIRE)) {
 		c->now_ns += STEP_NS;
-		aif_worker_step(H.w, c->now_ns);
+		aif_runner_step(H.w, c->now_ns);
 		c->steps++;
 	}
 	return NULL;

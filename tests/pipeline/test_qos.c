@@ -11,7 +11,7 @@
  * control socket's line handler
  * ({"cmd":"load",...}), and worker 0 polls every port.  Time is the
  * control's virtual clock, advanced by 100 ns or 1 us before each
- * aif_worker_step(); no test sleeps.
+ * aif_runner_step(); no test sleeps.
  *
  * Topology: port pN is 10.0.N.1/24 and fd00:N::1/64 (MAC 02:00:00:00:00:1N,
  * "speed_gbps": 100) with a static neighbour 10.0.N.2 / fd00:N::2 (MAC
@@ -58,7 +58,7 @@
 #include "sched.h"
 #include "switch.h"
 #include "tables.h"
-#include "worker.h"
+#include "runner.h"
 
 #include "ring_switch.h"
 

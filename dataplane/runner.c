@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Runner loop body: RX bursts -> stages -> verdicts -> queues and TX
- * buffers -> flush (worker.h).  The stages live in pipelines/; this file
+ * buffers -> flush (runner.h).  The stages live in pipelines/; this file
  * moves the packets they gave a verdict to.
  */
 #include <string.h>
@@ -19,11 +19,11 @@
 #include "shard.h"
 #include "switch.h"
 #include "trace.h"
-#include "worker.h"
+#include "runner.h"
 
 /* Room for n drives (copying what is there); 0, or -1 out of memory. */
 static int
-grow_drives(struct aif_worker *w, unsigned n)
+grow_drives(struct aif_runner *w, unsigned n)
 {
 	unsigned cap = w->cap_drive ? w->cap_drive : 8;
 	size_t sz;
@@ -37,7 +37,7 @@ grow_drives(struct aif_worker *w, unsigned n)
 		cap = AIF_RUNNER_MAX_SWITCHES;
 	sz = cap * (sizeof(struct aif_drive) + sizeof(uint64_t) + sizeof(aif_time_ns)) +
 	     (cap + 1) * sizeof(uint16_t);
-	p = rte_zmalloc("aif_worker_drives", sz, RTE_CACHE_LINE_SIZE);
+	p = rte_zmalloc("aif_runner_drives", sz, RTE_CACHE_LINE_SIZE);
 	if (p == NULL)
 		return -1;
 	struct aif_drive *drive = (void *)p;
@@ -61,7 +61,7 @@ grow_drives(struct aif_worker *w, unsigned n)
 
 /* Room for n RX queues (copying what is there); 0, or -1 out of memory. */
 static int
-grow_rxqs(struct aif_worker *w, unsigned n)
+grow_rxqs(struct aif_runner *w, unsigned n)
 {
 	unsigned cap = w->cap_rxq ? w->cap_rxq : 64;
 	size_t sz;
@@ -75,7 +75,7 @@ grow_rxqs(struct aif_worker *w, unsigned n)
 		cap = AIF_MAX_RXQ;
 	sz = cap * (sizeof(aif_time_ns) + sizeof(struct aif_rxq) + 2 * sizeof(uint16_t) +
 		    sizeof(uint8_t));
-	p = rte_zmalloc("aif_worker_rxqs", sz, RTE_CACHE_LINE_SIZE);
+	p = rte_zmalloc("aif_runner_rxqs", sz, RTE_CACHE_LINE_SIZE);
 	if (p == NULL)
 		return -1;
 	aif_time_ns *next = (void *)p;
@@ -101,7 +101,7 @@ grow_rxqs(struct aif_worker *w, unsigned n)
 }
 
 int
-aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
+aif_runner_add_switch(struct aif_runner *w, struct aif_switch *sw, uint16_t id,
 		      uint64_t seed)
 {
 	if (w->n_drive >= AIF_RUNNER_MAX_SWITCHES || id >= sw->n_shards ||
@@ -116,15 +116,15 @@ aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
 	return w->n_drive++;
 }
 
-struct aif_worker *
-aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
+struct aif_runner *
+aif_runner_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 {
-	struct aif_worker *w = rte_zmalloc("aif_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct aif_runner *w = rte_zmalloc("aif_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
 
 	if (w == NULL)
 		return NULL;
 	w->id = id;
-	if (aif_worker_add_switch(w, sw, id, seed) != 0) {
+	if (aif_runner_add_switch(w, sw, id, seed) != 0) {
 		rte_free(w->drive);
 		rte_free(w);
 		return NULL;
@@ -135,7 +135,7 @@ aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 }
 
 void
-aif_worker_free(struct aif_worker *w)
+aif_runner_free(struct aif_runner *w)
 {
 	if (w == NULL)
 		return;
@@ -147,7 +147,7 @@ aif_worker_free(struct aif_worker *w)
 }
 
 int
-aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t queue)
+aif_runner_add_rxq_of(struct aif_runner *w, uint16_t d, uint16_t port, uint16_t queue)
 {
 	unsigned of_d = 0;
 
@@ -163,26 +163,26 @@ aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t 
 }
 
 int
-aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue)
+aif_runner_add_rxq(struct aif_runner *w, uint16_t port, uint16_t queue)
 {
-	return aif_worker_add_rxq_of(w, 0, port, queue);
+	return aif_runner_add_rxq_of(w, 0, port, queue);
 }
 
 void
-aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock)
+aif_runner_set_clock(struct aif_runner *w, const struct aif_clock *clock)
 {
 	w->clock = clock;
 }
 
 void
-aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
+aif_runner_set_pace(struct aif_runner *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
 		    aif_time_ns *shared_ns)
 {
 	aif_clock_pace_init(&w->pace, quantum_ns, start_ns, shared_ns);
 }
 
 aif_time_ns
-aif_worker_pace_quantum_ns(const struct aif_worker *w)
+aif_runner_pace_quantum_ns(const struct aif_runner *w)
 {
 	uint64_t fastest_mbps = 0;
 
@@ -320,7 +320,7 @@ process(struct aif_switch *sw, struct aif_shard *sh, uint16_t in_port,
 }
 
 void
-aif_worker_process(struct aif_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
+aif_runner_process(struct aif_runner *w, uint16_t in_port, struct rte_mbuf **pkts,
 		   uint16_t n, aif_time_ns now_ns)
 {
 	process(w->sw, w->sh, in_port, pkts, n, now_ns);
@@ -389,7 +389,7 @@ drive_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 
 /* One burst from RX queue q of drive d, through the stages; how many. */
 static inline uint16_t
-poll_rxq(struct aif_worker *w, const struct aif_drive *d, const struct aif_rxq *q,
+poll_rxq(struct aif_runner *w, const struct aif_drive *d, const struct aif_rxq *q,
 	 aif_time_ns now_ns)
 {
 	struct rte_mbuf *pkts[AIF_BURST];
@@ -397,7 +397,7 @@ poll_rxq(struct aif_worker *w, const struct aif_drive *d, const struct aif_rxq *
 	uint16_t n = aif_port_ops(port)->rx_burst(port, q->queue, pkts, AIF_BURST, now_ns);
 
 	if (n != 0)
-		/* the burst's own time, once per burst (worker.h: Time) */
+		/* the burst's own time, once per burst (runner.h: Time) */
 		process(d->sw, d->sh, q->port, pkts, n,
 			w->clock != NULL ? aif_clock_pace_stamp(&w->pace, aif_clock_now(w->clock))
 					 : now_ns);
@@ -420,7 +420,7 @@ drive_own_next_ns(const struct aif_drive *d, aif_time_ns now_ns)
 }
 
 unsigned
-aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
+aif_runner_step(struct aif_runner *w, aif_time_ns now_ns)
 {
 	unsigned total = 0;
 
@@ -437,7 +437,7 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 }
 
 aif_time_ns
-aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
+aif_runner_next_event_ns(struct aif_runner *w, aif_time_ns now_ns)
 {
 	aif_time_ns next = AIF_TIME_NS_NEVER;
 
@@ -456,7 +456,7 @@ aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
 /* rxq indices grouped by drive (counting sort, stable); every queue
  * stale. */
 static void
-index_by_drive(struct aif_worker *w)
+index_by_drive(struct aif_runner *w)
 {
 	uint16_t *first = w->drive_rxq_first;
 	uint64_t *at = w->drive_stale; /* the cursors; made all stale below */
@@ -476,11 +476,11 @@ index_by_drive(struct aif_worker *w)
 		w->rxq_next[k] = 0;
 	}
 	w->by_drive_ok = 1;
-	aif_worker_rxq_stale_all(w);
+	aif_runner_rxq_stale_all(w);
 }
 
 static inline uint64_t
-drive_all_bits(const struct aif_worker *w, uint16_t d)
+drive_all_bits(const struct aif_runner *w, uint16_t d)
 {
 	unsigned n = w->drive_rxq_first[d + 1] - w->drive_rxq_first[d];
 
@@ -493,7 +493,7 @@ drive_all_bits(const struct aif_worker *w, uint16_t d)
  * egress's) looks at none.  ~10 instructions per queue when any is due.
  */
 unsigned
-aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
+aif_runner_step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 {
 	const struct aif_drive *dr = &w->drive[d];
 	unsigned total = 0;
@@ -518,7 +518,7 @@ aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 }
 
 aif_time_ns
-aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
+aif_runner_drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 {
 	struct aif_switch *sw = w->drive[d].sw;
 	struct aif_shard *sh = w->drive[d].sh;
@@ -557,7 +557,7 @@ aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 }
 
 void
-aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns)
+aif_runner_rxq_arrival(struct aif_runner *w, uint16_t rxq, aif_time_ns at_ns)
 {
 	if (unlikely(!w->by_drive_ok))
 		return; /* every queue is asked when the index is built */
@@ -569,7 +569,7 @@ aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns)
 }
 
 uint64_t
-aif_worker_drive_sent(struct aif_worker *w, uint16_t d)
+aif_runner_drive_sent(struct aif_runner *w, uint16_t d)
 {
 	struct aif_shard *sh = w->drive[d].sh;
 	uint64_t sent = sh->sent_ports;
@@ -579,7 +579,7 @@ aif_worker_drive_sent(struct aif_worker *w, uint16_t d)
 }
 
 void
-aif_worker_rxq_stale(struct aif_worker *w, uint16_t rxq)
+aif_runner_rxq_stale(struct aif_runner *w, uint16_t rxq)
 {
 	if (unlikely(!w->by_drive_ok) || rxq >= w->n_rxq)
 		return;
@@ -588,7 +588,7 @@ aif_worker_rxq_stale(struct aif_worker *w, uint16_t rxq)
 }
 
 void
-aif_worker_rxq_stale_all(struct aif_worker *w)
+aif_runner_rxq_stale_all(struct aif_runner *w)
 {
 	if (!w->by_drive_ok)
 		return; /* the index makes them so */

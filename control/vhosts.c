@@ -9,7 +9,6 @@
 #include "../dataplane/link.h"
 #include "../dataplane/runner.h"
 #include "vhosts.h"
-#include "vtime.h"
 
 #define PS_PER_S 1000000000000ull
 
@@ -244,11 +243,11 @@ static void
 wake_one(void *arg)
 {
 	const struct aif_vhosts_wake *x = arg;
-	aif_vtime_wake(x->vt, x->rxq);
+	aif_runner_wake(x->w, x->rxq);
 }
 
 int
-aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_runner *w)
+aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_runner *w)
 {
 	free(v->wake);
 	v->wake = calloc(v->n ? v->n : 1, sizeof(*v->wake));
@@ -259,7 +258,7 @@ aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_
 			const struct aif_port *p =
 				&w->drive[w->rxq[q].drive].sw->ports[w->rxq[q].port];
 			if (p->base == &aif_port_rhost_ops && p->ctx == v->h[i]) {
-				v->wake[i] = (struct aif_vhosts_wake){ vt, q };
+				v->wake[i] = (struct aif_vhosts_wake){ w, q };
 				aif_rhost_set_waker(v->h[i], wake_one, &v->wake[i]);
 				break;
 			}

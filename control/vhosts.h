@@ -50,11 +50,10 @@ struct aif_vhosts {
 	struct aif_vhosts_wake *wake; /* per host, aif_vhosts_wake_by */
 };
 
-struct aif_vtime;
 struct aif_runner;
 struct aif_vhosts_wake {
-	struct aif_vtime *vt;
-	uint32_t rxq;
+	struct aif_runner *w;
+	uint16_t rxq;
 };
 
 /*
@@ -76,8 +75,9 @@ void aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *
  * (aif_jobs_ns3_path_fn): host links included. */
 void aif_vhosts_ns3_path(uint32_t a, uint32_t b, struct aif_jobs_ns3_path *p, void *v);
 /* In virtual time: a host given work from outside (another host's callback)
- * tells vt, so that its runner w asks its next frame again (rhost.h waker). */
-int aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_runner *w);
+ * tells its runner w, which asks its next frame again (rhost.h waker,
+ * runner.h aif_runner_wake). */
+int aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_runner *w);
 /* Index of the host called name (cfg->hosts), or -1. */
 int aif_vhosts_find(const struct aif_vhosts *v, const struct aif_config *cfg, const char *name);
 void aif_vhosts_free(struct aif_vhosts *v);

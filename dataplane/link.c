@@ -125,6 +125,28 @@ aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port)
 	__atomic_store_n(&port->ops, &aif_port_link_ops, __ATOMIC_RELEASE);
 }
 
+bool
+aif_link_is_end(const struct aif_port *p)
+{
+	return p->base == &aif_port_link_ops;
+}
+
+struct aif_port *
+aif_link_peer(const struct aif_port *p)
+{
+	const struct aif_link_end *e = p->ctx;
+
+	return aif_link_is_end(p) ? e->link->end[!e->side].port : NULL;
+}
+
+aif_time_ns
+aif_link_peer_rx_next_ns(const struct aif_port *p)
+{
+	const struct aif_link_end *e = p->ctx;
+
+	return aif_link_rx_next_ns(e->link, (uint8_t)!e->side);
+}
+
 aif_time_ns
 aif_link_rx_next_ns(const struct aif_link *l, uint8_t side)
 {

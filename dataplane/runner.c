@@ -4,6 +4,7 @@
  * buffers -> flush (runner.h).  The stages live in pipelines/; this file
  * moves the packets they gave a verdict to.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -13,6 +14,8 @@
 #include "../pipelines/lb.h"
 #include "../pipelines/pipeline.h"
 #include "clock.h"
+#include "evloop.h"
+#include "link.h"
 #include "egress.h"
 #include "mmu.h"
 #include "qos.h"
@@ -119,7 +122,7 @@ aif_runner_add_switch(struct aif_runner *w, struct aif_switch *sw, uint16_t id,
 struct aif_runner *
 aif_runner_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 {
-	struct aif_runner *w = rte_zmalloc("aif_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct aif_runner *w = rte_zmalloc("aif_runner", sizeof(*w), RTE_CACHE_LINE_SIZE);
 
 	if (w == NULL)
 		return NULL;
@@ -134,6 +137,8 @@ aif_runner_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 	return w;
 }
 
+static void source_free(struct aif_runner_ev *ev);
+
 void
 aif_runner_free(struct aif_runner *w)
 {
@@ -141,6 +146,7 @@ aif_runner_free(struct aif_runner *w)
 		return;
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		rte_rcu_qsbr_thread_unregister(w->drive[d].sw->qsv, w->drive[d].sh->id);
+	source_free(w->ev);
 	rte_free(w->drive);
 	rte_free(w->rxq_next);
 	rte_free(w);
@@ -453,6 +459,8 @@ aif_runner_next_event_ns(struct aif_runner *w, aif_time_ns now_ns)
 	return next < now_ns ? now_ns : next;
 }
 
+static void rxq_stale_all(struct aif_runner *w);
+
 /* rxq indices grouped by drive (counting sort, stable); every queue
  * stale. */
 static void
@@ -476,7 +484,7 @@ index_by_drive(struct aif_runner *w)
 		w->rxq_next[k] = 0;
 	}
 	w->by_drive_ok = 1;
-	aif_runner_rxq_stale_all(w);
+	rxq_stale_all(w);
 }
 
 static inline uint64_t
@@ -517,8 +525,8 @@ aif_runner_step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 	return total;
 }
 
-aif_time_ns
-aif_runner_drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
+static aif_time_ns
+drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 {
 	struct aif_switch *sw = w->drive[d].sw;
 	struct aif_shard *sh = w->drive[d].sh;
@@ -556,8 +564,8 @@ aif_runner_drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 	return next < now_ns ? now_ns : next;
 }
 
-void
-aif_runner_rxq_arrival(struct aif_runner *w, uint16_t rxq, aif_time_ns at_ns)
+static void
+rxq_arrival(struct aif_runner *w, uint16_t rxq, aif_time_ns at_ns)
 {
 	if (unlikely(!w->by_drive_ok))
 		return; /* every queue is asked when the index is built */
@@ -568,8 +576,8 @@ aif_runner_rxq_arrival(struct aif_runner *w, uint16_t rxq, aif_time_ns at_ns)
 		w->drive_rx_min[d] = at_ns;
 }
 
-uint64_t
-aif_runner_drive_sent(struct aif_runner *w, uint16_t d)
+static uint64_t
+drive_sent(struct aif_runner *w, uint16_t d)
 {
 	struct aif_shard *sh = w->drive[d].sh;
 	uint64_t sent = sh->sent_ports;
@@ -578,8 +586,8 @@ aif_runner_drive_sent(struct aif_runner *w, uint16_t d)
 	return sent;
 }
 
-void
-aif_runner_rxq_stale(struct aif_runner *w, uint16_t rxq)
+static void
+rxq_stale(struct aif_runner *w, uint16_t rxq)
 {
 	if (unlikely(!w->by_drive_ok) || rxq >= w->n_rxq)
 		return;
@@ -587,11 +595,215 @@ aif_runner_rxq_stale(struct aif_runner *w, uint16_t rxq)
 	w->drive_stale[d] |= 1ull << (w->rxq_pos[rxq] - w->drive_rxq_first[d]);
 }
 
-void
-aif_runner_rxq_stale_all(struct aif_runner *w)
+static void
+rxq_stale_all(struct aif_runner *w)
 {
 	if (!w->by_drive_ok)
 		return; /* the index makes them so */
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		w->drive_stale[d] = drive_all_bits(w, d);
+}
+
+/* ---- the runner as an event source (runner.h aif_runner_source) ---- */
+
+struct aif_runner_ev {
+	struct aif_ev_source src;
+	struct aif_runner *w;
+	uint64_t packets;
+	aif_time_ns *next;  /* per drive: its next event */
+	uint16_t dmin;      /* the earliest drive, as last found */
+	/* per drive: the drives at the far ends of its links (first[d] ..
+	 * first[d + 1] into list), their RX queue and the near end's port */
+	uint32_t *first;
+	uint16_t *list;
+	uint16_t *far_rxq;
+	uint16_t *port;
+	struct aif_port **near;
+	/* RX queues woken from outside (aif_runner_wake) */
+	uint16_t *woken;
+	uint32_t n_woken, cap_woken;
+};
+
+static void
+source_free(struct aif_runner_ev *ev)
+{
+	if (ev == NULL)
+		return;
+	free(ev->next);
+	free(ev->first);
+	free(ev->list);
+	free(ev->far_rxq);
+	free(ev->port);
+	free(ev->near);
+	free(ev->woken);
+	free(ev);
+}
+
+int
+aif_runner_rxq_of(const struct aif_runner *w, const struct aif_port *p)
+{
+	for (uint16_t q = 0; q < w->n_rxq; q++)
+		if (&w->drive[w->rxq[q].drive].sw->ports[w->rxq[q].port] == p)
+			return q;
+	return -1;
+}
+
+/* Who is at the far end of each drive's links, and their RX queue. */
+static int
+peers_build(struct aif_runner_ev *ev, const struct aif_runner *w)
+{
+	uint32_t n = 0, k = 0;
+
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		n += w->drive[d].sw->n_ports;
+	ev->first = calloc((size_t)w->n_drive + 1, sizeof(*ev->first));
+	ev->list = calloc(n ? n : 1, sizeof(*ev->list));
+	ev->near = calloc(n ? n : 1, sizeof(*ev->near));
+	ev->far_rxq = calloc(n ? n : 1, sizeof(*ev->far_rxq));
+	ev->port = calloc(n ? n : 1, sizeof(*ev->port));
+	if (ev->first == NULL || ev->list == NULL || ev->near == NULL || ev->far_rxq == NULL ||
+	    ev->port == NULL)
+		return -1;
+	for (uint16_t d = 0; d < w->n_drive; d++) {
+		struct aif_switch *sw = w->drive[d].sw;
+		ev->first[d] = k;
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			const struct aif_port *far = aif_link_peer(&sw->ports[p]);
+			for (uint16_t x = 0; far != NULL && x < w->n_drive; x++)
+				if (w->drive[x].sw == far->sw && x != d) {
+					uint16_t r = 0;
+					while (r < w->n_rxq && !(w->rxq[r].drive == x &&
+								 w->rxq[r].port == far->index))
+						r++;
+					if (r == w->n_rxq)
+						break; /* not polled: nothing to tell */
+					ev->near[k] = &sw->ports[p];
+					ev->far_rxq[k] = r;
+					ev->port[k] = p;
+					ev->list[k++] = x;
+					break;
+				}
+		}
+	}
+	ev->first[w->n_drive] = k;
+	return 0;
+}
+
+void
+aif_runner_wake(struct aif_runner *w, uint16_t rxq)
+{
+	struct aif_runner_ev *ev = w->ev;
+
+	if (ev == NULL || w->clock != NULL)
+		return; /* no source, or real time: every queue every step */
+	if (ev->n_woken == ev->cap_woken) {
+		uint32_t cap = ev->cap_woken ? 2 * ev->cap_woken : 64;
+		uint16_t *x = realloc(ev->woken, sizeof(*x) * cap);
+		if (x == NULL)
+			return; /* asked again at the next refresh anyway */
+		ev->woken = x;
+		ev->cap_woken = cap;
+	}
+	ev->woken[ev->n_woken++] = rxq;
+}
+
+static aif_time_ns
+source_next(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
+	const struct aif_runner *w = ev->w;
+	aif_time_ns t = AIF_TIME_NS_NEVER;
+
+	if (w->clock != NULL)
+		return now_ns; /* real time: always (a NIC cannot say) */
+	ev->dmin = 0;
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		if (ev->next[d] < t) {
+			t = ev->next[d];
+			ev->dmin = d;
+		}
+	return t;
+}
+
+/* Every drive's next event again (something outside changed). */
+static void
+source_refresh(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
+	struct aif_runner *w = ev->w;
+
+	ev->n_woken = 0;
+	if (w->clock != NULL)
+		return;
+	rxq_stale_all(w);
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		ev->next[d] = drive_next_ns(w, d, now_ns);
+}
+
+static unsigned
+source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
+	struct aif_runner *w = ev->w;
+	uint16_t d = ev->dmin;
+
+	if (w->clock != NULL) {
+		ev->packets += aif_runner_step(w, now_ns);
+		return 0;
+	}
+	ev->packets += aif_runner_step_drive(w, d, now_ns);
+	ev->next[d] = drive_next_ns(w, d, now_ns);
+	/* queues woken from outside: their drives' next events again */
+	for (uint32_t i = 0; i < ev->n_woken; i++) {
+		uint16_t q = ev->woken[i];
+		if (q >= w->n_rxq)
+			continue;
+		uint16_t x = w->rxq[q].drive;
+		rxq_stale(w, q);
+		ev->next[x] = drive_next_ns(w, x, now_ns);
+	}
+	ev->n_woken = 0;
+	/* what it sent can only bring its peers' next events closer: the
+	 * next arrival on each link it sent on */
+	uint64_t sent = drive_sent(w, d);
+	for (uint32_t k = ev->first[d]; sent && k < ev->first[d + 1]; k++) {
+		if (!((sent >> ev->port[k]) & 1))
+			continue;
+		aif_time_ns a = aif_link_peer_rx_next_ns(ev->near[k]);
+		rxq_arrival(w, ev->far_rxq[k], a);
+		if (a < ev->next[ev->list[k]])
+			ev->next[ev->list[k]] = a < now_ns ? now_ns : a;
+	}
+	return 0;
+}
+
+static const struct aif_ev_ops source_ops = {
+	.next_ns = source_next, .fire = source_fire, .refresh = source_refresh,
+};
+
+struct aif_ev_source *
+aif_runner_source(struct aif_runner *w)
+{
+	struct aif_runner_ev *ev = w->ev;
+
+	if (ev != NULL)
+		return &ev->src;
+	ev = calloc(1, sizeof(*ev));
+	if (ev == NULL)
+		return NULL;
+	ev->w = w;
+	ev->src = (struct aif_ev_source){ .ops = &source_ops, .flags = AIF_EV_WORK };
+	ev->next = calloc(w->n_drive ? w->n_drive : 1, sizeof(*ev->next));
+	if (ev->next == NULL || peers_build(ev, w) != 0) {
+		source_free(ev);
+		return NULL;
+	}
+	w->ev = ev;
+	return &ev->src;
+}
+
+uint64_t
+aif_runner_source_packets(const struct aif_runner *w)
+{
+	return w->ev != NULL ? w->ev->packets : 0;
 }

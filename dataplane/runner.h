@@ -54,8 +54,11 @@
 #include "clock.h"
 #include "types.h"
 
-struct aif_switch;
+struct aif_ev_source;
+struct aif_port;
+struct aif_runner_ev;
 struct aif_shard;
+struct aif_switch;
 
 /* A runner may drive every switch of a fabric and poll every port of
  * them (virtual time: one runner); its arrays grow as they are added. */
@@ -108,6 +111,7 @@ struct aif_runner {
 	 * only those due) */
 	aif_time_ns *rxq_next;
 	uint8_t by_drive_ok;
+	struct aif_runner_ev *ev;     /* as an event source (aif_runner_source) */
 };
 
 /* The runner of shard id of sw (registers it with the switch's RCU
@@ -163,33 +167,35 @@ unsigned aif_runner_step(struct aif_runner *w, aif_time_ns now_ns);
 aif_time_ns aif_runner_next_event_ns(struct aif_runner *w, aif_time_ns now_ns);
 
 /*
- * One switch at a time, for a loop that keeps each switch's next event
- * (control/vtime.c): aif_runner_step_drive is aif_runner_step for drive d
- * alone (its RX queues, its egress, its TX buffers), and
- * aif_runner_drive_next_ns that drive's next event.  A step of every drive
- * at now_ns, in drive order, is what aif_runner_step does.
+ * The runner as an event source of a loop (evloop.h), an AIF_EV_WORK one.
+ * In virtual time (no clock of its own: aif_runner_set_clock not called)
+ * it is stepped one switch at a time: each switch keeps its next event,
+ * the earliest is stepped (the first in drive order on a tie), and then
+ * only that switch and the switches at the far ends of the links it sent
+ * on are asked again (what it sent may arrive there sooner): a step costs
+ * the ports of one switch, not of the fabric.  In real time (a clock:
+ * NICs cannot say when their frames come, and the paced emulation moves by
+ * quanta) its next event is always now and an event is a whole step.
+ *
+ *	aif_evloop_add(&loop, aif_runner_source(w));
+ *
+ * NULL when out of memory; built once, after the switches and queues were
+ * added; freed with the runner.
  */
+struct aif_ev_source *aif_runner_source(struct aif_runner *w);
+/* Packets its switches received in the source's events. */
+uint64_t aif_runner_source_packets(const struct aif_runner *w);
+/* The runner's RX queue of port p (index into w->rxq), or -1. */
+int aif_runner_rxq_of(const struct aif_runner *w, const struct aif_port *p);
+/* RX queue rxq may have its next frame sooner than the runner knows: its
+ * port was given work from outside its own calls (a virtual host woken by
+ * another's callback, rhost.h waker); asked again after the current event. */
+void aif_runner_wake(struct aif_runner *w, uint16_t rxq);
+
+/* One switch's step alone (drive d: its RX queues, its egress, its TX
+ * buffers); a step of every drive at now_ns, in drive order, is what
+ * aif_runner_step does. */
 unsigned aif_runner_step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns);
-aif_time_ns aif_runner_drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns);
-/*
- * What the two keep between calls: each RX queue's next arrival.  A queue
- * is asked again after it was polled, after its port sent a MAC control
- * frame (a pause changes when a pcap host sends) or anything at all if
- * the port answers (port.h wakes_rx: a virtual host), and when its port says
- * it cannot tell (a NIC: always polled).  Anything else that brings an
- * arrival closer is the caller's to say: a frame put on an emulated link
- * (aif_runner_rxq_arrival, with the index of the far end's RX queue), or
- * anything at all (aif_runner_rxq_stale_all: a control action, a new
- * config).
- */
-void aif_runner_rxq_arrival(struct aif_runner *w, uint16_t rxq, aif_time_ns at_ns);
-/* The ports of drive d handed a frame since the last call (bit p: port p,
- * one bit set at least for every port that was): only their far ends can
- * have an arrival closer than before. */
-uint64_t aif_runner_drive_sent(struct aif_runner *w, uint16_t d);
-void aif_runner_rxq_stale_all(struct aif_runner *w);
-/* RX queue rxq to ask again (something of its port's changed). */
-void aif_runner_rxq_stale(struct aif_runner *w, uint16_t rxq);
 
 /* Run one burst received on port in_port of the first switch at now_ns
  * and move its packets (the step does it for every burst; a test may hand

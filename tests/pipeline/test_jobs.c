@@ -3,7 +3,7 @@
  * Collectives on a fabric in virtual time: a generated 4-leaf x 2-spine
  * leaf-spine, two virtual RoCE hosts per leaf (control/vhosts.c on
  * dataplane/rhost*.c), jobs from dataplane/jobs.c, the whole driven by the
- * virtual-time loop (control/vtime.c).
+ * virtual-time loop (dataplane/evloop.h, as the daemon runs it).
  *
  *  - ring all-reduce with packet spraying and out-of-order-tolerant hosts
  *    finishes within 10% of its ideal, a lower bound (jobs.h); every kind
@@ -49,7 +49,8 @@
 #include "qos.h"
 #include "shard.h"
 #include "vhosts.h"
-#include "vtime.h"
+#include "ctl_events.h"
+#include "evloop.h"
 #include "runner.h"
 
 #define N_HOSTS 8
@@ -183,18 +184,24 @@ run(const struct scen *s, struct result *res)
 			fail_msg("job: %s", err);
 	}
 	struct { struct aif_jobs *js; struct aif_vhosts *v; } ia = { js, &v };
-	struct aif_vtime vt = { .ctl = &ctl, .w = w,
-				.end_ns = (aif_time_ns)(100 * AIF_NS_PER_MS * (100 / gbps)),
-				.idle = idle, .idle_arg = &ia };
+	/* the loop main's virtual time runs: samples, control's tick, the runner */
+	struct aif_evloop loop;
+	struct aif_ev_periodic smp;
+	struct aif_ctl_tick tick;
 	struct sampler sa = { s, &v, res };
+	aif_evloop_init(&loop, &ctl.clock, (aif_time_ns)(100 * AIF_NS_PER_MS * (100 / gbps)));
 	if (s->sample_rates) {
-		vt.sample = sample_rates;
-		vt.sample_arg = &sa;
-		vt.sample_ns = 10 * AIF_NS_PER_US;
+		aif_ev_periodic_init(&smp, 0, 10 * AIF_NS_PER_US, sample_rates, &sa);
+		assert_int_equal(aif_evloop_add(&loop, &smp.src), 0);
 	}
-	assert_int_equal(aif_vhosts_wake_by(&v, &vt, w), 0);
-	aif_vtime_run(&vt);
-	res->end_ns = vt.now_ns;
+	aif_ctl_tick_init(&tick, &ctl, 0, AIF_CTL_TICK_NS);
+	assert_int_equal(aif_evloop_add(&loop, &tick.src), 0);
+	assert_int_equal(aif_evloop_add(&loop, aif_runner_source(w)), 0);
+	loop.idle = idle;
+	loop.idle_arg = &ia;
+	assert_int_equal(aif_vhosts_wake_by(&v, w), 0);
+	aif_evloop_run(&loop);
+	res->end_ns = loop.now_ns;
 	assert_true(aif_jobs_done(js));
 
 	for (uint32_t k = 0; k < s->n_jobs; k++) {

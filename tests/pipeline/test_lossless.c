@@ -49,7 +49,8 @@
 #include "qos.h"
 #include "shard.h"
 #include "vhosts.h"
-#include "vtime.h"
+#include "ctl_events.h"
+#include "evloop.h"
 #include "runner.h"
 
 #define N_HOSTS 4
@@ -102,7 +103,7 @@ host_mtu(uint32_t ip_mtu)
  * A runner in real time that falls behind: the test's "real" clock moves
  * step_ns between steps, and every jump_every steps by jump_ns instead (the
  * runner was preempted, or a step overran), and the loop steps the runner
- * as the daemon's does (control/main.c worker_main), paced or not.  The
+ * as the daemon's does (control/run_real.c: a loop with the runner as its one source), paced or not.  The
  * jobs count from real time 0, as the daemon gives them their times before
  * it launches its runners; the first step comes first_ns after (a late
  * launch), or step_ns.  With a seed the gaps are irregular: a step's drawn
@@ -209,11 +210,17 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 		fail_msg("job: %s", err);
 	struct { struct aif_jobs *js; struct aif_vhosts *v; } ia = { js, &v };
 	if (rt == NULL) {
-		struct aif_vtime vt = { .ctl = &ctl, .w = w, .end_ns = 10 * AIF_NS_PER_S,
-					.idle = idle, .idle_arg = &ia };
-		assert_int_equal(aif_vhosts_wake_by(&v, &vt, w), 0);
-		aif_vtime_run(&vt);
-		res->end_ns = vt.now_ns;
+		struct aif_evloop loop;
+		struct aif_ctl_tick tick;
+		aif_evloop_init(&loop, &ctl.clock, 10 * AIF_NS_PER_S);
+		aif_ctl_tick_init(&tick, &ctl, 0, AIF_CTL_TICK_NS);
+		assert_int_equal(aif_evloop_add(&loop, &tick.src), 0);
+		assert_int_equal(aif_evloop_add(&loop, aif_runner_source(w)), 0);
+		loop.idle = idle;
+		loop.idle_arg = &ia;
+		assert_int_equal(aif_vhosts_wake_by(&v, w), 0);
+		aif_evloop_run(&loop);
+		res->end_ns = loop.now_ns;
 	} else {
 		/* the real-time loop: every port polled every step, no waker */
 		struct aif_clock real;

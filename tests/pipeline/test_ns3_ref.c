@@ -43,7 +43,8 @@
 #include "qos.h"
 #include "shard.h"
 #include "vhosts.h"
-#include "vtime.h"
+#include "ctl_events.h"
+#include "evloop.h"
 #include "workload.h"
 #include "runner.h"
 
@@ -187,11 +188,21 @@ run(const struct setup *s, struct outcome *o)
 	if (aif_workload_jobs(&wl, cfg, 0, err, sizeof(err)) != 0)
 		fail_msg("jobs: %s", err);
 
-	struct aif_vtime vt = { .ctl = &ctl, .w = w, .end_ns = 50 * AIF_NS_PER_MS,
-				.idle = aif_workload_idle, .idle_arg = &wl,
-				.sample = s->sample, .sample_arg = s->arg, .sample_ns = s->sample_ns };
-	assert_int_equal(aif_vhosts_wake_by(&wl.v, &vt, w), 0);
-	aif_vtime_run(&vt);
+	struct aif_evloop loop;
+	struct aif_ev_periodic smp;
+	struct aif_ctl_tick tick;
+	aif_evloop_init(&loop, &ctl.clock, 50 * AIF_NS_PER_MS);
+	if (s->sample != NULL && s->sample_ns > 0) {
+		aif_ev_periodic_init(&smp, 0, s->sample_ns, s->sample, s->arg);
+		assert_int_equal(aif_evloop_add(&loop, &smp.src), 0);
+	}
+	aif_ctl_tick_init(&tick, &ctl, 0, AIF_CTL_TICK_NS);
+	assert_int_equal(aif_evloop_add(&loop, &tick.src), 0);
+	assert_int_equal(aif_evloop_add(&loop, aif_runner_source(w)), 0);
+	loop.idle = aif_workload_idle;
+	loop.idle_arg = &wl;
+	assert_int_equal(aif_vhosts_wake_by(&wl.v, w), 0);
+	aif_evloop_run(&loop);
 	assert_true(aif_workload_idle(&wl));
 
 	const struct aif_flow *fl = aif_jobs_flows(wl.js, &o->n_flows);

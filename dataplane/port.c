@@ -70,7 +70,6 @@ const struct aif_port_ops aif_port_detached_ops = {
 	.tx_ctrl = detached_tx_ctrl,
 };
 
-uint64_t aif_port_link_gen = 1;
 
 void
 aif_port_init_detached(struct aif_port *p, uint16_t index)

@@ -359,7 +359,7 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 		}
 	}
 	/* the ports' link states, when one changed (port.h) */
-	uint64_t gen = __atomic_load_n(&aif_port_link_gen, __ATOMIC_ACQUIRE);
+	uint64_t gen = __atomic_load_n(&sw->link_gen, __ATOMIC_ACQUIRE);
 	if (unlikely(gen != sh->link_gen)) {
 		uint64_t up = 0;
 		for (uint16_t p = 0; p < sw->n_ports; p++)

@@ -37,7 +37,7 @@ struct aif_shard {
 				       * later: sent a MAC control frame (PFC), or
 				       * anything if they answer (port.h wakes_rx),
 				       * since the runner last looked (runner.c) */
-	uint64_t link_gen;            /* aif_port_link_gen fwd.link_up was read at */
+	uint64_t link_gen;            /* the switch's link_gen fwd.link_up was read at */
 	uint64_t sent_ports;          /* ports handed a frame since the runner last
 				       * looked (aif_runner_drive_sent) */
 

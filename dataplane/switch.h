@@ -85,6 +85,8 @@ struct aif_switch {
 				     * DIR24_8/TRIE's 64 MiB first levels nor
 				     * rte_fib's memzones: for fabrics of many
 				     * switches */
+	uint64_t link_gen;          /* moved by any of its ports' link changes
+				     * (port.h aif_port_set_link_up) */
 	uint16_t n_shards;          /* one per runner that drives the switch */
 	struct aif_shard *shards[AIF_MAX_SHARDS];
 

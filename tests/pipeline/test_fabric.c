@@ -42,6 +42,7 @@
 #include "fabric.h"
 #include "link.h"
 #include "qos.h"
+#include "shard.h"
 #include "switch.h"
 #include "runner.h"
 
@@ -595,6 +596,34 @@ test_load_and_links(void **state)
 }
 
 /*
+ * A port's link going down moves its own switch's link generation and no
+ * other's: at the next step that switch's shard reads its links again
+ * (the port's bit in the stages' link_up goes), the other's does not.
+ */
+static void
+test_link_gen_per_switch(void **state)
+{
+	struct aif_shard *sh0 = F.sw[0]->shards[0], *sh1 = F.sw[1]->shards[0];
+	uint64_t g0 = F.sw[0]->link_gen, g1 = F.sw[1]->link_gen;
+
+	(void)state;
+	aif_runner_step(F.w, 0);
+	assert_int_equal(sh0->link_gen, g0);
+	assert_int_equal(sh1->link_gen, g1);
+	assert_true(sh0->fwd.link_up & 1);
+	aif_port_set_link_up(&F.sw[0]->ports[0], false);
+	assert_int_equal(F.sw[0]->link_gen, g0 + 1);
+	assert_int_equal(F.sw[1]->link_gen, g1);
+	aif_runner_step(F.w, 0);
+	assert_int_equal(sh0->link_gen, g0 + 1);
+	assert_false(sh0->fwd.link_up & 1);
+	assert_int_equal(sh1->link_gen, g1);
+	aif_port_set_link_up(&F.sw[0]->ports[0], true);
+	aif_runner_step(F.w, 0);
+	assert_true(sh0->fwd.link_up & 1);
+}
+
+/*
  * A link_set that would change nothing is an error, not "ok"; a rate that
  * is no number (NaN, as a client's "nan" parses) is refused and changes
  * nothing.
@@ -702,6 +731,7 @@ main(void)
 		cmocka_unit_test(test_load_and_links),
 		cmocka_unit_test(test_route_change_through_the_cache),
 		cmocka_unit_test(test_link_set_refusals),
+		cmocka_unit_test(test_link_gen_per_switch),
 		cmocka_unit_test(test_large_fat_tree_one_runner),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

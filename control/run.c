@@ -26,6 +26,7 @@
 #include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
 #include "../dataplane/link.h"
+#include "../dataplane/roce.h"
 #include "../dataplane/runner.h"
 #include "../dataplane/switch.h"
 #include "../pipelines/lb_prog.h"
@@ -253,6 +254,7 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	if (aif_eal_start(argc, argv, o->vtime, &r->eal_argv) != 0)
 		return -1;
 	r->eal_up = true;
+	aif_roce_init();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);

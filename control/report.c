@@ -18,10 +18,10 @@
 #include "../dataplane/qos.h"
 #include "../dataplane/runner.h"
 #include "../dataplane/switch.h"
+#include "../hosts/workload.h"
 #include "commands.h"
 #include "config.h"
 #include "report.h"
-#include "workload.h"
 
 static bool
 is_dpdk(const struct aif_port *p)

@@ -33,13 +33,13 @@
 #include "../dataplane/capacity.h"
 #include "../dataplane/egress.h"
 #include "../dataplane/types.h"
+#include "../hosts/workload.h"
 #include "commands.h"
 #include "config.h"
 #include "edges.h"
 #include "fabric.h"
 #include "opts.h"
 #include "pool_check.h"
-#include "workload.h"
 
 struct aif_ctl_server;
 struct aif_runner;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The virtual RoCE host (dataplane/rhost*.c), two hosts back to back through
+ * The virtual RoCE host (hosts/rhost*.c), two hosts back to back through
  * a store-and-forward wire stepped in virtual time: a message arrives
  * whole, at line rate, exactly when the serialization says; PSNs wrap;
  * one lost packet is recovered by go-back-N (NAK, everything after it sent

@@ -20,7 +20,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "link.h"
+#include "../dataplane/link.h"
 #include "rhost_int.h"
 
 void

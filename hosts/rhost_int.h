@@ -22,11 +22,11 @@
 
 #include <rte_common.h>
 
-#include "link.h"
-#include "pfc.h"
+#include "../dataplane/link.h"
+#include "../dataplane/pfc.h"
+#include "../dataplane/rng.h"
+#include "../dataplane/roce.h"
 #include "rhost.h"
-#include "rng.h"
-#include "roce.h"
 
 #define PS_PER_NS 1000ull
 #define PS_PER_S 1000000000000ull

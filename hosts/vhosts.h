@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Virtual RoCE hosts (dataplane/rhost.h) on a fabric's edge: one on every
+ * Virtual RoCE hosts (hosts/rhost.h) on a fabric's edge: one on every
  * host port of the config ("hosts": name, switch, port, IPv4 address, MAC)
  * that has no device and no other binding, at the port's speed, sending to
  * the switch port's MAC, on the priorities the switch's policy pauses by
@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../dataplane/jobs.h"
-#include "../dataplane/rhost.h"
-#include "config.h"
-#include "fabric.h"
+#include "../control/config.h"
+#include "../control/fabric.h"
+#include "jobs.h"
+#include "rhost.h"
 
 struct rte_mempool;
 

@@ -115,9 +115,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dcqcn.h"
-#include "port.h"
-#include "types.h"
+#include "../dataplane/dcqcn.h"
+#include "../dataplane/port.h"
+#include "../dataplane/types.h"
 
 struct rte_mempool;
 
@@ -134,7 +134,7 @@ enum aif_rhost_cnp { AIF_RHOST_CNP_ACK_FLAG, AIF_RHOST_CNP_FRAME };
 /* Go-back-N's retransmit timer (see above). */
 enum aif_rhost_gbn_timer { AIF_RHOST_GBN_TIMER_PER_PACKET, AIF_RHOST_GBN_TIMER_PROGRESS };
 
-/* link_delay_ns: the fabric's (control/vhosts.c resolves it: the delay of
+/* link_delay_ns: the fabric's (hosts/vhosts.c resolves it: the delay of
  * the fabric's links; a host on its own has none). */
 #define AIF_RHOST_LINK_DELAY_FABRIC AIF_TIME_NS_NEVER
 #define AIF_RHOST_LINK_DELAY_MAX (1000 * AIF_NS_PER_MS)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dataplane/link.h"
+#include "../dataplane/rng.h"
 #include "jobs.h"
-#include "link.h"
-#include "rng.h"
 
 #define TM_START 0
 #define TM_FLOW 1

@@ -9,7 +9,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "link.h"
+#include "../dataplane/link.h"
 #include "rhost_int.h"
 
 /* ---- frames ---- */

@@ -117,12 +117,9 @@ aif_link_free(struct aif_link *l)
 void
 aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port)
 {
-	port->ctx = &l->end[side & 1];
 	l->end[side & 1].port = port;
-	port->base = &aif_port_link_ops;
-	port->speed_mbps = (uint32_t)(l->p.rate_bps / 1000000);
-	aif_port_set_link_up(port, true);
-	__atomic_store_n(&port->ops, &aif_port_link_ops, __ATOMIC_RELEASE);
+	aif_port_attach(port, &aif_port_link_ops, &l->end[side & 1],
+			(uint32_t)(l->p.rate_bps / 1000000), 0, 1);
 }
 
 bool

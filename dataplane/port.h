@@ -100,6 +100,17 @@ aif_port_set_link_up(struct aif_port *p, bool up)
 		__atomic_fetch_add(p->link_gen, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * Bind port p to an implementation (one sequence for every kind: DPDK,
+ * link end, pcap file, virtual host, nothing): its ops and state ctx, its
+ * rate (speed_mbps; AIF_PORT_KEEP: as it is), its queues (n_queues RX and
+ * TX; 0: as they are), its link (1 up, 0 down, -1 as it is); the ops are
+ * published last (release), so a runner that sees them sees the rest.
+ */
+#define AIF_PORT_KEEP UINT32_MAX
+void aif_port_attach(struct aif_port *p, const struct aif_port_ops *ops, void *ctx,
+		     uint32_t speed_mbps, uint16_t n_queues, int link_up);
+
 /* A port with nothing attached: link down, receives nothing, refuses what
  * it is sent. */
 extern const struct aif_port_ops aif_port_detached_ops;

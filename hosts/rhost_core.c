@@ -577,12 +577,7 @@ const struct aif_port_ops aif_port_rhost_ops = {
 void
 aif_rhost_attach(struct aif_rhost *h, struct aif_port *port)
 {
-	port->ctx = h;
-	port->base = &aif_port_rhost_ops;
-	port->speed_mbps = (uint32_t)(h->p.rate_bps / 1000000);
-	port->n_rxq = port->n_txq = 1;
-	aif_port_set_link_up(port, true);
-	__atomic_store_n(&port->ops, &aif_port_rhost_ops, __ATOMIC_RELEASE);
+	aif_port_attach(port, &aif_port_rhost_ops, h, (uint32_t)(h->p.rate_bps / 1000000), 1, 1);
 }
 
 /* ---- views ---- */

@@ -304,11 +304,9 @@ dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t
 }
 
 static void
-process(struct aif_switch *sw, struct aif_shard *sh, uint16_t in_port,
-	struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns)
+process(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t,
+	uint16_t in_port, struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns)
 {
-	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
-
 	if (unlikely(t == NULL)) {
 		/* no config yet: nothing is routed */
 		sh->port_ctr[in_port].rx_packets += n;
@@ -329,7 +327,8 @@ void
 aif_runner_process(struct aif_runner *w, uint16_t in_port, struct rte_mbuf **pkts,
 		   uint16_t n, aif_time_ns now_ns)
 {
-	process(w->sw, w->sh, in_port, pkts, n, now_ns);
+	process(w->sw, w->sh, __atomic_load_n(&w->sw->tables, __ATOMIC_ACQUIRE), in_port, pkts,
+		n, now_ns);
 }
 
 /* Start of a step for one switch: the RCU read side, QoS config, what
@@ -341,6 +340,7 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	/* The step is the RCU read-side critical section (tables.h). */
 	rte_rcu_qsbr_thread_online(sw->qsv, sh->id);
 	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
+	sh->tables = t; /* the step's bursts all see this version */
 	struct aif_qos *qos = sh->drives_qos ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE)
 					     : NULL;
 	if (qos != NULL) {
@@ -390,6 +390,7 @@ drive_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	if (qos != NULL)
 		aif_egress_service(sw, sh, qos, now_ns);
 	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
+	sh->tables = NULL; /* not to be read past the critical section */
 	rte_rcu_qsbr_thread_offline(sw->qsv, sh->id);
 }
 
@@ -404,7 +405,7 @@ poll_rxq(struct aif_runner *w, const struct aif_drive *d, const struct aif_rxq *
 
 	if (n != 0)
 		/* the burst's own time, once per burst (runner.h: Time) */
-		process(d->sw, d->sh, q->port, pkts, n,
+		process(d->sw, d->sh, d->sh->tables, q->port, pkts, n,
 			w->clock != NULL ? aif_clock_pace_stamp(&w->pace, aif_clock_now(w->clock))
 					 : now_ns);
 	return n;

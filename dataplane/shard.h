@@ -24,10 +24,15 @@
 #include "counters.h"
 #include "port.h"
 
+struct aif_tables;
+
 struct aif_shard {
 	uint16_t id;                  /* in the switch's shards; its queue on ports */
 	bool drives_qos;              /* runs the switch's egress QoS (qos.h) */
 	uint64_t steps;
+	const struct aif_tables *tables; /* the step's, loaded once when it
+				       * begins (runner.c): one version for
+				       * all its bursts */
 	struct aif_fwd fwd;           /* what the stages see (pipelines/fwd.h) */
 	struct aif_fwd_out out;       /* verdicts of the burst in flight */
 	uint32_t port_qbytes[AIF_MAX_PORTS]; /* bytes queued per port, this step */

@@ -26,8 +26,6 @@
 
 #define SOCKET_WAIT_MS 10
 
-static volatile int runners_stop;
-
 static int
 runner_main(void *arg)
 {
@@ -85,10 +83,12 @@ socket_open(struct aif_run *r)
 int
 aif_run_real(struct aif_run *r)
 {
-	static struct aif_evloop rloop[AIF_MAX_RUNNERS], cloop;
-	static struct aif_ctl_tick ctick;
-	static struct aif_ctl_socket sock;
-	static struct aif_ev_periodic links;
+	/* the loops and their sources live as long as the run: this frame */
+	struct aif_evloop rloop[AIF_MAX_RUNNERS], cloop;
+	struct aif_ctl_tick ctick;
+	struct aif_ctl_socket sock;
+	struct aif_ev_periodic links;
+	volatile int runners_stop = 0;
 	struct aif_ctl *ctl = &r->ctl;
 	char err[AIF_ERR_MAX];
 

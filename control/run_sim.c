@@ -129,17 +129,17 @@ captures_start(struct aif_run *r)
 int
 aif_run_virtual(struct aif_run *r)
 {
-	static struct aif_ctl_action acts[2 * AIF_OPTS_MAX_LIST];
-	static struct ticks tk;
 	const struct aif_opts *o = &r->o;
+	struct aif_ctl_action *acts = calloc(o->n_link_ev + o->n_lb_ev + 1, sizeof(*acts));
+	struct ticks tk = { 0 };
 	struct aif_ctl *ctl = &r->ctl;
 	struct aif_workload *wl = &r->wl;
 	unsigned n_acts = o->n_link_ev + o->n_lb_ev;
 	char err[AIF_ERR_MAX];
 	int rc = -1;
 
-	if (aif_schedule_parse(o, ctl, acts) != 0)
-		return -1;
+	if (acts == NULL || aif_schedule_parse(o, ctl, acts) != 0)
+		goto out;
 	aif_time_ns sample_ns = (aif_time_ns)((o->sample_us > 0 ? o->sample_us : 10) * 1e3 + 0.5);
 	aif_time_ns tick_ns = 0;
 	if (o->samples != NULL) {
@@ -170,10 +170,10 @@ aif_run_virtual(struct aif_run *r)
 	aif_time_ns now = aif_clock_now(&ctl->clock), dur = (aif_time_ns)(o->duration_s * 1e9 + 0.5);
 	aif_time_ns end = o->traffic_load > 0 ? dur + 10 * AIF_NS_PER_MS
 			: o->duration_s > 0 ? dur : AIF_TIME_NS_NEVER;
-	static struct aif_evloop loop;
-	static struct aif_ctl_schedule sched;
-	static struct aif_ev_periodic samples;
-	static struct aif_ctl_tick ctick;
+	struct aif_evloop loop;
+	struct aif_ctl_schedule sched;
+	struct aif_ev_periodic samples;
+	struct aif_ctl_tick ctick;
 	struct aif_ev_source *rs = aif_runner_source(r->runners[0]);
 	struct progress pr = { aif_report_mono_s(), aif_report_mono_s(), r->runners[0] };
 	if (rs == NULL) {
@@ -235,6 +235,8 @@ aif_run_virtual(struct aif_run *r)
 		}
 	}
 out:
-	aif_schedule_free(acts, n_acts);
+	if (acts != NULL)
+		aif_schedule_free(acts, n_acts);
+	free(acts);
 	return rc;
 }

@@ -169,7 +169,7 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 					snprintf(gname, sizeof(gname), "g%u", n_groups);
 					break;
 				}
-			snprintf(cand.name, sizeof(cand.name), "%s", gname);
+			snprintf(cand.name, sizeof(cand.name), "%.*s", AIF_NAME_MAX - 1, gname);
 			groups[n_groups++] = cand;
 		}
 		routes[n_routes++] = (struct aif_route_params){ .prefix = g->net[k],

@@ -640,15 +640,6 @@ source_free(struct aif_runner_ev *ev)
 	free(ev);
 }
 
-int
-aif_runner_rxq_of(const struct aif_runner *w, const struct aif_port *p)
-{
-	for (uint16_t q = 0; q < w->n_rxq; q++)
-		if (&w->drive[w->rxq[q].drive].sw->ports[w->rxq[q].port] == p)
-			return q;
-	return -1;
-}
-
 /* Who is at the far end of each drive's links, and their RX queue. */
 static int
 peers_build(struct aif_runner_ev *ev, const struct aif_runner *w)

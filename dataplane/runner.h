@@ -185,8 +185,6 @@ aif_time_ns aif_runner_next_event_ns(struct aif_runner *w, aif_time_ns now_ns);
 struct aif_ev_source *aif_runner_source(struct aif_runner *w);
 /* Packets its switches received in the source's events. */
 uint64_t aif_runner_source_packets(const struct aif_runner *w);
-/* The runner's RX queue of port p (index into w->rxq), or -1. */
-int aif_runner_rxq_of(const struct aif_runner *w, const struct aif_port *p);
 /* RX queue rxq may have its next frame sooner than the runner knows: its
  * port was given work from outside its own calls (a virtual host woken by
  * another's callback, rhost.h waker); asked again after the current event. */

@@ -708,12 +708,15 @@ source_next(struct aif_ev_source *s, aif_time_ns now_ns)
 
 	if (w->clock != NULL)
 		return now_ns; /* real time: always (a NIC cannot say) */
-	ev->dmin = 0;
-	for (uint16_t d = 0; d < w->n_drive; d++)
-		if (ev->next[d] < t) {
-			t = ev->next[d];
-			ev->dmin = d;
+	/* (locals: a store to dmin would make the compiler load n_drive again) */
+	const aif_time_ns *next = ev->next;
+	uint16_t n = w->n_drive, dmin = 0;
+	for (uint16_t d = 0; d < n; d++)
+		if (next[d] < t) {
+			t = next[d];
+			dmin = d;
 		}
+	ev->dmin = dmin;
 	return t;
 }
 

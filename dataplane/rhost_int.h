@@ -307,11 +307,12 @@ busy_del(struct aif_rhost *h, uint32_t qi)
 		h->rr = 0;
 }
 
-/* The wire time of wire bytes at the host's rate, ps. */
+/* The wire time of wire bytes at the host's rate, ps (wire.h: whole ns
+ * under ns-3's model). */
 static inline uint64_t
 ser_ps(const struct aif_rhost *h, uint32_t wire)
 {
-	return ((uint64_t)wire * 8 * PS_PER_S + h->p.rate_bps - 1) / h->p.rate_bps;
+	return aif_wire_ser_ps((enum aif_wire_model)h->p.wire_model, wire, h->p.rate_bps);
 }
 
 /* Wire bytes of a frame the host builds: a data packet of payload bytes

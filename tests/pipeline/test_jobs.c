@@ -488,8 +488,9 @@ test_loss_go_back_n(void **state)
  * (a WRITE ONLY, with its RETH) and its ACK over each link; the base RTT
  * (a full middle frame) and ns-3's ideal of the same path (8,320 ns +
  * (1000 + 48) x 0.08).  With "wire_model": "ns3" the frames are ns-3's on
- * every link, the hosts' cables too: 1,036 and 48 bytes, the RTT ns-3's
- * unloaded 8,346.88 ns and the FCT the same, to the ns. */
+ * every link, the hosts' cables too: 1,036 and 48 bytes, each frame's
+ * time rounded up to the ns as ns-3 schedules it (83 and 4 ns): the base
+ * RTT and the FCT are ns-3's, 8,348 ns. */
 static void
 test_base_rtt_and_ns3_ideal(void **state)
 {
@@ -530,9 +531,9 @@ test_base_rtt_and_ns3_ideal(void **state)
 	run(&s, &r);
 	print_message("the same, wire model ns3: FCT %lu ns, base RTT %lu ns, ideal %lu ns\n",
 		      r.fct0, r.rtt0, r.ideal0);
-	assert_int_equal(r.rtt0, 8347);                  /* 8000 + 4 x (82.88 + 3.84) */
-	assert_true(r.fct0 >= 8347 && r.fct0 <= 8350); /* each host hop to the whole ns */
-	assert_int_equal(r.ideal0, 8347 + 82);           /* + 1,036 B at 100G */
+	assert_int_equal(r.rtt0, 8348);        /* 8000 + 4 x (83 + 4): whole ns per frame */
+	assert_int_equal(r.fct0, 8348);        /* ns-3's FCT of this flow */
+	assert_int_equal(r.ideal0, 8348 + 82); /* + 1,036 B at 100G */
 
 	/* the formula alone: ns-3's integers, 0 bytes as 1 */
 	struct aif_jobs_ns3_path p = { .prop_ns = 4000, .tx_ns = 320, .rate_bps = 100000000000ull,

@@ -938,11 +938,11 @@ test_wire_model_ns3(void **state)
 	assert_int_equal(aif_rhost_data_wire_bytes(&p0, 3, false), 39);
 	assert_int_equal(aif_rhost_ack_wire_bytes(&p0), 48);
 
-	/* one 1000-byte packet: 82.88 ns on host 0's wire (its last bit at
-	 * 83 ns, whole ns), the cable, the switch's side of the port 82.88 ns
-	 * more, host 1's cable: in at 2,166 ns (Ethernet's 1,098 B: 2,176);
-	 * its 48-byte ACK (3.84 ns) back the same way: 4,174 ns (ns-3: 2 x
-	 * (1,000 + 82.88) + 2 x (1,000 + 3.84) = 4,173.44) */
+	/* one 1000-byte packet: 83 ns on host 0's wire (82.88, rounded up to
+	 * the ns as ns-3 schedules it), the cable, the switch's side of the
+	 * port 83 ns more, host 1's cable: in at 2,166 ns (Ethernet's 1,098 B:
+	 * 2,176); its 48-byte ACK (3.84 ns: 4) back the same way: 4,174 ns, the
+	 * FCT ns-3 gives this flow */
 	setup_run(&r, &p0, &p1, &q0, &q1);
 	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000, 1, 0), 0);
 	run_until(&r, AIF_NS_PER_MS);
@@ -953,13 +953,15 @@ test_wire_model_ns3(void **state)
 	teardown_run(&r);
 
 	/* 1 MB back to back: 1,000 packets of 1,036 B, paced at line rate on
-	 * those bytes: the last in at 83 ns + 1,000 x 82.88 ns */
+	 * those bytes, each 83 ns on a wire as ns-3 times it (whole ns, up):
+	 * the last in at 83 ns + 1,000 x 83 ns (exact Ethernet-style time,
+	 * 82.88 ns a packet, would be 120 ns sooner) */
 	p0.link_delay_ns = p1.link_delay_ns = 0;
 	setup_run(&r, &p0, &p1, &q0, &q1);
 	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
 	run_until(&r, AIF_NS_PER_MS);
 	assert_int_equal(r.n_rcvd[1], 1);
-	assert_int_equal(r.rcvd_at[1], 83 + 82880);
+	assert_int_equal(r.rcvd_at[1], 83 + 83000);
 	const struct aif_rhost_ctr *c0 = aif_rhost_ctr(r.h[0]), *c1 = aif_rhost_ctr(r.h[1]);
 	assert_int_equal(c0->tx_wire_bytes, 1000 * 1036);
 	assert_int_equal(c1->rx_wire_bytes, 1000 * 1036);
@@ -969,8 +971,8 @@ test_wire_model_ns3(void **state)
 	assert_int_equal(r.d[0].ns3_wire, c0->tx_wire_bytes);
 	assert_int_equal(r.d[1].ns3_wire, c1->tx_wire_bytes);
 
-	/* a PFC frame from the switch: 31 bytes, 2.48 ns on the host's wire
-	 * (Ethernet's 84: 6.72) */
+	/* a PFC frame from the switch: 31 bytes, 2.48 ns on the host's wire,
+	 * 3 in whole ns (Ethernet's 84: 6.72) */
 	uint8_t buf[64];
 	uint16_t quanta[AIF_PFC_PRIOS] = { 0 };
 	struct aif_mac sw = { .b = { 2, 0, 0, 0, 0, 0x10 } };

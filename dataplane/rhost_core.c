@@ -191,6 +191,8 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 	h->prio_ack = p->prio_of_dscp[p->ack_dscp] & 7;
 	h->prio_cnp = p->prio_of_dscp[p->cnp_dscp] & 7;
 	aif_pfc_rx_init(&h->pause);
+	if (p->wire_model == AIF_WIRE_NS3)
+		h->pause.round_ns = AIF_NS_PER_US; /* ns-3's PauseHeader: whole us */
 	rhost_rto_floors(h);
 	return h;
 }

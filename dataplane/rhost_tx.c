@@ -4,7 +4,6 @@
  * next and when (data paced per QP, round robin, ACKs, NAKs and CNPs
  * first, PFC honoured), frames built and put on the wire.
  */
-#include <math.h>
 #include <string.h>
 
 #include <rte_ip.h>
@@ -295,10 +294,10 @@ rhost_send_data(struct aif_rhost *h, const struct next *nx)
 		aif_dcqcn_rp_advance(&q->rp, &h->p.dc, nx->start_ps / PS_PER_NS);
 		rate = q->rp.rate_bps;
 	}
-	double gap_ps = (double)wire * 8 * 1e12 / rate;
-	if (h->p.wire_model == AIF_WIRE_NS3) /* whole ns, up, as ns-3's UpdateNextAvail */
-		gap_ps = ceil(gap_ps / 1e3 - 1e-9) * 1e3;
-	q->next_tx_ps = nx->start_ps + (uint64_t)(gap_ps + 0.5);
+	if (h->p.wire_model == AIF_WIRE_NS3)
+		q->next_tx_ps = nx->start_ps + aif_wire_ns3_pace_ps(wire, rate);
+	else
+		q->next_tx_ps = nx->start_ps + (uint64_t)((double)wire * 8 * 1e12 / rate + 0.5);
 	/* go-back-N's per-packet timer restarts at every packet sent */
 	if (q->rto_at == AIF_TIME_NS_NEVER ||
 	    (q->sacked == NULL && h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET))

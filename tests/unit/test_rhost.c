@@ -69,6 +69,7 @@ struct dir {
 	/* control frames that went this way */
 	unsigned acks, naks, becn, cnp_frames;
 	aif_time_ns first_ack_at, nak_at[64];
+	aif_time_ns watch_from, watched_at; /* the first data frame in at or after */
 	uint64_t ns3_wire;        /* wire.h's ns-3 bytes of every frame that went */
 };
 
@@ -179,6 +180,8 @@ from_host(struct dir *d, struct rte_mbuf *m, aif_time_ns t)
 		return;
 	}
 	unsigned k = ++d->data_seen;
+	if (d->watch_from && t >= d->watch_from && d->watched_at == 0)
+		d->watched_at = t;
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t psn = (uint32_t)f[51] << 16 | (uint32_t)f[52] << 8 | f[53];
 	if (d->drop_psn_until && psn == d->drop_psn) {
@@ -917,6 +920,13 @@ test_icrc(void **state)
 	teardown_run(&r);
 }
 
+static void
+heard_at(void *arg, aif_time_ns now_ns, bool pause)
+{
+	if (pause)
+		*(aif_time_ns *)arg = now_ns;
+}
+
 /* wire_model ns3: the host's frames take ns-3's bytes on its wire (a
  * payload of L bytes L + 36, an ACK, NAK or CNP 48, PFC 31), both ways, and
  * its pacing counts them: to the ns as ns-3's qbb devices time them. */
@@ -1006,6 +1016,57 @@ test_wire_model_ns3(void **state)
 				 48 * (uint64_t)aif_rhost_ctr(r.h[1])->tx_frames);
 		teardown_run(&r);
 	}
+
+	/* ns-3 paces DCQCN on p->GetSize() (1,048 B for a 1,000-byte payload)
+	 * at the QP's rate, truncated to the ns: a QP at 10 Gb/s on the 100G
+	 * wire starts a packet every 838 ns (1,036 B would be 828.8): the
+	 * last of 1,000 in at 999 x 838 + 83 + 83 */
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	p0.wire_model = p1.wire_model = AIF_WIRE_NS3;
+	p0.mtu = p1.mtu = 1000;
+	p0.dc.line_rate_bps = 10000000000ull;
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, 10 * AIF_NS_PER_MS);
+	assert_int_equal(r.rcvd_at[1], 999 * 838 + 83 + 83);
+	teardown_run(&r);
+
+	/* a 10 Gb/s wire: a frame's time is 1,048 B at 10G truncated, 838 ns
+	 * (ns-3's qbb device), not 1,036 B's 828.8 */
+	p0.dc.line_rate_bps = 0;
+	p0.rate_bps = p1.rate_bps = 10000000000ull;
+	aif_dcqcn_params_conweave(&p0.dc, p0.rate_bps);
+	aif_dcqcn_params_conweave(&p1.dc, p1.rate_bps);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, 10 * AIF_NS_PER_MS);
+	assert_int_equal(r.rcvd_at[1], 1001 * 838);
+	teardown_run(&r);
+
+	/* a PAUSE of 977 quanta (5,002.24 ns at 100G, what the switch's ns-3
+	 * mode sends for 5 us) holds the host 5,000 ns, as ns-3's whole-us
+	 * PauseHeader: heard at h (its 31 bytes in behind an ACK or two), the
+	 * next data frame starts at h + 5,000 and is in 83 ns later */
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	p0.wire_model = p1.wire_model = AIF_WIRE_NS3;
+	p0.mtu = p1.mtu = 1000;
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	aif_time_ns heard = 0;
+	aif_rhost_set_pfc_log(r.h[0], heard_at, &heard);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, 1000);
+	quanta[3] = 977;
+	n = aif_pfc_frame_build(buf, sizeof(buf), &sw, 1u << 3, quanta);
+	m = rte_pktmbuf_alloc(pool);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)n), buf, (size_t)n);
+	assert_int_equal(ops->tx_ctrl(&r.port[0], 0, m, 1000), 1);
+	r.d[0].watch_from = 1084; /* after the frame on the wire at 1,000 */
+	run_until(&r, 10 * AIF_NS_PER_MS);
+	assert_true(heard >= 1003 && heard < 1100);
+	assert_int_equal(r.d[0].watched_at, heard + 5000 + 83);
+	teardown_run(&r);
 
 	params(&p0, 0, false);
 	p0.wire_model = AIF_WIRE_MODEL_MAX;

@@ -237,7 +237,8 @@ put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t sta
 		return 0;
 	}
 	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint64_t busy = ser_ps(aif_link_frame_wire_bytes(l, m), l->p.rate_bps);
+	uint64_t busy = aif_wire_ser_ps((enum aif_wire_model)l->p.wire_model,
+					aif_link_frame_wire_bytes(l, m), l->p.rate_bps);
 	uint64_t finish = start_ps + busy;
 	d->busy_until_ps = finish;
 	d->ctr.tx_packets++;

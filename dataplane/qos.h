@@ -133,8 +133,11 @@ struct aif_qos {
 	 * every step takes their minimum */
 	aif_time_ns next_ns[AIF_MAX_PORTS];
 	/* PFC ns-3 mode: packets admitted from port p since its last check
-	 * (a PAUSE goes for each while its PG is over the threshold) */
+	 * that found a lossless PG of p over its threshold as they came in (a
+	 * PAUSE goes for each, as ns-3's CheckAndSendPfc after each
+	 * admission), and those PGs */
 	uint16_t ns3_admits[AIF_MAX_PORTS];
+	uint8_t ns3_over[AIF_MAX_PORTS];
 	struct aif_qos_port port[AIF_MAX_PORTS];
 };
 

@@ -45,7 +45,9 @@ struct aif_vhosts {
 	uint64_t *ow_prop_ns, *ow_tx_ns, *ow_rate_bps;
 	uint32_t *ow_hops;
 	aif_time_ns ack_delay_ns;
-	uint32_t data_len, ack_len; /* frame bytes */
+	/* wire bytes of a full data packet and of an ACK, by wire model (the
+	 * links' and the hosts') */
+	uint32_t data_wire[AIF_WIRE_MODEL_MAX], ack_wire[AIF_WIRE_MODEL_MAX];
 	uint32_t mtu;
 	struct aif_vhosts_wake *wake; /* per host, aif_vhosts_wake_by */
 };

@@ -223,6 +223,15 @@ jit_wrong(const struct ebpf_insn x)
 	if (cls == BPF_JMP && op == BPF_JSET && !reg && x.imm >= -128 && x.imm <= 127)
 		return "a jset with an 8-bit immediate, which DPDK's JIT encodes wrongly (a 1-byte "
 		       "immediate where 4 are read)";
+	/* DPDK 22.11's JIT settles its layout when a pass repeats the total
+	 * size, not every offset: a forward jump (a branch, or a division's
+	 * jump to the exit) can keep a displacement from the pass before, into
+	 * the middle of another instruction (found by the fuzzer: a je -1 ran
+	 * "dec [rax-0x77]" on a flow-table entry).  Straight-line programs
+	 * only. */
+	if (cls == BPF_JMP && op != EBPF_CALL && op != EBPF_EXIT)
+		return "a jump, which DPDK's JIT may encode with a stale displacement (it stops "
+		       "when a pass repeats the code's size, not its offsets)";
 	if (cls != BPF_ALU && cls != EBPF_ALU64)
 		return NULL;
 	if (reg && (op == BPF_DIV || op == BPF_MOD) && x.dst_reg == x.src_reg &&
@@ -237,6 +246,9 @@ jit_wrong(const struct ebpf_insn x)
 	    x.dst_reg == x.src_reg && x.dst_reg != 4)
 		return "a register shifted by itself, which DPDK's JIT encodes wrongly (it shifts "
 		       "r4 instead)";
+	if (reg && (op == BPF_DIV || op == BPF_MOD))
+		return "a division by a register, whose jump to the exit DPDK's JIT may encode "
+		       "with a stale displacement";
 	return NULL;
 }
 
@@ -252,6 +264,9 @@ check_shape(struct checker *c)
 		bool k = BPF_SRC(x.code) == BPF_K;
 		c->pc = i;
 		const char *jw = jit_wrong(x);
+		if (jw == NULL && x.code == (BPF_JMP | EBPF_EXIT) && i + 1 != n)
+			jw = "an exit before the last instruction, a jump to the epilogue DPDK's "
+			     "JIT may encode with a stale displacement";
 		if (jw != NULL && c->out->jit_ok) {
 			c->out->jit_ok = 0;
 			snprintf(c->out->jit_why, sizeof(c->out->jit_why), "instruction %u: %s", i,

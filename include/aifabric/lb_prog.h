@@ -14,8 +14,10 @@
  *
  *	clang -O2 -target bpf -I include -c my_scheme.c -o my_scheme.o
  *
- * aifabric reads the object with libbpf and runs the program with DPDK's
- * rte_bpf (its x86-64 JIT where there is one, its interpreter otherwise),
+ * aifabric reads the object with libbpf and runs the program on
+ * DPDK's rte_bpf x86-64 JIT where the program is straight-line code (no
+ * branch, no division by a register; DPDK 22.11's JIT may lay a jump out
+ * with a stale displacement), on the switch's own interpreter otherwise,
  * once per packet that a route sends to a next-hop group whose scheme is
  * the program, on the worker's core.  The program returns a member offset
  * of the group, 0 .. n_members - 1; an offset out of range or of a member

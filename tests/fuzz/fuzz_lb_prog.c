@@ -479,9 +479,21 @@ same(const char *a, const struct outcome *x, const char *b, const struct outcome
 {
 	if (x->r0 != y->r0 || memcmp(x->counters, y->counters, sizeof(x->counters)) != 0 ||
 	    x->rng_after != y->rng_after || memcmp(x->table, y->table, sizeof(x->table)) != 0) {
-		fprintf(stderr, "DIFFER: %s answered %#llx, %s %#llx (counters, table or random "
-			"numbers may differ too)\n", a, (unsigned long long)x->r0, b,
-			(unsigned long long)y->r0);
+		fprintf(stderr, "DIFFER: %s answered %#llx, %s %#llx\n", a,
+			(unsigned long long)x->r0, b, (unsigned long long)y->r0);
+		for (int k = 0; k < AIF_LB_PROG_COUNTERS; k++)
+			if (x->counters[k] != y->counters[k])
+				fprintf(stderr, "  counter %d: %llu against %llu\n", k,
+					(unsigned long long)x->counters[k],
+					(unsigned long long)y->counters[k]);
+		if (x->rng_after != y->rng_after)
+			fprintf(stderr, "  they drew different random numbers\n");
+		for (int k = 0; k < TABLE_SIZE; k++)
+			if (memcmp(&x->table[k], &y->table[k], sizeof(x->table[k])) != 0)
+				fprintf(stderr, "  entry %d: %llu %u %u against %llu %u %u\n", k,
+					(unsigned long long)x->table[k].last_ns, x->table[k].key,
+					x->table[k].value, (unsigned long long)y->table[k].last_ns,
+					y->table[k].key, y->table[k].value);
 		abort();
 	}
 }

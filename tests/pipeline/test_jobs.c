@@ -67,6 +67,7 @@ struct scen {
 	uint32_t planes;           /* 0: 1 */
 	double gbps;               /* hosts and uplinks; 0: 100 */
 	uint16_t mtu;              /* 0: the default */
+	bool wire_ns3;             /* "wire_model": "ns3" (links, buffers, hosts) */
 	bool sample_rates;         /* the first QP of job 0's ranks 1 and 2, every 10 us */
 	struct aif_job_params job[2];
 	uint32_t n_jobs;
@@ -134,12 +135,13 @@ run(const struct scen *s, struct result *res)
 
 	memset(res, 0, sizeof(*res));
 	snprintf(json, sizeof(json),
-		 "{\"policies\": {\"default\": {\"load_balancing\": {\"scheme\": \"%s\"%s},"
+		 "{%s\"policies\": {\"default\": {\"load_balancing\": {\"scheme\": \"%s\"%s},"
 		 " \"qos\": {\"pfc_enable\": %s, \"ecn\": {\"mode\": \"%s\"}%s}}},"
 		 " \"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2,"
 		 " \"hosts_per_leaf\": 2, \"host_gbps\": %g, \"uplink_gbps\": %g,"
 		 " \"planes\": %u, \"delay_ns\": 1000}}}",
-		 s->scheme, s->lb_extra, s->pfc ? "[3]" : "[]", s->ecn ? "ecn" : "off",
+		 s->wire_ns3 ? "\"wire_model\": \"ns3\", " : "", s->scheme, s->lb_extra,
+		 s->pfc ? "[3]" : "[]", s->ecn ? "ecn" : "off",
 		 s->buffer_bytes ? ", \"buffer\": {\"size_bytes\": 2000000}" : "",
 		 gbps, gbps, s->planes ? s->planes : 1);
 	if (aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)) != 0)
@@ -492,7 +494,10 @@ test_loss_go_back_n(void **state)
  * 1 us, two of them the hosts' cables.  The flow's FCT is one data frame
  * (a WRITE ONLY, with its RETH) and its ACK over each link; the base RTT
  * (a full middle frame) and ns-3's ideal of the same path (8,320 ns +
- * (1000 + 48) x 0.08). */
+ * (1000 + 48) x 0.08).  With "wire_model": "ns3" the frames are ns-3's on
+ * every link, the hosts' cables too: 1,036 and 48 bytes, each frame's
+ * time rounded up to the ns as ns-3 schedules it (83 and 4 ns): the base
+ * RTT and the FCT are ns-3's, 8,348 ns. */
 static void
 test_base_rtt_and_ns3_ideal(void **state)
 {
@@ -523,6 +528,20 @@ test_base_rtt_and_ns3_ideal(void **state)
 		else
 			assert_int_equal(r.ideal0, r.rtt0 + (aif_time_ns)(data / 1e3));
 	}
+	struct scen s = lossless("ecmp", false);
+	s.mtu = 1000;
+	s.wire_ns3 = true;
+	s.job[0] = job(AIF_JOB_INCAST, 2, 1000, 1);
+	s.job[0].ideal = AIF_JOB_IDEAL_BASE;
+	s.n_jobs = 1;
+	s.hosts[0][0] = 0, s.hosts[0][1] = 2;
+	run(&s, &r);
+	print_message("the same, wire model ns3: FCT %lu ns, base RTT %lu ns, ideal %lu ns\n",
+		      r.fct0, r.rtt0, r.ideal0);
+	assert_int_equal(r.rtt0, 8348);        /* 8000 + 4 x (83 + 4): whole ns per frame */
+	assert_int_equal(r.fct0, 8348);        /* ns-3's FCT of this flow */
+	assert_int_equal(r.ideal0, 8348 + 82); /* + 1,036 B at 100G */
+
 	/* the formula alone: ns-3's integers, 0 bytes as 1 */
 	struct aif_jobs_ns3_path p = { .prop_ns = 4000, .tx_ns = 320, .rate_bps = 100000000000ull,
 				       .hops = 4 };

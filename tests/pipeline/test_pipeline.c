@@ -7,7 +7,7 @@
  * Each switch port is a DPDK ring-backed ethdev (rte_eth_from_rings,
  * net_ring_pl0..3): the test enqueues mbufs into the port's RX ring (what
  * arrives at the switch) and dequeues from its TX ring (what the switch
- * sent).  The ports are configured like control/main.c port_init does, the
+ * sent).  The ports are configured as control/eal_ports.c does, the
  * config goes in through the same command line the control socket serves
  * ({"cmd":"load","config":{...}} through aif_ctl_handle_line and
  * aif_ctl_dispatch), and worker 0 polls queue 0 of every port.  Time is the

@@ -1146,7 +1146,7 @@ test_incast_lossy(void **state)
 /*
  * XON at stop: incast from p1..p3 into p0 (shaped to 10G) until every
  * ingress port has sent XOFF for priority 3 and its peer would stay paused;
- * then the switch stops (aif_egress_shutdown, as control/main.c calls it
+ * then the switch stops (aif_egress_shutdown, as control/run.c calls it
  * after the workers have stopped).  Each ingress port must send exactly one
  * PFC frame, class-enable bit 3 and time 0 (checked byte by byte), counted
  * as tx_xon; the packets still queued are freed with their buffer charge;

@@ -459,13 +459,13 @@ test_jit_agrees(void **state)
 				continue;
 			for (unsigned r = 0; r < RTE_DIM(regs); r++) { /* registers */
 				uint8_t dr = regs[r][0], sr = regs[r][1];
-				/* (a divisor must be tested against 0 first; in 32 bits
+				/* (a divisor must be non-zero: or-ed with 1; in 32 bits
 				 * its low half) */
 				bool div = op == BPF_DIV || op == BPF_MOD;
 				struct ebpf_insn p[] = {
 					MOV64K(0, 0), LDX(EBPF_DW, dr, 1, 0),
 					LDX(div && !cls ? BPF_W : EBPF_DW, sr, 1, 8),
-					JK(BPF_JEQ, sr, 0, div ? 2 : 0),
+					I(base | BPF_OR | BPF_K, sr, 0, 0, div ? 1 : 0),
 					I(base | op | BPF_X, dr, sr, 0, 0), MOV64X(0, dr), EXIT,
 				};
 				compare(p, RTE_DIM(p), 4, &d);
@@ -524,9 +524,10 @@ test_jit_agrees(void **state)
 	/* shifts past the width, divisions by 0, 32-bit arsh, bad swaps, neg
 	 * with an immediate */
 	assert_true(d.refused >= 100);
-	/* jset with an 8-bit immediate (18 of imms[]), 32-bit division of r2
-	 * by r4 (2) */
-	assert_int_equal(d.interp_only, 20);
+	/* every jump program (11 conditions x (28 immediates + a register):
+	 * 319, a stale displacement is possible in any), and the 12 divisions
+	 * by a register (2 classes x 2 ops x 3 pairs) */
+	assert_int_equal(d.interp_only, 331);
 }
 
 /*
@@ -577,6 +578,12 @@ test_jit_register_pairs(void **state)
 					/* a form kept off the JIT runs there in a child (it
 					 * may fault): it must be wrong, or the rule is too
 					 * wide */
+					/* (divisions by a register stay off the JIT for its
+					 * layout, right or not here) */
+					if (!out.jit_ok && strstr(out.jit_why, "stale displacement")) {
+						rte_bpf_destroy(b);
+						continue;
+					}
 					pid_t child = out.jit_ok ? 0 : fork();
 					assert_true(child >= 0);
 					if (child > 0) {
@@ -698,8 +705,16 @@ test_jset_interpreter_only(void **state)
 	assert_int_equal(v, 9);
 	if (have && jv == v)
 		print_message("(this DPDK's JIT now encodes jset right)\n");
-	p[2].imm = 0x100; /* a 4-byte immediate: encoded right */
+	/* a 4-byte immediate is encoded right, but any jump may get a stale
+	 * displacement: still the interpreter */
+	p[2].imm = 0x100;
 	assert_int_equal(check(p, RTE_DIM(p), &out), 0);
+	assert_int_equal(out.jit_ok, 0);
+	assert_non_null(strstr(out.jit_why, "instruction 2: a jump, which DPDK's JIT may encode "
+				   "with a stale displacement"));
+	/* straight-line code goes to the JIT */
+	struct ebpf_insn q[] = { LDX(EBPF_DW, 2, 1, 0), MOV64X(0, 2), A64K(BPF_AND, 0, 7), EXIT };
+	assert_int_equal(check(q, RTE_DIM(q), &out), 0);
 	assert_int_equal(out.jit_ok, 1);
 }
 

@@ -26,6 +26,7 @@
 
 #include "capture.h"
 #include "drop.h"
+#include "frame.h"
 
 #define DRAIN_BURST 64
 
@@ -49,7 +50,7 @@ static inline struct rte_mbuf *
 copy(const struct aif_capture *c, struct aif_capture_wk *k,
      const struct rte_mbuf *m, uint16_t port)
 {
-	struct rte_mbuf *cp = rte_pktmbuf_copy(m, c->pool, 0, c->snaplen[port]);
+	struct rte_mbuf *cp = aif_frame_copy(m, c->pool, c->snaplen[port]);
 
 	if (unlikely(cp == NULL))
 		k->skipped[port]++;
@@ -313,7 +314,7 @@ write_rec(struct aif_capture *c, const struct aif_capture_rec *r)
 		rte_pktmbuf_free(r->m);
 		return;
 	}
-	const void *data = rte_pktmbuf_read(r->m, 0, len, lin);
+	const void *data = aif_frame_read(r->m, 0, len, lin); /* whole */
 	long n = aif_pcapng_write_epb(cp->f, 0, r->ts_ns + (uint64_t)cp->wall_off_ns,
 				      data, len, r->orig_len, r->dir, cmt);
 	if (n < 0) {

@@ -11,6 +11,7 @@
 
 #include "../pipelines/rewrite.h"
 #include "egress.h"
+#include "frame.h"
 #include "shard.h"
 #include "switch.h"
 #include "wire.h"
@@ -32,7 +33,7 @@ charge_bytes(const struct aif_qos_config *c, const struct rte_mbuf *mb)
 	if (likely(c->wire_model == AIF_WIRE_ETHERNET))
 		return len;
 	return aif_wire_ns3_mmu_bytes(rte_pktmbuf_mtod(mb, const uint8_t *),
-				      rte_pktmbuf_data_len(mb), len);
+				      aif_frame_head_len(mb), len);
 }
 
 /* Frame bytes as the scheduler and shaper count them: the FCS too. */
@@ -57,7 +58,7 @@ trim(const struct aif_qos_config *c, struct rte_mbuf *mb, const struct aif_pkt *
 
 	if (m->l4_proto != IPPROTO_UDP || !(m->flags & AIF_PKT_F_L4) ||
 	    rte_pktmbuf_pkt_len(mb) <= keep || m->l4_off + sizeof(struct rte_udp_hdr) > keep ||
-	    rte_pktmbuf_trim(mb, (uint16_t)(rte_pktmbuf_pkt_len(mb) - keep)) != 0)
+	    aif_frame_materialise(mb) != 0 || rte_pktmbuf_trim(mb, (uint16_t)(rte_pktmbuf_pkt_len(mb) - keep)) != 0)
 		return false;
 	uint8_t *f = rte_pktmbuf_mtod(mb, uint8_t *);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(f + m->l4_off);

@@ -13,6 +13,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "frame.h"
 #include "link.h"
 
 #define PS_PER_NS 1000ull
@@ -193,13 +194,14 @@ aif_link_set_up(struct aif_link *l, int up, aif_time_ns now_ns)
 #define ICRC_BYTES 4
 
 /* Flip one bit of m's payload (pcap_port.h: past the headers, before the
- * ICRC); 0 if the frame has no such payload. */
+ * ICRC), a light frame made whole first (frame.h); 0 if the frame has no
+ * such payload (or no mbuf to make it whole). */
 static int
 corrupt(struct aif_link_dir *d, struct rte_mbuf *m)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
-	if (len <= CORRUPT_FROM + ICRC_BYTES)
+	if (len <= CORRUPT_FROM + ICRC_BYTES || aif_frame_materialise(m) != 0)
 		return 0;
 	uint64_t r = aif_rng_next(&d->rng);
 	uint32_t off = CORRUPT_FROM + (uint32_t)((r >> 3) % (len - CORRUPT_FROM - ICRC_BYTES));
@@ -221,7 +223,7 @@ aif_link_frame_wire_bytes(const struct aif_link *l, const struct rte_mbuf *m)
 	if (likely(l->p.wire_model == AIF_WIRE_ETHERNET))
 		return aif_link_wire_bytes(len);
 	uint32_t n = RTE_MIN(len, (uint32_t)AIF_WIRE_PARSE_BYTES);
-	const uint8_t *f = rte_pktmbuf_read(m, 0, n, buf);
+	const uint8_t *f = aif_frame_read(m, 0, n, buf);
 	return aif_wire_ns3_bytes(f, f != NULL ? n : 0, len);
 }
 

@@ -17,6 +17,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "frame.h"
 #include "link.h"
 #include "pcap_port.h"
 #include "pfc.h"
@@ -441,7 +442,7 @@ put(struct aif_pcap_port *pp, struct rte_mbuf *m, uint64_t start_ps, int ctrl)
 	uint64_t finish = start_ps + busy;
 
 	if (ctrl) {
-		const uint8_t *d = rte_pktmbuf_read(m, 0, RTE_MIN(len, 64u), pp->buf);
+		const uint8_t *d = aif_frame_read(m, 0, RTE_MIN(len, 64u), pp->buf);
 		int xoff = aif_pfc_host_hear(&pp->pause, pp->pause_from_ns, d, RTE_MIN(len, 64u),
 					     pp->p.rate_bps, (finish + PS_PER_NS - 1) / PS_PER_NS);
 		if (xoff >= 0) {
@@ -461,7 +462,7 @@ put(struct aif_pcap_port *pp, struct rte_mbuf *m, uint64_t start_ps, int ctrl)
 			.ts_sec = (uint32_t)(t / AIF_NS_PER_S), .ts_frac = (uint32_t)(t % AIF_NS_PER_S),
 			.incl_len = cap, .orig_len = len,
 		};
-		const void *data = rte_pktmbuf_read(m, 0, cap, pp->buf);
+		const void *data = aif_frame_read(m, 0, cap, pp->buf); /* whole */
 		if (data == NULL || fwrite(&r, sizeof(r), 1, pp->out) != 1 ||
 		    fwrite(data, 1, cap, pp->out) != cap)
 			pp->ctr.write_errors++;

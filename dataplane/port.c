@@ -4,6 +4,7 @@
 
 #include <rte_ethdev.h>
 
+#include "frame.h"
 #include "port.h"
 
 static uint16_t
@@ -14,11 +15,20 @@ dpdk_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 	return rte_eth_rx_burst(p->dpdk_port, queue, pkts, n);
 }
 
+/* A device reads the bytes: light frames (frame.h) are made whole first;
+ * one that cannot be (no mbuf) ends the burst there, and it and those
+ * after it are refused. */
 static uint16_t
 dpdk_tx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 	aif_time_ns now_ns)
 {
 	(void)now_ns;
+	if (unlikely(aif_frame_light_mask != 0))
+		for (uint16_t i = 0; i < n; i++)
+			if (aif_frame_materialise(pkts[i]) != 0) {
+				n = i;
+				break;
+			}
 	return rte_eth_tx_burst(p->dpdk_port, queue, pkts, n);
 }
 

@@ -77,7 +77,12 @@
  * ns-3).  With icrc the ICRC of every received frame
  * is checked (a bad one is counted and dropped, as a NIC does) and sent
  * frames carry a valid one; without, sent frames carry zero (for speed, when
- * nothing checks).
+ * nothing checks).  With light_frames a data frame's payload, zeros, is
+ * in no mbuf (dataplane/frame.h): the frame is its headers and its ICRC,
+ * computed over the whole frame; what a host receives light it checks the
+ * same way (the ICRC of the headers that arrived and of the zeros, against
+ * the one carried), and the bytes anyone observes (pcap files, captures,
+ * a DPDK port) are those of the whole frame.
  *
  * The NIC's wire: one frame at a time at rate_bps over a cable of
  * link_delay_ns each way, a frame taking the bytes wire_model (wire.h)
@@ -176,6 +181,8 @@ struct aif_rhost_params {
 	aif_time_ns cnp_delay_ns;   /* CE-marked packet in to CNP out (cnp frame) */
 	aif_time_ns react_delay_ns; /* congestion notification in to the rate cut */
 	bool icrc;                  /* send valid ICRCs and check received ones */
+	bool light_frames;          /* data frames without their payload in the
+				     * mbuf (dataplane/frame.h; false: whole) */
 	uint8_t wire_model;         /* enum aif_wire_model: what a frame costs on
 				     * the host's wire (hosts/vhosts.c: the
 				     * fabric's "wire_model") */
@@ -195,7 +202,8 @@ struct aif_rhost_params {
  * repeat's RTO_high 500 us (queues held by PFC delay ACKs by hundreds of
  * us; real NICs wait milliseconds) and RTO_low 100 us with at most 3
  * packets in flight (IRN's, at 40G), base RTT unknown, the fabric's link
- * delay, no ACK, CNP or reaction delay, ICRC on, Ethernet's wire.
+ * delay, no ACK, CNP or reaction delay, ICRC on, light frames, Ethernet's
+ * wire.
  */
 void aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps);
 

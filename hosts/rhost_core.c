@@ -53,6 +53,7 @@ aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps)
 	p->cnp_delay_ns = 0;
 	p->react_delay_ns = 0;
 	p->icrc = true;
+	p->light_frames = true;
 }
 
 static inline bool
@@ -194,6 +195,8 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 	if (p->wire_model == AIF_WIRE_NS3)
 		h->pause.round_ns = AIF_NS_PER_US; /* ns-3's PauseHeader: whole us */
 	rhost_rto_floors(h);
+	/* without the flag's registration frames stay whole */
+	h->light = p->light_frames && aif_frame_light_enable() == 0;
 	return h;
 }
 
@@ -510,7 +513,7 @@ rx_wire_bytes(const struct aif_rhost *h, const struct rte_mbuf *m)
 	if (likely(h->p.wire_model == AIF_WIRE_ETHERNET))
 		return aif_link_wire_bytes(len);
 	uint32_t n = RTE_MIN(len, (uint32_t)AIF_WIRE_PARSE_BYTES);
-	const uint8_t *f = rte_pktmbuf_read(m, 0, n, buf);
+	const uint8_t *f = aif_frame_read(m, 0, n, buf);
 	return aif_wire_ns3_bytes(f, f != NULL ? n : 0, len);
 }
 
@@ -558,7 +561,7 @@ rhost_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_tim
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t s = rx_start_ps(h, now_ns * PS_PER_NS);
 	uint8_t buf[64];
-	const uint8_t *d = rte_pktmbuf_read(m, 0, RTE_MIN(len, 64u), buf);
+	const uint8_t *d = aif_frame_read(m, 0, RTE_MIN(len, 64u), buf);
 
 	(void)queue;
 	h->active++;

@@ -23,6 +23,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 
+#include "../dataplane/frame.h"
 #include "../dataplane/link.h"
 #include "../dataplane/pfc.h"
 #include "../dataplane/rng.h"
@@ -197,6 +198,7 @@ struct aif_rhost {
 	 * (nx_ok: cleared by every call from outside that changes anything) */
 	struct next nx;
 	bool nx_ok;
+	bool light;               /* data frames light (frame.h) */
 	uint8_t frame[AIF_RHOST_MTU_MAX + 128];
 	struct aif_rhost_ctr ctr;
 };

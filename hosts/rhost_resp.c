@@ -202,16 +202,38 @@ on_ctrl_frame(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, uint
 		h->ctr.ctrl_overflow++;
 }
 
+/* The ICRC of the IP packet of l3 bytes in frame m, of which f holds the
+ * first have bytes: all of it, or (a light frame) the headers, the rest
+ * up to the ICRC being zeros.  The same check either way: the ICRC of the
+ * bytes that arrived against the one carried. */
+static bool
+icrc_ok(const struct rte_mbuf *m, const uint8_t *f, uint32_t have, uint32_t l3)
+{
+	uint8_t tb[AIF_ROCE_ICRC_LEN];
+	const uint8_t *t;
+
+	if (have >= ETH_LEN + l3)
+		return aif_roce_icrc_ok(f + ETH_LEN, l3);
+	t = aif_frame_read(m, ETH_LEN + l3 - AIF_ROCE_ICRC_LEN, AIF_ROCE_ICRC_LEN, tb);
+	return t != NULL &&
+	       aif_roce_icrc_zeros(f + ETH_LEN, have - ETH_LEN,
+				   l3 - (have - ETH_LEN) - AIF_ROCE_ICRC_LEN) ==
+		       ((uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
+			(uint32_t)t[3] << 24);
+}
+
 /* A frame from the switch whose last bit arrives at at. */
 void
 rhost_on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
+	/* a light frame (frame.h): its headers, read where they are */
+	uint32_t have = aif_frame_is_light(m) ? aif_frame_head_len(m) : len;
 	const uint8_t *f;
 
 	h->ctr.rx_frames++;
-	if (len < HDR_LEN + AIF_ROCE_ICRC_LEN || len > sizeof(h->frame) ||
-	    (f = rte_pktmbuf_read(m, 0, len, h->frame)) == NULL)
+	if (len < HDR_LEN + AIF_ROCE_ICRC_LEN || len > sizeof(h->frame) || have < HDR_LEN ||
+	    (f = aif_frame_read(m, 0, have, h->frame)) == NULL)
 		goto other;
 	if (f[12] != 0x08 || f[13] != 0x00 || f[14] != 0x45 || f[23] != 17 ||
 	    get32(f + 30) != h->p.ip || f[36] != 0x12 || f[37] != 0xb7)
@@ -219,7 +241,15 @@ rhost_on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 	uint32_t l3 = (uint32_t)(f[16] << 8 | f[17]);
 	if (l3 + ETH_LEN > len || l3 < 20 + 8 + AIF_ROCE_BTH_LEN + AIF_ROCE_ICRC_LEN)
 		goto other;
-	if (h->p.icrc && !aif_roce_icrc_ok(f + ETH_LEN, l3)) {
+	uint8_t op = f[BTH_OFF];
+	bool data = op <= OP_WRITE_ONLY && op != 0x03 && op != 0x05 && op != 0x09;
+	if (have < len && (!data || have + AIF_ROCE_ICRC_LEN > ETH_LEN + l3)) {
+		/* not a payload of zeros after the headers: read it whole */
+		if ((f = aif_frame_read(m, 0, len, h->frame)) == NULL)
+			goto other;
+		have = len;
+	}
+	if (h->p.icrc && !icrc_ok(m, f, have, l3)) {
 		h->ctr.rx_icrc_bad++;
 		return;
 	}
@@ -227,7 +257,6 @@ rhost_on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 	if (qpn < AIF_RHOST_QPN_BASE || qpn - AIF_RHOST_QPN_BASE >= h->n_qps)
 		goto other;
 	uint32_t qi = qpn - AIF_RHOST_QPN_BASE;
-	uint8_t op = f[BTH_OFF];
 	uint32_t body = l3 - 20 - 8 - AIF_ROCE_BTH_LEN - AIF_ROCE_ICRC_LEN;
 	switch (op) {
 	case OP_SEND_FIRST: case OP_SEND_MIDDLE: case OP_SEND_LAST: case OP_SEND_ONLY:

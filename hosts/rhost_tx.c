@@ -91,6 +91,26 @@ frame_mbuf(struct aif_rhost *h, uint32_t len)
 	return aif_mbuf_from_bytes(h->pool, h->frame, len);
 }
 
+/* A data frame of len bytes whose headers, head bytes, are in h->frame and
+ * whose payload is zeros: light (frame.h), its ICRC computed without the
+ * zeros being anywhere, or whole. */
+static struct rte_mbuf *
+data_mbuf(struct aif_rhost *h, uint32_t head, uint32_t len)
+{
+	uint32_t zeros = len - head - AIF_ROCE_ICRC_LEN;
+
+	if (!h->light || zeros == 0) {
+		memset(h->frame + head, 0, zeros);
+		return frame_mbuf(h, len);
+	}
+	uint32_t icrc = h->p.icrc ? aif_roce_icrc_zeros(h->frame + ETH_LEN, head - ETH_LEN, zeros)
+				  : 0;
+	uint8_t *t = h->frame + head;
+	t[0] = (uint8_t)icrc, t[1] = (uint8_t)(icrc >> 8);
+	t[2] = (uint8_t)(icrc >> 16), t[3] = (uint8_t)(icrc >> 24);
+	return aif_frame_light_from_bytes(h->pool, h->frame, head, zeros);
+}
+
 /* Packet idx of q: payload length, opcode, whether first. */
 static void
 pkt_shape(const struct aif_rhost *h, const struct msg *m, uint64_t idx, uint32_t *len,
@@ -262,8 +282,7 @@ rhost_send_data(struct aif_rhost *h, const struct next *nx)
 		put32(h->frame + off + 12, (uint32_t)mm->bytes);
 		off += RETH_LEN;
 	}
-	memset(h->frame + off, 0, len + pad);
-	m = frame_mbuf(h, flen);
+	m = data_mbuf(h, off, flen);
 	if (m == NULL) {
 		h->ctr.nombuf++;
 		h->wire_free_ps = nx->start_ps + ser_ps(h, wire);

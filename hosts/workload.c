@@ -253,7 +253,7 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 		"cnp_interval_ns", "ack_every", "nak_gap", "nak_interval_ns", "nak_rewind_stale",
 		"gbn_timer", "rto_gbn_us", "rto_us", "rto_low_us", "rto_low_packets",
 		"host_link_delay_ns", "ack_delay_ns", "cnp_delay_ns", "react_delay_ns", "icrc",
-		"dscp", "cnp_dscp", "ack_dscp", "identities", NULL };
+		"light_frames", "dscp", "cnp_dscp", "ack_dscp", "identities", NULL };
 	static const char *const cnp_modes[] = { "ack_flag", "frame", NULL };
 	static const char *const timers[] = { "per_packet", "progress", NULL };
 	const char *k;
@@ -268,7 +268,8 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 			   "dcqcn, dcqcn_preset, cnp, cnp_interval_ns, ack_every, nak_gap, "
 			   "nak_interval_ns, nak_rewind_stale, gbn_timer, rto_gbn_us, rto_us, "
 			   "rto_low_us, rto_low_packets, host_link_delay_ns, ack_delay_ns, "
-			   "cnp_delay_ns, react_delay_ns, icrc, dscp, cnp_dscp, ack_dscp, identities)");
+			   "cnp_delay_ns, react_delay_ns, icrc, light_frames, dscp, cnp_dscp, "
+			   "ack_dscp, identities)");
 	}
 #define NUM(key, lo, hi, field, scale)                                                   \
 	do {                                                                             \
@@ -309,9 +310,10 @@ parse_hosts(struct aif_rhost_params *h, json_t *o, const char *file, char *err, 
 	if (h->rto_low_ns > h->rto_ns) /* a short rto_us alone: RTO_low with it */
 		h->rto_low_ns = h->rto_ns;
 	if (boolean(o, "cnp_on_ooo", &h->cnp_on_ooo) || boolean(o, "icrc", &h->icrc) ||
-	    boolean(o, "nak_rewind_stale", &h->nak_rewind_stale))
+	    boolean(o, "nak_rewind_stale", &h->nak_rewind_stale) ||
+	    boolean(o, "light_frames", &h->light_frames))
 		return bad(err, err_len, file, "$.hosts",
-			   "cnp_on_ooo, icrc, nak_rewind_stale: true or false");
+			   "cnp_on_ooo, icrc, nak_rewind_stale, light_frames: true or false");
 	int mode = (int)h->cnp;
 	if (choice(o, "cnp", cnp_modes, &mode) != 0)
 		return bad(err, err_len, file, "$.hosts.cnp", "\"ack_flag\" or \"frame\"");

@@ -29,6 +29,8 @@
  *                               (raised for long paths and slow hosts, and by
  *                               the measured RTT: rhost.h)
  *     "icrc": true,             valid ICRCs out, checked in (false: zero, for speed)
+ *     "light_frames": true,     data frames in flight without their payload
+ *                               (dataplane/frame.h); false: whole in every mbuf
  *     "dscp": 26, "cnp_dscp": 48, "ack_dscp": 48,
  *     "identities": "ns3"       flow_file jobs: each QP sends from ns-3's UDP
  *                               source port for its flow (10000 + the n-th flow

@@ -9,6 +9,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "../dataplane/frame.h"
 #include "icmp_error.h"
 #include "rewrite.h"
 
@@ -133,7 +134,7 @@ aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
 	unsigned quote = m->l3_len;
 	if (quote > max_ip - hdr)
 		quote = max_ip - hdr;
-	unsigned have = (unsigned)rte_pktmbuf_data_len(mb) - m->l3_off;
+	unsigned have = aif_frame_parse_len(mb) - m->l3_off; /* a light frame's all */
 	if (quote > have)
 		quote = have;
 
@@ -150,7 +151,13 @@ aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
 	uint8_t *ip = d + l2_len;
 	uint8_t *icmp = ip + (v4 ? IPV4_HLEN : IPV6_HLEN);
 	memset(ip, 0, hdr);
-	memcpy(icmp + ICMP_ERR_HLEN, frame + m->l3_off, quote);
+	const uint8_t *q = aif_frame_read(mb, m->l3_off, quote, icmp + ICMP_ERR_HLEN);
+	if (q == NULL) {
+		rte_pktmbuf_free(out);
+		return;
+	}
+	if (q != icmp + ICMP_ERR_HLEN)
+		memcpy(icmp + ICMP_ERR_HLEN, q, quote);
 	if (v4) {
 		uint16_t tot = (uint16_t)(hdr + quote), sum;
 		ip[0] = 0x45;

@@ -16,6 +16,7 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "../dataplane/frame.h"
 #include "../dataplane/neigh.h"
 #include "../dataplane/trace.h"
 #include "arp_nd.h"
@@ -141,7 +142,7 @@ ingress(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
 		}
 	}
 	data = rte_pktmbuf_mtod(mb, const uint8_t *);
-	rc = aif_parse(data, rte_pktmbuf_data_len(mb), m);
+	rc = aif_parse(data, aif_frame_parse_len(mb), m);
 	if (unlikely(rc != 0)) {
 		aif_fwd_drop(f, o, i, in_port, rc);
 		return;

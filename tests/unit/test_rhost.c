@@ -16,7 +16,9 @@
  * every 4 us while out-of-order packets keep coming and the requester goes
  * back on each, stale NAKs included; go-back-N's timer restarts per packet
  * sent; the cable's delay both ways; PFC from the switch holds data and
- * lets ACKs by; frames carry a valid ICRC and a bad one is dropped; under
+ * lets ACKs by; frames carry a valid ICRC and a bad one is dropped; light
+ * frames are, made whole, the whole frames' bytes, and a host checks their
+ * ICRC as the whole frames'; under
  * ns-3's wire model frames take ns-3's bytes both ways, to the ns.
  */
 #include <setjmp.h>
@@ -32,6 +34,7 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
+#include "frame.h"
 #include "link.h"
 #include "pfc.h"
 #include "rhost.h"
@@ -148,7 +151,7 @@ static void
 from_host(struct dir *d, struct rte_mbuf *m, aif_time_ns t)
 {
 	d->ns3_wire += aif_wire_ns3_bytes(rte_pktmbuf_mtod(m, const uint8_t *),
-					  rte_pktmbuf_data_len(m), rte_pktmbuf_pkt_len(m));
+					  aif_frame_head_len(m), rte_pktmbuf_pkt_len(m));
 	if (d->nak_copy != NULL && ++d->since_nak > d->dup_nak_after) {
 		enq(d, d->nak_copy); /* the NAK again: stale by now */
 		d->nak_copy = NULL;
@@ -199,8 +202,12 @@ from_host(struct dir *d, struct rte_mbuf *m, aif_time_ns t)
 	}
 	if (k <= d->mark_ce)
 		f[15] |= 3;
-	if (d->corrupt_first && k == 1)
-		f[60] ^= 1;
+	if (d->corrupt_first && k == 1) {
+		/* a payload byte: in the mbuf once the frame is whole */
+		assert_int_equal(aif_frame_materialise(m), 0);
+		f = rte_pktmbuf_mtod(m, uint8_t *);
+		f[rte_pktmbuf_pkt_len(m) - 10] ^= 1;
+	}
 	if (k == d->swap_at) {
 		d->held = m;
 		return;
@@ -908,8 +915,10 @@ test_icrc(void **state)
 	struct rte_mbuf *m;
 	aif_time_ns t = ops->rx_next_ns(&r.port[0], 0);
 	assert_int_equal(ops->rx_burst(&r.port[0], 0, &m, 1, t), 1);
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint8_t whole[256];
 	uint32_t len = rte_pktmbuf_pkt_len(m);
+	assert_true(aif_frame_is_light(m)); /* the default */
+	const uint8_t *f = aif_frame_read(m, 0, len, whole);
 	assert_int_equal(len, aif_rhost_data_frame_len(&p0, 100, true));
 	assert_int_equal(f[42], 0x0A);              /* RDMA WRITE ONLY */
 	assert_int_equal(f[15], 26 << 2 | 2);       /* DSCP 26, ECT(0) */
@@ -917,6 +926,107 @@ test_icrc(void **state)
 	uint32_t icrc = aif_roce_icrc(f + 14, len - 14);
 	assert_memory_equal(f + len - 4, &icrc, 4);
 	rte_pktmbuf_free(m);
+	teardown_run(&r);
+}
+
+/* The first n frames host 0 sends, each made whole into f[i] (len[i]
+ * bytes); light[i]: whether it came light. */
+static void
+first_frames(const struct aif_rhost_params *p0, uint32_t n, uint8_t (*f)[1200], uint32_t *len,
+	     bool *light)
+{
+	struct aif_rhost_params p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	params(&p1, 1, false);
+	setup_run(&r, p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 2 * 1024 + 302, 1, 0), 0);
+	for (uint32_t i = 0; i < n; i++) {
+		struct rte_mbuf *m;
+		aif_time_ns t = ops->rx_next_ns(&r.port[0], 0);
+		assert_int_equal(ops->rx_burst(&r.port[0], 0, &m, 1, t), 1);
+		len[i] = rte_pktmbuf_pkt_len(m);
+		light[i] = aif_frame_is_light(m);
+		const uint8_t *b = aif_frame_read(m, 0, len[i], f[i]);
+		if (b != f[i])
+			memcpy(f[i], b, len[i]);
+		rte_pktmbuf_free(m);
+	}
+	teardown_run(&r);
+}
+
+/* Light frames (frame.h) are, made whole, the bytes of the whole frames
+ * the same host sends without them: payload, padding and ICRC (a valid
+ * one, or zeros without icrc). */
+static void
+test_light_frames_whole_bytes(void **state)
+{
+	static uint8_t fl[3][1200], fw[3][1200];
+	uint32_t ll[3], lw[3];
+	bool light[3], whole[3];
+
+	(void)state;
+	for (int icrc = 0; icrc < 2; icrc++) {
+		struct aif_rhost_params p;
+		params(&p, 0, false);
+		p.icrc = icrc;
+		first_frames(&p, 3, fl, ll, light);
+		p.light_frames = false;
+		first_frames(&p, 3, fw, lw, whole);
+		for (int i = 0; i < 3; i++) {
+			assert_true(light[i]);
+			assert_false(whole[i]);
+			assert_int_equal(ll[i], lw[i]);
+			assert_memory_equal(fl[i], fw[i], ll[i]);
+			uint32_t want = icrc ? aif_roce_icrc(fw[i] + 14, lw[i] - 14) : 0;
+			assert_memory_equal(fw[i] + lw[i] - 4, &want, 4);
+		}
+		/* WRITE FIRST with its RETH, MIDDLE, LAST with 302 bytes and 2 of pad */
+		assert_int_equal(ll[0], 54 + 16 + 1024 + 4);
+		assert_int_equal(ll[2], 54 + 304 + 4);
+	}
+}
+
+/* A host receiving a light frame checks its ICRC as it would the whole
+ * frame's: made whole it is accepted, a masked header byte changed on the
+ * way (TTL) changes nothing, a covered one (the P_Key) makes a bad ICRC. */
+static void
+test_light_frames_received(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 3 * 1024, 1, 0), 0);
+	for (int i = 0; i < 3; i++) {
+		struct rte_mbuf *m;
+		aif_time_ns t = ops->rx_next_ns(&r.port[0], 0);
+		assert_int_equal(ops->rx_burst(&r.port[0], 0, &m, 1, t), 1);
+		assert_true(aif_frame_is_light(m));
+		uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+		if (i == 0)
+			assert_int_equal(aif_frame_materialise(m), 0);
+		else if (i == 1)
+			f[22] = 3;          /* TTL: masked */
+		else
+			f[44] ^= 0x01;      /* P_Key: covered */
+		uint64_t bad = aif_rhost_ctr(r.h[1])->rx_icrc_bad;
+		uint64_t got = aif_rhost_qp_ctr(r.h[1], q1)->rx_bytes;
+		aif_time_ns at = (aif_time_ns)(i + 1) * 10 * AIF_NS_PER_US; /* wire idle */
+		assert_int_equal(ops->tx_burst(&r.port[1], 0, &m, 1, at), 1);
+		if (i == 2) {
+			assert_int_equal(aif_rhost_ctr(r.h[1])->rx_icrc_bad, bad + 1);
+			assert_int_equal(aif_rhost_qp_ctr(r.h[1], q1)->rx_bytes, got);
+		} else {
+			assert_int_equal(aif_rhost_ctr(r.h[1])->rx_icrc_bad, bad);
+			assert_int_equal(aif_rhost_qp_ctr(r.h[1], q1)->rx_bytes, got + 1024);
+		}
+	}
 	teardown_run(&r);
 }
 
@@ -1141,6 +1251,8 @@ main(void)
 		cmocka_unit_test(test_gbn_timer_per_packet),
 		cmocka_unit_test(test_pfc_holds_data),
 		cmocka_unit_test(test_icrc),
+		cmocka_unit_test(test_light_frames_whole_bytes),
+		cmocka_unit_test(test_light_frames_received),
 		cmocka_unit_test(test_wire_model_ns3),
 		cmocka_unit_test(test_bad_params),
 	};

@@ -3,7 +3,8 @@
  * RoCEv2 ICRC (dataplane/roce.c): a packet built by scapy (whose BTH
  * computes the ICRC), the masked fields changing nothing (TOS, TTL, IPv4
  * checksum, UDP checksum, FECN/BECN), covered fields changing it, IPv6
- * against a bitwise CRC-32 written here, bad lengths refused.
+ * against a bitwise CRC-32 written here, bad lengths refused; a payload of
+ * zeros that is nowhere (light frames) gives the whole packet's ICRC.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,6 +116,42 @@ test_refused(void **state)
 	assert_int_equal(aif_roce_icrc(scapy_v4, 40), 0);      /* too short */
 }
 
+/* A payload of zeros that is nowhere (light frames): the same ICRC as the
+ * whole packet's, for every length from none to the largest, before the
+ * table (squaring) and after it; headers too short or a packet too long
+ * are refused. */
+static void
+test_zeros(void **state)
+{
+	static uint8_t p[AIF_ROCE_MAX_L3];
+	const uint32_t hdr = 28 + 12 + 16; /* IPv4, UDP, BTH, RETH */
+
+	(void)state;
+	memcpy(p, scapy_v4, hdr);
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t z = 0; hdr + z + 4 <= AIF_ROCE_MAX_L3; z += z < 64 ? 1 : 97) {
+			memset(p + hdr, 0, z);
+			assert_int_equal(aif_roce_icrc_zeros(p, hdr, z), aif_roce_icrc(p, hdr + z + 4));
+		}
+		uint32_t z = AIF_ROCE_MAX_L3 - hdr - 4;
+		memset(p + hdr, 0, z);
+		assert_int_equal(aif_roce_icrc_zeros(p, hdr, z), aif_roce_icrc(p, hdr + z + 4));
+		/* against the bitwise reference: the masked headers, then zeros */
+		uint8_t m[8 + 56];
+		memset(m, 0xFF, 8);
+		memcpy(m + 8, p, hdr);
+		m[8 + 1] = m[8 + 8] = m[8 + 10] = m[8 + 11] = 0xFF;
+		m[8 + 26] = m[8 + 27] = m[8 + 32] = 0xFF;
+		uint32_t ref = crc32_ref(0, m, sizeof(m));
+		static const uint8_t zero[1000];
+		ref = crc32_ref(ref, zero, sizeof(zero)); /* continued, as zlib's */
+		assert_int_equal(aif_roce_icrc_zeros(p, hdr, 1000), ref);
+		aif_roce_init(); /* the second pass: from the table */
+	}
+	assert_int_equal(aif_roce_icrc_zeros(p, 39, 100), 0);
+	assert_int_equal(aif_roce_icrc_zeros(p, hdr, AIF_ROCE_MAX_L3 - hdr - 3), 0);
+}
+
 int
 main(void)
 {
@@ -123,6 +160,7 @@ main(void)
 		cmocka_unit_test(test_shortest),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_zeros),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

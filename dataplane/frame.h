@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Light frames: a RoCEv2 data frame whose payload no mbuf holds.  A
+ * primitive.
+ *
+ * Nothing in the switch reads a RoCE payload, and the virtual hosts' is
+ * zeros (rhost.h).  A host sends a data frame as its headers and its last
+ * 4 bytes, the ICRC it computed over the whole frame (roce.h
+ * aif_roce_icrc_zeros); the mbuf's pkt_len is the whole frame's length:
+ *
+ *	the mbuf's data:  [ head: Ethernet .. BTH, RETH | tail: ICRC (4) ]
+ *	the frame:        [ head | pkt_len - data_len zero bytes | tail ]
+ *
+ * so a 1,082-byte WRITE frame takes 74 bytes, two cache lines, in flight.
+ * Every stage that reads headers reads the head as it reads a whole frame
+ * (it holds every header the parser reads: Ethernet, a tag, IPv4 or IPv6,
+ * UDP, BTH); every length (MMU charges, serialization, counters, MTU, the
+ * ns-3 wire model) is pkt_len, the whole frame's; the stages that change
+ * headers (TTL and IPv4 checksum, ECN, DSCP, MACs, a tag pushed or popped
+ * at the front) change the head, and what they change the ICRC masks or
+ * does not cover.  Where the bytes are observed they are made whole,
+ * the same bytes the host's whole frame would have had: aif_frame_read
+ * (a pcap file, a capture's file, a host reading a frame, the ns-3 wire
+ * model), aif_frame_copy (a capture's copy), aif_frame_materialise (a DPDK
+ * port's transmit, a link corrupting a payload bit, a packet trimmed).
+ *
+ * A light frame is one segment, marked by a dynamic mbuf flag registered
+ * by aif_frame_light_enable (before it, aif_frame_light_mask is 0 and no
+ * frame is light).  A frame from a driver or a pcap file never carries it
+ * (a fresh mbuf's ol_flags are cleared).
+ *
+ *	if (aif_frame_light_enable() == 0)
+ *		m = aif_frame_light_from_bytes(pool, hdrs_then_icrc, head_len, zeros);
+ *	aif_parse(rte_pktmbuf_mtod(m, uint8_t *), aif_frame_parse_len(m), &meta);
+ *	const uint8_t *b = aif_frame_read(m, 0, rte_pktmbuf_pkt_len(m), buf);
+ */
+#ifndef AIF_FRAME_H
+#define AIF_FRAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#define AIF_FRAME_LIGHT_TAIL 4 /* the ICRC: the frame's last bytes, in the mbuf */
+
+/* The light frame's flag in ol_flags; 0: none registered, nothing light. */
+extern uint64_t aif_frame_light_mask;
+
+/* Register the flag (once; again: nothing).  0, or -1 if DPDK has no room
+ * for it (then frames stay whole). */
+int aif_frame_light_enable(void);
+
+static inline bool
+aif_frame_is_light(const struct rte_mbuf *m)
+{
+	return (m->ol_flags & aif_frame_light_mask) != 0;
+}
+
+/* Bytes of the frame from its start that are in the mbuf's first segment,
+ * in order: the head of a light frame, else data_len. */
+static inline uint32_t
+aif_frame_head_len(const struct rte_mbuf *m)
+{
+	return aif_frame_is_light(m) ? (uint32_t)m->data_len - AIF_FRAME_LIGHT_TAIL
+				     : m->data_len;
+}
+
+/* The length to give a parser of the first segment's bytes: a light
+ * frame's whole length (its head holds every header a parser reads, and
+ * the IP length is checked against the frame's), else data_len. */
+static inline uint32_t
+aif_frame_parse_len(const struct rte_mbuf *m)
+{
+	return aif_frame_is_light(m) ? m->pkt_len : m->data_len;
+}
+
+/* A light frame from pool: head_len bytes of headers then the 4 of the
+ * tail from data, zeros zero bytes between them in the frame.  NULL if
+ * the pool is empty or the flag is not registered. */
+struct rte_mbuf *aif_frame_light_from_bytes(struct rte_mempool *pool, const uint8_t *data,
+					    uint32_t head_len, uint32_t zeros);
+
+/* len bytes of the frame from off, as rte_pktmbuf_read: a pointer into
+ * the mbuf where they are there in a row, else copied (a light frame's
+ * made whole) into buf; NULL if off + len is past the frame. */
+const void *aif_frame_read(const struct rte_mbuf *m, uint32_t off, uint32_t len, void *buf);
+
+/* Make a light frame whole in place: in its segment if it has the room,
+ * else in segments chained from its pool.  0 (a frame that is not light:
+ * nothing to do), or -1 with m unchanged when the pool is empty. */
+int aif_frame_materialise(struct rte_mbuf *m);
+
+/* A copy of the frame's first len bytes (all: UINT32_MAX) from pool, as
+ * rte_pktmbuf_copy: a light frame copied whole stays light, one cut short
+ * is made whole up to len.  NULL if the pool is empty. */
+struct rte_mbuf *aif_frame_copy(const struct rte_mbuf *m, struct rte_mempool *pool,
+				uint32_t len);
+
+#endif /* AIF_FRAME_H */

@@ -7,7 +7,9 @@
 #     sent passes scapy's RoCEv2 checks (ICRC, IPv4 checksum), PSNs go up
 #     by one per QP, messages are well formed (check_rhost.py);
 #  2. the same run again: byte-identical result files (jobs.csv, fct.txt,
-#     qps.csv, summary.json, pfc.txt, qlen.txt) and capture;
+#     qps.csv, summary.json, pfc.txt, qlen.txt) and capture; and once more
+#     with whole frames in every mbuf ("light_frames": false): the same
+#     files and captured bytes as with light frames;
 #  3. the results say what the jobs did: every iteration finished, JCT not
 #     below its ideal by more than rounding, bus bandwidth positive;
 #  4. a bad jobs file is refused with the JSON path of what is wrong;
@@ -67,9 +69,14 @@ cat > "$T/jobs.json" <<'EOF'
 }
 EOF
 
-for run in a b; do
+# run w: the same with whole frames (no light frames, dataplane/frame.h)
+sed 's/"icrc": true,/"icrc": true, "light_frames": false,/' "$T/jobs.json" > "$T/jobs-w.json"
+grep -q '"light_frames": false' "$T/jobs-w.json" || fail "no whole-frame jobs file"
+for run in a b w; do
 	mkdir -p "$T/$run"
-	timeout -k 5 120 "$BIN" -- --config "$T/ls.json" --virtual-time --jobs "$T/jobs.json" \
+	jobs=$T/jobs.json
+	[ $run = w ] && jobs=$T/jobs-w.json
+	timeout -k 5 120 "$BIN" -- --config "$T/ls.json" --virtual-time --jobs "$jobs" \
 		--results "$T/$run" --capture leaf0:h0 --capture-dir "$T/$run" \
 		> "$T/$run.log" 2>&1 < /dev/null || fail "run $run exited with status $?"
 done
@@ -97,12 +104,14 @@ assert n > 300 and bad == 0, (n, bad)
 print("  ok   %d RoCEv2 frames to the host, every ICRC valid (scapy)" % n)
 EOF
 
-# 2. determinism
+# 2. determinism; and light frames change nothing: the run with whole
+# frames in every mbuf has the same results and captured bytes
+for pair in b w; do
 for f in jobs.csv fct.txt qps.csv summary.json pfc.txt qlen.txt leaf0-h0.pcapng; do
 	if [ "$f" = leaf0-h0.pcapng ]; then
 		# stamps are the wall clock at the start plus virtual time: compare
 		# the packets and their times from the first
-		"$PY" - "$T/a/$f" "$T/b/$f" <<'EOF' || fail "captures differ between two runs"
+		"$PY" - "$T/a/$f" "$T/$pair/$f" <<'EOF' || fail "captures differ between runs a and $pair"
 import sys
 from scapy.all import RawPcapNgReader
 def pk(path):
@@ -112,10 +121,11 @@ a, b = pk(sys.argv[1]), pk(sys.argv[2])
 assert len(a) > 1000 and a == b, (len(a), len(b))
 EOF
 	else
-		cmp -s "$T/a/$f" "$T/b/$f" || fail "$f differs between two runs with one seed"
+		cmp -s "$T/a/$f" "$T/$pair/$f" || fail "$f differs between runs a and $pair"
 	fi
 done
-echo "  ok   two runs: identical jobs.csv, fct.txt, qps.csv, summary.json, pfc.txt, qlen.txt and captured packets"
+done
+echo "  ok   two runs, and one with whole frames: identical jobs.csv, fct.txt, qps.csv, summary.json, pfc.txt, qlen.txt and captured packets"
 
 # 3. what the results say
 "$PY" - "$T/a" <<'EOF' || fail "results"

@@ -3,6 +3,7 @@
  * Pipeline fixture: the config, frames, runner and counter helpers that the
  * test_pipeline_* programs share (what they are: pipeline_fixture.h).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -615,7 +616,8 @@ group_setup(void **state)
 {
 	char *text = config_text(BASE_SEED, members_fwd, "net_ring_pl3", "");
 	const struct rs_params params = {
-		.prog = "test_pipeline", .file_prefix = "aif-pl", .tag = "pl",
+		.prog = program_invocation_short_name, /* this test program */
+		.file_prefix = "aif-pl", .tag = "pl",
 		.n_ports = N_PORTS, .ring_size = RING_SIZE, .pool_size = POOL_SIZE,
 		.pool_cache = POOL_CACHE, .config = text,
 	};

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Ring switch: the harness the pipeline tests (test_pipeline.c, test_qos.c)
+ * Ring switch: the harness the pipeline tests (tests/pipeline/test_*.c)
  * share.  It runs one whole switch in virtual time on ring-backed ports.
  *
  * rs_setup() starts EAL once for the test group (--no-huge, no PCI, a

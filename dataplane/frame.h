@@ -11,7 +11,8 @@
  *	the mbuf's data:  [ head: Ethernet .. BTH, RETH | tail: ICRC (4) ]
  *	the frame:        [ head | pkt_len - data_len zero bytes | tail ]
  *
- * so a 1,082-byte WRITE frame takes 74 bytes, two cache lines, in flight.
+ * so a WRITE MIDDLE of 1,000 payload bytes, a 1,058-byte frame, takes 58
+ * bytes in flight, one cache line (a WRITE FIRST, with its RETH, 74: two).
  * Every stage that reads headers reads the head as it reads a whole frame
  * (it holds every header the parser reads: Ethernet, a tag, IPv4 or IPv6,
  * UDP, BTH); every length (MMU charges, serialization, counters, MTU, the

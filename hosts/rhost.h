@@ -87,7 +87,7 @@
  * The NIC's wire: one frame at a time at rate_bps over a cable of
  * link_delay_ns each way, a frame taking the bytes wire_model (wire.h)
  * gives it: AIF_WIRE_ETHERNET, the frame and link.h's overhead (a
- * 1,000-byte payload 1,082 B with its RETH, 1,078 without, an ACK 86);
+ * 1,000-byte payload 1,098 B on the wire with its RETH, 1,082 without, an ACK 86);
  * AIF_WIRE_NS3, ConWeave's ns-3 (L payload bytes L + 36, an ACK, NAK or
  * CNP 48, a PFC frame 31), in both directions: its sends, its pacing and
  * when what the switch sends it is in; ACKs, NAKs and CNPs go

@@ -178,7 +178,6 @@ static json_t *
 windows_report(const struct aif_windows *win)
 {
 	json_t *arr = json_array();
-	uint64_t busy_max = 0;
 
 	printf("  %u runners: %" PRIu64 " windows of at most %.3f us, %.3f s between "
 	       "windows on runner 0's thread\n", win->n, win->windows,
@@ -189,7 +188,6 @@ windows_report(const struct aif_windows *win)
 		       " events, %" PRIu64 " packet-hops\n", i, (double)p->busy_ns / 1e9,
 		       (double)p->cpu_total_ns / 1e9, (double)p->wait_ns / 1e9, p->loop.events,
 		       aif_runner_source_packets(p->w));
-		busy_max = p->busy_ns > busy_max ? p->busy_ns : busy_max;
 		json_array_append_new(arr, json_pack(
 			"{s:f, s:f, s:f, s:I, s:I}", "busy_s", (double)p->busy_ns / 1e9,
 			"cpu_s", (double)p->cpu_total_ns / 1e9, "wait_s", (double)p->wait_ns / 1e9,
@@ -203,12 +201,27 @@ windows_report(const struct aif_windows *win)
 		       "each window): %.2fx one runner's work at most\n",
 		       (double)win->crit_cpu_ns / 1e9, (double)win->work_cpu_ns / 1e9,
 		       (double)win->work_cpu_ns / (double)win->crit_cpu_ns);
-	return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:o}", "n", (int)win->n,
+	/* what a window costs beyond its longest runner: the barrier (and, on
+	 * a machine with fewer free cores than runners, waiting for one) */
+	if (win->windows > 0)
+		printf("    barrier %.3f s, %.2f us per window (wall: each window's, less its "
+		       "longest runner's; windows: a tenth under %.1f us, half under %.1f us)\n",
+		       (double)win->barrier_ns / 1e9,
+		       (double)win->barrier_ns / 1e3 / (double)win->windows,
+		       (double)aif_windows_barrier_ns_at(win, 0.1) / 1e3,
+		       (double)aif_windows_barrier_ns_at(win, 0.5) / 1e3);
+	return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
+			 "n", (int)win->n,
 			 "windows", (json_int_t)win->windows,
 			 "lookahead_us", (double)win->lookahead_ns / 1e3,
 			 "serial_s", (double)win->serial_ns / 1e9,
 			 "critical_cpu_s", (double)win->crit_cpu_ns / 1e9,
-			 "work_cpu_s", (double)win->work_cpu_ns / 1e9, "runners", arr);
+			 "work_cpu_s", (double)win->work_cpu_ns / 1e9,
+			 "critical_wall_s", (double)win->crit_wall_ns / 1e9,
+			 "barrier_s", (double)win->barrier_ns / 1e9,
+			 "barrier_p10_us", (double)aif_windows_barrier_ns_at(win, 0.1) / 1e3,
+			 "barrier_p50_us", (double)aif_windows_barrier_ns_at(win, 0.5) / 1e3,
+			 "runners", arr);
 }
 
 /* --capture SWITCH:PORT: both ways from the start. */

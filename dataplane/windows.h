@@ -74,6 +74,8 @@
 struct aif_runner;
 struct aif_windows;
 
+#define AIF_WINDOWS_HIST 40 /* barrier_hist: bucket i, [2^i, 2^(i+1)) ns */
+
 /* One runner's part (cache aligned: each is written by its own thread). */
 struct aif_windows_part {
 	struct aif_windows *win;
@@ -87,6 +89,7 @@ struct aif_windows_part {
 	aif_time_ns next_ns;         /* its earliest event after it */
 	aif_time_ns sent_ns;         /* earliest arrival of what it sent across */
 	uint64_t cpu_ns;             /* thread CPU time in it */
+	uint64_t wall_ns;            /* wall time in it */
 	/* totals */
 	uint64_t busy_ns, wait_ns;   /* wall time in its windows, at the barrier */
 	uint64_t cpu_total_ns;       /* thread CPU time in its windows */
@@ -118,6 +121,10 @@ struct aif_windows {
 	uint64_t windows;                /* windows run */
 	uint64_t crit_cpu_ns;            /* sum over windows of the busiest runner's CPU */
 	uint64_t work_cpu_ns;            /* sum over windows of all runners' CPU */
+	uint64_t crit_wall_ns;           /* sum over windows of the longest runner's wall time */
+	uint64_t barrier_ns;             /* sum over windows of the window's wall time (go to
+					  * the last done) less its longest runner's */
+	uint64_t barrier_hist[AIF_WINDOWS_HIST]; /* windows by that, log2 ns */
 	uint64_t serial_ns;              /* wall time the coordinator spent between windows */
 	double wall_s;
 };
@@ -136,6 +143,9 @@ int aif_windows_add_to(struct aif_windows *win, unsigned i, struct aif_ev_source
 /* Run to the end (threads started and joined here); returns win->now_ns,
  * or AIF_TIME_NS_NEVER if a thread could not start. */
 aif_time_ns aif_windows_run(struct aif_windows *win);
+/* The barrier's cost per window at quantile q (0..1) of the windows: the
+ * top of its log2 bucket, in ns (an over-estimate by at most 2x). */
+uint64_t aif_windows_barrier_ns_at(const struct aif_windows *win, double q);
 /* Events and packets the runners' sources fired and received. */
 uint64_t aif_windows_events(const struct aif_windows *win);
 uint64_t aif_windows_packets(const struct aif_windows *win);

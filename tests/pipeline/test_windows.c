@@ -189,6 +189,16 @@ run(unsigned planes, unsigned n, struct run_out *out)
 		out->end_ns = aif_windows_run(&win);
 		assert_int_not_equal(out->end_ns, AIF_TIME_NS_NEVER);
 		out->windows = win.windows;
+		/* every window's barrier counted once; no runner's window longer
+		 * than the run, the busiest's CPU no more than all of theirs */
+		uint64_t nb = 0;
+		for (unsigned i = 0; i < AIF_WINDOWS_HIST; i++)
+			nb += win.barrier_hist[i];
+		assert_int_equal(nb, win.windows);
+		assert_true(win.crit_wall_ns <= (uint64_t)(win.wall_s * 1e9));
+		assert_true(win.crit_cpu_ns <= win.work_cpu_ns);
+		assert_true(aif_windows_barrier_ns_at(&win, 0.1) <=
+			    aif_windows_barrier_ns_at(&win, 0.5));
 		for (unsigned i = 0; i < pt.n_run; i++)
 			out->part_events[i] = win.part[i].loop.events;
 		aif_windows_free(&win);

@@ -13,6 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../dataplane/capacity.h"
 #include "ctl_server.h"
 #include "opts.h"
 
@@ -27,7 +28,7 @@ usage(FILE *f, const char *prog)
 		"                [--pcap-out DIR] [--traffic LOAD[:BYTES]] [--samples PREFIX]\n"
 		"                [--sample-us US] [--link ...] [--lb ...] [--jobs FILE [--results DIR]]\n"
 		"                [--capture SWITCH:PORT ...] [--duration SECONDS] [--stats FILE]\n"
-		"                [--seed N]\n"
+		"                [--seed N] [--runners N]\n"
 		"EAL args are DPDK's (e.g. -l 0-1 --in-memory --vdev net_pcap0,rx_pcap=in.pcap);\n"
 		"in virtual time they may be left out.  Ours come after \"--\":\n"
 		"  --config FILE      topology and policy (JSON, see README)\n"
@@ -43,6 +44,10 @@ usage(FILE *f, const char *prog)
 		"                     without it the run ends when the inputs are done and the\n"
 		"                     fabric is empty; no control socket); edge ports are pcap\n"
 		"                     files:\n"
+		"  --runners N        virtual time on N runners (threads), 1..%u, the fabric split\n"
+		"                     between them (by leaf or pod; the same results for any N);\n"
+		"                     default: one per available core, up to what the fabric\n"
+		"                     can use\n"
 		"  --pcap-in SWITCH:PORT=FILE  frames received on that edge port, at their\n"
 		"                     timestamps (repeat for more ports)\n"
 		"  --pcap-out DIR     every edge port writes what it sends to DIR/SWITCH-PORT.pcap\n"
@@ -69,7 +74,7 @@ usage(FILE *f, const char *prog)
 		"  --capture SWITCH:PORT  capture that port both ways from the start (pcapng in\n"
 		"                     --capture-dir, named SWITCH-PORT.pcapng; repeat for more)\n"
 		"  --help             this text\n",
-		prog, prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR);
+		prog, prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR, AIF_MAX_RUNNERS);
 }
 
 static int
@@ -94,6 +99,7 @@ parse_opts(int argc, char **argv, struct aif_opts *o)
 		{ "jobs", required_argument, NULL, 'J' },
 		{ "capture", required_argument, NULL, 'K' },
 		{ "results", required_argument, NULL, 'R' },
+		{ "runners", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,6 +188,18 @@ parse_opts(int argc, char **argv, struct aif_opts *o)
 				return -1;
 			}
 			break;
+		case 'N': {
+			errno = 0;
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (errno != 0 || *end != '\0' || optarg[0] == '-' || n < 1 ||
+			    n > AIF_MAX_RUNNERS) {
+				fprintf(stderr, "--runners: '%s': a number of runners, 1..%u\n", optarg,
+					AIF_MAX_RUNNERS);
+				return -1;
+			}
+			o->runners = (unsigned)n;
+			break;
+		}
 		case 'd':
 			o->duration_s = strtod(optarg, &end);
 			if (*end != '\0' || o->duration_s <= 0) {
@@ -216,6 +234,11 @@ parse_opts(int argc, char **argv, struct aif_opts *o)
 	if (o->n_capture > 0 && !o->vtime) {
 		fprintf(stderr, "--capture is for --virtual-time; in real time: aifabricctl "
 			"capture start PORT\n");
+		return -1;
+	}
+	if (o->runners != 0 && !o->vtime) {
+		fprintf(stderr, "--runners is for --virtual-time; in real time a runner is an EAL "
+			"worker lcore (-l 0-N)\n");
 		return -1;
 	}
 	if (o->results != NULL && o->jobs == NULL) {

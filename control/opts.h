@@ -40,6 +40,7 @@ struct aif_opts {
 	unsigned n_capture;
 	const char *capture[AIF_OPTS_MAX_LIST]; /* --capture SWITCH:PORT (virtual time) */
 	const char *results;             /* --results DIR */
+	unsigned runners;                /* --runners N (virtual time); 0: one per core */
 };
 
 /* Our options (after "--"; argv is left as it is for EAL): 0, -1 with a

@@ -131,7 +131,8 @@ aif_report_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 	unsigned n_edge = 0, n_dpdk = 0;
 
 	printf("fabric: %u switches, %u links, %u hosts; %s\n", ctl->n_sw, ctl->n_links,
-	       cfg->n_hosts, vtime ? "virtual time (one core, deterministic)" : "real time");
+	       cfg->n_hosts, !vtime ? "real time" : n_run > 1 ? "virtual time (deterministic)"
+			     : "virtual time (one core, deterministic)");
 	for (uint16_t s = 0; s < ctl->n_sw; s++) {
 		const struct aif_switch *sw = ctl->sws[s];
 		for (uint16_t p = 0; p < sw->n_ports; p++) {

@@ -11,6 +11,7 @@
  * is freed.
  */
 #include <errno.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -101,6 +102,16 @@ aif_run_prepare(struct aif_run *r, int argc, char **argv)
 	return aif_opts_make_dirs(o);
 }
 
+/* The cores this process may run on (at most AIF_MAX_RUNNERS). */
+static unsigned
+cores_available(void)
+{
+	cpu_set_t set;
+	int n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+
+	return n < 1 ? 1 : n > AIF_MAX_RUNNERS ? AIF_MAX_RUNNERS : (unsigned)n;
+}
+
 /* The mbuf pool: the NICs' rings, the packets the egress queues may hold,
  * the caches; one frame of the largest MTU, tagged, in one mbuf. */
 static struct rte_mempool *
@@ -124,7 +135,11 @@ pool_create(const struct aif_run *r, uint16_t n_shards)
 		if (qp->enable)
 			qos_mbufs += (unsigned)RTE_MIN(qp->buffer_bytes / 256, (uint64_t)65536);
 	}
-	n_mbufs += RTE_MIN(qos_mbufs, 131072u) + (r->n_workers + 1) * POOL_CACHE * 2;
+	/* every core's cache, and in virtual time on several runners every
+	 * runner thread's */
+	unsigned vt_runners = r->o.runners ? r->o.runners : cores_available();
+	unsigned caches = r->n_workers + 1 + (vtime && vt_runners > 1 ? vt_runners : 0);
+	n_mbufs += RTE_MIN(qos_mbufs, 131072u) + caches * POOL_CACHE * 2;
 	/* NIC drivers want at least the default 2 KiB of room; virtual time
 	 * has no NIC, and its pool, touched whole at start-up, is a quarter
 	 * smaller for it. */
@@ -192,10 +207,71 @@ edge_build(struct aif_run *r, uint16_t n_shards)
 	return 0;
 }
 
+static void
+tie_add(uint16_t a, uint16_t b, void *arg)
+{
+	struct { struct aif_partition_tie *t; unsigned n, cap; } *ties = arg;
+
+	if (ties->n == ties->cap) {
+		unsigned cap = ties->cap ? 2 * ties->cap : 64;
+		struct aif_partition_tie *x = realloc(ties->t, cap * sizeof(*x));
+		if (x == NULL)
+			return; /* (reported by the caller: cap unchanged) */
+		ties->t = x;
+		ties->cap = cap;
+	}
+	ties->t[ties->n++] = (struct aif_partition_tie){ a, b };
+}
+
+/* Virtual time: the fabric split over --runners (partition.h), each
+ * switch on one runner, added in the fabric's order, its shard seeded as
+ * one runner seeds it (seed + its index): the same run for any split. */
+static int
+runners_build_vtime(struct aif_run *r)
+{
+	struct aif_fabric *fab = &r->fab;
+	struct { struct aif_partition_tie *t; unsigned n, cap; } ties = { NULL, 0, 0 };
+	unsigned want = r->o.runners ? r->o.runners : cores_available();
+	uint64_t seed = r->o.seed;
+	int d;
+
+	if (want > 1 && r->o.jobs != NULL)
+		aif_workload_ties(&r->wl, tie_add, &ties);
+	int rc = aif_partition_make(&r->part, r->cfg, want, ties.t, ties.n);
+	free(ties.t);
+	if (rc != 0) {
+		fprintf(stderr, "runners: out of memory\n");
+		return -1;
+	}
+	r->n_run = r->part.n_run;
+	for (uint16_t s = 0; s < fab->n_sw; s++) {
+		struct aif_switch *sw = fab->sw[s];
+		unsigned i = r->part.runner_of[s];
+		r->runner_of[s] = (uint16_t)i;
+		if (r->runners[i] == NULL) {
+			r->runners[i] = aif_runner_create(sw, 0, seed + s);
+			d = r->runners[i] != NULL ? 0 : -1;
+		} else {
+			d = aif_runner_add_switch(r->runners[i], sw, 0, seed + s);
+		}
+		if (d < 0) {
+			fprintf(stderr, "cannot add switch %s to runner %u\n", sw->name, i);
+			return -1;
+		}
+		for (uint16_t p = 0; p < sw->n_ports; p++)
+			if (sw->ports[p].base != &aif_port_detached_ops &&
+			    aif_runner_add_rxq_of(r->runners[i], (uint16_t)d, p, 0) != 0) {
+				fprintf(stderr, "runner %u: too many RX queues\n", i);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 /* Runners: which drives what (runner_of), and their RX queues.  One switch
  * in real time: every runner drives a shard of it (RSS).  A fabric: each
- * switch has one shard, on one runner; virtual time and virtual hosts: one
- * runner (their jobs are single-threaded). */
+ * switch has one shard, on one runner; real time with virtual hosts: one
+ * runner (their jobs' callbacks there run on one). */
 static int
 runners_build(struct aif_run *r)
 {
@@ -203,8 +279,10 @@ runners_build(struct aif_run *r)
 	bool single = r->single;
 	uint64_t seed = r->o.seed;
 
-	r->n_run = r->o.vtime || r->o.jobs != NULL ? 1 : single ? r->n_workers
-					       : RTE_MIN(r->n_workers, (unsigned)fab->n_sw);
+	if (r->o.vtime)
+		return runners_build_vtime(r);
+	r->n_run = r->o.jobs != NULL ? 1 : single ? r->n_workers
+				     : RTE_MIN(r->n_workers, (unsigned)fab->n_sw);
 	if (!r->o.vtime && r->o.jobs != NULL && r->n_workers > 1)
 		printf("--jobs: one runner drives every switch and virtual host (the jobs are "
 		       "single-threaded); %u worker lcore%s idle\n", r->n_workers - 1,
@@ -217,7 +295,7 @@ runners_build(struct aif_run *r)
 			return -1;
 		}
 		/* real time: control's clock, one time base for all */
-		aif_runner_set_clock(r->runners[i], r->o.vtime ? NULL : &r->ctl.clock);
+		aif_runner_set_clock(r->runners[i], &r->ctl.clock);
 	}
 	for (uint16_t s = 0; s < fab->n_sw; s++) {
 		struct aif_switch *sw = fab->sw[s];
@@ -306,6 +384,8 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 		aif_report_ports(ctl);
 	else
 		aif_report_fabric(ctl, r->cfg, r->runner_of, r->n_run, o->vtime);
+	if (o->vtime && (r->n_run > 1 || r->part.why_one != NULL))
+		aif_partition_print(&r->part, r->cfg, stdout);
 	return 0;
 }
 
@@ -376,6 +456,10 @@ aif_run_report(struct aif_run *r)
 			json_object_set_new(fj, "virtual_ns", json_integer((json_int_t)end));
 			json_object_set_new(fj, "events", json_integer((json_int_t)r->events));
 			json_object_set_new(fj, "packet_hops", json_integer((json_int_t)r->packets));
+			if (r->vt_runners != NULL) {
+				json_object_set_new(fj, "runners", r->vt_runners);
+				r->vt_runners = NULL;
+			}
 			sr.virtual_ns = end;
 			sr.packet_hops = r->packets;
 			sr.pcap_out = o->pcap_out;
@@ -465,6 +549,7 @@ aif_run_end(struct aif_run *r, int rc)
 		rte_mempool_free(r->pool);
 	}
 	aif_config_free(r->cfg);
+	json_decref(r->vt_runners);
 	free(r->eal_argv);
 	if (r->eal_up)
 		rte_eal_cleanup();

@@ -11,7 +11,8 @@
  *	aif_run_real      real time: the runners on their cores, each in its
  *	                  own loop, control's loop on the main one (run_real.c)
  *	aif_run_virtual   virtual time: one loop over control and the runner,
- *	                  as fast as the CPU allows (run_sim.c)
+ *	                  as fast as the CPU allows, or runners that each drive
+ *	                  a part of the fabric, window by window (run_sim.c)
  *	aif_run_report    the end: captures closed, paused peers released,
  *	                  the counters, the jobs' results, the stats file
  *	aif_run_end       everything freed, ports closed before the pool;
@@ -39,6 +40,7 @@
 #include "edges.h"
 #include "fabric.h"
 #include "opts.h"
+#include "partition.h"
 #include "pool_check.h"
 
 struct aif_ctl_server;
@@ -60,11 +62,13 @@ struct aif_run {
 	unsigned n_run;
 	struct aif_runner *runners[AIF_MAX_RUNNERS];
 	uint16_t runner_of[AIF_MAX_SWITCHES];
+	struct aif_partition part;      /* virtual time: the fabric over the runners */
 	bool eal_up, built, ran;
 	/* how it went */
 	double elapsed_s;
 	aif_time_ns end_ns;             /* virtual time: where it ended */
 	uint64_t events, packets;       /* virtual time: events, packet-hops */
+	json_t *vt_runners;             /* virtual time, several runners: their shares */
 	aif_time_ns quantum_ns;         /* real time: the pacing quantum (NEVER: none) */
 	aif_time_ns behind_ns;          /* real time, paced: the runners' lag */
 	struct aif_pool_port pool_ports[RTE_MAX_ETHPORTS];

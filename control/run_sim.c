@@ -7,6 +7,11 @@
  * switch and virtual host.  Control's periodic work runs at fixed virtual
  * times, so a run depends on nothing but its inputs and seeds.
  *
+ * On several runners (--runners, control/partition.h) the same sources,
+ * each runner in its own loop on its own thread, window by window
+ * (dataplane/windows.h): the same results, byte for byte.  Each runner's
+ * busy and waiting times are said at the end.
+ *
  * The run ends at --duration (with --traffic: when the hosts stopped
  * sending and the fabric drained, at most 10 ms later), or when the
  * inputs are done (every pcap read, every job done or stuck) and no packet
@@ -22,6 +27,7 @@
 #include "../dataplane/evloop.h"
 #include "../dataplane/runner.h"
 #include "../dataplane/switch.h"
+#include "../dataplane/windows.h"
 #include "../hosts/monitors.h"
 #include "ctl_events.h"
 #include "report.h"
@@ -46,6 +52,67 @@ tick(aif_time_ns t, void *arg)
 		aif_monitors_sample(k->mon, t);
 	if (k->sm != NULL)
 		aif_samples_take(k->sm, t);
+}
+
+/* Several runners: each samples its own switches' queues for qlen.txt, in
+ * its own loop, at the times the one loop's tick would (every tick_ns from
+ * base_ns, from the monitors' next sample on). */
+struct qlen_src {
+	struct aif_ev_source src;
+	struct aif_monitors *mon;
+	uint16_t sw[AIF_MAX_SWITCHES];
+	uint16_t n_sw;
+	aif_time_ns base_ns, tick_ns;
+	aif_time_ns due_ns;       /* the monitors' next sample */
+};
+
+static aif_time_ns
+qlen_next(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	const struct qlen_src *q = (const struct qlen_src *)s;
+
+	(void)now_ns;
+	if (q->due_ns == AIF_TIME_NS_NEVER || q->due_ns <= q->base_ns)
+		return q->due_ns == AIF_TIME_NS_NEVER ? AIF_TIME_NS_NEVER : q->base_ns;
+	return q->base_ns + (q->due_ns - q->base_ns + q->tick_ns - 1) / q->tick_ns * q->tick_ns;
+}
+
+static unsigned
+qlen_fire(struct aif_ev_source *s, aif_time_ns t)
+{
+	struct qlen_src *q = (struct qlen_src *)s;
+
+	if (aif_monitors_qlen_over(q->mon, t)) {
+		q->due_ns = AIF_TIME_NS_NEVER;
+		return 0;
+	}
+	for (uint16_t i = 0; i < q->n_sw; i++)
+		aif_monitors_qlen_take(q->mon, t, q->sw[i]);
+	q->due_ns = aif_monitors_qlen_after(q->mon, t);
+	return 0;
+}
+
+static const struct aif_ev_ops qlen_ops = { .next_ns = qlen_next, .fire = qlen_fire };
+
+static struct qlen_src *
+qlen_srcs(const struct aif_run *r, struct aif_monitors *mon, aif_time_ns base_ns,
+	  aif_time_ns tick_ns, struct aif_windows *win)
+{
+	struct qlen_src *q = calloc(r->n_run, sizeof(*q));
+
+	for (unsigned i = 0; q != NULL && i < r->n_run; i++) {
+		q[i] = (struct qlen_src){ .src = { .ops = &qlen_ops, .flags = AIF_EV_QUIET },
+					  .mon = mon, .base_ns = base_ns, .tick_ns = tick_ns,
+					  .due_ns = aif_monitors_qlen_first_ns(mon) };
+		for (uint16_t s = 0; s < r->fab.n_sw; s++)
+			if (r->runner_of[s] == i)
+				q[i].sw[q[i].n_sw++] = s;
+		if (aif_windows_add_to(win, i, &q[i].src) != 0) {
+			free(q);
+			return NULL;
+		}
+	}
+	return q;
 }
 
 static aif_time_ns
@@ -91,6 +158,72 @@ progress(const struct aif_evloop *loop, void *arg)
 		aif_runner_source_packets(pr->w), now - pr->t0);
 }
 
+static void
+progress_win(const struct aif_windows *win, void *arg)
+{
+	struct progress *pr = arg;
+	double now = aif_report_mono_s();
+
+	if (now - pr->last < 1.0)
+		return;
+	pr->last = now;
+	fprintf(stderr, "  virtual %.3f ms, %" PRIu64 " events, %" PRIu64 " packet-hops, "
+		"%.1f s (%u runners)\n", (double)win->win_end_ns / 1e6, aif_windows_events(win),
+		aif_windows_packets(win), now - pr->t0, win->n);
+}
+
+/* Each runner's share of the run: busy (its windows' wall and CPU time),
+ * waiting at the barrier; and what the windows say of the speed-up. */
+static json_t *
+windows_report(const struct aif_windows *win)
+{
+	json_t *arr = json_array();
+
+	printf("  %u runners: %" PRIu64 " windows of at most %.3f us, %.3f s between "
+	       "windows on runner 0's thread\n", win->n, win->windows,
+	       (double)win->lookahead_ns / 1e3, (double)win->serial_ns / 1e9);
+	for (unsigned i = 0; i < win->n; i++) {
+		const struct aif_windows_part *p = &win->part[i];
+		printf("    runner %u: busy %.3f s (CPU %.3f s), waiting %.3f s, %" PRIu64
+		       " events, %" PRIu64 " packet-hops\n", i, (double)p->busy_ns / 1e9,
+		       (double)p->cpu_total_ns / 1e9, (double)p->wait_ns / 1e9, p->loop.events,
+		       aif_runner_source_packets(p->w));
+		json_array_append_new(arr, json_pack(
+			"{s:f, s:f, s:f, s:I, s:I}", "busy_s", (double)p->busy_ns / 1e9,
+			"cpu_s", (double)p->cpu_total_ns / 1e9, "wait_s", (double)p->wait_ns / 1e9,
+			"events", (json_int_t)p->loop.events,
+			"packet_hops", (json_int_t)aif_runner_source_packets(p->w)));
+	}
+	/* the busiest runner's CPU per window, summed: the run's time on as
+	 * many free cores, barriers aside */
+	if (win->crit_cpu_ns > 0)
+		printf("    critical path %.3f s of %.3f s of work (CPU, the busiest runner of "
+		       "each window): %.2fx one runner's work at most\n",
+		       (double)win->crit_cpu_ns / 1e9, (double)win->work_cpu_ns / 1e9,
+		       (double)win->work_cpu_ns / (double)win->crit_cpu_ns);
+	/* what a window costs beyond its longest runner: the barrier (and, on
+	 * a machine with fewer free cores than runners, waiting for one) */
+	if (win->windows > 0)
+		printf("    barrier %.3f s, %.2f us per window (wall: each window's, less its "
+		       "longest runner's; windows: a tenth under %.1f us, half under %.1f us)\n",
+		       (double)win->barrier_ns / 1e9,
+		       (double)win->barrier_ns / 1e3 / (double)win->windows,
+		       (double)aif_windows_barrier_ns_at(win, 0.1) / 1e3,
+		       (double)aif_windows_barrier_ns_at(win, 0.5) / 1e3);
+	return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
+			 "n", (int)win->n,
+			 "windows", (json_int_t)win->windows,
+			 "lookahead_us", (double)win->lookahead_ns / 1e3,
+			 "serial_s", (double)win->serial_ns / 1e9,
+			 "critical_cpu_s", (double)win->crit_cpu_ns / 1e9,
+			 "work_cpu_s", (double)win->work_cpu_ns / 1e9,
+			 "critical_wall_s", (double)win->crit_wall_ns / 1e9,
+			 "barrier_s", (double)win->barrier_ns / 1e9,
+			 "barrier_p10_us", (double)aif_windows_barrier_ns_at(win, 0.1) / 1e3,
+			 "barrier_p50_us", (double)aif_windows_barrier_ns_at(win, 0.5) / 1e3,
+			 "runners", arr);
+}
+
 /* --capture SWITCH:PORT: both ways from the start. */
 static int
 captures_start(struct aif_run *r)
@@ -132,6 +265,8 @@ aif_run_virtual(struct aif_run *r)
 	const struct aif_opts *o = &r->o;
 	struct aif_ctl_action *acts = calloc(o->n_link_ev + o->n_lb_ev + 1, sizeof(*acts));
 	struct ticks tk = { 0 };
+	struct aif_windows win = { 0 };
+	struct qlen_src *qlen = NULL;
 	struct aif_ctl *ctl = &r->ctl;
 	struct aif_workload *wl = &r->wl;
 	unsigned n_acts = o->n_link_ev + o->n_lb_ev;
@@ -141,7 +276,7 @@ aif_run_virtual(struct aif_run *r)
 	if (acts == NULL || aif_schedule_parse(o, ctl, acts) != 0)
 		goto out;
 	aif_time_ns sample_ns = (aif_time_ns)((o->sample_us > 0 ? o->sample_us : 10) * 1e3 + 0.5);
-	aif_time_ns tick_ns = 0;
+	aif_time_ns tick_ns = 0, qlen_tick_ns = 0;
 	if (o->samples != NULL) {
 		tk.sm = aif_samples_open(o->samples, ctl, o->jobs != NULL ? &wl->v : NULL,
 					 sample_ns, err, sizeof(err));
@@ -158,9 +293,16 @@ aif_run_virtual(struct aif_run *r)
 		}
 		tk.mon = wl->mon;
 		if (wl->mon_params.qlen)
-			tick_ns = tick_ns ? gcd_ns(tick_ns, wl->mon_params.qlen_interval_ns)
-					  : wl->mon_params.qlen_interval_ns;
+			qlen_tick_ns = tick_ns ? gcd_ns(tick_ns, wl->mon_params.qlen_interval_ns)
+					       : wl->mon_params.qlen_interval_ns;
 	}
+	/* one loop: the monitors on the samples' tick; several runners: each
+	 * samples its own switches' queues on that tick in its own loop */
+	bool par = r->n_run > 1;
+	if (qlen_tick_ns && !par)
+		tick_ns = qlen_tick_ns;
+	if (par)
+		tk.mon = NULL;
 	if (captures_start(r) != 0)
 		goto out;
 
@@ -174,34 +316,53 @@ aif_run_virtual(struct aif_run *r)
 	struct aif_ctl_schedule sched;
 	struct aif_ev_periodic samples;
 	struct aif_ctl_tick ctick;
-	struct aif_ev_source *rs = aif_runner_source(r->runners[0]);
 	struct progress pr = { aif_report_mono_s(), aif_report_mono_s(), r->runners[0] };
-	if (rs == NULL) {
+	struct aif_ev_source *rs = par ? NULL : aif_runner_source(r->runners[0]);
+	if (par ? aif_windows_init(&win, r->runners, r->n_run, r->part.lookahead_ns, &ctl->clock,
+				   end) != 0
+		: rs == NULL) {
 		fprintf(stderr, "virtual time: out of memory\n");
 		goto out;
 	}
 	aif_evloop_init(&loop, &ctl->clock, end);
 	aif_ctl_schedule_init(&sched, ctl, acts, n_acts, now);
-	aif_evloop_add(&loop, &sched.src);
+	/* control's sources, in this order on a tie, before the runners */
+	struct aif_ev_source *srcs[3];
+	unsigned n_srcs = 0;
+	srcs[n_srcs++] = &sched.src;
 	if (tick_ns) {
 		aif_ev_periodic_init(&samples, now, tick_ns, tick, &tk);
-		aif_evloop_add(&loop, &samples.src);
+		samples.src.flags |= AIF_EV_QUIET;
+		srcs[n_srcs++] = &samples.src;
 	}
 	aif_ctl_tick_init(&ctick, ctl, now, AIF_CTL_TICK_NS);
-	aif_evloop_add(&loop, &ctick.src);
-	aif_evloop_add(&loop, rs);
-	if (!(o->duration_s > 0 && o->traffic_load <= 0 && o->jobs == NULL)) {
-		loop.idle = inputs_idle;
-		loop.idle_arg = r;
-	}
-	loop.stop = &aif_run_stop;
-	loop.progress = progress;
-	loop.progress_arg = &pr;
-	loop.progress_ns = 100 * AIF_NS_PER_US;
-	if (o->jobs != NULL && aif_vhosts_wake_by(&wl->v, r->runners[0]) != 0) {
-		fprintf(stderr, "out of memory\n");
+	srcs[n_srcs++] = &ctick.src;
+	for (unsigned i = 0; i < n_srcs; i++)
+		if (par)
+			aif_windows_add(&win, srcs[i]);
+		else
+			aif_evloop_add(&loop, srcs[i]);
+	if (!par)
+		aif_evloop_add(&loop, rs);
+	if (par && qlen_tick_ns && wl->mon != NULL &&
+	    (qlen = qlen_srcs(r, wl->mon, now, qlen_tick_ns, &win)) == NULL) {
+		fprintf(stderr, "virtual time: out of memory\n");
 		goto out;
 	}
+	if (!(o->duration_s > 0 && o->traffic_load <= 0 && o->jobs == NULL)) {
+		loop.idle = win.idle = inputs_idle;
+		loop.idle_arg = win.idle_arg = r;
+	}
+	loop.stop = win.stop = &aif_run_stop;
+	loop.progress = progress;
+	loop.progress_arg = win.progress_arg = &pr;
+	loop.progress_ns = win.progress_ns = 100 * AIF_NS_PER_US;
+	win.progress = progress_win;
+	for (unsigned i = 0; o->jobs != NULL && i < r->n_run; i++)
+		if (aif_vhosts_wake_by(&wl->v, r->runners[i]) != 0) {
+			fprintf(stderr, "out of memory\n");
+			goto out;
+		}
 	if (o->duration_s <= 0 && inputs_idle(r))
 		printf("no input: nothing to run (--pcap-in SWITCH:PORT=FILE, --jobs FILE)\n");
 	if (o->jobs != NULL && wl->planes > 1)
@@ -213,11 +374,21 @@ aif_run_virtual(struct aif_run *r)
 		printf("  %u virtual hosts, %u job%s from %s\n", wl->v.n, wl->n_jobs,
 		       wl->n_jobs == 1 ? "" : "s", o->jobs);
 	r->ran = true;
-	aif_evloop_run(&loop);
+	if (par) {
+		if (aif_windows_run(&win) == AIF_TIME_NS_NEVER) {
+			fprintf(stderr, "virtual time: cannot start the runners' threads\n");
+			goto out;
+		}
+		r->events = aif_windows_events(&win);
+		r->packets = aif_windows_packets(&win);
+		r->vt_runners = windows_report(&win);
+	} else {
+		aif_evloop_run(&loop);
+		r->events = loop.events;
+		r->packets = aif_runner_source_packets(r->runners[0]);
+	}
 	r->elapsed_s = aif_report_mono_s() - pr.t0;
 	r->end_ns = aif_clock_now(&ctl->clock);
-	r->events = loop.events;
-	r->packets = aif_runner_source_packets(r->runners[0]);
 	wl->end_ns = r->end_ns;
 	rc = 0;
 	if (o->samples != NULL) {
@@ -235,6 +406,8 @@ aif_run_virtual(struct aif_run *r)
 		}
 	}
 out:
+	aif_windows_free(&win);
+	free(qlen);
 	if (acts != NULL)
 		aif_schedule_free(acts, n_acts);
 	free(acts);

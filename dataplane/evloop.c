@@ -38,6 +38,19 @@ refresh_all(struct aif_evloop *loop, aif_time_ns now)
 	}
 }
 
+void
+aif_evloop_ask(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	s->next_ns = s->ops->next_ns(s, now_ns);
+}
+
+void
+aif_evloop_refresh(struct aif_evloop *loop, aif_time_ns now_ns)
+{
+	refresh_all(loop, now_ns);
+	loop->started = 1;
+}
+
 /* A real clock: wait for a source that is not due yet (at most 1 ms at a
  * time: the stop flag is looked at in between). */
 static void
@@ -83,7 +96,7 @@ aif_evloop_run(struct aif_evloop *loop)
 		}
 		if (e == NULL)
 			break;
-		if (!(e->flags & AIF_EV_URGENT) &&
+		if (!(e->flags & (AIF_EV_URGENT | AIF_EV_QUIET)) &&
 		    (work > tick || ++loop->since_check >= loop->check_every)) {
 			loop->since_check = 0;
 			if ((loop->stop != NULL && *loop->stop) ||

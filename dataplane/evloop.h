@@ -26,10 +26,12 @@
  *
  * The end: at end_ns (an event after it is not fired), or earlier when the
  * stop flag is set or idle(idle_arg) says nothing more will come.  Those
- * two are asked before an event that is not AIF_EV_URGENT, when no work
- * source (AIF_EV_WORK) has an event before the next tick (AIF_EV_TICK: the
- * periodic work whose period paces the question), and every check_every
- * events in any case.
+ * two are asked before an event that is not AIF_EV_URGENT nor AIF_EV_QUIET,
+ * when no work source (AIF_EV_WORK) has an event before the next tick
+ * (AIF_EV_TICK: the periodic work whose period paces the question), and
+ * every check_every events in any case.  (Not before a sample: samples go
+ * on to the next tick, as they do where each runner samples its own
+ * switches, windows.h.)
  *
  * One loop is one thread's and has no global state: several loops may run
  * side by side, each with its own clock and sources (real time: one per
@@ -54,6 +56,8 @@
 #define AIF_EV_WORK   1u /* it has work of its own (a runner): counted, progress */
 #define AIF_EV_TICK   2u /* its period paces the idle question (control's tick) */
 #define AIF_EV_URGENT 4u /* fired before the idle question (a scheduled action) */
+#define AIF_EV_QUIET  8u /* the idle question is not asked before it (a sample:
+			  * it reads state and changes none) */
 
 /* What fire returns */
 #define AIF_EV_CHANGED 1u /* every source looks again (refresh, next_ns) */
@@ -106,6 +110,11 @@ int aif_evloop_add(struct aif_evloop *loop, struct aif_ev_source *s);
 /* Run until the end, the stop flag or idle; returns loop->now_ns.  Run
  * again (a later end_ns), it goes on from there. */
 aif_time_ns aif_evloop_run(struct aif_evloop *loop);
+/* Between runs: s's next event asked again (something outside the loop
+ * changed it: frames from another runner, windows.h), or every source
+ * refreshed and asked (after a change every source may depend on). */
+void aif_evloop_ask(struct aif_ev_source *s, aif_time_ns now_ns);
+void aif_evloop_refresh(struct aif_evloop *loop, aif_time_ns now_ns);
 
 /* A periodic source: fn(t, arg) every period_ns from first_ns on (state is
  * read, not changed: samples, monitors). */

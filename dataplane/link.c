@@ -36,10 +36,12 @@ static uint32_t
 slots_for(const struct aif_link_params *p)
 {
 	/* frames in flight: the delay (plus the horizon) over the shortest
-	 * frame's serialization, plus room for control frames */
+	 * frame's serialization, twice (a receiver driven by another runner
+	 * takes them up to a window later, and a window is at most the
+	 * delay: windows.h), plus room for control frames */
 	uint64_t min_ps = ser_ps(p->wire_model == AIF_WIRE_NS3 ? AIF_WIRE_NS3_MIN_BYTES
 							      : aif_link_wire_bytes(0), p->rate_bps);
-	uint64_t n = ((p->delay_ns + p->horizon_ns) * PS_PER_NS) / min_ps + 2 * AIF_BURST + 64;
+	uint64_t n = ((2 * p->delay_ns + p->horizon_ns) * PS_PER_NS) / min_ps + 2 * AIF_BURST + 64;
 	uint32_t s = 64;
 
 	while (s < n && s < (1u << 24))
@@ -143,6 +145,28 @@ aif_link_peer_rx_next_ns(const struct aif_port *p)
 	const struct aif_link_end *e = p->ctx;
 
 	return aif_link_rx_next_ns(e->link, (uint8_t)!e->side);
+}
+
+uint32_t
+aif_link_sent_mark(const struct aif_port *p)
+{
+	const struct aif_link_end *e = p->ctx;
+
+	return e->link->dir[e->side].tail;
+}
+
+aif_time_ns
+aif_link_sent_since(const struct aif_port *p, uint32_t *mark)
+{
+	const struct aif_link_end *e = p->ctx;
+	const struct aif_link_dir *d = &e->link->dir[e->side];
+	uint32_t from = *mark;
+
+	if (d->tail == from)
+		return AIF_TIME_NS_NEVER;
+	*mark = d->tail;
+	/* arrivals on one direction only grow: the first is the earliest */
+	return d->slot[from & d->mask].arrive_ns;
 }
 
 aif_time_ns

@@ -151,6 +151,14 @@ void aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port);
 bool aif_link_is_end(const struct aif_port *p);
 struct aif_port *aif_link_peer(const struct aif_port *p);
 aif_time_ns aif_link_peer_rx_next_ns(const struct aif_port *p);
+/* The sender's side of port p's link, for a runner that sends to another
+ * runner's switch (windows.h): frames p has put on its wire so far (a
+ * count that wraps), and when the first one put since count *mark arrives
+ * at the far end (AIF_TIME_NS_NEVER: none since), *mark then moved on.
+ * Only the runner that sends on p may ask: the slots it reads are its own
+ * until they arrive, and they arrive no sooner than the link's delay. */
+uint32_t aif_link_sent_mark(const struct aif_port *p);
+aif_time_ns aif_link_sent_since(const struct aif_port *p, uint32_t *mark);
 
 /* Bytes on the wire for a frame of pkt_len bytes (without FCS). */
 static inline uint32_t

@@ -623,6 +623,14 @@ struct aif_runner_ev {
 	/* RX queues woken from outside (aif_runner_wake) */
 	uint16_t *woken;
 	uint32_t n_woken, cap_woken;
+	/* links to switches other runners drive (windows.h): the RX queues
+	 * they deliver to here, and the ports that send there with how many
+	 * frames each had put when last asked */
+	uint16_t *cut_rxq;
+	uint32_t n_cut_rxq;
+	struct aif_port **cut_tx;
+	uint32_t *cut_mark;
+	uint32_t n_cut_tx;
 };
 
 static void
@@ -637,7 +645,53 @@ source_free(struct aif_runner_ev *ev)
 	free(ev->port);
 	free(ev->near);
 	free(ev->woken);
+	free(ev->cut_rxq);
+	free(ev->cut_tx);
+	free(ev->cut_mark);
 	free(ev);
+}
+
+/* Does the runner drive sw? */
+static bool
+drives(const struct aif_runner *w, const struct aif_switch *sw)
+{
+	for (uint16_t x = 0; x < w->n_drive; x++)
+		if (w->drive[x].sw == sw)
+			return true;
+	return false;
+}
+
+/* The links whose far end another runner drives: the queues they deliver
+ * to here, the ports that send there. */
+static int
+cut_build(struct aif_runner_ev *ev, const struct aif_runner *w)
+{
+	uint32_t n = 0;
+
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		n += w->drive[d].sw->n_ports;
+	ev->cut_rxq = calloc(w->n_rxq ? w->n_rxq : 1, sizeof(*ev->cut_rxq));
+	ev->cut_tx = calloc(n ? n : 1, sizeof(*ev->cut_tx));
+	ev->cut_mark = calloc(n ? n : 1, sizeof(*ev->cut_mark));
+	if (ev->cut_rxq == NULL || ev->cut_tx == NULL || ev->cut_mark == NULL)
+		return -1;
+	for (uint16_t i = 0; i < w->n_rxq; i++) {
+		const struct aif_port *far =
+			aif_link_peer(&w->drive[w->rxq[i].drive].sw->ports[w->rxq[i].port]);
+		if (far != NULL && !drives(w, far->sw))
+			ev->cut_rxq[ev->n_cut_rxq++] = i;
+	}
+	for (uint16_t d = 0; d < w->n_drive; d++) {
+		struct aif_switch *sw = w->drive[d].sw;
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			const struct aif_port *far = aif_link_peer(&sw->ports[p]);
+			if (far == NULL || drives(w, far->sw))
+				continue;
+			ev->cut_mark[ev->n_cut_tx] = aif_link_sent_mark(&sw->ports[p]);
+			ev->cut_tx[ev->n_cut_tx++] = &sw->ports[p];
+		}
+	}
+	return 0;
 }
 
 /* Who is at the far end of each drive's links, and their RX queue. */
@@ -789,7 +843,7 @@ aif_runner_source(struct aif_runner *w)
 	ev->w = w;
 	ev->src = (struct aif_ev_source){ .ops = &source_ops, .flags = AIF_EV_WORK };
 	ev->next = calloc(w->n_drive ? w->n_drive : 1, sizeof(*ev->next));
-	if (ev->next == NULL || peers_build(ev, w) != 0) {
+	if (ev->next == NULL || peers_build(ev, w) != 0 || cut_build(ev, w) != 0) {
 		source_free(ev);
 		return NULL;
 	}
@@ -801,4 +855,41 @@ uint64_t
 aif_runner_source_packets(const struct aif_runner *w)
 {
 	return w->ev != NULL ? w->ev->packets : 0;
+}
+
+void
+aif_runner_absorb(struct aif_runner *w, aif_time_ns now_ns)
+{
+	struct aif_runner_ev *ev = w->ev;
+
+	if (ev == NULL || w->clock != NULL)
+		return;
+	/* as the sender does for its own peers after a step (source_fire) */
+	for (uint32_t i = 0; i < ev->n_cut_rxq; i++) {
+		const struct aif_rxq *q = &w->rxq[ev->cut_rxq[i]];
+		struct aif_port *port = &w->drive[q->drive].sw->ports[q->port];
+		aif_time_ns a = aif_port_ops(port)->rx_next_ns(port, q->queue);
+		if (a == AIF_TIME_NS_NEVER)
+			continue;
+		rxq_arrival(w, ev->cut_rxq[i], a);
+		if (a < ev->next[q->drive])
+			ev->next[q->drive] = a < now_ns ? now_ns : a;
+	}
+}
+
+aif_time_ns
+aif_runner_sent_across(struct aif_runner *w)
+{
+	struct aif_runner_ev *ev = w->ev;
+	aif_time_ns first = AIF_TIME_NS_NEVER;
+
+	for (uint32_t i = 0; ev != NULL && i < ev->n_cut_tx; i++)
+		first = RTE_MIN(first, aif_link_sent_since(ev->cut_tx[i], &ev->cut_mark[i]));
+	return first;
+}
+
+uint32_t
+aif_runner_cut_links(const struct aif_runner *w)
+{
+	return w->ev != NULL ? w->ev->n_cut_tx : 0;
 }

@@ -190,6 +190,24 @@ uint64_t aif_runner_source_packets(const struct aif_runner *w);
  * another's callback, rhost.h waker); asked again after the current event. */
 void aif_runner_wake(struct aif_runner *w, uint16_t rxq);
 
+/*
+ * Virtual time, several runners that each drive a part of a fabric
+ * (windows.h).  The links between parts are the cut: their delay lines are
+ * the rings between runners (link.h: one producer, one consumer).
+ * aif_runner_absorb: what other runners put on the links into this
+ * runner's switches, up to now, brings those switches' next events as
+ * close as it does when the sender is this runner (source_fire) -- called
+ * at a window's start, before the runner's events.
+ * aif_runner_sent_across: the earliest arrival, at another runner's
+ * switch, of the frames this runner sent since it last asked
+ * (AIF_TIME_NS_NEVER: none) -- called at a window's end.
+ * aif_runner_cut_links: how many of its ports send to another runner.
+ * After aif_runner_source.
+ */
+void aif_runner_absorb(struct aif_runner *w, aif_time_ns now_ns);
+aif_time_ns aif_runner_sent_across(struct aif_runner *w);
+uint32_t aif_runner_cut_links(const struct aif_runner *w);
+
 /* One switch's step alone (drive d: its RX queues, its egress, its TX
  * buffers); a step of every drive at now_ns, in drive order, is what
  * aif_runner_step does. */

@@ -449,6 +449,33 @@ flow_of(const struct job *j, uint32_t r, uint32_t i, uint32_t k)
 	return (size_t)j->flow_first + ((size_t)s * j->p.iterations + i) * j->P + k;
 }
 
+/*
+ * What the ranks of a job share: an iteration's first start and last
+ * finish, the ranks that finished it, the jobs done.  Ranks on switches
+ * that different runners drive (dataplane/windows.h) write them at once;
+ * the results (min, max, counts) do not depend on the order.
+ */
+static inline void
+atomic_max(aif_time_ns *x, aif_time_ns v)
+{
+	aif_time_ns cur = __atomic_load_n(x, __ATOMIC_RELAXED);
+
+	while (v > cur && !__atomic_compare_exchange_n(x, &cur, v, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+/* *x = v if *x is 0 (not set) or later. */
+static inline void
+atomic_min_set(aif_time_ns *x, aif_time_ns v)
+{
+	aif_time_ns cur = __atomic_load_n(x, __ATOMIC_RELAXED);
+
+	while ((cur == 0 || v < cur) &&
+	       !__atomic_compare_exchange_n(x, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 static void
 maybe_finish(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 {
@@ -459,10 +486,10 @@ maybe_finish(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 		return;
 	s->running = false;
 	struct aif_job_iter *it = &j->it[s->iter];
-	j->fin[s->iter]++;
-	it->end_ns = at > it->end_ns ? at : it->end_ns;
-	if (s->iter + 1 == j->p.iterations && j->fin[s->iter] == j->p.n_ranks &&
-	    ++js->jobs_done == js->n_jobs)
+	uint32_t fin = __atomic_add_fetch(&j->fin[s->iter], 1, __ATOMIC_RELAXED);
+	atomic_max(&it->end_ns, at);
+	if (s->iter + 1 == j->p.iterations && fin == j->p.n_ranks &&
+	    __atomic_add_fetch(&js->jobs_done, 1, __ATOMIC_RELAXED) == js->n_jobs)
 		__atomic_store_n(&js->all_done, 1, __ATOMIC_RELEASE);
 	if (s->iter + 1 < j->p.iterations) {
 		aif_time_ns t = at + j->p.compute_ns +
@@ -485,9 +512,7 @@ start_iter(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 	s->recv_got = s->early;
 	s->early = 0;
 	s->send_acked = 0;
-	struct aif_job_iter *it = &j->it[s->iter];
-	if (it->start_ns == 0 || at < it->start_ns)
-		it->start_ns = at ? at : 1;
+	atomic_min_set(&j->it[s->iter].start_ns, at ? at : 1);
 	for (uint32_t pl = 0; pl < j->P; pl++)
 	switch (j->p.kind) {
 	case AIF_JOB_ALLREDUCE_RING:

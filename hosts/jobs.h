@@ -80,9 +80,12 @@
  * unloaded flows come in under it too, hence the max with 1, as its
  * fctAnalysis.py).  The ideal JCT above is the lower bound.
  *
- * Single-threaded: the callbacks of every host of a jobs set run on one
- * runner (virtual time, or real time with one runner); results are read
- * after it stops, aif_jobs_all_done at any time.
+ * Threads: the callbacks of one rank's hosts (its ports on every plane)
+ * run on one runner; the ranks of a job may be on several (virtual time on
+ * several runners, dataplane/windows.h), and what they share (an
+ * iteration's start and end, ranks finished, jobs done) is kept with
+ * atomics whose results do not depend on order.  Results are read after
+ * the runners stop, aif_jobs_all_done at any time.
  */
 #ifndef AIF_JOBS_H
 #define AIF_JOBS_H

@@ -2,9 +2,10 @@
 /*
  * pfc.txt and qlen.txt as ns-3 writes them (monitors.h).
  *
- * The PFC hooks run on the runner that receives the frames; in virtual
- * time that is the one thread, so the event log needs no lock.  In real
- * time nobody installs them (main.c: --virtual-time only).
+ * The PFC hooks run on the runner that receives the frames: each device's
+ * hook keeps its own log (in virtual time on several runners, devices on
+ * different runners log at once), merged and sorted when written.  In
+ * real time nobody installs them (main.c: --virtual-time only).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,14 +27,18 @@ struct pfc_ev {
 	uint16_t ifindex;
 	uint8_t type;       /* 1 pause, 0 resume */
 	uint8_t is_switch;
+	uint32_t seq;       /* in its device's log */
 };
 
-/* What a hook knows of the device it listens on. */
+/* What a hook knows of the device it listens on, and its log. */
 struct hook {
 	struct aif_monitors *m;
 	uint32_t node;
 	uint16_t ifindex;
 	uint8_t is_switch;
+	bool ev_oom;        /* an event was lost for memory */
+	struct pfc_ev *ev;
+	size_t n_ev, cap_ev;
 };
 
 struct hist {
@@ -48,16 +53,24 @@ struct aif_monitors {
 	uint32_t n_hosts;
 	struct hook *hooks;
 	uint32_t n_hooks;
-	struct pfc_ev *ev;
-	size_t n_ev, cap_ev;
-	bool ev_oom;        /* an event was lost for memory */
 	/* qlen: per switch s, port p: hist[port0[s] + p] */
 	uint32_t *port0;
 	struct hist *hist;
 	aif_time_ns next_ns;
-	char *dumps;        /* the 100-ms dumps so far */
-	size_t dumps_len;
-	FILE *dumps_f;
+	struct sw_dumps *dumps; /* per switch: its part of the 100-ms dumps so far */
+};
+
+/* A switch's lines of each 100-ms dump: its runner samples and writes
+ * them (virtual time on several runners: each its own switches), and
+ * they are put together when written. */
+struct sw_dumps {
+	char *buf;
+	size_t len;
+	FILE *f;
+	aif_time_ns *at;   /* [n] the dumps' times */
+	long *end;         /* [n] where each ends in buf */
+	uint32_t n, cap;
+	bool oom;
 };
 
 void
@@ -73,20 +86,20 @@ static void
 on_pfc(void *arg, aif_time_ns now_ns, bool pause)
 {
 	struct hook *h = arg;
-	struct aif_monitors *m = h->m;
 
-	if (m->n_ev == m->cap_ev) {
-		size_t cap = m->cap_ev ? 2 * m->cap_ev : 1024;
-		struct pfc_ev *x = realloc(m->ev, cap * sizeof(*x));
+	if (h->n_ev == h->cap_ev) {
+		size_t cap = h->cap_ev ? 2 * h->cap_ev : 64;
+		struct pfc_ev *x = realloc(h->ev, cap * sizeof(*x));
 		if (x == NULL) {
-			m->ev_oom = true;
+			h->ev_oom = true;
 			return;
 		}
-		m->ev = x;
-		m->cap_ev = cap;
+		h->ev = x;
+		h->cap_ev = cap;
 	}
-	m->ev[m->n_ev++] = (struct pfc_ev){ now_ns, h->node, h->ifindex, pause ? 1 : 0,
-					    h->is_switch };
+	h->ev[h->n_ev] = (struct pfc_ev){ now_ns, h->node, h->ifindex, pause ? 1 : 0,
+					  h->is_switch, (uint32_t)h->n_ev };
+	h->n_ev++;
 }
 
 struct aif_monitors *
@@ -118,14 +131,15 @@ aif_monitors_create(const struct aif_monitor_params *p, const struct aif_ctl *ct
 			goto oom;
 		for (uint32_t i = 0; i < m->n_hosts; i++) {
 			struct hook *h = &m->hooks[m->n_hooks++];
-			*h = (struct hook){ m, i, 1, 0 };
+			*h = (struct hook){ .m = m, .node = i, .ifindex = 1, .is_switch = 0 };
 			aif_rhost_set_pfc_log(v->h[i], on_pfc, h);
 		}
 		for (uint16_t s = 0; s < ctl->n_sw; s++) {
 			struct aif_qos *q = ctl->sws[s]->qos;
 			for (uint16_t k = 0; q != NULL && k < q->n_ports; k++) {
 				struct hook *h = &m->hooks[m->n_hooks++];
-				*h = (struct hook){ m, m->n_hosts + s, (uint16_t)(k + 1), 1 };
+				*h = (struct hook){ .m = m, .node = m->n_hosts + s,
+						    .ifindex = (uint16_t)(k + 1), .is_switch = 1 };
 				q->port[k].pfc_rx.log = on_pfc;
 				q->port[k].pfc_rx.log_arg = h;
 			}
@@ -133,9 +147,12 @@ aif_monitors_create(const struct aif_monitor_params *p, const struct aif_ctl *ct
 	}
 	if (p->qlen) {
 		m->hist = calloc(n_ports + 1u, sizeof(*m->hist));
-		m->dumps_f = open_memstream(&m->dumps, &m->dumps_len);
-		if (m->hist == NULL || m->dumps_f == NULL)
+		m->dumps = calloc(ctl->n_sw + 1u, sizeof(*m->dumps));
+		if (m->hist == NULL || m->dumps == NULL)
 			goto oom;
+		for (uint16_t s = 0; s < ctl->n_sw; s++)
+			if ((m->dumps[s].f = open_memstream(&m->dumps[s].buf, &m->dumps[s].len)) == NULL)
+				goto oom;
 		m->next_ns = m->p.qlen_start_ns;
 	} else {
 		m->next_ns = AIF_TIME_NS_NEVER;
@@ -171,53 +188,106 @@ hist_add(struct hist *h, uint32_t kb)
 		h->n = kb + 1;
 }
 
+/* Switch s's lines of a dump. */
 static void
-dump(const struct aif_monitors *m, FILE *f, aif_time_ns t)
+dump_sw(const struct aif_monitors *m, FILE *f, uint16_t s)
 {
 	const struct aif_ctl *c = m->ctl;
 
+	for (uint32_t k = 0; k < c->sws[s]->n_ports; k++) {
+		const struct hist *h = &m->hist[m->port0[s] + k];
+		fprintf(f, "%u %u", m->n_hosts + s, k + 1);
+		for (uint32_t i = 0; i < h->n; i++)
+			fprintf(f, " %u", h->cnt[i]);
+		fputc('\n', f);
+	}
+}
+
+static void
+dump(const struct aif_monitors *m, FILE *f, aif_time_ns t)
+{
 	fprintf(f, "time: %" PRIu64 "\n", t + m->p.time_offset_ns);
-	for (uint16_t s = 0; s < c->n_sw; s++)
-		for (uint32_t k = 0; k < c->sws[s]->n_ports; k++) {
-			const struct hist *h = &m->hist[m->port0[s] + k];
-			fprintf(f, "%u %u", m->n_hosts + s, k + 1);
-			for (uint32_t i = 0; i < h->n; i++)
-				fprintf(f, " %u", h->cnt[i]);
-			fputc('\n', f);
+	for (uint16_t s = 0; s < m->ctl->n_sw; s++)
+		dump_sw(m, f, s);
+}
+
+void
+aif_monitors_qlen_take(struct aif_monitors *m, aif_time_ns t, uint16_t s)
+{
+	const struct aif_qos *q = m->ctl->sws[s]->qos;
+
+	if (m->hist == NULL)
+		return;
+	for (uint16_t k = 0; k < m->ctl->sws[s]->n_ports; k++) {
+		uint64_t b = 0;
+		for (unsigned i = 0; q != NULL && k < q->n_ports && i < AIF_QOS_NQ; i++)
+			b += q->mmu.port[k].queue_bytes[i];
+		hist_add(&m->hist[m->port0[s] + k], (uint32_t)(b / 1000));
+	}
+	if ((t + m->p.time_offset_ns) % AIF_MONITOR_QLEN_DUMP_NS != 0)
+		return;
+	struct sw_dumps *d = &m->dumps[s];
+	if (d->n == d->cap) {
+		uint32_t cap = d->cap ? 2 * d->cap : 8;
+		aif_time_ns *at = realloc(d->at, cap * sizeof(*at));
+		if (at != NULL)
+			d->at = at;
+		long *end = realloc(d->end, cap * sizeof(*end));
+		if (end != NULL)
+			d->end = end;
+		if (at == NULL || end == NULL) {
+			d->oom = true;
+			return;
 		}
+		d->cap = cap;
+	}
+	dump_sw(m, d->f, s);
+	d->at[d->n] = t;
+	d->end[d->n++] = ftell(d->f);
+}
+
+aif_time_ns
+aif_monitors_qlen_first_ns(const struct aif_monitors *m)
+{
+	return m->hist != NULL ? m->p.qlen_start_ns : AIF_TIME_NS_NEVER;
+}
+
+aif_time_ns
+aif_monitors_qlen_after(const struct aif_monitors *m, aif_time_ns t)
+{
+	/* the next on the grid from start */
+	aif_time_ns iv = m->p.qlen_interval_ns;
+	return m->p.qlen_start_ns + ((t - m->p.qlen_start_ns) / iv + 1) * iv;
+}
+
+bool
+aif_monitors_qlen_over(const struct aif_monitors *m, aif_time_ns t)
+{
+	return m->p.qlen_end_ns != 0 && t > m->p.qlen_end_ns;
 }
 
 void
 aif_monitors_sample(struct aif_monitors *m, aif_time_ns t)
 {
-	const struct aif_ctl *c = m->ctl;
-
 	if (m->hist == NULL || t < m->next_ns)
 		return;
-	if (m->p.qlen_end_ns != 0 && t > m->p.qlen_end_ns) {
+	if (aif_monitors_qlen_over(m, t)) {
 		m->next_ns = AIF_TIME_NS_NEVER;
 		return;
 	}
-	for (uint16_t s = 0; s < c->n_sw; s++) {
-		const struct aif_qos *q = c->sws[s]->qos;
-		for (uint16_t k = 0; k < c->sws[s]->n_ports; k++) {
-			uint64_t b = 0;
-			for (unsigned i = 0; q != NULL && k < q->n_ports && i < AIF_QOS_NQ; i++)
-				b += q->mmu.port[k].queue_bytes[i];
-			hist_add(&m->hist[m->port0[s] + k], (uint32_t)(b / 1000));
-		}
-	}
-	if ((t + m->p.time_offset_ns) % AIF_MONITOR_QLEN_DUMP_NS == 0)
-		dump(m, m->dumps_f, t);
-	/* the next on the grid from start */
-	aif_time_ns iv = m->p.qlen_interval_ns;
-	m->next_ns = m->p.qlen_start_ns + ((t - m->p.qlen_start_ns) / iv + 1) * iv;
+	for (uint16_t s = 0; s < m->ctl->n_sw; s++)
+		aif_monitors_qlen_take(m, t, s);
+	m->next_ns = aif_monitors_qlen_after(m, t);
 }
 
 uint64_t
 aif_monitors_pfc_events(const struct aif_monitors *m)
 {
-	return m->n_ev;
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < m->n_hooks; i++)
+		n += m->hooks[i].n_ev;
+	return n;
 }
 
 static int
@@ -231,7 +301,9 @@ cmp_ev(const void *a, const void *b)
 		return x->node < y->node ? -1 : 1;
 	if (x->ifindex != y->ifindex)
 		return x->ifindex < y->ifindex ? -1 : 1;
-	return 0;
+	if (x->is_switch != y->is_switch)
+		return x->is_switch < y->is_switch ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 int
@@ -246,23 +318,30 @@ aif_monitors_write(const struct aif_monitors *m, const char *dir, aif_time_ns en
 		snprintf(path, sizeof(path), "%s/pfc.txt", dir);
 		if ((f = fopen(path, "w")) == NULL)
 			goto io;
-		/* qsort is not stable: node and ifindex break ties, and one
-		 * device logs one frame per instant at most in order anyway */
-		struct pfc_ev *e = malloc((m->n_ev ? m->n_ev : 1) * sizeof(*e));
+		/* every device's log in order, sorted by time, device and
+		 * then each device's own order: one order however many
+		 * runners logged them */
+		size_t n_ev = aif_monitors_pfc_events(m), k = 0;
+		bool oom = false;
+		struct pfc_ev *e = malloc((n_ev ? n_ev : 1) * sizeof(*e));
 		if (e == NULL) {
 			fclose(f);
 			snprintf(err, err_len, "%s: out of memory", path);
 			return -1;
 		}
-		if (m->n_ev)
-			memcpy(e, m->ev, m->n_ev * sizeof(*e));
-		qsort(e, m->n_ev, sizeof(*e), cmp_ev);
-		for (size_t i = 0; i < m->n_ev; i++)
+		for (uint32_t i = 0; i < m->n_hooks; i++) {
+			if (m->hooks[i].n_ev)
+				memcpy(e + k, m->hooks[i].ev, m->hooks[i].n_ev * sizeof(*e));
+			k += m->hooks[i].n_ev;
+			oom |= m->hooks[i].ev_oom;
+		}
+		qsort(e, n_ev, sizeof(*e), cmp_ev);
+		for (size_t i = 0; i < n_ev; i++)
 			fprintf(f, "%" PRIu64 " %u %u %u %u\n", e[i].at_ns + m->p.time_offset_ns,
 				e[i].node, e[i].is_switch, e[i].ifindex, e[i].type);
 		free(e);
 		bad |= fclose(f) != 0;
-		if (m->ev_oom) {
+		if (oom) {
 			snprintf(err, err_len, "%s: events lost (out of memory)", path);
 			return -1;
 		}
@@ -271,9 +350,24 @@ aif_monitors_write(const struct aif_monitors *m, const char *dir, aif_time_ns en
 		snprintf(path, sizeof(path), "%s/qlen.txt", dir);
 		if ((f = fopen(path, "w")) == NULL)
 			goto io;
-		fflush(m->dumps_f);
-		if (m->dumps_len)
-			fwrite(m->dumps, 1, m->dumps_len, f);
+		/* the dumps, each switch's part of each in the switches' order */
+		uint32_t n_dumps = m->ctl->n_sw ? m->dumps[0].n : 0;
+		for (uint16_t s = 0; s < m->ctl->n_sw; s++) {
+			fflush(m->dumps[s].f);
+			if (m->dumps[s].oom || m->dumps[s].n != n_dumps) {
+				fclose(f);
+				snprintf(err, err_len, "%s: dumps lost (out of memory)", path);
+				return -1;
+			}
+		}
+		for (uint32_t k = 0; k < n_dumps; k++) {
+			fprintf(f, "time: %" PRIu64 "\n", m->dumps[0].at[k] + m->p.time_offset_ns);
+			for (uint16_t s = 0; s < m->ctl->n_sw; s++) {
+				const struct sw_dumps *d = &m->dumps[s];
+				long from = k ? d->end[k - 1] : 0;
+				fwrite(d->buf + from, 1, (size_t)(d->end[k] - from), f);
+			}
+		}
 		dump(m, f, end_ns);
 		bad |= fclose(f) != 0;
 	}
@@ -293,12 +387,18 @@ aif_monitors_free(struct aif_monitors *m)
 	/* the hooks stay where they are: the switches and hosts go first */
 	for (uint32_t i = 0; m->hist != NULL && m->port0 != NULL && i < m->port0[m->ctl->n_sw]; i++)
 		free(m->hist[i].cnt);
-	if (m->dumps_f != NULL)
-		fclose(m->dumps_f);
+	for (uint16_t s = 0; m->dumps != NULL && s < m->ctl->n_sw; s++) {
+		if (m->dumps[s].f != NULL)
+			fclose(m->dumps[s].f);
+		free(m->dumps[s].buf);
+		free(m->dumps[s].at);
+		free(m->dumps[s].end);
+	}
 	free(m->dumps);
 	free(m->hist);
+	for (uint32_t i = 0; m->hooks != NULL && i < m->n_hooks; i++)
+		free(m->hooks[i].ev);
 	free(m->hooks);
-	free(m->ev);
 	free(m->port0);
 	free(m);
 }

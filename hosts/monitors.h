@@ -63,6 +63,18 @@ struct aif_monitors *aif_monitors_create(const struct aif_monitor_params *p,
 aif_time_ns aif_monitors_next_ns(const struct aif_monitors *m);
 /* Sample at t if due (state is read, never changed). */
 void aif_monitors_sample(struct aif_monitors *m, aif_time_ns t);
+/*
+ * The same, one switch at a time, for runners that each sample their own
+ * switches (virtual time on several runners, dataplane/windows.h): the
+ * first sample's time (AIF_TIME_NS_NEVER: no qlen monitor), the one after
+ * a sample at t, whether t is past the end (no more samples); switch sw
+ * sampled at t (its part of the dump when t is a dump's time).  A sample
+ * at t of every switch is what aif_monitors_sample does.
+ */
+aif_time_ns aif_monitors_qlen_first_ns(const struct aif_monitors *m);
+aif_time_ns aif_monitors_qlen_after(const struct aif_monitors *m, aif_time_ns t);
+bool aif_monitors_qlen_over(const struct aif_monitors *m, aif_time_ns t);
+void aif_monitors_qlen_take(struct aif_monitors *m, aif_time_ns t, uint16_t sw);
 /* PFC frames logged so far. */
 uint64_t aif_monitors_pfc_events(const struct aif_monitors *m);
 /* pfc.txt and qlen.txt into dir (those monitored), the histogram's last

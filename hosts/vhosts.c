@@ -263,9 +263,7 @@ wake_one(void *arg)
 int
 aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_runner *w)
 {
-	free(v->wake);
-	v->wake = calloc(v->n ? v->n : 1, sizeof(*v->wake));
-	if (v->wake == NULL)
+	if (v->wake == NULL && (v->wake = calloc(v->n ? v->n : 1, sizeof(*v->wake))) == NULL)
 		return -1;
 	for (uint32_t i = 0; i < v->n; i++)
 		for (uint16_t q = 0; q < w->n_rxq; q++) {

@@ -78,7 +78,8 @@ void aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *
 void aif_vhosts_ns3_path(uint32_t a, uint32_t b, struct aif_jobs_ns3_path *p, void *v);
 /* In virtual time: a host given work from outside (another host's callback)
  * tells its runner w, which asks its next frame again (rhost.h waker,
- * runner.h aif_runner_wake). */
+ * runner.h aif_runner_wake).  For the hosts whose ports w polls: call it
+ * for each runner when there are several. */
 int aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_runner *w);
 /* Index of the host called name (cfg->hosts), or -1. */
 int aif_vhosts_find(const struct aif_vhosts *v, const struct aif_config *cfg, const char *name);

@@ -978,6 +978,22 @@ aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_time
 	return 0;
 }
 
+void
+aif_workload_ties(const struct aif_workload *w,
+		  void (*tie)(uint16_t sw_a, uint16_t sw_b, void *arg), void *arg)
+{
+	/* a rank's callbacks post and set timers on its hosts of every plane
+	 * (jobs.c): those hosts' switches are tied */
+	for (uint32_t k = 0; w->js != NULL && k < aif_jobs_n(w->js); k++) {
+		const struct aif_job_params *p = aif_jobs_params(w->js, k);
+		uint32_t P = p->planes > 1 ? p->planes : 1;
+		for (uint32_t r = 0; P > 1 && r < p->n_ranks; r++)
+			for (uint32_t pl = 1; pl < P; pl++)
+				tie(w->v.sw[p->hosts[(size_t)r * P]],
+				    w->v.sw[p->hosts[(size_t)r * P + pl]], arg);
+	}
+}
+
 int
 aif_workload_idle(void *arg)
 {

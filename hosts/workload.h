@@ -165,6 +165,11 @@ int aif_workload_jobs(struct aif_workload *w, const struct aif_config *cfg, aif_
  * switches and the hosts: virtual time, with --results, after the jobs
  * are made and the config applied; 0 or -1 (out of memory). */
 int aif_workload_monitors(struct aif_workload *w, const struct aif_ctl *ctl);
+/* Switches whose hosts hand each other work without a packet (a rank's
+ * ports on every plane): tie(sw_a, sw_b, arg) for each such pair, so that
+ * one runner drives both (control/partition.h).  After aif_workload_jobs. */
+void aif_workload_ties(const struct aif_workload *w,
+		       void (*tie)(uint16_t sw_a, uint16_t sw_b, void *arg), void *arg);
 /* Every job done and every host idle (for the virtual-time loop). */
 int aif_workload_idle(void *w);
 /* Jobs unfinished and no host with anything left to do: waiting forever. */

@@ -27,7 +27,9 @@
 #     ns-3's identities and start times, and the fct-slowdown tool (env
 #     AIF_FCT_SLOWDOWN) scores it; pfc.txt has the pauses the incast caused,
 #     as HPCC writes them; qlen.txt HPCC's histogram; a flow file naming a
-#     host the fabric lacks is refused with the job's JSON path and line.
+#     host the fabric lacks is refused with the job's JSON path and line;
+#  9. the main job (scripts/run's) and that incast on 1, 2 and 3 runners
+#     (--runners): identical result files, byte for byte.
 #
 #   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
 set -euo pipefail
@@ -322,6 +324,48 @@ fi
 grep -q 'jobs\[0\].file: .*flows8.txt:3: host id 8' "$T/ffbad.log" ||
 	fail "the refusal does not name \$.jobs[0].file and line 3"
 echo "  ok   a flow file naming a host the fabric lacks is refused: $(grep -o 'jobs\[0\].file.*' "$T/ffbad.log" | head -c 90)"
+
+# 9. virtual time on 1, 2 and 3 runners (the fabric split by leaf, spines
+# spread, threads meeting at window boundaries): the same results, byte for
+# byte, on the main job (scripts/run's 4 x 4 leaf-spine, ECMP, PFC on) and on
+# the flow file's incast with its pauses
+cat > "$T/main.json" <<'EOF'
+{"policies": {"default": {"load_balancing": {"scheme": "ecmp", "control_tc": []},
+                          "qos": {"pfc_enable": [3]}}},
+ "topology": {"leaf_spine": {"leaves": 4, "spines": 4, "hosts_per_leaf": 4,
+  "host_gbps": 100, "uplink_gbps": 100, "delay_ns": 1000}}}
+EOF
+cp "$ROOT/config/jobs-main.json" "$T/mainjobs.json"
+cp "$ROOT/config/workloads/AliStorage2019.txt" "$T/workloads/"
+for n in 1 2 3; do
+	timeout -k 5 120 "$BIN" -- --config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" \
+		--results "$T/main$n" --samples "$T/main$n/s" --sample-us 20 --runners $n \
+		> "$T/main$n.log" 2>&1 < /dev/null || fail "main job on $n runners exited with status $?"
+	timeout -k 5 60 "$BIN" -- --config "$T/ff.json" --virtual-time --jobs "$T/ffjobs.json" \
+		--results "$T/inc$n" --runners $n > "$T/inc$n.log" 2>&1 < /dev/null ||
+		fail "incast on $n runners exited with status $?"
+done
+grep -q '^  3 runners, window by window: lookahead 1.000 us' "$T/main3.log" ||
+	fail "3 runners: the partition is not said"
+grep -q '^    runner 2: busy [0-9.]* s (CPU [0-9.]* s), waiting [0-9.]* s' "$T/main3.log" ||
+	fail "3 runners: busy and waiting times are not said"
+for n in 2 3; do
+	for f in fct.txt jobs.csv qps.csv pfc.txt qlen.txt summary.json s-links.csv s-queues.csv; do
+		cmp -s "$T/main1/$f" "$T/main$n/$f" || fail "main job: $f differs on $n runners"
+	done
+	for f in fct.txt jobs.csv qps.csv pfc.txt qlen.txt summary.json; do
+		cmp -s "$T/inc1/$f" "$T/inc$n/$f" || fail "incast: $f differs on $n runners"
+	done
+done
+"$PY" - "$T/main1" "$T/inc1" <<'EOF' || fail "runners: what was compared"
+import json, sys
+m, i = (json.load(open(d + "/summary.json")) for d in sys.argv[1:3])
+assert all(j["finished"] == j["iterations"] for j in m["jobs"]), m["jobs"]
+assert i["fabric"]["pfc_xoff_sent"] > 0, i["fabric"]
+print("  ok   1, 2 and 3 runners: identical fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt, "
+      "summary.json and samples (main job: %d flows; incast: %d PFC pauses)"
+      % (m["flows"]["count"], i["fabric"]["pfc_xoff_sent"]))
+EOF
 
 rm -rf "$T"
 echo "run_hosts: PASS"

@@ -7,7 +7,8 @@
  *    at each event's time;
  *  - no event after the end; the loop's time is the last event's;
  *  - idle asked when the work has nothing before the next tick (and the
- *    loop stops there), never before an urgent event;
+ *    loop stops there), never before an urgent event nor a quiet one
+ *    (samples go on to the tick);
  *  - an event that changed something: every source refreshed and asked;
  *  - run again with a later end (a window), it goes on where it stopped;
  *  - a periodic source keeps its grid; the stop flag stops the loop.
@@ -169,6 +170,35 @@ test_idle_between_ticks(void **state)
 }
 
 static void
+test_quiet_samples(void **state)
+{
+	static const aif_time_ns s_at[] = { 0, 5, 10, 15, 20, 25 }, t_at[] = { 0, 10, 20, 30 },
+				 w_at[] = { 1, 2 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake sm, t, w;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	idle_clock = &c;
+	idle_from = 20;
+	aif_evloop_init(&loop, &c, AIF_TIME_NS_NEVER);
+	fake_init(&sm, 's', AIF_EV_QUIET, s_at, 6);
+	fake_init(&t, 't', AIF_EV_TICK, t_at, 4);
+	fake_init(&w, 'w', AIF_EV_WORK, w_at, 2);
+	aif_evloop_add(&loop, &sm.src);
+	aif_evloop_add(&loop, &t.src);
+	aif_evloop_add(&loop, &w.src);
+	loop.idle = idle_fn;
+	/* samples go on to the tick, where the question is asked (before t@0,
+	 * t@10, t@20: never before a sample); the sample at 20 comes before
+	 * the tick whose question ends the run */
+	assert_int_equal(aif_evloop_run(&loop), 20);
+	assert_string_equal(log_buf, "s@0 t@0 w@1 w@2 s@5 s@10 t@10 s@15 s@20 ");
+	assert_int_equal(idle_asked, 3);
+}
+
+static void
 test_urgent_before_idle(void **state)
 {
 	static const aif_time_ns u_at[] = { 30 }, tick_at[] = { 0, 10, 20, 30, 40 };
@@ -281,6 +311,7 @@ main(void)
 		cmocka_unit_test_setup(test_end, setup),
 		cmocka_unit_test_setup(test_idle_between_ticks, setup),
 		cmocka_unit_test_setup(test_urgent_before_idle, setup),
+		cmocka_unit_test_setup(test_quiet_samples, setup),
 		cmocka_unit_test_setup(test_changed_refreshes, setup),
 		cmocka_unit_test_setup(test_periodic_and_stop, setup),
 		cmocka_unit_test_setup(test_full, setup),

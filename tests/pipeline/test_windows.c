@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Runners in windows (dataplane/windows.c): a generated 4-leaf x 2-spine
+ * leaf-spine with virtual RoCE hosts and jobs, run by one loop and by 2, 3
+ * and 6 runners (the fabric split as the daemon splits it,
+ * control/partition.h), each on its own thread:
+ *
+ *  - an all-to-all, a ring all-reduce and an incast into a small buffer
+ *    with PFC (pauses crossing between runners): every iteration's start
+ *    and end, every flow's, every host's, switch port's and link
+ *    direction's counters and the end time are the same, to the
+ *    nanosecond and the packet;
+ *  - two planes (a rank's ports on two leaves, tied to one runner), a
+ *    ring all-reduce: the same;
+ *  - the windows skip time with nothing in it (the jobs start late), no
+ *    window is longer than the lookahead, and every runner worked.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+
+#include "eal_cleanup.h"
+#include "clock.h"
+#include "commands.h"
+#include "config.h"
+#include "ctl_events.h"
+#include "evloop.h"
+#include "fabric.h"
+#include "jobs.h"
+#include "link.h"
+#include "partition.h"
+#include "qos.h"
+#include "runner.h"
+#include "shard.h"
+#include "vhosts.h"
+#include "windows.h"
+
+#define N_HOSTS 8
+#define START_NS (300 * AIF_NS_PER_US)
+
+static struct rte_mempool *pool;
+
+struct run_out {
+	uint64_t digest;      /* everything the run did, folded */
+	aif_time_ns end_ns;
+	uint64_t windows, pauses;
+	unsigned n_run;
+	uint64_t part_events[AIF_MAX_RUNNERS];
+};
+
+static inline void
+fold(uint64_t *h, uint64_t v)
+{
+	*h = (*h ^ v) * 0x100000001b3ull;
+}
+
+struct idle_arg {
+	struct aif_jobs *js;
+	struct aif_vhosts *v;
+};
+
+static int
+idle(void *arg)
+{
+	struct idle_arg *a = arg;
+
+	if (!aif_jobs_done(a->js))
+		return 0;
+	for (uint32_t i = 0; i < a->v->n; i++)
+		if (!aif_rhost_idle(a->v->h[i]))
+			return 0;
+	return 1;
+}
+
+/* Jobs on planes (1 or 2) run by n runners (1: one loop, as the daemon's). */
+static void
+run(unsigned planes, unsigned n, struct run_out *out)
+{
+	char json[1024], err[AIF_ERR_MAX] = "";
+	struct aif_config *cfg;
+	struct aif_fabric fab;
+	static struct aif_ctl ctl;
+	struct aif_vhosts v;
+	struct aif_rhost_params tmpl;
+	struct aif_runner *w[AIF_MAX_RUNNERS] = { NULL };
+
+	memset(out, 0, sizeof(*out));
+	snprintf(json, sizeof(json),
+		 "{\"policies\": {\"default\": {\"load_balancing\": {\"scheme\": \"ecmp\"},"
+		 " \"qos\": {\"pfc_enable\": [3], \"buffer\": {\"size_bytes\": 300000}}}},"
+		 " \"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2,"
+		 " \"hosts_per_leaf\": 2, \"host_gbps\": 100, \"uplink_gbps\": 100,"
+		 " \"planes\": %u, \"delay_ns\": 1000}}}", planes);
+	if (aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)) != 0)
+		fail_msg("config: %s", err);
+	memset(&fab, 0, sizeof(fab));
+	memset(&ctl, 0, sizeof(ctl));
+	if (aif_fabric_build(&fab, cfg, pool, 1, 0x5eed, err, sizeof(err)) != 0)
+		fail_msg("fabric: %s", err);
+	aif_rhost_params_default(&tmpl, 100000000000ull);
+	tmpl.icrc = false;
+	if (aif_vhosts_build(&v, cfg, &fab, &tmpl, NULL, NULL, pool, err, sizeof(err)) != 0)
+		fail_msg("hosts: %s", err);
+	assert_int_equal(v.n, N_HOSTS * planes);
+	aif_clock_init_virtual(&ctl.clock, 0);
+	for (uint16_t i = 0; i < fab.n_sw; i++)
+		aif_ctl_add_switch(&ctl, fab.sw[i]);
+	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+
+	/* the jobs: rank r's plane k on host k * N_HOSTS + r (config order) */
+	struct aif_jobs *js = aif_jobs_create(v.h, v.n, v.rate_bps, aif_vhosts_rtt, &v);
+	assert_non_null(js);
+	aif_jobs_set_path(js, aif_vhosts_path);
+	uint32_t all[2 * N_HOSTS], inc[4 * 2];
+	for (uint32_t r = 0; r < N_HOSTS; r++)
+		for (uint32_t k = 0; k < planes; k++)
+			all[r * planes + k] = k * N_HOSTS + r;
+	for (uint32_t r = 0; r < 4; r++) /* into leaf3's first host from the other leaves */
+		for (uint32_t k = 0; k < planes; k++)
+			inc[r * planes + k] = k * N_HOSTS + (r == 0 ? 6 : 2 * (r - 1));
+	struct aif_job_params jp[3] = {
+		{ .kind = AIF_JOB_ALLREDUCE_RING, .n_ranks = N_HOSTS, .planes = planes,
+		  .hosts = all, .bytes = 2 << 20, .iterations = 2, .chunks = 2,
+		  .start_ns = START_NS, .straggler = -1 },
+		{ .kind = AIF_JOB_ALLTOALL, .n_ranks = N_HOSTS, .planes = planes, .hosts = all,
+		  .bytes = 1 << 20, .iterations = 1, .chunks = 1, .start_ns = START_NS,
+		  .straggler = -1 },
+		{ .kind = AIF_JOB_INCAST, .n_ranks = 4, .planes = planes, .hosts = inc,
+		  .bytes = 400000, .iterations = 2, .chunks = 1, .start_ns = START_NS + 20000,
+		  .straggler = -1 },
+	};
+	for (unsigned k = 0; k < (planes == 1 ? 3u : 1u); k++)
+		if (aif_jobs_add(js, &jp[k], err, sizeof(err)) < 0)
+			fail_msg("job: %s", err);
+
+	/* the split: ties where a rank's planes sit on two leaves */
+	struct aif_partition pt;
+	struct aif_partition_tie ties[2 * N_HOSTS];
+	unsigned n_ties = 0;
+	for (uint32_t r = 0; planes > 1 && r < N_HOSTS; r++)
+		ties[n_ties++] = (struct aif_partition_tie){ v.sw[all[r * planes]],
+							     v.sw[all[r * planes + 1]] };
+	assert_int_equal(aif_partition_make(&pt, cfg, n, ties, n_ties), 0);
+	out->n_run = pt.n_run;
+	for (uint16_t s = 0; s < fab.n_sw; s++) {
+		unsigned i = pt.runner_of[s];
+		int d = 0;
+		if (w[i] == NULL)
+			assert_non_null(w[i] = aif_runner_create(fab.sw[s], 0, 0x5eed + s));
+		else
+			assert_true((d = aif_runner_add_switch(w[i], fab.sw[s], 0, 0x5eed + s)) > 0);
+		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++)
+			assert_int_equal(aif_runner_add_rxq_of(w[i], (uint16_t)d, p, 0), 0);
+	}
+	for (unsigned i = 0; i < pt.n_run; i++)
+		assert_int_equal(aif_vhosts_wake_by(&v, w[i]), 0);
+
+	struct idle_arg ia = { js, &v };
+	struct aif_ctl_tick tick;
+	aif_ctl_tick_init(&tick, &ctl, 0, AIF_CTL_TICK_NS);
+	if (pt.n_run == 1) {
+		struct aif_evloop loop;
+		aif_evloop_init(&loop, &ctl.clock, 100 * AIF_NS_PER_MS);
+		assert_int_equal(aif_evloop_add(&loop, &tick.src), 0);
+		assert_int_equal(aif_evloop_add(&loop, aif_runner_source(w[0])), 0);
+		loop.idle = idle;
+		loop.idle_arg = &ia;
+		out->end_ns = aif_evloop_run(&loop);
+		out->part_events[0] = loop.events;
+	} else {
+		struct aif_windows win;
+		assert_int_equal(pt.lookahead_ns, 1000);
+		assert_int_equal(aif_windows_init(&win, w, pt.n_run, pt.lookahead_ns, &ctl.clock,
+						  100 * AIF_NS_PER_MS), 0);
+		assert_int_equal(aif_windows_add(&win, &tick.src), 0);
+		win.idle = idle;
+		win.idle_arg = &ia;
+		out->end_ns = aif_windows_run(&win);
+		assert_int_not_equal(out->end_ns, AIF_TIME_NS_NEVER);
+		out->windows = win.windows;
+		/* every window's barrier counted once; no runner's window longer
+		 * than the run, the busiest's CPU no more than all of theirs */
+		uint64_t nb = 0;
+		for (unsigned i = 0; i < AIF_WINDOWS_HIST; i++)
+			nb += win.barrier_hist[i];
+		assert_int_equal(nb, win.windows);
+		assert_true(win.crit_wall_ns <= (uint64_t)(win.wall_s * 1e9));
+		assert_true(win.crit_cpu_ns <= win.work_cpu_ns);
+		assert_true(aif_windows_barrier_ns_at(&win, 0.1) <=
+			    aif_windows_barrier_ns_at(&win, 0.5));
+		for (unsigned i = 0; i < pt.n_run; i++)
+			out->part_events[i] = win.part[i].loop.events;
+		aif_windows_free(&win);
+	}
+	assert_true(aif_jobs_done(js));
+
+	/* everything it did */
+	uint64_t h = 0xcbf29ce484222325ull;
+	fold(&h, out->end_ns);
+	for (uint32_t k = 0; k < aif_jobs_n(js); k++) {
+		uint32_t ni;
+		const struct aif_job_iter *it = aif_jobs_iters(js, k, &ni);
+		for (uint32_t i = 0; i < ni; i++) {
+			fold(&h, it[i].start_ns);
+			fold(&h, it[i].end_ns);
+		}
+	}
+	uint32_t nf;
+	const struct aif_flow *fl = aif_jobs_flows(js, &nf);
+	for (uint32_t i = 0; i < nf; i++) {
+		fold(&h, fl[i].start_ns);
+		fold(&h, fl[i].end_ns);
+	}
+	for (uint32_t i = 0; i < v.n; i++) {
+		const struct aif_rhost_ctr *c = aif_rhost_ctr(v.h[i]);
+		fold(&h, c->tx_frames);
+		fold(&h, c->qp.retx);
+		fold(&h, c->qp.cnps_rx);
+		fold(&h, c->qp.rx_ce);
+	}
+	for (uint16_t s = 0; s < fab.n_sw; s++)
+		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++) {
+			const struct aif_port_ctr *c = &fab.sw[s]->shards[0]->port_ctr[p];
+			fold(&h, c->rx_packets);
+			fold(&h, c->tx_bytes);
+			for (unsigned q = 0; q < 8; q++)
+				fold(&h, fab.sw[s]->qos->mmu.wm.queue_bytes[p][q]);
+			for (unsigned q = 0; q < 8; q++)
+				out->pauses += fab.sw[s]->qos->port[p].pfc_tx.ctr.tx_pfc[q];
+		}
+	for (uint32_t k = 0; k < fab.n_links; k++)
+		for (int d = 0; d < 2; d++) {
+			fold(&h, fab.link[k]->dir[d].ctr.tx_packets);
+			fold(&h, fab.link[k]->dir[d].ctr.busy_ps);
+		}
+	fold(&h, out->pauses);
+	out->digest = h;
+
+	aif_jobs_free(js);
+	for (unsigned i = 0; i < AIF_MAX_RUNNERS; i++)
+		aif_runner_free(w[i]);
+	aif_fabric_free(&fab);
+	aif_vhosts_free(&v);
+	aif_config_free(ctl.cfg);
+	aif_config_free(cfg);
+	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+}
+
+static void
+test_same_for_any_split(void **state)
+{
+	static const unsigned ns[] = { 2, 3, 6 };
+	struct run_out one, par;
+
+	(void)state;
+	run(1, 1, &one);
+	assert_int_equal(one.n_run, 1);
+	assert_true(one.pauses > 0); /* the incast pauses across runners below */
+	for (unsigned k = 0; k < RTE_DIM(ns); k++) {
+		run(1, ns[k], &par);
+		print_message("%u runners: %" PRIu64 " windows, end %.3f us, %" PRIu64
+			      " pauses\n", par.n_run, par.windows, par.end_ns / 1e3, par.pauses);
+		assert_int_equal(par.n_run, ns[k]);
+		assert_int_equal(par.end_ns, one.end_ns);
+		assert_int_equal(par.pauses, one.pauses);
+		assert_int_equal(par.digest, one.digest);
+		uint64_t sum = 0;
+		for (unsigned i = 0; i < par.n_run; i++) {
+			assert_true(par.part_events[i] > 0);
+			sum += par.part_events[i];
+		}
+		assert_true(sum > 1000);
+		/* nothing before the jobs start: skipped, not run window by window;
+		 * and no window longer than the lookahead */
+		assert_true(par.windows < (par.end_ns - START_NS) / 1000 + 10);
+		assert_true(par.windows >= (par.end_ns - START_NS) / 1000 / 2);
+	}
+}
+
+static void
+test_planes_tied(void **state)
+{
+	struct run_out one, par;
+
+	(void)state;
+	run(2, 1, &one);
+	run(2, 2, &par);
+	assert_int_equal(par.n_run, 2);
+	assert_int_equal(par.end_ns, one.end_ns);
+	assert_int_equal(par.digest, one.digest);
+}
+
+static int
+setup(void **state)
+{
+	char prefix[64];
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "aif-pl-windows-%d", (int)getpid());
+	char *argv[] = {
+		"test_windows", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf",
+		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
+	};
+	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("win_pool", 65535, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rte_mempool_free(pool);
+	test_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_for_any_split),
+		cmocka_unit_test(test_planes_tied),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

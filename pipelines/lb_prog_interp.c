@@ -47,7 +47,8 @@
 	case BPF_STX | BPF_MEM | SZ: ST(T, *d + (int64_t)x->off, r[x->src_reg]); break;
 
 uint64_t
-aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx)
+aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx,
+		       aif_lb_helper_fn *const *helpers)
 {
 	const struct ebpf_insn *x = (const struct ebpf_insn *)insns;
 	uint64_t stack[64]; /* 512 bytes */
@@ -120,7 +121,7 @@ aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx)
 		JMP(EBPF_JSLT, (int64_t)a < (int64_t)s)
 		JMP(EBPF_JSLE, (int64_t)a <= (int64_t)s)
 		case BPF_JMP | EBPF_CALL:
-			r[0] = aif_lb_prog_helpers[x->imm](r[1], r[2], r[3], r[4], r[5]);
+			r[0] = helpers[x->imm](r[1], r[2], r[3], r[4], r[5]);
 			break;
 		case BPF_JMP | EBPF_EXIT:
 			return r[0];

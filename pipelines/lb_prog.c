@@ -296,9 +296,11 @@ aif_lb_prog_ctx_group_tc(struct aif_lb_prog_ctx *c, const struct aif_group *g,
 	}
 }
 
-void
-aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns,
-		       uint32_t uses, const struct aif_group *g, const uint8_t *buckets)
+/* (inlined in aif_lb_prog_select: a program reading only the hash and
+ * ecmp_member fills three fields per packet, with no call) */
+static inline __attribute__((always_inline)) void
+ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns,
+	   uint32_t uses, const struct aif_group *g, const uint8_t *buckets)
 {
 	c->version = AIF_LB_PROG_VERSION;
 	c->hash = m->hash;
@@ -337,6 +339,13 @@ aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_t
 	}
 }
 
+void
+aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns,
+		       uint32_t uses, const struct aif_group *g, const uint8_t *buckets)
+{
+	ctx_packet(c, m, now_ns, uses, g, buckets);
+}
+
 /* ---- the scheme ---- */
 
 uint32_t
@@ -363,7 +372,7 @@ aif_lb_prog_select(const struct aif_group *g, const struct aif_member *members,
 		st->prog_ctx_group = x->group;
 		st->prog_ctx_prog = pi;
 	}
-	aif_lb_prog_ctx_packet(&st->prog_ctx, m, x->now_ns, r->prog->ctx_uses, g, buckets);
+	ctx_packet(&st->prog_ctx, m, x->now_ns, r->prog->ctx_uses, g, buckets);
 	struct aif_lb_prog_env env = {
 		.st = r->st[x->shard], .rng = x->rng, .g = g, .buckets = buckets,
 	};

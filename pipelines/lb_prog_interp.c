@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The interpreter for load-balancing programs that do not run on DPDK's
- * JIT (lb_prog.h says when).  It runs only programs lb_prog_check.c
- * accepted, so it checks no access: every load and store is inside the
- * context, the stack or a flow-table entry, every jump forward inside the
- * program, every divisor non-zero (tested anyway, as rte_bpf does: the
- * program then returns 0).  Accesses may be unaligned, as on the JIT.  Semantics are rte_bpf's: 32-bit operations
+ * The interpreter for load-balancing programs: the reference the JIT
+ * (lb_prog_jit.c) is tested against, and the engine of a program the JIT
+ * could not compile (no memory for its code).  It runs only programs
+ * lb_prog_check.c accepted, so it checks no access: every load and store
+ * is inside the context, the stack or a flow-table entry, every jump
+ * forward inside the program, every divisor non-zero (tested anyway, as
+ * rte_bpf does: the program then returns 0).  Accesses may be unaligned,
+ * as on the JIT.  Semantics are rte_bpf's interpreter's: 32-bit operations
  * zero-extend, shift counts are taken modulo the width, immediates are
- * sign-extended to 64 bits.  Helpers are called by id.
+ * sign-extended to 64 bits.  Helpers are called by id, through the table
+ * given.
  */
 #include <stdint.h>
 #include <string.h>

@@ -55,6 +55,7 @@ struct jit {
 	unsigned n_saved;
 	uint32_t frame_bytes; /* below them: the program's stack and padding */
 	bool fp;              /* r10 used: rbp is the frame pointer */
+	bool divides;         /* a division: the exit with 0 is laid out */
 	bool failed;
 	char why[160];
 };
@@ -565,6 +566,8 @@ frame(struct jit *j)
 		if (x.src_reg <= 10)
 			used[x.src_reg] = true;
 		calls |= x.code == (BPF_JMP | EBPF_CALL);
+		j->divides |= (BPF_CLASS(x.code) == BPF_ALU || BPF_CLASS(x.code) == EBPF_ALU64) &&
+			      (BPF_OP(x.code) == BPF_DIV || BPF_OP(x.code) == BPF_MOD);
 		if (x.code == (BPF_LD | BPF_IMM | EBPF_DW))
 			i++;
 	}
@@ -637,8 +640,10 @@ pass(struct jit *j)
 	j->off[j->n] = (uint32_t)j->pos;
 	epilogue(j);
 	j->off[j->n + 1] = (uint32_t)j->pos; /* the exit with 0 (a divisor of 0) */
-	op_rr(j, false, 0x31, RAX, RAX);
-	epilogue(j);
+	if (j->divides) {
+		op_rr(j, false, 0x31, RAX, RAX);
+		epilogue(j);
+	}
 }
 
 int

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -14,7 +15,7 @@
 
 #include "../dataplane/capture.h"
 #include "../dataplane/qos.h"
-#include "../dataplane/worker.h"
+#include "../dataplane/runner.h"
 #include "../pipelines/lb.h"
 #include "commands.h"
 #include "compile.h"
@@ -22,6 +23,7 @@
 #include "ctl_commands.h"
 #include "ctl_server.h"
 #include "fabric.h"
+#include "reroute.h"
 
 static json_t *
 ip_json(const struct aif_ip *ip)
@@ -856,47 +858,24 @@ aif_ctl_find_link(const struct aif_ctl *c, const char *name)
 }
 
 /*
- * A generated fabric, generated again with the links that are down now
- * ("down_links", topology.h): every switch gets routes around them.  The
- * new config is applied as a load is (all or nothing).
+ * A generated fabric routed again around the links that are down now
+ * (reroute.h: from the running config as parsed); applied as a load is
+ * (all or nothing).
  */
 static int
-regenerate(struct aif_ctl *c, char *err, size_t err_len)
+reroute(struct aif_ctl *c, char *err, size_t err_len)
 {
-	json_t *topo = json_loads(c->cfg->topology, 0, NULL), *gen = NULL, *root = json_object();
-	const char *key;
-	json_t *v;
-	int rc = -1;
-
-	json_object_foreach(topo, key, v)
-		gen = v;
-	if (gen == NULL || root == NULL) {
-		snprintf(err, err_len, "the running config's topology cannot be read again");
-		goto out;
-	}
-	json_t *down = json_array();
-	for (uint32_t k = 0; k < c->n_links; k++)
-		if (!c->links[k]->up)
-			json_array_append_new(down, json_string(c->links[k]->name));
-	json_object_set_new(gen, "down_links", down);
-	json_object_set(root, "topology", topo);
-	if (c->cfg->topology_policies != NULL)
-		json_object_set_new(root, "policies", json_loads(c->cfg->topology_policies, 0, NULL));
-	if (c->cfg->topology_lb_programs != NULL)
-		json_object_set_new(root, "lb_programs",
-				    json_loads(c->cfg->topology_lb_programs, 0, NULL));
-	if (c->cfg->wire_model != AIF_WIRE_ETHERNET)
-		json_object_set_new(root, "wire_model", json_string(aif_wire_model_name(
-					    (enum aif_wire_model)c->cfg->wire_model)));
-	char *text = json_dumps(root, JSON_COMPACT);
+	bool *down = calloc(c->n_links ? c->n_links : 1, sizeof(*down));
 	struct aif_config *nc = NULL;
-	if (text != NULL && aif_config_parse(text, strlen(text), &nc, err, err_len) == 0)
-		rc = aif_ctl_apply_config(c, nc, err, err_len);
-	free(text);
-out:
-	json_decref(topo);
-	json_decref(root);
-	return rc;
+
+	for (uint32_t k = 0; down != NULL && k < c->n_links; k++)
+		down[k] = !c->links[k]->up;
+	if (down == NULL)
+		snprintf(err, err_len, "out of memory");
+	else
+		nc = aif_reroute(c->cfg, down, err, err_len);
+	free(down);
+	return nc != NULL ? aif_ctl_apply_config(c, nc, err, err_len) : -1;
 }
 
 int
@@ -918,7 +897,7 @@ aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
 		l->end[e].port->link_changes++;
 	if (c->cfg != NULL && c->cfg->topology != NULL) {
 		/* routes around it, on every switch, in one update */
-		if (regenerate(c, err, err_len) != 0)
+		if (reroute(c, err, err_len) != 0)
 			return -1;
 		c->link_rebuilds++;
 		return 0;

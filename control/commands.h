@@ -67,7 +67,7 @@ struct aif_ctl {
 	struct aif_port_info *pinfo[AIF_MAX_SWITCHES];
 	struct aif_clock clock;
 	aif_time_ns start_ns;
-	/* real time, paced runners (worker.h): how far their emulated time is
+	/* real time, paced runners (runner.h): how far their emulated time is
 	 * behind the clock (NULL: not paced); aif_ctl_now() takes it off */
 	const aif_time_ns *behind_ns;
 	uint64_t loads_ok, loads_rejected;
@@ -131,11 +131,11 @@ int aif_ctl_find_link(const struct aif_ctl *c, const char *name);
  * Link k goes up or down at now_ns (up: 1/0; -1: as it is) and gets its
  * loss and corruption rates (0..1; -1: as they are).  On a change of
  * state both ends' ports count it (link_changes) and, in one routing
- * update: a generated fabric is generated again with the links that are
- * down now, so every switch routes around them (topology.h "down_links");
- * otherwise the tables are rebuilt from the running config, so the group
- * members on it leave their groups (switches further away keep their
- * routes).  0, or -1 with err.
+ * update: a generated fabric is routed again around the links that are
+ * down now, from the running config as parsed, so every switch routes
+ * around them (reroute.h); otherwise the tables are rebuilt from the
+ * running config, so the group members on it leave their groups (switches
+ * further away keep their routes).  0, or -1 with err.
  */
 int aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
 		     double corrupt_rate, aif_time_ns now_ns, char *err, size_t err_len);

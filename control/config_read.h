@@ -20,6 +20,7 @@
 #include "../dataplane/types.h"
 
 struct aif_config;
+struct aif_switch_params;
 
 #define AIF_CFG_PATH_LEN 256
 #define AIF_CFG_GBPS_MAX 1000000.0 /* a rate in Gb/s: at most */
@@ -64,6 +65,24 @@ int aif_cfg_get_ip(struct pctx *c, json_t *obj, const char *path, const char *ke
        struct aif_ip *out);
 int aif_cfg_get_mac(struct pctx *c, json_t *obj, const char *path, const char *key,
 	bool req, struct aif_mac *out);
+
+/* The parts of the file's reader (config.c calls in): config_policy.c
+ * ("policies", "lb_programs"), config_ports.c (a switch's "ports" and
+ * "neighbors"); and helpers they share. */
+int aif_cfg_parse_policies(struct pctx *c, json_t *root);
+int aif_cfg_parse_lb_programs(struct pctx *c, json_t *root);
+int aif_cfg_parse_ports(struct pctx *c, json_t *j, const char *path,
+			struct aif_switch_params *sw);
+int aif_cfg_parse_neighbors(struct pctx *c, json_t *j, const char *path,
+			    struct aif_switch_params *sw);
+/* The static neighbour of sw with address ip, or -1. */
+int aif_cfg_find_neighbor(const struct aif_switch_params *sw, const struct aif_ip *ip);
+/* The "port" field of j, as an index into sw->ports. */
+int aif_cfg_get_port_ref(struct pctx *c, json_t *j, const char *path,
+			 const struct aif_switch_params *sw, uint16_t *port);
+/* The optional object obj[key], checked against keys; *out NULL if absent. */
+int aif_cfg_get_object(struct pctx *c, json_t *obj, const char *path, const char *key,
+		       const char *const *keys, char *fp, json_t **out);
 
 /* config_qos.c: the options of each object beyond config.c's own keys
  * (their names are the *_KEYS lists below, which config.c's key lists

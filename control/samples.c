@@ -11,12 +11,12 @@
 
 #include "../dataplane/link.h"
 #include "../dataplane/qos.h"
-#include "../dataplane/rhost.h"
 #include "../dataplane/shard.h"
 #include "../dataplane/switch.h"
+#include "../hosts/rhost.h"
+#include "../hosts/vhosts.h"
 #include "commands.h"
 #include "samples.h"
-#include "vhosts.h"
 
 struct qp_prev {
 	uint64_t cnps, naks;
@@ -115,15 +115,14 @@ edge_links(struct aif_samples *sm, aif_time_ns t, double us, double span_ps)
 		const struct aif_switch *sw = c->sws[v->sw[i]];
 		const struct aif_port *port = &sw->ports[v->port[i]];
 		uint64_t rate = aif_rhost_params(v->h[i])->rate_bps;
-		uint64_t up = aif_rhost_ctr(v->h[i])->tx_wire_bytes, dn_b = 0, dn_p = 0, pfc = 0;
-		for (uint16_t h = 0; h < sw->n_shards; h++) {
-			dn_b += sw->shards[h]->port_ctr[v->port[i]].tx_bytes;
+		/* wire bytes both ways as the host's wire model counts them
+		 * (the frames and link.h's overhead, or ns-3's) */
+		const struct aif_rhost_ctr *hc = aif_rhost_ctr(v->h[i]);
+		uint64_t up = hc->tx_wire_bytes, dn = hc->rx_wire_bytes, dn_p = 0, pfc = 0;
+		for (uint16_t h = 0; h < sw->n_shards; h++)
 			dn_p += sw->shards[h]->port_ctr[v->port[i]].tx_packets;
-		}
 		if (sw->qos != NULL && v->port[i] < sw->qos->n_ports)
 			pfc = sw->qos->port[v->port[i]].pfc_tx.ctr.tx_frames;
-		/* wire bytes: the frames and their overhead (link.h) */
-		uint64_t dn = dn_b + dn_p * AIF_LINK_WIRE_OVERHEAD_BYTES;
 		uint64_t *p = sm->hprev[i];
 		const char *hn = sm->ctl->cfg->hosts[v->cfg_host[i]].name;
 		if (t > sm->last_ns && rate > 0) {

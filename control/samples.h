@@ -9,7 +9,8 @@
  *	every fabric link direction (busy time / span, wire bytes, PFC
  *	frames), and every virtual host's edge both ways: host -> switch
  *	(the host's wire bytes / span; hosts send no PFC) and switch -> host
- *	(its frames' wire bytes / span, the PFC frames the port sent)
+ *	(the wire bytes of its frames, PFC included, / span, the PFC frames
+ *	the port sent), wire bytes by the host's wire model
  *   PREFIX-queues.csv  time_us,switch,port,queue,bytes
  *	every egress queue holding bytes at the sample (absent rows: empty)
  *   PREFIX-qps.csv     time_us,host,qp,sport,rate_gbps,target_gbps,alpha,

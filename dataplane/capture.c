@@ -230,7 +230,7 @@ skipped_sum(const struct aif_capture *c, uint16_t port)
 {
 	uint64_t s = 0;
 
-	for (unsigned w = 0; w < AIF_MAX_WORKERS; w++)
+	for (unsigned w = 0; w < AIF_MAX_SHARDS; w++)
 		s += __atomic_load_n(&c->wk[w].skipped[port], __ATOMIC_RELAXED);
 	return s;
 }
@@ -267,7 +267,7 @@ capture_create(struct aif_switch *sw, char *err, size_t err_len)
 	}
 	return c;
 err:
-	for (uint16_t w = 0; w < AIF_MAX_WORKERS; w++)
+	for (uint16_t w = 0; w < AIF_MAX_SHARDS; w++)
 		rte_ring_free(c->wk[w].ring);
 	rte_mempool_free(c->pool);
 	rte_free(c);
@@ -338,7 +338,7 @@ aif_capture_poll(struct aif_switch *sw)
 
 	if (c == NULL)
 		return 0;
-	for (unsigned w = 0; w < AIF_MAX_WORKERS; w++) {
+	for (unsigned w = 0; w < AIF_MAX_SHARDS; w++) {
 		unsigned n, left = 2 * AIF_CAPTURE_RING_SIZE; /* bounded: workers keep adding */
 		if (c->wk[w].ring == NULL)
 			continue;
@@ -615,7 +615,7 @@ aif_capture_free(struct aif_switch *sw)
 	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
 		if (sw->ports[p].wrap == c)
 			sw->ports[p].wrap = NULL;
-	for (unsigned w = 0; w < AIF_MAX_WORKERS; w++) {
+	for (unsigned w = 0; w < AIF_MAX_SHARDS; w++) {
 		if (c->wk[w].ring == NULL)
 			continue;
 		while ((n = rte_ring_dequeue_burst_elem(c->wk[w].ring, rec, sizeof(rec[0]),

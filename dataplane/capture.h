@@ -155,7 +155,7 @@ struct aif_capture {
 	uint32_t snaplen[AIF_MAX_PORTS]; /* set before the port's bit goes on */
 	struct rte_mempool *pool;
 	uint64_t orphans;       /* records for a port with no file (control) */
-	struct aif_capture_wk wk[AIF_MAX_WORKERS];
+	struct aif_capture_wk wk[AIF_MAX_SHARDS];
 	struct aif_capture_port port[AIF_MAX_PORTS];
 };
 

@@ -2,7 +2,7 @@
 /*
  * The clock: one per worker loop (or per simulation), read once per
  * iteration into now_ns and passed down to every stage, and once per
- * received burst to stamp it (worker.h: Time).  No stage reads the TSC
+ * received burst to stamp it (runner.h: Time).  No stage reads the TSC
  * itself.
  *
  * Two backends:
@@ -13,7 +13,7 @@
  *	struct aif_clock c;
  *	aif_clock_init_virtual(&c, 0);
  *	aif_clock_advance(&c, 5 * AIF_NS_PER_US);
- *	aif_worker_step(w, aif_clock_now(&c));
+ *	aif_runner_step(w, aif_clock_now(&c));
  */
 #ifndef AIF_CLOCK_H
 #define AIF_CLOCK_H
@@ -73,7 +73,7 @@ void aif_clock_set(struct aif_clock *c, aif_time_ns t_ns);
  *
  *	struct aif_clock_pace p;
  *	aif_clock_pace_init(&p, 3840, aif_clock_now(&real), NULL);
- *	aif_worker_step(w, aif_clock_pace_step(&p, aif_clock_now(&real)));
+ *	aif_runner_step(w, aif_clock_pace_step(&p, aif_clock_now(&real)));
  */
 struct aif_clock_pace {
 	aif_time_ns quantum_ns;  /* the most a step advances; 0: not paced */

@@ -88,6 +88,26 @@ trim(const struct aif_qos_config *c, struct rte_mbuf *mb, const struct aif_pkt *
 	return true;
 }
 
+/* PFC ns-3 mode: after a packet from in is admitted, the lossless PGs of
+ * in over their threshold now (ns-3's GetPauseClasses, evaluated after
+ * each admission with the bytes held at that packet): a PAUSE is owed. */
+static inline void
+ns3_admitted(struct aif_qos *q, uint16_t in)
+{
+	const struct aif_pfc_tx_config *tc = &q->cfg.pfc_tx[in];
+	uint8_t over = 0;
+
+	if (likely(tc->mode != AIF_PFC_TX_NS3))
+		return;
+	for (uint8_t g = 0, en = tc->pfc_enable; en; g++, en >>= 1)
+		if ((en & 1) && aif_mmu_should_pause(&q->mmu, in, g))
+			over |= (uint8_t)(1u << g);
+	if (over) {
+		q->ns3_admits[in]++;
+		q->ns3_over[in] |= over;
+	}
+}
+
 static inline void
 through_add(struct aif_qos_port *qp, struct rte_mbuf *mb, uint8_t queue, uint8_t charged)
 {
@@ -110,7 +130,8 @@ through_to_queues(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *
 			v = aif_mmu_admit(&q->mmu, ch->in_port, ch->pg, ch->out_port,
 					  ch->queue, ch->bytes, ch->lossless, ch);
 			q->check_xoff |= 1ull << ch->in_port;
-			q->ns3_admits[ch->in_port] += v == AIF_MMU_ADMIT;
+			if (v == AIF_MMU_ADMIT)
+				ns3_admitted(q, ch->in_port);
 		}
 		if (v == AIF_MMU_ADMIT &&
 		    aif_sched_enqueue(&qp->sched, qp->through_q[i], mb, wire_bytes(mb)) == 0)
@@ -200,7 +221,8 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	enum aif_mmu_verdict v = aif_mmu_admit(&q->mmu, m->in_port, pg, out, queue,
 					       bytes, lossless, ch);
 	q->check_xoff |= 1ull << m->in_port;
-	q->ns3_admits[m->in_port] += v == AIF_MMU_ADMIT;
+	if (v == AIF_MMU_ADMIT)
+		ns3_admitted(q, m->in_port);
 	if (unlikely(v != AIF_MMU_ADMIT)) {
 		/* the trimmed header is charged to the trim queue's own PG: the
 		 * PG that just overflowed would refuse it for the same reason */
@@ -330,11 +352,14 @@ send_pfc(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_
 
 /*
  * PFC in ns-3 mode for port p (pfc.h, AIF_PFC_TX_NS3): a PAUSE for every
- * packet admitted from p since the last check while a lossless PG of p is
- * over its threshold, then an XON for the PGs that may resume and whose
- * last PAUSE has not run out.  ns-3 checks after each admission and each
- * dequeue; here once per step for what happened in it, with the frames
- * one per admitted packet as there.
+ * packet admitted from p since the last check that found a lossless PG of
+ * p over its threshold (ns3_admitted: evaluated at each admission, with
+ * the bytes held then, as ns-3's CheckAndSendPfc; of packets that arrive
+ * in the same ns the first may find the PG under the threshold and the
+ * later ones over it), then an XON for the PGs that may resume now and
+ * whose last PAUSE has not run out.  The frames go once per step, in that
+ * order (ns-3: a dequeue's resume check comes after the arrivals of its
+ * ns).
  */
 static void
 send_pfc_ns3(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_t p,
@@ -343,16 +368,15 @@ send_pfc_ns3(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uin
 	struct aif_qos_port *qp = &q->port[p];
 	const struct aif_pfc_tx_config *tc = &q->cfg.pfc_tx[p];
 	unsigned n = q->ns3_admits[p];
-	uint8_t pause = 0, resume = 0, ce, fresh;
+	uint8_t pause = q->ns3_over[p], resume = 0, ce, fresh;
 	uint16_t quanta[AIF_PFC_PRIOS];
 
 	q->ns3_admits[p] = 0;
+	q->ns3_over[p] = 0;
 	for (uint8_t g = 0; g < AIF_MMU_N_PG; g++) {
 		if (!((tc->pfc_enable >> g) & 1))
 			continue;
-		if (aif_mmu_should_pause(&q->mmu, p, g))
-			pause |= (uint8_t)(1u << g);
-		else if (aif_mmu_should_resume(&q->mmu, p, g))
+		if (!aif_mmu_should_pause(&q->mmu, p, g) && aif_mmu_should_resume(&q->mmu, p, g))
 			resume |= (uint8_t)(1u << g);
 	}
 	for (unsigned i = 0; i < n && pause; i++) {

@@ -117,12 +117,31 @@ aif_link_free(struct aif_link *l)
 void
 aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port)
 {
-	port->ctx = &l->end[side & 1];
 	l->end[side & 1].port = port;
-	port->base = &aif_port_link_ops;
-	port->speed_mbps = (uint32_t)(l->p.rate_bps / 1000000);
-	aif_port_set_link_up(port, true);
-	__atomic_store_n(&port->ops, &aif_port_link_ops, __ATOMIC_RELEASE);
+	aif_port_attach(port, &aif_port_link_ops, &l->end[side & 1],
+			(uint32_t)(l->p.rate_bps / 1000000), 0, 1);
+}
+
+bool
+aif_link_is_end(const struct aif_port *p)
+{
+	return p->base == &aif_port_link_ops;
+}
+
+struct aif_port *
+aif_link_peer(const struct aif_port *p)
+{
+	const struct aif_link_end *e = p->ctx;
+
+	return aif_link_is_end(p) ? e->link->end[!e->side].port : NULL;
+}
+
+aif_time_ns
+aif_link_peer_rx_next_ns(const struct aif_port *p)
+{
+	const struct aif_link_end *e = p->ctx;
+
+	return aif_link_rx_next_ns(e->link, (uint8_t)!e->side);
 }
 
 aif_time_ns
@@ -218,7 +237,8 @@ put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t sta
 		return 0;
 	}
 	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint64_t busy = ser_ps(aif_link_frame_wire_bytes(l, m), l->p.rate_bps);
+	uint64_t busy = aif_wire_ser_ps((enum aif_wire_model)l->p.wire_model,
+					aif_link_frame_wire_bytes(l, m), l->p.rate_bps);
 	uint64_t finish = start_ps + busy;
 	d->busy_until_ps = finish;
 	d->ctr.tx_packets++;

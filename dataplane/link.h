@@ -50,6 +50,7 @@
 #ifndef AIF_LINK_H
 #define AIF_LINK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_common.h>
@@ -143,6 +144,13 @@ struct aif_link *aif_link_create(const char *name, const struct aif_link_params 
 void aif_link_free(struct aif_link *l);
 /* Make port an end of l (side 0 or 1): its ops become the link end's. */
 void aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port);
+/* Is port p a link's end?  The port at the other end of its link (NULL:
+ * p is no link end, or nothing is attached there); when the next frame
+ * arrives there, AIF_TIME_NS_NEVER if none is on the way (a runner asks
+ * after p sent: only the far end can have an arrival closer than before). */
+bool aif_link_is_end(const struct aif_port *p);
+struct aif_port *aif_link_peer(const struct aif_port *p);
+aif_time_ns aif_link_peer_rx_next_ns(const struct aif_port *p);
 
 /* Bytes on the wire for a frame of pkt_len bytes (without FCS). */
 static inline uint32_t

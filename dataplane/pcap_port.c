@@ -332,12 +332,7 @@ aif_pcap_port_open(const struct aif_pcap_port_params *p, struct rte_mempool *poo
 void
 aif_pcap_port_attach(struct aif_pcap_port *pp, struct aif_port *port)
 {
-	port->ctx = pp;
-	port->base = &aif_port_pcap_ops;
-	port->speed_mbps = (uint32_t)(pp->p.rate_bps / 1000000);
-	port->n_rxq = port->n_txq = 1;
-	aif_port_set_link_up(port, true);
-	__atomic_store_n(&port->ops, &aif_port_pcap_ops, __ATOMIC_RELEASE);
+	aif_port_attach(port, &aif_port_pcap_ops, pp, (uint32_t)(pp->p.rate_bps / 1000000), 1, 1);
 }
 
 const struct aif_pcap_port_ctr *

@@ -248,8 +248,10 @@ aif_pfc_rx_apply(struct aif_pfc_rx_state *s, const struct aif_pfc_rx *f,
 		}
 		if (s->paused_until_ns[p] <= now_ns) /* none running: start now */
 			s->accounted_ns[p] = now_ns;
-		s->paused_until_ns[p] =
-			add_sat(now_ns, aif_pfc_quanta_to_ns(f->quanta[p], speed_bps));
+		aif_time_ns d = aif_pfc_quanta_to_ns(f->quanta[p], speed_bps);
+		if (s->round_ns != 0 && d != AIF_TIME_NS_NEVER)
+			d = (d + s->round_ns / 2) / s->round_ns * s->round_ns;
+		s->paused_until_ns[p] = add_sat(now_ns, d);
 		if (pfc)
 			s->ctr.rx_pfc[p]++;
 	}

@@ -247,6 +247,11 @@ struct aif_pfc_rx_state {
 	 * worker */
 	void (*log)(void *arg, aif_time_ns now_ns, bool pause);
 	void *log_arg;
+	/* optional: a pause's time rounded to the nearest multiple of this
+	 * many ns (0: as the quanta say).  1000 for a NIC that reads ns-3's
+	 * PAUSE frames, whose time is whole microseconds: 977 quanta at
+	 * 100G (5,002.24 ns) pause it 5 us, as ns-3's PAUSE_TIME 5 does */
+	aif_time_ns round_ns;
 };
 
 /* Nothing paused, counters zero (a zeroed struct is the same state). */

@@ -38,8 +38,22 @@ aif_port_init_dpdk(struct aif_port *p, uint16_t index, uint16_t dpdk_port)
 {
 	p->index = index;
 	p->dpdk_port = dpdk_port;
-	p->base = &aif_port_dpdk_ops;
-	__atomic_store_n(&p->ops, &aif_port_dpdk_ops, __ATOMIC_RELEASE);
+	aif_port_attach(p, &aif_port_dpdk_ops, NULL, AIF_PORT_KEEP, 0, -1);
+}
+
+void
+aif_port_attach(struct aif_port *p, const struct aif_port_ops *ops, void *ctx,
+		uint32_t speed_mbps, uint16_t n_queues, int link_up)
+{
+	p->ctx = ctx;
+	p->base = ops;
+	if (speed_mbps != AIF_PORT_KEEP)
+		p->speed_mbps = speed_mbps;
+	if (n_queues != 0)
+		p->n_rxq = p->n_txq = n_queues;
+	if (link_up >= 0)
+		aif_port_set_link_up(p, link_up != 0);
+	__atomic_store_n(&p->ops, ops, __ATOMIC_RELEASE);
 }
 
 static uint16_t
@@ -70,15 +84,12 @@ const struct aif_port_ops aif_port_detached_ops = {
 	.tx_ctrl = detached_tx_ctrl,
 };
 
-uint64_t aif_port_link_gen = 1;
 
 void
 aif_port_init_detached(struct aif_port *p, uint16_t index)
 {
 	p->index = index;
-	aif_port_set_link_up(p, false);
-	p->base = &aif_port_detached_ops;
-	__atomic_store_n(&p->ops, &aif_port_detached_ops, __ATOMIC_RELEASE);
+	aif_port_attach(p, &aif_port_detached_ops, NULL, AIF_PORT_KEEP, 0, 0);
 }
 
 void

@@ -81,23 +81,35 @@ struct aif_port {
 	uint16_t n_rxq, n_txq;
 	uint32_t speed_mbps;   /* configured, else as the device reports */
 	uint8_t link_up;       /* written by control */
+	uint64_t *link_gen;    /* its switch's link generation (NULL: none) */
 	uint64_t link_changes; /* link up/down transitions control saw */
 	struct aif_mac dev_mac; /* the device's own MAC */
 };
 
 /*
  * A port's link state is written through aif_port_set_link_up, which also
- * moves aif_port_link_gen: a runner reads its switches' link states again
- * only when that moved (worker.c drive_begin), not on every step.
+ * moves its switch's link generation (switch.h link_gen): a runner reads a
+ * switch's link states again only when that moved (runner.c drive_begin),
+ * not on every step, and a link elsewhere changing costs it nothing.
  */
-extern uint64_t aif_port_link_gen;
-
 static inline void
 aif_port_set_link_up(struct aif_port *p, bool up)
 {
 	__atomic_store_n(&p->link_up, (uint8_t)up, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&aif_port_link_gen, 1, __ATOMIC_RELEASE);
+	if (p->link_gen != NULL)
+		__atomic_fetch_add(p->link_gen, 1, __ATOMIC_RELEASE);
 }
+
+/*
+ * Bind port p to an implementation (one sequence for every kind: DPDK,
+ * link end, pcap file, virtual host, nothing): its ops and state ctx, its
+ * rate (speed_mbps; AIF_PORT_KEEP: as it is), its queues (n_queues RX and
+ * TX; 0: as they are), its link (1 up, 0 down, -1 as it is); the ops are
+ * published last (release), so a runner that sees them sees the rest.
+ */
+#define AIF_PORT_KEEP UINT32_MAX
+void aif_port_attach(struct aif_port *p, const struct aif_port_ops *ops, void *ctx,
+		     uint32_t speed_mbps, uint16_t n_queues, int link_up);
 
 /* A port with nothing attached: link down, receives nothing, refuses what
  * it is sent. */

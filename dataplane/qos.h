@@ -62,7 +62,7 @@ struct rte_mbuf;
  * Linux tbf states as burst >= rate / HZ); the price is a burst of this much
  * at line rate after an idle period.  It is the default of the port's
  * "shaper_burst_bytes", which says it explicitly: a runner in virtual time
- * steps at the shaper's next event (aif_worker_next_event_ns), where one
+ * steps at the shaper's next event (aif_runner_next_event_ns), where one
  * frame is enough.
  */
 #define AIF_QOS_SHAPER_SLACK_NS (10 * AIF_NS_PER_US)
@@ -133,8 +133,11 @@ struct aif_qos {
 	 * every step takes their minimum */
 	aif_time_ns next_ns[AIF_MAX_PORTS];
 	/* PFC ns-3 mode: packets admitted from port p since its last check
-	 * (a PAUSE goes for each while its PG is over the threshold) */
+	 * that found a lossless PG of p over its threshold as they came in (a
+	 * PAUSE goes for each, as ns-3's CheckAndSendPfc after each
+	 * admission), and those PGs */
 	uint16_t ns3_admits[AIF_MAX_PORTS];
+	uint8_t ns3_over[AIF_MAX_PORTS];
 	struct aif_qos_port port[AIF_MAX_PORTS];
 };
 

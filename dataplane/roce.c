@@ -10,20 +10,21 @@
 
 #include "roce.h"
 
+void
+aif_roce_init(void)
+{
+	rte_net_crc_set_alg(RTE_NET_CRC_SSE42); /* falls back where absent */
+}
+
 uint32_t
 aif_roce_icrc(const uint8_t *l3, uint32_t l3_len)
 {
 	static __thread uint8_t buf[8 + AIF_ROCE_MAX_L3];
-	static int alg_set;
 	uint32_t udp;
 
 	/* the shortest: IPv4, UDP, BTH, ICRC (a CNP or an ACK is longer) */
 	if (l3_len < 20 + 8 + AIF_ROCE_BTH_LEN + AIF_ROCE_ICRC_LEN || l3_len > AIF_ROCE_MAX_L3)
 		return 0;
-	if (!__atomic_load_n(&alg_set, __ATOMIC_ACQUIRE)) {
-		rte_net_crc_set_alg(RTE_NET_CRC_SSE42); /* falls back where absent */
-		__atomic_store_n(&alg_set, 1, __ATOMIC_RELEASE);
-	}
 	memset(buf, 0xFF, 8);
 	memcpy(buf + 8, l3, l3_len - AIF_ROCE_ICRC_LEN);
 	uint8_t *b = buf + 8;

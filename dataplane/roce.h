@@ -24,6 +24,11 @@
 #define AIF_ROCE_ICRC_LEN 4
 #define AIF_ROCE_MAX_L3 9216
 
+/* Once at start-up, before any runner runs: DPDK's CRC-32 at its fastest
+ * (SSE4.2/PCLMULQDQ where the CPU has it).  It is process-wide, so the
+ * runtime's set-up chooses it, never the data path; without it the ICRC
+ * is the same, computed by DPDK's default. */
+void aif_roce_init(void);
 /* The ICRC of the RoCEv2 packet whose IP header starts at l3 (l3_len
  * bytes, its last 4 the ICRC's place); 0 if l3_len is out of range or the
  * IP version is neither 4 nor 6. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A shard: the part of one switch that one runner (worker.h) drives.
+ * A shard: the part of one switch that one runner (runner.h) drives.
  *
  * A switch has one shard per runner that receives on its ports (RSS spreads
  * a DPDK port's flows over the runners' queues: shard i uses queue i).  The
@@ -24,10 +24,15 @@
 #include "counters.h"
 #include "port.h"
 
+struct aif_tables;
+
 struct aif_shard {
 	uint16_t id;                  /* in the switch's shards; its queue on ports */
 	bool drives_qos;              /* runs the switch's egress QoS (qos.h) */
 	uint64_t steps;
+	const struct aif_tables *tables; /* the step's, loaded once when it
+				       * begins (runner.c): one version for
+				       * all its bursts */
 	struct aif_fwd fwd;           /* what the stages see (pipelines/fwd.h) */
 	struct aif_fwd_out out;       /* verdicts of the burst in flight */
 	uint32_t port_qbytes[AIF_MAX_PORTS]; /* bytes queued per port, this step */
@@ -36,10 +41,10 @@ struct aif_shard {
 	uint64_t wake_ports;          /* ports whose next frame may come sooner or
 				       * later: sent a MAC control frame (PFC), or
 				       * anything if they answer (port.h wakes_rx),
-				       * since the runner last looked (worker.c) */
-	uint64_t link_gen;            /* aif_port_link_gen fwd.link_up was read at */
+				       * since the runner last looked (runner.c) */
+	uint64_t link_gen;            /* the switch's link_gen fwd.link_up was read at */
 	uint64_t sent_ports;          /* ports handed a frame since the runner last
-				       * looked (aif_worker_drive_sent) */
+				       * looked (aif_runner_drive_sent) */
 
 	struct aif_txbuf tx[AIF_MAX_PORTS] __rte_cache_aligned;
 	struct aif_port_ctr port_ctr[AIF_MAX_PORTS] __rte_cache_aligned;

@@ -27,7 +27,7 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_shards,
 	char rname[RTE_RING_NAMESIZE];
 	struct aif_switch *sw;
 
-	if (n_shards == 0 || n_shards > AIF_MAX_WORKERS ||
+	if (n_shards == 0 || n_shards > AIF_MAX_SHARDS ||
 	    aif_qos_register_dynfield() != 0)
 		return NULL;
 	sw = rte_zmalloc("aif_switch", sizeof(*sw), RTE_CACHE_LINE_SIZE);
@@ -37,9 +37,11 @@ aif_switch_create(const char *name, uint16_t index, uint16_t n_shards,
 	sw->index = index;
 	sw->n_shards = n_shards;
 	sw->pool = pool;
+	sw->link_gen = 1; /* the shards read the ports' links at their first step */
 	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++) {
 		sw->ports[p].index = p;
 		sw->ports[p].sw = sw;
+		sw->ports[p].link_gen = &sw->link_gen;
 	}
 
 	size_t qsz = rte_rcu_qsbr_get_memsize(n_shards);

@@ -85,8 +85,10 @@ struct aif_switch {
 				     * DIR24_8/TRIE's 64 MiB first levels nor
 				     * rte_fib's memzones: for fabrics of many
 				     * switches */
+	uint64_t link_gen;          /* moved by any of its ports' link changes
+				     * (port.h aif_port_set_link_up) */
 	uint16_t n_shards;          /* one per runner that drives the switch */
-	struct aif_shard *shards[AIF_MAX_WORKERS];
+	struct aif_shard *shards[AIF_MAX_SHARDS];
 
 	/* control only */
 	uint64_t generation;
@@ -101,7 +103,7 @@ struct aif_switch {
 
 /*
  * Create a switch named name with n_shards shards (one per runner that will
- * drive it, worker.h; shard 0 drives its QoS).  pool feeds the packets the
+ * drive it, runner.h; shard 0 drives its QoS).  pool feeds the packets the
  * switch builds itself.  Returns NULL on failure.
  */
 struct aif_switch *aif_switch_create(const char *name, uint16_t index,

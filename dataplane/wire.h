@@ -26,6 +26,9 @@
  *     Ethernet header of 14 in place of PPP's 2): the wire bytes + 12, so a
  *     1,000-byte payload is 1,048 B (ns-3's SwitchMmu::MTU), an ACK 60 (ns-3
  *     never charges one: its ACKs bypass the MMU, qos "mmu_bypass").
+ *     Time is ns-3's too (aif_wire_ser_ps, aif_wire_ns3_pace_ps): its
+ *     devices and its DCQCN pacing take p->GetSize() at the rate,
+ *     truncated to the whole ns (83 ns a full data frame at 100 Gb/s).
  *
  * Reads the frame's first bytes only (headers up to the BTH's second byte:
  * at most AIF_WIRE_PARSE_BYTES).  No EAL.
@@ -62,6 +65,36 @@ const char *aif_wire_model_name(enum aif_wire_model m);
  * "other").  At least 1.
  */
 uint32_t aif_wire_ns3_bytes(const uint8_t *f, uint32_t n, uint32_t len);
+
+/*
+ * Picoseconds a frame of wire bytes takes at rate_bps (> 0) under model m:
+ * Ethernet, rounded up to the ps; ns-3, what its qbb device schedules:
+ * p->GetSize() (the bytes its switch charges, wire + 12) at the rate,
+ * truncated to the whole ns (Seconds() of a double).  At 100 Gb/s that is
+ * the wire bytes' time rounded up: a 1,036-byte data frame 83 ns (1,048
+ * x 0.08 = 83.84), an ACK 4, a PFC frame 3, a 1,000-byte frame 80.
+ */
+static inline uint64_t
+aif_wire_ser_ps(enum aif_wire_model m, uint32_t wire, uint64_t rate_bps)
+{
+	if (m == AIF_WIRE_NS3)
+		return (uint64_t)(wire + AIF_WIRE_NS3_MMU_EXTRA_BYTES) * 8 * 1000000000ull /
+		       rate_bps * 1000;
+	return ((uint64_t)wire * 8 * 1000000000000ull + rate_bps - 1) / rate_bps;
+}
+
+/*
+ * ns-3's DCQCN pacing (rdma-hw.cc UpdateNextAvail): after a packet of wire
+ * bytes starts, the QP's next may start p->GetSize() (wire + 12) at the
+ * QP's rate later, truncated to the ns: 83,840 ns at 100 Mb/s for a
+ * 1,000-byte payload, not the 82,880 its 1,036 bytes would take.
+ */
+static inline uint64_t
+aif_wire_ns3_pace_ps(uint32_t wire, double rate_bps)
+{
+	double ns = (double)(wire + AIF_WIRE_NS3_MMU_EXTRA_BYTES) * 8e9 / rate_bps;
+	return (uint64_t)ns * 1000;
+}
 
 /* What ns-3's switch buffer charges the same frame: aif_wire_ns3_bytes + 12. */
 static inline uint32_t

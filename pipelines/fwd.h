@@ -4,7 +4,7 @@
  *
  * Stages do not send.  For each packet of a burst they fill a verdict
  * (VPP's next[], Click's output ports): where it goes next, which port,
- * or why it is dropped; the runtime (dataplane/worker.c) then moves the
+ * or why it is dropped; the runtime (dataplane/runner.c) then moves the
  * packets: routed ones to the egress port's queues (or its TX buffer when
  * QoS is off), the switch's own answers straight to the port, PAUSE/PFC
  * frames to the port's pause state, drops to the bin (through a capture

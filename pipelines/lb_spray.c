@@ -27,7 +27,7 @@
  *                wins only with strictly fewer bytes queued; the winner is
  *                remembered.  The bytes are ctx port_qbytes: with
  *                "queue_read": "packet" (default) the MMU's count at the
- *                packet's step (worker.c), updated by every admission and
+ *                packet's step (runner.c), updated by every admission and
  *                release (packets of one rx burst see the queues as the
  *                burst found them), with "step" a copy taken once per
  *                worker step.  The remembered best is what makes DRILL

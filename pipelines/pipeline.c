@@ -92,7 +92,7 @@ trace_packet(const struct fwd_ctx *x, const struct aif_pkt *m,
  * than the ingress port's MTU (plus its Ethernet header and a tag):
  * mtu_exceeded.  Otherwise it is gathered into its first segment
  * (rte_pktmbuf_linearize), which holds any frame within the largest port
- * MTU when the pool's data room is sized from it as control/main.c does;
+ * MTU when the pool's data room is sized from it as control/run.c does;
  * if it cannot be: mbuf_too_small.  Returns the verdict.
  */
 static enum aif_drop_reason

@@ -12,7 +12,7 @@
  *         -> rewrite (MACs, TTL, IPv4 checksum) -> verdict: ROUTE to the egress port
  *
  * Every dropped packet is counted once, by reason, on its ingress port.
- * The runtime (dataplane/worker.c) acts on the verdicts.
+ * The runtime (dataplane/runner.c) acts on the verdicts.
  */
 #ifndef AIF_PIPELINE_H
 #define AIF_PIPELINE_H

@@ -29,7 +29,7 @@
 #include "counters.h"
 #include "ctl_server.h"
 #include "switch.h"
-#include "worker.h"
+#include "runner.h"
 
 #include "../../dataplane/capture.h"
 #include "ring_switch.h"
@@ -83,7 +83,7 @@ rs_teardown(struct rs_harness *h)
 {
 	if (h->sw != NULL) {
 		aif_capture_free(h->sw);
-		aif_worker_free(h->w);
+		aif_runner_free(h->w);
 		aif_switch_free(h->sw);
 	}
 	aif_config_free(h->ctl.cfg);
@@ -146,12 +146,12 @@ rs_setup(struct rs_harness *h, const struct rs_params *params)
 		fprintf(stderr, "config rejected: %s\n", err);
 		goto err;
 	}
-	h->w = aif_worker_create(h->sw, 0, 0x5eed);
+	h->w = aif_runner_create(h->sw, 0, 0x5eed);
 	if (h->w == NULL)
 		goto err;
-	aif_worker_set_clock(h->w, &h->ctl.clock); /* bursts stamped as in main.c */
+	aif_runner_set_clock(h->w, &h->ctl.clock); /* bursts stamped as in main.c */
 	for (uint16_t p = 0; p < h->n_ports; p++)
-		if (aif_worker_add_rxq(h->w, p, 0) != 0)
+		if (aif_runner_add_rxq(h->w, p, 0) != 0)
 			goto err;
 	return 0;
 err:
@@ -207,7 +207,7 @@ void
 rs_step(struct rs_harness *h, aif_time_ns dt_ns)
 {
 	aif_clock_advance(&h->ctl.clock, dt_ns);
-	aif_worker_step(h->w, rs_now(h));
+	aif_runner_step(h->w, rs_now(h));
 }
 
 bool

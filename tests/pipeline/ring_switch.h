@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Ring switch: the harness the pipeline tests (test_pipeline.c, test_qos.c)
+ * Ring switch: the harness the pipeline tests (tests/pipeline/test_*.c)
  * share.  It runs one whole switch in virtual time on ring-backed ports.
  *
  * rs_setup() starts EAL once for the test group (--no-huge, no PCI, a
  * private file prefix), creates the mbuf pool and the switch, and makes each
  * switch port a DPDK ring-backed ethdev (rte_eth_from_rings, named
  * "<tag><p>", so its device is "net_ring_<tag><p>"), configured and started
- * like control/main.c port_init does; it then loads the first config through
+ * like control/eal_ports.c aif_eal_port_init does; it then loads the first config through
  * the command line the control socket serves ({"cmd":"load","config":{...}}
  * through aif_ctl_handle_line and aif_ctl_dispatch) and creates worker 0,
  * which polls queue 0 of every port.
@@ -15,8 +15,8 @@
  * The test enqueues mbufs into a port's RX ring (what arrives at the switch:
  * rs_inject) and dequeues from its TX ring (what the switch sent: rs_sent).
  * Time is the control's virtual clock: rs_step() advances it by the step
- * the caller gives, then runs one aif_worker_step().  The worker also stamps
- * each received burst from it (aif_worker_set_clock), as in control/main.c,
+ * the caller gives, then runs one aif_runner_step().  The runner also stamps
+ * each received burst from it (aif_runner_set_clock), as in control/run.c,
  * so a test can move time inside a step (e.g. an RX callback on a port, to
  * play a stall between the step's clock read and rx_burst).  Nothing here
  * sleeps or reads the wall clock.
@@ -45,7 +45,7 @@ struct rte_mbuf;
 struct rte_mempool;
 struct rte_ring;
 struct aif_switch;
-struct aif_worker;
+struct aif_runner;
 
 #define RS_MAX_PORTS 8
 
@@ -76,7 +76,7 @@ struct rs_harness {
 	unsigned ring_size;
 	const char *tag;
 	struct aif_switch *sw;
-	struct aif_worker *w;               /* worker 0 */
+	struct aif_runner *w;               /* worker 0 */
 	struct aif_ctl ctl;                 /* its clock is the virtual clock */
 	unsigned pool_base;                 /* mbufs in use when the test started */
 };
@@ -88,7 +88,7 @@ struct rs_harness {
 int rs_setup(struct rs_harness *h, const struct rs_params *params);
 /* Undo rs_setup (also a half-done one); h is zeroed. */
 void rs_teardown(struct rs_harness *h);
-/* What control/main.c port_init does, for ring-backed port p; 0 or -1. */
+/* What control/eal_ports.c aif_eal_port_init does, for ring-backed port p; 0 or -1. */
 int rs_port_setup(struct rs_harness *h, uint16_t p);
 /*
  * Before each test: empty every ring (left over only when an earlier test

@@ -42,8 +42,9 @@
 #include "fabric.h"
 #include "link.h"
 #include "qos.h"
+#include "shard.h"
 #include "switch.h"
-#include "worker.h"
+#include "runner.h"
 
 #define RATE_BPS 10000000000ull
 #define DELAY_NS 5000
@@ -79,7 +80,7 @@ static struct {
 	struct rte_mempool *pool;
 	struct aif_switch *sw[2];
 	struct aif_link *link;
-	struct aif_worker *w;
+	struct aif_runner *w;
 	struct aif_config *cfg;
 	struct aif_ctl ctl;             /* control over both switches */
 	struct rte_ring *rx[2], *tx[2]; /* edge ports: leaf0 p0, leaf1 p1 */
@@ -184,12 +185,12 @@ setup(void **state)
 		(double)(heap_used_bytes() - heap0) / (1 << 20),
 		(double)(mallinfo2().uordblks + mallinfo2().hblkhd - malloc0) / (1 << 20));
 	/* one runner drives both switches and polls all four ports */
-	F.w = aif_worker_create(F.sw[0], 0, 0x5eed);
-	if (F.w == NULL || aif_worker_add_switch(F.w, F.sw[1], 0, 0x5eed) != 1)
+	F.w = aif_runner_create(F.sw[0], 0, 0x5eed);
+	if (F.w == NULL || aif_runner_add_switch(F.w, F.sw[1], 0, 0x5eed) != 1)
 		return -1;
 	for (uint16_t d = 0; d < 2; d++)
 		for (uint16_t p = 0; p < 2; p++)
-			if (aif_worker_add_rxq_of(F.w, d, p, 0) != 0)
+			if (aif_runner_add_rxq_of(F.w, d, p, 0) != 0)
 				return -1;
 	return 0;
 }
@@ -198,7 +199,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	aif_worker_free(F.w);
+	aif_runner_free(F.w);
 	for (unsigned i = 0; i < 2; i++) {
 		if (F.sw[i] != NULL)
 			aif_switch_free(F.sw[i]);
@@ -261,14 +262,14 @@ test_two_switches_over_a_link(void **state)
 	}
 	/* step now, then only at the next events the runner reports */
 	for (;;) {
-		aif_worker_step(F.w, now);
+		aif_runner_step(F.w, now);
 		steps++;
 		unsigned k = rte_ring_dequeue_burst(F.tx[1], (void **)&out[n_out],
 						    N_PKTS + 1 - n_out, NULL);
 		for (unsigned i = 0; i < k; i++)
 			got_ns[n_out + i] = now;
 		n_out += k;
-		aif_time_ns next = aif_worker_next_event_ns(F.w, now);
+		aif_time_ns next = aif_runner_next_event_ns(F.w, now);
 		if (n_out >= N_PKTS || next == AIF_TIME_NS_NEVER || next > AIF_NS_PER_MS / 2)
 			break;
 		assert_true(next > now); /* a step leaves nothing for now */
@@ -471,11 +472,11 @@ one_frame(uint32_t seq, aif_time_ns *now)
 
 	assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame(seq)), 0);
 	for (int i = 0; i < 64; i++) {
-		aif_worker_step(F.w, *now);
+		aif_runner_step(F.w, *now);
 		unsigned k = rte_ring_dequeue_burst(F.tx[1], (void **)out, 4, NULL);
 		got += k;
 		rte_pktmbuf_free_bulk(out, k);
-		aif_time_ns next = aif_worker_next_event_ns(F.w, *now);
+		aif_time_ns next = aif_runner_next_event_ns(F.w, *now);
 		if (next == AIF_TIME_NS_NEVER)
 			break;
 		*now = next > *now ? next : *now + 1;
@@ -595,6 +596,34 @@ test_load_and_links(void **state)
 }
 
 /*
+ * A port's link going down moves its own switch's link generation and no
+ * other's: at the next step that switch's shard reads its links again
+ * (the port's bit in the stages' link_up goes), the other's does not.
+ */
+static void
+test_link_gen_per_switch(void **state)
+{
+	struct aif_shard *sh0 = F.sw[0]->shards[0], *sh1 = F.sw[1]->shards[0];
+	uint64_t g0 = F.sw[0]->link_gen, g1 = F.sw[1]->link_gen;
+
+	(void)state;
+	aif_runner_step(F.w, 0);
+	assert_int_equal(sh0->link_gen, g0);
+	assert_int_equal(sh1->link_gen, g1);
+	assert_true(sh0->fwd.link_up & 1);
+	aif_port_set_link_up(&F.sw[0]->ports[0], false);
+	assert_int_equal(F.sw[0]->link_gen, g0 + 1);
+	assert_int_equal(F.sw[1]->link_gen, g1);
+	aif_runner_step(F.w, 0);
+	assert_int_equal(sh0->link_gen, g0 + 1);
+	assert_false(sh0->fwd.link_up & 1);
+	assert_int_equal(sh1->link_gen, g1);
+	aif_port_set_link_up(&F.sw[0]->ports[0], true);
+	aif_runner_step(F.w, 0);
+	assert_true(sh0->fwd.link_up & 1);
+}
+
+/*
  * A link_set that would change nothing is an error, not "ok"; a rate that
  * is no number (NaN, as a client's "nan" parses) is refused and changes
  * nothing.
@@ -673,21 +702,21 @@ test_large_fat_tree_one_runner(void **state)
 	assert_true(per_sw <= 2);
 	assert_true(AIF_MAX_SWITCHES * per_sw + 64 <= RTE_MAX_MEMZONE);
 
-	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 1);
+	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, 1);
 	assert_non_null(w);
 	for (uint16_t s = 1; s < fab.n_sw; s++)
-		assert_int_equal(aif_worker_add_switch(w, fab.sw[s], 0, 1), s);
+		assert_int_equal(aif_runner_add_switch(w, fab.sw[s], 0, 1), s);
 	for (uint16_t s = 0; s < fab.n_sw; s++)
 		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++, n_rxq++)
-			assert_int_equal(aif_worker_add_rxq_of(w, s, p, 0), 0);
+			assert_int_equal(aif_runner_add_rxq_of(w, s, p, 0), 0);
 	assert_int_equal(n_rxq, 1250);
 	assert_int_equal(w->n_rxq, 1250);
 	/* a quiet fabric: a step polls every queue and finds nothing */
-	assert_int_equal(aif_worker_step(w, AIF_NS_PER_MS), 0);
+	assert_int_equal(aif_runner_step(w, AIF_NS_PER_MS), 0);
 	for (uint16_t s = 0; s < fab.n_sw; s++)
-		assert_int_equal(aif_worker_step_drive(w, s, AIF_NS_PER_MS), 0);
+		assert_int_equal(aif_runner_step_drive(w, s, AIF_NS_PER_MS), 0);
 
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_fabric_free(&fab);
 	aif_config_free(ctl.cfg);
 	aif_config_free(cfg);
@@ -702,6 +731,7 @@ main(void)
 		cmocka_unit_test(test_load_and_links),
 		cmocka_unit_test(test_route_change_through_the_cache),
 		cmocka_unit_test(test_link_set_refusals),
+		cmocka_unit_test(test_link_gen_per_switch),
 		cmocka_unit_test(test_large_fat_tree_one_runner),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Collectives on a fabric in virtual time: a generated 4-leaf x 2-spine
- * leaf-spine, two virtual RoCE hosts per leaf (control/vhosts.c on
- * dataplane/rhost*.c), jobs from dataplane/jobs.c, the whole driven by the
- * virtual-time loop (control/vtime.c).
+ * leaf-spine, two virtual RoCE hosts per leaf (hosts/vhosts.c on
+ * hosts/rhost*.c), jobs from hosts/jobs.c, the whole driven by the
+ * virtual-time loop (dataplane/evloop.h, as the daemon runs it).
  *
  *  - ring all-reduce with packet spraying and out-of-order-tolerant hosts
  *    finishes within 10% of its ideal, a lower bound (jobs.h); every kind
@@ -49,8 +49,9 @@
 #include "qos.h"
 #include "shard.h"
 #include "vhosts.h"
-#include "vtime.h"
-#include "worker.h"
+#include "ctl_events.h"
+#include "evloop.h"
+#include "runner.h"
 
 #define N_HOSTS 8
 
@@ -66,6 +67,7 @@ struct scen {
 	uint32_t planes;           /* 0: 1 */
 	double gbps;               /* hosts and uplinks; 0: 100 */
 	uint16_t mtu;              /* 0: the default */
+	bool wire_ns3;             /* "wire_model": "ns3" (links, buffers, hosts) */
 	bool sample_rates;         /* the first QP of job 0's ranks 1 and 2, every 10 us */
 	struct aif_job_params job[2];
 	uint32_t n_jobs;
@@ -133,12 +135,13 @@ run(const struct scen *s, struct result *res)
 
 	memset(res, 0, sizeof(*res));
 	snprintf(json, sizeof(json),
-		 "{\"policies\": {\"default\": {\"load_balancing\": {\"scheme\": \"%s\"%s},"
+		 "{%s\"policies\": {\"default\": {\"load_balancing\": {\"scheme\": \"%s\"%s},"
 		 " \"qos\": {\"pfc_enable\": %s, \"ecn\": {\"mode\": \"%s\"}%s}}},"
 		 " \"topology\": {\"leaf_spine\": {\"leaves\": 4, \"spines\": 2,"
 		 " \"hosts_per_leaf\": 2, \"host_gbps\": %g, \"uplink_gbps\": %g,"
 		 " \"planes\": %u, \"delay_ns\": 1000}}}",
-		 s->scheme, s->lb_extra, s->pfc ? "[3]" : "[]", s->ecn ? "ecn" : "off",
+		 s->wire_ns3 ? "\"wire_model\": \"ns3\", " : "", s->scheme, s->lb_extra,
+		 s->pfc ? "[3]" : "[]", s->ecn ? "ecn" : "off",
 		 s->buffer_bytes ? ", \"buffer\": {\"size_bytes\": 2000000}" : "",
 		 gbps, gbps, s->planes ? s->planes : 1);
 	if (aif_config_parse(json, strlen(json), &cfg, err, sizeof(err)) != 0)
@@ -164,13 +167,13 @@ run(const struct scen *s, struct result *res)
 		aif_ctl_add_switch(&ctl, fab.sw[i]);
 	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
-	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 0x5eed);
+	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, 0x5eed);
 	assert_non_null(w);
 	for (uint16_t i = 1; i < fab.n_sw; i++)
-		assert_int_equal(aif_worker_add_switch(w, fab.sw[i], 0, 0x5eed), i);
+		assert_int_equal(aif_runner_add_switch(w, fab.sw[i], 0, 0x5eed), i);
 	for (uint16_t i = 0; i < fab.n_sw; i++)
 		for (uint16_t p = 0; p < fab.sw[i]->n_ports; p++)
-			assert_int_equal(aif_worker_add_rxq_of(w, i, p, 0), 0);
+			assert_int_equal(aif_runner_add_rxq_of(w, i, p, 0), 0);
 
 	struct aif_jobs *js = aif_jobs_create(v.h, v.n, v.rate_bps, aif_vhosts_rtt, &v);
 	assert_non_null(js);
@@ -183,18 +186,24 @@ run(const struct scen *s, struct result *res)
 			fail_msg("job: %s", err);
 	}
 	struct { struct aif_jobs *js; struct aif_vhosts *v; } ia = { js, &v };
-	struct aif_vtime vt = { .ctl = &ctl, .w = w,
-				.end_ns = (aif_time_ns)(100 * AIF_NS_PER_MS * (100 / gbps)),
-				.idle = idle, .idle_arg = &ia };
+	/* the loop main's virtual time runs: samples, control's tick, the runner */
+	struct aif_evloop loop;
+	struct aif_ev_periodic smp;
+	struct aif_ctl_tick tick;
 	struct sampler sa = { s, &v, res };
+	aif_evloop_init(&loop, &ctl.clock, (aif_time_ns)(100 * AIF_NS_PER_MS * (100 / gbps)));
 	if (s->sample_rates) {
-		vt.sample = sample_rates;
-		vt.sample_arg = &sa;
-		vt.sample_ns = 10 * AIF_NS_PER_US;
+		aif_ev_periodic_init(&smp, 0, 10 * AIF_NS_PER_US, sample_rates, &sa);
+		assert_int_equal(aif_evloop_add(&loop, &smp.src), 0);
 	}
-	assert_int_equal(aif_vhosts_wake_by(&v, &vt, w), 0);
-	aif_vtime_run(&vt);
-	res->end_ns = vt.now_ns;
+	aif_ctl_tick_init(&tick, &ctl, 0, AIF_CTL_TICK_NS);
+	assert_int_equal(aif_evloop_add(&loop, &tick.src), 0);
+	assert_int_equal(aif_evloop_add(&loop, aif_runner_source(w)), 0);
+	loop.idle = idle;
+	loop.idle_arg = &ia;
+	assert_int_equal(aif_vhosts_wake_by(&v, w), 0);
+	aif_evloop_run(&loop);
+	res->end_ns = loop.now_ns;
 	assert_true(aif_jobs_done(js));
 
 	for (uint32_t k = 0; k < s->n_jobs; k++) {
@@ -237,7 +246,7 @@ run(const struct scen *s, struct result *res)
 	res->digest ^= res->end_ns;
 
 	aif_jobs_free(js);
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_fabric_free(&fab);
 	aif_vhosts_free(&v);
 	aif_config_free(ctl.cfg);
@@ -485,7 +494,10 @@ test_loss_go_back_n(void **state)
  * 1 us, two of them the hosts' cables.  The flow's FCT is one data frame
  * (a WRITE ONLY, with its RETH) and its ACK over each link; the base RTT
  * (a full middle frame) and ns-3's ideal of the same path (8,320 ns +
- * (1000 + 48) x 0.08). */
+ * (1000 + 48) x 0.08).  With "wire_model": "ns3" the frames are ns-3's on
+ * every link, the hosts' cables too: 1,036 and 48 bytes, each frame's
+ * time rounded up to the ns as ns-3 schedules it (83 and 4 ns): the base
+ * RTT and the FCT are ns-3's, 8,348 ns. */
 static void
 test_base_rtt_and_ns3_ideal(void **state)
 {
@@ -516,6 +528,20 @@ test_base_rtt_and_ns3_ideal(void **state)
 		else
 			assert_int_equal(r.ideal0, r.rtt0 + (aif_time_ns)(data / 1e3));
 	}
+	struct scen s = lossless("ecmp", false);
+	s.mtu = 1000;
+	s.wire_ns3 = true;
+	s.job[0] = job(AIF_JOB_INCAST, 2, 1000, 1);
+	s.job[0].ideal = AIF_JOB_IDEAL_BASE;
+	s.n_jobs = 1;
+	s.hosts[0][0] = 0, s.hosts[0][1] = 2;
+	run(&s, &r);
+	print_message("the same, wire model ns3: FCT %lu ns, base RTT %lu ns, ideal %lu ns\n",
+		      r.fct0, r.rtt0, r.ideal0);
+	assert_int_equal(r.rtt0, 8348);        /* 8000 + 4 x (83 + 4): whole ns per frame */
+	assert_int_equal(r.fct0, 8348);        /* ns-3's FCT of this flow */
+	assert_int_equal(r.ideal0, 8348 + 82); /* + 1,036 B at 100G */
+
 	/* the formula alone: ns-3's integers, 0 bytes as 1 */
 	struct aif_jobs_ns3_path p = { .prop_ns = 4000, .tx_ns = 320, .rate_bps = 100000000000ull,
 				       .hops = 4 };

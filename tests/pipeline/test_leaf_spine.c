@@ -40,7 +40,7 @@
 #include "compile.h"
 #include "ctl_server.h"
 #include "fabric.h"
-#include "worker.h"
+#include "runner.h"
 
 #define N_PKTS 32
 #define PAYLOAD 1000
@@ -65,7 +65,7 @@ static struct {
 	struct aif_config *cfg;
 	struct aif_fabric fab;
 	struct aif_ctl ctl;
-	struct aif_worker *w;
+	struct aif_runner *w;
 	struct rte_ring *rx[LEAVES], *tx[LEAVES];
 	uint16_t pid[LEAVES];
 	unsigned edge_sw[LEAVES];       /* the switch whose h0 is edge ring i */
@@ -138,13 +138,13 @@ build_from(const char *json, const unsigned *edges, uint64_t shaper_bps)
 	if (aif_ctl_apply_config(&F.ctl, aif_config_ref(F.cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
 	/* one runner: every switch, every port */
-	F.w = aif_worker_create(F.fab.sw[0], 0, 0x5eed);
+	F.w = aif_runner_create(F.fab.sw[0], 0, 0x5eed);
 	assert_non_null(F.w);
 	for (uint16_t i = 1; i < F.fab.n_sw; i++)
-		assert_int_equal(aif_worker_add_switch(F.w, F.fab.sw[i], 0, 0x5eed), i);
+		assert_int_equal(aif_runner_add_switch(F.w, F.fab.sw[i], 0, 0x5eed), i);
 	for (uint16_t i = 0; i < F.fab.n_sw; i++)
 		for (uint16_t p = 0; p < F.fab.sw[i]->n_ports; p++)
-			assert_int_equal(aif_worker_add_rxq_of(F.w, i, p, 0), 0);
+			assert_int_equal(aif_runner_add_rxq_of(F.w, i, p, 0), 0);
 }
 
 /* The generated 4 x 2 leaf-spine, leaf i's h0 on edge ring i. */
@@ -163,7 +163,7 @@ unbuild(void)
 	struct rte_mbuf *m[64];
 	unsigned n;
 
-	aif_worker_free(F.w);
+	aif_runner_free(F.w);
 	for (unsigned i = 0; i < LEAVES; i++) {
 		rte_eth_dev_stop(F.pid[i]);
 		rte_eth_dev_close(F.pid[i]);
@@ -295,13 +295,13 @@ test_leaf_to_leaf(void **state)
 	for (uint16_t i = 0; i < N_PKTS; i++)
 		assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame((uint16_t)(49152 + i))), 0);
 	for (;;) {
-		aif_worker_step(F.w, now);
+		aif_runner_step(F.w, now);
 		unsigned k = rte_ring_dequeue_burst(F.tx[3], (void **)&out[n_out],
 						    N_PKTS + 1 - n_out, NULL);
 		if (k != 0 && n_out == 0)
 			first = now;
 		n_out += k;
-		aif_time_ns next = aif_worker_next_event_ns(F.w, now);
+		aif_time_ns next = aif_runner_next_event_ns(F.w, now);
 		if (n_out >= N_PKTS || next == AIF_TIME_NS_NEVER || next > AIF_NS_PER_MS / 2)
 			break;
 		now = next;
@@ -342,10 +342,10 @@ static void
 run_to(aif_time_ns *now, aif_time_ns until)
 {
 	for (;;) {
-		aif_worker_step(F.w, *now);
+		aif_runner_step(F.w, *now);
 		for (uint16_t i = 0; i < F.fab.n_sw; i++)
 			aif_switch_learn(F.fab.sw[i], *now);
-		aif_time_ns next = aif_worker_next_event_ns(F.w, *now);
+		aif_time_ns next = aif_runner_next_event_ns(F.w, *now);
 		if (next == AIF_TIME_NS_NEVER || next > until)
 			break;
 		*now = RTE_MAX(next, *now + 1);
@@ -682,7 +682,7 @@ run_incast(struct incast_result *res)
 				}
 			next_inj = now + INCAST_GAP_NS;
 		}
-		aif_worker_step(F.w, now);
+		aif_runner_step(F.w, now);
 		unsigned k;
 		while ((k = rte_ring_dequeue_burst(F.tx[3], (void **)m, 64, NULL)) > 0) {
 			for (unsigned j = 0; j < k; j++) {
@@ -715,7 +715,7 @@ run_incast(struct incast_result *res)
 				}
 				rte_pktmbuf_free_bulk(m, k);
 			}
-		aif_time_ns nx = aif_worker_next_event_ns(F.w, now);
+		aif_time_ns nx = aif_runner_next_event_ns(F.w, now);
 		bool sending = false;
 		for (unsigned s = 0; s < 3; s++)
 			sending = sending || sent[s] < INCAST_BUDGET;
@@ -803,13 +803,13 @@ test_fat_tree_forwarding(void **state)
 	for (uint16_t i = 0; i < N_PKTS; i++)
 		assert_int_equal(rte_ring_enqueue(F.rx[0], udp_frame((uint16_t)(49152 + i))), 0);
 	for (;;) {
-		aif_worker_step(F.w, now);
+		aif_runner_step(F.w, now);
 		unsigned k = rte_ring_dequeue_burst(F.tx[3], (void **)&out[n_out],
 						    N_PKTS + 1 - n_out, NULL);
 		if (k != 0 && n_out == 0)
 			first = now;
 		n_out += k;
-		aif_time_ns next = aif_worker_next_event_ns(F.w, now);
+		aif_time_ns next = aif_runner_next_event_ns(F.w, now);
 		if (n_out >= N_PKTS || next == AIF_TIME_NS_NEVER || next > AIF_NS_PER_MS / 2)
 			break;
 		now = next;
@@ -870,7 +870,7 @@ fail_run(aif_time_ns from, aif_time_ns to, unsigned *seq, int send)
 			(*seq)++;
 			next_tx += FAIL_GAP_NS;
 		}
-		aif_worker_step(F.w, now);
+		aif_runner_step(F.w, now);
 		while ((k = rte_ring_dequeue_burst(F.tx[3], (void **)out, 64, NULL)) > 0) {
 			got += k;
 			rte_pktmbuf_free_bulk(out, k);
@@ -879,7 +879,7 @@ fail_run(aif_time_ns from, aif_time_ns to, unsigned *seq, int send)
 			F.back += k;
 			rte_pktmbuf_free_bulk(out, k);
 		}
-		aif_time_ns next = aif_worker_next_event_ns(F.w, now);
+		aif_time_ns next = aif_runner_next_event_ns(F.w, now);
 		now = RTE_MAX(next, now + 1);
 		if (send)
 			now = RTE_MIN(now, next_tx);

@@ -5,7 +5,7 @@
  * the switch derives by itself (mmu.h, "Headroom").
  *
  * A 2-leaf x 1-spine leaf-spine, two virtual RoCE hosts per leaf
- * (control/vhosts.c on dataplane/rhost*.c), hosts and uplinks at one rate,
+ * (hosts/vhosts.c on hosts/rhost*.c), hosts and uplinks at one rate,
  * 1 us links, every port's MTU set to the case's, the hosts' packets as
  * large as that MTU lets them be (at most 8 KiB of payload), PFC on
  * priority 3, no ECN, no DCQCN (PFC alone must hold), a buffer whose
@@ -49,8 +49,9 @@
 #include "qos.h"
 #include "shard.h"
 #include "vhosts.h"
-#include "vtime.h"
-#include "worker.h"
+#include "ctl_events.h"
+#include "evloop.h"
+#include "runner.h"
 
 #define N_HOSTS 4
 #define PG_LOSSLESS 3
@@ -102,14 +103,14 @@ host_mtu(uint32_t ip_mtu)
  * A runner in real time that falls behind: the test's "real" clock moves
  * step_ns between steps, and every jump_every steps by jump_ns instead (the
  * runner was preempted, or a step overran), and the loop steps the runner
- * as the daemon's does (control/main.c worker_main), paced or not.  The
+ * as the daemon's does (control/run_real.c: a loop with the runner as its one source), paced or not.  The
  * jobs count from real time 0, as the daemon gives them their times before
  * it launches its runners; the first step comes first_ns after (a late
  * launch), or step_ns.  With a seed the gaps are irregular: a step's drawn
  * from 0 to 2 step_ns, a jump's from step_ns to jump_ns.
  */
 struct late_runner {
-	bool paced;            /* aif_worker_set_pace with the runner's quantum */
+	bool paced;            /* aif_runner_set_pace with the runner's quantum */
 	aif_time_ns step_ns;
 	unsigned jump_every;
 	aif_time_ns jump_ns;
@@ -187,13 +188,13 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 		aif_ctl_add_switch(&ctl, fab.sw[i]);
 	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
-	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 0x5eed);
+	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, 0x5eed);
 	assert_non_null(w);
 	for (uint16_t i = 1; i < fab.n_sw; i++)
-		assert_int_equal(aif_worker_add_switch(w, fab.sw[i], 0, 0x5eed), i);
+		assert_int_equal(aif_runner_add_switch(w, fab.sw[i], 0, 0x5eed), i);
 	for (uint16_t i = 0; i < fab.n_sw; i++)
 		for (uint16_t p = 0; p < fab.sw[i]->n_ports; p++)
-			assert_int_equal(aif_worker_add_rxq_of(w, i, p, 0), 0);
+			assert_int_equal(aif_runner_add_rxq_of(w, i, p, 0), 0);
 
 	struct aif_jobs *js = aif_jobs_create(v.h, v.n, rate_bps, aif_vhosts_rtt, &v);
 	assert_non_null(js);
@@ -209,26 +210,32 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 		fail_msg("job: %s", err);
 	struct { struct aif_jobs *js; struct aif_vhosts *v; } ia = { js, &v };
 	if (rt == NULL) {
-		struct aif_vtime vt = { .ctl = &ctl, .w = w, .end_ns = 10 * AIF_NS_PER_S,
-					.idle = idle, .idle_arg = &ia };
-		assert_int_equal(aif_vhosts_wake_by(&v, &vt, w), 0);
-		aif_vtime_run(&vt);
-		res->end_ns = vt.now_ns;
+		struct aif_evloop loop;
+		struct aif_ctl_tick tick;
+		aif_evloop_init(&loop, &ctl.clock, 10 * AIF_NS_PER_S);
+		aif_ctl_tick_init(&tick, &ctl, 0, AIF_CTL_TICK_NS);
+		assert_int_equal(aif_evloop_add(&loop, &tick.src), 0);
+		assert_int_equal(aif_evloop_add(&loop, aif_runner_source(w)), 0);
+		loop.idle = idle;
+		loop.idle_arg = &ia;
+		assert_int_equal(aif_vhosts_wake_by(&v, w), 0);
+		aif_evloop_run(&loop);
+		res->end_ns = loop.now_ns;
 	} else {
 		/* the real-time loop: every port polled every step, no waker */
 		struct aif_clock real;
 		aif_clock_init_virtual(&real, 0);
-		aif_worker_set_clock(w, &real);
+		aif_runner_set_clock(w, &real);
 		if (rt->paced) {
-			aif_time_ns q = aif_worker_pace_quantum_ns(w);
+			aif_time_ns q = aif_runner_pace_quantum_ns(w);
 			assert_true(q > 0 && q < AIF_TIME_NS_NEVER);
 			res->quantum_ns = q;
-			aif_worker_set_pace(w, q, rt->start_ns, NULL);
+			aif_runner_set_pace(w, q, rt->start_ns, NULL);
 		}
 		uint64_t x = rt->seed;
 		for (unsigned k = 1; !idle(&ia) && aif_clock_now(&real) < rt->limit_ns; k++) {
 			aif_clock_advance(&real, late_gap_ns(rt, k, &x));
-			aif_worker_step(w, aif_clock_now(&real));
+			aif_runner_step(w, aif_clock_now(&real));
 		}
 		res->end_ns = aif_clock_now(&real);
 		res->behind_ns = w->pace.behind_ns;
@@ -265,7 +272,7 @@ run(uint64_t rate_bps, uint32_t mtu, enum aif_job_kind kind, uint32_t headroom_b
 	res->headroom = fab.sw[0]->qos->cfg.mmu.headroom_bytes[0]; /* leaf0's h0 */
 
 	aif_jobs_free(js);
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_fabric_free(&fab);
 	aif_vhosts_free(&v);
 	aif_config_free(ctl.cfg);

@@ -2,8 +2,10 @@
 /*
  * The same flows as ConWeave's ns-3, in virtual time, against what ns-3
  * wrote for them (tests/data/ns3/, README there): one switch, hosts on
- * 100G links of 1 us, the switch in ns-3's mode (buffer model conweave,
- * PFC mode ns3), hosts as ns-3's by default, each flow file replayed by a
+ * 100G links of 1 us, like for like with ns-3 (the config's "wire_model":
+ * "ns3": ns-3's frame sizes and times on the hosts' wires and in the
+ * buffer), the switch in ns-3's mode (buffer model conweave, PFC mode
+ * ns3), hosts as ns-3's by default, each flow file replayed by a
  * flow_file job as `--jobs` does.
  *
  *  - DCQCN, two 50 MB flows into one 100G port (dcqcn2: the second 1 ms
@@ -18,7 +20,10 @@
  *  - PFC incast 16 -> 1 x 1 MB, 9 MiB buffer (incast16noecn: no ECN;
  *    incast16: DCQCN): the first XOFF comes exactly where ns-3's formula
  *    puts it (a PG's bytes past 2 x 1,048 over (sp_limit - bytes held) / 16,
- *    sp_limit 8,846,524 on 17 ports), not a nanosecond before.
+ *    sp_limit 8,846,524 on 17 ports), not a nanosecond before; without ECN
+ *    at ns-3's nanosecond on ns-3's 13 ports; with DCQCN whether PFC comes
+ *    at all is a matter of the ECN draws, and it comes in about as many
+ *    seeds as in ns-3's forty.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,9 +48,10 @@
 #include "qos.h"
 #include "shard.h"
 #include "vhosts.h"
-#include "vtime.h"
+#include "ctl_events.h"
+#include "evloop.h"
 #include "workload.h"
-#include "worker.h"
+#include "runner.h"
 
 #define DATA AIF_SOURCE_ROOT "/tests/data/ns3/"
 #define MAX_HOSTS 17
@@ -93,6 +99,7 @@ struct setup {
 	aif_time_ns sample_ns;   /* 0: none */
 	void (*sample)(aif_time_ns t, void *arg);
 	void *arg;
+	uint64_t seed;           /* the run's (--seed); 0: 0x5eed */
 };
 
 struct outcome {
@@ -102,6 +109,7 @@ struct outcome {
 	uint64_t resumes_rx[MAX_HOSTS];
 	uint64_t drops;
 	uint64_t sp_limit_bytes;
+	aif_time_ns first_pause_ns;     /* the first PAUSE a host heard; 0: none */
 };
 
 /* The run in progress (its switch, its hosts), for the samplers. */
@@ -114,7 +122,8 @@ host_pfc(void *arg, aif_time_ns now_ns, bool pause)
 {
 	uintptr_t h = (uintptr_t)arg;
 
-	(void)now_ns;
+	if (pause && cur->first_pause_ns == 0)
+		cur->first_pause_ns = now_ns;
 	if (pause)
 		cur->pauses_rx[h]++;
 	else
@@ -129,10 +138,12 @@ run(const struct setup *s, struct outcome *o)
 	static struct aif_ctl ctl;
 	size_t n = 0;
 
+	uint64_t seed = s->seed ? s->seed : 0x5eed;
+
 	memset(o, 0, sizeof(*o));
 	cur = o;
 	n += (size_t)snprintf(json + n, sizeof(json) - n,
-		"{\"policies\": {\"default\": {\"qos\": {\"buffer\": {\"model\": \"conweave\"},"
+		"{\"wire_model\": \"ns3\", \"policies\": {\"default\": {\"qos\": {\"buffer\": {\"model\": \"conweave\"},"
 		" \"pfc\": {\"mode\": \"ns3\"}, \"ecn\": {\"mode\": \"%s\"}}}},"
 		" \"switches\": [{\"name\": \"sw\", \"ports\": [", s->ecn ? "ecn" : "off");
 	for (uint16_t h = 0; h < s->n_hosts; h++)
@@ -169,9 +180,9 @@ run(const struct setup *s, struct outcome *o)
 
 	memset(&fab, 0, sizeof(fab));
 	memset(&ctl, 0, sizeof(ctl));
-	if (aif_fabric_build(&fab, cfg, pool, 1, 0x5eed, err, sizeof(err)) != 0)
+	if (aif_fabric_build(&fab, cfg, pool, 1, seed, err, sizeof(err)) != 0)
 		fail_msg("fabric: %s", err);
-	if (aif_workload_hosts(&wl, cfg, &fab, NULL, NULL, pool, 0x5eed, err, sizeof(err)) != 0)
+	if (aif_workload_hosts(&wl, cfg, &fab, NULL, NULL, pool, seed, err, sizeof(err)) != 0)
 		fail_msg("hosts: %s", err);
 	assert_int_equal(wl.v.n, s->n_hosts);
 	for (uintptr_t h = 0; h < s->n_hosts; h++)
@@ -180,18 +191,28 @@ run(const struct setup *s, struct outcome *o)
 	aif_ctl_add_switch(&ctl, fab.sw[0]);
 	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
 		fail_msg("load: %s", err);
-	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 0x5eed);
+	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, seed);
 	assert_non_null(w);
 	for (uint16_t p = 0; p < fab.sw[0]->n_ports; p++)
-		assert_int_equal(aif_worker_add_rxq_of(w, 0, p, 0), 0);
+		assert_int_equal(aif_runner_add_rxq_of(w, 0, p, 0), 0);
 	if (aif_workload_jobs(&wl, cfg, 0, err, sizeof(err)) != 0)
 		fail_msg("jobs: %s", err);
 
-	struct aif_vtime vt = { .ctl = &ctl, .w = w, .end_ns = 50 * AIF_NS_PER_MS,
-				.idle = aif_workload_idle, .idle_arg = &wl,
-				.sample = s->sample, .sample_arg = s->arg, .sample_ns = s->sample_ns };
-	assert_int_equal(aif_vhosts_wake_by(&wl.v, &vt, w), 0);
-	aif_vtime_run(&vt);
+	struct aif_evloop loop;
+	struct aif_ev_periodic smp;
+	struct aif_ctl_tick tick;
+	aif_evloop_init(&loop, &ctl.clock, 50 * AIF_NS_PER_MS);
+	if (s->sample != NULL && s->sample_ns > 0) {
+		aif_ev_periodic_init(&smp, 0, s->sample_ns, s->sample, s->arg);
+		assert_int_equal(aif_evloop_add(&loop, &smp.src), 0);
+	}
+	aif_ctl_tick_init(&tick, &ctl, 0, AIF_CTL_TICK_NS);
+	assert_int_equal(aif_evloop_add(&loop, &tick.src), 0);
+	assert_int_equal(aif_evloop_add(&loop, aif_runner_source(w)), 0);
+	loop.idle = aif_workload_idle;
+	loop.idle_arg = &wl;
+	assert_int_equal(aif_vhosts_wake_by(&wl.v, w), 0);
+	aif_evloop_run(&loop);
 	assert_true(aif_workload_idle(&wl));
 
 	const struct aif_flow *fl = aif_jobs_flows(wl.js, &o->n_flows);
@@ -204,7 +225,7 @@ run(const struct setup *s, struct outcome *o)
 			o->drops += sw->shards[0]->port_ctr[p].drops[d];
 	o->sp_limit_bytes = sw->qos->cfg.mmu.shared_limit_bytes;
 
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_fabric_free(&fab);
 	aif_workload_free(&wl);
 	aif_config_free(ctl.cfg);
@@ -487,14 +508,17 @@ print_pauses(const char *scen, const struct outcome *o, const uint64_t ns3[MAX_H
 			      o->pauses_rx[h], o->resumes_rx[h], ns3[h]);
 }
 
-/* No ECN: nothing random in either simulator.  The first XOFF exactly at
- * ns-3's formula, on the same bytes held within 1% and at the same time
- * within 10% (our frames are 1,082 bytes on the wire to ns-3's 1,048, so
- * the buffer fills 3% more slowly); then PFC on every link and the
- * bottleneck at its egress limit, dropping, as in ns-3.  The PAUSE frames
- * per link do not follow ns-3's (which ports cross first at each instant
- * is decided by frame timing to the nanosecond): their total is asserted,
- * within 15%. */
+/* No ECN: nothing random in either simulator.  The first XOFF at ns-3's
+ * nanosecond (24,489 ns), on ns-3's 13 ports (the first three of the 16
+ * packets that arrive in that ns find the threshold not yet crossed), PG
+ * 277,720 B as ns-3's, the bytes held within 1% (ns-3 logs them at the
+ * first pausing packet, here after the whole ns); then PFC on every link
+ * and the bottleneck at its egress limit, dropping, as in ns-3.  Every
+ * host sends at ns-3's instants until 72.5 us, where ns-3 orders packets
+ * that arrive in the same ns by its event queue and this switch by port,
+ * and so drops others at the egress limit: from then on the runs part.
+ * PAUSE frames per link do not follow ns-3's; their total within 20%,
+ * the drops within 15%. */
 static void
 test_incast16noecn(void **state)
 {
@@ -516,39 +540,51 @@ test_incast16noecn(void **state)
 	}
 	print_message("incast16noecn: sp_limit %lu B; first XOFF at %lu ns on %u port(s), PG %lu B, "
 		      "held %lu B, threshold then %.2f B (ns-3: %.0f ns, PG %.0f, held %.0f); "
-		      "PAUSE frames %lu on %u links (ns-3 %lu on %u); drops %lu\n", o.sp_limit_bytes,
-		      x.t_ns, x.n_ports, x.pg_bytes, x.held_bytes,
+		      "PAUSE frames %lu on %u links (ns-3 %lu on %u); drops %lu (ns-3 13398)\n",
+		      o.sp_limit_bytes, x.t_ns, x.n_ports, x.pg_bytes, x.held_bytes,
 		      2096 + ((double)o.sp_limit_bytes - (double)x.held_bytes) / 16, t_ns, pg, held,
 		      total, links, ns3_total, ns3_links, o.drops);
 	print_pauses("incast16noecn", &o, ns3);
 	assert_int_equal(o.sp_limit_bytes, 8846524);
 	assert_true(x.seen);
 	assert_true(x.before_ok);
+	assert_int_equal(x.t_ns, (aif_time_ns)t_ns);
+	assert_int_equal(x.n_ports, 13);
+	assert_int_equal(x.pg_bytes, (uint64_t)pg);
 	assert_true(fabs((double)x.held_bytes - held) <= 0.01 * held);
-	assert_true(fabs((double)x.t_ns - t_ns) <= 0.1 * t_ns);
 	assert_int_equal(links, ns3_links);
-	assert_true(fabs((double)total - (double)ns3_total) <= 0.15 * (double)ns3_total);
-	assert_true(o.drops > 0);
+	assert_true(fabs((double)total - (double)ns3_total) <= 0.2 * (double)ns3_total);
+	assert_true(fabs((double)o.drops - 13398) <= 0.15 * 13398);
 }
 
-/* DCQCN on: every sender is cut to its minimum within 50 us, and whether
- * PFC comes at all is decided by the ECN draws (a flow that the marks miss
- * recovers first and its PG crosses the threshold): ns-3 paused in 24 of
- * 40 seeds, one to four links each.  Asserted: no drop, the XOFF rule
- * where a PG crosses (as above), the incast's completion within 10% of
- * ns-3's forty. */
+/* DCQCN on: every sender is cut to 0.1 Gb/s within 50 us and leaves it at
+ * its fast recovery, 300 us after its last cut, on its packet grid (one
+ * packet per 83,840 ns); a sender that recovers just after the grid point
+ * the others left on waits a period and then runs at 50 Gb/s behind their
+ * queue, with no notification for ~150 us: its PG crosses the threshold.
+ * Whether one does is a matter of the ECN draws: ns-3 paused in 24 of 40
+ * seeds, 139 to 571 PAUSE frames on one to four links, the first heard
+ * 649 to 693 us in.  Asserted over seeds 1..N_PFC_SEEDS: as often within
+ * what 40 binomial draws allow (7 to 17 of 20), in each pausing run the
+ * first PAUSE in 640..700 us and 130..230 PAUSE frames per paused link;
+ * in every run no drop and the incast's end within 10% of ns-3's forty;
+ * with the default seed the XOFF rule where the PG crosses (as above). */
+#define N_PFC_SEEDS 20
 static void
 test_incast16(void **state)
 {
 	struct xoff_watch x = { .prev_clear = true };
 	struct outcome o;
 	uint64_t ns3[MAX_HOSTS];
-	uint32_t ns3_links;
+	uint32_t ns3_links, paused = 0;
 	double lo = INFINITY, hi = 0, mn, mx;
 	char line[128];
 	unsigned seed;
 
 	(void)state;
+	uint32_t ns3_paused = 0;
+	for (unsigned sd = 1; sd <= 40; sd++)
+		ns3_paused += ns3_pauses("incast16", sd, ns3, &ns3_links) > 0;
 	ns3_pauses("incast16", 1, ns3, &ns3_links);
 	FILE *f = fopen(DATA "incast16_fct.csv", "r");
 	assert_non_null(f);
@@ -559,22 +595,45 @@ test_incast16(void **state)
 		hi = fmax(hi, mx);
 	}
 	fclose(f);
-	run(&(struct setup){ .flows = "incast16_flows.txt", .n_hosts = 17, .ecn = true,
-			     .sample_ns = 1, .sample = watch_xoff, .arg = &x },
-	    &o);
-	aif_time_ns last = 0;
-	for (uint32_t i = 0; i < o.n_flows; i++)
-		last = RTE_MAX(last, o.fct_ns[i]);
-	print_message("incast16: first XOFF %s%lu ns, PG %lu B, held %lu B; last FCT %.3f ms "
-		      "(ns-3 %.3f..%.3f); drops %lu\n", x.seen ? "at " : "none ",
-		      x.seen ? x.t_ns : 0, x.pg_bytes, x.held_bytes, last / 1e6, lo / 1e6,
-		      hi / 1e6, o.drops);
-	print_pauses("incast16", &o, ns3);
-	assert_int_equal(o.n_flows, 16);
-	assert_int_equal(o.drops, 0);
-	if (x.seen)
-		assert_true(x.before_ok);
-	assert_true(last >= 0.9 * lo && last <= 1.1 * hi);
+	for (uint64_t sd = 0; sd <= N_PFC_SEEDS; sd++) {
+		/* seed 0: the default, watched every ns for the XOFF rule */
+		run(&(struct setup){ .flows = "incast16_flows.txt", .n_hosts = 17, .ecn = true,
+				     .sample_ns = sd == 0 ? 1 : 0, .sample = watch_xoff,
+				     .arg = &x, .seed = sd },
+		    &o);
+		aif_time_ns last = 0;
+		uint64_t total = 0;
+		uint32_t links = 0;
+		for (uint32_t i = 0; i < o.n_flows; i++)
+			last = RTE_MAX(last, o.fct_ns[i]);
+		for (int h = 1; h < 17; h++) {
+			total += o.pauses_rx[h];
+			links += o.pauses_rx[h] > 0;
+		}
+		print_message("incast16 seed %lu: %lu PAUSE on %u link(s), first heard %.3f us; "
+			      "last FCT %.3f ms (ns-3 %.3f..%.3f); drops %lu\n",
+			      sd ? sd : 0x5eed, total, links, o.first_pause_ns / 1e3, last / 1e6,
+			      lo / 1e6, hi / 1e6, o.drops);
+		assert_int_equal(o.n_flows, 16);
+		assert_int_equal(o.drops, 0);
+		assert_true(last >= 0.9 * lo && last <= 1.1 * hi);
+		if (sd == 0) {
+			print_pauses("incast16", &o, ns3);
+			if (x.seen)
+				assert_true(x.before_ok);
+			continue;
+		}
+		if (links == 0)
+			continue;
+		paused++;
+		assert_true(o.first_pause_ns >= 640 * AIF_NS_PER_US &&
+			    o.first_pause_ns <= 700 * AIF_NS_PER_US);
+		assert_true(total >= 130 * links && total <= 230 * links);
+	}
+	print_message("incast16: PFC in %u of %u seeds (ns-3: %u of 40)\n", paused, N_PFC_SEEDS,
+		      ns3_paused);
+	assert_int_equal(ns3_paused, 24);
+	assert_true(paused >= 7 && paused <= 17);
 }
 
 static int

@@ -40,7 +40,7 @@
 #include "qos.h"
 #include "sched.h"
 #include "switch.h"
-#include "worker.h"
+#include "runner.h"
 
 #include "ring_switch.h"
 

@@ -27,7 +27,7 @@
 #include "commands.h"
 #include "config.h"
 #include "fabric.h"
-#include "worker.h"
+#include "runner.h"
 
 static uint64_t
 heap_used(void)
@@ -94,16 +94,16 @@ main(int argc, char **argv)
 		fprintf(stderr, "fabric_mem: load: %s\n", err);
 		return 1;
 	}
-	struct aif_worker *w = aif_worker_create(fab.sw[0], 0, 1);
+	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, 1);
 	for (uint16_t i = 1; w != NULL && i < fab.n_sw; i++)
-		aif_worker_add_switch(w, fab.sw[i], 0, 1);
+		aif_runner_add_switch(w, fab.sw[i], 0, 1);
 	struct mallinfo2 m1 = mallinfo2();
 	printf("{\"switches\": %u, \"links\": %u, \"hosts\": %u, \"dpdk_heap_bytes\": %lu, "
 	       "\"malloc_bytes\": %lu, \"peak_rss_kb\": %ld}\n", fab.n_sw, fab.n_links,
 	       cfg->n_hosts, (unsigned long)(heap_used() - heap0),
 	       (unsigned long)((m1.uordblks + m1.hblkhd) - (m0.uordblks + m0.hblkhd)),
 	       status_kb("VmHWM:"));
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_fabric_free(&fab);
 	aif_config_free(ctl.cfg);
 	aif_config_free(cfg);

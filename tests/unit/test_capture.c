@@ -38,7 +38,7 @@
 #include "capture.h"
 #include "drop.h"
 #include "switch.h"
-#include "worker.h"
+#include "runner.h"
 
 /* ---- a pcapng reader, just enough for the checks ---- */
 
@@ -406,12 +406,12 @@ test_capture_path(void **state)
 	sw->n_ports = 2;
 	for (uint16_t p = 0; p < 2; p++)
 		fake_port_init(sw, p, &ft[p]);
-	struct aif_worker *w = aif_worker_create(sw, 0, 1);
+	struct aif_runner *w = aif_runner_create(sw, 0, 1);
 	assert_non_null(w);
-	assert_int_equal(aif_worker_add_rxq(w, 0, 0), 0);
+	assert_int_equal(aif_runner_add_rxq(w, 0, 0), 0);
 	unsigned in_use = rte_mempool_in_use_count(pool);
 
-	aif_worker_step(w, 5 * AIF_NS_PER_S); /* the clock is not 0 */
+	aif_runner_step(w, 5 * AIF_NS_PER_S); /* the clock is not 0 */
 	make_dir(dir);
 	snprintf(path, sizeof(path), "%s/path.pcapng", dir);
 	struct timespec t_start;
@@ -440,7 +440,7 @@ test_capture_path(void **state)
 			       5 * AIF_NS_PER_S);
 	aif_shard_send(w->sh, sw->ports, 1, frame(80, 0xAA), 5 * AIF_NS_PER_S);
 	aif_shard_send(w->sh, sw->ports, 1, frame(80, 0xBB), 5 * AIF_NS_PER_S);
-	aif_worker_step(w, 5 * AIF_NS_PER_S + 1000); /* flushes */
+	aif_runner_step(w, 5 * AIF_NS_PER_S + 1000); /* flushes */
 	assert_int_equal(ft[0].bursts, 1);
 	assert_int_equal(w->sh->port_ctr[0].tx_packets, 3);
 	assert_int_equal(w->sh->port_ctr[0].drops[AIF_DROP_TX_FULL], 2);
@@ -449,7 +449,7 @@ test_capture_path(void **state)
 	 * and the capture says so */
 	ft[0].rx[ft[0].n_rx++] = frame(70, 0x40);
 	ft[0].rx[ft[0].n_rx++] = frame(30, 0x50);
-	assert_int_equal(aif_worker_step(w, 5 * AIF_NS_PER_S + 2000), 2);
+	assert_int_equal(aif_runner_step(w, 5 * AIF_NS_PER_S + 2000), 2);
 	assert_int_equal(w->sh->port_ctr[0].drops[AIF_DROP_NO_ROUTE], 2);
 
 	assert_true(aif_capture_poll(sw) > 0);
@@ -501,7 +501,7 @@ test_capture_path(void **state)
 	assert_string_equal(sw->ports[0].ops->kind, "capture");
 	aif_capture_free(sw);
 	assert_ptr_equal(sw->ports[0].ops, &fake_ops); /* the port's own again */
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_switch_free(sw);
 	read_file(path, &f);
 	assert_int_equal(f.n, 3); /* SHB, IDB, ISB */
@@ -516,7 +516,7 @@ test_capture_path(void **state)
 static struct fake_port one_port;
 
 static struct aif_switch *
-one_port_switch(struct aif_worker **w)
+one_port_switch(struct aif_runner **w)
 {
 	struct aif_switch *sw = aif_switch_create("leaf0", 0, 1, pool);
 
@@ -524,17 +524,17 @@ one_port_switch(struct aif_worker **w)
 	sw->n_ports = 1;
 	one_port = (struct fake_port){ .accept = AIF_BURST };
 	fake_port_init(sw, 0, &one_port);
-	*w = aif_worker_create(sw, 0, 1);
+	*w = aif_runner_create(sw, 0, 1);
 	assert_non_null(*w);
-	assert_int_equal(aif_worker_add_rxq(*w, 0, 0), 0);
+	assert_int_equal(aif_runner_add_rxq(*w, 0, 0), 0);
 	return sw;
 }
 
 static void
-free_switch(struct aif_switch *sw, struct aif_worker *w)
+free_switch(struct aif_switch *sw, struct aif_runner *w)
 {
 	aif_capture_free(sw);
-	aif_worker_free(w);
+	aif_runner_free(w);
 	aif_switch_free(sw);
 }
 
@@ -575,7 +575,7 @@ test_capture_file_refusals(void **state)
 {
 	const struct aif_capture_params prm = { .snaplen = 128 };
 	char dir[64], p[160], target[160], err[256];
-	struct aif_worker *w;
+	struct aif_runner *w;
 	struct aif_switch *sw = one_port_switch(&w);
 	int fd, rd;
 
@@ -647,7 +647,7 @@ test_capture_file_mode(void **state)
 {
 	const struct aif_capture_params prm = { .snaplen = 128 };
 	char dir[64], p[160], err[256];
-	struct aif_worker *w;
+	struct aif_runner *w;
 	struct aif_switch *sw = one_port_switch(&w);
 	struct stat st;
 	mode_t old_mask;
@@ -684,14 +684,14 @@ test_capture_file_mode(void **state)
 /* Port 0 receives n 100-byte frames, which the switch (no tables) drops
  * as no_route; its capture writes them out. */
 static void
-feed(struct aif_switch *sw, struct aif_worker *w, unsigned n)
+feed(struct aif_switch *sw, struct aif_runner *w, unsigned n)
 {
 	static aif_time_ns now = AIF_NS_PER_S;
 
 	for (unsigned i = 0; i < n; i++) {
 		one_port.rx[one_port.n_rx++] = frame(100, (uint8_t)i);
 		if (one_port.n_rx == AIF_BURST || i + 1 == n)
-			aif_worker_step(w, now += 1000);
+			aif_runner_step(w, now += 1000);
 	}
 	aif_capture_poll(sw);
 }
@@ -706,7 +706,7 @@ static void
 test_capture_limits(void **state)
 {
 	char dir[64], p[160], err[256];
-	struct aif_worker *w;
+	struct aif_runner *w;
 	struct aif_switch *sw = one_port_switch(&w);
 	struct aif_capture_info ci;
 	struct file f;

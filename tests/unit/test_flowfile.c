@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for control/flowfile.c: ConWeave's and HPCC's flow files.
+ * Unit tests for hosts/flowfile.c: ConWeave's and HPCC's flow files.
  *
  *   - both formats read, every field where it belongs, size 0 sent as 1,
  *     the count line's trailing text ignored, lines past the count too;

@@ -456,6 +456,19 @@ test_rx_pause_prio3(void **state)
 	rx_pfc(&s, 0x08, (uint16_t[8]){ [3] = 0xFFFF }, G(400), 0);
 	assert_true(aif_pfc_rx_paused(&s, 3, 83884));
 	assert_false(aif_pfc_rx_paused(&s, 3, 83885));
+
+	/* A receiver that reads pause times in whole us (round_ns 1000, as
+	 * ns-3's PauseHeader): 977 quanta at 100G (5,003 ns) pause 5,000 ns;
+	 * 1,074 (5,499) 5,000, 1,075 (5,504) 6,000 */
+	static const struct { uint16_t quanta; aif_time_ns ns; } w[] = {
+		{ 977, 5000 }, { 1074, 5000 }, { 1075, 6000 },
+	};
+	for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		aif_pfc_rx_init(&s);
+		s.round_ns = 1000;
+		rx_pfc(&s, 0x08, (uint16_t[8]){ [3] = w[i].quanta }, G(100), t0);
+		assert_int_equal(s.paused_until_ns[3], t0 + w[i].ns);
+	}
 }
 
 static void

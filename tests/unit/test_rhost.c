@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The virtual RoCE host (dataplane/rhost*.c), two hosts back to back through
+ * The virtual RoCE host (hosts/rhost*.c), two hosts back to back through
  * a store-and-forward wire stepped in virtual time: a message arrives
  * whole, at line rate, exactly when the serialization says; PSNs wrap;
  * one lost packet is recovered by go-back-N (NAK, everything after it sent
@@ -16,7 +16,8 @@
  * every 4 us while out-of-order packets keep coming and the requester goes
  * back on each, stale NAKs included; go-back-N's timer restarts per packet
  * sent; the cable's delay both ways; PFC from the switch holds data and
- * lets ACKs by; frames carry a valid ICRC and a bad one is dropped.
+ * lets ACKs by; frames carry a valid ICRC and a bad one is dropped; under
+ * ns-3's wire model frames take ns-3's bytes both ways, to the ns.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,6 +36,7 @@
 #include "pfc.h"
 #include "rhost.h"
 #include "roce.h"
+#include "wire.h"
 
 #include "eal_cleanup.h"
 
@@ -67,6 +69,8 @@ struct dir {
 	/* control frames that went this way */
 	unsigned acks, naks, becn, cnp_frames;
 	aif_time_ns first_ack_at, nak_at[64];
+	aif_time_ns watch_from, watched_at; /* the first data frame in at or after */
+	uint64_t ns3_wire;        /* wire.h's ns-3 bytes of every frame that went */
 };
 
 struct run {
@@ -143,6 +147,8 @@ enq(struct dir *d, struct rte_mbuf *m)
 static void
 from_host(struct dir *d, struct rte_mbuf *m, aif_time_ns t)
 {
+	d->ns3_wire += aif_wire_ns3_bytes(rte_pktmbuf_mtod(m, const uint8_t *),
+					  rte_pktmbuf_data_len(m), rte_pktmbuf_pkt_len(m));
 	if (d->nak_copy != NULL && ++d->since_nak > d->dup_nak_after) {
 		enq(d, d->nak_copy); /* the NAK again: stale by now */
 		d->nak_copy = NULL;
@@ -174,6 +180,8 @@ from_host(struct dir *d, struct rte_mbuf *m, aif_time_ns t)
 		return;
 	}
 	unsigned k = ++d->data_seen;
+	if (d->watch_from && t >= d->watch_from && d->watched_at == 0)
+		d->watched_at = t;
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t psn = (uint32_t)f[51] << 16 | (uint32_t)f[52] << 8 | f[53];
 	if (d->drop_psn_until && psn == d->drop_psn) {
@@ -913,6 +921,161 @@ test_icrc(void **state)
 }
 
 static void
+heard_at(void *arg, aif_time_ns now_ns, bool pause)
+{
+	if (pause)
+		*(aif_time_ns *)arg = now_ns;
+}
+
+/* wire_model ns3: the host's frames take ns-3's bytes on its wire (a
+ * payload of L bytes L + 36, an ACK, NAK or CNP 48, PFC 31), both ways, and
+ * its pacing counts them: to the ns as ns-3's qbb devices time them. */
+static void
+test_wire_model_ns3(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	p0.wire_model = p1.wire_model = AIF_WIRE_NS3;
+	p0.mtu = p1.mtu = 1000;
+	p0.link_delay_ns = p1.link_delay_ns = 1000;
+	assert_int_equal(aif_rhost_data_wire_bytes(&p0, 1000, true), 1036);
+	assert_int_equal(aif_rhost_data_wire_bytes(&p0, 1000, false), 1036);
+	assert_int_equal(aif_rhost_data_wire_bytes(&p0, 3, false), 39);
+	assert_int_equal(aif_rhost_ack_wire_bytes(&p0), 48);
+
+	/* one 1000-byte packet: 83 ns on host 0's wire (82.88, rounded up to
+	 * the ns as ns-3 schedules it), the cable, the switch's side of the
+	 * port 83 ns more, host 1's cable: in at 2,166 ns (Ethernet's 1,098 B:
+	 * 2,176); its 48-byte ACK (3.84 ns: 4) back the same way: 4,174 ns, the
+	 * FCT ns-3 gives this flow */
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000, 1, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(r.rcvd_at[1], 2166);
+	assert_int_equal(r.d[1].first_ack_at, 2166 + 4 + 1000);
+	assert_int_equal(r.sent_at[0], 4174);
+	teardown_run(&r);
+
+	/* 1 MB back to back: 1,000 packets of 1,036 B, paced at line rate on
+	 * those bytes, each 83 ns on a wire as ns-3 times it (whole ns, up):
+	 * the last in at 83 ns + 1,000 x 83 ns (exact Ethernet-style time,
+	 * 82.88 ns a packet, would be 120 ns sooner) */
+	p0.link_delay_ns = p1.link_delay_ns = 0;
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, AIF_NS_PER_MS);
+	assert_int_equal(r.n_rcvd[1], 1);
+	assert_int_equal(r.rcvd_at[1], 83 + 83000);
+	const struct aif_rhost_ctr *c0 = aif_rhost_ctr(r.h[0]), *c1 = aif_rhost_ctr(r.h[1]);
+	assert_int_equal(c0->tx_wire_bytes, 1000 * 1036);
+	assert_int_equal(c1->rx_wire_bytes, 1000 * 1036);
+	assert_int_equal(c1->tx_wire_bytes, 1000 * 48);
+	assert_int_equal(c0->rx_wire_bytes, 1000 * 48);
+	/* the host's arithmetic is wire.h's on the frames it built */
+	assert_int_equal(r.d[0].ns3_wire, c0->tx_wire_bytes);
+	assert_int_equal(r.d[1].ns3_wire, c1->tx_wire_bytes);
+
+	/* a PFC frame from the switch: 31 bytes, 2.48 ns on the host's wire,
+	 * 3 in whole ns (Ethernet's 84: 6.72) */
+	uint8_t buf[64];
+	uint16_t quanta[AIF_PFC_PRIOS] = { 0 };
+	struct aif_mac sw = { .b = { 2, 0, 0, 0, 0, 0x10 } };
+	quanta[3] = 10;
+	int n = aif_pfc_frame_build(buf, sizeof(buf), &sw, 1u << 3, quanta);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)n), buf, (size_t)n);
+	aif_time_ns t = r.now + 1000;
+	assert_int_equal(ops->tx_ctrl(&r.port[0], 0, m, t), 1);
+	assert_int_equal(ops->tx_ready_ns(&r.port[0], 0, t), t + 3);
+	assert_int_equal(aif_rhost_ctr(r.h[0])->rx_wire_bytes, 1000 * 48 + 31);
+	teardown_run(&r);
+
+	/* NAKs, SACKs, CNP frames and flagged ACKs: 48 bytes each, as wire.h
+	 * counts the frames */
+	for (int ooo = 0; ooo < 2; ooo++) {
+		params(&p0, 0, ooo);
+		params(&p1, 1, ooo);
+		p0.wire_model = p1.wire_model = AIF_WIRE_NS3;
+		p1.cnp = ooo ? AIF_RHOST_CNP_FRAME : AIF_RHOST_CNP_ACK_FLAG;
+		setup_run(&r, &p0, &p1, &q0, &q1);
+		r.d[0].drop_at = 100;
+		r.d[0].mark_ce = 50;
+		assert_int_equal(aif_rhost_post(r.h[0], q0, 300000, 1, 0), 0);
+		run_until(&r, 10 * AIF_NS_PER_MS);
+		assert_int_equal(r.n_rcvd[1], 1);
+		assert_true(r.d[1].naks > 0 && (ooo ? r.d[1].cnp_frames : r.d[1].becn) > 0);
+		assert_int_equal(r.d[0].ns3_wire, aif_rhost_ctr(r.h[0])->tx_wire_bytes);
+		assert_int_equal(r.d[1].ns3_wire, aif_rhost_ctr(r.h[1])->tx_wire_bytes);
+		assert_int_equal(aif_rhost_ctr(r.h[1])->tx_wire_bytes,
+				 48 * (uint64_t)aif_rhost_ctr(r.h[1])->tx_frames);
+		teardown_run(&r);
+	}
+
+	/* ns-3 paces DCQCN on p->GetSize() (1,048 B for a 1,000-byte payload)
+	 * at the QP's rate, truncated to the ns: a QP at 10 Gb/s on the 100G
+	 * wire starts a packet every 838 ns (1,036 B would be 828.8): the
+	 * last of 1,000 in at 999 x 838 + 83 + 83 */
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	p0.wire_model = p1.wire_model = AIF_WIRE_NS3;
+	p0.mtu = p1.mtu = 1000;
+	p0.dc.line_rate_bps = 10000000000ull;
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, 10 * AIF_NS_PER_MS);
+	assert_int_equal(r.rcvd_at[1], 999 * 838 + 83 + 83);
+	teardown_run(&r);
+
+	/* a 10 Gb/s wire: a frame's time is 1,048 B at 10G truncated, 838 ns
+	 * (ns-3's qbb device), not 1,036 B's 828.8 */
+	p0.dc.line_rate_bps = 0;
+	p0.rate_bps = p1.rate_bps = 10000000000ull;
+	aif_dcqcn_params_conweave(&p0.dc, p0.rate_bps);
+	aif_dcqcn_params_conweave(&p1.dc, p1.rate_bps);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, 10 * AIF_NS_PER_MS);
+	assert_int_equal(r.rcvd_at[1], 1001 * 838);
+	teardown_run(&r);
+
+	/* a PAUSE of 977 quanta (5,002.24 ns at 100G, what the switch's ns-3
+	 * mode sends for 5 us) holds the host 5,000 ns, as ns-3's whole-us
+	 * PauseHeader: heard at h (its 31 bytes in behind an ACK or two), the
+	 * next data frame starts at h + 5,000 and is in 83 ns later */
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	p0.wire_model = p1.wire_model = AIF_WIRE_NS3;
+	p0.mtu = p1.mtu = 1000;
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	aif_time_ns heard = 0;
+	aif_rhost_set_pfc_log(r.h[0], heard_at, &heard);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 1000000, 1, 0), 0);
+	run_until(&r, 1000);
+	quanta[3] = 977;
+	n = aif_pfc_frame_build(buf, sizeof(buf), &sw, 1u << 3, quanta);
+	m = rte_pktmbuf_alloc(pool);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)n), buf, (size_t)n);
+	assert_int_equal(ops->tx_ctrl(&r.port[0], 0, m, 1000), 1);
+	r.d[0].watch_from = 1084; /* after the frame on the wire at 1,000 */
+	run_until(&r, 10 * AIF_NS_PER_MS);
+	assert_true(heard >= 1003 && heard < 1100);
+	assert_int_equal(r.d[0].watched_at, heard + 5000 + 83);
+	teardown_run(&r);
+
+	params(&p0, 0, false);
+	p0.wire_model = AIF_WIRE_MODEL_MAX;
+	char err[128];
+	assert_null(aif_rhost_create(&p0, pool, 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "wire model"));
+}
+
+static void
 test_bad_params(void **state)
 {
 	struct aif_rhost_params p;
@@ -978,6 +1141,7 @@ main(void)
 		cmocka_unit_test(test_gbn_timer_per_packet),
 		cmocka_unit_test(test_pfc_holds_data),
 		cmocka_unit_test(test_icrc),
+		cmocka_unit_test(test_wire_model_ns3),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Workload files (control/workload.c) and the flow-size CDFs they name
- * (dataplane/jobs.c, aif_cdf_parse): what a hostile or broken file gets
+ * Workload files (hosts/workload.c) and the flow-size CDFs they name
+ * (hosts/jobs.c, aif_cdf_parse): what a hostile or broken file gets
  * instead of a hang, a silent truncation or an endless stream of flows.
  * Each refusal names the JSON path and the reason.  Then mutated CDFs and
  * jobs files: each is taken or refused, never a crash, and what is taken

@@ -9,7 +9,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "link.h"
+#include "../dataplane/link.h"
 #include "rhost_int.h"
 
 /* ---- frames ---- */
@@ -26,6 +26,22 @@ aif_rhost_data_frame_len(const struct aif_rhost_params *p, uint32_t len, bool fi
 	uint32_t pad = (4 - len % 4) % 4;
 	return HDR_LEN + (first && p->verb == AIF_RHOST_WRITE ? RETH_LEN : 0) + len + pad +
 	       AIF_ROCE_ICRC_LEN;
+}
+
+uint32_t
+aif_rhost_data_wire_bytes(const struct aif_rhost_params *p, uint32_t len, bool first)
+{
+	if (p->wire_model == AIF_WIRE_NS3)
+		return len + AIF_WIRE_NS3_DATA_HDR_BYTES;
+	return aif_link_wire_bytes(aif_rhost_data_frame_len(p, len, first));
+}
+
+uint32_t
+aif_rhost_ack_wire_bytes(const struct aif_rhost_params *p)
+{
+	if (p->wire_model == AIF_WIRE_NS3)
+		return AIF_WIRE_NS3_ACK_BYTES;
+	return aif_link_wire_bytes(aif_rhost_ack_frame_len());
 }
 
 /* Ethernet, IPv4, UDP and BTH of a len-byte frame into h->frame. */
@@ -109,6 +125,7 @@ ctrl_candidate(const struct aif_rhost *h, const struct cfifo *f, uint8_t prio, i
 		nx->start_ps = u;
 		nx->unpaused_ps = s;
 		nx->len = len;
+		nx->wire = wire_bytes(h, len, 0, false);
 		nx->kind = kind;
 	}
 }
@@ -158,6 +175,7 @@ rhost_next_send(const struct aif_rhost *h, struct next *nx)
 		nx->unpaused_ps = s;
 		nx->start_ps = unpaused_ps(h, h->prio_data, s);
 		nx->len = aif_rhost_data_frame_len(&h->p, len, first);
+		nx->wire = wire_bytes(h, nx->len, len, true);
 	}
 ctrl:
 	ctrl_candidate(h, &h->acks, h->prio_ack, 0, nx);
@@ -167,13 +185,13 @@ ctrl:
 /* Hand a decided frame to the wire: it reaches the switch at start + ser
  * + the cable's delay. */
 static void
-wire_put(struct aif_rhost *h, struct rte_mbuf *m, uint64_t start_ps, uint32_t len)
+wire_put(struct aif_rhost *h, struct rte_mbuf *m, uint64_t start_ps, uint32_t wire)
 {
-	uint64_t fin = start_ps + ser_ps(h, len);
+	uint64_t fin = start_ps + ser_ps(h, wire);
 
 	h->wire_free_ps = fin;
 	h->ctr.tx_frames++;
-	h->ctr.tx_wire_bytes += len;
+	h->ctr.tx_wire_bytes += wire;
 	h->out[(h->out_h + h->out_n++) & (h->out_cap - 1)] = (struct outf){
 		.m = m, .at = (fin + PS_PER_NS - 1) / PS_PER_NS + h->p.link_delay_ns };
 }
@@ -203,7 +221,7 @@ rhost_send_ctrl(struct aif_rhost *h, const struct next *nx)
 	if (m == NULL) {
 		/* no mbuf: the wire idles one frame's time and tries again */
 		h->ctr.nombuf++;
-		h->wire_free_ps = nx->start_ps + ser_ps(h, nx->len);
+		h->wire_free_ps = nx->start_ps + ser_ps(h, nx->wire);
 		return;
 	}
 	cfifo_pop(f);
@@ -215,7 +233,7 @@ rhost_send_ctrl(struct aif_rhost *h, const struct next *nx)
 		q->ctr.naks_tx++, h->ctr.qp.naks_tx++;
 	if (c.cnp && c.kind != K_CNP)
 		q->ctr.cnps_tx++, h->ctr.qp.cnps_tx++;
-	wire_put(h, m, nx->start_ps, nx->len);
+	wire_put(h, m, nx->start_ps, nx->wire);
 }
 
 void
@@ -225,13 +243,14 @@ rhost_send_data(struct aif_rhost *h, const struct next *nx)
 	struct qp *q = &h->qps[qi];
 	uint64_t idx = next_idx(q);
 	const struct msg *mm = msg_of(q, idx);
-	uint32_t len, flen;
+	uint32_t len, flen, wire;
 	uint8_t op;
 	bool first;
 	struct rte_mbuf *m;
 
 	pkt_shape(h, mm, idx, &len, &op, &first);
 	flen = aif_rhost_data_frame_len(&h->p, len, first);
+	wire = wire_bytes(h, flen, len, true);
 	uint32_t pad = (4 - len % 4) % 4;
 	bool last = op == OP_WRITE_LAST || op == OP_WRITE_ONLY || op == OP_SEND_LAST ||
 		    op == OP_SEND_ONLY;
@@ -247,7 +266,7 @@ rhost_send_data(struct aif_rhost *h, const struct next *nx)
 	m = frame_mbuf(h, flen);
 	if (m == NULL) {
 		h->ctr.nombuf++;
-		h->wire_free_ps = nx->start_ps + ser_ps(h, flen);
+		h->wire_free_ps = nx->start_ps + ser_ps(h, wire);
 		return;
 	}
 	aif_time_ns start_ns = nx->start_ps / PS_PER_NS;
@@ -275,14 +294,16 @@ rhost_send_data(struct aif_rhost *h, const struct next *nx)
 		aif_dcqcn_rp_advance(&q->rp, &h->p.dc, nx->start_ps / PS_PER_NS);
 		rate = q->rp.rate_bps;
 	}
-	q->next_tx_ps = nx->start_ps +
-			(uint64_t)((double)aif_link_wire_bytes(flen) * 8 * 1e12 / rate + 0.5);
+	if (h->p.wire_model == AIF_WIRE_NS3)
+		q->next_tx_ps = nx->start_ps + aif_wire_ns3_pace_ps(wire, rate);
+	else
+		q->next_tx_ps = nx->start_ps + (uint64_t)((double)wire * 8 * 1e12 / rate + 0.5);
 	/* go-back-N's per-packet timer restarts at every packet sent */
 	if (q->rto_at == AIF_TIME_NS_NEVER ||
 	    (q->sacked == NULL && h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET))
 		q->rto_base = start_ns;
 	rhost_rto_arm(h, q); /* RTO_low may no longer apply */
 	h->rr = (nx->busy_i + 1) % (h->n_busy ? h->n_busy : 1);
-	wire_put(h, m, nx->start_ps, flen);
+	wire_put(h, m, nx->start_ps, wire);
 }
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dataplane/link.h"
+#include "../dataplane/rng.h"
 #include "jobs.h"
-#include "link.h"
-#include "rng.h"
 
 #define TM_START 0
 #define TM_FLOW 1
@@ -615,12 +615,12 @@ static uint64_t
 msg_wire_bytes(const struct aif_rhost_params *hp, uint64_t b)
 {
 	uint64_t n = (b + hp->mtu - 1) / hp->mtu, last = b - (n - 1) * hp->mtu;
-	uint64_t full = aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, false));
+	uint64_t full = aif_rhost_data_wire_bytes(hp, hp->mtu, false);
 
 	if (n == 1)
-		return aif_link_wire_bytes(aif_rhost_data_frame_len(hp, (uint32_t)b, true));
-	return aif_link_wire_bytes(aif_rhost_data_frame_len(hp, hp->mtu, true)) + (n - 2) * full +
-	       aif_link_wire_bytes(aif_rhost_data_frame_len(hp, (uint32_t)last, false));
+		return aif_rhost_data_wire_bytes(hp, (uint32_t)b, true);
+	return aif_rhost_data_wire_bytes(hp, hp->mtu, true) + (n - 2) * full +
+	       aif_rhost_data_wire_bytes(hp, (uint32_t)last, false);
 }
 
 static aif_time_ns
@@ -760,8 +760,8 @@ bound_msgs(struct bound *bd, uint32_t a, uint32_t b, uint64_t bytes, uint64_t co
 	path_of(bd->js, bd->j, a, b, &data, &ack);
 	/* b's wire: not before a full first packet could start in */
 	uint64_t rb = rate_of(bd->js, bd->j, b);
-	double first = bytes < hp->mtu ? 0 : data - ns_of(aif_link_wire_bytes(
-					aif_rhost_data_frame_len(hp, hp->mtu, false)), rb);
+	double first = bytes < hp->mtu ? 0 : data - ns_of(aif_rhost_data_wire_bytes(
+					hp, hp->mtu, false), rb);
 	bd->lead[b] = RTE_MIN(bd->lead[b], RTE_MAX(first, 0.0));
 	/* a's wire: not before an ACK could (of a's first packet) */
 	first = data + (double)hp->ack_delay_ns + ack -
@@ -859,7 +859,7 @@ ideal(const struct aif_jobs *js, const struct job *j)
 
 	if (j->p.kind == AIF_JOB_POISSON || j->p.kind == AIF_JOB_FLOW_FILE)
 		return 0;
-	bd.ack_wire = aif_link_wire_bytes(aif_rhost_ack_frame_len());
+	bd.ack_wire = aif_rhost_ack_wire_bytes(bd.hp);
 	bd.tx = calloc(n, sizeof(double));
 	bd.rx = calloc(n, sizeof(double));
 	bd.lead = malloc(n * sizeof(double));

@@ -7,18 +7,30 @@
 #include <string.h>
 
 #include "../dataplane/link.h"
-#include "../dataplane/worker.h"
+#include "../dataplane/runner.h"
 #include "vhosts.h"
-#include "vtime.h"
 
-#define PS_PER_S 1000000000000ull
+
+/* The wire time of wire bytes at rate_bps under wire model m, ps. */
+static uint64_t
+ser_ps(uint8_t m, uint32_t wire, uint64_t rate_bps)
+{
+	return rate_bps ? aif_wire_ser_ps((enum aif_wire_model)m, wire, rate_bps) : 0;
+}
+
+/* A full data packet's and an ACK's time on host h's wire, ps. */
+static uint64_t
+host_data_ps(const struct aif_vhosts *v, uint32_t h)
+{
+	const struct aif_rhost_params *p = aif_rhost_params(v->h[h]);
+	return ser_ps(p->wire_model, v->data_wire[p->wire_model], p->rate_bps);
+}
 
 static uint64_t
-ser_ps(uint32_t len, uint64_t rate_bps)
+host_ack_ps(const struct aif_vhosts *v, uint32_t h)
 {
-	return rate_bps ? ((uint64_t)aif_link_wire_bytes(len) * 8 * PS_PER_S + rate_bps - 1) /
-				  rate_bps
-			: 0;
+	const struct aif_rhost_params *p = aif_rhost_params(v->h[h]);
+	return ser_ps(p->wire_model, v->ack_wire[p->wire_model], p->rate_bps);
 }
 
 static uint32_t
@@ -70,8 +82,9 @@ paths(struct aif_vhosts *v, const struct aif_config *cfg)
 	for (uint32_t k = 0; k < cfg->n_links; k++) {
 		const struct aif_topo_link *l = &cfg->links[k];
 		uint64_t rate = l->rate_bps ? l->rate_bps : port_rate(cfg, l->a_switch, l->a_port);
-		uint64_t d = l->delay_ns * 1000 + ser_ps(v->data_len, rate);
-		uint64_t a = l->delay_ns * 1000 + ser_ps(v->ack_len, rate);
+		uint8_t wm = l->wire_model < AIF_WIRE_MODEL_MAX ? l->wire_model : AIF_WIRE_ETHERNET;
+		uint64_t d = l->delay_ns * 1000 + ser_ps(wm, v->data_wire[wm], rate);
+		uint64_t a = l->delay_ns * 1000 + ser_ps(wm, v->ack_wire[wm], rate);
 		size_t ab = (size_t)l->a_switch * n + l->b_switch, ba = (size_t)l->b_switch * n + l->a_switch;
 		if (d < v->ow_data_ps[ab]) {
 			v->ow_data_ps[ab] = v->ow_data_ps[ba] = d;
@@ -127,8 +140,12 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 	if (v->h == NULL || v->cfg_host == NULL || v->sw == NULL || v->port == NULL)
 		goto oom;
 	v->ack_delay_ns = tmpl->ack_delay_ns;
-	v->data_len = aif_rhost_data_frame_len(tmpl, tmpl->mtu, false);
-	v->ack_len = aif_rhost_ack_frame_len();
+	for (uint8_t wm = 0; wm < AIF_WIRE_MODEL_MAX; wm++) {
+		struct aif_rhost_params x = *tmpl;
+		x.wire_model = wm;
+		v->data_wire[wm] = aif_rhost_data_wire_bytes(&x, x.mtu, false);
+		v->ack_wire[wm] = aif_rhost_ack_wire_bytes(&x);
+	}
 	v->mtu = tmpl->mtu;
 	for (uint32_t i = 0; i < cfg->n_hosts; i++) {
 		const struct aif_host_params *hp = &cfg->hosts[i];
@@ -147,6 +164,7 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 		struct aif_rhost_params p = *tmpl;
 		const struct aif_policy_params *pol = &cfg->policies[cfg->switches[hp->sw].policy];
 		p.rate_bps = port_rate(cfg, hp->sw, hp->port);
+		p.wire_model = cfg->wire_model; /* the fabric's edge as its links */
 		if (tmpl->dcqcn && p.rate_bps != tmpl->dc.line_rate_bps &&
 		    tmpl->dc.line_rate_bps != 0) {
 			/* the increase steps scale with the line rate (as HPCC's
@@ -201,9 +219,8 @@ aif_vhosts_rtt(uint32_t a, uint32_t b, void *arg)
 {
 	const struct aif_vhosts *v = arg;
 	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b], ba = (size_t)v->sw[b] * v->n_sw + v->sw[a];
-	uint64_t ra = aif_rhost_params(v->h[a])->rate_bps, rb = aif_rhost_params(v->h[b])->rate_bps;
-	uint64_t ps = ser_ps(v->data_len, ra) + v->ow_data_ps[ab] + ser_ps(v->data_len, rb) +
-		      ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra);
+	uint64_t ps = host_data_ps(v, a) + v->ow_data_ps[ab] + host_data_ps(v, b) +
+		      host_ack_ps(v, b) + v->ow_ack_ps[ba] + host_ack_ps(v, a);
 
 	/* each host's cable, both ways */
 	return (ps + 999) / 1000 + v->ack_delay_ns +
@@ -215,15 +232,11 @@ aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *ack_n
 {
 	const struct aif_vhosts *v = arg;
 	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b], ba = (size_t)v->sw[b] * v->n_sw + v->sw[a];
-	uint64_t ra = aif_rhost_params(v->h[a])->rate_bps, rb = aif_rhost_params(v->h[b])->rate_bps;
-
 	aif_time_ns cables = aif_rhost_params(v->h[a])->link_delay_ns +
 			     aif_rhost_params(v->h[b])->link_delay_ns;
 
-	*data_ns = (ser_ps(v->data_len, ra) + v->ow_data_ps[ab] + ser_ps(v->data_len, rb)) / 1000 +
-		   cables;
-	*ack_ns = (ser_ps(v->ack_len, rb) + v->ow_ack_ps[ba] + ser_ps(v->ack_len, ra)) / 1000 +
-		  cables;
+	*data_ns = (host_data_ps(v, a) + v->ow_data_ps[ab] + host_data_ps(v, b)) / 1000 + cables;
+	*ack_ns = (host_ack_ps(v, b) + v->ow_ack_ps[ba] + host_ack_ps(v, a)) / 1000 + cables;
 }
 
 void
@@ -244,11 +257,11 @@ static void
 wake_one(void *arg)
 {
 	const struct aif_vhosts_wake *x = arg;
-	aif_vtime_wake(x->vt, x->rxq);
+	aif_runner_wake(x->w, x->rxq);
 }
 
 int
-aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_worker *w)
+aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_runner *w)
 {
 	free(v->wake);
 	v->wake = calloc(v->n ? v->n : 1, sizeof(*v->wake));
@@ -259,7 +272,7 @@ aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_
 			const struct aif_port *p =
 				&w->drive[w->rxq[q].drive].sw->ports[w->rxq[q].port];
 			if (p->base == &aif_port_rhost_ops && p->ctx == v->h[i]) {
-				v->wake[i] = (struct aif_vhosts_wake){ vt, q };
+				v->wake[i] = (struct aif_vhosts_wake){ w, q };
 				aif_rhost_set_waker(v->h[i], wake_one, &v->wake[i]);
 				break;
 			}

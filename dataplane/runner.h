@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A runner ("worker"): one core's loop.  It drives a set of switches, its
+ * A runner: one core's loop.  It drives a set of switches, its
  * shard of each (shard.h), and polls the RX queues of their ports: the
  * ports of one switch spread over several runners with RSS on real NICs,
  * or many switches joined by emulated links on one runner.  The stages (pipelines/pipeline.h)
@@ -10,12 +10,12 @@
  * own answers to the port; PAUSE/PFC frames to the pause state; drops to
  * the port's rx_done (a capture sees them) or the bin.
  *
- * aif_worker_step() is exactly one iteration: for each RX queue, one burst
+ * aif_runner_step() is exactly one iteration: for each RX queue, one burst
  * in, through the stages, into per-port TX buffers; then the QoS service,
  * every buffer flushed, and a quiescent state reported.  The real-time loop
  * is
- *	aif_worker_set_clock(w, &clk);
- *	while (running) aif_worker_step(w, aif_clock_now(&clk));
+ *	aif_runner_set_clock(w, &clk);
+ *	while (running) aif_runner_step(w, aif_clock_now(&clk));
  * and a test injects packets, advances a virtual clock, steps, and asserts.
  *
  * Time.  The step's now_ns drives the per-iteration work (QoS, egress,
@@ -29,7 +29,7 @@
  * Without a clock (NULL) bursts get the step's now_ns.  Control and the
  * runners share one clock (one time base for the whole process).
  *
- * Real time, paced (aif_worker_set_pace).  The now_ns a step is given is
+ * Real time, paced (aif_runner_set_pace).  The now_ns a step is given is
  * then real time, and the step runs at the emulation's own time, which
  * never advances by more than a quantum per step (clock.h, struct
  * aif_clock_pace): a runner that falls behind slows the emulation down
@@ -38,13 +38,13 @@
  * fastest emulated port (a link or a virtual host) takes for the peer's
  * response in the headroom (mmu.h: 3840 bit times; 3.84 us at 1 Gb/s): a
  * host that sends during one quantum before it hears a pause sends no more
- * than the headroom allows for (aif_worker_pace_quantum_ns).  The first
+ * than the headroom allows for (aif_runner_pace_quantum_ns).  The first
  * step too: the emulation starts when the hosts' jobs were given their
  * times, and a runner launched later is late by that much.  Received
  * bursts are stamped in emulated time too.
  */
-#ifndef AIF_WORKER_H
-#define AIF_WORKER_H
+#ifndef AIF_RUNNER_H
+#define AIF_RUNNER_H
 
 #include <stdint.h>
 
@@ -54,8 +54,11 @@
 #include "clock.h"
 #include "types.h"
 
-struct aif_switch;
+struct aif_ev_source;
+struct aif_port;
+struct aif_runner_ev;
 struct aif_shard;
+struct aif_switch;
 
 /* A runner may drive every switch of a fabric and poll every port of
  * them (virtual time: one runner); its arrays grow as they are added. */
@@ -63,7 +66,7 @@ struct aif_shard;
 #define AIF_MAX_RXQ (AIF_MAX_SWITCHES * AIF_MAX_PORTS)
 _Static_assert(AIF_MAX_RXQ <= UINT16_MAX, "AIF_MAX_RXQ: queue indices are uint16_t");
 
-/* A drive's RX queues are the bits of a 64-bit word (worker.c). */
+/* A drive's RX queues are the bits of a 64-bit word (runner.c). */
 _Static_assert(AIF_MAX_PORTS <= 64, "AIF_MAX_PORTS: a drive's queues fit a uint64_t");
 
 struct aif_rxq {
@@ -78,7 +81,7 @@ struct aif_drive {
 	struct aif_shard *sh;
 };
 
-struct aif_worker {
+struct aif_runner {
 	uint16_t id;
 	struct aif_switch *sw;        /* the first switch it drives (drive[0]) */
 	struct aif_shard *sh;         /* its shard of sw */
@@ -108,27 +111,28 @@ struct aif_worker {
 	 * only those due) */
 	aif_time_ns *rxq_next;
 	uint8_t by_drive_ok;
+	struct aif_runner_ev *ev;     /* as an event source (aif_runner_source) */
 };
 
 /* The runner of shard id of sw (registers it with the switch's RCU
  * variable; seeds the shard's random source).  NULL on failure. */
-struct aif_worker *aif_worker_create(struct aif_switch *sw, uint16_t id,
+struct aif_runner *aif_runner_create(struct aif_switch *sw, uint16_t id,
 				     uint64_t seed);
 /* Before the switches are freed. */
-void aif_worker_free(struct aif_worker *w);
+void aif_runner_free(struct aif_runner *w);
 /* Drive shard id of sw too (seeded from seed); returns its drive index, or
  * -1 (AIF_RUNNER_MAX_SWITCHES already, out of memory, no such shard, RCU
  * registration failed).  Call before the runner runs. */
-int aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
+int aif_runner_add_switch(struct aif_runner *w, struct aif_switch *sw, uint16_t id,
 			  uint64_t seed);
 /* Poll queue of port port of the first switch / of drive d (call before
  * the runner runs); at most AIF_MAX_PORTS queues per drive; -1 past that,
  * or out of memory. */
-int aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue);
-int aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t queue);
+int aif_runner_add_rxq(struct aif_runner *w, uint16_t port, uint16_t queue);
+int aif_runner_add_rxq_of(struct aif_runner *w, uint16_t d, uint16_t port, uint16_t queue);
 /* The clock that stamps received bursts (call before the runner runs; it is
  * read, never advanced, by the runner). */
-void aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock);
+void aif_runner_set_clock(struct aif_runner *w, const struct aif_clock *clock);
 
 /*
  * Real time: pace the emulation (see Real time, paced, above) by quantum_ns
@@ -138,16 +142,16 @@ void aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock);
  * NULL for a runner alone; zeroed by the caller); quantum_ns 0: steps run
  * at the time they are given.  Call before the runner runs.
  */
-void aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
+void aif_runner_set_pace(struct aif_runner *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
 			 aif_time_ns *shared_ns);
 /* The quantum the runner's emulated ports need: 3840 bit times (the
  * headroom's response term) at the fastest of them, at least 1 ns;
  * AIF_TIME_NS_NEVER when it drives none (DPDK ports only: nothing to pace). */
-aif_time_ns aif_worker_pace_quantum_ns(const struct aif_worker *w);
+aif_time_ns aif_runner_pace_quantum_ns(const struct aif_runner *w);
 
 /* One iteration; returns the number of packets received.  Paced: now_ns is
  * real time, and the step runs at w->pace.now_ns. */
-unsigned aif_worker_step(struct aif_worker *w, aif_time_ns now_ns);
+unsigned aif_runner_step(struct aif_runner *w, aif_time_ns now_ns);
 
 /*
  * Next events: when, at or after now_ns, the runner next has work of its
@@ -156,45 +160,45 @@ unsigned aif_worker_step(struct aif_worker *w, aif_time_ns now_ns);
  * bands); AIF_TIME_NS_NEVER when nothing is due.  Frames from ports that
  * cannot say when theirs come (NICs) are the caller's to know.  A loop in
  * virtual time steps at exactly these times:
- *	while ((t = aif_worker_next_event_ns(w, now)) <= end)
- *		aif_worker_step(w, now = t);
+ *	while ((t = aif_runner_next_event_ns(w, now)) <= end)
+ *		aif_runner_step(w, now = t);
  * Call after a step.
  */
-aif_time_ns aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns);
+aif_time_ns aif_runner_next_event_ns(struct aif_runner *w, aif_time_ns now_ns);
 
 /*
- * One switch at a time, for a loop that keeps each switch's next event
- * (control/vtime.c): aif_worker_step_drive is aif_worker_step for drive d
- * alone (its RX queues, its egress, its TX buffers), and
- * aif_worker_drive_next_ns that drive's next event.  A step of every drive
- * at now_ns, in drive order, is what aif_worker_step does.
+ * The runner as an event source of a loop (evloop.h), an AIF_EV_WORK one.
+ * In virtual time (no clock of its own: aif_runner_set_clock not called)
+ * it is stepped one switch at a time: each switch keeps its next event,
+ * the earliest is stepped (the first in drive order on a tie), and then
+ * only that switch and the switches at the far ends of the links it sent
+ * on are asked again (what it sent may arrive there sooner): a step costs
+ * the ports of one switch, not of the fabric.  In real time (a clock:
+ * NICs cannot say when their frames come, and the paced emulation moves by
+ * quanta) its next event is always now and an event is a whole step.
+ *
+ *	aif_evloop_add(&loop, aif_runner_source(w));
+ *
+ * NULL when out of memory; built once, after the switches and queues were
+ * added; freed with the runner.
  */
-unsigned aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns);
-aif_time_ns aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns);
-/*
- * What the two keep between calls: each RX queue's next arrival.  A queue
- * is asked again after it was polled, after its port sent a MAC control
- * frame (a pause changes when a pcap host sends) or anything at all if
- * the port answers (port.h wakes_rx: a virtual host), and when its port says
- * it cannot tell (a NIC: always polled).  Anything else that brings an
- * arrival closer is the caller's to say: a frame put on an emulated link
- * (aif_worker_rxq_arrival, with the index of the far end's RX queue), or
- * anything at all (aif_worker_rxq_stale_all: a control action, a new
- * config).
- */
-void aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns);
-/* The ports of drive d handed a frame since the last call (bit p: port p,
- * one bit set at least for every port that was): only their far ends can
- * have an arrival closer than before. */
-uint64_t aif_worker_drive_sent(struct aif_worker *w, uint16_t d);
-void aif_worker_rxq_stale_all(struct aif_worker *w);
-/* RX queue rxq to ask again (something of its port's changed). */
-void aif_worker_rxq_stale(struct aif_worker *w, uint16_t rxq);
+struct aif_ev_source *aif_runner_source(struct aif_runner *w);
+/* Packets its switches received in the source's events. */
+uint64_t aif_runner_source_packets(const struct aif_runner *w);
+/* RX queue rxq may have its next frame sooner than the runner knows: its
+ * port was given work from outside its own calls (a virtual host woken by
+ * another's callback, rhost.h waker); asked again after the current event. */
+void aif_runner_wake(struct aif_runner *w, uint16_t rxq);
+
+/* One switch's step alone (drive d: its RX queues, its egress, its TX
+ * buffers); a step of every drive at now_ns, in drive order, is what
+ * aif_runner_step does. */
+unsigned aif_runner_step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns);
 
 /* Run one burst received on port in_port of the first switch at now_ns
  * and move its packets (the step does it for every burst; a test may hand
  * it made-up mbufs). */
-void aif_worker_process(struct aif_worker *w, uint16_t in_port,
+void aif_runner_process(struct aif_runner *w, uint16_t in_port,
 			struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns);
 
-#endif /* AIF_WORKER_H */
+#endif /* AIF_RUNNER_H */

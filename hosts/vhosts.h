@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Virtual RoCE hosts (dataplane/rhost.h) on a fabric's edge: one on every
+ * Virtual RoCE hosts (hosts/rhost.h) on a fabric's edge: one on every
  * host port of the config ("hosts": name, switch, port, IPv4 address, MAC)
  * that has no device and no other binding, at the port's speed, sending to
  * the switch port's MAC, on the priorities the switch's policy pauses by
@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../dataplane/jobs.h"
-#include "../dataplane/rhost.h"
-#include "config.h"
-#include "fabric.h"
+#include "../control/config.h"
+#include "../control/fabric.h"
+#include "jobs.h"
+#include "rhost.h"
 
 struct rte_mempool;
 
@@ -45,16 +45,17 @@ struct aif_vhosts {
 	uint64_t *ow_prop_ns, *ow_tx_ns, *ow_rate_bps;
 	uint32_t *ow_hops;
 	aif_time_ns ack_delay_ns;
-	uint32_t data_len, ack_len; /* frame bytes */
+	/* wire bytes of a full data packet and of an ACK, by wire model (the
+	 * links' and the hosts') */
+	uint32_t data_wire[AIF_WIRE_MODEL_MAX], ack_wire[AIF_WIRE_MODEL_MAX];
 	uint32_t mtu;
 	struct aif_vhosts_wake *wake; /* per host, aif_vhosts_wake_by */
 };
 
-struct aif_vtime;
-struct aif_worker;
+struct aif_runner;
 struct aif_vhosts_wake {
-	struct aif_vtime *vt;
-	uint32_t rxq;
+	struct aif_runner *w;
+	uint16_t rxq;
 };
 
 /*
@@ -76,8 +77,9 @@ void aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *
  * (aif_jobs_ns3_path_fn): host links included. */
 void aif_vhosts_ns3_path(uint32_t a, uint32_t b, struct aif_jobs_ns3_path *p, void *v);
 /* In virtual time: a host given work from outside (another host's callback)
- * tells vt, so that its runner w asks its next frame again (rhost.h waker). */
-int aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_vtime *vt, const struct aif_worker *w);
+ * tells its runner w, which asks its next frame again (rhost.h waker,
+ * runner.h aif_runner_wake). */
+int aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_runner *w);
 /* Index of the host called name (cfg->hosts), or -1. */
 int aif_vhosts_find(const struct aif_vhosts *v, const struct aif_config *cfg, const char *name);
 void aif_vhosts_free(struct aif_vhosts *v);

@@ -20,7 +20,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "link.h"
+#include "../dataplane/link.h"
 #include "rhost_int.h"
 
 void
@@ -156,6 +156,10 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 			 (unsigned long long)AIF_RHOST_LINK_DELAY_MAX);
 		return NULL;
 	}
+	if (p->wire_model >= AIF_WIRE_MODEL_MAX) {
+		snprintf(err, err_len, "wire model %u unknown", p->wire_model);
+		return NULL;
+	}
 	if ((unsigned)p->cnp > AIF_RHOST_CNP_FRAME ||
 	    (unsigned)p->gbn_timer > AIF_RHOST_GBN_TIMER_PROGRESS) {
 		snprintf(err, err_len, "cnp or gbn_timer: not one of the modes");
@@ -187,6 +191,8 @@ aif_rhost_create(const struct aif_rhost_params *p, struct rte_mempool *pool, uin
 	h->prio_ack = p->prio_of_dscp[p->ack_dscp] & 7;
 	h->prio_cnp = p->prio_of_dscp[p->cnp_dscp] & 7;
 	aif_pfc_rx_init(&h->pause);
+	if (p->wire_model == AIF_WIRE_NS3)
+		h->pause.round_ns = AIF_NS_PER_US; /* ns-3's PauseHeader: whole us */
 	rhost_rto_floors(h);
 	return h;
 }
@@ -489,9 +495,23 @@ rhost_rx_next_ns(struct aif_port *port, uint16_t queue)
 		rhost_next_send(h, &nx);
 	t = RTE_MIN(t, nx.rto_ns);
 	if (nx.start_ps != NEVER_PS) /* when it would reach the switch */
-		t = RTE_MIN(t, (nx.start_ps + ser_ps(h, nx.len) + PS_PER_NS - 1) / PS_PER_NS +
+		t = RTE_MIN(t, (nx.start_ps + ser_ps(h, nx.wire) + PS_PER_NS - 1) / PS_PER_NS +
 				       h->p.link_delay_ns);
 	return t;
+}
+
+/* Wire bytes of a frame the switch sends the host, under its wire model. */
+static inline uint32_t
+rx_wire_bytes(const struct aif_rhost *h, const struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint8_t buf[AIF_WIRE_PARSE_BYTES];
+
+	if (likely(h->p.wire_model == AIF_WIRE_ETHERNET))
+		return aif_link_wire_bytes(len);
+	uint32_t n = RTE_MIN(len, (uint32_t)AIF_WIRE_PARSE_BYTES);
+	const uint8_t *f = rte_pktmbuf_read(m, 0, n, buf);
+	return aif_wire_ns3_bytes(f, f != NULL ? n : 0, len);
 }
 
 static inline uint64_t
@@ -516,8 +536,9 @@ rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 		uint64_t s = rx_start_ps(h, now_ps);
 		if (s > now_ps)
 			break;
-		uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
-		h->rx_free_ps = s + ser_ps(h, len);
+		uint32_t wire = rx_wire_bytes(h, pkts[i]);
+		h->rx_free_ps = s + ser_ps(h, wire);
+		h->ctr.rx_wire_bytes += wire;
 		/* its last bit in: off the switch's wire, then the cable */
 		rhost_on_frame(h, pkts[i],
 			       (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS + h->p.link_delay_ns);
@@ -544,7 +565,9 @@ rhost_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_tim
 	advance(h, now_ns);
 	h->active--;
 	h->nx_ok = false; /* a pause moves the next start */
-	h->rx_free_ps = s + ser_ps(h, len);
+	uint32_t wire = rx_wire_bytes(h, m);
+	h->rx_free_ps = s + ser_ps(h, wire);
+	h->ctr.rx_wire_bytes += wire;
 	int xoff = aif_pfc_host_hear(&h->pause, h->pause_from_ns, d, RTE_MIN(len, 64u),
 				     h->p.rate_bps,
 				     (h->rx_free_ps + PS_PER_NS - 1) / PS_PER_NS + h->p.link_delay_ns);
@@ -577,12 +600,7 @@ const struct aif_port_ops aif_port_rhost_ops = {
 void
 aif_rhost_attach(struct aif_rhost *h, struct aif_port *port)
 {
-	port->ctx = h;
-	port->base = &aif_port_rhost_ops;
-	port->speed_mbps = (uint32_t)(h->p.rate_bps / 1000000);
-	port->n_rxq = port->n_txq = 1;
-	aif_port_set_link_up(port, true);
-	__atomic_store_n(&port->ops, &aif_port_rhost_ops, __ATOMIC_RELEASE);
+	aif_port_attach(port, &aif_port_rhost_ops, h, (uint32_t)(h->p.rate_bps / 1000000), 1, 1);
 }
 
 /* ---- views ---- */

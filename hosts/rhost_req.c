@@ -15,7 +15,7 @@ void
 rhost_rto_floors(struct aif_rhost *h)
 {
 	const struct aif_rhost_params *p = &h->p;
-	aif_time_ns pkt = (ser_ps(h, aif_rhost_data_frame_len(p, p->mtu, false)) + PS_PER_NS - 1) /
+	aif_time_ns pkt = (ser_ps(h, aif_rhost_data_wire_bytes(p, p->mtu, false)) + PS_PER_NS - 1) /
 			  PS_PER_NS;
 
 	h->rto_high_ns = RTE_MAX(p->rto_ns,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Runner loop body: RX bursts -> stages -> verdicts -> queues and TX
- * buffers -> flush (worker.h).  The stages live in pipelines/; this file
+ * buffers -> flush (runner.h).  The stages live in pipelines/; this file
  * moves the packets they gave a verdict to.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -13,17 +14,19 @@
 #include "../pipelines/lb.h"
 #include "../pipelines/pipeline.h"
 #include "clock.h"
+#include "evloop.h"
+#include "link.h"
 #include "egress.h"
 #include "mmu.h"
 #include "qos.h"
 #include "shard.h"
 #include "switch.h"
 #include "trace.h"
-#include "worker.h"
+#include "runner.h"
 
 /* Room for n drives (copying what is there); 0, or -1 out of memory. */
 static int
-grow_drives(struct aif_worker *w, unsigned n)
+grow_drives(struct aif_runner *w, unsigned n)
 {
 	unsigned cap = w->cap_drive ? w->cap_drive : 8;
 	size_t sz;
@@ -37,7 +40,7 @@ grow_drives(struct aif_worker *w, unsigned n)
 		cap = AIF_RUNNER_MAX_SWITCHES;
 	sz = cap * (sizeof(struct aif_drive) + sizeof(uint64_t) + sizeof(aif_time_ns)) +
 	     (cap + 1) * sizeof(uint16_t);
-	p = rte_zmalloc("aif_worker_drives", sz, RTE_CACHE_LINE_SIZE);
+	p = rte_zmalloc("aif_runner_drives", sz, RTE_CACHE_LINE_SIZE);
 	if (p == NULL)
 		return -1;
 	struct aif_drive *drive = (void *)p;
@@ -61,7 +64,7 @@ grow_drives(struct aif_worker *w, unsigned n)
 
 /* Room for n RX queues (copying what is there); 0, or -1 out of memory. */
 static int
-grow_rxqs(struct aif_worker *w, unsigned n)
+grow_rxqs(struct aif_runner *w, unsigned n)
 {
 	unsigned cap = w->cap_rxq ? w->cap_rxq : 64;
 	size_t sz;
@@ -75,7 +78,7 @@ grow_rxqs(struct aif_worker *w, unsigned n)
 		cap = AIF_MAX_RXQ;
 	sz = cap * (sizeof(aif_time_ns) + sizeof(struct aif_rxq) + 2 * sizeof(uint16_t) +
 		    sizeof(uint8_t));
-	p = rte_zmalloc("aif_worker_rxqs", sz, RTE_CACHE_LINE_SIZE);
+	p = rte_zmalloc("aif_runner_rxqs", sz, RTE_CACHE_LINE_SIZE);
 	if (p == NULL)
 		return -1;
 	aif_time_ns *next = (void *)p;
@@ -101,7 +104,7 @@ grow_rxqs(struct aif_worker *w, unsigned n)
 }
 
 int
-aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
+aif_runner_add_switch(struct aif_runner *w, struct aif_switch *sw, uint16_t id,
 		      uint64_t seed)
 {
 	if (w->n_drive >= AIF_RUNNER_MAX_SWITCHES || id >= sw->n_shards ||
@@ -116,15 +119,15 @@ aif_worker_add_switch(struct aif_worker *w, struct aif_switch *sw, uint16_t id,
 	return w->n_drive++;
 }
 
-struct aif_worker *
-aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
+struct aif_runner *
+aif_runner_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 {
-	struct aif_worker *w = rte_zmalloc("aif_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct aif_runner *w = rte_zmalloc("aif_runner", sizeof(*w), RTE_CACHE_LINE_SIZE);
 
 	if (w == NULL)
 		return NULL;
 	w->id = id;
-	if (aif_worker_add_switch(w, sw, id, seed) != 0) {
+	if (aif_runner_add_switch(w, sw, id, seed) != 0) {
 		rte_free(w->drive);
 		rte_free(w);
 		return NULL;
@@ -134,20 +137,23 @@ aif_worker_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 	return w;
 }
 
+static void source_free(struct aif_runner_ev *ev);
+
 void
-aif_worker_free(struct aif_worker *w)
+aif_runner_free(struct aif_runner *w)
 {
 	if (w == NULL)
 		return;
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		rte_rcu_qsbr_thread_unregister(w->drive[d].sw->qsv, w->drive[d].sh->id);
+	source_free(w->ev);
 	rte_free(w->drive);
 	rte_free(w->rxq_next);
 	rte_free(w);
 }
 
 int
-aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t queue)
+aif_runner_add_rxq_of(struct aif_runner *w, uint16_t d, uint16_t port, uint16_t queue)
 {
 	unsigned of_d = 0;
 
@@ -163,26 +169,26 @@ aif_worker_add_rxq_of(struct aif_worker *w, uint16_t d, uint16_t port, uint16_t 
 }
 
 int
-aif_worker_add_rxq(struct aif_worker *w, uint16_t port, uint16_t queue)
+aif_runner_add_rxq(struct aif_runner *w, uint16_t port, uint16_t queue)
 {
-	return aif_worker_add_rxq_of(w, 0, port, queue);
+	return aif_runner_add_rxq_of(w, 0, port, queue);
 }
 
 void
-aif_worker_set_clock(struct aif_worker *w, const struct aif_clock *clock)
+aif_runner_set_clock(struct aif_runner *w, const struct aif_clock *clock)
 {
 	w->clock = clock;
 }
 
 void
-aif_worker_set_pace(struct aif_worker *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
+aif_runner_set_pace(struct aif_runner *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
 		    aif_time_ns *shared_ns)
 {
 	aif_clock_pace_init(&w->pace, quantum_ns, start_ns, shared_ns);
 }
 
 aif_time_ns
-aif_worker_pace_quantum_ns(const struct aif_worker *w)
+aif_runner_pace_quantum_ns(const struct aif_runner *w)
 {
 	uint64_t fastest_mbps = 0;
 
@@ -298,11 +304,9 @@ dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t
 }
 
 static void
-process(struct aif_switch *sw, struct aif_shard *sh, uint16_t in_port,
-	struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns)
+process(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t,
+	uint16_t in_port, struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns)
 {
-	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
-
 	if (unlikely(t == NULL)) {
 		/* no config yet: nothing is routed */
 		sh->port_ctr[in_port].rx_packets += n;
@@ -320,10 +324,11 @@ process(struct aif_switch *sw, struct aif_shard *sh, uint16_t in_port,
 }
 
 void
-aif_worker_process(struct aif_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
+aif_runner_process(struct aif_runner *w, uint16_t in_port, struct rte_mbuf **pkts,
 		   uint16_t n, aif_time_ns now_ns)
 {
-	process(w->sw, w->sh, in_port, pkts, n, now_ns);
+	process(w->sw, w->sh, __atomic_load_n(&w->sw->tables, __ATOMIC_ACQUIRE), in_port, pkts,
+		n, now_ns);
 }
 
 /* Start of a step for one switch: the RCU read side, QoS config, what
@@ -335,6 +340,7 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	/* The step is the RCU read-side critical section (tables.h). */
 	rte_rcu_qsbr_thread_online(sw->qsv, sh->id);
 	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
+	sh->tables = t; /* the step's bursts all see this version */
 	struct aif_qos *qos = sh->drives_qos ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE)
 					     : NULL;
 	if (qos != NULL) {
@@ -353,7 +359,7 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 		}
 	}
 	/* the ports' link states, when one changed (port.h) */
-	uint64_t gen = __atomic_load_n(&aif_port_link_gen, __ATOMIC_ACQUIRE);
+	uint64_t gen = __atomic_load_n(&sw->link_gen, __ATOMIC_ACQUIRE);
 	if (unlikely(gen != sh->link_gen)) {
 		uint64_t up = 0;
 		for (uint16_t p = 0; p < sw->n_ports; p++)
@@ -384,12 +390,13 @@ drive_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	if (qos != NULL)
 		aif_egress_service(sw, sh, qos, now_ns);
 	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
+	sh->tables = NULL; /* not to be read past the critical section */
 	rte_rcu_qsbr_thread_offline(sw->qsv, sh->id);
 }
 
 /* One burst from RX queue q of drive d, through the stages; how many. */
 static inline uint16_t
-poll_rxq(struct aif_worker *w, const struct aif_drive *d, const struct aif_rxq *q,
+poll_rxq(struct aif_runner *w, const struct aif_drive *d, const struct aif_rxq *q,
 	 aif_time_ns now_ns)
 {
 	struct rte_mbuf *pkts[AIF_BURST];
@@ -397,8 +404,8 @@ poll_rxq(struct aif_worker *w, const struct aif_drive *d, const struct aif_rxq *
 	uint16_t n = aif_port_ops(port)->rx_burst(port, q->queue, pkts, AIF_BURST, now_ns);
 
 	if (n != 0)
-		/* the burst's own time, once per burst (worker.h: Time) */
-		process(d->sw, d->sh, q->port, pkts, n,
+		/* the burst's own time, once per burst (runner.h: Time) */
+		process(d->sw, d->sh, d->sh->tables, q->port, pkts, n,
 			w->clock != NULL ? aif_clock_pace_stamp(&w->pace, aif_clock_now(w->clock))
 					 : now_ns);
 	return n;
@@ -420,7 +427,7 @@ drive_own_next_ns(const struct aif_drive *d, aif_time_ns now_ns)
 }
 
 unsigned
-aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
+aif_runner_step(struct aif_runner *w, aif_time_ns now_ns)
 {
 	unsigned total = 0;
 
@@ -437,7 +444,7 @@ aif_worker_step(struct aif_worker *w, aif_time_ns now_ns)
 }
 
 aif_time_ns
-aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
+aif_runner_next_event_ns(struct aif_runner *w, aif_time_ns now_ns)
 {
 	aif_time_ns next = AIF_TIME_NS_NEVER;
 
@@ -453,10 +460,12 @@ aif_worker_next_event_ns(struct aif_worker *w, aif_time_ns now_ns)
 	return next < now_ns ? now_ns : next;
 }
 
+static void rxq_stale_all(struct aif_runner *w);
+
 /* rxq indices grouped by drive (counting sort, stable); every queue
  * stale. */
 static void
-index_by_drive(struct aif_worker *w)
+index_by_drive(struct aif_runner *w)
 {
 	uint16_t *first = w->drive_rxq_first;
 	uint64_t *at = w->drive_stale; /* the cursors; made all stale below */
@@ -476,11 +485,11 @@ index_by_drive(struct aif_worker *w)
 		w->rxq_next[k] = 0;
 	}
 	w->by_drive_ok = 1;
-	aif_worker_rxq_stale_all(w);
+	rxq_stale_all(w);
 }
 
 static inline uint64_t
-drive_all_bits(const struct aif_worker *w, uint16_t d)
+drive_all_bits(const struct aif_runner *w, uint16_t d)
 {
 	unsigned n = w->drive_rxq_first[d + 1] - w->drive_rxq_first[d];
 
@@ -493,7 +502,7 @@ drive_all_bits(const struct aif_worker *w, uint16_t d)
  * egress's) looks at none.  ~10 instructions per queue when any is due.
  */
 unsigned
-aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
+aif_runner_step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 {
 	const struct aif_drive *dr = &w->drive[d];
 	unsigned total = 0;
@@ -517,8 +526,8 @@ aif_worker_step_drive(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 	return total;
 }
 
-aif_time_ns
-aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
+static aif_time_ns
+drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 {
 	struct aif_switch *sw = w->drive[d].sw;
 	struct aif_shard *sh = w->drive[d].sh;
@@ -556,8 +565,8 @@ aif_worker_drive_next_ns(struct aif_worker *w, uint16_t d, aif_time_ns now_ns)
 	return next < now_ns ? now_ns : next;
 }
 
-void
-aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns)
+static void
+rxq_arrival(struct aif_runner *w, uint16_t rxq, aif_time_ns at_ns)
 {
 	if (unlikely(!w->by_drive_ok))
 		return; /* every queue is asked when the index is built */
@@ -568,8 +577,8 @@ aif_worker_rxq_arrival(struct aif_worker *w, uint16_t rxq, aif_time_ns at_ns)
 		w->drive_rx_min[d] = at_ns;
 }
 
-uint64_t
-aif_worker_drive_sent(struct aif_worker *w, uint16_t d)
+static uint64_t
+drive_sent(struct aif_runner *w, uint16_t d)
 {
 	struct aif_shard *sh = w->drive[d].sh;
 	uint64_t sent = sh->sent_ports;
@@ -578,8 +587,8 @@ aif_worker_drive_sent(struct aif_worker *w, uint16_t d)
 	return sent;
 }
 
-void
-aif_worker_rxq_stale(struct aif_worker *w, uint16_t rxq)
+static void
+rxq_stale(struct aif_runner *w, uint16_t rxq)
 {
 	if (unlikely(!w->by_drive_ok) || rxq >= w->n_rxq)
 		return;
@@ -587,11 +596,209 @@ aif_worker_rxq_stale(struct aif_worker *w, uint16_t rxq)
 	w->drive_stale[d] |= 1ull << (w->rxq_pos[rxq] - w->drive_rxq_first[d]);
 }
 
-void
-aif_worker_rxq_stale_all(struct aif_worker *w)
+static void
+rxq_stale_all(struct aif_runner *w)
 {
 	if (!w->by_drive_ok)
 		return; /* the index makes them so */
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		w->drive_stale[d] = drive_all_bits(w, d);
+}
+
+/* ---- the runner as an event source (runner.h aif_runner_source) ---- */
+
+struct aif_runner_ev {
+	struct aif_ev_source src;
+	struct aif_runner *w;
+	uint64_t packets;
+	aif_time_ns *next;  /* per drive: its next event */
+	uint16_t dmin;      /* the earliest drive, as last found */
+	/* per drive: the drives at the far ends of its links (first[d] ..
+	 * first[d + 1] into list), their RX queue and the near end's port */
+	uint32_t *first;
+	uint16_t *list;
+	uint16_t *far_rxq;
+	uint16_t *port;
+	struct aif_port **near;
+	/* RX queues woken from outside (aif_runner_wake) */
+	uint16_t *woken;
+	uint32_t n_woken, cap_woken;
+};
+
+static void
+source_free(struct aif_runner_ev *ev)
+{
+	if (ev == NULL)
+		return;
+	free(ev->next);
+	free(ev->first);
+	free(ev->list);
+	free(ev->far_rxq);
+	free(ev->port);
+	free(ev->near);
+	free(ev->woken);
+	free(ev);
+}
+
+/* Who is at the far end of each drive's links, and their RX queue. */
+static int
+peers_build(struct aif_runner_ev *ev, const struct aif_runner *w)
+{
+	uint32_t n = 0, k = 0;
+
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		n += w->drive[d].sw->n_ports;
+	ev->first = calloc((size_t)w->n_drive + 1, sizeof(*ev->first));
+	ev->list = calloc(n ? n : 1, sizeof(*ev->list));
+	ev->near = calloc(n ? n : 1, sizeof(*ev->near));
+	ev->far_rxq = calloc(n ? n : 1, sizeof(*ev->far_rxq));
+	ev->port = calloc(n ? n : 1, sizeof(*ev->port));
+	if (ev->first == NULL || ev->list == NULL || ev->near == NULL || ev->far_rxq == NULL ||
+	    ev->port == NULL)
+		return -1;
+	for (uint16_t d = 0; d < w->n_drive; d++) {
+		struct aif_switch *sw = w->drive[d].sw;
+		ev->first[d] = k;
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			const struct aif_port *far = aif_link_peer(&sw->ports[p]);
+			for (uint16_t x = 0; far != NULL && x < w->n_drive; x++)
+				if (w->drive[x].sw == far->sw && x != d) {
+					uint16_t r = 0;
+					while (r < w->n_rxq && !(w->rxq[r].drive == x &&
+								 w->rxq[r].port == far->index))
+						r++;
+					if (r == w->n_rxq)
+						break; /* not polled: nothing to tell */
+					ev->near[k] = &sw->ports[p];
+					ev->far_rxq[k] = r;
+					ev->port[k] = p;
+					ev->list[k++] = x;
+					break;
+				}
+		}
+	}
+	ev->first[w->n_drive] = k;
+	return 0;
+}
+
+void
+aif_runner_wake(struct aif_runner *w, uint16_t rxq)
+{
+	struct aif_runner_ev *ev = w->ev;
+
+	if (ev == NULL || w->clock != NULL)
+		return; /* no source, or real time: every queue every step */
+	if (ev->n_woken == ev->cap_woken) {
+		uint32_t cap = ev->cap_woken ? 2 * ev->cap_woken : 64;
+		uint16_t *x = realloc(ev->woken, sizeof(*x) * cap);
+		if (x == NULL)
+			return; /* asked again at the next refresh anyway */
+		ev->woken = x;
+		ev->cap_woken = cap;
+	}
+	ev->woken[ev->n_woken++] = rxq;
+}
+
+static aif_time_ns
+source_next(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
+	const struct aif_runner *w = ev->w;
+	aif_time_ns t = AIF_TIME_NS_NEVER;
+
+	if (w->clock != NULL)
+		return now_ns; /* real time: always (a NIC cannot say) */
+	/* (locals: a store to dmin would make the compiler load n_drive again) */
+	const aif_time_ns *next = ev->next;
+	uint16_t n = w->n_drive, dmin = 0;
+	for (uint16_t d = 0; d < n; d++)
+		if (next[d] < t) {
+			t = next[d];
+			dmin = d;
+		}
+	ev->dmin = dmin;
+	return t;
+}
+
+/* Every drive's next event again (something outside changed). */
+static void
+source_refresh(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
+	struct aif_runner *w = ev->w;
+
+	ev->n_woken = 0;
+	if (w->clock != NULL)
+		return;
+	rxq_stale_all(w);
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		ev->next[d] = drive_next_ns(w, d, now_ns);
+}
+
+static unsigned
+source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
+	struct aif_runner *w = ev->w;
+	uint16_t d = ev->dmin;
+
+	if (w->clock != NULL) {
+		ev->packets += aif_runner_step(w, now_ns);
+		return 0;
+	}
+	ev->packets += aif_runner_step_drive(w, d, now_ns);
+	ev->next[d] = drive_next_ns(w, d, now_ns);
+	/* queues woken from outside: their drives' next events again */
+	for (uint32_t i = 0; i < ev->n_woken; i++) {
+		uint16_t q = ev->woken[i];
+		if (q >= w->n_rxq)
+			continue;
+		uint16_t x = w->rxq[q].drive;
+		rxq_stale(w, q);
+		ev->next[x] = drive_next_ns(w, x, now_ns);
+	}
+	ev->n_woken = 0;
+	/* what it sent can only bring its peers' next events closer: the
+	 * next arrival on each link it sent on */
+	uint64_t sent = drive_sent(w, d);
+	for (uint32_t k = ev->first[d]; sent && k < ev->first[d + 1]; k++) {
+		if (!((sent >> ev->port[k]) & 1))
+			continue;
+		aif_time_ns a = aif_link_peer_rx_next_ns(ev->near[k]);
+		rxq_arrival(w, ev->far_rxq[k], a);
+		if (a < ev->next[ev->list[k]])
+			ev->next[ev->list[k]] = a < now_ns ? now_ns : a;
+	}
+	return 0;
+}
+
+static const struct aif_ev_ops source_ops = {
+	.next_ns = source_next, .fire = source_fire, .refresh = source_refresh,
+};
+
+struct aif_ev_source *
+aif_runner_source(struct aif_runner *w)
+{
+	struct aif_runner_ev *ev = w->ev;
+
+	if (ev != NULL)
+		return &ev->src;
+	ev = calloc(1, sizeof(*ev));
+	if (ev == NULL)
+		return NULL;
+	ev->w = w;
+	ev->src = (struct aif_ev_source){ .ops = &source_ops, .flags = AIF_EV_WORK };
+	ev->next = calloc(w->n_drive ? w->n_drive : 1, sizeof(*ev->next));
+	if (ev->next == NULL || peers_build(ev, w) != 0) {
+		source_free(ev);
+		return NULL;
+	}
+	w->ev = ev;
+	return &ev->src;
+}
+
+uint64_t
+aif_runner_source_packets(const struct aif_runner *w)
+{
+	return w->ev != NULL ? w->ev->packets : 0;
 }

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../control/commands.h"
 #include "../dataplane/qos.h"
-#include "../dataplane/rhost.h"
 #include "../dataplane/switch.h"
-#include "commands.h"
 #include "monitors.h"
+#include "rhost.h"
 #include "vhosts.h"
 
 struct pfc_ev {

@@ -104,13 +104,13 @@
 
 #include <jansson.h>
 
-#include "../dataplane/jobs.h"
-#include "../dataplane/rhost.h"
-#include "commands.h"
-#include "config.h"
-#include "fabric.h"
+#include "../control/commands.h"
+#include "../control/config.h"
+#include "../control/fabric.h"
 #include "flowfile.h"
+#include "jobs.h"
 #include "monitors.h"
+#include "rhost.h"
 #include "vhosts.h"
 
 struct rte_mempool;

@@ -20,13 +20,15 @@
 
 #include <stdlib.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 
-#include "link.h"
-#include "pfc.h"
+#include "../dataplane/link.h"
+#include "../dataplane/pfc.h"
+#include "../dataplane/rng.h"
+#include "../dataplane/roce.h"
+#include "../dataplane/wire.h"
 #include "rhost.h"
-#include "rng.h"
-#include "roce.h"
 
 #define PS_PER_NS 1000ull
 #define PS_PER_S 1000000000000ull
@@ -144,6 +146,7 @@ struct next {
 	uint64_t start_ps;       /* NEVER_PS: nothing */
 	uint64_t unpaused_ps;    /* when it would start but for a pause */
 	uint32_t len;            /* frame bytes */
+	uint32_t wire;           /* its bytes on the wire */
 	int kind;                /* -1 data, else the ctrl FIFO: 0 acks, 1 cnps */
 	uint32_t busy_i;         /* data: the QP's place in busy[] */
 	aif_time_ns rto_ns;      /* the earliest retransmit timeout */
@@ -304,12 +307,23 @@ busy_del(struct aif_rhost *h, uint32_t qi)
 		h->rr = 0;
 }
 
-/* The wire time of a len-byte frame at the host's rate, ps. */
+/* The wire time of wire bytes at the host's rate, ps (wire.h: whole ns
+ * under ns-3's model). */
 static inline uint64_t
-ser_ps(const struct aif_rhost *h, uint32_t len)
+ser_ps(const struct aif_rhost *h, uint32_t wire)
 {
-	return ((uint64_t)aif_link_wire_bytes(len) * 8 * PS_PER_S + h->p.rate_bps - 1) /
-	       h->p.rate_bps;
+	return aif_wire_ser_ps((enum aif_wire_model)h->p.wire_model, wire, h->p.rate_bps);
+}
+
+/* Wire bytes of a frame the host builds: a data packet of payload bytes
+ * (frame len flen), or an ACK, NAK or CNP frame (payload 0), under the
+ * host's wire model (wire.h: what aif_wire_ns3_bytes makes of the frame). */
+static inline uint32_t
+wire_bytes(const struct aif_rhost *h, uint32_t flen, uint32_t payload, bool data)
+{
+	if (likely(h->p.wire_model == AIF_WIRE_ETHERNET))
+		return aif_link_wire_bytes(flen);
+	return data ? payload + AIF_WIRE_NS3_DATA_HDR_BYTES : AIF_WIRE_NS3_ACK_BYTES;
 }
 
 static inline void

@@ -79,8 +79,13 @@
  * frames carry a valid one; without, sent frames carry zero (for speed, when
  * nothing checks).
  *
- * The NIC's wire: one frame at a time at rate_bps (link.h's overhead per
- * frame) over a cable of link_delay_ns each way; ACKs, NAKs and CNPs go
+ * The NIC's wire: one frame at a time at rate_bps over a cable of
+ * link_delay_ns each way, a frame taking the bytes wire_model (wire.h)
+ * gives it: AIF_WIRE_ETHERNET, the frame and link.h's overhead (a
+ * 1,000-byte payload 1,082 B with its RETH, 1,078 without, an ACK 86);
+ * AIF_WIRE_NS3, ConWeave's ns-3 (L payload bytes L + 36, an ACK, NAK or
+ * CNP 48, a PFC frame 31), in both directions: its sends, its pacing and
+ * when what the switch sends it is in; ACKs, NAKs and CNPs go
  * before data; the host honours the PFC (and PAUSE) the switch sends it on
  * the priorities prio_of_dscp[] gives its DSCPs.  NIC-side delays
  * (ack_delay_ns, cnp_delay_ns, react_delay_ns: congestion notification in
@@ -115,9 +120,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dcqcn.h"
-#include "port.h"
-#include "types.h"
+#include "../dataplane/dcqcn.h"
+#include "../dataplane/port.h"
+#include "../dataplane/types.h"
 
 struct rte_mempool;
 
@@ -134,7 +139,7 @@ enum aif_rhost_cnp { AIF_RHOST_CNP_ACK_FLAG, AIF_RHOST_CNP_FRAME };
 /* Go-back-N's retransmit timer (see above). */
 enum aif_rhost_gbn_timer { AIF_RHOST_GBN_TIMER_PER_PACKET, AIF_RHOST_GBN_TIMER_PROGRESS };
 
-/* link_delay_ns: the fabric's (control/vhosts.c resolves it: the delay of
+/* link_delay_ns: the fabric's (hosts/vhosts.c resolves it: the delay of
  * the fabric's links; a host on its own has none). */
 #define AIF_RHOST_LINK_DELAY_FABRIC AIF_TIME_NS_NEVER
 #define AIF_RHOST_LINK_DELAY_MAX (1000 * AIF_NS_PER_MS)
@@ -171,6 +176,9 @@ struct aif_rhost_params {
 	aif_time_ns cnp_delay_ns;   /* CE-marked packet in to CNP out (cnp frame) */
 	aif_time_ns react_delay_ns; /* congestion notification in to the rate cut */
 	bool icrc;                  /* send valid ICRCs and check received ones */
+	uint8_t wire_model;         /* enum aif_wire_model: what a frame costs on
+				     * the host's wire (hosts/vhosts.c: the
+				     * fabric's "wire_model") */
 	uint64_t seed;              /* first PSNs and UDP source ports */
 };
 
@@ -187,7 +195,7 @@ struct aif_rhost_params {
  * repeat's RTO_high 500 us (queues held by PFC delay ACKs by hundreds of
  * us; real NICs wait milliseconds) and RTO_low 100 us with at most 3
  * packets in flight (IRN's, at 40G), base RTT unknown, the fabric's link
- * delay, no ACK, CNP or reaction delay, ICRC on.
+ * delay, no ACK, CNP or reaction delay, ICRC on, Ethernet's wire.
  */
 void aif_rhost_params_default(struct aif_rhost_params *p, uint64_t rate_bps);
 
@@ -229,8 +237,9 @@ struct aif_rhost_qp_ctr {
 
 #define AIF_FOREACH_RHOST_CTR(_)                                               \
 	_(tx_frames, "frames sent to the switch")                            \
-	_(tx_wire_bytes, "their bytes")                                      \
+	_(tx_wire_bytes, "their bytes on the wire (wire_model)")            \
 	_(rx_frames, "frames the switch sent the host")                      \
+	_(rx_wire_bytes, "their bytes on the wire, PFC included")           \
 	_(rx_icrc_bad, "RoCE frames with a bad ICRC: dropped")               \
 	_(rx_other, "frames neither RoCE nor PFC for this host: dropped")    \
 	_(rx_pfc, "PFC/PAUSE frames that paused the host (XOFF)")            \
@@ -320,9 +329,13 @@ bool aif_rhost_idle(const struct aif_rhost *h);
 /* When the host next has something to do (AIF_TIME_NS_NEVER: nothing). */
 aif_time_ns aif_rhost_next_ns(const struct aif_rhost *h);
 
-/* Wire bytes of a data packet with len payload bytes (first: with RETH). */
+/* Frame bytes of a data packet with len payload bytes (first: with RETH). */
 uint32_t aif_rhost_data_frame_len(const struct aif_rhost_params *p, uint32_t len, bool first);
 /* Bytes of an ACK frame (a NAK with a SACK: 4 more). */
 uint32_t aif_rhost_ack_frame_len(void);
+/* What the same take on the wire under p->wire_model (wire.h): Ethernet's
+ * frame + FCS, preamble and gap, or ns-3's len + 36 and 48. */
+uint32_t aif_rhost_data_wire_bytes(const struct aif_rhost_params *p, uint32_t len, bool first);
+uint32_t aif_rhost_ack_wire_bytes(const struct aif_rhost_params *p);
 
 #endif /* AIF_RHOST_H */

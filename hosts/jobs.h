@@ -35,7 +35,7 @@
  *                      a uniformly random other rank, one QP per flow, until
  *                      stop_ns (seeded; one iteration)
  *   flow_file          the flows given (a simulator's flow file, read by
- *                      control/flowfile.h): each from rank src to rank dst at
+ *                      hosts/flowfile.h): each from rank src to rank dst at
  *                      start_ns + its start, one QP per flow; a rank's flows
  *                      that start at the same time start in the order given
  *                      (one iteration, one plane)
@@ -92,8 +92,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../dataplane/types.h"
 #include "rhost.h"
-#include "types.h"
 
 #define AIF_JOBS_MAX 64
 #define AIF_JOB_MAX_RANKS 4096

@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A run's set-up, report and end (run.h); the two modes are run_real.c and
+ * run_sim.c.
+ *
+ * Start-up: the options, the config file (read and checked once; the same
+ * text is applied and kept as the running config) and the control socket
+ * (not one another daemon listens on) come before EAL; then EAL, the mbuf
+ * pool, the ports, the config applied, the runners.  A failure at any step
+ * ends the run with its reason, every port EAL made closed before the pool
+ * is freed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_pdump.h>
+
+#include "../dataplane/capture.h"
+#include "../dataplane/clock.h"
+#include "../dataplane/link.h"
+#include "../dataplane/roce.h"
+#include "../dataplane/runner.h"
+#include "../dataplane/switch.h"
+#include "../pipelines/lb_prog.h"
+#include "ctl_server.h"
+#include "eal_ports.h"
+#include "report.h"
+#include "run.h"
+#include "summary.h"
+
+#define POOL_CACHE 256
+
+volatile sig_atomic_t aif_run_stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	aif_run_stop = 1;
+}
+
+/* Real time: every port that is not a link's end (nor, with --jobs, a
+ * virtual host's) is bound to a DPDK device. */
+static int
+check_devices(const struct aif_opts *o, const struct aif_config *cfg)
+{
+	for (uint16_t s = 0; s < cfg->n_switches; s++)
+		for (uint16_t p = 0; p < cfg->switches[s].n_ports; p++) {
+			bool link_end = false;
+			for (uint32_t k = 0; k < cfg->n_links && !link_end; k++)
+				link_end = (cfg->links[k].a_switch == s && cfg->links[k].a_port == p) ||
+					   (cfg->links[k].b_switch == s && cfg->links[k].b_port == p);
+			bool host = false; /* --jobs: a virtual host's port */
+			for (uint32_t h = 0; o->jobs != NULL && h < cfg->n_hosts && !host; h++)
+				host = cfg->hosts[h].sw == s && cfg->hosts[h].port == p;
+			if (!link_end && !host && cfg->switches[s].ports[p].device[0] == '\0') {
+				fprintf(stderr, "config %s: $.switches[%u].ports[%u].device: required: "
+					"in real time every port that is not a link's end is bound to "
+					"a DPDK device (or run it with --virtual-time)\n", o->config, s, p);
+				return -1;
+			}
+		}
+	return 0;
+}
+
+int
+aif_run_prepare(struct aif_run *r, int argc, char **argv)
+{
+	struct aif_opts *o = &r->o;
+	char err[AIF_ERR_MAX], *text;
+	size_t text_len = 0;
+	int n = aif_opts_parse(argc, argv, o);
+
+	if (n != 0)
+		return n; /* --help: done */
+	/* The config file is read and parsed once; what is applied (and kept
+	 * as the running config) is that one parse (a file changed meanwhile
+	 * cannot mix in). */
+	text = aif_config_read_file(o->config, &text_len, err, sizeof(err));
+	if (text == NULL || aif_config_parse(text, text_len, &r->cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "config %s: %s\n", o->config, err);
+		free(text);
+		return -1;
+	}
+	free(text);
+	if (o->jobs != NULL && aif_workload_load(&r->wl, o->jobs, err, sizeof(err)) != 0) {
+		fprintf(stderr, "--jobs %s\n", err);
+		return -1;
+	}
+	if (!o->vtime && (check_devices(o, r->cfg) != 0 || aif_opts_socket_free(o->socket) != 0))
+		return -1;
+	/* the outputs' directories, once the inputs are known to be good */
+	return aif_opts_make_dirs(o);
+}
+
+/* The mbuf pool: the NICs' rings, the packets the egress queues may hold,
+ * the caches; one frame of the largest MTU, tagged, in one mbuf. */
+static struct rte_mempool *
+pool_create(const struct aif_run *r, uint16_t n_shards)
+{
+	const struct aif_config *cfg = r->cfg;
+	bool vtime = r->o.vtime;
+	uint16_t max_mtu = 1500;
+	unsigned n_mbufs = 1024, qos_mbufs = 0;
+
+	for (uint16_t s = 0; s < cfg->n_switches; s++) {
+		const struct aif_switch_params *sp = &cfg->switches[s];
+		for (uint16_t p = 0; p < sp->n_ports; p++) {
+			max_mtu = RTE_MAX(max_mtu, sp->ports[p].mtu);
+			if (!vtime && sp->ports[p].device[0] != '\0')
+				n_mbufs += AIF_EAL_RX_DESC + AIF_EAL_TX_DESC + n_shards * 2 * AIF_BURST;
+		}
+		/* Packets held in the egress queues: as many as the shared buffer
+		 * holds at 256 bytes each, up to 65536 a switch, 131072 a fabric. */
+		const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
+		if (qp->enable)
+			qos_mbufs += (unsigned)RTE_MIN(qp->buffer_bytes / 256, (uint64_t)65536);
+	}
+	n_mbufs += RTE_MIN(qos_mbufs, 131072u) + (r->n_workers + 1) * POOL_CACHE * 2;
+	/* NIC drivers want at least the default 2 KiB of room; virtual time
+	 * has no NIC, and its pool, touched whole at start-up, is a quarter
+	 * smaller for it. */
+	uint16_t room = RTE_ALIGN_CEIL(max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_PKTMBUF_HEADROOM,
+				       RTE_CACHE_LINE_SIZE);
+	if (!vtime)
+		room = RTE_MAX(room, RTE_MBUF_DEFAULT_BUF_SIZE);
+	struct rte_mempool *pool = rte_pktmbuf_pool_create("aif_pool", n_mbufs, POOL_CACHE, 0,
+							   room, rte_socket_id());
+	if (pool == NULL)
+		fprintf(stderr, "cannot create mbuf pool: %s\n", rte_strerror(rte_errno));
+	return pool;
+}
+
+/* --jobs in virtual time: the ports given --pcap-in stay pcap ports. */
+static int
+pcap_in_port(uint16_t s, uint16_t p, void *arg)
+{
+	const struct aif_run *r = arg;
+
+	return aif_edges_input_of(&r->o, r->fab.sw[s]->name, r->fab.sw[s]->ports[p].name) != NULL;
+}
+
+/* The edge: virtual hosts and pcap ports (virtual time), or DPDK devices
+ * and virtual hosts (real time). */
+static int
+edge_build(struct aif_run *r, uint16_t n_shards)
+{
+	const struct aif_config *cfg = r->cfg;
+	struct aif_fabric *fab = &r->fab;
+	char err[AIF_ERR_MAX];
+
+	if (r->o.vtime) {
+		if (aif_edges_check(&r->o, cfg, fab) != 0)
+			return -1;
+		if (r->o.jobs != NULL &&
+		    (aif_workload_hosts(&r->wl, cfg, fab, pcap_in_port, r, r->pool, r->o.seed,
+					err, sizeof(err)) != 0 ||
+		     aif_workload_jobs(&r->wl, cfg, 0, err, sizeof(err)) != 0)) {
+			fprintf(stderr, "--jobs %s: %s\n", r->o.jobs, err);
+			return -1;
+		}
+		return aif_edges_bind(&r->o, cfg, fab, &r->edges, r->pool);
+	}
+	for (uint16_t s = 0; s < fab->n_sw; s++) {
+		const struct aif_switch_params *sp = &cfg->switches[s];
+		const struct aif_qos_params *qp = &cfg->policies[sp->policy].qos;
+		for (uint16_t p = 0; p < sp->n_ports; p++) {
+			if (aif_link_is_end(&fab->sw[s]->ports[p]) || sp->ports[p].device[0] == '\0')
+				continue; /* a link end, or a virtual host's port */
+			if (r->ctl.pinfo[s] == NULL &&
+			    (r->ctl.pinfo[s] = calloc(AIF_MAX_PORTS, sizeof(*r->ctl.pinfo[s]))) == NULL)
+				return -1;
+			if (aif_eal_port_init(fab->sw[s], s, r->ctl.pinfo[s], p, &sp->ports[p], r->pool,
+					      n_shards, qp->enable ? qp->pfc_enable : 0) != 0)
+				return -1;
+		}
+	}
+	if (r->o.jobs != NULL &&
+	    aif_workload_hosts(&r->wl, cfg, fab, NULL, NULL, r->pool, r->o.seed, err,
+			       sizeof(err)) != 0) {
+		fprintf(stderr, "--jobs %s: %s\n", r->o.jobs, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Runners: which drives what (runner_of), and their RX queues.  One switch
+ * in real time: every runner drives a shard of it (RSS).  A fabric: each
+ * switch has one shard, on one runner; virtual time and virtual hosts: one
+ * runner (their jobs are single-threaded). */
+static int
+runners_build(struct aif_run *r)
+{
+	struct aif_fabric *fab = &r->fab;
+	bool single = r->single;
+	uint64_t seed = r->o.seed;
+
+	r->n_run = r->o.vtime || r->o.jobs != NULL ? 1 : single ? r->n_workers
+					       : RTE_MIN(r->n_workers, (unsigned)fab->n_sw);
+	if (!r->o.vtime && r->o.jobs != NULL && r->n_workers > 1)
+		printf("--jobs: one runner drives every switch and virtual host (the jobs are "
+		       "single-threaded); %u worker lcore%s idle\n", r->n_workers - 1,
+		       r->n_workers == 2 ? "" : "s");
+	for (unsigned i = 0; i < r->n_run; i++) {
+		uint16_t first = single ? 0 : (uint16_t)i;
+		r->runners[i] = aif_runner_create(fab->sw[first], single ? (uint16_t)i : 0, seed + i);
+		if (r->runners[i] == NULL) {
+			fprintf(stderr, "cannot create runner %u\n", i);
+			return -1;
+		}
+		/* real time: control's clock, one time base for all */
+		aif_runner_set_clock(r->runners[i], r->o.vtime ? NULL : &r->ctl.clock);
+	}
+	for (uint16_t s = 0; s < fab->n_sw; s++) {
+		struct aif_switch *sw = fab->sw[s];
+		unsigned i = single ? 0 : s % r->n_run;
+		int d = 0;
+		r->runner_of[s] = (uint16_t)i;
+		if (!single && s >= r->n_run &&
+		    (d = aif_runner_add_switch(r->runners[i], sw, 0, seed + s)) < 0) {
+			fprintf(stderr, "cannot add switch %s to runner %u\n", sw->name, i);
+			return -1;
+		}
+		for (uint16_t p = 0; p < sw->n_ports; p++) {
+			if (single) {
+				for (unsigned w = 0; w < r->n_run; w++)
+					if (w < sw->ports[p].n_rxq)
+						aif_runner_add_rxq(r->runners[w], p, (uint16_t)w);
+			} else if (sw->ports[p].base != &aif_port_detached_ops &&
+				   aif_runner_add_rxq_of(r->runners[i], (uint16_t)d, p, 0) != 0) {
+				fprintf(stderr, "runner %u: too many RX queues\n", i);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int
+aif_run_build(struct aif_run *r, int argc, char **argv)
+{
+	const struct aif_opts *o = &r->o;
+	struct aif_ctl *ctl = &r->ctl;
+	char err[AIF_ERR_MAX];
+
+	if (aif_eal_start(argc, argv, o->vtime, &r->eal_argv) != 0)
+		return -1;
+	r->eal_up = true;
+	aif_roce_init();
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	if (!o->vtime)
+		rte_pdump_init();
+	r->n_workers = rte_lcore_count() - 1;
+	if (!o->vtime && (r->n_workers == 0 || r->n_workers > AIF_MAX_RUNNERS)) {
+		fprintf(stderr, "need 1..%u worker lcores besides the main one (e.g. EAL -l 0-1)\n",
+			AIF_MAX_RUNNERS);
+		return -1;
+	}
+	r->single = r->cfg->n_switches == 1 && !o->vtime && o->jobs == NULL;
+	uint16_t n_shards = r->single ? (uint16_t)r->n_workers : 1;
+	r->pool = pool_create(r, n_shards);
+	if (r->pool == NULL)
+		return -1;
+	if (aif_fabric_build(&r->fab, r->cfg, r->pool, n_shards, o->seed, err, sizeof(err)) != 0) {
+		fprintf(stderr, "config %s: %s\n", o->config, err);
+		return -1;
+	}
+	r->built = true;
+	for (uint16_t s = 0; s < r->fab.n_sw; s++)
+		aif_ctl_add_switch(ctl, r->fab.sw[s]);
+	ctl->links = r->fab.link;
+	ctl->n_links = r->fab.n_links;
+	if (o->vtime)
+		aif_clock_init_virtual(&ctl->clock, 0);
+	else
+		aif_clock_init_real(&ctl->clock);
+	ctl->start_ns = aif_clock_now(&ctl->clock);
+	ctl->capture_dir = o->capture_dir;
+	ctl->config_dir = o->config_dir;
+	if (edge_build(r, n_shards) != 0)
+		return -1;
+	/* Applied as a load is (control owns a reference from here); the
+	 * operator's config names program objects by path, a client's only by
+	 * name in --config-dir */
+	ctl->lb.objects_by_path = true;
+	int n = aif_ctl_apply_config(ctl, aif_config_ref(r->cfg), err, sizeof(err));
+	ctl->lb.objects_by_path = false;
+	if (n != 0) {
+		fprintf(stderr, "config %s: %s\n", o->config, err);
+		return -1;
+	}
+	ctl->loads_ok++;
+	if (runners_build(r) != 0)
+		return -1;
+	if (r->single)
+		aif_report_ports(ctl);
+	else
+		aif_report_fabric(ctl, r->cfg, r->runner_of, r->n_run, o->vtime);
+	return 0;
+}
+
+/* Every capture stopped, and what it wrote said. */
+static void
+captures_stop(const struct aif_run *r)
+{
+	char err[AIF_ERR_MAX];
+	bool named = !r->single;
+
+	for (uint16_t s = 0; s < r->fab.n_sw; s++)
+		for (uint16_t p = 0; p < r->fab.sw[s]->n_ports; p++) {
+			struct aif_switch *sw = r->fab.sw[s];
+			struct aif_capture_info ci;
+			if (!aif_capture_get(sw, p, NULL) ||
+			    aif_capture_stop(sw, p, &ci, err, sizeof(err)) != 0)
+				continue;
+			printf("  capture %s%s%s: %" PRIu64 " packets written to %s, %" PRIu64
+			       " skipped%s%s%s%s\n", named ? sw->name : "", named ? ":" : "",
+			       sw->ports[p].name, ci.written, ci.path, ci.skipped,
+			       ci.limit ? ", stopped at " : "", ci.limit ? ci.limit : "",
+			       ci.write_errno ? ", write error: " : "",
+			       ci.write_errno ? strerror(ci.write_errno) : "");
+		}
+}
+
+static json_int_t
+jint(const json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+/*
+ * The end, both modes: captures closed, every peer still paused released
+ * (XON; the runners are done, so their TX queues are free), the counters
+ * (a switch's, or a fabric's with its links, edge ports and the run's
+ * figures), the jobs' results, the stats file.
+ */
+int
+aif_run_report(struct aif_run *r)
+{
+	const struct aif_opts *o = &r->o;
+	struct aif_ctl *ctl = &r->ctl;
+	aif_time_ns end = o->vtime ? r->end_ns : aif_ctl_now(ctl);
+	struct aif_egress_stop_info stop = { 0 };
+	json_t *fj = NULL;
+	int rc = 0;
+
+	captures_stop(r);
+	for (uint16_t s = 0; s < r->fab.n_sw; s++) {
+		struct aif_switch *sw = r->fab.sw[s];
+		unsigned before = stop.discarded;
+		if (sw->qos != NULL)
+			aif_egress_shutdown(sw, sw->shards[0], sw->qos, end, &stop);
+		if (o->vtime && stop.discarded > before)
+			printf("  %s: %u packets still queued at the end were discarded\n",
+			       sw->name, stop.discarded - before);
+	}
+	if (r->single) {
+		json_t *c = aif_ctl_counters_json(r->fab.sw[0]);
+		aif_summary_print_switch(stdout, c, r->elapsed_s);
+		json_decref(c);
+	} else {
+		struct aif_summary_run sr = { .elapsed_s = r->elapsed_s, .stats_path = o->stats };
+		fj = aif_report_fabric_json(ctl, end);
+		if (o->vtime) {
+			json_object_set_new(fj, "edge_ports", aif_edges_json(&r->edges));
+			json_object_set_new(fj, "virtual_ns", json_integer((json_int_t)end));
+			json_object_set_new(fj, "events", json_integer((json_int_t)r->events));
+			json_object_set_new(fj, "packet_hops", json_integer((json_int_t)r->packets));
+			sr.virtual_ns = end;
+			sr.packet_hops = r->packets;
+			sr.pcap_out = o->pcap_out;
+		} else {
+			json_t *sw, *p;
+			size_t i, j;
+			json_array_foreach(json_object_get(fj, "switches"), i, sw)
+				json_array_foreach(json_object_get(sw, "ports"), j, p)
+					sr.packet_hops += (uint64_t)jint(p, "rx_packets");
+			sr.virtual_ns = AIF_TIME_NS_NEVER;
+		}
+		aif_summary_print_fabric(stdout, fj, &sr);
+		json_object_set_new(fj, "elapsed_s", json_real(r->elapsed_s));
+		if (!o->vtime) {
+			json_object_set_new(fj, "packet_hops", json_integer((json_int_t)sr.packet_hops));
+			json_object_set_new(fj, "workers", json_integer(r->n_run));
+			if (ctl->behind_ns != NULL)
+				json_object_set_new(fj, "pace", aif_report_pace_json(
+					r->runners, r->n_run, r->quantum_ns, r->behind_ns));
+		}
+		json_object_set_new(fj, "peak_rss_kb", json_integer(aif_report_peak_rss_kb()));
+		if (o->vtime)
+			printf("  peak resident memory %.1f MiB\n",
+			       (double)aif_report_peak_rss_kb() / 1024);
+		if (o->jobs != NULL &&
+		    aif_report_workload(&r->wl, ctl, r->cfg, o->results, fj) != 0)
+			rc = -1;
+	}
+	if (ctl->behind_ns != NULL)
+		aif_report_pace(r->runners, r->n_run, r->quantum_ns, r->behind_ns, r->elapsed_s);
+	if (!o->vtime && stop.discarded)
+		printf("  %u packets still in the egress queues at stop were discarded\n",
+		       stop.discarded);
+	if (stop.xon_frames || stop.xon_unsent)
+		printf("  PFC XON at stop: %u frame(s) released %u paused priorit%s;"
+		       " %u could not be sent (no mbuf, or the port refused it)\n",
+		       stop.xon_frames, stop.xon_prios, stop.xon_prios == 1 ? "y" : "ies",
+		       stop.xon_unsent);
+	if (rc == 0 && o->stats != NULL &&
+	    (r->single ? aif_report_write_stats(o->stats, r->fab.sw[0], r->elapsed_s)
+		       : aif_report_write_json(o->stats, fj)) != 0)
+		rc = -1;
+	json_decref(fj);
+	return rc;
+}
+
+int
+aif_run_end(struct aif_run *r, int rc)
+{
+	struct aif_ctl *ctl = &r->ctl;
+	int ret = rc == 0 ? 0 : 1;
+
+	/* Every exit, start-up failures included: ports closed before the
+	 * switches (their queues return their mbufs) and the pool are freed. */
+	if (rc > 0) /* --help */
+		ret = 0;
+	aif_ctl_server_destroy(r->srv);
+	if (r->eal_up)
+		aif_eal_ports_close(ctl, r->pool, r->pool_ports, &r->n_pool_ports);
+	if (aif_edges_close(&r->edges) != 0 && ret == 0)
+		ret = 1;
+	for (unsigned i = 0; i < AIF_MAX_RUNNERS; i++)
+		aif_runner_free(r->runners[i]);
+	for (uint16_t s = 0; s < r->fab.n_sw; s++)
+		aif_capture_free(r->fab.sw[s]);
+	struct aif_lb_env lbv = aif_ctl_lb_env(ctl);
+	aif_lb_progs_free(&ctl->lb, &lbv); /* (its states are per switch shard) */
+	if (r->built)
+		aif_fabric_free(&r->fab);
+	aif_workload_free(&r->wl); /* the hosts, after the ports that were theirs */
+	for (uint16_t s = 0; s < AIF_MAX_SWITCHES; s++)
+		free(ctl->pinfo[s]);
+	aif_config_free(ctl->cfg);
+	if (r->pool != NULL) {
+		unsigned in_use = rte_mempool_in_use_count(r->pool);
+		char msg[768];
+		if (r->ran) {
+			if (aif_pool_check(in_use, r->pool->size, r->pool_ports, r->n_pool_ports,
+					   msg, sizeof(msg)) == 0)
+				in_use = 0; /* every one back, or kept by a driver */
+			printf("%s\n", msg);
+		} else if (in_use) /* e.g. net_pcap keeps a frame it refused */
+			printf("mbufs: %u of %u still held by a driver after its port "
+			       "was closed\n", in_use, r->pool->size);
+		if (in_use && ret == 0)
+			ret = 1;
+		rte_mempool_free(r->pool);
+	}
+	aif_config_free(r->cfg);
+	free(r->eal_argv);
+	if (r->eal_up)
+		rte_eal_cleanup();
+	return ret;
+}

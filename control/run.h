@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A run of the daemon, in the order main() takes it:
+ *
+ *	aif_run_prepare   options, the config (read and parsed once), the jobs,
+ *	                  the control socket free, the outputs' directories:
+ *	                  before EAL, so that nothing wrong starts a device
+ *	aif_run_build     EAL, the mbuf pool, the fabric, its ports (DPDK
+ *	                  devices in real time, pcap files in virtual time),
+ *	                  the virtual hosts, the config applied, the runners
+ *	aif_run_real      real time: the runners on their cores, each in its
+ *	                  own loop, control's loop on the main one (run_real.c)
+ *	aif_run_virtual   virtual time: one loop over control and the runner,
+ *	                  as fast as the CPU allows (run_sim.c)
+ *	aif_run_report    the end: captures closed, paused peers released,
+ *	                  the counters, the jobs' results, the stats file
+ *	aif_run_end       everything freed, ports closed before the pool;
+ *	                  the exit status
+ *
+ * Each returns 0, or -1 having said why (aif_run_prepare: 1 when --help
+ * was all).  Both modes drive the same objects through the same event loop
+ * (dataplane/evloop.h); they differ in the clock.
+ */
+#ifndef AIF_RUN_H
+#define AIF_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+
+#include "../dataplane/capacity.h"
+#include "../dataplane/egress.h"
+#include "../dataplane/types.h"
+#include "../hosts/workload.h"
+#include "commands.h"
+#include "config.h"
+#include "edges.h"
+#include "fabric.h"
+#include "opts.h"
+#include "pool_check.h"
+
+struct aif_ctl_server;
+struct aif_runner;
+struct rte_mempool;
+
+struct aif_run {
+	struct aif_opts o;
+	struct aif_config *cfg;         /* as parsed (the running one: ctl.cfg) */
+	struct aif_ctl ctl;
+	struct aif_fabric fab;
+	struct aif_edges edges;         /* virtual time: the pcap edge ports */
+	struct aif_workload wl;         /* --jobs: virtual hosts and their jobs */
+	struct rte_mempool *pool;
+	struct aif_ctl_server *srv;     /* real time: the control socket */
+	char **eal_argv;                /* EAL's arguments when made here */
+	unsigned n_workers;             /* lcores besides the main one */
+	bool single;                    /* one switch, a shard on every runner (RSS) */
+	unsigned n_run;
+	struct aif_runner *runners[AIF_MAX_RUNNERS];
+	uint16_t runner_of[AIF_MAX_SWITCHES];
+	bool eal_up, built, ran;
+	/* how it went */
+	double elapsed_s;
+	aif_time_ns end_ns;             /* virtual time: where it ended */
+	uint64_t events, packets;       /* virtual time: events, packet-hops */
+	aif_time_ns quantum_ns;         /* real time: the pacing quantum (NEVER: none) */
+	aif_time_ns behind_ns;          /* real time, paced: the runners' lag */
+	struct aif_pool_port pool_ports[RTE_MAX_ETHPORTS];
+	unsigned n_pool_ports;
+};
+
+/* SIGINT, SIGTERM: the run stops (both loops look at it). */
+extern volatile sig_atomic_t aif_run_stop;
+
+int aif_run_prepare(struct aif_run *r, int argc, char **argv);
+int aif_run_build(struct aif_run *r, int argc, char **argv);
+int aif_run_real(struct aif_run *r);
+int aif_run_virtual(struct aif_run *r);
+int aif_run_report(struct aif_run *r);
+/* rc: the run's so far (0: good); returns the exit status. */
+int aif_run_end(struct aif_run *r, int rc);
+
+#endif /* AIF_RUN_H */

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The event loop (evloop.h).  A handful of sources, so the earliest is
+ * found by looking at each: a runner keeps its own switches' events
+ * (runner.h), and that is where the many are.
+ */
+#include <time.h>
+
+#include "evloop.h"
+
+void
+aif_evloop_init(struct aif_evloop *loop, struct aif_clock *clock, aif_time_ns end_ns)
+{
+	*loop = (struct aif_evloop){ .clock = clock, .end_ns = end_ns,
+				     .check_every = AIF_EVLOOP_CHECK_EVENTS };
+}
+
+int
+aif_evloop_add(struct aif_evloop *loop, struct aif_ev_source *s)
+{
+	if (loop->n_src == AIF_EVLOOP_MAX_SOURCES)
+		return -1;
+	s->next_ns = AIF_TIME_NS_NEVER;
+	s->fired = 0;
+	loop->src[loop->n_src++] = s;
+	return 0;
+}
+
+/* Every source asked again (after a change, and at the start). */
+static void
+refresh_all(struct aif_evloop *loop, aif_time_ns now)
+{
+	for (unsigned i = 0; i < loop->n_src; i++) {
+		struct aif_ev_source *s = loop->src[i];
+		if (s->ops->refresh != NULL)
+			s->ops->refresh(s, now);
+		s->next_ns = s->ops->next_ns(s, now);
+	}
+}
+
+/* A real clock: wait for a source that is not due yet (at most 1 ms at a
+ * time: the stop flag is looked at in between). */
+static void
+wait_until(const struct aif_clock *c, aif_time_ns t)
+{
+	aif_time_ns now = aif_clock_now(c);
+
+	if (t <= now)
+		return;
+	aif_time_ns d = t - now < AIF_NS_PER_MS ? t - now : AIF_NS_PER_MS;
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)d };
+	nanosleep(&ts, NULL);
+}
+
+aif_time_ns
+aif_evloop_run(struct aif_evloop *loop)
+{
+	struct aif_clock *clk = loop->clock;
+	bool virt = clk->is_virtual;
+	aif_time_ns now = aif_clock_now(clk);
+	aif_time_ns next_progress = loop->progress != NULL ? now + loop->progress_ns
+							   : AIF_TIME_NS_NEVER;
+
+	if (!loop->started || !virt)
+		refresh_all(loop, now);
+	loop->started = 1;
+	for (;;) {
+		/* the earliest (the first added on a tie); the work's and the
+		 * tick's for the idle question */
+		struct aif_ev_source *e = NULL;
+		aif_time_ns t = AIF_TIME_NS_NEVER, work = AIF_TIME_NS_NEVER,
+			    tick = AIF_TIME_NS_NEVER;
+		for (unsigned i = 0; i < loop->n_src; i++) {
+			struct aif_ev_source *s = loop->src[i];
+			if (e == NULL || s->next_ns < t) {
+				t = s->next_ns;
+				e = s;
+			}
+			if ((s->flags & AIF_EV_WORK) && s->next_ns < work)
+				work = s->next_ns;
+			if ((s->flags & AIF_EV_TICK) && s->next_ns < tick)
+				tick = s->next_ns;
+		}
+		if (e == NULL)
+			break;
+		if (!(e->flags & AIF_EV_URGENT) &&
+		    (work > tick || ++loop->since_check >= loop->check_every)) {
+			loop->since_check = 0;
+			if ((loop->stop != NULL && *loop->stop) ||
+			    (loop->idle != NULL && loop->idle(loop->idle_arg)))
+				break;
+		}
+		if (t > loop->end_ns || t == AIF_TIME_NS_NEVER)
+			break;
+		if (virt) {
+			now = t;
+			aif_clock_set(clk, now);
+		} else {
+			now = aif_clock_now(clk);
+			if (t > now) {
+				wait_until(clk, t);
+				continue;
+			}
+		}
+		unsigned r = e->ops->fire(e, now);
+		e->fired++;
+		e->next_ns = e->ops->next_ns(e, now);
+		if (r & AIF_EV_CHANGED)
+			refresh_all(loop, now);
+		if (e->flags & AIF_EV_WORK) {
+			loop->events++;
+			if (now >= next_progress) {
+				loop->now_ns = now;
+				loop->progress(loop, loop->progress_arg);
+				next_progress = now + loop->progress_ns;
+			}
+		}
+	}
+	loop->now_ns = now;
+	return now;
+}
+
+static aif_time_ns
+periodic_next(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	(void)now_ns;
+	return ((struct aif_ev_periodic *)s)->at_ns;
+}
+
+static unsigned
+periodic_fire(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct aif_ev_periodic *p = (struct aif_ev_periodic *)s;
+
+	p->fn(now_ns, p->arg);
+	p->at_ns = now_ns + p->period_ns;
+	return 0;
+}
+
+static const struct aif_ev_ops periodic_ops = {
+	.next_ns = periodic_next, .fire = periodic_fire,
+};
+
+void
+aif_ev_periodic_init(struct aif_ev_periodic *p, aif_time_ns first_ns, aif_time_ns period_ns,
+		     void (*fn)(aif_time_ns t, void *arg), void *arg)
+{
+	*p = (struct aif_ev_periodic){ .src = { .ops = &periodic_ops }, .period_ns = period_ns,
+				       .at_ns = first_ns, .fn = fn, .arg = arg };
+}

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dataplane/evloop.c without EAL, on a virtual clock, with sources that
+ * record what they were asked:
+ *
+ *  - the earliest event first, a tie to the source added first, the clock
+ *    at each event's time;
+ *  - no event after the end; the loop's time is the last event's;
+ *  - idle asked when the work has nothing before the next tick (and the
+ *    loop stops there), never before an urgent event;
+ *  - an event that changed something: every source refreshed and asked;
+ *  - run again with a later end (a window), it goes on where it stopped;
+ *  - a periodic source keeps its grid; the stop flag stops the loop.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "evloop.h"
+
+#define MAX_LOG 64
+
+/* A source with a list of event times; logs "name@t" as it fires. */
+struct fake {
+	struct aif_ev_source src;
+	char name;
+	const aif_time_ns *at;
+	unsigned n, next;
+	unsigned refreshed;
+	unsigned ret;           /* what fire returns */
+};
+
+static char log_buf[MAX_LOG * 16];
+
+static aif_time_ns
+fake_next(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	const struct fake *f = (const struct fake *)s;
+
+	(void)now_ns;
+	return f->next < f->n ? f->at[f->next] : AIF_TIME_NS_NEVER;
+}
+
+static unsigned
+fake_fire(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct fake *f = (struct fake *)s;
+	char e[16];
+
+	snprintf(e, sizeof(e), "%c@%u ", f->name, (unsigned)now_ns);
+	strcat(log_buf, e);
+	f->next++;
+	return f->ret;
+}
+
+static void
+fake_refresh(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	(void)now_ns;
+	((struct fake *)s)->refreshed++;
+}
+
+static const struct aif_ev_ops fake_ops = {
+	.next_ns = fake_next, .fire = fake_fire, .refresh = fake_refresh,
+};
+
+static void
+fake_init(struct fake *f, char name, unsigned flags, const aif_time_ns *at, unsigned n)
+{
+	*f = (struct fake){ .src = { .ops = &fake_ops, .flags = flags }, .name = name, .at = at,
+			    .n = n };
+}
+
+static int idle_asked;
+static aif_time_ns idle_from; /* idle once the clock is here */
+static struct aif_clock *idle_clock;
+
+static int
+idle_fn(void *arg)
+{
+	(void)arg;
+	idle_asked++;
+	return aif_clock_now(idle_clock) >= idle_from;
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	log_buf[0] = '\0';
+	idle_asked = 0;
+	idle_from = AIF_TIME_NS_NEVER;
+	return 0;
+}
+
+static void
+test_order_and_ties(void **state)
+{
+	static const aif_time_ns a_at[] = { 10, 30 }, b_at[] = { 10, 20, 40 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake a, b;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	aif_evloop_init(&loop, &c, AIF_TIME_NS_NEVER);
+	fake_init(&a, 'a', 0, a_at, 2);
+	fake_init(&b, 'b', AIF_EV_WORK, b_at, 3);
+	assert_int_equal(aif_evloop_add(&loop, &a.src), 0);
+	assert_int_equal(aif_evloop_add(&loop, &b.src), 0);
+	assert_int_equal(aif_evloop_run(&loop), 40);
+	assert_string_equal(log_buf, "a@10 b@10 b@20 a@30 b@40 ");
+	assert_int_equal(aif_clock_now(&c), 40);
+	assert_int_equal(loop.events, 3); /* b's: work */
+	assert_int_equal(a.src.fired, 2);
+}
+
+static void
+test_end(void **state)
+{
+	static const aif_time_ns at[] = { 5, 15, 25 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake a;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	aif_evloop_init(&loop, &c, 20);
+	fake_init(&a, 'a', AIF_EV_WORK, at, 3);
+	aif_evloop_add(&loop, &a.src);
+	assert_int_equal(aif_evloop_run(&loop), 15);
+	assert_string_equal(log_buf, "a@5 a@15 ");
+	/* the next window: on from there */
+	loop.end_ns = 100;
+	assert_int_equal(aif_evloop_run(&loop), 25);
+	assert_string_equal(log_buf, "a@5 a@15 a@25 ");
+}
+
+static void
+test_idle_between_ticks(void **state)
+{
+	static const aif_time_ns work_at[] = { 1, 2, 35 }, tick_at[] = { 0, 10, 20, 30, 40, 50 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake w, t;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	idle_clock = &c;
+	idle_from = 20; /* nothing more would come from here (says the test) */
+	aif_evloop_init(&loop, &c, AIF_TIME_NS_NEVER);
+	fake_init(&t, 't', AIF_EV_TICK, tick_at, 6);
+	fake_init(&w, 'w', AIF_EV_WORK, work_at, 3);
+	aif_evloop_add(&loop, &t.src);
+	aif_evloop_add(&loop, &w.src);
+	loop.idle = idle_fn;
+	/* asked only when the work's next is past the next tick's: before
+	 * t@0 (work at 1), never between w@1 and w@2, then before each tick
+	 * once the work's next is 35; idle from 20 on, so the tick at 30 is
+	 * not done */
+	assert_int_equal(aif_evloop_run(&loop), 20);
+	assert_string_equal(log_buf, "t@0 w@1 w@2 t@10 t@20 ");
+	assert_int_equal(idle_asked, 4);
+}
+
+static void
+test_urgent_before_idle(void **state)
+{
+	static const aif_time_ns u_at[] = { 30 }, tick_at[] = { 0, 10, 20, 30, 40 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake u, t;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	idle_clock = &c;
+	idle_from = 30;
+	aif_evloop_init(&loop, &c, AIF_TIME_NS_NEVER);
+	fake_init(&u, 'u', AIF_EV_URGENT, u_at, 1);
+	fake_init(&t, 't', AIF_EV_TICK, tick_at, 5);
+	aif_evloop_add(&loop, &u.src);
+	aif_evloop_add(&loop, &t.src);
+	loop.idle = idle_fn;
+	/* the action at 30 happens although the loop is idle from 30 on */
+	assert_int_equal(aif_evloop_run(&loop), 30);
+	assert_string_equal(log_buf, "t@0 t@10 t@20 u@30 ");
+}
+
+static void
+test_changed_refreshes(void **state)
+{
+	static const aif_time_ns a_at[] = { 1, 2 }, b_at[] = { 3 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake a, b;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	aif_evloop_init(&loop, &c, AIF_TIME_NS_NEVER);
+	fake_init(&a, 'a', 0, a_at, 2);
+	fake_init(&b, 'b', 0, b_at, 1);
+	a.ret = AIF_EV_CHANGED;
+	aif_evloop_add(&loop, &a.src);
+	aif_evloop_add(&loop, &b.src);
+	aif_evloop_run(&loop);
+	assert_string_equal(log_buf, "a@1 a@2 b@3 ");
+	/* once at the start, once after each of a's */
+	assert_int_equal(a.refreshed, 3);
+	assert_int_equal(b.refreshed, 3);
+}
+
+static void
+record(aif_time_ns t, void *arg)
+{
+	char e[16];
+
+	(void)arg;
+	snprintf(e, sizeof(e), "p@%u ", (unsigned)t);
+	strcat(log_buf, e);
+}
+
+static void
+test_periodic_and_stop(void **state)
+{
+	static const aif_time_ns w_at[] = { 3, 7, 12, 18, 25 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct aif_ev_periodic p;
+	struct fake w;
+	volatile int stop = 0;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	aif_evloop_init(&loop, &c, 20);
+	aif_ev_periodic_init(&p, 0, 5, record, NULL);
+	fake_init(&w, 'w', AIF_EV_WORK, w_at, 5);
+	aif_evloop_add(&loop, &p.src);
+	aif_evloop_add(&loop, &w.src);
+	assert_int_equal(aif_evloop_run(&loop), 20);
+	assert_string_equal(log_buf, "p@0 w@3 p@5 w@7 p@10 w@12 p@15 w@18 p@20 ");
+	/* the stop flag: looked at with the idle question (every event here) */
+	log_buf[0] = '\0';
+	stop = 1;
+	loop.stop = (const volatile int *)&stop;
+	loop.check_every = 1;
+	loop.end_ns = 100;
+	assert_int_equal(aif_evloop_run(&loop), 20);
+	assert_string_equal(log_buf, "");
+}
+
+static void
+test_full(void **state)
+{
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake f[AIF_EVLOOP_MAX_SOURCES + 1];
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	aif_evloop_init(&loop, &c, AIF_TIME_NS_NEVER);
+	for (unsigned i = 0; i < AIF_EVLOOP_MAX_SOURCES; i++) {
+		fake_init(&f[i], 'x', 0, NULL, 0);
+		assert_int_equal(aif_evloop_add(&loop, &f[i].src), 0);
+	}
+	fake_init(&f[AIF_EVLOOP_MAX_SOURCES], 'x', 0, NULL, 0);
+	assert_int_equal(aif_evloop_add(&loop, &f[AIF_EVLOOP_MAX_SOURCES].src), -1);
+	/* nothing due anywhere: it returns at once */
+	assert_int_equal(aif_evloop_run(&loop), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_order_and_ties, setup),
+		cmocka_unit_test_setup(test_end, setup),
+		cmocka_unit_test_setup(test_idle_between_ticks, setup),
+		cmocka_unit_test_setup(test_urgent_before_idle, setup),
+		cmocka_unit_test_setup(test_changed_refreshes, setup),
+		cmocka_unit_test_setup(test_periodic_and_stop, setup),
+		cmocka_unit_test_setup(test_full, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -159,6 +159,9 @@ print("yes" if p1["tx_packets"] > 1000000 else "no (%d)" % p1["tx_packets"])' "$
 out=$("$CTL_BIN" lb test "$EX/ecmp.o" --pcap "$T/flows.pcap" --against ecmp 2>&1); rc=$?
 check "lb test --pcap: the ECMP example agrees" "0 same member as the built-in ecmp: 1024 of 1024 packets (100.00%)" \
 	"$rc $(echo "$out" | grep '^same member')"
+out=$("$CTL_BIN" lb test "$EX/flowlet.o" --flows 100 --packets 2000 --seed 1 --against flowlet 2>&1); rc=$?
+check "lb test: the flowlet example beside the built-in flowlet (its table)" "0 yes" \
+	"$rc $(echo "$out" | grep -q '^same member as the built-in flowlet: .* of 2000 packets' && echo yes || echo "no: $out")"
 out=$("$CTL_BIN" lb test "$BAD" 2>&1); rc=$?
 check "lb test: several programs, no name" "1" "$rc"
 out=$("$CTL_BIN" lb test "$HOSTILE" --name inj_rsh 2>&1); rc=$?

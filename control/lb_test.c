@@ -331,7 +331,12 @@ aif_lb_test_main(int argc, char **argv)
 	struct aif_lb_state *bst = calloc(1, sizeof(*bst));
 	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
 	uint32_t *pick = calloc(tr.n, sizeof(*pick));
-	if (s == NULL || st == NULL || bst == NULL || c == NULL || pick == NULL ||
+	/* the built-in flowlet schemes' table (the switch's control allocates
+	 * it with its tables; here, off DPDK's heap) */
+	if (bst != NULL)
+		bst->flowlet = calloc(AIF_FLOWLET_MAX, sizeof(*bst->flowlet));
+	if (s == NULL || st == NULL || bst == NULL || bst->flowlet == NULL || c == NULL ||
+	    pick == NULL ||
 	    sim_init(&s[0], (uint16_t)members, down, gbps) != 0 ||
 	    sim_init(&s[1], (uint16_t)members, down, gbps) != 0) {
 		fprintf(stderr, "error: out of memory, or every member down\n");
@@ -406,6 +411,7 @@ aif_lb_test_main(int argc, char **argv)
 	printf("\n");
 	free(pick);
 	free(c);
+	free(bst->flowlet);
 	free(bst);
 	free(s);
 	aif_lb_prog_state_free(st);

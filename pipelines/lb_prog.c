@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Load-balancing programs: checks, rte_bpf, helpers, context (lb_prog.h). */
+/* Load-balancing programs: check, JIT, helpers, context (lb_prog.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include <rte_bpf.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
-#include <rte_errno.h>
-#include <rte_log.h>
 
 #include "lb.h"
 #include "lb_prog.h"
@@ -106,7 +103,7 @@ h_table_entry(uint64_t i, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 	return (uint64_t)(uintptr_t)entry_at(i);
 }
 
-/* By id, for the interpreter (lb_prog_interp.c). */
+/* By id, for the JIT and the interpreter. */
 aif_lb_helper_fn *const aif_lb_prog_helpers[AIF_LB_HELPER_MAX + 1] = {
 	[AIF_LB_HELPER_RANDOM] = h_random,
 	[AIF_LB_HELPER_RANDOM_BELOW] = h_random_below,
@@ -117,193 +114,6 @@ aif_lb_helper_fn *const aif_lb_prog_helpers[AIF_LB_HELPER_MAX + 1] = {
 	[AIF_LB_HELPER_BUCKET] = h_bucket,
 	[AIF_LB_HELPER_TABLE_ENTRY] = h_table_entry,
 };
-
-#define RAW8 { .type = RTE_BPF_ARG_RAW, .size = sizeof(uint64_t) }
-
-/* xsym[id - 1] is helper id (the loader rewrites call ids to indices). */
-static const struct rte_bpf_xsym helpers[AIF_LB_HELPER_MAX] = {
-	[AIF_LB_HELPER_RANDOM - 1] = { .name = "aif_lb_random", .type = RTE_BPF_XTYPE_FUNC,
-		.func = { .val = h_random, .nb_args = 0, .ret = RAW8 } },
-	[AIF_LB_HELPER_RANDOM_BELOW - 1] = { .name = "aif_lb_random_below",
-		.type = RTE_BPF_XTYPE_FUNC,
-		.func = { .val = h_random_below, .nb_args = 1, .args = { RAW8 }, .ret = RAW8 } },
-	[AIF_LB_HELPER_TABLE_READ - 1] = { .name = "aif_lb_table_read", .type = RTE_BPF_XTYPE_FUNC,
-		.func = { .val = h_table_read, .nb_args = 2,
-			  .args = { RAW8, { .type = RTE_BPF_ARG_PTR,
-					    .size = sizeof(struct aif_lb_prog_entry) } },
-			  .ret = RAW8 } },
-	[AIF_LB_HELPER_TABLE_WRITE - 1] = { .name = "aif_lb_table_write", .type = RTE_BPF_XTYPE_FUNC,
-		.func = { .val = h_table_write, .nb_args = 3, .args = { RAW8, RAW8, RAW8 },
-			  .ret = RAW8 } },
-	[AIF_LB_HELPER_TABLE_TOUCH - 1] = { .name = "aif_lb_table_touch", .type = RTE_BPF_XTYPE_FUNC,
-		.func = { .val = h_table_touch, .nb_args = 1, .args = { RAW8 }, .ret = RAW8 } },
-	[AIF_LB_HELPER_COUNTER_ADD - 1] = { .name = "aif_lb_counter_add", .type = RTE_BPF_XTYPE_FUNC,
-		.func = { .val = h_counter_add, .nb_args = 2, .args = { RAW8, RAW8 }, .ret = RAW8 } },
-	[AIF_LB_HELPER_BUCKET - 1] = { .name = "aif_lb_bucket", .type = RTE_BPF_XTYPE_FUNC,
-		.func = { .val = h_bucket, .nb_args = 1, .args = { RAW8 }, .ret = RAW8 } },
-	[AIF_LB_HELPER_TABLE_ENTRY - 1] = { .name = "aif_lb_table_entry", .type = RTE_BPF_XTYPE_FUNC,
-		.func = { .val = h_table_entry, .nb_args = 1, .args = { RAW8 },
-			  .ret = { .type = RTE_BPF_ARG_PTR,
-				   .size = sizeof(struct aif_lb_prog_entry) } } },
-};
-
-/* ---- helper ids ---- */
-
-/* rte_bpf calls helpers by their index in helpers[]: id - 1 (the ids were
- * checked by aif_lb_prog_check_insns). */
-static void
-calls_to_indices(uint64_t *v, uint32_t n)
-{
-	struct ebpf_insn *ins = (struct ebpf_insn *)v;
-
-	for (uint32_t i = 0; i < n; i++) {
-		if (ins[i].code == (BPF_LD | BPF_IMM | EBPF_DW))
-			i++;
-		else if (ins[i].code == (BPF_JMP | EBPF_CALL))
-			ins[i].imm -= 1;
-	}
-}
-
-/* ---- loading ---- */
-
-/*
- * rte_bpf's validator reports through rte_log: catch it for the error.  The
- * log stream is global, and a worker may log while it is swapped: the
- * stream swapped in is never closed (one per process, rewound each time),
- * so a worker that took it writes into it, never into freed memory.  (Its
- * line may then show in the error.)  Loads come from one thread at a time.
- */
-static struct rte_bpf *
-bpf_load_logged(const struct rte_bpf_prm *prm, char *log, size_t log_len)
-{
-	static char *mbuf;
-	static size_t mlen;
-	static FILE *mf;
-	FILE *old = rte_log_get_stream();
-	struct rte_bpf *b;
-	char *buf = NULL;
-
-	if (mf == NULL)
-		mf = open_memstream(&mbuf, &mlen);
-	if (mf != NULL) {
-		fflush(mf);
-		rewind(mf);
-		rte_openlog_stream(mf);
-	}
-	b = rte_bpf_load(prm);
-	if (mf != NULL) {
-		rte_openlog_stream(old == stderr ? NULL : old);
-		fflush(mf);
-		long at = ftell(mf);
-		if (at > 0 && mbuf != NULL && (buf = malloc((size_t)at + 1)) != NULL) {
-			memcpy(buf, mbuf, (size_t)at);
-			buf[at] = '\0';
-		}
-	}
-	log[0] = '\0';
-	if (buf != NULL) {
-		/* one line: the messages joined by "; " */
-		size_t at = 0;
-		for (char *p = buf; *p && at + 3 < log_len; p++) {
-			if (*p == '\n') {
-				if (p[1] != '\0')
-					log[at++] = ';', log[at++] = ' ';
-			} else {
-				log[at++] = *p;
-			}
-		}
-		while (at > 0 && (log[at - 1] == ' ' || log[at - 1] == ';'))
-			at--;
-		log[at] = '\0';
-	}
-	free(buf);
-	return b;
-}
-
-/*
- * Tidy rte_bpf's messages in place ("evaluate: memory boundary violation at
- * pc: 4", "validate(0x7ffd...) loops detected;; loop at pc:12 --> pc:14"):
- * drop the function names and addresses; return the first "pc" named, or -1.
- */
-static long
-validator_pc(char *log)
-{
-	char out[512];
-	size_t at = 0;
-	long pc = -1;
-
-	for (const char *p = log; *p && at + 1 < sizeof(out);) {
-		const char *q = p;
-		while ((*q >= 'a' && *q <= 'z') || *q == '_')
-			q++;
-		if (q > p && q[0] == '(' && q[1] == '0' && q[2] == 'x') { /* fn(0x..) */
-			const char *r = strchr(q, ')');
-			if (r != NULL) {
-				p = r + 1;
-				while (*p == ' ')
-					p++;
-				continue;
-			}
-		}
-		if (q > p && q[0] == ':' && q[1] == ' ' && p == log) { /* "evaluate: " */
-			p = q + 2;
-			continue;
-		}
-		if (strncmp(p, "pc:", 3) == 0 && pc < 0)
-			pc = strtol(p + 3, NULL, 10);
-		if (p[0] == ';' && p[1] == ';') {
-			p++;
-			continue;
-		}
-		out[at++] = *p++;
-	}
-	out[at] = '\0';
-	strcpy(log, out);
-	return pc;
-}
-
-/*
- * rte_bpf's validator and JIT for a checked program, when the JIT encodes
- * all of it right and the validator's path-by-path walk stays short: the
- * JIT-compiled function, or NULL with why not in why.
- */
-static struct rte_bpf *
-jit_compile(const uint64_t *insns, uint32_t n, const struct aif_lb_prog_check *chk,
-	    char *why, size_t why_len)
-{
-	char log[512];
-
-	if (!chk->jit_ok) {
-		snprintf(why, why_len, "%s", chk->jit_why);
-		return NULL;
-	}
-	if (chk->path_work > AIF_LB_PROG_JIT_PATH_WORK) {
-		snprintf(why, why_len, "%llu instructions along its paths, more than the %u "
-			 "DPDK's validator walks before the JIT", (unsigned long long)chk->path_work,
-			 AIF_LB_PROG_JIT_PATH_WORK);
-		return NULL;
-	}
-	uint64_t *v = malloc((size_t)n * sizeof(*v));
-	if (v == NULL) {
-		snprintf(why, why_len, "out of memory for the JIT");
-		return NULL;
-	}
-	memcpy(v, insns, (size_t)n * sizeof(*v));
-	calls_to_indices(v, n);
-	struct rte_bpf_prm prm = {
-		.ins = (const struct ebpf_insn *)v, .nb_ins = n,
-		.xsym = helpers, .nb_xsym = RTE_DIM(helpers),
-		.prog_arg = { .type = RTE_BPF_ARG_PTR, .size = sizeof(struct aif_lb_prog_ctx) },
-	};
-	struct rte_bpf *b = bpf_load_logged(&prm, log, sizeof(log));
-	free(v);
-	if (b == NULL) {
-		validator_pc(log);
-		snprintf(why, why_len, "rte_bpf's validator: %s", log[0] ? log :
-			 rte_strerror(rte_errno));
-	}
-	return b;
-}
 
 struct aif_lb_prog *
 aif_lb_prog_load_insns(uint64_t *insns, uint32_t n, const char *section, const char *name,
@@ -333,13 +143,13 @@ aif_lb_prog_load_insns(uint64_t *insns, uint32_t n, const char *section, const c
 	p->n_insns = n;
 	p->table_size = table_size;
 	p->ctx_uses = chk.ctx_uses;
-	p->bpf = jit_compile(insns, n, &chk, p->interp_why, sizeof(p->interp_why));
-	struct rte_bpf_jit jit;
-	if (p->bpf != NULL && rte_bpf_get_jit(p->bpf, &jit) == 0 && jit.func != NULL) {
-		p->jit = jit.func;
-		p->jit_bytes = jit.sz;
-	} else if (p->bpf != NULL) {
-		snprintf(p->interp_why, sizeof(p->interp_why), "no JIT on this machine");
+	char why[128];
+	if (aif_lb_prog_jit_compile(insns, n, aif_lb_prog_helpers, AIF_LB_HELPER_MAX + 1, 0,
+				    &p->code, why, sizeof(why)) == 0) {
+		p->jit = p->code.fn;
+		p->jit_bytes = p->code.code_bytes;
+	} else {
+		snprintf(p->interp_why, sizeof(p->interp_why), "the JIT: %s", why);
 	}
 	return p;
 }
@@ -400,7 +210,7 @@ aif_lb_prog_free(struct aif_lb_prog *p)
 {
 	if (p == NULL)
 		return;
-	rte_bpf_destroy(p->bpf);
+	aif_lb_prog_jit_free(&p->code);
 	free(p->insns);
 	free(p);
 }
@@ -408,7 +218,7 @@ aif_lb_prog_free(struct aif_lb_prog *p)
 uint64_t
 aif_lb_prog_interp(const struct aif_lb_prog *p, void *ctx)
 {
-	return aif_lb_prog_interp_run(p->insns, p->n_insns, ctx);
+	return aif_lb_prog_interp_run(p->insns, p->n_insns, ctx, aif_lb_prog_helpers);
 }
 
 struct aif_lb_prog_state *
@@ -486,9 +296,11 @@ aif_lb_prog_ctx_group_tc(struct aif_lb_prog_ctx *c, const struct aif_group *g,
 	}
 }
 
-void
-aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns,
-		       uint32_t uses, const struct aif_group *g, const uint8_t *buckets)
+/* (inlined in aif_lb_prog_select: a program reading only the hash and
+ * ecmp_member fills three fields per packet, with no call) */
+static inline __attribute__((always_inline)) void
+ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns,
+	   uint32_t uses, const struct aif_group *g, const uint8_t *buckets)
 {
 	c->version = AIF_LB_PROG_VERSION;
 	c->hash = m->hash;
@@ -527,6 +339,13 @@ aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_t
 	}
 }
 
+void
+aif_lb_prog_ctx_packet(struct aif_lb_prog_ctx *c, const struct aif_pkt *m, aif_time_ns now_ns,
+		       uint32_t uses, const struct aif_group *g, const uint8_t *buckets)
+{
+	ctx_packet(c, m, now_ns, uses, g, buckets);
+}
+
 /* ---- the scheme ---- */
 
 uint32_t
@@ -553,7 +372,7 @@ aif_lb_prog_select(const struct aif_group *g, const struct aif_member *members,
 		st->prog_ctx_group = x->group;
 		st->prog_ctx_prog = pi;
 	}
-	aif_lb_prog_ctx_packet(&st->prog_ctx, m, x->now_ns, r->prog->ctx_uses, g, buckets);
+	ctx_packet(&st->prog_ctx, m, x->now_ns, r->prog->ctx_uses, g, buckets);
 	struct aif_lb_prog_env env = {
 		.st = r->st[x->shard], .rng = x->rng, .g = g, .buckets = buckets,
 	};

@@ -9,10 +9,9 @@
  * instruction and immediate, then a dataflow pass that decides memory
  * safety: pointer kinds and bounds per register and stack slot).  A
  * failure says the section, the instruction and the reason.  An accepted
- * program runs on DPDK's x86-64 JIT (after rte_bpf's validator) when the
- * JIT encodes all of it right and the validator's walk is short
- * (AIF_LB_PROG_JIT_PATH_WORK), else on our interpreter (lb_prog_interp.c);
- * interp_why says why.
+ * program is compiled by our x86-64 JIT (lb_prog_jit.h), or, where that
+ * fails (no memory for the code), runs on our interpreter
+ * (lb_prog_interp.c); interp_why says why.
  *
  * Running (worker, per packet): aif_lb_prog_ctx_group fills the group's
  * part of the context (members, up list, knobs) when the group or the step
@@ -42,15 +41,10 @@
 #include "../include/aifabric/lb_prog.h"
 #include "lb.h"
 #include "lb_prog_check.h"
+#include "lb_prog_jit.h"
 
 #define AIF_LB_PROG_NAME_MAX 64
 #define AIF_LB_PROG_TABLE_DEFAULT 4096 /* flow-table entries per worker */
-/* DPDK's validator walks a program path by path before its JIT compiles
- * it (a least-loaded choice over 12 members unrolled: 0.9 s, over 16: more
- * than a minute).  A program whose paths add up to more instructions than
- * this runs on the interpreter instead (the check alone decides safety). */
-#define AIF_LB_PROG_JIT_PATH_WORK (1u << 15)
-
 
 /* A loaded, checked program: immutable, shared by every worker. */
 struct aif_lb_prog {
@@ -59,12 +53,11 @@ struct aif_lb_prog {
 	uint32_t n_insns;
 	uint32_t table_size;         /* flow-table entries, a power of two */
 	uint32_t ctx_uses;           /* AIF_LB_CTX_*: what it reads */
-	uint64_t *insns;             /* n_insns, helper calls by id (the interpreter's) */
-	struct rte_bpf *bpf;         /* rte_bpf's copy for the JIT, or NULL */
-	uint64_t (*jit)(void *ctx);  /* NULL: the interpreter (lb_prog_interp.c) */
+	uint64_t *insns;             /* n_insns, helper calls by id */
+	struct aif_lb_prog_jit code; /* the JIT's (code.fn NULL where it failed) */
+	uint64_t (*jit)(void *ctx);  /* code.fn; NULL: the interpreter (lb_prog_interp.c) */
 	size_t jit_bytes;
-	char interp_why[160];         /* why not the JIT, where the check said
-				      * so ("" otherwise) */
+	char interp_why[160];        /* why not the JIT ("" where it runs) */
 };
 
 /* One worker's state for one program. */
@@ -94,8 +87,7 @@ struct aif_lb_prog_env {
 struct aif_lb_prog *aif_lb_prog_load(const void *buf, size_t len, const char *file,
 				     const char *name, uint32_t table_size, char *err,
 				     size_t err_len);
-/* The same from n instructions already read (helper calls by id; they are
- * rewritten in place), section and name naming it. */
+/* The same from n instructions already read (helper calls by id), section and name naming it. */
 struct aif_lb_prog *aif_lb_prog_load_insns(uint64_t *insns, uint32_t n, const char *section,
 					   const char *name, uint32_t table_size, char *err,
 					   size_t err_len);
@@ -134,11 +126,12 @@ extern __thread struct aif_lb_prog_env *aif_lb_prog_cur;
 
 /* p run by the interpreter (lb_prog_interp.c). */
 uint64_t aif_lb_prog_interp(const struct aif_lb_prog *p, void *ctx);
-/* The interpreter: n checked instructions (helper calls by id) on ctx. */
-uint64_t aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx);
+/* The interpreter: n checked instructions on ctx, helper calls through
+ * helpers[id] (aif_lb_prog_helpers, or a test's). */
+uint64_t aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx,
+				aif_lb_helper_fn *const *helpers);
 
-/* A helper, and the helpers by id (lb_prog.c). */
-typedef uint64_t aif_lb_helper_fn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+/* The helpers by id (lb_prog.c; aif_lb_helper_fn in lb_prog_jit.h). */
 extern aif_lb_helper_fn *const aif_lb_prog_helpers[AIF_LB_HELPER_MAX + 1];
 
 /* Run p on c: the member offset it returns (unchecked). */

@@ -209,49 +209,6 @@ second_half(const struct ebpf_insn *ins, uint32_t i)
 
 /* ---- pass 1: the shape of every instruction ---- */
 
-/*
- * Valid instructions DPDK 22.11's x86-64 JIT encodes wrongly (found by
- * running it against the interpreter, tests/unit/test_lb_prog_check.c):
- * a program with one runs on the interpreter.  NULL if x is fine.
- */
-static const char *
-jit_wrong(const struct ebpf_insn x)
-{
-	uint8_t cls = BPF_CLASS(x.code), op = BPF_OP(x.code);
-	bool reg = BPF_SRC(x.code) == BPF_X;
-
-	if (cls == BPF_JMP && op == BPF_JSET && !reg && x.imm >= -128 && x.imm <= 127)
-		return "a jset with an 8-bit immediate, which DPDK's JIT encodes wrongly (a 1-byte "
-		       "immediate where 4 are read)";
-	/* DPDK 22.11's JIT settles its layout when a pass repeats the total
-	 * size, not every offset: a forward jump (a branch, or a division's
-	 * jump to the exit) can keep a displacement from the pass before, into
-	 * the middle of another instruction (found by the fuzzer: a je -1 ran
-	 * "dec [rax-0x77]" on a flow-table entry).  Straight-line programs
-	 * only. */
-	if (cls == BPF_JMP && op != EBPF_CALL && op != EBPF_EXIT)
-		return "a jump, which DPDK's JIT may encode with a stale displacement (it stops "
-		       "when a pass repeats the code's size, not its offsets)";
-	if (cls != BPF_ALU && cls != EBPF_ALU64)
-		return NULL;
-	if (reg && (op == BPF_DIV || op == BPF_MOD) && x.dst_reg == x.src_reg &&
-	    (x.dst_reg == 0 || x.dst_reg == 3))
-		return "r0 or r3 divided by itself, which DPDK's JIT encodes wrongly (the divisor "
-		       "taken from a scratch register never set)";
-	if (reg && (op == BPF_DIV || op == BPF_MOD) && cls == BPF_ALU && x.dst_reg != 0 &&
-	    x.src_reg != 0) /* (a divisor in r0 has a clear upper half: checked) */
-		return "a 32-bit division by a register, which DPDK's JIT encodes wrongly (its zero "
-		       "test clears r0's upper half)";
-	if (reg && (op == BPF_LSH || op == BPF_RSH || op == EBPF_ARSH) &&
-	    x.dst_reg == x.src_reg && x.dst_reg != 4)
-		return "a register shifted by itself, which DPDK's JIT encodes wrongly (it shifts "
-		       "r4 instead)";
-	if (reg && (op == BPF_DIV || op == BPF_MOD))
-		return "a division by a register, whose jump to the exit DPDK's JIT may encode "
-		       "with a stale displacement";
-	return NULL;
-}
-
 static int
 check_shape(struct checker *c)
 {
@@ -263,15 +220,6 @@ check_shape(struct checker *c)
 		uint8_t cls = BPF_CLASS(x.code), op = BPF_OP(x.code);
 		bool k = BPF_SRC(x.code) == BPF_K;
 		c->pc = i;
-		const char *jw = jit_wrong(x);
-		if (jw == NULL && x.code == (BPF_JMP | EBPF_EXIT) && i + 1 != n)
-			jw = "an exit before the last instruction, a jump to the epilogue DPDK's "
-			     "JIT may encode with a stale displacement";
-		if (jw != NULL && c->out->jit_ok) {
-			c->out->jit_ok = 0;
-			snprintf(c->out->jit_why, sizeof(c->out->jit_why), "instruction %u: %s", i,
-				 jw);
-		}
 		if (x.dst_reg > 10 || x.src_reg > 10)
 			return fail(c, "register r%u does not exist (r0..r10)",
 				    x.dst_reg > 10 ? x.dst_reg : x.src_reg);
@@ -291,8 +239,8 @@ check_shape(struct checker *c)
 				if (x.src_reg != 0)
 					return fail(c, "unused fields of a byte swap are not 0");
 				if (BPF_SRC(x.code) == EBPF_TO_LE && x.imm != 64)
-					return fail(c, "le%d is not supported (DPDK's interpreter keeps "
-						    "the high bits, its JIT clears them)", x.imm);
+					return fail(c, "le%d is not supported (le64 is: eBPF "
+						    "implementations disagree on the high bits)", x.imm);
 				break;
 			}
 			if (op == BPF_NEG && (!k || x.imm != 0))
@@ -1037,52 +985,6 @@ out:
 	return rc;
 }
 
-/*
- * What DPDK's validator would walk: it explores the program path by path
- * (pruning only where a state repeats exactly), so its time grows with
- * the sum of the lengths of the paths from the first instruction, which
- * this counts (saturating at 2^62).  Jumps go forward: one pass from the
- * end.
- */
-static uint64_t
-path_work(const struct ebpf_insn *ins, uint32_t n)
-{
-	const uint64_t cap = 1ull << 62;
-	uint64_t *paths = calloc(n + 1, sizeof(*paths)), *work = calloc(n + 1, sizeof(*work));
-	uint64_t w = cap;
-
-	if (paths == NULL || work == NULL)
-		goto out;
-	for (uint32_t i = n; i-- > 0;) {
-		const struct ebpf_insn x = ins[i];
-		uint8_t cls = BPF_CLASS(x.code), op = BPF_OP(x.code);
-		uint32_t s[2] = { i + 1, UINT32_MAX };
-		if (second_half(ins, i))
-			continue;
-		if (x.code == (BPF_LD | BPF_IMM | EBPF_DW))
-			s[0] = i + 2;
-		else if (cls == BPF_JMP && op == EBPF_EXIT)
-			s[0] = UINT32_MAX;
-		else if (cls == BPF_JMP && op == BPF_JA)
-			s[0] = i + 1 + (uint32_t)x.off;
-		else if (cls == BPF_JMP && op != EBPF_CALL)
-			s[1] = i + 1 + (uint32_t)x.off;
-		uint64_t p = s[0] == UINT32_MAX ? 1 : 0, wk = 0;
-		for (int k = 0; k < 2; k++)
-			if (s[k] != UINT32_MAX && s[k] < n) {
-				p = p + paths[s[k]] > cap ? cap : p + paths[s[k]];
-				wk = wk + work[s[k]] > cap ? cap : wk + work[s[k]];
-			}
-		paths[i] = p;
-		work[i] = wk + p > cap ? cap : wk + p;
-	}
-	w = work[0];
-out:
-	free(paths);
-	free(work);
-	return w;
-}
-
 int
 aif_lb_prog_check_insns(const uint64_t *insns, uint32_t n, const char *sec,
 			struct aif_lb_prog_check *out, char *err, size_t err_len)
@@ -1093,7 +995,6 @@ aif_lb_prog_check_insns(const uint64_t *insns, uint32_t n, const char *sec,
 	};
 
 	memset(out, 0, sizeof(*out));
-	out->jit_ok = 1;
 	if (n == 0) {
 		snprintf(err, err_len, "section %s: no instructions", sec);
 		return -1;
@@ -1106,7 +1007,8 @@ aif_lb_prog_check_insns(const uint64_t *insns, uint32_t n, const char *sec,
 	if (check_shape(&c) != 0)
 		return -1;
 	/* the last instruction ends every path that reaches it, reachable or
-	 * not (DPDK's validator and JIT take every instruction) */
+	 * not (the JIT compiles every instruction: no code may run off the
+	 * end) */
 	const struct ebpf_insn *last = &c.ins[n - 1];
 	if (last->code != (BPF_JMP | EBPF_EXIT) && last->code != (BPF_JMP | BPF_JA) &&
 	    !second_half(c.ins, n - 1)) {
@@ -1117,8 +1019,5 @@ aif_lb_prog_check_insns(const uint64_t *insns, uint32_t n, const char *sec,
 		c.pc = n - 1;
 		return fail(&c, "runs past the last instruction (the last is a 64-bit load)");
 	}
-	if (check_flow(&c) != 0)
-		return -1;
-	out->path_work = path_work(c.ins, n);
-	return 0;
+	return check_flow(&c);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The load-time check of a load-balancing program: what decides whether a
- * program may run on a worker's core.  DPDK's rte_bpf validator runs after
- * it, but memory safety does not rest on that validator (its pointer rules
- * are scalar range rules), nor on its JIT encoding every immediate right.
+ * program may run on a worker's core.  Nothing runs after it but the
+ * compilation (lb_prog_jit.h), which takes every accepted instruction as
+ * it is: memory safety rests on this check alone.
  *
  * Two passes over the instructions:
  *
@@ -41,13 +41,9 @@
  * AIF_LB_PROG_MAX_MEMBERS, 1 <= table_size <= 2^24 (aif_lb_prog_ctx_group
  * fills them so).
  *
- * Valid instructions that DPDK 22.11's x86-64 JIT encodes wrongly (a jset
- * with an 8-bit immediate: a 1-byte immediate where the opcode reads 4; a
- * 32-bit division by a register: r0's upper half cleared; r0 or r3
- * divided by itself; a register shifted by itself, other than r4) are
- * accepted for the interpreter only (jit_ok false, the first one named in
- * jit_why).  le16 and le32, on which DPDK's interpreter and JIT disagree,
- * are refused.
+ * le16 and le32, whose high bits eBPF implementations disagree on (DPDK's
+ * interpreter keeps them, its JIT and Linux clear them), are refused; le64
+ * is nothing on x86.
  */
 #ifndef AIF_LB_PROG_CHECK_H
 #define AIF_LB_PROG_CHECK_H
@@ -67,10 +63,6 @@
 /* What the check found of a program it accepted. */
 struct aif_lb_prog_check {
 	uint32_t ctx_uses; /* AIF_LB_CTX_* parts of the context it reads */
-	int jit_ok;        /* 0: run it on the interpreter (see jit_why) */
-	char jit_why[160];
-	uint64_t path_work; /* the sum of the lengths of its paths: what DPDK's
-			     * validator walks (saturates at 2^62) */
 };
 
 /*

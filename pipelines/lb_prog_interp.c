@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The interpreter for load-balancing programs that do not run on DPDK's
- * JIT (lb_prog.h says when).  It runs only programs lb_prog_check.c
- * accepted, so it checks no access: every load and store is inside the
- * context, the stack or a flow-table entry, every jump forward inside the
- * program, every divisor non-zero (tested anyway, as rte_bpf does: the
- * program then returns 0).  Accesses may be unaligned, as on the JIT.  Semantics are rte_bpf's: 32-bit operations
+ * The interpreter for load-balancing programs: the reference the JIT
+ * (lb_prog_jit.c) is tested against, and the engine of a program the JIT
+ * could not compile (no memory for its code).  It runs only programs
+ * lb_prog_check.c accepted, so it checks no access: every load and store
+ * is inside the context, the stack or a flow-table entry, every jump
+ * forward inside the program, every divisor non-zero (tested anyway, as
+ * rte_bpf does: the program then returns 0).  Accesses may be unaligned,
+ * as on the JIT.  Semantics are rte_bpf's interpreter's: 32-bit operations
  * zero-extend, shift counts are taken modulo the width, immediates are
- * sign-extended to 64 bits.  Helpers are called by id.
+ * sign-extended to 64 bits.  Helpers are called by id, through the table
+ * given.
  */
 #include <stdint.h>
 #include <string.h>
@@ -47,7 +50,8 @@
 	case BPF_STX | BPF_MEM | SZ: ST(T, *d + (int64_t)x->off, r[x->src_reg]); break;
 
 uint64_t
-aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx)
+aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx,
+		       aif_lb_helper_fn *const *helpers)
 {
 	const struct ebpf_insn *x = (const struct ebpf_insn *)insns;
 	uint64_t stack[64]; /* 512 bytes */
@@ -120,7 +124,7 @@ aif_lb_prog_interp_run(const uint64_t *insns, uint32_t n, void *ctx)
 		JMP(EBPF_JSLT, (int64_t)a < (int64_t)s)
 		JMP(EBPF_JSLE, (int64_t)a <= (int64_t)s)
 		case BPF_JMP | EBPF_CALL:
-			r[0] = aif_lb_prog_helpers[x->imm](r[1], r[2], r[3], r[4], r[5]);
+			r[0] = helpers[x->imm](r[1], r[2], r[3], r[4], r[5]);
 			break;
 		case BPF_JMP | EBPF_EXIT:
 			return r[0];

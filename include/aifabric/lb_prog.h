@@ -14,12 +14,10 @@
  *
  *	clang -O2 -target bpf -I include -c my_scheme.c -o my_scheme.o
  *
- * aifabric reads the object with libbpf and runs the program on
- * DPDK's rte_bpf x86-64 JIT where the program is straight-line code (no
- * branch, no division by a register; DPDK 22.11's JIT may lay a jump out
- * with a stale displacement), on the switch's own interpreter otherwise,
- * once per packet that a route sends to a next-hop group whose scheme is
- * the program, on the worker's core.  The program returns a member offset
+ * aifabric reads the object with libbpf, checks it (below) and compiles
+ * it to x86-64 with its own JIT, branches, divisions and helper calls
+ * included; it runs once per packet that a route sends to a next-hop
+ * group whose scheme is the program, on the worker's core.  The program returns a member offset
  * of the group, 0 .. n_members - 1; an offset out of range or of a member
  * whose link is down is counted (show lb: "fallbacks") and the packet takes
  * the member ECMP gives it.
@@ -183,7 +181,7 @@ aif_lb_prog_pick(uint32_t hash, uint32_t n)
 
 #ifdef __bpf__
 /* A member that is up, uniformly at random (any member when none is up), as
- * the built-in schemes draw one; masked so that the validator sees it index
+ * the built-in schemes draw one; masked so that the check sees it index
  * member[] within bounds. */
 static inline uint32_t
 aif_lb_random_up(const struct aif_lb_prog_ctx *c)

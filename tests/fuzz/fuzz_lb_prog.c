@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libFuzzer harness for load-balancing programs: the loader (ELF reader,
- * our check, rte_bpf's validator and JIT) and, for every program it
- * accepts, three runs from the same state that must agree:
+ * our check, our JIT) and, for every program it accepts, runs from the
+ * same state that must agree:
  *
  *   the oracle    an interpreter of our own that checks every memory
  *                 access against what a loaded program may touch: the
  *                 context (reads), its 512-byte stack (bytes it wrote),
  *                 the 16 bytes of each flow-table entry a helper handed it;
- *   the interpreter the switch runs (lb_prog_interp.c), and DPDK's x86-64
- *                 JIT where the loader chose it, on a thread whose stack
- *                 has guard pages, with the context read-only between
- *                 guard pages (at a page's end, then at a page's start)
- *                 and the flow table between guard pages.
+ *   the interpreter the switch runs (lb_prog_interp.c), and the JIT
+ *                 (lb_prog_jit.c) as the loader compiled it (jumps 8-bit
+ *                 where they fit) and again with every jump 32-bit, on a
+ *                 thread whose stack has guard pages, with the context
+ *                 read-only between guard pages (at a page's end, then at
+ *                 a page's start) and the flow table between guard pages.
  *
  * Any access outside, any fault, or any difference in the answer, the
  * flow table, the counters or the random numbers drawn aborts: a finding.
@@ -21,8 +22,7 @@
  * raw instructions, 8 bytes each (helper calls by id).  The group's size,
  * members up, queues and the packet come from a hash of the input.
  *
- * A load that takes long (DPDK's validator walking paths) shows as a
- * libFuzzer timeout.
+ * A load that takes long shows as a libFuzzer timeout.
  *
  *   build-fuzz/tests/fuzz_lb_prog -max_total_time=60 CORPUS_DIR SEED_DIR
  */
@@ -35,9 +35,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <rte_bpf.h>
+#include <bpf_def.h>
 #include <rte_common.h>
-#include <rte_log.h>
 
 #include "lb.h"
 #include "lb_buckets.h"
@@ -68,15 +67,16 @@ struct world {
 };
 
 static struct world W;
-static uint64_t n_inputs, n_loaded, n_jit;
+static uint64_t n_inputs, n_loaded, n_jit, n_branchy;
 
 static void
 summary(void)
 {
 	fprintf(stderr, "fuzz_lb_prog: %llu inputs, %llu programs loaded and run on the oracle "
-		"and the interpreter, %llu of them on the JIT too; no escape, no difference\n",
-		(unsigned long long)n_inputs, (unsigned long long)n_loaded,
-		(unsigned long long)n_jit);
+		"and the interpreter, %llu of them on the JIT too (%llu with jumps, in both "
+		"layouts); no escape, no difference\n", (unsigned long long)n_inputs,
+		(unsigned long long)n_loaded, (unsigned long long)n_jit,
+		(unsigned long long)n_branchy);
 }
 
 static uint8_t *
@@ -94,10 +94,6 @@ guarded(size_t pages)
 static void
 world_init(void)
 {
-	FILE *null = fopen("/dev/null", "w");
-
-	if (null != NULL)
-		rte_openlog_stream(null); /* rte_bpf's validator talks */
 	W.ctx_area = guarded(3); /* pages A, (G), B */
 	if (mprotect(W.ctx_area + PAGE, PAGE, PROT_NONE) != 0)
 		abort();
@@ -427,8 +423,9 @@ job_run(void *arg)
 	return NULL;
 }
 
+/* p run by code (NULL: the interpreter), the context at where. */
 static void
-run_switch(struct aif_lb_prog *p, bool jit, int where, struct outcome *out)
+run_switch(struct aif_lb_prog *p, uint64_t (*code)(void *), int where, struct outcome *out)
 {
 	uint64_t (*fn)(void *) = p->jit;
 	struct aif_lb_prog_state st = { .table = W.table, .table_mask = TABLE_SIZE - 1 };
@@ -440,8 +437,7 @@ run_switch(struct aif_lb_prog *p, bool jit, int where, struct outcome *out)
 
 	table_reset();
 	aif_rng_seed(&rng, W.seed);
-	if (!jit)
-		p->jit = NULL;
+	p->jit = code;
 	if (pthread_attr_init(&at) != 0 ||
 	    pthread_attr_setstack(&at, W.stack, STACK_PAGES * PAGE) != 0 ||
 	    pthread_create(&t, &at, job_run, &j) != 0 || pthread_join(t, NULL) != 0)
@@ -498,6 +494,17 @@ same(const char *a, const struct outcome *x, const char *b, const struct outcome
 	}
 }
 
+/* A jump or an exit before the end: code the JIT lays out. */
+static bool
+has_jumps(const struct ebpf_insn *ins, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (BPF_CLASS(ins[i].code) == BPF_JMP && BPF_OP(ins[i].code) != EBPF_CALL &&
+		    (BPF_OP(ins[i].code) != EBPF_EXIT || i + 1 < n))
+			return true;
+	return false;
+}
+
 static uint64_t
 fnv(const uint8_t *d, size_t n)
 {
@@ -548,17 +555,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (p == NULL)
 		goto out;
 	n_loaded++;
-	n_jit += p->jit != NULL;
+	if (p->jit == NULL) { /* the JIT takes every checked program */
+		fprintf(stderr, "REFUSED by the JIT, accepted by the check: %s\n", p->interp_why);
+		abort();
+	}
+	n_jit++;
+	/* the same code with every jump 32-bit */
+	struct aif_lb_prog_jit j32;
+	if (aif_lb_prog_jit_compile(orig, n, aif_lb_prog_helpers, AIF_LB_HELPER_MAX + 1,
+				    AIF_LB_PROG_JIT_REL32, &j32, err, sizeof(err)) != 0) {
+		fprintf(stderr, "REFUSED by the JIT with 32-bit jumps: %s\n", err);
+		abort();
+	}
+	n_branchy += has_jumps((const struct ebpf_insn *)orig, n);
 	world_draw(fnv(data, size), TABLE_SIZE);
 	run_oracle((const struct ebpf_insn *)orig, n, &o1);
-	run_switch(p, false, 1, &o2);
+	run_switch(p, NULL, 1, &o2);
 	same("the oracle", &o1, "the interpreter", &o2);
-	if (p->jit != NULL) {
-		run_switch(p, true, 0, &o3);
-		same("the interpreter", &o2, "the JIT", &o3);
-		run_switch(p, true, 1, &o3);
-		same("the interpreter", &o2, "the JIT", &o3);
-	}
+	run_switch(p, p->jit, 0, &o3);
+	same("the interpreter", &o2, "the JIT", &o3);
+	run_switch(p, p->jit, 1, &o3);
+	same("the interpreter", &o2, "the JIT", &o3);
+	run_switch(p, j32.fn, 1, &o3);
+	same("the interpreter", &o2, "the JIT with 32-bit jumps", &o3);
+	aif_lb_prog_jit_free(&j32);
 	aif_lb_prog_free(p);
 out:
 	free(orig);

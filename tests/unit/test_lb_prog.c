@@ -2,7 +2,8 @@
 /*
  * Unit tests for pipelines/lb_prog.c (and lb_prog_elf.c): load-balancing
  * programs compiled by clang (examples/lb/, tests/lb_prog/), loaded with
- * libbpf and rte_bpf, run against the built-in schemes.  No EAL; time is
+ * libbpf, checked and compiled by the switch's JIT, run against the
+ * built-in schemes.  No EAL; time is
  * what the test puts in now_ns; random numbers from seeded xorshifts.
  *
  *   - The ECMP example (the context's ecmp_member) and a program asking
@@ -28,7 +29,10 @@
  *   - A program answering a member out of range: counted, and ECMP's
  *     member taken instead.
  *   - DRILL and REPS examples: only members that are up, and the expected
- *     preference for short queues.
+ *     preference for short queues; on the JIT, deciding as the interpreter
+ *     does packet by packet.
+ *   - Every example and test program that loads runs on the JIT; a
+ *     least-loaded choice over 16 members (2^15 paths) loads at once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -198,8 +202,9 @@ flowlet_trace(bool interp)
 {
 	struct aif_lb_prog *p = load("flowlet", NULL);
 	assert_non_null(p);
+	assert_non_null(p->jit); /* (it branches: on our JIT all the same) */
 	if (interp)
-		p->jit = NULL; /* rte_bpf's interpreter */
+		p->jit = NULL; /* the switch's interpreter */
 	struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
 	struct grp *x = grp_new(4);
 	struct aif_lb_state *bst = calloc(1, sizeof(*bst));
@@ -385,12 +390,18 @@ test_drill_reps(void **state)
 	for (int e = 0; e < 2; e++) {
 		struct aif_lb_prog *p = load(names[e], NULL);
 		assert_non_null(p);
-		struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
+		assert_non_null(p->jit);
+		assert_string_equal(p->interp_why, "");
+		struct aif_lb_prog_state *st = aif_lb_prog_state_new(p),
+					 *ist = aif_lb_prog_state_new(p);
 		struct grp *x = grp_new(8);
 		struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
-		struct aif_rng r, prng;
+		struct aif_rng r, prng, iprng;
 		struct aif_lb_prog_env env = { .st = st, .rng = &prng, .g = &x->g,
-					       .buckets = x->buckets };
+					       .buckets = x->buckets },
+				       ienv = { .st = ist, .rng = &iprng, .g = &x->g,
+						.buckets = x->buckets };
+		uint64_t (*jit)(void *) = p->jit;
 		unsigned on[8] = { 0 };
 
 		x->up[5] = false;
@@ -399,22 +410,33 @@ test_drill_reps(void **state)
 			x->qb[x->mem[k].port] = k == 2 ? 1000 : 200000 + 1000 * (uint32_t)k;
 		aif_rng_seed(&r, 11);
 		aif_rng_seed(&prng, 12);
+		aif_rng_seed(&iprng, 12);
 		aif_lb_prog_ctx_group(c, &x->g, 0, x->mem, x->qb, NULL, NULL, &x->p,
 				      p->table_size);
 		for (int i = 0; i < 10000; i++) {
 			struct aif_pkt m;
 			random_pkt(&m, &r);
 			aif_lb_prog_ctx_packet(c, &m, 1000 + (aif_time_ns)i * 100, p->ctx_uses, &x->g, x->buckets);
-			on[aif_lb_prog_run(p, c, &env)]++;
+			uint32_t k = aif_lb_prog_run(p, c, &env);
+			p->jit = NULL; /* the interpreter, from its own state */
+			uint32_t ik = aif_lb_prog_run(p, c, &ienv);
+			p->jit = jit;
+			if (k != ik)
+				fail_msg("%s packet %d: the JIT %u, the interpreter %u", names[e], i,
+					 k, ik);
+			on[k]++;
 		}
 		assert_int_equal(on[5], 0);
 		assert_int_equal(st->fallbacks, 0);
+		assert_memory_equal(st->counters, ist->counters, sizeof(st->counters));
+		assert_memory_equal(st->table, ist->table, p->table_size * sizeof(*st->table));
 		/* DRILL remembers the best: nearly everything to member 2; REPS
 		 * explores away from the busy members towards it */
 		assert_true(on[2] > (e == 0 ? 9000u : 2000u));
 		free(c);
 		free(x);
 		aif_lb_prog_state_free(st);
+		aif_lb_prog_state_free(ist);
 		aif_lb_prog_free(p);
 	}
 }
@@ -468,8 +490,7 @@ test_spilled_entry_pointer(void **state)
 
 	if (p == NULL)
 		fail_msg("refused: %s", err);
-	/* (branches: on the interpreter, as DPDK's JIT may lay jumps out
-	 * wrongly; the check's verdict is what this tests) */
+	assert_non_null(p->jit);
 	struct aif_lb_prog_state *st[2] = { aif_lb_prog_state_new(p), aif_lb_prog_state_new(p) };
 	struct grp *x = grp_new(8);
 	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
@@ -529,20 +550,20 @@ test_spilled_entry_pointer(void **state)
 }
 
 /*
- * A least-loaded choice over 16 members, unrolled: DPDK's validator would
- * walk its 2^15 paths for more than a minute.  It loads at once, on the
- * interpreter (saying why), and picks the shortest queue.
+ * A least-loaded choice over 16 members, unrolled: 2^15 paths (DPDK's
+ * validator walked them for more than a minute).  It loads at once, on the
+ * JIT, and picks the shortest queue.
  */
 static void
-test_many_paths_interpreted(void **state)
+test_many_paths(void **state)
 {
 	(void)state;
 	struct aif_lb_prog *p = load("least", "least16");
 
 	if (p == NULL)
 		fail_msg("refused: %s", err);
-	assert_null(p->jit);
-	assert_string_not_equal(p->interp_why, "");
+	assert_non_null(p->jit);
+	assert_string_equal(p->interp_why, "");
 	struct aif_lb_prog_state *st = aif_lb_prog_state_new(p);
 	struct grp *x = grp_new(16);
 	struct aif_lb_prog_ctx *c = calloc(1, sizeof(*c));
@@ -564,6 +585,9 @@ test_many_paths_interpreted(void **state)
 		random_pkt(&m, &r);
 		aif_lb_prog_ctx_packet(c, &m, 1000, p->ctx_uses, &x->g, x->buckets);
 		assert_int_equal(aif_lb_prog_run(p, c, &env), best);
+		p->jit = NULL; /* the interpreter too */
+		assert_int_equal(aif_lb_prog_run(p, c, &env), best);
+		p->jit = p->code.fn;
 	}
 	free(c);
 	free(x);
@@ -583,7 +607,7 @@ main(void)
 		cmocka_unit_test(test_drill_reps),
 		cmocka_unit_test(test_ctx_tc_queued_bytes),
 		cmocka_unit_test(test_spilled_entry_pointer),
-		cmocka_unit_test(test_many_paths_interpreted),
+		cmocka_unit_test(test_many_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

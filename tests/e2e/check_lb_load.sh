@@ -122,7 +122,7 @@ check "lb load: a read past the context is refused" \
 	"$rc $out"
 # native code through a shift immediate, pointer arithmetic: refused
 out=$(ctl lb load "$HOSTILE" --program inj_ud2 2>&1); rc=$?
-check "lb load: a shift immediate the JIT would run as ud2 is refused" \
+check "lb load: a shift immediate out of its opcode's range (once run as ud2 by a JIT) is refused" \
 	"1 error: section aifabric/lb/inj_ud2: instruction 1: shifts by 0x900b0f01 (0..63)" "$rc $out"
 out=$(ctl lb load "$HOSTILE" --program ptr_mul 2>&1); rc=$?
 check "lb load: a pointer multiplied is refused" \

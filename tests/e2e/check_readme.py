@@ -5,7 +5,8 @@ The README's examples, as a newcomer on a fresh clone would type them.
 
   tests/e2e/check_readme.py [BUILD_DIR]        (default build)
 
-Reads every fenced `sh` block of README.md (lines joined at a trailing
+Checks that README.md holds no merge conflict markers, then reads every
+fenced `sh` block of README.md (lines joined at a trailing
 backslash, comments dropped) and:
 
   - files: every path an example names in the tree (config/, examples/,
@@ -190,6 +191,10 @@ def main():
     for b in BINARIES:
         if not os.access(os.path.join(build, os.path.basename(b)), os.X_OK):
             sys.exit("check_readme: %s has no %s (build first)" % (build, os.path.basename(b)))
+    with open(os.path.join(ROOT, "README.md")) as f:
+        markers = [i + 1 for i, l in enumerate(f) if re.match(r"(<{7}|={7}|>{7})( |$)", l)]
+    check(not markers, "README: no merge conflict markers",
+          "at lines " + ", ".join(map(str, markers)))
     cmds = examples(os.path.join(ROOT, "README.md"))
     check(len(cmds) >= 10, "README: %d example commands in sh blocks" % len(cmds))
     for line, cmd in cmds:

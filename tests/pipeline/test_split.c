@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A generated 2-leaf x 1-spine fabric split over two daemons ("emulate",
+ * A generated 2-leaf x 2-spine fabric split over two daemons ("emulate",
  * "link_devices"), both built in this process in virtual time: half A runs
- * leaf0, half B leaf1 and spine0, each with its own control and runner.
- * The cut link leaf0:u0-spine0:d0 is a pair of rings, one ring PMD port on
- * each side, as a veth pair would be with net_af_packet.
+ * leaf0, half B leaf1 and both spines, each with its own control and
+ * runner.  The cut links leaf0:u<k>-spine<k>:d0 are pairs of rings, one
+ * ring PMD port on each side, as a veth pair would be with net_af_packet.
  *
  * Frames from host leaf0-0 reach leaf1-0 routed three times (TTL 61, the
- * host's MAC from leaf1's port), and back; after B's emulated link
- * leaf1-spine0 goes down and up again (aif_ctl_link_set), B still routes
- * to leaf0's hosts, which only the whole fabric's routes know of.
+ * host's MAC from leaf1's port), ECMP spreading them over both cut links,
+ * and back; after B's emulated link leaf1-spine0 goes down and up again
+ * (aif_ctl_link_set), B still routes to leaf0's hosts, which only the
+ * whole fabric's routes know of.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
@@ -32,6 +34,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
+#include "ctl_server.h"
 #include "fabric.h"
 #include "runner.h"
 
@@ -40,14 +43,15 @@
 #define STEP_NS 100
 
 #define SPLIT_TOPO(part)                                                                   \
-	"{\"topology\": {\"leaf_spine\": {\"leaves\": 2, \"spines\": 1,"                  \
+	"{\"topology\": {\"leaf_spine\": {\"leaves\": 2, \"spines\": 2,"                  \
 	" \"host_devices\": [{\"device\": \"sp_h0\", \"mac\": \"02:0a:00:00:00:02\"},"     \
 	" {\"device\": \"sp_h1\", \"mac\": \"02:0a:00:01:00:02\"}], " part "}}}"
 
 static const char *const half_json[2] = {
-	SPLIT_TOPO("\"emulate\": [\"leaf0\"], \"link_devices\": {\"leaf0:u0\": \"sp_w0\"}"),
-	SPLIT_TOPO("\"emulate\": [\"leaf1\", \"spine0\"],"
-		   " \"link_devices\": {\"spine0:d0\": \"sp_w1\"}"),
+	SPLIT_TOPO("\"emulate\": [\"leaf0\"],"
+		   " \"link_devices\": {\"leaf0:u0\": \"sp_a0\", \"leaf0:u1\": \"sp_a1\"}"),
+	SPLIT_TOPO("\"emulate\": [\"leaf1\", \"spine0\", \"spine1\"],"
+		   " \"link_devices\": {\"spine0:d0\": \"sp_b0\", \"spine1:d0\": \"sp_b1\"}"),
 };
 
 /* One daemon: its config, switches, control and runner; its host port's
@@ -58,12 +62,12 @@ struct half {
 	struct aif_ctl ctl;
 	struct aif_runner *w;
 	struct rte_ring *host_rx, *host_tx;
-	uint16_t pid[2]; /* host port, wire port */
+	uint16_t pid[3]; /* host port, wire ports to spine0, spine1 */
 };
 
 static struct {
 	struct rte_mempool *pool;
-	struct rte_ring *wire[2]; /* [0]: A to B, [1]: B to A */
+	struct rte_ring *wire[2][2]; /* cut link k: [k][0] A to B, [k][1] B to A */
 	struct half h[2];
 } F;
 
@@ -94,8 +98,9 @@ ring(const char *name)
 	return r;
 }
 
-/* Half i as its daemon would build it: the wire is the port the config
- * gives a device on the cut link (A: leaf0 u0; B: spine0 d0). */
+/* Half i as its daemon would build it: the wires are the ports the config
+ * gives a device on the cut links (A: leaf0 u0, u1; B: spine0 d0, spine1
+ * d0). */
 static void
 build_half(unsigned i)
 {
@@ -114,11 +119,12 @@ build_half(unsigned i)
 	x->host_tx = ring(name);
 	snprintf(name, sizeof(name), "sp_h%u", i);
 	x->pid[0] = bind_port(x, 0, 0, name, x->host_rx, x->host_tx);  /* leaf<i>:h0 */
-	snprintf(name, sizeof(name), "sp_w%u", i);
-	const struct aif_switch_params *sp = &x->cfg->switches[i == 0 ? 0 : 1];
-	uint16_t wp = i == 0 ? 1 : 0;                                    /* u0, d0 */
-	assert_string_equal(sp->ports[wp].device, name);
-	x->pid[1] = bind_port(x, i == 0 ? 0 : 1, wp, name, F.wire[1 - i], F.wire[i]);
+	for (uint16_t k = 0; k < 2; k++) {
+		uint16_t s = i == 0 ? 0 : 1 + k, wp = i == 0 ? 1 + k : 0; /* u<k>, d0 */
+		snprintf(name, sizeof(name), "sp_%c%u", i == 0 ? 'a' : 'b', k);
+		assert_string_equal(x->cfg->switches[s].ports[wp].device, name);
+		x->pid[1 + k] = bind_port(x, s, wp, name, F.wire[k][1 - i], F.wire[k][i]);
+	}
 	aif_clock_init_virtual(&x->ctl.clock, 0);
 	for (uint16_t s = 0; s < x->fab.n_sw; s++)
 		aif_ctl_add_switch(&x->ctl, x->fab.sw[s]);
@@ -152,7 +158,7 @@ unbuild_half(unsigned i)
 	struct half *x = &F.h[i];
 
 	aif_runner_free(x->w);
-	for (unsigned k = 0; k < 2; k++) {
+	for (unsigned k = 0; k < 3; k++) {
 		rte_eth_dev_stop(x->pid[k]);
 		rte_eth_dev_close(x->pid[k]);
 	}
@@ -238,6 +244,27 @@ send_across(unsigned src, aif_time_ns *now)
 	assert_int_equal(rte_ring_count(from->host_tx), 0);
 }
 
+/* The packets switch sw's one group sent by each of its two members,
+ * through control (show groups). */
+static void
+members_packets(struct aif_ctl *c, const char *sw, uint64_t out[2])
+{
+	char line[96];
+
+	snprintf(line, sizeof(line), "{\"cmd\": \"show_groups\", \"switch\": \"%s\"}", sw);
+	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, c);
+	json_t *r = json_loads(reply, 0, NULL);
+	free(reply);
+	json_t *res = json_object_get(r, "result");
+	assert_int_equal(json_array_size(res), 1);
+	json_t *m = json_object_get(json_array_get(res, 0), "members");
+	assert_int_equal(json_array_size(m), 2);
+	for (size_t i = 0; i < 2; i++)
+		out[i] = (uint64_t)json_integer_value(json_object_get(json_array_get(m, i),
+								      "packets"));
+	json_decref(r);
+}
+
 static void
 test_split_across(void **state)
 {
@@ -245,16 +272,27 @@ test_split_across(void **state)
 	aif_time_ns now = 0;
 
 	(void)state;
-	F.wire[0] = ring("sp_ab");
-	F.wire[1] = ring("sp_ba");
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned d = 0; d < 2; d++) {
+			char name[16];
+			snprintf(name, sizeof(name), "sp_wire%u%u", k, d);
+			F.wire[k][d] = ring(name);
+		}
 	build_half(0);
 	build_half(1);
 	assert_int_equal(F.h[0].fab.n_sw, 1);
 	assert_int_equal(F.h[0].fab.n_links, 0);
-	assert_int_equal(F.h[1].fab.n_sw, 2);
-	assert_int_equal(F.h[1].fab.n_links, 1);
+	assert_int_equal(F.h[1].fab.n_sw, 3);
+	assert_int_equal(F.h[1].fab.n_links, 2);
 
 	send_across(0, &now);
+	/* ECMP over both cut links, as over any uplink */
+	uint64_t via[2];
+	members_packets(&F.h[0].ctl, "leaf0", via);
+	print_message("leaf0 -> spine0: %lu, -> spine1: %lu\n", (unsigned long)via[0],
+		      (unsigned long)via[1]);
+	assert_int_equal(via[0] + via[1], N_PKTS);
+	assert_true(via[0] > 0 && via[1] > 0);
 	send_across(1, &now);
 	/* B's emulated link down and up: its groups follow it, and its
 	 * routes stay the whole fabric's (leaf0's hosts behind the wire) */
@@ -267,8 +305,9 @@ test_split_across(void **state)
 
 	unbuild_half(0);
 	unbuild_half(1);
-	free_ring(F.wire[0]);
-	free_ring(F.wire[1]);
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned d = 0; d < 2; d++)
+			free_ring(F.wire[k][d]);
 	assert_int_equal(rte_mempool_in_use_count(F.pool), 0); /* nothing lost */
 }
 

@@ -895,7 +895,10 @@ aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
 	aif_link_set_up(l, up, now_ns);
 	for (int e = 0; e < 2; e++)
 		l->end[e].port->link_changes++;
-	if (c->cfg != NULL && c->cfg->topology != NULL) {
+	/* A fabric split over daemons knows only its part: the groups here
+	 * follow their links (members on a link down are left out), as in a
+	 * hand-written fabric. */
+	if (c->cfg != NULL && c->cfg->topology != NULL && !c->cfg->topology_split) {
 		/* routes around it, on every switch, in one update */
 		if (reroute(c, err, err_len) != 0)
 			return -1;

@@ -1018,6 +1018,7 @@ parse_root(struct pctx *c, json_t *root)
 	const json_t *topo = json_object_get(root, "topology");
 	if (topo != NULL) {
 		c->cfg->topology = json_dumps(topo, JSON_COMPACT);
+		c->cfg->topology_split = json_is_object(topo) && aif_topology_split(topo);
 		const json_t *pol = json_object_get(root, "policies");
 		c->cfg->topology_policies = pol != NULL ? json_dumps(pol, JSON_COMPACT) : NULL;
 		const json_t *lbp = json_object_get(root, "lb_programs");

@@ -134,6 +134,8 @@ struct aif_config {
 	 * malloc'd), so that control can generate it again with other links
 	 * down; NULL otherwise */
 	char *topology;
+	bool topology_split;     /* only part of it runs here ("emulate"): the
+				  * routes stay the whole fabric's */
 	char *topology_policies; /* and the "policies" beside it (NULL: none) */
 	char *topology_lb_programs; /* and the "lb_programs" (NULL: none) */
 };

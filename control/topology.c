@@ -30,6 +30,7 @@ struct tport {
 	uint32_t peer_ip;       /* the neighbour's address (fabric ports) */
 	uint8_t plen;
 	uint8_t down;           /* its link is down: no route goes through it */
+	const char *device;     /* a cut link's end here: its device (link_devices) */
 };
 
 struct tsw {
@@ -240,12 +241,15 @@ routes_of(const struct topo *t, unsigned s, int (*dist)[MAX_SW], json_t *groups,
 	}
 }
 
-/* What every generator shares: rates, delay, policy, host devices. */
+/* What every generator shares: rates, delay, policy, host devices, and
+ * which switches this daemon runs. */
 struct common {
 	double host_gbps, link_gbps;
 	long long delay_ns;
 	const json_t *policy, *devs;
 	const json_t *down;     /* "down_links": names of links that are down */
+	const json_t *emulate;  /* "emulate": the switches run here (NULL: all) */
+	const json_t *link_devs; /* "link_devices": cut links' ends here -> device */
 };
 
 static int
@@ -300,6 +304,108 @@ get_common(const json_t *o, const char *path, const char *link_key, struct commo
 	if (c->devs != NULL && !json_is_array(c->devs)) {
 		snprintf(p, sizeof(p), "%s.host_devices", path);
 		return fail(err, err_len, p, "must be an array of device names");
+	}
+	c->emulate = json_object_get(o, "emulate");
+	c->link_devs = json_object_get(o, "link_devices");
+	if (c->emulate != NULL && (!json_is_array(c->emulate) || json_array_size(c->emulate) == 0)) {
+		snprintf(p, sizeof(p), "%s.emulate", path);
+		return fail(err, err_len, p, "must be an array of the switches this daemon runs "
+			    "(\"leaf0\", ...), at least one");
+	}
+	if (c->link_devs != NULL && !json_is_object(c->link_devs)) {
+		snprintf(p, sizeof(p), "%s.link_devices", path);
+		return fail(err, err_len, p, "must be an object: a cut link's end here -> its "
+			    "device ({\"leaf0:u1\": \"net_af_packet0\"})");
+	}
+	if (c->link_devs != NULL && c->emulate == NULL) {
+		snprintf(p, sizeof(p), "%s.link_devices", path);
+		return fail(err, err_len, p, "only with \"emulate\": links are cut where the "
+			    "fabric is split over daemons");
+	}
+	return 0;
+}
+
+/* The switch called name, or -1. */
+static int
+switch_by_name(const struct topo *t, const char *name, size_t len)
+{
+	for (unsigned s = 0; s < t->n_sw; s++)
+		if (strlen(t->sw[s].name) == len && strncmp(t->sw[s].name, name, len) == 0)
+			return (int)s;
+	return -1;
+}
+
+/*
+ * A fabric split over daemons ("emulate"): here[s] says which switches run
+ * here (all of them without "emulate").  A link with one end here and one
+ * elsewhere is cut: its end here is a DPDK port, the device link_devices
+ * gives it (tport.device), which every cut link must have; a device for
+ * anything else is refused.
+ */
+static int
+split_of(struct topo *t, const struct common *c, bool *here, const char *path, char *err,
+	 size_t err_len)
+{
+	char p[200], why[300];
+	const char *key;
+	size_t i;
+	json_t *v;
+
+	for (unsigned s = 0; s < t->n_sw; s++)
+		here[s] = c->emulate == NULL;
+	json_array_foreach(c->emulate, i, v) {
+		const char *name = json_string_value(v);
+		int s = name != NULL ? switch_by_name(t, name, strlen(name)) : -1;
+		snprintf(p, sizeof(p), "%s.emulate[%zu]", path, i);
+		if (name == NULL)
+			return fail(err, err_len, p, "must be a switch name (\"leaf0\")");
+		if (s < 0) {
+			snprintf(why, sizeof(why), "no switch '%.64s' in this fabric (%s .. %s)",
+				 name, t->sw[0].name, t->sw[t->n_sw - 1].name);
+			return fail(err, err_len, p, why);
+		}
+		if (here[s])
+			return fail(err, err_len, p, "names a switch twice");
+		here[s] = true;
+	}
+	json_object_foreach((json_t *)c->link_devs, key, v) {
+		const char *colon = strchr(key, ':');
+		int s = colon != NULL ? switch_by_name(t, key, (size_t)(colon - key)) : -1;
+		unsigned q = 0;
+		snprintf(p, sizeof(p), "%s.link_devices.%.64s", path, key);
+		while (s >= 0 && q < t->sw[s].n_ports && strcmp(t->sw[s].port[q].name, colon + 1) != 0)
+			q++;
+		if (s < 0 || q == t->sw[s].n_ports || t->sw[s].port[q].peer < 0)
+			return fail(err, err_len, p, "no link end of that name (\"leaf0:u1\")");
+		const struct tport *tp = &t->sw[s].port[q];
+		if (!here[s]) {
+			snprintf(why, sizeof(why), "%s runs elsewhere (not in emulate): only "
+				 "this daemon's end of a cut link takes a device", t->sw[s].name);
+			return fail(err, err_len, p, why);
+		}
+		if (here[tp->peer]) {
+			snprintf(why, sizeof(why), "both ends of this link run here (%s too): it "
+				 "is emulated, not cut, and takes no device", t->sw[tp->peer].name);
+			return fail(err, err_len, p, why);
+		}
+		if (!json_is_string(v) || json_string_length(v) == 0 ||
+		    json_string_length(v) >= AIF_DEV_NAME_MAX)
+			return fail(err, err_len, p, "must be a device name (\"net_af_packet0\")");
+		t->sw[s].port[q].device = json_string_value(v);
+	}
+	for (unsigned k = 0; k < t->n_links; k++) {
+		unsigned a = t->link[k].a, b = t->link[k].b;
+		if (here[a] == here[b])
+			continue;
+		unsigned s = here[a] ? a : b, q = here[a] ? t->link[k].pa : t->link[k].pb;
+		if (t->sw[s].port[q].device != NULL)
+			continue;
+		snprintf(p, sizeof(p), "%s.link_devices", path);
+		snprintf(why, sizeof(why), "no device for %s:%s, this daemon's end of the link to "
+			 "%s, which runs elsewhere (\"%s:%s\": \"net_af_packet0\")", t->sw[s].name,
+			 t->sw[s].port[q].name, t->sw[here[a] ? b : a].name, t->sw[s].name,
+			 t->sw[s].port[q].name);
+		return fail(err, err_len, p, why);
 	}
 	return 0;
 }
@@ -413,6 +519,10 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 			return fail(err, err_len, p, why);
 		}
 	}
+	static bool here[MAX_SW];
+	static int idx[MAX_SW]; /* switch s in the JSON's "switches": those here */
+	if (split_of(t, c, here, path, err, err_len) != 0)
+		return -1;
 	for (unsigned k = 0; k < t->n_subnets; k++)
 		if (k == 0 || t->subnet[k].at != t->subnet[k - 1].at)
 			bfs(t, t->subnet[k].at, dist[t->subnet[k].at]);
@@ -420,6 +530,10 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 	json_t *switches = json_array(), *links = json_array(), *hosts_j = json_array();
 	for (unsigned s = 0; s < t->n_sw; s++) {
 		const struct tsw *sw = &t->sw[s];
+		/* routes, MACs and seeds are the whole fabric's, whoever runs it */
+		idx[s] = here[s] ? (int)json_array_size(switches) : -1;
+		if (!here[s])
+			continue;
 		json_t *ports = json_array(), *nb = json_array();
 		json_t *groups = json_array(), *routes = json_array();
 		for (unsigned q = 0; q < sw->n_ports; q++) {
@@ -428,6 +542,8 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 					      "mac", mac_json(s, q), "speed_gbps",
 					      tp->peer < 0 ? c->host_gbps : c->link_gbps,
 					      "addresses", addr_json(tp->ip, tp->plen));
+			if (tp->device != NULL)
+				json_object_set_new(o, "device", json_string(tp->device));
 			json_array_append_new(ports, o);
 			if (tp->peer < 0)
 				continue;
@@ -452,6 +568,8 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 	}
 	for (unsigned k = 0; k < t->n_links; k++) {
 		char a[80], b[80];
+		if (!here[t->link[k].a] || !here[t->link[k].b])
+			continue; /* cut (a device port here), or elsewhere */
 		snprintf(a, sizeof(a), "%s:%s", t->sw[t->link[k].a].name,
 			 t->sw[t->link[k].a].port[t->link[k].pa].name);
 		snprintf(b, sizeof(b), "%s:%s", t->sw[t->link[k].b].name,
@@ -473,6 +591,8 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 			json_decref(hosts_j);
 			return -1;
 		}
+		if (!here[s])
+			continue;
 		ip_str(hd.ip, ip, sizeof(ip));
 		json_t *hj = json_pack("{s:s, s:s, s:s, s:s}", "name", t->host[h].name, "switch",
 				       t->sw[s].name, "port", tp->name, "ip", ip);
@@ -485,7 +605,8 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 			json_object_set_new(hj, "mac", json_string(mac));
 		} /* else a real host: the switch learns its MAC from its ARP/ND */
 		json_array_append_new(hosts_j, hj);
-		json_t *pj = json_array_get(json_object_get(json_array_get(switches, s), "ports"), q);
+		json_t *pj = json_array_get(json_object_get(json_array_get(switches, (size_t)idx[s]),
+							    "ports"), q);
 		if (hd.device != NULL && pj != NULL)
 			json_object_set_new(pj, "device", json_string(hd.device));
 	}
@@ -505,12 +626,14 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
 	static const char *const path = "$.topology.leaf_spine";
 	static const char *const keys[] = { "leaves", "spines", "hosts_per_leaf", "planes",
 					    "host_gbps", "uplink_gbps", "delay_ns", "policy",
-					    "host_devices", "down_links", NULL };
+					    "host_devices", "down_links", "emulate", "link_devices",
+					    NULL };
 	long long leaves, spines, hosts, planes;
 	struct common c;
 
 	if (check_keys(ls, path, keys, "leaves, spines, hosts_per_leaf, planes, host_gbps, "
-		       "uplink_gbps, delay_ns, policy, host_devices, down_links", err, err_len) ||
+		       "uplink_gbps, delay_ns, policy, host_devices, down_links, emulate, "
+		       "link_devices", err, err_len) ||
 	    get_uint(ls, "leaves", 1, AIF_MAX_PORTS, 2, &leaves, path, err, err_len) ||
 	    get_uint(ls, "spines", 1, AIF_MAX_PORTS - 1, 1, &spines, path, err, err_len) ||
 	    get_uint(ls, "hosts_per_leaf", 1, AIF_MAX_PORTS - spines, 1, &hosts, path, err,
@@ -576,12 +699,13 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 {
 	static const char *const path = "$.topology.fat_tree";
 	static const char *const keys[] = { "k", "host_gbps", "link_gbps", "delay_ns", "policy",
-					    "host_devices", "down_links", NULL };
+					    "host_devices", "down_links", "emulate", "link_devices",
+					    NULL };
 	long long k;
 	struct common c;
 
 	if (check_keys(ft, path, keys, "k, host_gbps, link_gbps, delay_ns, policy, host_devices, "
-		       "down_links", err, err_len) ||
+		       "down_links, emulate, link_devices", err, err_len) ||
 	    get_uint(ft, "k", 2, AIF_MAX_PORTS, 4, &k, path, err, err_len) ||
 	    get_common(ft, path, "link_gbps", &c, err, err_len))
 		return -1;
@@ -673,4 +797,16 @@ aif_topology_expand(json_t *root, char *err, size_t err_len)
 	}
 	json_object_del(root, "topology");
 	return 0;
+}
+
+bool
+aif_topology_split(const json_t *topo)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)topo, key, v)
+		if (json_is_object(v) && json_object_get(v, "emulate") != NULL)
+			return true;
+	return false;
 }

@@ -25,6 +25,15 @@
  * net_pcap device, whose capture file answers no ARP) get
  * 02:0a:<switch hi>:<switch lo>:<port>:02.
  *
+ * Split over daemons: "emulate": ["leaf0", ...] makes only those switches
+ * (their ports, routes, hosts, the links between two of them); routes,
+ * MACs and seeds stay the whole fabric's, so that daemons given the same
+ * generator with other switches agree.  A link with one end here and the
+ * other elsewhere is cut: its end here is a DPDK port, the device
+ * "link_devices": {"leaf0:u1": "net_af_packet0"} names, which every cut
+ * link must have; host_devices still count every host port of the fabric
+ * (those elsewhere are checked, not used).
+ *
  * Routes: all shortest paths.  For every switch and every host subnet on
  * another switch, the next hops are the neighbours one hop closer to it
  * (breadth-first over the links); switches with the same set of next hops
@@ -35,6 +44,7 @@
 #ifndef AIF_TOPOLOGY_H
 #define AIF_TOPOLOGY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -45,5 +55,9 @@
  * no topology), or -1 with err naming the JSON path and the reason.
  */
 int aif_topology_expand(json_t *root, char *err, size_t err_len);
+
+/* A "topology" object that makes part of its fabric ("emulate"): the
+ * rest runs elsewhere, behind its cut links' devices. */
+bool aif_topology_split(const json_t *topo);
 
 #endif /* AIF_TOPOLOGY_H */

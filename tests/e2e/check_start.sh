@@ -9,7 +9,8 @@
 #   - "pfc_mode": "hardware" on a driver without it, after the port's
 #     infinite_rx queue took mbufs from the pool;
 #   - a config naming a device EAL does not have;
-#   - a bad config: refused before EAL starts;
+#   - a bad config: refused before EAL starts; so is part of a generated
+#     fabric ("emulate") whose cut link has no device ("link_devices");
 #   - a second daemon on a live control socket, with a config whose device
 #     does not exist: it must name the socket before it looks at a port,
 #     and, on the default socket (in a mount namespace of the test's own,
@@ -145,6 +146,11 @@ start_live() { # start_live SOCKET
 cat > "$T/nodevice.json" <<'EOF'
 {"switches": [{"name": "s0", "ports": [{"name": "p0", "device": "net_pcap0"}, {"name": "p1"}]}]}
 EOF
+# part of a generated fabric whose cut link has no device
+cat > "$T/cut.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 2, "spines": 1, "host_devices": ["net_pcap0"],
+  "emulate": ["leaf0"]}}}
+EOF
 cat > "$T/live.json" <<'EOF'
 {"switches": [{"name": "live0", "ports": [{"name": "p0", "device": "net_null0"}]}]}
 EOF
@@ -170,6 +176,15 @@ for bin in "${BINS[@]}"; do
 	run "$tag-nodevice" "$bin" nodevice.json small.pcap --duration 1
 	expect_fail "$tag-nodevice" \
 		"config $T/nodevice.json: \$.switches[0].ports[1].device: required: in real time every port that is not a link's end is bound to a DPDK device"
+
+	run "$tag-cut" "$bin" cut.json small.pcap --duration 1
+	expect_fail "$tag-cut" \
+		"config $T/cut.json: \$.topology.leaf_spine.link_devices: no device for leaf0:u0, this daemon's end of the link to spine0, which runs elsewhere"
+	if grep -q '^EAL:' "$T/$tag-cut.log"; then
+		fail "$tag-cut: EAL started before the config was checked"
+	else
+		pass "$tag-cut: a cut link without a device refused before EAL started"
+	fi
 
 	run "$tag-badcfg" "$bin" bad.json small.pcap --duration 1
 	expect_fail "$tag-badcfg" \

@@ -12,6 +12,15 @@
 #  2. real time, the same fabric with net_pcap edge ports: the same checks
 #     but the timing; again with two runners, the switches split between
 #     them and links crossing from one to the other;
+#  2c. the fabric split over two daemons (2 leaves, 1 spine): one runs
+#     leaf0, the other leaf1 and spine0; the cut link leaf0:u0-spine0:d0 is
+#     a veth pair, net_af_packet on each end ("emulate", "link_devices").
+#     The capture sent into leaf0's host port on the first daemon comes out
+#     of leaf1's host port on the second, every frame, TTL 61 (leaf0, then
+#     across the wire spine0 and leaf1), ICRC valid; with leaf1's host at
+#     1 Gb/s and a small buffer, spine0's PFC frames (XOFF, XON) cross the
+#     wire and leaf0 takes every one as PFC.  SKIP (not a failure) where
+#     this user may not create a veth pair;
 #  3. a spine link taken down mid-run (--link): only the frames on its wire
 #     lost, nothing dropped by a switch, the other spine takes the rest;
 #  4. --traffic: the generated RoCEv2 frames arrive with a valid ICRC
@@ -161,6 +170,129 @@ grep -q 'runner 0 (lcore 1): leaf0 leaf2 spine0' "$T/rt2.log" &&
 echo "real time, two runners (net_pcap):"
 "$PY" "$FT" check --leaves 4 --spines 2 --in "$T/in.pcap" --out-dir "$T/rt2" \
 	--stats "$T/rt2.json" || fail "two-runner real-time output"
+fi
+
+# 2c. two daemons, one fabric: the cut link a veth pair (net_af_packet)
+SPLIT_VETH=
+split_cleanup() {
+	local p
+	for p in ${pa:-} ${pb:-}; do kill -TERM "$p" 2>/dev/null || true; done
+	[ -z "$SPLIT_VETH" ] || ip link del "$SPLIT_VETH" 2>/dev/null || true
+	rm -rf "/var/run/dpdk/$PREFIX-a" "/var/run/dpdk/$PREFIX-b"
+}
+split_run() {
+	local A=aifspA$$ B=aifspB$$ CTL="$(dirname "$BIN")/aifabricctl" rca=0 rcb=0
+	pa= pb=
+	if ! ip link add "$A" type veth peer name "$B" > "$T/veth.log" 2>&1; then
+		echo "  SKIP two daemons over a veth pair: cannot create one" \
+			"($(head -n 1 "$T/veth.log"))"
+		return 0
+	fi
+	SPLIT_VETH=$A
+	trap split_cleanup EXIT
+	for i in "$A" "$B"; do
+		# no frame of the kernel's own (IPv6 ND, MLD) on the wire
+		sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" 2>/dev/null || true
+		ip link set "$i" up
+	done
+	cat > "$T/split_a.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 2, "spines": 1,
+  "host_devices": ["net_pcap0", "net_pcap1"],
+  "emulate": ["leaf0"], "link_devices": {"leaf0:u0": "net_af_packet0"}}}}
+EOF
+	cat > "$T/split_b.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 2, "spines": 1,
+  "host_devices": ["net_pcap0", "net_pcap1"],
+  "emulate": ["leaf1", "spine0"], "link_devices": {"spine0:d0": "net_af_packet0"}}}}
+EOF
+	"$PY" "$FT" gen --out "$T/split_in.pcap" --leaves 2 --flows 48 > /dev/null ||
+		fail "split: traffic generation"
+	mkdir -p "$T/split"
+	# the second daemon first: it receives what the first sends at once
+	timeout -k 5 30 "$BIN" -l 0-1 --file-prefix "$PREFIX-b" --no-pci --no-huge -m 1024 \
+		--no-telemetry --log-level error \
+		--vdev "net_pcap1,tx_pcap=$T/split/leaf1-h0.pcap" \
+		--vdev "net_af_packet0,iface=$B" \
+		-- --config "$T/split_b.json" --socket "$T/split_b.sock" \
+		> "$T/split_b.log" 2>&1 < /dev/null &
+	pb=$!
+	for _ in $(seq 1 100); do [ -S "$T/split_b.sock" ] && break; sleep 0.1; done
+	if [ ! -S "$T/split_b.sock" ]; then
+		kill "$pb" 2>/dev/null
+		wait "$pb" || true
+		fail "split: the second daemon (leaf1, spine0) did not start"
+	fi
+	timeout -k 5 30 "$BIN" -l 0-1 --file-prefix "$PREFIX-a" --no-pci --no-huge -m 1024 \
+		--no-telemetry --log-level error \
+		--vdev "net_pcap0,rx_pcap=$T/split_in.pcap,tx_pcap=$T/split/leaf0-h0.pcap" \
+		--vdev "net_af_packet0,iface=$A" \
+		-- --config "$T/split_a.json" --socket "$T/split_a.sock" --duration 1 \
+		> "$T/split_a.log" 2>&1 < /dev/null || rca=$?
+	kill -TERM "$pb" 2>/dev/null
+	wait "$pb" || rcb=$?
+	pb=
+	[ "$rca" -eq 0 ] || fail "split: the first daemon (leaf0) exited with status $rca"
+	[ "$rcb" -eq 0 ] || fail "split: the second daemon (leaf1, spine0) exited with status $rcb"
+	echo "split over two daemons (a veth pair between leaf0:u0 and spine0:d0):"
+	"$PY" "$FT" check --leaves 2 --spines 1 --in "$T/split_in.pcap" \
+		--files "$T/split/leaf{i}-h0.pcap" || fail "split: output"
+	# PFC over the wire: leaf1's host at 1 Gb/s and a 200 KB buffer on the
+	# second daemon: spine0 pauses leaf0 through its device port, and leaf0
+	# on the first daemon takes every XOFF and XON as PFC.  (Frames may be
+	# lost here: the headroom counts a 1 us cable, not the veth's delay.)
+	sed 's/"leaf_spine": {/"leaf_spine": {"host_gbps": 1, /; 1s/^{/{"policies": {"default": {"qos": {"buffer": {"size_bytes": 200000}}}},\n /' \
+		"$T/split_a.json" > "$T/split_pa.json"
+	sed 's/"leaf_spine": {/"leaf_spine": {"host_gbps": 1, /; 1s/^{/{"policies": {"default": {"qos": {"buffer": {"size_bytes": 200000}}}},\n /' \
+		"$T/split_b.json" > "$T/split_pb.json"
+	mkdir -p "$T/split_pfc"
+	timeout -k 5 30 "$BIN" -l 0-1 --file-prefix "$PREFIX-b" --no-pci --no-huge -m 1024 \
+		--no-telemetry --log-level error \
+		--vdev "net_pcap1,tx_pcap=$T/split_pfc/leaf1-h0.pcap" \
+		--vdev "net_af_packet0,iface=$B" \
+		-- --config "$T/split_pb.json" --socket "$T/split_pb.sock" \
+		> "$T/split_pb.log" 2>&1 < /dev/null &
+	pb=$!
+	for _ in $(seq 1 100); do [ -S "$T/split_pb.sock" ] && break; sleep 0.1; done
+	timeout -k 5 30 "$BIN" -l 0-1 --file-prefix "$PREFIX-a" --no-pci --no-huge -m 1024 \
+		--no-telemetry --log-level error \
+		--vdev "net_pcap0,rx_pcap=$T/split_in.pcap,tx_pcap=$T/split_pfc/leaf0-h0.pcap" \
+		--vdev "net_af_packet0,iface=$A" \
+		-- --config "$T/split_pa.json" --socket "$T/split_pa.sock" \
+		> "$T/split_pa.log" 2>&1 < /dev/null &
+	pa=$!
+	# until leaf0 has taken on u0 every PFC frame spine0 sent out of d0, one
+	# at least (at most 10 s)
+	for _ in $(seq 1 100); do
+		"$CTL" -s "$T/split_pa.sock" --json --switch leaf0 show pfc > "$T/split_pfc_a.json" 2>&1 || true
+		"$CTL" -s "$T/split_pb.sock" --json --switch spine0 show pfc > "$T/split_pfc_b.json" 2>&1 || true
+		"$PY" - "$T/split_pfc_a.json" "$T/split_pfc_b.json" > "$T/split_pfc.txt" 2>&1 <<'EOF' && break
+import json, sys
+a = {p["name"]: p for p in json.load(open(sys.argv[1]))}["u0"]
+b = {p["name"]: p for p in json.load(open(sys.argv[2]))}["d0"]
+assert b["tx_pfc"][3] > 0, "spine0 sent no PFC out of d0: %s" % b
+assert a["rx_malformed"] == 0, "leaf0 u0 refused MAC control frames: %s" % a
+assert (a["rx_pfc"], a["rx_xon"]) == (b["tx_pfc"], b["tx_xon"]), (a, b)
+print("  ok   PFC over the wire: spine0:d0 sent %d PFC frames for class 3 (%d XON), "
+      "leaf0:u0 took them all as such" % (b["tx_pfc"][3], b["tx_xon"][3]))
+EOF
+		sleep 0.1
+	done
+	kill -TERM "$pa" "$pb" 2>/dev/null
+	rca=0 rcb=0
+	wait "$pa" || rca=$?
+	wait "$pb" || rcb=$?
+	pa= pb=
+	split_cleanup
+	SPLIT_VETH=
+	trap - EXIT
+	[ "$rca" -eq 0 ] && [ "$rcb" -eq 0 ] ||
+		fail "split, PFC: the daemons exited with status $rca and $rcb"
+	grep -q '^  ok   PFC over the wire' "$T/split_pfc.txt" ||
+		fail "split: PFC over the wire: $(tail -n 1 "$T/split_pfc.txt")"
+	cat "$T/split_pfc.txt"
+}
+if [ "${FABRIC_VT_ONLY:-0}" != 1 ]; then
+	split_run
 fi
 
 # 3. a spine link down mid-run (virtual time, --link)

@@ -180,7 +180,8 @@ test_leaf_spine_errors(void **state)
 		  "$.topology.leaf_spine.hosts_per_leaf: must be an integer 1..4" },
 		{ "{\"topology\": {\"leaf_spine\": {\"racks\": 2}}}",
 		  "$.topology.leaf_spine.racks: unknown field (leaves, spines, hosts_per_leaf, "
-		  "planes, host_gbps, uplink_gbps, delay_ns, policy, host_devices, down_links)" },
+		  "planes, host_gbps, uplink_gbps, delay_ns, policy, host_devices, down_links, "
+		  "emulate, link_devices)" },
 		{ "{\"topology\": {\"leaf_spine\": {\"down_links\": [\"leaf0:u7\"]}}}",
 		  "$.topology.leaf_spine.down_links[0]: no link 'leaf0:u7' (\"leaf0:u0-spine0:d0\", "
 		  "or an end, \"leaf0:u0\")" },
@@ -323,12 +324,147 @@ test_leaf_spine_planes(void **state)
 	aif_config_free(cfg);
 }
 
+/*
+ * A 2 x 1 leaf-spine split over two daemons: one runs leaf0, the other
+ * leaf1 and spine0.  Each has only its switches, the links between two of
+ * them and their hosts; the cut link's end is a device port; routes, MACs
+ * and seeds are the whole fabric's, so the two halves agree on the wire.
+ */
+#define SPLIT_LS "{\"topology\": {\"leaf_spine\": {\"leaves\": 2, \"spines\": 1," \
+	" \"host_devices\": [\"net_pcap0\", \"net_pcap1\"], "
+
+static void
+test_leaf_spine_split(void **state)
+{
+	struct aif_config *a = parse_ok(SPLIT_LS "\"emulate\": [\"leaf0\"],"
+		" \"link_devices\": {\"leaf0:u0\": \"net_af_packet0\"}}}}");
+	struct aif_config *b = parse_ok(SPLIT_LS "\"emulate\": [\"spine0\", \"leaf1\"],"
+		" \"link_devices\": {\"spine0:d0\": \"net_af_packet1\"}}}}");
+	struct aif_config *whole = parse_ok(SPLIT_LS "\"delay_ns\": 1000}}}");
+	char buf[64];
+
+	(void)state;
+	assert_true(a->topology_split);
+	assert_false(whole->topology_split);
+	/* leaf0 alone: its host, its uplink on a device, no emulated link */
+	assert_int_equal(a->n_switches, 1);
+	assert_int_equal(a->n_links, 0);
+	assert_int_equal(a->n_hosts, 1);
+	const struct aif_switch_params *leaf0 = &a->switches[0];
+	assert_string_equal(leaf0->name, "leaf0");
+	assert_int_equal(leaf0->n_ports, 2);
+	assert_string_equal(leaf0->ports[0].device, "net_pcap0");
+	assert_string_equal(leaf0->ports[1].name, "u0");
+	assert_string_equal(leaf0->ports[1].device, "net_af_packet0");
+	assert_int_equal(leaf0->ports[1].speed_mbps, 100000);
+	assert_string_equal(a->hosts[0].name, "leaf0-0");
+	/* leaf1's hosts through the wire, to spine0's d0 (its MAC, its /31) */
+	const struct aif_group_params *g = group_of(leaf0, "10.1.0.0/24");
+	assert_non_null(g);
+	assert_int_equal(g->n_members, 1);
+	assert_int_equal(g->members[0].port, 1);
+	assert_string_equal(aif_ip_fmt(&g->members[0].ip, buf, sizeof(buf)), "172.16.0.1");
+	const struct aif_switch_params *w_leaf0 = &whole->switches[0];
+	assert_int_equal(leaf0->seed, w_leaf0->seed);
+	assert_int_equal(leaf0->n_neighbors, w_leaf0->n_neighbors);
+	for (uint32_t i = 0; i < leaf0->n_neighbors; i++) {
+		assert_memory_equal(&leaf0->neighbors[i].ip, &w_leaf0->neighbors[i].ip,
+				    sizeof(leaf0->neighbors[i].ip));
+		assert_memory_equal(&leaf0->neighbors[i].mac, &w_leaf0->neighbors[i].mac, 6);
+	}
+	assert_string_equal(aif_mac_fmt(&leaf0->neighbors[0].mac, buf, sizeof(buf)),
+			    "02:1f:00:02:00:00"); /* spine0 (switch 2) port d0 */
+	/* leaf1 and spine0, in the fabric's order: one link, one host */
+	assert_int_equal(b->n_switches, 2);
+	assert_string_equal(b->switches[0].name, "leaf1");
+	assert_string_equal(b->switches[1].name, "spine0");
+	assert_int_equal(b->n_links, 1);
+	assert_int_equal(b->n_hosts, 1);
+	assert_string_equal(b->hosts[0].name, "leaf1-0");
+	assert_string_equal(b->switches[0].ports[0].device, "net_pcap1");
+	assert_string_equal(b->switches[1].ports[0].device, "net_af_packet1");
+	assert_string_equal(b->switches[1].ports[1].device, ""); /* the emulated link */
+	assert_int_equal(b->switches[0].seed, whole->switches[1].seed);
+	assert_int_equal(b->switches[1].seed, whole->switches[2].seed);
+	assert_memory_equal(&b->switches[1].ports[0].mac, &whole->switches[2].ports[0].mac, 6);
+	g = group_of(&b->switches[1], "10.0.0.0/24");
+	assert_non_null(g);
+	assert_int_equal(g->members[0].port, 0); /* d0: the wire to leaf0 */
+	assert_string_equal(aif_ip_fmt(&g->members[0].ip, buf, sizeof(buf)), "172.16.0.0");
+	aif_config_free(a);
+	aif_config_free(b);
+	aif_config_free(whole);
+}
+
+/* What a split refuses, with the path: a cut link without a device, a
+ * switch the fabric does not have, devices where no link is cut. */
+static void
+test_leaf_spine_split_errors(void **state)
+{
+	static const struct { const char *text, *err; } cases[] = {
+		{ SPLIT_LS "\"emulate\": [\"leaf0\"]}}}",
+		  "$.topology.leaf_spine.link_devices: no device for leaf0:u0, this daemon's end "
+		  "of the link to spine0, which runs elsewhere (\"leaf0:u0\": \"net_af_packet0\")" },
+		{ SPLIT_LS "\"emulate\": [\"leaf1\", \"spine0\"], \"link_devices\": {}}}}",
+		  "$.topology.leaf_spine.link_devices: no device for spine0:d0, this daemon's end "
+		  "of the link to leaf0, which runs elsewhere (\"spine0:d0\": \"net_af_packet0\")" },
+		{ SPLIT_LS "\"emulate\": [\"leaf0\", \"leaf9\"]}}}",
+		  "$.topology.leaf_spine.emulate[1]: no switch 'leaf9' in this fabric (leaf0 .. "
+		  "spine0)" },
+		{ SPLIT_LS "\"emulate\": [\"leaf0\", \"leaf0\"]}}}",
+		  "$.topology.leaf_spine.emulate[1]: names a switch twice" },
+		{ SPLIT_LS "\"emulate\": []}}}",
+		  "$.topology.leaf_spine.emulate: must be an array of the switches this daemon "
+		  "runs (\"leaf0\", ...), at least one" },
+		{ SPLIT_LS "\"emulate\": [3]}}}",
+		  "$.topology.leaf_spine.emulate[0]: must be a switch name (\"leaf0\")" },
+		{ SPLIT_LS "\"link_devices\": {\"leaf0:u0\": \"net_af_packet0\"}}}}",
+		  "$.topology.leaf_spine.link_devices: only with \"emulate\": links are cut where "
+		  "the fabric is split over daemons" },
+		{ SPLIT_LS "\"emulate\": [\"leaf0\"], \"link_devices\": {\"leaf0:u0\": "
+		  "\"d0\", \"spine0:d1\": \"d1\"}}}}",
+		  "$.topology.leaf_spine.link_devices.spine0:d1: spine0 runs elsewhere (not in "
+		  "emulate): only this daemon's end of a cut link takes a device" },
+		{ SPLIT_LS "\"emulate\": [\"leaf1\", \"spine0\"], \"link_devices\": "
+		  "{\"spine0:d0\": \"d0\", \"leaf1:u0\": \"d1\"}}}}",
+		  "$.topology.leaf_spine.link_devices.leaf1:u0: both ends of this link run here "
+		  "(spine0 too): it is emulated, not cut, and takes no device" },
+		{ SPLIT_LS "\"emulate\": [\"leaf0\"], \"link_devices\": {\"leaf0:h0\": \"d0\"}}}}",
+		  "$.topology.leaf_spine.link_devices.leaf0:h0: no link end of that name "
+		  "(\"leaf0:u1\")" },
+		{ SPLIT_LS "\"emulate\": [\"leaf0\"], \"link_devices\": {\"leaf0:u0\": 1}}}}",
+		  "$.topology.leaf_spine.link_devices.leaf0:u0: must be a device name "
+		  "(\"net_af_packet0\")" },
+		/* a host's device and a link's: one device, one port */
+		{ SPLIT_LS "\"emulate\": [\"leaf0\"], \"link_devices\": "
+		  "{\"leaf0:u0\": \"net_pcap0\"}}}}",
+		  "$.switches[0].ports[1].device: device 'net_pcap0' is already used by leaf0:h0" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 4, \"emulate\": [\"core0\"]}}}",
+		  "$.topology.fat_tree.link_devices: no device for core0:d0, this daemon's end of "
+		  "the link to pod0-agg0, which runs elsewhere (\"core0:d0\": \"net_af_packet0\")" },
+	};
+	char err[AIF_ERR_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct aif_config *cfg = NULL;
+		err[0] = '\0';
+		assert_int_equal(aif_config_parse(cases[i].text, strlen(cases[i].text), &cfg, err,
+						  sizeof(err)), -1);
+		assert_null(cfg);
+		if (strcmp(err, cases[i].err) != 0)
+			fail_msg("case %zu: got\n  %s\nwant\n  %s", i, err, cases[i].err);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_spine_4x2),
 		cmocka_unit_test(test_leaf_spine_errors),
+		cmocka_unit_test(test_leaf_spine_split),
+		cmocka_unit_test(test_leaf_spine_split_errors),
 		cmocka_unit_test(test_host_macs),
 		cmocka_unit_test(test_leaf_spine_down_link),
 		cmocka_unit_test(test_fat_tree_k4),

@@ -215,8 +215,7 @@ aif_rhost_free(struct aif_rhost *h)
 	}
 	free(h->qps);
 	free(h->busy);
-	free(h->busy_ready);
-	free(h->busy_rto);
+	rhost_busy_free(&h->bt);
 	free(h->acks.e);
 	free(h->cnps.e);
 	free(h->in.e);
@@ -268,8 +267,7 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 		free(h->qps);
 		h->qps = qps;
 		if (grow((void **)&h->busy, sizeof(*h->busy), cap) != 0 ||
-		    grow((void **)&h->busy_ready, sizeof(*h->busy_ready), cap) != 0 ||
-		    grow((void **)&h->busy_rto, sizeof(*h->busy_rto), cap) != 0)
+		    rhost_busy_reserve(&h->bt, cap) != 0)
 			return -1;
 		h->cap_qps = cap;
 	}

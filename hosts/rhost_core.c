@@ -266,8 +266,7 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 			memcpy(qps, h->qps, sizeof(*qps) * h->n_qps);
 		free(h->qps);
 		h->qps = qps;
-		if (grow((void **)&h->busy, sizeof(*h->busy), cap) != 0 ||
-		    rhost_busy_reserve(&h->bt, cap) != 0)
+		if (grow((void **)&h->busy, sizeof(*h->busy), cap) != 0)
 			return -1;
 		h->cap_qps = cap;
 	}
@@ -350,6 +349,10 @@ aif_rhost_post(struct aif_rhost *h, uint32_t qi, uint64_t bytes, uint64_t cookie
 		return -1;
 	wake(h);
 	struct qp *q = &h->qps[qi];
+	/* the busy QPs' trees grow with the most busy at once, not the QPs */
+	if (q->busy_pos == UINT32_MAX && h->n_busy == h->bt.cap &&
+	    rhost_busy_reserve(&h->bt, h->n_busy + 1) != 0)
+		return -1;
 	if (q->m_n == q->m_cap) {
 		uint32_t cap = q->m_cap ? q->m_cap * 2 : 4;
 		struct msg *m = malloc(sizeof(*m) * cap);

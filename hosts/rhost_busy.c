@@ -9,6 +9,9 @@
 
 #include "rhost_busy.h"
 
+/* Up to this many busy places a scan of the leaves beats the search */
+#define BUSY_SCAN_MAX 8
+
 /* t (2 * cap nodes) with the leaves of old (2 * ocap nodes), the rest never. */
 static void
 tree_fill(uint64_t *t, uint32_t cap, const uint64_t *old, uint32_t ocap)
@@ -83,10 +86,16 @@ rhost_busy_next(const struct rhost_busy *b, uint32_t n, uint32_t from, uint64_t 
 		return UINT32_MAX;
 	uint64_t best = b->ready[1];
 	uint64_t x = RTE_MAX(floor_ps, best);
+	*ready_ps = best;
+	if (n <= BUSY_SCAN_MAX) {
+		const uint64_t *leaf = b->ready + b->cap;
+		for (uint32_t k = 0, i = from; k < n; k++, i = i + 1 == n ? 0 : i + 1)
+			if (leaf[i] <= x)
+				return i;
+	}
 	uint32_t i = first_at_or_before(b->ready, b->cap, from, x);
 	if (i >= n) /* none from there to the last busy place: round to the first */
 		i = first_at_or_before(b->ready, b->cap, 0, x);
-	*ready_ps = best;
 	return i;
 }
 

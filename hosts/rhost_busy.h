@@ -7,7 +7,8 @@
  * Two min trees over the places, one for each time, in one array each:
  * node 1 the root, node v's children 2v and 2v + 1, place i's leaf at
  * cap + i; leaves past the busy ones hold UINT64_MAX (never).  Setting a
- * place walks up until a node's minimum stays as it was.
+ * place walks up until a node's minimum stays as it was.  A few busy
+ * places (BUSY_SCAN_MAX) are scanned instead of searched.
  *
  * The choice is the one a scan of busy[] in round-robin order (from rr)
  * makes, ties included, which the results depend on:
@@ -79,6 +80,13 @@ rhost_busy_rto(const struct rhost_busy *b, uint32_t pos)
  * in *ready_ps; UINT32_MAX when none has one (every time UINT64_MAX). */
 uint32_t rhost_busy_next(const struct rhost_busy *b, uint32_t n, uint32_t from,
 			 uint64_t floor_ps, uint64_t *ready_ps);
+
+/* The earliest timeout (AIF_TIME_NS_NEVER: none, or no place busy). */
+static inline aif_time_ns
+rhost_busy_min_rto(const struct rhost_busy *b)
+{
+	return b->cap ? b->rto[1] : AIF_TIME_NS_NEVER;
+}
 
 /* The earliest timeout among the n busy places (n at least 1), in *rto_ns,
  * and its place: the lowest among equals (AIF_TIME_NS_NEVER: place 0). */

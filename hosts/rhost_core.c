@@ -432,7 +432,8 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 			if (h->cb != NULL)
 				h->cb(h, AIF_RHOST_TIMER, 0, t.cookie, t.at, h->cb_arg);
 		} else if (e == t_rto) {
-			uint32_t qi = h->busy[nx.rto_busy_i];
+			aif_time_ns rto_ns;
+			uint32_t qi = h->busy[rhost_busy_first_rto(&h->bt, h->n_busy, &rto_ns)];
 			rhost_on_timeout(h, qi, nx.rto_ns);
 			qp_changed(h, qi);
 		} else if (h->out_n == h->out_cap && out_grow(h) != 0) {

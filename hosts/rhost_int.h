@@ -152,7 +152,6 @@ struct next {
 	int kind;                /* -1 data, else the ctrl FIFO: 0 acks, 1 cnps */
 	uint32_t busy_i;         /* data: the QP's place in busy[] */
 	aif_time_ns rto_ns;      /* the earliest retransmit timeout */
-	uint32_t rto_busy_i;
 };
 
 struct aif_rhost {

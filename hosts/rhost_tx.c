@@ -156,16 +156,15 @@ rhost_next_send(const struct aif_rhost *h, struct next *nx)
 	nx->start_ps = NEVER_PS;
 	nx->kind = -1;
 	nx->rto_ns = AIF_TIME_NS_NEVER;
-	nx->rto_busy_i = UINT32_MAX;
 	nx->busy_i = UINT32_MAX;
 	if (h->n_busy == 0)
 		goto ctrl;
 	/* data: the earliest any QP may start, but no earlier than the wire
 	 * and the clock allow; round robin among those: the first QP from rr
 	 * ready by the wire's time if any, else the first of the earliest.
-	 * The earliest timeout: the first in busy[] (rhost_busy.h). */
+	 * The earliest timeout (its QP: rhost_busy_first_rto when it fires). */
 	uint64_t floor_ps = RTE_MAX(h->wire_free_ps, h->clock_ps), best = NEVER_PS;
-	nx->rto_busy_i = rhost_busy_first_rto(&h->bt, h->n_busy, &nx->rto_ns);
+	nx->rto_ns = rhost_busy_min_rto(&h->bt);
 	uint32_t i = rhost_busy_next(&h->bt, h->n_busy, h->rr % h->n_busy, floor_ps, &best);
 	if (i != UINT32_MAX) {
 		uint64_t s = RTE_MAX(best, floor_ps);

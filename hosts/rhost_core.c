@@ -354,7 +354,7 @@ aif_rhost_post(struct aif_rhost *h, uint32_t qi, uint64_t bytes, uint64_t cookie
 	    rhost_busy_reserve(&h->bt, h->n_busy + 1) != 0)
 		return -1;
 	if (q->m_n == q->m_cap) {
-		uint32_t cap = q->m_cap ? q->m_cap * 2 : 4;
+		uint32_t cap = q->m_cap ? q->m_cap * 2 : 1;
 		struct msg *m = malloc(sizeof(*m) * cap);
 		if (m == NULL)
 			return -1;

@@ -240,7 +240,7 @@ cfifo_pop(struct cfifo *f)
 static inline const struct msg *
 msg_of(const struct qp *q, uint64_t idx)
 {
-	/* m_cap is a power of two (4, doubled when full) */
+	/* m_cap is a power of two (1, doubled when full) */
 	for (uint32_t i = 0, j = q->m_head; i < q->m_n; i++, j = (j + 1) & (q->m_cap - 1)) {
 		const struct msg *m = &q->m[j];
 		if (idx < m->first + m->npkts)

@@ -215,8 +215,7 @@ aif_rhost_free(struct aif_rhost *h)
 	}
 	free(h->qps);
 	free(h->busy);
-	free(h->busy_ready);
-	free(h->busy_rto);
+	rhost_busy_free(&h->bt);
 	free(h->acks.e);
 	free(h->cnps.e);
 	free(h->in.e);
@@ -267,9 +266,7 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 			memcpy(qps, h->qps, sizeof(*qps) * h->n_qps);
 		free(h->qps);
 		h->qps = qps;
-		if (grow((void **)&h->busy, sizeof(*h->busy), cap) != 0 ||
-		    grow((void **)&h->busy_ready, sizeof(*h->busy_ready), cap) != 0 ||
-		    grow((void **)&h->busy_rto, sizeof(*h->busy_rto), cap) != 0)
+		if (grow((void **)&h->busy, sizeof(*h->busy), cap) != 0)
 			return -1;
 		h->cap_qps = cap;
 	}
@@ -352,8 +349,12 @@ aif_rhost_post(struct aif_rhost *h, uint32_t qi, uint64_t bytes, uint64_t cookie
 		return -1;
 	wake(h);
 	struct qp *q = &h->qps[qi];
+	/* the busy QPs' trees grow with the most busy at once, not the QPs */
+	if (q->busy_pos == UINT32_MAX && h->n_busy == h->bt.cap &&
+	    rhost_busy_reserve(&h->bt, h->n_busy + 1) != 0)
+		return -1;
 	if (q->m_n == q->m_cap) {
-		uint32_t cap = q->m_cap ? q->m_cap * 2 : 4;
+		uint32_t cap = q->m_cap ? q->m_cap * 2 : 1;
 		struct msg *m = malloc(sizeof(*m) * cap);
 		if (m == NULL)
 			return -1;
@@ -431,7 +432,8 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 			if (h->cb != NULL)
 				h->cb(h, AIF_RHOST_TIMER, 0, t.cookie, t.at, h->cb_arg);
 		} else if (e == t_rto) {
-			uint32_t qi = h->busy[nx.rto_busy_i];
+			aif_time_ns rto_ns;
+			uint32_t qi = h->busy[rhost_busy_first_rto(&h->bt, h->n_busy, &rto_ns)];
 			rhost_on_timeout(h, qi, nx.rto_ns);
 			qp_changed(h, qi);
 		} else if (h->out_n == h->out_cap && out_grow(h) != 0) {

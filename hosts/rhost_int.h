@@ -30,6 +30,7 @@
 #include "../dataplane/roce.h"
 #include "../dataplane/wire.h"
 #include "rhost.h"
+#include "rhost_busy.h"
 
 #define PS_PER_NS 1000ull
 #define PS_PER_S 1000000000000ull
@@ -151,7 +152,6 @@ struct next {
 	int kind;                /* -1 data, else the ctrl FIFO: 0 acks, 1 cnps */
 	uint32_t busy_i;         /* data: the QP's place in busy[] */
 	aif_time_ns rto_ns;      /* the earliest retransmit timeout */
-	uint32_t rto_busy_i;
 };
 
 struct aif_rhost {
@@ -168,9 +168,8 @@ struct aif_rhost {
 	uint32_t *busy, n_busy, rr;
 	/* beside busy[]: each busy QP's qp_ready_ps and rto_at, as its last
 	 * change left them (qp_changed), so that choosing the next frame reads
-	 * these alone and only the chosen QP */
-	uint64_t *busy_ready;
-	aif_time_ns *busy_rto;
+	 * these (O(log n_busy)) and only the chosen QP */
+	struct rhost_busy bt;
 	struct cfifo acks, cnps;  /* to send */
 	struct cfifo in;          /* ACK/NAK/CNP received, to act on */
 	struct cfifo react;       /* CNPs to apply to the rate (kind unused) */
@@ -241,7 +240,7 @@ cfifo_pop(struct cfifo *f)
 static inline const struct msg *
 msg_of(const struct qp *q, uint64_t idx)
 {
-	/* m_cap is a power of two (4, doubled when full) */
+	/* m_cap is a power of two (1, doubled when full) */
 	for (uint32_t i = 0, j = q->m_head; i < q->m_n; i++, j = (j + 1) & (q->m_cap - 1)) {
 		const struct msg *m = &q->m[j];
 		if (idx < m->first + m->npkts)
@@ -278,8 +277,7 @@ qp_changed(struct aif_rhost *h, uint32_t qi)
 
 	if (q->busy_pos == UINT32_MAX)
 		return;
-	h->busy_ready[q->busy_pos] = qp_ready_ps(q);
-	h->busy_rto[q->busy_pos] = q->rto_at;
+	rhost_busy_set(&h->bt, q->busy_pos, qp_ready_ps(q), q->rto_at);
 }
 
 static inline void
@@ -301,8 +299,9 @@ busy_del(struct aif_rhost *h, uint32_t qi)
 	uint32_t pos = q->busy_pos, last = h->busy[--h->n_busy];
 
 	h->busy[pos] = last;
-	h->busy_ready[pos] = h->busy_ready[h->n_busy];
-	h->busy_rto[pos] = h->busy_rto[h->n_busy];
+	rhost_busy_set(&h->bt, pos, rhost_busy_ready(&h->bt, h->n_busy),
+		       rhost_busy_rto(&h->bt, h->n_busy));
+	rhost_busy_set(&h->bt, h->n_busy, UINT64_MAX, AIF_TIME_NS_NEVER);
 	h->qps[last].busy_pos = pos;
 	q->busy_pos = UINT32_MAX;
 	if (h->rr > h->n_busy)

@@ -156,33 +156,17 @@ rhost_next_send(const struct aif_rhost *h, struct next *nx)
 	nx->start_ps = NEVER_PS;
 	nx->kind = -1;
 	nx->rto_ns = AIF_TIME_NS_NEVER;
-	nx->rto_busy_i = UINT32_MAX;
 	nx->busy_i = UINT32_MAX;
 	if (h->n_busy == 0)
 		goto ctrl;
 	/* data: the earliest any QP may start, but no earlier than the wire
-	 * and the clock allow; round robin among those.  One pass in round
-	 * robin order: the first QP ready by the wire's time if any, else the
-	 * first of the earliest.  The earliest timeout: the first in busy[]. */
+	 * and the clock allow; round robin among those: the first QP from rr
+	 * ready by the wire's time if any, else the first of the earliest.
+	 * The earliest timeout (its QP: rhost_busy_first_rto when it fires). */
 	uint64_t floor_ps = RTE_MAX(h->wire_free_ps, h->clock_ps), best = NEVER_PS;
-	uint32_t best_i = UINT32_MAX, by_floor_i = UINT32_MAX;
-	for (uint32_t k = 0, i = h->rr % h->n_busy; k < h->n_busy;
-	     k++, i = i + 1 == h->n_busy ? 0 : i + 1) {
-		uint64_t r = h->busy_ready[i];
-		aif_time_ns rto = h->busy_rto[i];
-		if (rto < nx->rto_ns || (rto == nx->rto_ns && i < nx->rto_busy_i)) {
-			nx->rto_ns = rto;
-			nx->rto_busy_i = i;
-		}
-		if (r < best) {
-			best = r;
-			best_i = i;
-		}
-		if (r <= floor_ps && by_floor_i == UINT32_MAX)
-			by_floor_i = i;
-	}
-	if (best != NEVER_PS) {
-		uint32_t i = by_floor_i != UINT32_MAX ? by_floor_i : best_i;
+	nx->rto_ns = rhost_busy_min_rto(&h->bt);
+	uint32_t i = rhost_busy_next(&h->bt, h->n_busy, h->rr % h->n_busy, floor_ps, &best);
+	if (i != UINT32_MAX) {
 		uint64_t s = RTE_MAX(best, floor_ps);
 		const struct qp *q = &h->qps[h->busy[i]];
 		uint64_t idx = next_idx(q);

@@ -206,6 +206,8 @@ work_next(const struct aif_windows *win)
 		t = RTE_MIN(t, win->part[i].next_ns);
 		t = RTE_MIN(t, win->part[i].sent_ns);
 	}
+	if (unlikely(win->net != NULL))
+		t = win->net->min_ns(win->net->arg, t);
 	return t;
 }
 
@@ -362,6 +364,8 @@ aif_windows_run(struct aif_windows *win)
 		win->barrier_hist[b ? RTE_MIN(63u - (unsigned)__builtin_clzll(b),
 					      AIF_WINDOWS_HIST - 1u) : 0]++;
 		win->windows++;
+		if (unlikely(win->net != NULL))
+			win->net->window_end(win->net->arg);
 		work = work_next(win);
 		edge = e;
 	}

@@ -307,6 +307,31 @@ cmp_ev(const void *a, const void *b)
 }
 
 int
+aif_monitors_share_pfc(struct aif_monitors *m, int (*owner)(void *arg, bool is_switch, uint32_t i),
+		       void (*bcast)(void *buf, size_t len, int root, void *arg), void *arg)
+{
+	for (uint32_t i = 0; i < m->n_hooks; i++) {
+		struct hook *h = &m->hooks[i];
+		int root = owner(arg, h->is_switch != 0, h->is_switch ? h->node - m->n_hosts : h->node);
+		uint64_t n = h->n_ev, oom = h->ev_oom;
+		bcast(&n, sizeof(n), root, arg);
+		bcast(&oom, sizeof(oom), root, arg);
+		if (n > h->cap_ev) {
+			struct pfc_ev *x = realloc(h->ev, n * sizeof(*x));
+			if (x == NULL)
+				return -1; /* (the processes part here: the run is over) */
+			h->ev = x;
+			h->cap_ev = n;
+		}
+		h->n_ev = n;
+		h->ev_oom = oom != 0;
+		if (n)
+			bcast(h->ev, n * sizeof(*h->ev), root, arg);
+	}
+	return 0;
+}
+
+int
 aif_monitors_write(const struct aif_monitors *m, const char *dir, aif_time_ns end_ns,
 		   char *err, size_t err_len)
 {

@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Virtual time on several processes (ranks.h).
+ *
+ * Each window, every rank calls, in this order: MPI_Alltoall (bytes of
+ * frames for each rank), MPI_Alltoallv (the frames), MPI_Allreduce (the
+ * next event).  At the idle question: two MPI_Allreduce.  Nothing else
+ * runs between ranks during the run, so every rank takes the same path
+ * through the windows: the same boundaries, the same control sources, the
+ * same answers.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dataplane/frame.h"
+#include "../dataplane/link.h"
+#include "../dataplane/qos.h"
+#include "../dataplane/shard.h"
+#include "../dataplane/switch.h"
+#include "../dataplane/windows.h"
+#include "../hosts/jobs.h"
+#include "../hosts/monitors.h"
+#include "../hosts/rhost.h"
+#include "../hosts/workload.h"
+#include "config.h"
+#include "edges.h"
+#include "fabric.h"
+#include "opts.h"
+#include "ranks.h"
+
+#ifdef AIF_HAVE_MPI
+#include <mpi.h>
+#endif
+
+static int g_rank, g_size = 1;
+static bool g_jobs_idle;
+
+bool
+aif_ranks_jobs_idle(void)
+{
+	return g_jobs_idle;
+}
+
+int
+aif_ranks_rank(void)
+{
+	return g_rank;
+}
+
+int
+aif_ranks_size(void)
+{
+	return g_size;
+}
+
+bool
+aif_ranks_on(void)
+{
+	return g_size > 1;
+}
+
+/* Started by mpirun (Open MPI's, or another with PMI): its environment. */
+static bool
+under_mpirun(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMI_SIZE") != NULL ||
+	       getenv("PMIX_RANK") != NULL;
+}
+
+int
+aif_ranks_check_opts(const struct aif_opts *o)
+{
+	const char *bad = !o->vtime ? "real time (--virtual-time only)"
+			: o->samples != NULL ? "--samples"
+			: o->n_capture ? "--capture"
+			: o->n_link_ev ? "--link"
+			: o->n_lb_ev ? "--lb"
+			: o->n_pcap_in ? "--pcap-in"
+			: o->pcap_out != NULL ? "--pcap-out"
+			: o->traffic_load > 0 ? "--traffic"
+			: o->stats != NULL ? "--stats"
+			: o->runners ? "--runners (each rank runs one part)"
+			: o->jobs == NULL ? "a run without --jobs" : NULL;
+
+	if (!aif_ranks_on() || bad == NULL)
+		return 0;
+	fprintf(stderr, "mpirun: %s is not supported on several ranks\n", bad);
+	return -1;
+}
+
+int
+aif_ranks_check_parts(unsigned n_parts, aif_time_ns lookahead_ns)
+{
+	if (!aif_ranks_on() || n_parts == (unsigned)g_size)
+		return 0;
+	fprintf(stderr, "mpirun -np %d: the fabric splits in %u part%s here (%s): run as many "
+		"ranks\n", g_size, n_parts, n_parts == 1 ? "" : "s",
+		lookahead_ns ? "leaves or pods and top switches"
+			     : "no delay on a link between parts");
+	return -1;
+}
+
+#ifndef AIF_HAVE_MPI
+
+int
+aif_ranks_start(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!under_mpirun())
+		return 0;
+	fprintf(stderr, "mpirun: MPI is not built in (build with Open MPI's development files, "
+		"meson -Dmpi=enabled)\n");
+	return -1;
+}
+
+int
+aif_ranks_join(const struct aif_ranks_fabric *f, struct aif_windows *win)
+{
+	(void)f;
+	(void)win;
+	return -1;
+}
+
+int
+aif_ranks_gather(struct aif_windows *win, uint64_t *v, unsigned n)
+{
+	(void)win;
+	(void)v;
+	(void)n;
+	return -1;
+}
+
+void
+aif_ranks_end(int status, bool ran)
+{
+	(void)status;
+	(void)ran;
+}
+
+#else /* AIF_HAVE_MPI */
+
+static bool g_mpi;
+
+int
+aif_ranks_start(int *argc, char ***argv)
+{
+	if (!under_mpirun())
+		return 0;
+	if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+		fprintf(stderr, "mpirun: MPI_Init failed\n");
+		return -1;
+	}
+	g_mpi = true;
+	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+	/* one voice: rank 0's */
+	if (g_rank != 0 && freopen("/dev/null", "w", stdout) == NULL)
+		return -1;
+	return 0;
+}
+
+void
+aif_ranks_end(int status, bool ran)
+{
+	if (!g_mpi)
+		return;
+	if (status != 0 && ran && g_size > 1)
+		MPI_Abort(MPI_COMM_WORLD, status);
+	MPI_Finalize();
+	g_mpi = false;
+}
+
+/* A frame on its way to another rank, followed by its bytes (padded to 8). */
+struct rec {
+	uint32_t link;
+	uint8_t side;
+	uint8_t light;
+	uint16_t pad;
+	uint32_t pkt_len;
+	uint32_t data_len;   /* bytes that follow: a light frame's head and tail */
+	uint64_t start_ns, arrive_ns;
+};
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+struct dir_ref {
+	uint32_t link;
+	uint8_t side;
+};
+
+/* What one rank keeps for the exchange. */
+struct net {
+	struct aif_windows_net ops;
+	const struct aif_ranks_fabric *f;
+	struct dir_ref *out;       /* directions it sends on to another rank */
+	uint32_t n_out;
+	int *to;                   /* [n_out] their ranks */
+	struct buf *tx;            /* [size] */
+	uint8_t *rx;
+	size_t rx_cap;
+	int *tx_n, *rx_n, *tx_off, *rx_off; /* [size] */
+	uint8_t *tmp;              /* a frame's bytes, whole */
+	bool failed;
+};
+
+static struct net g_net;
+
+static int
+buf_room(struct buf *b, size_t more)
+{
+	if (b->len + more <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 65536;
+	while (cap < b->len + more)
+		cap *= 2;
+	uint8_t *p = realloc(b->p, cap);
+	if (p == NULL)
+		return -1;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+static aif_time_ns
+net_min_ns(void *arg, aif_time_ns t)
+{
+	uint64_t in = t, out = t;
+
+	(void)arg;
+	MPI_Allreduce(&in, &out, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+	return out;
+}
+
+/* Frame m as a record in b (m freed); 0 or -1. */
+static int
+pack(struct net *n, struct buf *b, uint32_t link, uint8_t side, const struct aif_link_slot *s)
+{
+	struct rte_mbuf *m = s->m;
+	bool light = aif_frame_is_light(m);
+	uint32_t len = light ? m->data_len : rte_pktmbuf_pkt_len(m);
+	const void *bytes = light ? rte_pktmbuf_mtod(m, const void *)
+				  : rte_pktmbuf_read(m, 0, len, n->tmp);
+	size_t pad = (8 - len % 8) % 8;
+
+	if (bytes == NULL || buf_room(b, sizeof(struct rec) + len + pad) != 0)
+		return -1;
+	struct rec h = { .link = link, .side = side, .light = light, .pkt_len = m->pkt_len,
+			 .data_len = len, .start_ns = s->start_ns, .arrive_ns = s->arrive_ns };
+	memcpy(b->p + b->len, &h, sizeof(h));
+	memcpy(b->p + b->len + sizeof(h), bytes, len);
+	memset(b->p + b->len + sizeof(h) + len, 0, pad);
+	b->len += sizeof(h) + len + pad;
+	rte_pktmbuf_free(m);
+	return 0;
+}
+
+/* A frame of len bytes from pool, in as many segments as it takes. */
+static struct rte_mbuf *
+frame_from_bytes(struct rte_mempool *pool, const uint8_t *p, uint32_t len)
+{
+	struct rte_mbuf *head = rte_pktmbuf_alloc(pool), *last = head;
+
+	if (head == NULL)
+		return NULL;
+	for (;;) {
+		uint32_t k = RTE_MIN(len, (uint32_t)rte_pktmbuf_tailroom(last));
+		uint8_t *d = (uint8_t *)rte_pktmbuf_append(last, (uint16_t)k);
+		memcpy(d, p, k);
+		if (last != head)
+			head->pkt_len += k;
+		p += k;
+		len -= k;
+		if (len == 0)
+			return head;
+		struct rte_mbuf *seg = rte_pktmbuf_alloc(pool);
+		if (seg == NULL) {
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		last->next = seg;
+		head->nb_segs++;
+		last = seg;
+	}
+}
+
+static void
+net_window_end(void *arg)
+{
+	struct net *n = arg;
+	const struct aif_ranks_fabric *r = n->f;
+	struct aif_link_slot s;
+
+	for (int i = 0; i < g_size; i++)
+		n->tx[i].len = 0;
+	for (uint32_t i = 0; i < n->n_out; i++) {
+		struct aif_link *l = r->fab->link[n->out[i].link];
+		while (aif_link_take(l, n->out[i].side, &s))
+			if (pack(n, &n->tx[n->to[i]], n->out[i].link, n->out[i].side, &s) != 0) {
+				rte_pktmbuf_free(s.m);
+				n->failed = true;
+			}
+	}
+	size_t total = 0, off = 0;
+	for (int i = 0; i < g_size; i++)
+		n->tx_n[i] = (int)n->tx[i].len;
+	MPI_Alltoall(n->tx_n, 1, MPI_INT, n->rx_n, 1, MPI_INT, MPI_COMM_WORLD);
+	for (int i = 0; i < g_size; i++) {
+		n->rx_off[i] = (int)total;
+		total += (size_t)n->rx_n[i];
+	}
+	if (total > n->rx_cap) {
+		uint8_t *p = realloc(n->rx, total);
+		if (p == NULL) {
+			fprintf(stderr, "mpirun: out of memory for the frames between ranks\n");
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+		n->rx = p;
+		n->rx_cap = total;
+	}
+	/* the send buffers one after another */
+	struct buf *all = &n->tx[g_size];
+	all->len = 0;
+	for (int i = 0; i < g_size; i++) {
+		n->tx_off[i] = (int)off;
+		if (n->tx[i].len == 0)
+			continue;
+		if (buf_room(all, n->tx[i].len) != 0) {
+			fprintf(stderr, "mpirun: out of memory for the frames between ranks\n");
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+		memcpy(all->p + all->len, n->tx[i].p, n->tx[i].len);
+		all->len += n->tx[i].len;
+		off += n->tx[i].len;
+	}
+	MPI_Alltoallv(all->p, n->tx_n, n->tx_off, MPI_BYTE, n->rx, n->rx_n, n->rx_off, MPI_BYTE,
+		      MPI_COMM_WORLD);
+	/* in the senders' order: one link's frames come from one rank, in order */
+	for (size_t at = 0; at < total;) {
+		struct rec h;
+		memcpy(&h, n->rx + at, sizeof(h));
+		const uint8_t *p = n->rx + at + sizeof(h);
+		at += sizeof(h) + h.data_len + (8 - h.data_len % 8) % 8;
+		struct rte_mbuf *m = h.light
+			? aif_frame_light_from_bytes(r->pool, p, h.data_len - AIF_FRAME_LIGHT_TAIL,
+						     h.pkt_len - h.data_len)
+			: frame_from_bytes(r->pool, p, h.data_len);
+		if (m == NULL || h.link >= r->fab->n_links) {
+			rte_pktmbuf_free(m);
+			n->failed = true;
+			continue;
+		}
+		s = (struct aif_link_slot){ .m = m, .start_ns = h.start_ns,
+					    .arrive_ns = h.arrive_ns };
+		(void)aif_link_put_arrival(r->fab->link[h.link], h.side, &s);
+	}
+}
+
+/* The rank that runs host i. */
+static int
+host_rank(const struct aif_ranks_fabric *r, uint32_t i)
+{
+	return r->runner_of[r->wl->v.sw[i]];
+}
+
+/* The run is over: every rank's edge ports and hosts have nothing left,
+ * and every job is done (or stuck), as one process's inputs_idle says. */
+static int
+net_idle(void *arg)
+{
+	const struct aif_ranks_fabric *r = arg;
+	const struct aif_workload *w = r->wl;
+	int32_t mine[3] = { aif_edges_idle(r->edges), 1, 1 }, all[3];
+	uint64_t done = 0, done_all = 0;
+
+	for (uint32_t i = 0; i < w->v.n; i++) {
+		if (host_rank(r, i) != g_rank)
+			continue;
+		mine[1] &= aif_rhost_idle(w->v.h[i]);
+		mine[2] &= aif_rhost_next_ns(w->v.h[i]) == AIF_TIME_NS_NEVER;
+	}
+	if (w->js != NULL)
+		done = aif_jobs_ranks_done(w->js);
+	MPI_Allreduce(mine, all, 3, MPI_INT32_T, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(&done, &done_all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	if (!all[0])
+		return 0;
+	if (w->js == NULL)
+		return 0;
+	bool jobs_done = done_all == aif_jobs_ranks_total(w->js);
+	return jobs_done ? all[1] : all[2];
+}
+
+int
+aif_ranks_join(const struct aif_ranks_fabric *f, struct aif_windows *win)
+{
+	struct net *n = &g_net;
+	const struct aif_config *cfg = f->cfg;
+	const struct aif_ranks_fabric *r = f;
+
+	*n = (struct net){ .ops = { .min_ns = net_min_ns, .window_end = net_window_end, .arg = n },
+			   .f = f };
+	n->out = calloc(2 * (size_t)cfg->n_links + 1, sizeof(*n->out));
+	n->to = calloc(2 * (size_t)cfg->n_links + 1, sizeof(*n->to));
+	n->tx = calloc((size_t)g_size + 1, sizeof(*n->tx));
+	n->tx_n = calloc((size_t)g_size, sizeof(int));
+	n->rx_n = calloc((size_t)g_size, sizeof(int));
+	n->tx_off = calloc((size_t)g_size, sizeof(int));
+	n->rx_off = calloc((size_t)g_size, sizeof(int));
+	n->tmp = malloc(1u << 16);
+	if (n->out == NULL || n->to == NULL || n->tx == NULL || n->tx_n == NULL ||
+	    n->rx_n == NULL || n->tx_off == NULL || n->rx_off == NULL || n->tmp == NULL)
+		return -1;
+	for (uint32_t k = 0; k < cfg->n_links; k++) {
+		int a = r->runner_of[cfg->links[k].a_switch], b = r->runner_of[cfg->links[k].b_switch];
+		if (a == b)
+			continue;
+		/* side 0 sends from a's end, side 1 from b's */
+		if (a == g_rank) {
+			n->out[n->n_out] = (struct dir_ref){ k, 0 };
+			n->to[n->n_out++] = b;
+		} else if (b == g_rank) {
+			n->out[n->n_out] = (struct dir_ref){ k, 1 };
+			n->to[n->n_out++] = a;
+		}
+	}
+	win->net = &n->ops;
+	win->idle = net_idle;
+	win->idle_arg = (void *)(uintptr_t)f;
+	return 0;
+}
+
+static void
+bcast(void *p, size_t len, int root, void *arg)
+{
+	(void)arg;
+	MPI_Bcast(p, (int)len, MPI_BYTE, root, MPI_COMM_WORLD);
+}
+
+static void
+bcast_range(void *p, size_t len, void *arg)
+{
+	bcast(p, len, *(const int *)arg, NULL);
+}
+
+static void
+reduce(uint64_t *v, size_t n, enum aif_jobs_reduce_op op, void *arg)
+{
+	(void)arg;
+	if (op == AIF_JOBS_RED_MIN_SET)
+		for (size_t i = 0; i < n; i++)
+			v[i] = v[i] ? v[i] : UINT64_MAX;
+	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T,
+		      op == AIF_JOBS_RED_SUM ? MPI_SUM : op == AIF_JOBS_RED_MAX ? MPI_MAX : MPI_MIN,
+		      MPI_COMM_WORLD);
+	if (op == AIF_JOBS_RED_MIN_SET)
+		for (size_t i = 0; i < n; i++)
+			v[i] = v[i] == UINT64_MAX ? 0 : v[i];
+}
+
+static int
+dev_rank(void *arg, bool is_switch, uint32_t i)
+{
+	const struct aif_ranks_fabric *r = arg;
+
+	return is_switch ? r->runner_of[i] : host_rank(r, i);
+}
+
+int
+aif_ranks_gather(struct aif_windows *win, uint64_t *v, unsigned n_v)
+{
+	const struct aif_ranks_fabric *r = g_net.f;
+	struct aif_workload *wl = r->wl;
+	int failed = g_net.failed, any_failed = 0;
+
+	(void)win;
+	MPI_Allreduce(MPI_IN_PLACE, &v[0], 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+	if (n_v > 1)
+		MPI_Allreduce(MPI_IN_PLACE, &v[1], (int)n_v - 1, MPI_UINT64_T, MPI_SUM,
+			      MPI_COMM_WORLD);
+	if (wl->js != NULL && aif_jobs_merge(wl->js, reduce, NULL) != 0)
+		failed = 1;
+	for (uint32_t i = 0; i < wl->v.n; i++) {
+		int root = host_rank(r, i);
+		aif_rhost_ctr_ranges(wl->v.h[i], bcast_range, &root);
+	}
+	for (uint16_t s = 0; s < r->fab->n_sw; s++) {
+		struct aif_switch *sw = r->fab->sw[s];
+		int root = r->runner_of[s];
+		for (uint16_t h = 0; h < sw->n_shards; h++)
+			bcast(sw->shards[h]->port_ctr, sw->n_ports * sizeof(sw->shards[h]->port_ctr[0]),
+			      root, NULL);
+		for (uint16_t p = 0; sw->qos != NULL && p < sw->qos->n_ports; p++) {
+			bcast(&sw->qos->port[p].pfc_rx.ctr, sizeof(sw->qos->port[p].pfc_rx.ctr), root,
+			      NULL);
+			bcast(&sw->qos->port[p].pfc_tx.ctr, sizeof(sw->qos->port[p].pfc_tx.ctr), root,
+			      NULL);
+		}
+	}
+	int32_t idle = 1;
+	for (uint32_t i = 0; i < wl->v.n; i++)
+		if (host_rank(r, i) == g_rank)
+			idle &= aif_rhost_idle(wl->v.h[i]);
+	MPI_Allreduce(MPI_IN_PLACE, &idle, 1, MPI_INT32_T, MPI_MIN, MPI_COMM_WORLD);
+	g_jobs_idle = idle && wl->js != NULL && aif_jobs_done(wl->js);
+	if (wl->mon != NULL &&
+	    aif_monitors_share_pfc(wl->mon, dev_rank, bcast, (void *)(uintptr_t)r) != 0)
+		failed = 1;
+	MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (any_failed) {
+		fprintf(stderr, "mpirun: rank %d: frames or results lost between ranks (out of "
+			"memory)\n", g_rank);
+		return -1;
+	}
+	return 0;
+}
+
+#endif /* AIF_HAVE_MPI */

@@ -77,15 +77,16 @@ struct aif_windows;
 /*
  * Runners in other processes (control/ranks.h): each process runs its
  * own runners' windows, and all of them agree on every window.  min_ns:
- * the earliest of every process's t (each calls it at the same points:
- * the runners' next event, after the start, a window, or control's
- * change); window_end: after each window, the frames sent to another
- * process's switches handed over and those from the others taken in.
- * NULL: one process, nothing asked.
+ * the earliest of every process's t (its runners' next event), at the
+ * start and after control changed what they depend on; window_end: after
+ * each window, the frames sent to another process's switches handed over
+ * and those from the others taken in, and the earliest of every process's
+ * t (as min_ns).  Every process calls them at the same points.  NULL: one
+ * process, nothing asked.
  */
 struct aif_windows_net {
 	aif_time_ns (*min_ns)(void *arg, aif_time_ns t);
-	void (*window_end)(void *arg);
+	aif_time_ns (*window_end)(void *arg, aif_time_ns t);
 	void *arg;
 };
 

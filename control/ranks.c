@@ -9,9 +9,8 @@
  * (the next event); at the idle question, two.  Nothing else passes
  * between ranks during the run, so every rank takes the same path through
  * the windows: the same boundaries, the same control sources, the same
- * answers.  On the main job (scripts/run's), 5,825 windows: one collective
- * each instead of three (an MPI_Alltoallv of the frames and an
- * MPI_Allreduce of the next event) took ... 
+ * answers.  (An MPI_Alltoallv of the frames in place of the point-to-point
+ * sends ran the main job as fast, within the noise of a shared machine.)
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -209,7 +209,9 @@ struct net {
 	struct buf *tx;            /* [size]: frames for each rank */
 	uint8_t *rx;
 	size_t rx_cap;
-	uint64_t *say, *heard;     /* [2 * size]: bytes for it, next event */
+	uint64_t *say, *heard;     /* [3 * size]: bytes for it, next event, stop */
+	const volatile int *stop;  /* this rank's (a signal) */
+	int stop_all;              /* any rank's, as of the last window: the windows' */
 	int *rx_off;               /* [size] */
 	MPI_Request *req;          /* [2 * size] */
 	uint8_t *tmp;              /* a frame's bytes, whole */
@@ -304,7 +306,7 @@ oom_abort(void)
 }
 
 /* After a window: one MPI_Alltoall says to every rank how many bytes of
- * frames it gets and this rank's next event; the frames go point to point,
+ * frames it gets, this rank's next event and whether it was asked to stop; the frames go point to point,
  * only between ranks that have some for each other. */
 static aif_time_ns
 net_window_end(void *arg, aif_time_ns t)
@@ -324,16 +326,18 @@ net_window_end(void *arg, aif_time_ns t)
 			}
 	}
 	for (int i = 0; i < g_size; i++) {
-		n->say[2 * i] = n->tx[i].len;
-		n->say[2 * i + 1] = t;
+		n->say[3 * i] = n->tx[i].len;
+		n->say[3 * i + 1] = t;
+		n->say[3 * i + 2] = n->stop != NULL && *n->stop;
 	}
-	MPI_Alltoall(n->say, 2, MPI_UINT64_T, n->heard, 2, MPI_UINT64_T, MPI_COMM_WORLD);
+	MPI_Alltoall(n->say, 3, MPI_UINT64_T, n->heard, 3, MPI_UINT64_T, MPI_COMM_WORLD);
 	size_t total = 0;
 	int k = 0;
 	for (int i = 0; i < g_size; i++) {
-		t = RTE_MIN(t, n->heard[2 * i + 1]);
+		t = RTE_MIN(t, n->heard[3 * i + 1]);
+		n->stop_all |= n->heard[3 * i + 2] != 0;
 		n->rx_off[i] = (int)total;
-		total += n->heard[2 * i];
+		total += n->heard[3 * i];
 	}
 	if (total > n->rx_cap) {
 		uint8_t *p = realloc(n->rx, total);
@@ -343,8 +347,8 @@ net_window_end(void *arg, aif_time_ns t)
 		n->rx_cap = total;
 	}
 	for (int i = 0; i < g_size; i++) {
-		if (n->heard[2 * i])
-			MPI_Irecv(n->rx + n->rx_off[i], (int)n->heard[2 * i], MPI_BYTE, i, 0,
+		if (n->heard[3 * i])
+			MPI_Irecv(n->rx + n->rx_off[i], (int)n->heard[3 * i], MPI_BYTE, i, 0,
 				  MPI_COMM_WORLD, &n->req[k++]);
 		if (n->tx[i].len)
 			MPI_Isend(n->tx[i].p, (int)n->tx[i].len, MPI_BYTE, i, 0, MPI_COMM_WORLD,
@@ -421,8 +425,8 @@ aif_ranks_join(const struct aif_ranks_fabric *f, struct aif_windows *win)
 	n->out = calloc(2 * (size_t)cfg->n_links + 1, sizeof(*n->out));
 	n->to = calloc(2 * (size_t)cfg->n_links + 1, sizeof(*n->to));
 	n->tx = calloc((size_t)g_size, sizeof(*n->tx));
-	n->say = calloc(2 * (size_t)g_size, sizeof(uint64_t));
-	n->heard = calloc(2 * (size_t)g_size, sizeof(uint64_t));
+	n->say = calloc(3 * (size_t)g_size, sizeof(uint64_t));
+	n->heard = calloc(3 * (size_t)g_size, sizeof(uint64_t));
 	n->rx_off = calloc((size_t)g_size, sizeof(int));
 	n->req = calloc(2 * (size_t)g_size, sizeof(MPI_Request));
 	n->tmp = malloc(TMP_BYTES);
@@ -442,6 +446,9 @@ aif_ranks_join(const struct aif_ranks_fabric *f, struct aif_windows *win)
 			n->to[n->n_out++] = a;
 		}
 	}
+	/* a signal stops every rank at the same window */
+	n->stop = win->stop;
+	win->stop = &n->stop_all;
 	win->net = &n->ops;
 	win->idle = net_idle;
 	win->idle_arg = (void *)(uintptr_t)f;

@@ -20,6 +20,8 @@
  *     skipped, the same on every rank;
  *   - the idle question: each rank's edge ports and hosts idle, its pool
  *     empty, and the jobs' ranks that finished (summed);
+ *   - a stop (SIGINT, SIGTERM to any rank): every rank stops after the
+ *     same window;
  *   - after the run, what one process would have: the jobs' iterations
  *     and flows (minima, maxima, counts: hosts/jobs.h aif_jobs_merge), each
  *     host's and each switch's counters and each device's PFC log from the

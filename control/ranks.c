@@ -12,10 +12,13 @@
  * answers.  (An MPI_Alltoallv of the frames in place of the point-to-point
  * sends ran the main job as fast, within the noise of a shared machine.)
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../dataplane/frame.h"
 #include "../dataplane/link.h"
@@ -111,9 +114,25 @@ int
 aif_ranks_start(int *argc, char ***argv)
 {
 	(void)argc;
-	(void)argv;
 	if (!under_mpirun())
 		return 0;
+#ifdef AIF_MPI_DAEMON
+	/* the daemon linked with MPI, beside this one */
+	char self[PATH_MAX], path[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		snprintf(path, sizeof(path), "%s/%s", self, AIF_MPI_DAEMON);
+		execv(path, *argv);
+		fprintf(stderr, "mpirun: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+#else
+	(void)argv;
+#endif
 	fprintf(stderr, "mpirun: MPI is not built in (build with Open MPI's development files, "
 		"meson -Dmpi=enabled)\n");
 	return -1;

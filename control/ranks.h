@@ -32,9 +32,12 @@
  * --link, --lb, --pcap-in, --pcap-out, --traffic, --stats,
  * --runners; qlen.txt is not written.
  *
- * Built only with MPI (meson -Dmpi=enabled, or auto when Open MPI's
- * development files are there); without it, a start under mpirun (its
- * environment says so) is refused.
+ * MPI is optional (meson -Dmpi=enabled, or auto when Open MPI's
+ * development files are there).  With it, aifabric-mpi is the daemon
+ * linked with MPI, and aifabric started under mpirun (its environment says
+ * so) hands over to it (execv, the same arguments), so that a run in one
+ * process loads none of MPI's libraries; without it, a start under mpirun
+ * is refused.
  */
 #ifndef AIF_RANKS_H
 #define AIF_RANKS_H

@@ -374,8 +374,8 @@ EOF
 # file prefix and memory: the virtual-time defaults), rank 0 writing
 if ! command -v mpirun > /dev/null; then
 	echo "  skip MPI ranks: no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
-elif ! ldd "$BIN" | grep -q libmpi; then
-	echo "  skip MPI ranks: $BIN was built without MPI (meson -Dmpi=enabled)"
+elif [ ! -x "$(dirname "$BIN")/aifabric-mpi" ]; then
+	echo "  skip MPI ranks: no $(dirname "$BIN")/aifabric-mpi (built with MPI: meson -Dmpi=enabled)"
 else
 	# (root in containers; Open MPI's own allocations are not ours to check)
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -548,7 +548,8 @@ aif_ranks_gather(struct aif_windows *win, uint64_t *v, unsigned n_v)
 	MPI_Allreduce(MPI_IN_PLACE, &idle, 1, MPI_INT32_T, MPI_MIN, MPI_COMM_WORLD);
 	g_jobs_idle = idle && wl->js != NULL && aif_jobs_done(wl->js);
 	if (wl->mon != NULL &&
-	    aif_monitors_share_pfc(wl->mon, dev_rank, bcast, (void *)(uintptr_t)r) != 0)
+	    (aif_monitors_share_pfc(wl->mon, dev_rank, bcast, (void *)(uintptr_t)r) != 0 ||
+	     aif_monitors_share_qlen(wl->mon, dev_rank, bcast, (void *)(uintptr_t)r) != 0))
 		failed = 1;
 	MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	if (any_failed) {

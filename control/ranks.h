@@ -24,13 +24,13 @@
  *     same window;
  *   - after the run, what one process would have: the jobs' iterations
  *     and flows (minima, maxima, counts: hosts/jobs.h aif_jobs_merge), each
- *     host's and each switch's counters and each device's PFC log from the
- *     rank that ran it (MPI_Bcast); rank 0 reports and writes the results,
+ *     host's and each switch's counters, each device's PFC log and each
+ *     switch's queue-length dumps from the rank that ran it (MPI_Bcast); rank 0 reports and writes the results,
  *     byte for byte those of one process.
  * The other ranks print nothing on stdout.  What would need more than that
  * is refused under mpirun, with its option named: --samples, --capture,
  * --link, --lb, --pcap-in, --pcap-out, --traffic, --stats,
- * --runners; qlen.txt is not written.
+ * --runners.
  *
  * MPI is optional (meson -Dmpi=enabled, or auto when Open MPI's
  * development files are there).  With it, aifabric-mpi is the daemon

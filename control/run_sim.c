@@ -103,14 +103,17 @@ qlen_srcs(const struct aif_run *r, struct aif_monitors *mon, aif_time_ns base_ns
 {
 	struct qlen_src *q = calloc(r->n_run, sizeof(*q));
 
+	/* several ranks: this one's runner's, its windows' only part */
 	for (unsigned i = 0; q != NULL && i < r->n_run; i++) {
+		if (aif_ranks_on() && i != (unsigned)aif_ranks_rank())
+			continue;
 		q[i] = (struct qlen_src){ .src = { .ops = &qlen_ops, .flags = AIF_EV_QUIET },
 					  .mon = mon, .base_ns = base_ns, .tick_ns = tick_ns,
 					  .due_ns = aif_monitors_qlen_first_ns(mon) };
 		for (uint16_t s = 0; s < r->fab.n_sw; s++)
 			if (r->runner_of[s] == i)
 				q[i].sw[q[i].n_sw++] = s;
-		if (aif_windows_add_to(win, i, &q[i].src) != 0) {
+		if (aif_windows_add_to(win, aif_ranks_on() ? 0 : i, &q[i].src) != 0) {
 			free(q);
 			return NULL;
 		}
@@ -305,10 +308,6 @@ aif_run_virtual(struct aif_run *r)
 		tick_ns = sample_ns;
 	}
 	bool ranks = aif_ranks_on();
-	if (ranks && wl->mon_params.qlen) {
-		wl->mon_params.qlen = false;
-		printf("  qlen.txt: not written on several ranks\n");
-	}
 	if (o->jobs != NULL && o->results != NULL && (wl->mon_params.pfc || wl->mon_params.qlen)) {
 		if (aif_workload_monitors(wl, ctl) != 0) {
 			fprintf(stderr, "--results: out of memory\n");

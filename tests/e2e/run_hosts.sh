@@ -389,7 +389,7 @@ else
 			--config "$T/ff.json" --virtual-time --jobs "$T/ffjobs.json" \
 			--results "$T/mpiinc$n" > "$T/mpiinc$n.log" 2>&1 < /dev/null ||
 			fail "incast on $n MPI ranks exited with status $?"
-		for f in fct.txt jobs.csv qps.csv pfc.txt summary.json; do
+		for f in fct.txt jobs.csv qps.csv pfc.txt qlen.txt summary.json; do
 			cmp -s "$T/main1/$f" "$T/mpimain$n/$f" ||
 				fail "main job: $f differs on $n MPI ranks"
 			cmp -s "$T/inc1/$f" "$T/mpiinc$n/$f" || fail "incast: $f differs on $n MPI ranks"
@@ -397,8 +397,8 @@ else
 	done
 	grep -q '^  rank 1 of 2: [0-9]* windows' "$T/mpimain2.log" ||
 		fail "2 MPI ranks: rank 1 did not say its share"
-	echo "  ok   mpirun -np 1 and -np 2: fct.txt, jobs.csv, qps.csv, pfc.txt, summary.json" \
-		"of one runner, main job and incast"
+	echo "  ok   mpirun -np 1 and -np 2: fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt," \
+		"summary.json of one runner, main job and incast"
 fi
 
 rm -rf "$T"

@@ -66,11 +66,13 @@ free_hugepages_2m(void)
  * machine, against 0.3 s on hugepages.
  */
 static char **
-vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix_len)
+vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix_len,
+	       unsigned lcore)
 {
+	static char lc[16];
 	static char *huge[] = { "--in-memory" }; /* on demand, no -m */
 	static char *small[] = { "--no-huge", "-m", "4096" };
-	static char *rest[] = { "--no-pci", "--no-shconf", "--no-telemetry", "-l", "0",
+	static char *rest[] = { "--no-pci", "--no-shconf", "--no-telemetry", "-l", lc,
 				"--log-level", "error", "--file-prefix" };
 	bool use_huge = free_hugepages_2m() >= 512;
 	char **mem = use_huge ? huge : small;
@@ -79,6 +81,7 @@ vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix
 
 	if (av == NULL)
 		return NULL;
+	snprintf(lc, sizeof(lc), "%u", lcore);
 	snprintf(prefix, prefix_len, "aif-vt-%d", (int)getpid());
 	av[k++] = argv[0];
 	for (size_t i = 0; i < n_mem; i++)
@@ -93,7 +96,7 @@ vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix
 }
 
 int
-aif_eal_start(int argc, char **argv, bool vtime, char ***eal_argv)
+aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, char ***eal_argv)
 {
 	static char prefix[64];
 	int eal_argc = argc;
@@ -101,7 +104,7 @@ aif_eal_start(int argc, char **argv, bool vtime, char ***eal_argv)
 	*eal_argv = NULL;
 	atexit(remove_runtime_dir);
 	if (vtime && (argc < 2 || strcmp(argv[1], "--") == 0)) {
-		*eal_argv = vtime_eal_args(argc, argv, &eal_argc, prefix, sizeof(prefix));
+		*eal_argv = vtime_eal_args(argc, argv, &eal_argc, prefix, sizeof(prefix), lcore);
 		if (*eal_argv == NULL)
 			return -1;
 	}

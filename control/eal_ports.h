@@ -27,10 +27,10 @@ struct rte_mempool;
 /*
  * EAL with argv; in virtual time with no EAL arguments given, the defaults
  * of a run with no devices (*eal_argv: what was made of them, the
- * caller's to free).  The runtime directory is removed at exit when empty.
- * 0, or -1 with a message.
+ * caller's to free), lcore the main one.  The runtime directory is
+ * removed at exit when empty.  0, or -1 with a message.
  */
-int aif_eal_start(int argc, char **argv, bool vtime, char ***eal_argv);
+int aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, char ***eal_argv);
 
 /* Port p of switch swi on its DPDK device, with n_queues RX (RSS) and TX
  * queues; what the report says of it goes to pinfo[p].  0, or -1 with a

@@ -21,6 +21,7 @@
  * A failure at any step exits with status 1 and its reason (control/run.h
  * has the steps).
  */
+#include "ranks.h"
 #include "run.h"
 
 int
@@ -29,6 +30,9 @@ main(int argc, char **argv)
 	static struct aif_run r;
 	int rc;
 
+	/* mpirun: one rank of several (control/ranks.h) */
+	if (aif_ranks_start(&argc, &argv) != 0)
+		return 1;
 	/* options, config, jobs, socket, outputs: before EAL touches a device */
 	rc = aif_run_prepare(&r, argc, argv);
 	/* EAL, pool, fabric, ports, hosts, config applied, runners */
@@ -39,5 +43,7 @@ main(int argc, char **argv)
 	/* captures, XON to paused peers, counters, jobs' results, stats */
 	if (rc == 0)
 		rc = aif_run_report(&r);
-	return aif_run_end(&r, rc);
+	rc = aif_run_end(&r, rc);
+	aif_ranks_end(rc, r.ran);
+	return rc;
 }

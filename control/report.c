@@ -21,6 +21,7 @@
 #include "../hosts/workload.h"
 #include "commands.h"
 #include "config.h"
+#include "ranks.h"
 #include "report.h"
 
 static bool
@@ -332,7 +333,7 @@ aif_report_workload(struct aif_workload *wl, const struct aif_ctl *ctl,
 	char err[AIF_ERR_MAX];
 	json_t *wj = aif_workload_json(wl, ctl, cfg);
 
-	if (!aif_workload_idle(wl)) {
+	if (!(aif_ranks_on() ? aif_ranks_jobs_idle() : aif_workload_idle(wl))) {
 		printf("  the jobs did not finish by the end of the run:\n");
 		aif_jobs_print_pending(wl->js, stdout);
 	}

@@ -33,6 +33,7 @@
 #include "../pipelines/lb_prog.h"
 #include "ctl_server.h"
 #include "eal_ports.h"
+#include "ranks.h"
 #include "report.h"
 #include "run.h"
 #include "summary.h"
@@ -99,6 +100,8 @@ aif_run_prepare(struct aif_run *r, int argc, char **argv)
 	if (!o->vtime && (check_devices(o, r->cfg) != 0 || aif_opts_socket_free(o->socket) != 0))
 		return -1;
 	/* the outputs' directories, once the inputs are known to be good */
+	if (aif_ranks_check_opts(o) != 0)
+		return -1;
 	return aif_opts_make_dirs(o);
 }
 
@@ -110,6 +113,23 @@ cores_available(void)
 	int n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
 
 	return n < 1 ? 1 : n > AIF_MAX_RUNNERS ? AIF_MAX_RUNNERS : (unsigned)n;
+}
+
+/* The main lcore of a virtual-time run: 0; on several ranks, each its own
+ * core of those it may run on (mpirun binds each to one, or to none). */
+static unsigned
+rank_lcore(void)
+{
+	cpu_set_t set;
+	int k = aif_ranks_rank();
+
+	if (!aif_ranks_on() || sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 1)
+		return 0;
+	k %= CPU_COUNT(&set);
+	for (unsigned c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && k-- == 0)
+			return c;
+	return 0;
 }
 
 /* The mbuf pool: the NICs' rings, the packets the egress queues may hold,
@@ -231,7 +251,8 @@ runners_build_vtime(struct aif_run *r)
 {
 	struct aif_fabric *fab = &r->fab;
 	struct { struct aif_partition_tie *t; unsigned n, cap; } ties = { NULL, 0, 0 };
-	unsigned want = r->o.runners ? r->o.runners : cores_available();
+	unsigned want = aif_ranks_on() ? (unsigned)aif_ranks_size()
+		      : r->o.runners ? r->o.runners : cores_available();
 	uint64_t seed = r->o.seed;
 	int d;
 
@@ -244,6 +265,8 @@ runners_build_vtime(struct aif_run *r)
 		return -1;
 	}
 	r->n_run = r->part.n_run;
+	if (aif_ranks_check_parts(r->n_run, r->part.lookahead_ns) != 0)
+		return -1;
 	for (uint16_t s = 0; s < fab->n_sw; s++) {
 		struct aif_switch *sw = fab->sw[s];
 		unsigned i = r->part.runner_of[s];
@@ -329,7 +352,7 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	struct aif_ctl *ctl = &r->ctl;
 	char err[AIF_ERR_MAX];
 
-	if (aif_eal_start(argc, argv, o->vtime, &r->eal_argv) != 0)
+	if (aif_eal_start(argc, argv, o->vtime, rank_lcore(), &r->eal_argv) != 0)
 		return -1;
 	r->eal_up = true;
 	aif_roce_init();

@@ -10,7 +10,9 @@
  * On several runners (--runners, control/partition.h) the same sources,
  * each runner in its own loop on its own thread, window by window
  * (dataplane/windows.h): the same results, byte for byte.  Each runner's
- * busy and waiting times are said at the end.
+ * busy and waiting times are said at the end.  Under mpirun, each rank
+ * runs one runner's part and the windows meet the other ranks' through
+ * MPI (control/ranks.h); rank 0 reports.
  *
  * The run ends at --duration (with --traffic: when the hosts stopped
  * sending and the fabric drained, at most 10 ms later), or when the
@@ -30,6 +32,7 @@
 #include "../dataplane/windows.h"
 #include "../hosts/monitors.h"
 #include "ctl_events.h"
+#include "ranks.h"
 #include "report.h"
 #include "run.h"
 #include "samples.h"
@@ -100,14 +103,17 @@ qlen_srcs(const struct aif_run *r, struct aif_monitors *mon, aif_time_ns base_ns
 {
 	struct qlen_src *q = calloc(r->n_run, sizeof(*q));
 
+	/* several ranks: this one's runner's, its windows' only part */
 	for (unsigned i = 0; q != NULL && i < r->n_run; i++) {
+		if (aif_ranks_on() && i != (unsigned)aif_ranks_rank())
+			continue;
 		q[i] = (struct qlen_src){ .src = { .ops = &qlen_ops, .flags = AIF_EV_QUIET },
 					  .mon = mon, .base_ns = base_ns, .tick_ns = tick_ns,
 					  .due_ns = aif_monitors_qlen_first_ns(mon) };
 		for (uint16_t s = 0; s < r->fab.n_sw; s++)
 			if (r->runner_of[s] == i)
 				q[i].sw[q[i].n_sw++] = s;
-		if (aif_windows_add_to(win, i, &q[i].src) != 0) {
+		if (aif_windows_add_to(win, aif_ranks_on() ? 0 : i, &q[i].src) != 0) {
 			free(q);
 			return NULL;
 		}
@@ -168,8 +174,9 @@ progress_win(const struct aif_windows *win, void *arg)
 		return;
 	pr->last = now;
 	fprintf(stderr, "  virtual %.3f ms, %" PRIu64 " events, %" PRIu64 " packet-hops, "
-		"%.1f s (%u runners)\n", (double)win->win_end_ns / 1e6, aif_windows_events(win),
-		aif_windows_packets(win), now - pr->t0, win->n);
+		"%.1f s (%u %s)\n", (double)win->win_end_ns / 1e6, aif_windows_events(win),
+		aif_windows_packets(win), now - pr->t0, aif_ranks_on() ? (unsigned)aif_ranks_size() : win->n,
+		aif_ranks_on() ? "ranks; rank 0's events" : "runners");
 }
 
 /* Each runner's share of the run: busy (its windows' wall and CPU time),
@@ -222,6 +229,20 @@ windows_report(const struct aif_windows *win)
 			 "barrier_p10_us", (double)aif_windows_barrier_ns_at(win, 0.1) / 1e3,
 			 "barrier_p50_us", (double)aif_windows_barrier_ns_at(win, 0.5) / 1e3,
 			 "runners", arr);
+}
+
+/* Several ranks: each says its own share (on stderr: rank 0's stdout is
+ * the run's). */
+static void
+ranks_report(const struct aif_windows *win)
+{
+	const struct aif_windows_part *p = &win->part[0];
+
+	fprintf(stderr, "  rank %d of %d: %" PRIu64 " windows of at most %.3f us, busy %.3f s "
+		"(CPU %.3f s), %" PRIu64 " events, %" PRIu64 " packet-hops, %.3f s in all\n",
+		aif_ranks_rank(), aif_ranks_size(), win->windows, (double)win->lookahead_ns / 1e3,
+		(double)p->busy_ns / 1e9, (double)p->cpu_total_ns / 1e9, p->loop.events,
+		aif_runner_source_packets(p->w), win->wall_s);
 }
 
 /* --capture SWITCH:PORT: both ways from the start. */
@@ -286,6 +307,7 @@ aif_run_virtual(struct aif_run *r)
 		}
 		tick_ns = sample_ns;
 	}
+	bool ranks = aif_ranks_on();
 	if (o->jobs != NULL && o->results != NULL && (wl->mon_params.pfc || wl->mon_params.qlen)) {
 		if (aif_workload_monitors(wl, ctl) != 0) {
 			fprintf(stderr, "--results: out of memory\n");
@@ -318,7 +340,9 @@ aif_run_virtual(struct aif_run *r)
 	struct aif_ctl_tick ctick;
 	struct progress pr = { aif_report_mono_s(), aif_report_mono_s(), r->runners[0] };
 	struct aif_ev_source *rs = par ? NULL : aif_runner_source(r->runners[0]);
-	if (par ? aif_windows_init(&win, r->runners, r->n_run, r->part.lookahead_ns, &ctl->clock,
+	/* several ranks: this one's runner alone, the others' through MPI */
+	if (par ? aif_windows_init(&win, ranks ? &r->runners[aif_ranks_rank()] : r->runners,
+				   ranks ? 1 : r->n_run, r->part.lookahead_ns, &ctl->clock,
 				   end) != 0
 		: rs == NULL) {
 		fprintf(stderr, "virtual time: out of memory\n");
@@ -358,6 +382,13 @@ aif_run_virtual(struct aif_run *r)
 	loop.progress_arg = win.progress_arg = &pr;
 	loop.progress_ns = win.progress_ns = 100 * AIF_NS_PER_US;
 	win.progress = progress_win;
+	if (ranks && aif_ranks_rank() != 0)
+		win.progress = NULL;
+	struct aif_ranks_fabric rf = { r->cfg, &r->fab, wl, &r->edges, r->pool, r->runner_of };
+	if (ranks && aif_ranks_join(&rf, &win) != 0) {
+		fprintf(stderr, "virtual time: out of memory\n");
+		goto out;
+	}
 	for (unsigned i = 0; o->jobs != NULL && i < r->n_run; i++)
 		if (aif_vhosts_wake_by(&wl->v, r->runners[i]) != 0) {
 			fprintf(stderr, "out of memory\n");
@@ -381,7 +412,10 @@ aif_run_virtual(struct aif_run *r)
 		}
 		r->events = aif_windows_events(&win);
 		r->packets = aif_windows_packets(&win);
-		r->vt_runners = windows_report(&win);
+		if (ranks)
+			ranks_report(&win);
+		else
+			r->vt_runners = windows_report(&win);
 	} else {
 		aif_evloop_run(&loop);
 		r->events = loop.events;
@@ -390,6 +424,18 @@ aif_run_virtual(struct aif_run *r)
 	r->elapsed_s = aif_report_mono_s() - pr.t0;
 	r->end_ns = aif_clock_now(&ctl->clock);
 	wl->end_ns = r->end_ns;
+	if (ranks) {
+		/* the last event, events and packets of every rank; its results */
+		uint64_t v[3] = { r->end_ns, r->events, r->packets };
+		if (aif_ranks_gather(&win, v, 3) != 0)
+			goto out;
+		r->end_ns = wl->end_ns = v[0];
+		r->events = v[1];
+		r->packets = v[2];
+		aif_clock_set(&ctl->clock, r->end_ns);
+		if (aif_ranks_rank() != 0)
+			r->o.results = NULL; /* one writer: rank 0 */
+	}
 	rc = 0;
 	if (o->samples != NULL) {
 		/* the last stretch, so that the samples add up to the totals */

@@ -389,6 +389,35 @@ link_rx_next_ns(struct aif_port *p, uint16_t queue)
 	return aif_link_rx_next_ns(e->link, e->side);
 }
 
+int
+aif_link_take(struct aif_link *l, uint8_t side, struct aif_link_slot *out)
+{
+	struct aif_link_dir *d = &l->dir[side];
+	uint32_t head = d->head;
+
+	if (head == d->tail)
+		return 0;
+	*out = d->slot[head & d->mask];
+	d->head = head + 1;
+	return 1;
+}
+
+int
+aif_link_put_arrival(struct aif_link *l, uint8_t side, const struct aif_link_slot *s)
+{
+	struct aif_link_dir *d = &l->dir[side];
+	uint32_t tail = d->tail;
+
+	if (tail - d->head > d->mask) {
+		d->ctr.lost_full++;
+		rte_pktmbuf_free(s->m);
+		return -1;
+	}
+	d->slot[tail & d->mask] = *s;
+	d->tail = tail + 1;
+	return 0;
+}
+
 const struct aif_port_ops aif_port_link_ops = {
 	.kind = "link", .rx_burst = link_rx, .tx_burst = link_tx, .tx_ctrl = link_tx_ctrl,
 	.rx_next_ns = link_rx_next_ns, .tx_ready_ns = link_tx_ready_ns,

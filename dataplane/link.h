@@ -160,6 +160,18 @@ aif_time_ns aif_link_peer_rx_next_ns(const struct aif_port *p);
 uint32_t aif_link_sent_mark(const struct aif_port *p);
 aif_time_ns aif_link_sent_since(const struct aif_port *p, uint32_t *mark);
 
+/*
+ * A direction whose two ends are driven by different processes (windows.h,
+ * control/ranks.h): the sender's process takes off its line what its end
+ * put on it (aif_link_take: the oldest slot, 1; 0 when none), which then
+ * travels as bytes; the receiver's process puts each such frame on its own
+ * copy of the line, in the order it was sent (aif_link_put_arrival: 0, or
+ * -1 when the line is full: the frame is freed and counted lost_full).
+ * Either only between windows, on the process's coordinating thread.
+ */
+int aif_link_take(struct aif_link *l, uint8_t side, struct aif_link_slot *out);
+int aif_link_put_arrival(struct aif_link *l, uint8_t side, const struct aif_link_slot *s);
+
 /* Bytes on the wire for a frame of pkt_len bytes (without FCS). */
 static inline uint32_t
 aif_link_wire_bytes(uint32_t pkt_len)

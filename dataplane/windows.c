@@ -198,7 +198,7 @@ ctl_next(const struct aif_windows *win, unsigned flags)
 
 /* The runners' earliest event: their own, and the frames sent across. */
 static aif_time_ns
-work_next(const struct aif_windows *win)
+work_local(const struct aif_windows *win)
 {
 	aif_time_ns t = AIF_TIME_NS_NEVER;
 
@@ -207,6 +207,15 @@ work_next(const struct aif_windows *win)
 		t = RTE_MIN(t, win->part[i].sent_ns);
 	}
 	return t;
+}
+
+/* ... and the other processes' (windows.h aif_windows_net). */
+static aif_time_ns
+work_next(const struct aif_windows *win)
+{
+	aif_time_ns t = work_local(win);
+
+	return unlikely(win->net != NULL) ? win->net->min_ns(win->net->arg, t) : t;
 }
 
 static int
@@ -362,7 +371,8 @@ aif_windows_run(struct aif_windows *win)
 		win->barrier_hist[b ? RTE_MIN(63u - (unsigned)__builtin_clzll(b),
 					      AIF_WINDOWS_HIST - 1u) : 0]++;
 		win->windows++;
-		work = work_next(win);
+		work = unlikely(win->net != NULL) ? win->net->window_end(win->net->arg, work_local(win))
+						  : work_local(win);
 		edge = e;
 	}
 	__atomic_store_n(&win->quit, 1, __ATOMIC_RELEASE);

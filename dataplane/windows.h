@@ -74,6 +74,22 @@
 struct aif_runner;
 struct aif_windows;
 
+/*
+ * Runners in other processes (control/ranks.h): each process runs its
+ * own runners' windows, and all of them agree on every window.  min_ns:
+ * the earliest of every process's t (its runners' next event), at the
+ * start and after control changed what they depend on; window_end: after
+ * each window, the frames sent to another process's switches handed over
+ * and those from the others taken in, and the earliest of every process's
+ * t (as min_ns).  Every process calls them at the same points.  NULL: one
+ * process, nothing asked.
+ */
+struct aif_windows_net {
+	aif_time_ns (*min_ns)(void *arg, aif_time_ns t);
+	aif_time_ns (*window_end)(void *arg, aif_time_ns t);
+	void *arg;
+};
+
 #define AIF_WINDOWS_HIST 40 /* barrier_hist: bucket i, [2^i, 2^(i+1)) ns */
 
 /* One runner's part (cache aligned: each is written by its own thread). */
@@ -107,6 +123,7 @@ struct aif_windows {
 	int (*idle)(void *arg);          /* NULL: never idle */
 	void *idle_arg;
 	const volatile int *stop;        /* non-zero: stop */
+	const struct aif_windows_net *net; /* other processes' runners (NULL: none) */
 	/* progress, optional: at a boundary, every progress_ns of virtual time */
 	void (*progress)(const struct aif_windows *win, void *arg);
 	void *progress_arg;

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,7 @@ struct aif_jobs {
 	struct aif_flow *flows;
 	uint32_t n_flows, cap_flows;
 	uint32_t jobs_done;   /* jobs whose last iteration every rank finished */
+	uint32_t ranks_done;  /* ranks (of every job) that finished their last one */
 	int all_done;         /* jobs_done == n_jobs: stored for other threads */
 };
 
@@ -488,6 +490,8 @@ maybe_finish(struct aif_jobs *js, uint32_t ji, uint32_t r, aif_time_ns at)
 	struct aif_job_iter *it = &j->it[s->iter];
 	uint32_t fin = __atomic_add_fetch(&j->fin[s->iter], 1, __ATOMIC_RELAXED);
 	atomic_max(&it->end_ns, at);
+	if (s->iter + 1 == j->p.iterations)
+		__atomic_add_fetch(&js->ranks_done, 1, __ATOMIC_RELAXED);
 	if (s->iter + 1 == j->p.iterations && fin == j->p.n_ranks &&
 	    __atomic_add_fetch(&js->jobs_done, 1, __ATOMIC_RELAXED) == js->n_jobs)
 		__atomic_store_n(&js->all_done, 1, __ATOMIC_RELEASE);
@@ -1265,6 +1269,74 @@ bool
 aif_jobs_done(const struct aif_jobs *js)
 {
 	return js->jobs_done == js->n_jobs;
+}
+
+uint32_t
+aif_jobs_ranks_done(const struct aif_jobs *js)
+{
+	return __atomic_load_n(&js->ranks_done, __ATOMIC_RELAXED);
+}
+
+uint32_t
+aif_jobs_ranks_total(const struct aif_jobs *js)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < js->n_jobs; k++)
+		n += js->job[k]->p.n_ranks;
+	return n;
+}
+
+/* One field of n structs of size sz from base, through v[n]: reduced. */
+static void
+reduce_field(uint64_t *v, void *base, size_t sz, size_t off, uint32_t n,
+	     enum aif_jobs_reduce_op op, aif_jobs_reduce_fn reduce, void *arg)
+{
+	for (uint32_t i = 0; i < n; i++)
+		memcpy(&v[i], (uint8_t *)base + i * sz + off, sizeof(uint64_t));
+	reduce(v, n, op, arg);
+	for (uint32_t i = 0; i < n; i++)
+		memcpy((uint8_t *)base + i * sz + off, &v[i], sizeof(uint64_t));
+}
+
+int
+aif_jobs_merge(struct aif_jobs *js, aif_jobs_reduce_fn reduce, void *arg)
+{
+	uint32_t most = js->n_flows;
+
+	for (uint32_t k = 0; k < js->n_jobs; k++)
+		most = RTE_MAX(most, js->job[k]->p.iterations);
+	uint64_t *v = calloc(most ? most : 1, sizeof(*v));
+	if (v == NULL)
+		return -1;
+	js->jobs_done = 0;
+	for (uint32_t k = 0; k < js->n_jobs; k++) {
+		struct job *j = js->job[k];
+		uint32_t n = j->p.iterations;
+		size_t sz = sizeof(*j->it);
+		reduce_field(v, j->it, sz, offsetof(struct aif_job_iter, start_ns), n,
+			     AIF_JOBS_RED_MIN_SET, reduce, arg);
+		reduce_field(v, j->it, sz, offsetof(struct aif_job_iter, end_ns), n,
+			     AIF_JOBS_RED_MAX, reduce, arg);
+		reduce_field(v, j->it, sz, offsetof(struct aif_job_iter, ideal_ns), n,
+			     AIF_JOBS_RED_MAX, reduce, arg);
+		for (uint32_t i = 0; i < n; i++)
+			v[i] = j->fin[i];
+		reduce(v, n, AIF_JOBS_RED_SUM, arg);
+		for (uint32_t i = 0; i < n; i++)
+			j->fin[i] = (uint32_t)v[i];
+		js->jobs_done += n > 0 && j->fin[n - 1] == j->p.n_ranks;
+	}
+	reduce_field(v, js->flows, sizeof(*js->flows), offsetof(struct aif_flow, start_ns),
+		     js->n_flows, AIF_JOBS_RED_MAX, reduce, arg);
+	reduce_field(v, js->flows, sizeof(*js->flows), offsetof(struct aif_flow, end_ns),
+		     js->n_flows, AIF_JOBS_RED_MAX, reduce, arg);
+	v[0] = js->ranks_done;
+	reduce(v, 1, AIF_JOBS_RED_SUM, arg);
+	js->ranks_done = (uint32_t)v[0];
+	js->all_done = js->jobs_done == js->n_jobs;
+	free(v);
+	return 0;
 }
 
 const struct aif_job_iter *

@@ -261,6 +261,25 @@ void aif_jobs_foreach_qp(const struct aif_jobs *js,
 			 void (*fn)(uint32_t job, uint32_t host, uint32_t qp, void *arg),
 			 void *arg);
 
+/* Ranks (of every job) that finished their last iteration; every job's
+ * ranks. */
+uint32_t aif_jobs_ranks_done(const struct aif_jobs *js);
+uint32_t aif_jobs_ranks_total(const struct aif_jobs *js);
+
+/*
+ * Several processes, each with its own copy of the set, each running the
+ * ranks on its own hosts (control/ranks.h): what they share put together,
+ * after the run, so that every copy holds what one process would have.
+ * reduce(v, n, op, arg) makes v[0..n) the same in every process: with
+ * AIF_JOBS_RED_MIN_SET the least of the values that are not 0 (0: none),
+ * AIF_JOBS_RED_MAX the greatest, AIF_JOBS_RED_SUM the sum.  Every process calls
+ * it, in the same order.  0, or -1 (out of memory: nothing changed).
+ */
+enum aif_jobs_reduce_op { AIF_JOBS_RED_MIN_SET, AIF_JOBS_RED_MAX, AIF_JOBS_RED_SUM };
+typedef void (*aif_jobs_reduce_fn)(uint64_t *v, size_t n, enum aif_jobs_reduce_op op,
+				   void *arg);
+int aif_jobs_merge(struct aif_jobs *js, aif_jobs_reduce_fn reduce, void *arg);
+
 /* The ranks that have not finished their last iteration, and where they are. */
 void aif_jobs_print_pending(const struct aif_jobs *js, FILE *f);
 

@@ -307,6 +307,93 @@ cmp_ev(const void *a, const void *b)
 }
 
 int
+aif_monitors_share_pfc(struct aif_monitors *m, int (*owner)(void *arg, bool is_switch, uint32_t i),
+		       void (*bcast)(void *buf, size_t len, int root, void *arg), void *arg)
+{
+	for (uint32_t i = 0; i < m->n_hooks; i++) {
+		struct hook *h = &m->hooks[i];
+		int root = owner(arg, h->is_switch != 0, h->is_switch ? h->node - m->n_hosts : h->node);
+		uint64_t n = h->n_ev, oom = h->ev_oom;
+		bcast(&n, sizeof(n), root, arg);
+		bcast(&oom, sizeof(oom), root, arg);
+		if (n > h->cap_ev) {
+			struct pfc_ev *x = realloc(h->ev, n * sizeof(*x));
+			if (x == NULL)
+				return -1; /* (the processes part here: the run is over) */
+			h->ev = x;
+			h->cap_ev = n;
+		}
+		h->n_ev = n;
+		h->ev_oom = oom != 0;
+		if (n)
+			bcast(h->ev, n * sizeof(*h->ev), root, arg);
+	}
+	return 0;
+}
+
+int
+aif_monitors_share_qlen(struct aif_monitors *m, int (*owner)(void *arg, bool is_switch, uint32_t i),
+			void (*bcast)(void *buf, size_t len, int root, void *arg), void *arg)
+{
+	if (m->hist == NULL)
+		return 0;
+	for (uint16_t s = 0; s < m->ctl->n_sw; s++) {
+		int root = owner(arg, true, s);
+		struct sw_dumps *d = &m->dumps[s];
+		fflush(d->f);
+		uint64_t hdr[3] = { d->len, d->n, d->oom };
+		bcast(hdr, sizeof(hdr), root, arg);
+		/* the owner's dumps: its bytes, times and ends (the others have none) */
+		char *bytes = malloc(hdr[0] ? hdr[0] : 1);
+		aif_time_ns *at = malloc((hdr[1] ? hdr[1] : 1) * sizeof(*at));
+		long *end = malloc((hdr[1] ? hdr[1] : 1) * sizeof(*end));
+		if (bytes == NULL || at == NULL || end == NULL) {
+			free(bytes);
+			free(at);
+			free(end);
+			return -1; /* (the processes part here: the run is over) */
+		}
+		if (d->len)
+			memcpy(bytes, d->buf, RTE_MIN((size_t)hdr[0], d->len));
+		if (d->n) {
+			memcpy(at, d->at, RTE_MIN(hdr[1], (uint64_t)d->n) * sizeof(*at));
+			memcpy(end, d->end, RTE_MIN(hdr[1], (uint64_t)d->n) * sizeof(*end));
+		}
+		bcast(bytes, hdr[0], root, arg);
+		bcast(at, hdr[1] * sizeof(*at), root, arg);
+		bcast(end, hdr[1] * sizeof(*end), root, arg);
+		rewind(d->f);
+		fwrite(bytes, 1, hdr[0], d->f);
+		fflush(d->f);
+		free(bytes);
+		free(d->at);
+		free(d->end);
+		d->at = at;
+		d->end = end;
+		d->n = d->cap = (uint32_t)hdr[1];
+		d->oom = hdr[2] != 0;
+		/* its ports' histograms */
+		for (uint32_t k = m->port0[s]; k < m->port0[s + 1]; k++) {
+			struct hist *h = &m->hist[k];
+			uint32_t nc[2] = { h->n, h->cap };
+			bcast(nc, sizeof(nc), root, arg);
+			if (nc[1] > h->cap) {
+				uint32_t *x = realloc(h->cnt, nc[1] * sizeof(*x));
+				if (x == NULL)
+					return -1;
+				memset(x + h->cap, 0, (nc[1] - h->cap) * sizeof(*x));
+				h->cnt = x;
+				h->cap = nc[1];
+			}
+			h->n = nc[0];
+			if (nc[0])
+				bcast(h->cnt, nc[0] * sizeof(*h->cnt), root, arg);
+		}
+	}
+	return 0;
+}
+
+int
 aif_monitors_write(const struct aif_monitors *m, const char *dir, aif_time_ns end_ns,
 		   char *err, size_t err_len)
 {

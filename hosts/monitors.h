@@ -77,6 +77,17 @@ bool aif_monitors_qlen_over(const struct aif_monitors *m, aif_time_ns t);
 void aif_monitors_qlen_take(struct aif_monitors *m, aif_time_ns t, uint16_t sw);
 /* PFC frames logged so far. */
 uint64_t aif_monitors_pfc_events(const struct aif_monitors *m);
+/* Several processes, each running its own devices (control/ranks.h): each
+ * switch's qlen.txt dumps and histograms (aif_monitors_share_qlen) and
+ * each device's PFC log (aif_monitors_share_pfc) copied from the process
+ * that has it, owner(arg,
+ * is_switch, host or switch index), to every other, with bcast(buf, len,
+ * root, arg) (every process calls it in the same order).  0, or -1 (out
+ * of memory). */
+int aif_monitors_share_pfc(struct aif_monitors *m, int (*owner)(void *arg, bool is_switch, uint32_t i),
+			   void (*bcast)(void *buf, size_t len, int root, void *arg), void *arg);
+int aif_monitors_share_qlen(struct aif_monitors *m, int (*owner)(void *arg, bool is_switch, uint32_t i),
+			    void (*bcast)(void *buf, size_t len, int root, void *arg), void *arg);
 /* pfc.txt and qlen.txt into dir (those monitored), the histogram's last
  * dump at end_ns (virtual); 0, or -1 with err. */
 int aif_monitors_write(const struct aif_monitors *m, const char *dir, aif_time_ns end_ns,

@@ -305,6 +305,11 @@ int aif_rhost_timer(struct aif_rhost *h, aif_time_ns at_ns, uint64_t cookie);
 const struct aif_rhost_ctr *aif_rhost_ctr(const struct aif_rhost *h);
 const struct aif_rhost_qp_ctr *aif_rhost_qp_ctr(const struct aif_rhost *h, uint32_t qp);
 uint32_t aif_rhost_n_qps(const struct aif_rhost *h);
+/* The host's counters, its own and each QP's, as byte ranges: fn(p, len,
+ * arg) for each, in one order (a process that did not run the host takes
+ * them from one that did: control/ranks.h). */
+void aif_rhost_ctr_ranges(struct aif_rhost *h, void (*fn)(void *p, size_t len, void *arg),
+			  void *arg);
 /* A QP's UDP source port, its current DCQCN rate (b/s). */
 uint16_t aif_rhost_qp_sport(const struct aif_rhost *h, uint32_t qp);
 double aif_rhost_qp_rate(const struct aif_rhost *h, uint32_t qp);

@@ -622,6 +622,14 @@ aif_rhost_qp_ctr(const struct aif_rhost *h, uint32_t qp)
 	return qp < h->n_qps ? &h->qps[qp].ctr : NULL;
 }
 
+void
+aif_rhost_ctr_ranges(struct aif_rhost *h, void (*fn)(void *p, size_t len, void *arg), void *arg)
+{
+	fn(&h->ctr, sizeof(h->ctr), arg);
+	for (uint32_t i = 0; i < h->n_qps; i++)
+		fn(&h->qps[i].ctr, sizeof(h->qps[i].ctr), arg);
+}
+
 uint32_t
 aif_rhost_n_qps(const struct aif_rhost *h)
 {

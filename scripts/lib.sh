@@ -5,7 +5,7 @@
 AIF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 AIF_PACKAGES=(build-essential meson ninja-build pkg-config dpdk dpdk-dev libdpdk-dev
 	libjansson-dev libcmocka-dev libpcap-dev libbpf-dev libelf-dev clang llvm libclang-rt-14-dev python3-scapy tshark gnuplot-nox iproute2 procps
-	iputils-ping iperf3 tcpdump ethtool traceroute)
+	iputils-ping iperf3 tcpdump ethtool traceroute openmpi-bin libopenmpi-dev)
 
 aif_log() { printf '==> %s\n' "$*" >&2; }
 

@@ -29,7 +29,10 @@
 #     as HPCC writes them; qlen.txt HPCC's histogram; a flow file naming a
 #     host the fabric lacks is refused with the job's JSON path and line;
 #  9. the main job (scripts/run's) and that incast on 1, 2 and 3 runners
-#     (--runners): identical result files, byte for byte.
+#     (--runners): identical result files, byte for byte;
+# 10. the same two as MPI ranks (mpirun -np 1 and -np 2, control/ranks.h):
+#     the result files of one runner, byte for byte (skipped, and said so,
+#     without mpirun or with a daemon built without MPI).
 #
 #   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
 set -euo pipefail
@@ -366,6 +369,37 @@ print("  ok   1, 2 and 3 runners: identical fct.txt, jobs.csv, qps.csv, pfc.txt,
       "summary.json and samples (main job: %d flows; incast: %d PFC pauses)"
       % (m["flows"]["count"], i["fabric"]["pfc_xoff_sent"]))
 EOF
+
+# 10. the parts as processes: mpirun -np 1 and 2 (each rank its own EAL
+# file prefix and memory: the virtual-time defaults), rank 0 writing
+if ! command -v mpirun > /dev/null; then
+	echo "  skip MPI ranks: no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
+elif [ ! -x "$(dirname "$BIN")/aifabric-mpi" ]; then
+	echo "  skip MPI ranks: no $(dirname "$BIN")/aifabric-mpi (built with MPI: meson -Dmpi=enabled)"
+else
+	# (root in containers; Open MPI's own allocations are not ours to check)
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	MPI_ASAN=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	for n in 1 2; do
+		ASAN_OPTIONS=$MPI_ASAN timeout -k 5 120 mpirun --oversubscribe -np $n "$BIN" -- \
+			--config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" \
+			--results "$T/mpimain$n" > "$T/mpimain$n.log" 2>&1 < /dev/null ||
+			fail "main job on $n MPI ranks exited with status $?"
+		ASAN_OPTIONS=$MPI_ASAN timeout -k 5 60 mpirun --oversubscribe -np $n "$BIN" -- \
+			--config "$T/ff.json" --virtual-time --jobs "$T/ffjobs.json" \
+			--results "$T/mpiinc$n" > "$T/mpiinc$n.log" 2>&1 < /dev/null ||
+			fail "incast on $n MPI ranks exited with status $?"
+		for f in fct.txt jobs.csv qps.csv pfc.txt qlen.txt summary.json; do
+			cmp -s "$T/main1/$f" "$T/mpimain$n/$f" ||
+				fail "main job: $f differs on $n MPI ranks"
+			cmp -s "$T/inc1/$f" "$T/mpiinc$n/$f" || fail "incast: $f differs on $n MPI ranks"
+		done
+	done
+	grep -q '^  rank 1 of 2: [0-9]* windows' "$T/mpimain2.log" ||
+		fail "2 MPI ranks: rank 1 did not say its share"
+	echo "  ok   mpirun -np 1 and -np 2: fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt," \
+		"summary.json of one runner, main job and incast"
+fi
 
 rm -rf "$T"
 echo "run_hosts: PASS"

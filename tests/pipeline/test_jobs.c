@@ -122,6 +122,56 @@ idle(void *arg)
 	return 1;
 }
 
+/* Another process's copy of the set that ran none of its ranks: every
+ * value 0 (unset), as the reduce of control/ranks.c sees it. */
+static void
+reduce_with_idle_peer(uint64_t *v, size_t n, enum aif_jobs_reduce_op op, void *arg)
+{
+	unsigned *calls = arg;
+
+	(*calls)++;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t peer = 0;
+		if (op == AIF_JOBS_RED_SUM)
+			v[i] += peer;
+		else if (op == AIF_JOBS_RED_MAX)
+			v[i] = v[i] > peer ? v[i] : peer;
+		else if (v[i] == 0 || (peer != 0 && peer < v[i]))
+			v[i] = peer;
+	}
+}
+
+/* What the processes of a run on several ranks put together: a run's own
+ * results with nothing from elsewhere stay as they are. */
+static void
+check_merge(struct aif_jobs *js, uint32_t n_jobs)
+{
+	uint32_t nf, calls = 0;
+	const struct aif_flow *fl = aif_jobs_flows(js, &nf);
+	struct aif_flow *f0 = malloc((nf ? nf : 1) * sizeof(*f0));
+	struct aif_job_iter it0[AIF_JOBS_MAX][4];
+
+	assert_non_null(f0);
+	memcpy(f0, fl, nf * sizeof(*f0));
+	for (uint32_t k = 0; k < n_jobs; k++) {
+		uint32_t n;
+		const struct aif_job_iter *it = aif_jobs_iters(js, k, &n);
+		memcpy(it0[k], it, RTE_MIN(n, 4u) * sizeof(*it));
+	}
+	assert_int_equal(aif_jobs_ranks_done(js), aif_jobs_ranks_total(js));
+	assert_int_equal(aif_jobs_merge(js, reduce_with_idle_peer, &calls), 0);
+	assert_true(calls > 0);
+	assert_true(aif_jobs_done(js));
+	assert_int_equal(aif_jobs_ranks_done(js), aif_jobs_ranks_total(js));
+	assert_memory_equal(aif_jobs_flows(js, &nf), f0, nf * sizeof(*f0));
+	for (uint32_t k = 0; k < n_jobs; k++) {
+		uint32_t n;
+		const struct aif_job_iter *it = aif_jobs_iters(js, k, &n);
+		assert_memory_equal(it, it0[k], RTE_MIN(n, 4u) * sizeof(*it));
+	}
+	free(f0);
+}
+
 static void
 run(const struct scen *s, struct result *res)
 {
@@ -205,6 +255,7 @@ run(const struct scen *s, struct result *res)
 	aif_evloop_run(&loop);
 	res->end_ns = loop.now_ns;
 	assert_true(aif_jobs_done(js));
+	check_merge(js, s->n_jobs);
 
 	for (uint32_t k = 0; k < s->n_jobs; k++) {
 		uint32_t n;

@@ -36,6 +36,7 @@
 #include "ctl_events.h"
 #include "evloop.h"
 #include "fabric.h"
+#include "frame.h"
 #include "jobs.h"
 #include "link.h"
 #include "partition.h"
@@ -83,6 +84,57 @@ idle(void *arg)
 }
 
 /* Jobs on planes (1 or 2) run by n runners (1: one loop, as the daemon's). */
+/*
+ * The windows as processes would run them (control/ranks.h), in one: after
+ * each window every frame on a link between two runners leaves its line
+ * (aif_link_take) and a copy of it comes back (aif_link_put_arrival), as
+ * the sender's rank would send it and the receiver's take it in.
+ */
+struct fake_net {
+	struct aif_windows_net ops;
+	const struct aif_config *cfg;
+	const struct aif_fabric *fab;
+	const uint16_t *runner_of;
+	uint64_t min_calls, window_ends, frames;
+};
+
+static struct fake_net *use_net; /* run() joins its windows to it */
+
+static aif_time_ns
+fake_min_ns(void *arg, aif_time_ns t)
+{
+	((struct fake_net *)arg)->min_calls++;
+	return t;
+}
+
+static aif_time_ns
+fake_window_end(void *arg, aif_time_ns t)
+{
+	struct fake_net *f = arg;
+	struct aif_link_slot s[4096];
+
+	f->window_ends++;
+	for (uint32_t k = 0; k < f->cfg->n_links; k++) {
+		if (f->runner_of[f->cfg->links[k].a_switch] == f->runner_of[f->cfg->links[k].b_switch])
+			continue;
+		for (uint8_t d = 0; d < 2; d++) {
+			unsigned n = 0;
+			while (n < RTE_DIM(s) && aif_link_take(f->fab->link[k], d, &s[n]))
+				n++;
+			assert_true(n < RTE_DIM(s)); /* all of them: back in order */
+			for (unsigned i = 0; i < n; i++) {
+				struct rte_mbuf *m = aif_frame_copy(s[i].m, pool, UINT32_MAX);
+				assert_non_null(m);
+				rte_pktmbuf_free(s[i].m);
+				s[i].m = m;
+				assert_int_equal(aif_link_put_arrival(f->fab->link[k], d, &s[i]), 0);
+			}
+			f->frames += n;
+		}
+	}
+	return t;
+}
+
 static void
 run(unsigned planes, unsigned n, struct run_out *out)
 {
@@ -186,7 +238,16 @@ run(unsigned planes, unsigned n, struct run_out *out)
 		assert_int_equal(aif_windows_add(&win, &tick.src), 0);
 		win.idle = idle;
 		win.idle_arg = &ia;
+		if (use_net != NULL) {
+			use_net->ops = (struct aif_windows_net){ fake_min_ns, fake_window_end, use_net };
+			use_net->cfg = cfg;
+			use_net->fab = &fab;
+			use_net->runner_of = pt.runner_of;
+			win.net = &use_net->ops;
+		}
 		out->end_ns = aif_windows_run(&win);
+		if (use_net != NULL)
+			assert_int_equal(use_net->window_ends, win.windows);
 		assert_int_not_equal(out->end_ns, AIF_TIME_NS_NEVER);
 		out->windows = win.windows;
 		/* every window's barrier counted once; no runner's window longer
@@ -288,6 +349,28 @@ test_same_for_any_split(void **state)
 	}
 }
 
+/* Frames between runners taken off their lines and put back, copied,
+ * after every window, as between processes: the same run. */
+static void
+test_frames_between_processes(void **state)
+{
+	struct run_out one, par;
+	struct fake_net f = { 0 };
+
+	(void)state;
+	run(1, 1, &one);
+	use_net = &f;
+	run(1, 3, &par);
+	use_net = NULL;
+	print_message("3 runners as processes: %" PRIu64 " windows, %" PRIu64 " frames across, "
+		      "%" PRIu64 " other agreements\n", f.window_ends, f.frames, f.min_calls);
+	assert_true(f.frames > 1000);
+	assert_true(f.min_calls > 0);
+	assert_int_equal(par.end_ns, one.end_ns);
+	assert_int_equal(par.pauses, one.pauses);
+	assert_int_equal(par.digest, one.digest);
+}
+
 static void
 test_planes_tied(void **state)
 {
@@ -333,6 +416,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_for_any_split),
 		cmocka_unit_test(test_planes_tied),
+		cmocka_unit_test(test_frames_between_processes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -535,6 +535,49 @@ test_down_up(void **state)
 	assert_int_equal(rte_mempool_in_use_count(pool), 0);
 }
 
+/* A direction whose ends two processes drive: what the sender's copy of
+ * the line took (aif_link_take) arrives from the receiver's copy
+ * (aif_link_put_arrival) when it would have arrived on one line, in order;
+ * a full line refuses and counts it. */
+static void
+test_take_and_put_arrival(void **state)
+{
+	struct aif_link *l = make_link(10000000000ull, 5000);
+	struct rte_mbuf *m[2] = { frame(1000, 1), frame(1000, 2) }, *got[4];
+	struct aif_link_slot s[3];
+
+	(void)state;
+	assert_int_equal(aif_link_take(l, 0, &s[0]), 0);
+	assert_int_equal(tx(0, &m[0], 1, 0), 1);
+	assert_int_equal(tx(0, &m[1], 1, ready(0, 0)), 1);
+	assert_int_equal(aif_link_take(l, 0, &s[0]), 1);
+	assert_int_equal(aif_link_take(l, 0, &s[1]), 1);
+	assert_int_equal(aif_link_take(l, 0, &s[2]), 0);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), AIF_TIME_NS_NEVER);
+	assert_int_equal(s[0].arrive_ns, 5820);
+	assert_true(s[1].arrive_ns > s[0].arrive_ns);
+	/* the receiver's copy: the same slots, the same arrivals */
+	assert_int_equal(aif_link_put_arrival(l, 0, &s[0]), 0);
+	assert_int_equal(aif_link_put_arrival(l, 0, &s[1]), 0);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), 5820);
+	assert_int_equal(rx(1, got, 4, 5819), 0);
+	assert_int_equal(rx(1, got, 4, s[1].arrive_ns), 2);
+	assert_ptr_equal(got[0], m[0]);
+	assert_ptr_equal(got[1], m[1]);
+	assert_int_equal(rte_pktmbuf_mtod(got[1], uint8_t *)[0], 2);
+	rte_pktmbuf_free_bulk(got, 2);
+	/* full: refused, freed, counted */
+	uint32_t slots = l->dir[0].mask + 1, n = 0;
+	for (uint32_t i = 0; i <= slots; i++) {
+		struct aif_link_slot x = { .m = frame(60, 3), .start_ns = i, .arrive_ns = 6000 + i };
+		n += aif_link_put_arrival(l, 0, &x) == 0;
+	}
+	assert_int_equal(n, slots);
+	assert_int_equal(l->dir[0].ctr.lost_full, 1);
+	aif_link_free(l);
+	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+}
+
 int
 main(void)
 {
@@ -548,6 +591,7 @@ main(void)
 		cmocka_unit_test(test_wire_model),
 		cmocka_unit_test(test_loss_and_corruption),
 		cmocka_unit_test(test_down_up),
+		cmocka_unit_test(test_take_and_put_arrival),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -38,6 +38,7 @@
 #include "fabric.h"
 #include "jobs.h"
 #include "link.h"
+#include "mbuf.h"
 #include "partition.h"
 #include "qos.h"
 #include "runner.h"
@@ -47,7 +48,7 @@
 
 #define N_HOSTS 8
 #define START_NS (300 * AIF_NS_PER_US)
-#define DRY_MBUFS 512 /* fewer than the jobs hold at once */
+#define DRY_MBUFS 128 /* an eighth of what the jobs hold at once */
 
 static struct rte_mempool *main_pool;
 
@@ -58,6 +59,7 @@ struct run_out {
 	unsigned n_run;
 	uint64_t part_events[AIF_MAX_RUNNERS];
 	uint64_t nombuf;      /* frames the hosts could not send for want of an mbuf */
+	unsigned spares;      /* spare pools the pool was given */
 };
 
 static inline void
@@ -257,7 +259,11 @@ run_with(unsigned planes, unsigned n, struct rte_mempool *pool, struct run_out *
 	aif_vhosts_free(&v);
 	aif_config_free(ctl.cfg);
 	aif_config_free(cfg);
-	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+	struct aif_mbuf_spares_info mi;
+	aif_mbuf_spares_info(pool, &mi);
+	out->spares = mi.pools;
+	assert_int_equal(mi.in_use, 0); /* the spares' too */
+	assert_int_equal(mi.failed, 0);
 }
 
 static void
@@ -327,19 +333,22 @@ test_pool_dry(void **state)
 	struct rte_mempool *dry = rte_pktmbuf_pool_create("win_dry", DRY_MBUFS, 0, 0,
 							  RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	assert_non_null(dry);
+	assert_int_equal(aif_mbuf_spares_enable(dry), 0); /* as virtual time's pool */
 	run(1, 1, &big);
 	assert_int_equal(big.nombuf, 0);
 	for (unsigned rep = 0; rep < 3; rep++)
 		for (unsigned k = 0; k < RTE_DIM(ns); k++) {
 			run_with(1, ns[k], dry, &one);
 			print_message("%u runners, a pool of %u: end %.3f us, %" PRIu64
-				      " frames waited for an mbuf\n", one.n_run, DRY_MBUFS,
-				      one.end_ns / 1e3, one.nombuf);
+				      " frames waited for an mbuf, %u spare pools\n", one.n_run,
+				      DRY_MBUFS, one.end_ns / 1e3, one.nombuf, one.spares);
+			assert_true(one.spares > 0); /* it ran dry */
 			assert_int_equal(one.n_run, ns[k]);
 			assert_int_equal(one.nombuf, 0);
 			assert_int_equal(one.end_ns, big.end_ns);
 			assert_int_equal(one.digest, big.digest);
 		}
+	aif_mbuf_spares_free(dry);
 	rte_mempool_free(dry);
 }
 

@@ -27,6 +27,7 @@
 #include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
 #include "../dataplane/link.h"
+#include "../dataplane/mbuf.h"
 #include "../dataplane/roce.h"
 #include "../dataplane/runner.h"
 #include "../dataplane/switch.h"
@@ -171,6 +172,13 @@ pool_create(const struct aif_run *r, uint16_t n_shards)
 							   room, rte_socket_id());
 	if (pool == NULL)
 		fprintf(stderr, "cannot create mbuf pool: %s\n", rte_strerror(rte_errno));
+	/* virtual time: a pool that runs dry gets spares (dataplane/mbuf.h),
+	 * so that no frame waits for the emulator's memory */
+	else if (vtime && aif_mbuf_spares_enable(pool) != 0) {
+		fprintf(stderr, "cannot give the mbuf pool spares\n");
+		rte_mempool_free(pool);
+		pool = NULL;
+	}
 	return pool;
 }
 
@@ -557,18 +565,31 @@ aif_run_end(struct aif_run *r, int rc)
 		free(ctl->pinfo[s]);
 	aif_config_free(ctl->cfg);
 	if (r->pool != NULL) {
-		unsigned in_use = rte_mempool_in_use_count(r->pool);
+		struct aif_mbuf_spares_info mi;
+		aif_mbuf_spares_info(r->pool, &mi);
+		unsigned in_use = mi.in_use;
 		char msg[768];
+		if (r->ran && mi.pools > 0)
+			printf("mbufs: the pool of %u ran dry: %u spare pool%s made, %u mbufs "
+			       "in all\n", r->pool->size, mi.pools, mi.pools == 1 ? "" : "s",
+			       mi.size);
+		if (r->ran && mi.failed > 0)
+			printf("mbufs: no memory for another spare pool: %" PRIu64 " frames "
+			       "waited for an mbuf (hosts) or were not made; the results "
+			       "depend on the memory%s\n", mi.failed,
+			       r->n_run > 1 ? ", and on several runners on their threads' timing"
+					    : "");
 		if (r->ran) {
-			if (aif_pool_check(in_use, r->pool->size, r->pool_ports, r->n_pool_ports,
+			if (aif_pool_check(in_use, mi.size, r->pool_ports, r->n_pool_ports,
 					   msg, sizeof(msg)) == 0)
 				in_use = 0; /* every one back, or kept by a driver */
 			printf("%s\n", msg);
 		} else if (in_use) /* e.g. net_pcap keeps a frame it refused */
 			printf("mbufs: %u of %u still held by a driver after its port "
-			       "was closed\n", in_use, r->pool->size);
+			       "was closed\n", in_use, mi.size);
 		if (in_use && ret == 0)
 			ret = 1;
+		aif_mbuf_spares_free(r->pool);
 		rte_mempool_free(r->pool);
 	}
 	aif_config_free(r->cfg);

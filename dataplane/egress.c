@@ -12,6 +12,7 @@
 #include "../pipelines/rewrite.h"
 #include "egress.h"
 #include "frame.h"
+#include "mbuf.h"
 #include "shard.h"
 #include "switch.h"
 #include "wire.h"
@@ -306,7 +307,7 @@ pfc_frame_send(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, u
 	/* ns-3 mode keeps no "told" state to undo: the next packet asks again */
 	bool undo = q->cfg.pfc_tx[p].mode != AIF_PFC_TX_NS3;
 	const struct aif_tables *t = sw->tables;
-	struct rte_mbuf *mb = rte_pktmbuf_alloc(sw->pool);
+	struct rte_mbuf *mb = aif_mbuf_alloc(sw->pool);
 	uint8_t *buf = mb ? (uint8_t *)rte_pktmbuf_append(mb, AIF_PFC_FRAME_LEN) : NULL;
 
 	if (buf == NULL) {

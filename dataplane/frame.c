@@ -5,6 +5,7 @@
 #include <rte_mbuf_dyn.h>
 
 #include "frame.h"
+#include "mbuf.h"
 
 /* Segments a frame made whole may take: a jumbo frame in 128-byte rooms. */
 #define MAX_SEGS 128
@@ -67,7 +68,7 @@ aif_frame_light_from_bytes(struct rte_mempool *pool, const uint8_t *data, uint32
 {
 	if (aif_frame_light_mask == 0)
 		return NULL;
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	struct rte_mbuf *m = aif_mbuf_alloc(pool);
 	if (m == NULL)
 		return NULL;
 	uint16_t n = (uint16_t)(head_len + AIF_FRAME_LIGHT_TAIL);
@@ -110,7 +111,7 @@ aif_frame_materialise(struct rte_mbuf *m)
 	/* the segments it needs first, so that an empty pool changes nothing */
 	for (uint32_t have = room; have < total; n++) {
 		if (n + 1u >= RTE_DIM(segs) ||
-		    (segs[n] = rte_pktmbuf_alloc(m->pool)) == NULL) {
+		    (segs[n] = aif_mbuf_alloc(m->pool)) == NULL) {
 			rte_pktmbuf_free_bulk(segs, n);
 			return -1;
 		}

@@ -5,6 +5,7 @@
 #include <rte_ethdev.h>
 
 #include "frame.h"
+#include "mbuf.h"
 #include "port.h"
 
 static uint16_t
@@ -125,7 +126,7 @@ aif_txbuf_flush(struct aif_txbuf *b, struct aif_port *port, uint16_t queue,
 struct rte_mbuf *
 aif_mbuf_from_bytes(struct rte_mempool *pool, const uint8_t *data, uint32_t len)
 {
-	struct rte_mbuf *head = rte_pktmbuf_alloc(pool), *last = head;
+	struct rte_mbuf *head = aif_mbuf_alloc(pool), *last = head;
 	uint32_t off = 0;
 
 	if (head == NULL)
@@ -133,7 +134,7 @@ aif_mbuf_from_bytes(struct rte_mempool *pool, const uint8_t *data, uint32_t len)
 	while (off < len) {
 		uint32_t n = RTE_MIN((uint32_t)rte_pktmbuf_tailroom(last), len - off);
 		if (n == 0) {
-			struct rte_mbuf *seg = rte_pktmbuf_alloc(pool);
+			struct rte_mbuf *seg = aif_mbuf_alloc(pool);
 			if (seg == NULL || rte_pktmbuf_chain(head, seg) != 0) {
 				rte_pktmbuf_free(seg);
 				rte_pktmbuf_free(head);

@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "../dataplane/mbuf.h"
 #include "../dataplane/neigh.h"
 #include "arp_nd.h"
 #include "rewrite.h"
@@ -405,7 +406,7 @@ aif_neigh_solicit(struct aif_fwd *f, const struct aif_tables *t,
 	if (port >= t->n_ports || o->n_built >= AIF_BURST || rate_limited(f, target, now_ns))
 		return;
 	src = port_src_addr(t, port, target);
-	if (src == NULL || (mb = rte_pktmbuf_alloc(f->pool)) == NULL)
+	if (src == NULL || (mb = aif_mbuf_alloc(f->pool)) == NULL)
 		return;
 	int rc = target->family == AIF_AF_INET4
 		? build_arp_request(mb, &t->ports[port].mac, src, target)

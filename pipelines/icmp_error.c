@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 
 #include "../dataplane/frame.h"
+#include "../dataplane/mbuf.h"
 #include "icmp_error.h"
 #include "rewrite.h"
 
@@ -138,7 +139,7 @@ aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
 	if (quote > have)
 		quote = have;
 
-	struct rte_mbuf *out = rte_pktmbuf_alloc(f->pool);
+	struct rte_mbuf *out = aif_mbuf_alloc(f->pool);
 	if (out == NULL)
 		return;
 	unsigned l2_len = l3->tagged ? 18 : 14;

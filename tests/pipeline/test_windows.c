@@ -13,7 +13,11 @@
  *  - two planes (a rank's ports on two leaves, tied to one runner), a
  *    ring all-reduce: the same;
  *  - the windows skip time with nothing in it (the jobs start late), no
- *    window is longer than the lookahead, and every runner worked.
+ *    window is longer than the lookahead, and every runner worked;
+ *  - a pool an eighth the size of what the jobs hold at once, given spares
+ *    as virtual time gives its pool (dataplane/mbuf.h): no host waits for
+ *    an mbuf, and 1, 2, 3 and 6 runners, three times over, give the
+ *    results of the large pool.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,6 +43,7 @@
 #include "frame.h"
 #include "jobs.h"
 #include "link.h"
+#include "mbuf.h"
 #include "partition.h"
 #include "qos.h"
 #include "runner.h"
@@ -48,8 +53,9 @@
 
 #define N_HOSTS 8
 #define START_NS (300 * AIF_NS_PER_US)
+#define DRY_MBUFS 128 /* an eighth of what the jobs hold at once */
 
-static struct rte_mempool *pool;
+static struct rte_mempool *main_pool;
 
 struct run_out {
 	uint64_t digest;      /* everything the run did, folded */
@@ -57,6 +63,8 @@ struct run_out {
 	uint64_t windows, pauses;
 	unsigned n_run;
 	uint64_t part_events[AIF_MAX_RUNNERS];
+	uint64_t nombuf;      /* frames the hosts could not send for want of an mbuf */
+	unsigned spares;      /* spare pools the pool was given */
 };
 
 static inline void
@@ -83,7 +91,6 @@ idle(void *arg)
 	return 1;
 }
 
-/* Jobs on planes (1 or 2) run by n runners (1: one loop, as the daemon's). */
 /*
  * The windows as processes would run them (control/ranks.h), in one: after
  * each window every frame on a link between two runners leaves its line
@@ -95,10 +102,11 @@ struct fake_net {
 	const struct aif_config *cfg;
 	const struct aif_fabric *fab;
 	const uint16_t *runner_of;
+	struct rte_mempool *pool; /* where the copies come from */
 	uint64_t min_calls, window_ends, frames;
 };
 
-static struct fake_net *use_net; /* run() joins its windows to it */
+static struct fake_net *use_net; /* run_with() joins its windows to it */
 
 static aif_time_ns
 fake_min_ns(void *arg, aif_time_ns t)
@@ -123,7 +131,7 @@ fake_window_end(void *arg, aif_time_ns t)
 				n++;
 			assert_true(n < RTE_DIM(s)); /* all of them: back in order */
 			for (unsigned i = 0; i < n; i++) {
-				struct rte_mbuf *m = aif_frame_copy(s[i].m, pool, UINT32_MAX);
+				struct rte_mbuf *m = aif_frame_copy(s[i].m, f->pool, UINT32_MAX);
 				assert_non_null(m);
 				rte_pktmbuf_free(s[i].m);
 				s[i].m = m;
@@ -135,8 +143,10 @@ fake_window_end(void *arg, aif_time_ns t)
 	return t;
 }
 
+/* Jobs on planes (1 or 2) run by n runners (1: one loop, as the daemon's),
+ * their frames from pool. */
 static void
-run(unsigned planes, unsigned n, struct run_out *out)
+run_with(unsigned planes, unsigned n, struct rte_mempool *pool, struct run_out *out)
 {
 	char json[1024], err[AIF_ERR_MAX] = "";
 	struct aif_config *cfg;
@@ -243,6 +253,7 @@ run(unsigned planes, unsigned n, struct run_out *out)
 			use_net->cfg = cfg;
 			use_net->fab = &fab;
 			use_net->runner_of = pt.runner_of;
+			use_net->pool = pool;
 			win.net = &use_net->ops;
 		}
 		out->end_ns = aif_windows_run(&win);
@@ -289,6 +300,7 @@ run(unsigned planes, unsigned n, struct run_out *out)
 		fold(&h, c->qp.retx);
 		fold(&h, c->qp.cnps_rx);
 		fold(&h, c->qp.rx_ce);
+		out->nombuf += c->nombuf;
 	}
 	for (uint16_t s = 0; s < fab.n_sw; s++)
 		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++) {
@@ -315,7 +327,17 @@ run(unsigned planes, unsigned n, struct run_out *out)
 	aif_vhosts_free(&v);
 	aif_config_free(ctl.cfg);
 	aif_config_free(cfg);
-	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+	struct aif_mbuf_spares_info mi;
+	aif_mbuf_spares_info(pool, &mi);
+	out->spares = mi.pools;
+	assert_int_equal(mi.in_use, 0); /* the spares' too */
+	assert_int_equal(mi.failed, 0);
+}
+
+static void
+run(unsigned planes, unsigned n, struct run_out *out)
+{
+	run_with(planes, n, main_pool, out);
 }
 
 static void
@@ -384,6 +406,42 @@ test_planes_tied(void **state)
 	assert_int_equal(par.digest, one.digest);
 }
 
+/*
+ * A pool too small for what the jobs hold at once: the hosts' frames, the
+ * queues' and the wires' are one pool's, and one runner's host finding it
+ * empty at t would depend on what the other runners have taken and given
+ * back by then, which is their threads' timing.  The results are those of
+ * a pool that never runs dry, on one runner and on several, every time.
+ */
+static void
+test_pool_dry(void **state)
+{
+	static const unsigned ns[] = { 1, 2, 3, 6 };
+	struct run_out big, one;
+
+	(void)state;
+	struct rte_mempool *dry = rte_pktmbuf_pool_create("win_dry", DRY_MBUFS, 0, 0,
+							  RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	assert_non_null(dry);
+	assert_int_equal(aif_mbuf_spares_enable(dry), 0); /* as virtual time's pool */
+	run(1, 1, &big);
+	assert_int_equal(big.nombuf, 0);
+	for (unsigned rep = 0; rep < 3; rep++)
+		for (unsigned k = 0; k < RTE_DIM(ns); k++) {
+			run_with(1, ns[k], dry, &one);
+			print_message("%u runners, a pool of %u: end %.3f us, %" PRIu64
+				      " frames waited for an mbuf, %u spare pools\n", one.n_run,
+				      DRY_MBUFS, one.end_ns / 1e3, one.nombuf, one.spares);
+			assert_true(one.spares > 0); /* it ran dry */
+			assert_int_equal(one.n_run, ns[k]);
+			assert_int_equal(one.nombuf, 0);
+			assert_int_equal(one.end_ns, big.end_ns);
+			assert_int_equal(one.digest, big.digest);
+		}
+	aif_mbuf_spares_free(dry);
+	rte_mempool_free(dry);
+}
+
 static int
 setup(void **state)
 {
@@ -397,15 +455,15 @@ setup(void **state)
 	};
 	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
 		return -1;
-	pool = rte_pktmbuf_pool_create("win_pool", 65535, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	return pool == NULL ? -1 : 0;
+	main_pool = rte_pktmbuf_pool_create("win_pool", 65535, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	return main_pool == NULL ? -1 : 0;
 }
 
 static int
 teardown(void **state)
 {
 	(void)state;
-	rte_mempool_free(pool);
+	rte_mempool_free(main_pool);
 	test_eal_cleanup();
 	return 0;
 }
@@ -417,6 +475,7 @@ main(void)
 		cmocka_unit_test(test_same_for_any_split),
 		cmocka_unit_test(test_planes_tied),
 		cmocka_unit_test(test_frames_between_processes),
+		cmocka_unit_test(test_pool_dry),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A pool and its spares (mbuf.h).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include <rte_lcore.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_mempool.h>
+#include <rte_spinlock.h>
+
+#include "mbuf.h"
+
+#define SPARE_BASES 4   /* pools with spares at once */
+#define SPARES_MAX 32   /* each as large as the pool */
+
+struct spares {
+	struct rte_mempool *base;
+	rte_spinlock_t lock;           /* making a spare */
+	unsigned n;                    /* spares published (release) */
+	struct rte_mempool *pool[SPARES_MAX];
+	bool closed;                   /* a spare could not be made: no more tries */
+	uint64_t failed;
+};
+
+static struct spares spare_of[SPARE_BASES];
+static unsigned spare_seq; /* names: one a spare, never used twice in a process */
+
+/* The spares of pool: pool is their base, or one of them. */
+static struct spares *
+find(const struct rte_mempool *pool)
+{
+	for (unsigned i = 0; i < SPARE_BASES; i++) {
+		struct spares *s = &spare_of[i];
+		if (s->base == NULL)
+			continue;
+		if (s->base == pool)
+			return s;
+		unsigned n = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE);
+		for (unsigned k = 0; k < n; k++)
+			if (s->pool[k] == pool)
+				return s;
+	}
+	return NULL;
+}
+
+int
+aif_mbuf_spares_enable(struct rte_mempool *pool)
+{
+	if (find(pool) != NULL)
+		return 0;
+	for (unsigned i = 0; i < SPARE_BASES; i++)
+		if (spare_of[i].base == NULL) {
+			spare_of[i] = (struct spares){ .base = pool };
+			rte_spinlock_init(&spare_of[i].lock);
+			return 0;
+		}
+	return -1;
+}
+
+/* A spare's memory: anonymous pages, not DPDK's (hugepages are few and
+ * shared, and -m caps the rest); no device reads it in virtual time, so it
+ * has no IO address. */
+struct chunk {
+	void *addr;
+	size_t len;
+};
+
+static void
+chunk_unmap(struct rte_mempool_memhdr *memhdr, void *opaque)
+{
+	struct chunk *c = opaque;
+
+	(void)memhdr;
+	munmap(c->addr, c->len);
+	free(c);
+}
+
+/* n mbufs as base's (room, private area, cache), named name. */
+static struct rte_mempool *
+spare_make(const struct rte_mempool *base, unsigned n, const char *name)
+{
+	struct rte_pktmbuf_pool_private pp = {
+		.mbuf_data_room_size = rte_pktmbuf_data_room_size((struct rte_mempool *)base),
+		.mbuf_priv_size = rte_pktmbuf_priv_size((struct rte_mempool *)base),
+	};
+	struct rte_mempool *mp = rte_mempool_create_empty(
+		name, n, sizeof(struct rte_mbuf) + pp.mbuf_priv_size + pp.mbuf_data_room_size,
+		base->cache_size, sizeof(pp), base->socket_id, RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	struct chunk *c = NULL;
+
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0)
+		goto err;
+	rte_pktmbuf_pool_init(mp, &pp);
+	/* the objects one after the other (headers, mbufs, trailers), the
+	 * first on a cache line (pages ignored: nothing maps them for IO) */
+	size_t len = (size_t)n * (mp->header_size + mp->elt_size + mp->trailer_size) +
+		     RTE_MEMPOOL_ALIGN;
+	if ((c = malloc(sizeof(*c))) == NULL)
+		goto err;
+	c->len = len;
+	c->addr = mmap(NULL, c->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->addr == MAP_FAILED)
+		goto err;
+	if (rte_mempool_populate_iova(mp, c->addr, RTE_BAD_IOVA, len, chunk_unmap, c) <= 0) {
+		munmap(c->addr, c->len);
+		goto err;
+	}
+	c = NULL; /* the pool's now: unmapped when it is freed */
+	if (mp->populated_size != n)
+		goto err;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+err:
+	free(c);
+	rte_mempool_free(mp);
+	return NULL;
+}
+
+/* The newest spares first: the older ones are the likelier empty. */
+static struct rte_mbuf *
+from_spares(struct spares *s, unsigned n)
+{
+	for (unsigned k = n; k-- > 0;) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(s->pool[k]);
+		if (m != NULL)
+			return m;
+	}
+	return NULL;
+}
+
+struct rte_mbuf *
+aif_mbuf_alloc_spare(struct rte_mempool *pool)
+{
+	struct spares *s = find(pool);
+
+	if (s == NULL)
+		return NULL;
+	unsigned n = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE);
+	struct rte_mbuf *m = pool != s->base ? rte_pktmbuf_alloc(s->base) : NULL;
+	if (m == NULL)
+		m = from_spares(s, n);
+	if (m != NULL)
+		return m;
+	rte_spinlock_lock(&s->lock);
+	if (s->n != n) { /* another runner made one meanwhile */
+		m = from_spares(s, s->n);
+		if (m != NULL) {
+			rte_spinlock_unlock(&s->lock);
+			return m;
+		}
+	}
+	if (s->n < SPARES_MAX && !s->closed) {
+		/* as large as the pool: at most a pool's worth unused */
+		unsigned size = s->base->size;
+		char name[RTE_MEMPOOL_NAMESIZE];
+		snprintf(name, sizeof(name), "aif_spare%u",
+			 __atomic_fetch_add(&spare_seq, 1, __ATOMIC_RELAXED));
+		struct rte_mempool *sp = spare_make(s->base, size, name);
+		if (sp != NULL) {
+			s->pool[s->n] = sp;
+			__atomic_store_n(&s->n, s->n + 1, __ATOMIC_RELEASE);
+			m = rte_pktmbuf_alloc(sp);
+		} else {
+			s->closed = true;
+		}
+	}
+	if (m == NULL)
+		__atomic_add_fetch(&s->failed, 1, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&s->lock);
+	return m;
+}
+
+void
+aif_mbuf_spares_info(const struct rte_mempool *pool, struct aif_mbuf_spares_info *info)
+{
+	const struct spares *s = find(pool);
+
+	*info = (struct aif_mbuf_spares_info){ .size = pool->size,
+					       .in_use = rte_mempool_in_use_count(pool) };
+	if (s == NULL || s->base != pool)
+		return;
+	unsigned n = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE);
+	info->pools = n;
+	info->failed = __atomic_load_n(&s->failed, __ATOMIC_RELAXED);
+	for (unsigned k = 0; k < n; k++) {
+		info->size += s->pool[k]->size;
+		info->in_use += rte_mempool_in_use_count(s->pool[k]);
+	}
+}
+
+void
+aif_mbuf_spares_free(struct rte_mempool *pool)
+{
+	struct spares *s = find(pool);
+
+	if (s == NULL || s->base != pool)
+		return;
+	for (unsigned k = 0; k < s->n; k++)
+		rte_mempool_free(s->pool[k]);
+	*s = (struct spares){ 0 };
+}

@@ -22,6 +22,7 @@
 
 #include "../dataplane/frame.h"
 #include "../dataplane/link.h"
+#include "../dataplane/mbuf.h"
 #include "../dataplane/qos.h"
 #include "../dataplane/shard.h"
 #include "../dataplane/switch.h"
@@ -288,11 +289,12 @@ pack(struct net *n, struct buf *b, uint32_t link, uint8_t side, const struct aif
 	return 0;
 }
 
-/* A frame of len bytes from pool, in as many segments as it takes. */
+/* A frame of len bytes from pool (or its spares), in as many segments as
+ * it takes. */
 static struct rte_mbuf *
 frame_from_bytes(struct rte_mempool *pool, const uint8_t *p, uint32_t len)
 {
-	struct rte_mbuf *head = rte_pktmbuf_alloc(pool), *last = head;
+	struct rte_mbuf *head = aif_mbuf_alloc(pool), *last = head;
 
 	if (head == NULL)
 		return NULL;
@@ -306,7 +308,7 @@ frame_from_bytes(struct rte_mempool *pool, const uint8_t *p, uint32_t len)
 		len -= k;
 		if (len == 0)
 			return head;
-		struct rte_mbuf *seg = rte_pktmbuf_alloc(pool);
+		struct rte_mbuf *seg = aif_mbuf_alloc(pool);
 		if (seg == NULL) {
 			rte_pktmbuf_free(head);
 			return NULL;

@@ -152,22 +152,27 @@ check_merge(struct aif_jobs *js, uint32_t n_jobs)
 	struct aif_job_iter it0[AIF_JOBS_MAX][4];
 
 	assert_non_null(f0);
-	memcpy(f0, fl, nf * sizeof(*f0));
+	if (nf > 0) /* a run without flows has no array to copy */
+		memcpy(f0, fl, nf * sizeof(*f0));
 	for (uint32_t k = 0; k < n_jobs; k++) {
 		uint32_t n;
 		const struct aif_job_iter *it = aif_jobs_iters(js, k, &n);
-		memcpy(it0[k], it, RTE_MIN(n, 4u) * sizeof(*it));
+		if (n > 0)
+			memcpy(it0[k], it, RTE_MIN(n, 4u) * sizeof(*it));
 	}
 	assert_int_equal(aif_jobs_ranks_done(js), aif_jobs_ranks_total(js));
 	assert_int_equal(aif_jobs_merge(js, reduce_with_idle_peer, &calls), 0);
 	assert_true(calls > 0);
 	assert_true(aif_jobs_done(js));
 	assert_int_equal(aif_jobs_ranks_done(js), aif_jobs_ranks_total(js));
-	assert_memory_equal(aif_jobs_flows(js, &nf), f0, nf * sizeof(*f0));
+	fl = aif_jobs_flows(js, &nf);
+	if (nf > 0)
+		assert_memory_equal(fl, f0, nf * sizeof(*f0));
 	for (uint32_t k = 0; k < n_jobs; k++) {
 		uint32_t n;
 		const struct aif_job_iter *it = aif_jobs_iters(js, k, &n);
-		assert_memory_equal(it, it0[k], RTE_MIN(n, 4u) * sizeof(*it));
+		if (n > 0)
+			assert_memory_equal(it, it0[k], RTE_MIN(n, 4u) * sizeof(*it));
 	}
 	free(f0);
 }

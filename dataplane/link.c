@@ -16,7 +16,7 @@
 #include "frame.h"
 #include "link.h"
 
-#define PS_PER_NS 1000ull
+#define PS_PER_NS AIF_PS_PER_NS
 #define PS_PER_S 1000000000000ull
 
 /* Picoseconds to serialize wire bytes at rate_bps (rounded up). */
@@ -180,17 +180,6 @@ aif_link_rx_next_ns(const struct aif_link *l, uint8_t side)
 	return d->slot[head & d->mask].arrive_ns;
 }
 
-/*
- * When a frame handed over at now_ps starts: when the wire frees up, back
- * to back with the last frame if that was less than a nanosecond ago (a
- * loop steps at whole nanoseconds, the ceiling of tx_ready), else now.
- */
-static inline uint64_t
-start_ps(const struct aif_link_dir *d, uint64_t now_ps)
-{
-	return d->busy_until_ps + PS_PER_NS > now_ps ? d->busy_until_ps : now_ps;
-}
-
 void
 aif_link_set_faults(struct aif_link *l, double loss_rate, double corrupt_rate)
 {
@@ -314,7 +303,7 @@ link_tx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 	}
 	for (i = 0; i < n; i++) {
 		/* the wire is free at now (or within the horizon) */
-		uint64_t start = start_ps(d, now_ps);
+		uint64_t start = aif_link_start_ps(d->busy_until_ps, now_ps);
 		if (start > limit_ps || !put(l, d, pkts[i], start))
 			break;
 	}
@@ -336,7 +325,7 @@ link_tx_ctrl(struct aif_port *p, uint16_t queue, struct rte_mbuf *m, aif_time_ns
 	/* Next frame boundary: after the frame on the wire now.  Frames the
 	 * end took ahead of the wire (horizon) are already on the line: it
 	 * goes after them, which a horizon of 0 makes exact. */
-	if (!put(e->link, d, m, start_ps(d, now_ns * PS_PER_NS)))
+	if (!put(e->link, d, m, aif_link_start_ps(d->busy_until_ps, now_ns * PS_PER_NS)))
 		return 0;
 	d->ctr.tx_ctrl++;
 	return 1;

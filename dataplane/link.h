@@ -172,6 +172,23 @@ aif_time_ns aif_link_sent_since(const struct aif_port *p, uint32_t *mark);
 int aif_link_take(struct aif_link *l, uint8_t side, struct aif_link_slot *out);
 int aif_link_put_arrival(struct aif_link *l, uint8_t side, const struct aif_link_slot *s);
 
+/* Picoseconds in a nanosecond: wires keep their time in ps (serialisation
+ * at 100G is not a whole number of ns). */
+#define AIF_PS_PER_NS 1000ull
+
+/*
+ * When a frame handed over at now_ps starts on a wire busy until
+ * busy_until_ps: back to back with the last frame if that ended less than a
+ * nanosecond ago (a loop steps at whole nanoseconds, the ceiling of when the
+ * wire is free), else now.  Every wire uses it: the emulated link, the pcap
+ * port and the virtual host's NIC.
+ */
+static inline uint64_t
+aif_link_start_ps(uint64_t busy_until_ps, uint64_t now_ps)
+{
+	return busy_until_ps + AIF_PS_PER_NS > now_ps ? busy_until_ps : now_ps;
+}
+
 /* Bytes on the wire for a frame of pkt_len bytes (without FCS). */
 static inline uint32_t
 aif_link_wire_bytes(uint32_t pkt_len)

@@ -24,7 +24,7 @@
 #include "rng.h"
 #include "roce.h"
 
-#define PS_PER_NS 1000ull
+#define PS_PER_NS AIF_PS_PER_NS
 #define PS_PER_S 1000000000000ull
 #define PCAP_MAGIC_US 0xa1b2c3d4u
 #define PCAP_MAGIC_NS 0xa1b23c4du
@@ -470,14 +470,6 @@ put(struct aif_pcap_port *pp, struct rte_mbuf *m, uint64_t start_ps, int ctrl)
 	rte_pktmbuf_free(m);
 }
 
-/* As the emulated link: back to back with the frame before if that ended
- * less than a nanosecond ago. */
-static inline uint64_t
-start_ps(const struct aif_pcap_port *pp, uint64_t now_ps)
-{
-	return pp->busy_until_ps + PS_PER_NS > now_ps ? pp->busy_until_ps : now_ps;
-}
-
 static uint16_t
 pcap_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 	aif_time_ns now_ns)
@@ -488,7 +480,7 @@ pcap_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t 
 
 	(void)queue;
 	for (i = 0; i < n; i++) {
-		uint64_t s = start_ps(pp, now_ps);
+		uint64_t s = aif_link_start_ps(pp->busy_until_ps, now_ps);
 		if (s > now_ps)
 			break;
 		put(pp, pkts[i], s, 0);
@@ -503,7 +495,7 @@ pcap_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_time
 	struct aif_pcap_port *pp = port->ctx;
 
 	(void)queue;
-	put(pp, m, start_ps(pp, now_ns * PS_PER_NS), 1);
+	put(pp, m, aif_link_start_ps(pp->busy_until_ps, now_ns * PS_PER_NS), 1);
 	pp->ctr.tx_ctrl++;
 	return 1;
 }

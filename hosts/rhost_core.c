@@ -519,12 +519,6 @@ rx_wire_bytes(const struct aif_rhost *h, const struct rte_mbuf *m)
 	return aif_wire_ns3_bytes(f, f != NULL ? n : 0, len);
 }
 
-static inline uint64_t
-rx_start_ps(const struct aif_rhost *h, uint64_t now_ps)
-{
-	return h->rx_free_ps + PS_PER_NS > now_ps ? h->rx_free_ps : now_ps;
-}
-
 /* Frames the switch sends the host (its TX). */
 static uint16_t
 rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
@@ -538,7 +532,7 @@ rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 	h->active++;
 	advance(h, now_ns);
 	for (i = 0; i < n; i++) {
-		uint64_t s = rx_start_ps(h, now_ps);
+		uint64_t s = aif_link_start_ps(h->rx_free_ps, now_ps);
 		if (s > now_ps)
 			break;
 		uint32_t wire = rx_wire_bytes(h, pkts[i]);
@@ -561,7 +555,7 @@ rhost_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_tim
 {
 	struct aif_rhost *h = port->ctx;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint64_t s = rx_start_ps(h, now_ns * PS_PER_NS);
+	uint64_t s = aif_link_start_ps(h->rx_free_ps, now_ns * PS_PER_NS);
 	uint8_t buf[64];
 	const uint8_t *d = aif_frame_read(m, 0, RTE_MIN(len, 64u), buf);
 

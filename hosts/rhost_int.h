@@ -32,7 +32,7 @@
 #include "rhost.h"
 #include "rhost_busy.h"
 
-#define PS_PER_NS 1000ull
+#define PS_PER_NS AIF_PS_PER_NS
 #define PS_PER_S 1000000000000ull
 #define NEVER_PS UINT64_MAX
 #define PSN_MASK 0xFFFFFFu

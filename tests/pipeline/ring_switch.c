@@ -254,6 +254,18 @@ rs_sent(struct rs_harness *h, uint16_t port, struct rte_mbuf **out, unsigned max
 	return n;
 }
 
+struct rte_mbuf *
+rs_sent_one(struct rs_harness *h, uint16_t port)
+{
+	struct rte_mbuf *m[4];
+
+	for (uint16_t p = 0; p < h->n_ports; p++)
+		if (p != port)
+			assert_int_equal(rte_ring_count(h->tx[p]), 0);
+	assert_int_equal(rs_sent(h, port, m, 4), 1);
+	return m[0];
+}
+
 void
 rs_free_all(struct rte_mbuf **m, unsigned n)
 {

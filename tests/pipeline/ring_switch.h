@@ -118,6 +118,8 @@ struct rte_mbuf *rs_mbuf_of(struct rs_harness *h, const uint8_t *f, uint16_t len
 void rs_inject(struct rs_harness *h, uint16_t port, const uint8_t *f, uint16_t len);
 /* Everything the switch sent on port (up to max); asserts the ring is left empty. */
 unsigned rs_sent(struct rs_harness *h, uint16_t port, struct rte_mbuf **out, unsigned max);
+/* The one frame the switch sent, on port; asserts nothing on the others. */
+struct rte_mbuf *rs_sent_one(struct rs_harness *h, uint16_t port);
 void rs_free_all(struct rte_mbuf **m, unsigned n);
 
 /* Port counters at one moment. */

@@ -154,13 +154,7 @@ inject_mbuf(uint16_t port, struct rte_mbuf *m)
 static struct rte_mbuf *
 sent_one(uint16_t port)
 {
-	struct rte_mbuf *m[4];
-
-	for (uint16_t p = 0; p < N_PORTS; p++)
-		if (p != port)
-			assert_int_equal(rte_ring_count(H.tx[p]), 0);
-	assert_int_equal(rs_sent(&H, port, m, 4), 1);
-	return m[0];
+	return rs_sent_one(&H, port);
 }
 
 /* The frame sent: whole, in one segment, f as routed (l2 bytes of

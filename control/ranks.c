@@ -22,7 +22,7 @@
 
 #include "../dataplane/frame.h"
 #include "../dataplane/link.h"
-#include "../dataplane/mbuf.h"
+#include "../dataplane/port.h"
 #include "../dataplane/qos.h"
 #include "../dataplane/shard.h"
 #include "../dataplane/switch.h"
@@ -289,36 +289,6 @@ pack(struct net *n, struct buf *b, uint32_t link, uint8_t side, const struct aif
 	return 0;
 }
 
-/* A frame of len bytes from pool (or its spares), in as many segments as
- * it takes. */
-static struct rte_mbuf *
-frame_from_bytes(struct rte_mempool *pool, const uint8_t *p, uint32_t len)
-{
-	struct rte_mbuf *head = aif_mbuf_alloc(pool), *last = head;
-
-	if (head == NULL)
-		return NULL;
-	for (;;) {
-		uint32_t k = RTE_MIN(len, (uint32_t)rte_pktmbuf_tailroom(last));
-		uint8_t *d = (uint8_t *)rte_pktmbuf_append(last, (uint16_t)k);
-		memcpy(d, p, k);
-		if (last != head)
-			head->pkt_len += k;
-		p += k;
-		len -= k;
-		if (len == 0)
-			return head;
-		struct rte_mbuf *seg = aif_mbuf_alloc(pool);
-		if (seg == NULL) {
-			rte_pktmbuf_free(head);
-			return NULL;
-		}
-		last->next = seg;
-		head->nb_segs++;
-		last = seg;
-	}
-}
-
 static void
 oom_abort(void)
 {
@@ -386,7 +356,7 @@ net_window_end(void *arg, aif_time_ns t)
 		struct rte_mbuf *m = h.light
 			? aif_frame_light_from_bytes(r->pool, p, h.data_len - AIF_FRAME_LIGHT_TAIL,
 						     h.pkt_len - h.data_len)
-			: frame_from_bytes(r->pool, p, h.data_len);
+			: aif_mbuf_from_bytes(r->pool, p, h.data_len);
 		if (m == NULL || h.link >= r->fab->n_links) {
 			rte_pktmbuf_free(m);
 			n->failed = true;

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@
 #include "pool_check.h"
 
 static char eal_runtime_dir[PATH_MAX]; /* /var/run/dpdk/<file-prefix> */
+static cpu_set_t given_cores;           /* before EAL pinned the main thread */
+static bool given_known;
 
 /*
  * At exit, after EAL's own exit handlers (registered later, so run earlier:
@@ -103,6 +106,8 @@ aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, char ***eal_arg
 
 	*eal_argv = NULL;
 	atexit(remove_runtime_dir);
+	given_known = sched_getaffinity(0, sizeof(given_cores), &given_cores) == 0 &&
+		      CPU_COUNT(&given_cores) > 0;
 	if (vtime && (argc < 2 || strcmp(argv[1], "--") == 0)) {
 		*eal_argv = vtime_eal_args(argc, argv, &eal_argc, prefix, sizeof(prefix), lcore);
 		if (*eal_argv == NULL)
@@ -113,7 +118,25 @@ aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, char ***eal_arg
 		return -1;
 	}
 	snprintf(eal_runtime_dir, sizeof(eal_runtime_dir), "%s", rte_eal_get_runtime_dir());
+	/* EAL pinned this thread to the main lcore, and every thread it starts
+	 * would inherit that one core: in virtual time the runners are plain
+	 * threads, so this one gets back the cores the process was given */
+	if (vtime && given_known &&
+	    sched_setaffinity(0, sizeof(given_cores), &given_cores) != 0)
+		fprintf(stderr, "EAL: cannot run on the cores given (%s): one core for every "
+			"runner\n", strerror(errno));
 	return 0;
+}
+
+unsigned
+aif_eal_cores_given(void)
+{
+	cpu_set_t set;
+
+	if (given_known)
+		return (unsigned)CPU_COUNT(&given_cores);
+	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0
+	       ? (unsigned)CPU_COUNT(&set) : 1;
 }
 
 static void

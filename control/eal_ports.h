@@ -32,6 +32,11 @@ struct rte_mempool;
  */
 int aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, char ***eal_argv);
 
+/* How many cores the process was given (its affinity before EAL pinned the
+ * main thread to one lcore; in virtual time every thread runs on them
+ * again after aif_eal_start).  At least 1. */
+unsigned aif_eal_cores_given(void);
+
 /* Port p of switch swi on its DPDK device, with n_queues RX (RSS) and TX
  * queues; what the report says of it goes to pinfo[p].  0, or -1 with a
  * message naming the config's path. */

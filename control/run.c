@@ -106,14 +106,14 @@ aif_run_prepare(struct aif_run *r, int argc, char **argv)
 	return aif_opts_make_dirs(o);
 }
 
-/* The cores this process may run on (at most AIF_MAX_RUNNERS). */
+/* The cores this process may run on (at most AIF_MAX_RUNNERS): those it
+ * was given, not the one lcore EAL pins the main thread to. */
 static unsigned
 cores_available(void)
 {
-	cpu_set_t set;
-	int n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+	unsigned n = aif_eal_cores_given();
 
-	return n < 1 ? 1 : n > AIF_MAX_RUNNERS ? AIF_MAX_RUNNERS : (unsigned)n;
+	return n > AIF_MAX_RUNNERS ? AIF_MAX_RUNNERS : n;
 }
 
 /* The main lcore of a virtual-time run: 0; on several ranks, each its own

@@ -179,16 +179,47 @@ progress_win(const struct aif_windows *win, void *arg)
 		aif_ranks_on() ? "ranks; rank 0's events" : "runners");
 }
 
+/* The set as a list of ranges ("0-3,8"). */
+static const char *
+cpu_list(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && k < len; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		int w = e > c ? snprintf(buf + k, len - k, "%s%d-%d", k ? "," : "", c, e)
+			      : snprintf(buf + k, len - k, "%s%d", k ? "," : "", c);
+		if (w < 0 || (size_t)w >= len - k) {
+			snprintf(buf + (len > 4 ? len - 4 : 0), len > 4 ? 4 : len, "...");
+			break;
+		}
+		k += (size_t)w;
+		c = e;
+	}
+	return buf;
+}
+
 /* Each runner's share of the run: busy (its windows' wall and CPU time),
  * waiting at the barrier; and what the windows say of the speed-up. */
 static json_t *
 windows_report(const struct aif_windows *win)
 {
 	json_t *arr = json_array();
+	cpu_set_t set;
+	unsigned cores = aif_windows_cores(win, &set);
+	char list[128];
 
 	printf("  %u runners: %" PRIu64 " windows of at most %.3f us, %.3f s between "
 	       "windows on runner 0's thread\n", win->n, win->windows,
 	       (double)win->lookahead_ns / 1e3, (double)win->serial_ns / 1e9);
+	printf("    on %u core%s (%s)%s\n", cores, cores == 1 ? "" : "s",
+	       cpu_list(&set, list, sizeof(list)),
+	       cores < win->n ? ": fewer than runners, which take turns (taskset, a cgroup)" : "");
 	for (unsigned i = 0; i < win->n; i++) {
 		const struct aif_windows_part *p = &win->part[i];
 		printf("    runner %u: busy %.3f s (CPU %.3f s), waiting %.3f s, %" PRIu64
@@ -217,8 +248,8 @@ windows_report(const struct aif_windows *win)
 		       (double)win->barrier_ns / 1e3 / (double)win->windows,
 		       (double)aif_windows_barrier_ns_at(win, 0.1) / 1e3,
 		       (double)aif_windows_barrier_ns_at(win, 0.5) / 1e3);
-	return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
-			 "n", (int)win->n,
+	return json_pack("{s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
+			 "n", (int)win->n, "cores", (int)cores,
 			 "windows", (json_int_t)win->windows,
 			 "lookahead_us", (double)win->lookahead_ns / 1e3,
 			 "serial_s", (double)win->serial_ns / 1e9,

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,8 @@ part_thread(void *arg)
 	uint32_t seen = 0;
 
 	rte_thread_register(); /* an lcore id: the mbuf pool's per-core cache */
+	if (sched_getaffinity(0, sizeof(p->cores), &p->cores) != 0)
+		CPU_ZERO(&p->cores);
 	for (;;) {
 		uint64_t t0 = wall_ns();
 		wait_for(&win->go, seen, 1);
@@ -306,6 +309,8 @@ aif_windows_run(struct aif_windows *win)
 	unsigned started = 1;
 
 	win->now_ns = t;
+	if (sched_getaffinity(0, sizeof(win->part[0].cores), &win->part[0].cores) != 0)
+		CPU_ZERO(&win->part[0].cores);
 	for (unsigned i = 0; i < win->n; i++)
 		aif_evloop_add(&win->part[i].loop, win->part[i].src); /* (room kept) */
 	/* every source asked, the runners' on this thread before theirs start */
@@ -408,6 +413,19 @@ aif_windows_barrier_ns_at(const struct aif_windows *win, double q)
 			return i ? 2ull << i : 1; /* the bucket's top */
 	}
 	return UINT64_MAX;
+}
+
+unsigned
+aif_windows_cores(const struct aif_windows *win, cpu_set_t *set)
+{
+	cpu_set_t all;
+
+	CPU_ZERO(&all);
+	for (unsigned i = 0; i < win->n; i++)
+		CPU_OR(&all, &all, &win->part[i].cores);
+	if (set != NULL)
+		*set = all;
+	return (unsigned)CPU_COUNT(&all);
 }
 
 uint64_t

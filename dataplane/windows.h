@@ -62,6 +62,7 @@
 #define AIF_WINDOWS_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 
 #include <rte_common.h>
@@ -101,6 +102,7 @@ struct aif_windows_part {
 	struct aif_evloop loop;      /* its sources (aif_windows_add_to), its runner */
 	pthread_t thread;
 	int started;                 /* thread running */
+	cpu_set_t cores;             /* the cores its thread may run on */
 	/* out of the last window */
 	aif_time_ns next_ns;         /* its earliest event after it */
 	aif_time_ns sent_ns;         /* earliest arrival of what it sent across */
@@ -166,6 +168,10 @@ uint64_t aif_windows_barrier_ns_at(const struct aif_windows *win, double q);
 /* Events and packets the runners' sources fired and received. */
 uint64_t aif_windows_events(const struct aif_windows *win);
 uint64_t aif_windows_packets(const struct aif_windows *win);
+/* The cores the runners' threads may run on between them (after a run):
+ * how many, and the set into *set when not NULL.  Fewer than runners: they
+ * take turns on a core (taskset, a cgroup) and the run is no faster. */
+unsigned aif_windows_cores(const struct aif_windows *win, cpu_set_t *set);
 void aif_windows_free(struct aif_windows *win);
 
 #endif /* AIF_WINDOWS_H */

@@ -543,17 +543,16 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 	uint64_t todo = wd_tick ? ~0ull : q->active;
 	/* and of those, the ones whose next event has come or that changed
 	 * since it was computed (enqueued to, PFC in or out): the others
-	 * would find nothing to do */
-	bool skip = !wd_tick && q->next_generation == q->generation;
+	 * would find nothing to do.  (A port packets pass through is stale:
+	 * they were enqueued; the port's own state is not touched for
+	 * nothing.) */
+	if (!wd_tick && q->next_generation == q->generation)
+		todo &= q->stale_next | aif_mintree_due(&q->next, now_ns);
 	while (todo) {
 		uint16_t p = (uint16_t)__builtin_ctzll(todo);
 		todo &= todo - 1;
 		if (p >= q->n_ports)
 			break;
-		/* (a port packets pass through is stale: they were enqueued;
-		 * the port's own state is not touched for nothing) */
-		if (skip && !((q->stale_next >> p) & 1) && q->next_ns[p] > now_ns)
-			continue;
 		struct aif_qos_port *qp = &q->port[p];
 		if (!wd_tick && qp->n_through == 0 && aif_sched_idle(&qp->sched)) {
 			q->active &= ~(1ull << p); /* nothing queued, nothing passing */
@@ -675,12 +674,10 @@ aif_egress_next_event_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif
 		stale &= stale - 1;
 		if (q->port[p].n_through != 0)
 			return now_ns; /* (stays stale) */
-		q->next_ns[p] = port_next_ns(sw, sh, q, p, now_ns);
+		aif_mintree_set(&q->next, p, port_next_ns(sw, sh, q, p, now_ns));
 	}
-	for (uint16_t p = 0; p < q->n_ports; p++)
-		next = RTE_MIN(next, q->next_ns[p]);
 	q->stale_next = 0;
-	return next;
+	return RTE_MIN(next, aif_mintree_min(&q->next));
 }
 
 /* Port p's next event: a PFC refresh, a paused queue's pause ending, the

@@ -360,6 +360,7 @@ aif_qos_create(const struct aif_qos_config *qc, uint16_t n_ports,
 		for (unsigned k = 0; k < AIF_QOS_NQ; k++)
 			aif_pfcwd_state_init(&qp->wd[k]);
 	}
+	aif_mintree_init(&q->next, n_ports ? n_ports : 1, 0); /* all stale */
 	q->next_wd_ns = now_ns + AIF_QOS_WD_PERIOD_NS;
 	return q;
 }

@@ -42,6 +42,7 @@
 #include "capacity.h"
 #include "params.h"
 #include "ecn.h"
+#include "mintree.h"
 #include "mmu.h"
 #include "pfc.h"
 #include "pfcwd.h"
@@ -129,9 +130,9 @@ struct aif_qos {
 	uint32_t clear_wm_done;       /* ...the worker clears the watermarks */
 	aif_time_ns next_wd_ns;
 	uint16_t n_ports;
-	/* port p's next event, as last computed (egress.c): side by side, as
-	 * every step takes their minimum */
-	aif_time_ns next_ns[AIF_MAX_PORTS];
+	/* port p's next event, as last computed (egress.c), in a min tree:
+	 * every step takes their minimum, and a step serves those due */
+	struct aif_mintree next;
 	/* PFC ns-3 mode: packets admitted from port p since its last check
 	 * that found a lossless PG of p over its threshold as they came in (a
 	 * PAUSE goes for each, as ns-3's CheckAndSendPfc after each

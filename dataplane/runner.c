@@ -17,6 +17,7 @@
 #include "evloop.h"
 #include "link.h"
 #include "egress.h"
+#include "mintree.h"
 #include "mmu.h"
 #include "qos.h"
 #include "shard.h"
@@ -38,25 +39,21 @@ grow_drives(struct aif_runner *w, unsigned n)
 		cap *= 2;
 	if (cap > AIF_RUNNER_MAX_SWITCHES)
 		cap = AIF_RUNNER_MAX_SWITCHES;
-	sz = cap * (sizeof(struct aif_drive) + sizeof(uint64_t) + sizeof(aif_time_ns)) +
-	     (cap + 1) * sizeof(uint16_t);
+	sz = cap * (sizeof(struct aif_drive) + sizeof(uint64_t)) + (cap + 1) * sizeof(uint16_t);
 	p = rte_zmalloc("aif_runner_drives", sz, RTE_CACHE_LINE_SIZE);
 	if (p == NULL)
 		return -1;
 	struct aif_drive *drive = (void *)p;
 	uint64_t *stale = (void *)(drive + cap);
-	aif_time_ns *rx_min = (void *)(stale + cap);
-	uint16_t *first = (void *)(rx_min + cap);
+	uint16_t *first = (void *)(stale + cap);
 	if (w->n_drive) {
 		memcpy(drive, w->drive, w->n_drive * sizeof(*drive));
 		memcpy(stale, w->drive_stale, w->n_drive * sizeof(*stale));
-		memcpy(rx_min, w->drive_rx_min, w->n_drive * sizeof(*rx_min));
 		memcpy(first, w->drive_rxq_first, (w->n_drive + 1u) * sizeof(*first));
 	}
 	rte_free(w->drive);
 	w->drive = drive;
 	w->drive_stale = stale;
-	w->drive_rx_min = rx_min;
 	w->drive_rxq_first = first;
 	w->cap_drive = (uint16_t)cap;
 	return 0;
@@ -76,25 +73,21 @@ grow_rxqs(struct aif_runner *w, unsigned n)
 		cap *= 2;
 	if (cap > AIF_MAX_RXQ)
 		cap = AIF_MAX_RXQ;
-	sz = cap * (sizeof(aif_time_ns) + sizeof(struct aif_rxq) + 2 * sizeof(uint16_t) +
-		    sizeof(uint8_t));
+	sz = cap * (sizeof(struct aif_rxq) + 2 * sizeof(uint16_t) + sizeof(uint8_t));
 	p = rte_zmalloc("aif_runner_rxqs", sz, RTE_CACHE_LINE_SIZE);
 	if (p == NULL)
 		return -1;
-	aif_time_ns *next = (void *)p;
-	struct aif_rxq *rxq = (void *)(next + cap);
+	struct aif_rxq *rxq = (void *)p;
 	uint16_t *by_drive = (void *)(rxq + cap);
 	uint16_t *pos = by_drive + cap;
 	uint8_t *port_k = (void *)(pos + cap);
 	if (w->n_rxq) {
-		memcpy(next, w->rxq_next, w->n_rxq * sizeof(*next));
 		memcpy(rxq, w->rxq, w->n_rxq * sizeof(*rxq));
 		memcpy(by_drive, w->rxq_by_drive, w->n_rxq * sizeof(*by_drive));
 		memcpy(pos, w->rxq_pos, w->n_rxq * sizeof(*pos));
 		memcpy(port_k, w->rxq_port_k, w->n_rxq * sizeof(*port_k));
 	}
-	rte_free(w->rxq_next);
-	w->rxq_next = next;
+	rte_free(w->rxq);
 	w->rxq = rxq;
 	w->rxq_by_drive = by_drive;
 	w->rxq_pos = pos;
@@ -139,6 +132,17 @@ aif_runner_create(struct aif_switch *sw, uint16_t id, uint64_t seed)
 
 static void source_free(struct aif_runner_ev *ev);
 
+/* The drives' queue trees (index_by_drive). */
+static void
+rxt_free(struct aif_runner *w)
+{
+	for (uint16_t d = 0; w->drive_rxt != NULL && d < w->n_rxt; d++)
+		aif_mintree_free(&w->drive_rxt[d]);
+	free(w->drive_rxt);
+	w->drive_rxt = NULL;
+	w->n_rxt = 0;
+}
+
 void
 aif_runner_free(struct aif_runner *w)
 {
@@ -148,7 +152,8 @@ aif_runner_free(struct aif_runner *w)
 		rte_rcu_qsbr_thread_unregister(w->drive[d].sw->qsv, w->drive[d].sh->id);
 	source_free(w->ev);
 	rte_free(w->drive);
-	rte_free(w->rxq_next);
+	rte_free(w->rxq);
+	rxt_free(w);
 	rte_free(w);
 }
 
@@ -468,6 +473,12 @@ static void
 index_by_drive(struct aif_runner *w)
 {
 	uint16_t *first = w->drive_rxq_first;
+
+	rxt_free(w);
+	w->drive_rxt = calloc(w->n_drive ? w->n_drive : 1, sizeof(*w->drive_rxt));
+	if (w->drive_rxt == NULL)
+		rte_panic("runner: out of memory for %u drives' queue trees\n", w->n_drive);
+	w->n_rxt = w->n_drive;
 	uint64_t *at = w->drive_stale; /* the cursors; made all stale below */
 
 	memset(first, 0, (w->n_drive + 1u) * sizeof(*first));
@@ -482,8 +493,11 @@ index_by_drive(struct aif_runner *w)
 		w->rxq_by_drive[k] = i;
 		w->rxq_pos[i] = k;
 		w->rxq_port_k[k] = (uint8_t)w->rxq[i].port;
-		w->rxq_next[k] = 0;
 	}
+	/* every queue's next arrival 0: asked at the first step */
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		if (aif_mintree_init(&w->drive_rxt[d], first[d + 1] - first[d], 0) != 0)
+			rte_panic("runner: out of memory for drive %u's queue tree\n", d);
 	w->by_drive_ok = 1;
 	rxq_stale_all(w);
 }
@@ -511,11 +525,8 @@ aif_runner_step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 		index_by_drive(w);
 	w->steps++;
 	drive_begin(dr->sw, dr->sh, now_ns);
-	uint16_t f = w->drive_rxq_first[d], n = (uint16_t)(w->drive_rxq_first[d + 1] - f);
-	uint64_t due = w->drive_stale[d];
-	if (w->drive_rx_min[d] <= now_ns)
-		for (uint16_t j = 0; j < n; j++)
-			due |= (uint64_t)(w->rxq_next[f + j] <= now_ns) << j;
+	uint16_t f = w->drive_rxq_first[d];
+	uint64_t due = w->drive_stale[d] | aif_mintree_due(&w->drive_rxt[d], now_ns);
 	w->drive_stale[d] = due; /* polled: ask again */
 	while (due) {
 		uint16_t j = (uint16_t)__builtin_ctzll(due);
@@ -540,8 +551,9 @@ drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 	if (wake != 0)
 		for (uint16_t j = 0; j < n; j++)
 			ask |= ((wake >> w->rxq_port_k[f + j]) & 1) << j;
+	struct aif_mintree *rxt = &w->drive_rxt[d];
 	if (ask != 0) {
-		/* ask those again; then the earliest of all */
+		/* ask those again */
 		while (ask) {
 			uint16_t j = (uint16_t)__builtin_ctzll(ask);
 			ask &= ask - 1;
@@ -549,19 +561,15 @@ drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 			struct aif_port *port = &sw->ports[q->port];
 			const struct aif_port_ops *ops = aif_port_ops(port);
 			if (ops->rx_next_ns != NULL) {
-				w->rxq_next[f + j] = ops->rx_next_ns(port, q->queue);
+				aif_mintree_set(rxt, j, ops->rx_next_ns(port, q->queue));
 			} else {
-				w->rxq_next[f + j] = now_ns; /* a NIC: always */
+				aif_mintree_set(rxt, j, now_ns); /* a NIC: always */
 				still |= 1ull << j;
 			}
 		}
 		w->drive_stale[d] = still;
-		aif_time_ns m = AIF_TIME_NS_NEVER;
-		for (uint16_t j = 0; j < n; j++)
-			m = RTE_MIN(m, w->rxq_next[f + j]);
-		w->drive_rx_min[d] = m;
 	}
-	aif_time_ns next = RTE_MIN(w->drive_rx_min[d], drive_own_next_ns(&w->drive[d], now_ns));
+	aif_time_ns next = RTE_MIN(aif_mintree_min(rxt), drive_own_next_ns(&w->drive[d], now_ns));
 	return next < now_ns ? now_ns : next;
 }
 
@@ -570,11 +578,9 @@ rxq_arrival(struct aif_runner *w, uint16_t rxq, aif_time_ns at_ns)
 {
 	if (unlikely(!w->by_drive_ok))
 		return; /* every queue is asked when the index is built */
-	uint16_t k = w->rxq_pos[rxq], d = w->rxq[rxq].drive;
-	if (at_ns < w->rxq_next[k])
-		w->rxq_next[k] = at_ns;
-	if (at_ns < w->drive_rx_min[d])
-		w->drive_rx_min[d] = at_ns;
+	uint16_t d = w->rxq[rxq].drive, j = (uint16_t)(w->rxq_pos[rxq] - w->drive_rxq_first[d]);
+	if (at_ns < aif_mintree_get(&w->drive_rxt[d], j))
+		aif_mintree_set(&w->drive_rxt[d], j, at_ns);
 }
 
 static uint64_t
@@ -611,8 +617,7 @@ struct aif_runner_ev {
 	struct aif_ev_source src;
 	struct aif_runner *w;
 	uint64_t packets;
-	aif_time_ns *next;  /* per drive: its next event */
-	uint16_t dmin;      /* the earliest drive, as last found */
+	struct aif_mintree next; /* slot d: drive d's next event */
 	/* per drive: the drives at the far ends of its links (first[d] ..
 	 * first[d + 1] into list), their RX queue and the near end's port */
 	uint32_t *first;
@@ -638,7 +643,7 @@ source_free(struct aif_runner_ev *ev)
 {
 	if (ev == NULL)
 		return;
-	free(ev->next);
+	aif_mintree_free(&ev->next);
 	free(ev->first);
 	free(ev->list);
 	free(ev->far_rxq);
@@ -757,21 +762,25 @@ static aif_time_ns
 source_next(struct aif_ev_source *s, aif_time_ns now_ns)
 {
 	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
-	const struct aif_runner *w = ev->w;
-	aif_time_ns t = AIF_TIME_NS_NEVER;
 
-	if (w->clock != NULL)
+	if (ev->w->clock != NULL)
 		return now_ns; /* real time: always (a NIC cannot say) */
-	/* (locals: a store to dmin would make the compiler load n_drive again) */
-	const aif_time_ns *next = ev->next;
-	uint16_t n = w->n_drive, dmin = 0;
-	for (uint16_t d = 0; d < n; d++)
-		if (next[d] < t) {
-			t = next[d];
-			dmin = d;
-		}
-	ev->dmin = dmin;
-	return t;
+	return aif_mintree_min(&ev->next);
+}
+
+/* Drive d's next event is t now. */
+static inline void
+next_set(struct aif_runner_ev *ev, uint16_t d, aif_time_ns t)
+{
+	aif_mintree_set(&ev->next, d, t);
+}
+
+/* Drive d's next event is t, if that is sooner (not before now). */
+static inline void
+next_sooner(struct aif_runner_ev *ev, uint16_t d, aif_time_ns t, aif_time_ns now_ns)
+{
+	if (t < aif_mintree_get(&ev->next, d))
+		aif_mintree_set(&ev->next, d, t < now_ns ? now_ns : t);
 }
 
 /* Every drive's next event again (something outside changed). */
@@ -786,7 +795,7 @@ source_refresh(struct aif_ev_source *s, aif_time_ns now_ns)
 		return;
 	rxq_stale_all(w);
 	for (uint16_t d = 0; d < w->n_drive; d++)
-		ev->next[d] = drive_next_ns(w, d, now_ns);
+		next_set(ev, d, drive_next_ns(w, d, now_ns));
 }
 
 static unsigned
@@ -794,14 +803,15 @@ source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 {
 	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
 	struct aif_runner *w = ev->w;
-	uint16_t d = ev->dmin;
+	/* the earliest drive, the first of equals (as a scan would) */
+	uint16_t d = (uint16_t)aif_mintree_argmin(&ev->next);
 
 	if (w->clock != NULL) {
 		ev->packets += aif_runner_step(w, now_ns);
 		return 0;
 	}
 	ev->packets += aif_runner_step_drive(w, d, now_ns);
-	ev->next[d] = drive_next_ns(w, d, now_ns);
+	next_set(ev, d, drive_next_ns(w, d, now_ns));
 	/* queues woken from outside: their drives' next events again */
 	for (uint32_t i = 0; i < ev->n_woken; i++) {
 		uint16_t q = ev->woken[i];
@@ -809,7 +819,7 @@ source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 			continue;
 		uint16_t x = w->rxq[q].drive;
 		rxq_stale(w, q);
-		ev->next[x] = drive_next_ns(w, x, now_ns);
+		next_set(ev, x, drive_next_ns(w, x, now_ns));
 	}
 	ev->n_woken = 0;
 	/* what it sent can only bring its peers' next events closer: the
@@ -820,8 +830,7 @@ source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 			continue;
 		aif_time_ns a = aif_link_peer_rx_next_ns(ev->near[k]);
 		rxq_arrival(w, ev->far_rxq[k], a);
-		if (a < ev->next[ev->list[k]])
-			ev->next[ev->list[k]] = a < now_ns ? now_ns : a;
+		next_sooner(ev, ev->list[k], a, now_ns);
 	}
 	return 0;
 }
@@ -842,8 +851,8 @@ aif_runner_source(struct aif_runner *w)
 		return NULL;
 	ev->w = w;
 	ev->src = (struct aif_ev_source){ .ops = &source_ops, .flags = AIF_EV_WORK };
-	ev->next = calloc(w->n_drive ? w->n_drive : 1, sizeof(*ev->next));
-	if (ev->next == NULL || peers_build(ev, w) != 0 || cut_build(ev, w) != 0) {
+	if (aif_mintree_init(&ev->next, w->n_drive, 0) != 0 || peers_build(ev, w) != 0 ||
+	    cut_build(ev, w) != 0) {
 		source_free(ev);
 		return NULL;
 	}
@@ -872,8 +881,7 @@ aif_runner_absorb(struct aif_runner *w, aif_time_ns now_ns)
 		if (a == AIF_TIME_NS_NEVER)
 			continue;
 		rxq_arrival(w, ev->cut_rxq[i], a);
-		if (a < ev->next[q->drive])
-			ev->next[q->drive] = a < now_ns ? now_ns : a;
+		next_sooner(ev, q->drive, a, now_ns);
 	}
 }
 

@@ -52,6 +52,7 @@
 
 #include "capacity.h"
 #include "clock.h"
+#include "mintree.h"
 #include "types.h"
 
 struct aif_ev_source;
@@ -98,18 +99,17 @@ struct aif_runner {
 	 * drive's k-th queue, k counted from drive_rxq_first[d], is
 	 * rxq[rxq_by_drive[k]], and rxq_pos[i] is the k of rxq[i] */
 	uint16_t *drive_rxq_first;    /* [cap_drive + 1] */
-	/* bit j: the drive's queue first + j is stale (ask again); and the
-	 * earliest arrival of the others */
+	/* bit j: the drive's queue first + j is stale (ask again) */
 	uint64_t *drive_stale;        /* (AIF_MAX_PORTS queues) */
-	aif_time_ns *drive_rx_min;
+	/* per drive [n_rxt], slot j its queue first + j: when its next frame
+	 * arrives, as last asked (step_drive polls only those due) */
+	struct aif_mintree *drive_rxt;
+	uint16_t n_rxt;
 	/* per queue [cap_rxq] (one allocation) */
 	struct aif_rxq *rxq;
 	uint16_t *rxq_by_drive;
 	uint16_t *rxq_pos;
 	uint8_t *rxq_port_k;          /* the k-th queue's port */
-	/* by k: when its next frame arrives, as last asked (step_drive polls
-	 * only those due) */
-	aif_time_ns *rxq_next;
 	uint8_t by_drive_ok;
 	struct aif_runner_ev *ev;     /* as an event source (aif_runner_source) */
 };

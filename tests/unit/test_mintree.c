@@ -41,14 +41,14 @@ check(const struct aif_mintree *m, const aif_time_ns *v, unsigned n, aif_time_ns
 static void
 test_random(void **state)
 {
-	struct aif_mintree m;
-	aif_time_ns v[AIF_MINTREE_MAX];
+	struct aif_mintree m = { 0 };
+	aif_time_ns v[AIF_MINTREE_DUE_MAX];
 	struct aif_rng rng;
 
 	(void)state;
 	aif_rng_seed(&rng, 12345);
-	for (unsigned n = 1; n <= AIF_MINTREE_MAX; n++) {
-		aif_mintree_init(&m, n, 7);
+	for (unsigned n = 1; n <= AIF_MINTREE_DUE_MAX; n++) {
+		assert_int_equal(aif_mintree_init(&m, n, 7), 0);
 		for (unsigned i = 0; i < n; i++)
 			v[i] = 7;
 		check(&m, v, n, 6);
@@ -61,13 +61,14 @@ test_random(void **state)
 			check(&m, v, n, 90 + (aif_rng_next(&rng) % 14) * 10);
 		}
 	}
+	aif_mintree_free(&m);
 }
 
 static void
 test_edges(void **state)
 {
-	struct aif_mintree m;
-	aif_time_ns v[AIF_MINTREE_MAX];
+	struct aif_mintree m = { 0 };
+	aif_time_ns v[AIF_MINTREE_DUE_MAX];
 
 	(void)state;
 	/* one slot */
@@ -95,6 +96,15 @@ test_edges(void **state)
 	/* slots past n are never: 5 slots in a tree of 8 leaves */
 	aif_mintree_init(&m, 5, 1);
 	assert_int_equal(aif_mintree_due(&m, AIF_TIME_NS_NEVER - 1), 0x1f);
+	/* a large one (a runner's switches): the minimum and where */
+	assert_int_equal(aif_mintree_init(&m, 320, 50), 0);
+	aif_mintree_set(&m, 300, 20);
+	aif_mintree_set(&m, 301, 20);
+	assert_int_equal(aif_mintree_min(&m), 20);
+	assert_int_equal(aif_mintree_argmin(&m), 300);
+	aif_mintree_set(&m, 300, 60);
+	assert_int_equal(aif_mintree_argmin(&m), 301);
+	aif_mintree_free(&m);
 }
 
 int

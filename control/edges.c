@@ -107,7 +107,7 @@ aif_edges_bind(const struct aif_opts *o, const struct aif_config *cfg, struct ai
 					.dscp = 26, .n_flows = 64, .seed = o->seed + e->n + 1,
 					.stop_ns = (aif_time_ns)(o->duration_s * 1e9 + 0.5),
 					.src_mac = host->mac, .dst_mac = cfg->switches[s].ports[p].mac,
-					.src_ip = ip4_of(&host->ip),
+					.src_ip = ip4_of(&host->ip), .light = true,
 				};
 				dst = calloc(cfg->n_hosts + 1, sizeof(*dst));
 				for (uint32_t h = 0; dst != NULL && h < cfg->n_hosts; h++)

@@ -67,6 +67,8 @@ struct aif_pcap_port {
 	uint32_t *gen_dst;        /* per flow: destination (host order) */
 	uint16_t *gen_sport;      /* per flow: UDP source port */
 	uint32_t gen_psn;
+	int gen_light;            /* frames go light (frame.h): headers, ICRC, length */
+	uint8_t gen_icrc[AIF_ROCE_ICRC_LEN]; /* the frame read ahead's, when light */
 	double gen_mean_ns;       /* mean gap between frame starts */
 	double gen_t_ns;          /* the next frame's start (exact) */
 	uint8_t *buf;             /* a frame being written */
@@ -100,6 +102,12 @@ prio_of(const struct aif_pcap_port *pp, const uint8_t *f, uint32_t len)
 		return pp->p.prio_of_dscp[((f[off + 2] & 0x0F) << 2 | f[off + 3] >> 6)] & 7;
 	return 0;
 }
+
+/* The generator's frames: Ethernet, IPv4, UDP, BTH, then zeros and the
+ * ICRC.  In virtual time they go light (frame.h), as the virtual hosts'
+ * data frames do: the headers and the ICRC in the mbuf, the zeros only
+ * counted, made whole where bytes are observed. */
+#define GEN_HEAD (14 + 20 + 8 + AIF_ROCE_BTH_LEN)
 
 /* The generator's frame template (headers; the per-frame fields are
  * written by gen_next). */
@@ -154,11 +162,20 @@ gen_next(struct aif_pcap_port *pp)
 	f[53] = (uint8_t)pp->gen_psn;
 	f[47] = (uint8_t)k;                   /* dest QP: the flow */
 	pp->gen_psn = (pp->gen_psn + 1) & 0xFFFFFF;
-	/* IPv4 header checksum, then the ICRC over the masked headers and payload */
+	/* IPv4 header checksum, then the ICRC over the masked headers and
+	 * payload (zeros: a light frame's is computed over the headers and
+	 * the zeros' count, the same four bytes) */
 	f[24] = f[25] = 0;
 	uint16_t ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)(f + 14));
 	memcpy(f + 24, &ck, sizeof(ck));
-	aif_roce_icrc_put(f + 14, g->frame_len - 14u);
+	if (pp->gen_light) {
+		uint32_t c = aif_roce_icrc_zeros(f + 14, GEN_HEAD - 14u,
+						 g->frame_len - GEN_HEAD - AIF_ROCE_ICRC_LEN);
+		pp->gen_icrc[0] = (uint8_t)c, pp->gen_icrc[1] = (uint8_t)(c >> 8);
+		pp->gen_icrc[2] = (uint8_t)(c >> 16), pp->gen_icrc[3] = (uint8_t)(c >> 24);
+	} else {
+		aif_roce_icrc_put(f + 14, g->frame_len - 14u);
+	}
 	pp->ahead = 1;
 }
 
@@ -187,6 +204,8 @@ gen_init(struct aif_pcap_port *pp, char *err, size_t err_len)
 	pp->gen_mean_ns = (double)aif_link_wire_bytes(g->frame_len) * 8 * 1e9 /
 			  ((double)pp->p.rate_bps * g->load);
 	pp->gen_t_ns = (double)pp->p.start_ns;
+	pp->gen_light = g->light && g->frame_len >= GEN_HEAD + AIF_ROCE_ICRC_LEN &&
+			aif_frame_light_enable() == 0;
 	gen_template(pp);
 	return 0;
 }
@@ -411,7 +430,16 @@ pcap_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t 
 		uint64_t free_ps = RTE_MAX((uint64_t)pp->ahead_ns * PS_PER_NS, pp->in_free_ps);
 		pp->ctr.rx_paused_ns += (start - free_ps) / PS_PER_NS;
 		pp->in_free_ps = start + ser_ps(pp, pp->ahead_len);
-		struct rte_mbuf *m = aif_mbuf_from_bytes(pp->pool, pp->inbuf, pp->ahead_len);
+		struct rte_mbuf *m;
+		if (pp->gen_light) {
+			uint8_t head[GEN_HEAD + AIF_ROCE_ICRC_LEN];
+			memcpy(head, pp->inbuf, GEN_HEAD);
+			memcpy(head + GEN_HEAD, pp->gen_icrc, AIF_ROCE_ICRC_LEN);
+			m = aif_frame_light_from_bytes(pp->pool, head, GEN_HEAD,
+						       pp->ahead_len - GEN_HEAD - AIF_ROCE_ICRC_LEN);
+		} else {
+			m = aif_mbuf_from_bytes(pp->pool, pp->inbuf, pp->ahead_len);
+		}
 		if (m != NULL) {
 			pp->ctr.rx_packets++;
 			pp->ctr.rx_bytes += pp->ahead_len;

@@ -41,6 +41,7 @@
 #define AIF_PCAP_PORT_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "port.h"
@@ -68,6 +69,7 @@ struct aif_pcap_gen {
 	uint32_t src_ip;        /* host order */
 	const uint32_t *dst_ip; /* host order, n_dst of them (copied) */
 	uint32_t n_dst;
+	bool light;             /* frames as headers, ICRC and a length (frame.h) */
 };
 
 struct aif_pcap_port_params {

@@ -328,6 +328,7 @@ aif_qos_free(struct aif_qos *q)
 	aif_qos_discard(q);
 	for (uint16_t p = 0; p < q->n_ports; p++)
 		aif_sched_free(&q->port[p].sched);
+	aif_mintree_free(&q->next);
 	free(q);
 }
 
@@ -360,7 +361,10 @@ aif_qos_create(const struct aif_qos_config *qc, uint16_t n_ports,
 		for (unsigned k = 0; k < AIF_QOS_NQ; k++)
 			aif_pfcwd_state_init(&qp->wd[k]);
 	}
-	aif_mintree_init(&q->next, n_ports ? n_ports : 1, 0); /* all stale */
+	if (aif_mintree_init(&q->next, n_ports ? n_ports : 1, 0) != 0) { /* all due */
+		aif_qos_free(q);
+		return NULL;
+	}
 	q->next_wd_ns = now_ns + AIF_QOS_WD_PERIOD_NS;
 	return q;
 }

@@ -22,9 +22,11 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
+#include "frame.h"
 #include "link.h"
 #include "pcap_port.h"
 #include "pfc.h"
+#include "roce.h"
 
 #include "eal_cleanup.h"
 
@@ -293,8 +295,8 @@ test_pfc_pauses_input(void **state)
 
 /* The generator: Poisson at load x rate (the count within 4 standard
  * deviations over 20 ms), frames to the given hosts only, valid IPv4
- * checksums, nothing at or after stop_ns, the same frames for the same
- * seed. */
+ * checksums and ICRCs, nothing at or after stop_ns, the same frames for
+ * the same seed, whole or light (the light ones' bytes made whole). */
 static void
 test_generator(void **state)
 {
@@ -308,11 +310,15 @@ test_generator(void **state)
 	uint64_t digest[2] = { 0, 0 };
 
 	(void)state;
+	static uint8_t whole[1000];
+
 	for (int run = 0; run < 2; run++) {
+		g.light = run == 1;
 		struct aif_pcap_port *p = aif_pcap_port_open(&(struct aif_pcap_port_params){
 			.gen = &g, .rate_bps = 10000000000ull }, pool, err, sizeof(err));
 		if (p == NULL)
 			fail_msg("%s", err);
+		assert_true(!g.light || aif_frame_light_mask != 0); /* light ones made */
 		struct aif_port port = { 0 };
 		aif_pcap_port_attach(p, &port);
 		unsigned n = 0, per_dst[3] = { 0 };
@@ -321,8 +327,14 @@ test_generator(void **state)
 		while ((t = port.ops->rx_next_ns(&port, 0)) != AIF_TIME_NS_NEVER) {
 			uint16_t k = port.ops->rx_burst(&port, 0, m, 32, t);
 			for (uint16_t i = 0; i < k; i++) {
-				const uint8_t *f = rte_pktmbuf_mtod(m[i], const uint8_t *);
 				assert_int_equal(rte_pktmbuf_pkt_len(m[i]), 1000);
+				assert_int_equal(aif_frame_is_light(m[i]),
+						 g.light && aif_frame_light_mask != 0);
+				const uint8_t *f = aif_frame_read(m[i], 0, 1000, whole);
+				assert_non_null(f);
+				assert_true(aif_roce_icrc_ok(f + 14, 1000 - 14));
+				for (int b = 0; b < 1000; b++)
+					digest[run] = digest[run] * 31 + f[b];
 				assert_int_equal(f[15], 26 << 2 | 2);
 				uint32_t sum = 0, d = (uint32_t)f[30] << 24 | f[31] << 16 | f[32] << 8 | f[33];
 				for (int b = 14; b < 34; b += 2)

@@ -12,6 +12,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "frame.h"
 #include "link.h"
@@ -364,6 +365,14 @@ link_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 			continue;
 		}
 		pkts[k++] = s->m;
+	}
+	/* the next frame on this wire comes at least one serialization
+	 * later: its mbuf's header and first data line into the cache now */
+	if (head != tail) {
+		const struct rte_mbuf *nx = d->slot[head & d->mask].m;
+		rte_prefetch0(nx);
+		rte_prefetch0((const char *)nx + RTE_CACHE_LINE_SIZE);
+		rte_prefetch0((const char *)nx->buf_addr + RTE_PKTMBUF_HEADROOM);
 	}
 	__atomic_store_n(&d->head, head, __ATOMIC_RELEASE);
 	return k;

@@ -270,10 +270,12 @@ ranks_report(const struct aif_windows *win)
 	const struct aif_windows_part *p = &win->part[0];
 
 	fprintf(stderr, "  rank %d of %d: %" PRIu64 " windows of at most %.3f us, busy %.3f s "
-		"(CPU %.3f s), %" PRIu64 " events, %" PRIu64 " packet-hops, %.3f s in all\n",
+		"(CPU %.3f s), %" PRIu64 " events, %" PRIu64 " packet-hops, %.3f s in all, peak "
+		"resident memory %.1f MiB\n",
 		aif_ranks_rank(), aif_ranks_size(), win->windows, (double)win->lookahead_ns / 1e3,
 		(double)p->busy_ns / 1e9, (double)p->cpu_total_ns / 1e9, p->loop.events,
-		aif_runner_source_packets(p->w), win->wall_s);
+		aif_runner_source_packets(p->w), win->wall_s,
+		(double)aif_report_peak_rss_kb() / 1024);
 }
 
 /* --capture SWITCH:PORT: both ways from the start. */

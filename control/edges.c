@@ -12,6 +12,7 @@
 #include <rte_mempool.h>
 
 #include "../dataplane/link.h"
+#include "../dataplane/mbuf.h"
 #include "../dataplane/pcap_port.h"
 #include "../dataplane/switch.h"
 #include "edges.h"
@@ -156,7 +157,7 @@ aif_edges_idle(void *arg)
 	for (unsigned i = 0; i < e->n; i++)
 		if (!aif_pcap_port_rx_done(e->pp[i]))
 			return 0;
-	return rte_mempool_in_use_count(e->pool) == 0;
+	return aif_mbuf_held(e->pool) == 0; /* (spares and small frames too) */
 }
 
 json_t *

@@ -136,7 +136,7 @@ rank_lcore(void)
 /* The mbuf pool: the NICs' rings, the packets the egress queues may hold,
  * the caches; one frame of the largest MTU, tagged, in one mbuf. */
 static struct rte_mempool *
-pool_create(const struct aif_run *r, uint16_t n_shards)
+pool_create(const struct aif_run *r, uint16_t n_shards, struct rte_mempool **small)
 {
 	const struct aif_config *cfg = r->cfg;
 	bool vtime = r->o.vtime;
@@ -168,18 +168,42 @@ pool_create(const struct aif_run *r, uint16_t n_shards)
 				       RTE_CACHE_LINE_SIZE);
 	if (!vtime)
 		room = RTE_MAX(room, RTE_MBUF_DEFAULT_BUF_SIZE);
+	/* Virtual time: small frames (the hosts' light data frames, ACKs,
+	 * CNPs: most of those in flight) in a pool of small rooms as large as
+	 * that count, whole frames in one a quarter of it (both get spares,
+	 * so neither size changes a result: dataplane/mbuf.h) */
+	unsigned n_small = vtime ? n_mbufs : 0, least = 1024 + caches * POOL_CACHE * 2;
+	if (vtime)
+		n_mbufs = RTE_MAX(n_mbufs / 4, least);
 	struct rte_mempool *pool = rte_pktmbuf_pool_create("aif_pool", n_mbufs, POOL_CACHE, 0,
 							   room, rte_socket_id());
-	if (pool == NULL)
+	if (pool == NULL) {
 		fprintf(stderr, "cannot create mbuf pool: %s\n", rte_strerror(rte_errno));
-	/* virtual time: a pool that runs dry gets spares (dataplane/mbuf.h),
-	 * so that no frame waits for the emulator's memory */
-	else if (vtime && aif_mbuf_spares_enable(pool) != 0) {
-		fprintf(stderr, "cannot give the mbuf pool spares\n");
-		rte_mempool_free(pool);
-		pool = NULL;
+		return NULL;
 	}
-	return pool;
+	if (!vtime)
+		return pool;
+	/* a pool that runs dry gets spares, so that no frame waits for the
+	 * emulator's memory */
+	*small = rte_pktmbuf_pool_create("aif_pool_small", n_small, POOL_CACHE, 0,
+					 RTE_PKTMBUF_HEADROOM + AIF_MBUF_SMALL_DATA, rte_socket_id());
+	if (*small == NULL)
+		fprintf(stderr, "cannot create the small frames' mbuf pool: %s\n",
+			rte_strerror(rte_errno));
+	else if (aif_mbuf_spares_enable(pool) != 0 || aif_mbuf_spares_enable(*small) != 0)
+		fprintf(stderr, "cannot give the mbuf pools spares\n");
+	else {
+		aif_mbuf_small_set(*small, pool);
+		return pool;
+	}
+	aif_mbuf_spares_free(pool);
+	rte_mempool_free(pool);
+	if (*small != NULL) {
+		aif_mbuf_spares_free(*small);
+		rte_mempool_free(*small);
+		*small = NULL;
+	}
+	return NULL;
 }
 
 /* --jobs in virtual time: the ports given --pcap-in stay pcap ports. */
@@ -377,7 +401,7 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	}
 	r->single = r->cfg->n_switches == 1 && !o->vtime && o->jobs == NULL;
 	uint16_t n_shards = r->single ? (uint16_t)r->n_workers : 1;
-	r->pool = pool_create(r, n_shards);
+	r->pool = pool_create(r, n_shards, &r->small_pool);
 	if (r->pool == NULL)
 		return -1;
 	if (aif_fabric_build(&r->fab, r->cfg, r->pool, n_shards, o->seed, err, sizeof(err)) != 0) {
@@ -511,13 +535,15 @@ aif_run_report(struct aif_run *r)
 				json_object_set_new(fj, "pace", aif_report_pace_json(
 					r->runners, r->n_run, r->quantum_ns, r->behind_ns));
 		}
-		json_object_set_new(fj, "peak_rss_kb", json_integer(aif_report_peak_rss_kb()));
-		if (o->vtime)
-			printf("  peak resident memory %.1f MiB\n",
-			       (double)aif_report_peak_rss_kb() / 1024);
 		if (o->jobs != NULL &&
 		    aif_report_workload(&r->wl, ctl, r->cfg, o->results, fj) != 0)
 			rc = -1;
+		/* the peak once the results are written: writing a million flows'
+		 * may take more than the run did */
+		long peak_kb = aif_report_peak_rss_kb();
+		json_object_set_new(fj, "peak_rss_kb", json_integer(peak_kb));
+		if (o->vtime)
+			printf("  peak resident memory %.1f MiB\n", (double)peak_kb / 1024);
 	}
 	if (ctl->behind_ns != NULL)
 		aif_report_pace(r->runners, r->n_run, r->quantum_ns, r->behind_ns, r->elapsed_s);
@@ -565,32 +591,43 @@ aif_run_end(struct aif_run *r, int rc)
 		free(ctl->pinfo[s]);
 	aif_config_free(ctl->cfg);
 	if (r->pool != NULL) {
-		struct aif_mbuf_spares_info mi;
+		struct aif_mbuf_spares_info mi, ms = { 0 };
 		aif_mbuf_spares_info(r->pool, &mi);
-		unsigned in_use = mi.in_use;
+		if (r->small_pool != NULL)
+			aif_mbuf_spares_info(r->small_pool, &ms);
+		unsigned in_use = mi.in_use + ms.in_use;
 		char msg[768];
 		if (r->ran && mi.pools > 0)
 			printf("mbufs: the pool of %u ran dry: %u spare pool%s made, %u mbufs "
 			       "in all\n", r->pool->size, mi.pools, mi.pools == 1 ? "" : "s",
 			       mi.size);
-		if (r->ran && mi.failed > 0)
+		if (r->ran && ms.pools > 0)
+			printf("mbufs: the small frames' pool of %u ran dry: %u spare pool%s made, "
+			       "%u mbufs in all\n", r->small_pool->size, ms.pools,
+			       ms.pools == 1 ? "" : "s", ms.size);
+		if (r->ran && mi.failed + ms.failed > 0)
 			printf("mbufs: no memory for another spare pool: %" PRIu64 " frames "
 			       "waited for an mbuf (hosts) or were not made; the results "
-			       "depend on the memory%s\n", mi.failed,
+			       "depend on the memory%s\n", mi.failed + ms.failed,
 			       r->n_run > 1 ? ", and on several runners on their threads' timing"
 					    : "");
 		if (r->ran) {
-			if (aif_pool_check(in_use, mi.size, r->pool_ports, r->n_pool_ports,
+			if (aif_pool_check(in_use, mi.size + ms.size, r->pool_ports, r->n_pool_ports,
 					   msg, sizeof(msg)) == 0)
 				in_use = 0; /* every one back, or kept by a driver */
 			printf("%s\n", msg);
 		} else if (in_use) /* e.g. net_pcap keeps a frame it refused */
 			printf("mbufs: %u of %u still held by a driver after its port "
-			       "was closed\n", in_use, mi.size);
+			       "was closed\n", in_use, mi.size + ms.size);
 		if (in_use && ret == 0)
 			ret = 1;
+		aif_mbuf_small_set(NULL, NULL);
 		aif_mbuf_spares_free(r->pool);
 		rte_mempool_free(r->pool);
+		if (r->small_pool != NULL) {
+			aif_mbuf_spares_free(r->small_pool);
+			rte_mempool_free(r->small_pool);
+		}
 	}
 	aif_config_free(r->cfg);
 	json_decref(r->vt_runners);

@@ -55,6 +55,7 @@ struct aif_run {
 	struct aif_edges edges;         /* virtual time: the pcap edge ports */
 	struct aif_workload wl;         /* --jobs: virtual hosts and their jobs */
 	struct rte_mempool *pool;
+	struct rte_mempool *small_pool; /* virtual time: small frames (dataplane/mbuf.h) */
 	struct aif_ctl_server *srv;     /* real time: the control socket */
 	char **eal_argv;                /* EAL's arguments when made here */
 	unsigned n_workers;             /* lcores besides the main one */

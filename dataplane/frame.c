@@ -68,10 +68,10 @@ aif_frame_light_from_bytes(struct rte_mempool *pool, const uint8_t *data, uint32
 {
 	if (aif_frame_light_mask == 0)
 		return NULL;
-	struct rte_mbuf *m = aif_mbuf_alloc(pool);
+	uint16_t n = (uint16_t)(head_len + AIF_FRAME_LIGHT_TAIL);
+	struct rte_mbuf *m = aif_mbuf_alloc_len(pool, n);
 	if (m == NULL)
 		return NULL;
-	uint16_t n = (uint16_t)(head_len + AIF_FRAME_LIGHT_TAIL);
 	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, n);
 	if (d == NULL) {
 		rte_pktmbuf_free(m);
@@ -111,7 +111,7 @@ aif_frame_materialise(struct rte_mbuf *m)
 	/* the segments it needs first, so that an empty pool changes nothing */
 	for (uint32_t have = room; have < total; n++) {
 		if (n + 1u >= RTE_DIM(segs) ||
-		    (segs[n] = aif_mbuf_alloc(m->pool)) == NULL) {
+		    (segs[n] = aif_mbuf_alloc(aif_mbuf_large(m->pool))) == NULL) {
 			rte_pktmbuf_free_bulk(segs, n);
 			return -1;
 		}
@@ -132,6 +132,31 @@ aif_frame_materialise(struct rte_mbuf *m)
 	}
 	m->nb_segs = (uint16_t)(1 + n);
 	m->ol_flags &= ~aif_frame_light_mask;
+	return 0;
+}
+
+int
+aif_frame_gather(struct rte_mbuf **pm)
+{
+	struct rte_mbuf *m = *pm;
+
+	if (m->nb_segs == 1 || rte_pktmbuf_linearize(m) == 0)
+		return 0;
+	struct rte_mbuf *c = aif_mbuf_alloc(aif_mbuf_large(m->pool));
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint8_t *d = c != NULL && len <= rte_pktmbuf_tailroom(c)
+		     ? (uint8_t *)rte_pktmbuf_append(c, (uint16_t)len) : NULL;
+	const void *src = d != NULL ? rte_pktmbuf_read(m, 0, len, d) : NULL;
+	if (src == NULL) {
+		rte_pktmbuf_free(c);
+		return -1;
+	}
+	if (src != d) /* (in the first segment after all) */
+		memcpy(d, src, len);
+	__rte_pktmbuf_copy_hdr(c, m);
+	c->ol_flags = m->ol_flags & ~aif_frame_light_mask;
+	rte_pktmbuf_free(m);
+	*pm = c;
 	return 0;
 }
 

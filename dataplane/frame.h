@@ -92,6 +92,13 @@ const void *aif_frame_read(const struct rte_mbuf *m, uint32_t off, uint32_t len,
  * nothing to do), or -1 with m unchanged when the pool is empty. */
 int aif_frame_materialise(struct rte_mbuf *m);
 
+/* The frame (*pm) in one segment, as a parser reads it: gathered into its
+ * first segment (rte_pktmbuf_linearize), or, where that has not the room
+ * (a small frame's mbuf made whole: mbuf.h), copied whole into one mbuf of
+ * the large pool, headers and dynamic fields too, *pm then the copy and the
+ * old one freed.  0, or -1 with *pm unchanged (no room, no mbuf). */
+int aif_frame_gather(struct rte_mbuf **pm);
+
 /* A copy of the frame's first len bytes (all: UINT32_MAX) from pool, as
  * rte_pktmbuf_copy: a light frame copied whole stays light, one cut short
  * is made whole up to len.  NULL if the pool is empty. */

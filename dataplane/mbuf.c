@@ -27,6 +27,15 @@ struct spares {
 };
 
 static struct spares spare_of[SPARE_BASES];
+
+struct rte_mempool *aif_mbuf_small_pool, *aif_mbuf_large_pool;
+
+void
+aif_mbuf_small_set(struct rte_mempool *small, struct rte_mempool *large)
+{
+	aif_mbuf_small_pool = small;
+	aif_mbuf_large_pool = small != NULL ? large : NULL;
+}
 static unsigned spare_seq; /* names: one a spare, never used twice in a process */
 
 /* The spares of pool: pool is their base, or one of them. */
@@ -192,6 +201,17 @@ aif_mbuf_spares_info(const struct rte_mempool *pool, struct aif_mbuf_spares_info
 		info->size += s->pool[k]->size;
 		info->in_use += rte_mempool_in_use_count(s->pool[k]);
 	}
+}
+
+unsigned
+aif_mbuf_held(const struct rte_mempool *pool)
+{
+	struct aif_mbuf_spares_info i, k = { 0 };
+
+	aif_mbuf_spares_info(pool, &i);
+	if (aif_mbuf_small_pool != NULL && aif_mbuf_large_pool == pool)
+		aif_mbuf_spares_info(aif_mbuf_small_pool, &k);
+	return i.in_use + k.in_use;
 }
 
 void

@@ -35,6 +35,21 @@
  *	...
  *	aif_mbuf_spares_free(pool);
  *	rte_mempool_free(pool);
+ *
+ * Small frames.  Most frames in flight in virtual time are small: the
+ * hosts' light data frames (frame.h: headers and ICRC, some 60 bytes)
+ * and their ACKs and CNPs.  In mbufs sized for a whole frame of the
+ * largest MTU (1,664 bytes of room for 1,500) they take five times the
+ * memory they need, and the pool is touched whole at start-up.  So virtual
+ * time gives small frames a pool of their own (aif_mbuf_small_set: rooms of
+ * AIF_MBUF_SMALL_DATA bytes after the headroom, spares of its own):
+ * aif_mbuf_alloc_len takes from it what fits there, the rest from the pool
+ * it is given; a frame made whole later (aif_frame_materialise) chains its
+ * bytes in mbufs of the large pool (aif_mbuf_large).  Which pool a frame
+ * takes changes no result.
+ *
+ *	aif_mbuf_small_set(small, pool);       (virtual time, before any runner)
+ *	m = aif_mbuf_alloc_len(pool, 62);      (an ACK: from small)
  */
 #ifndef AIF_MBUF_H
 #define AIF_MBUF_H
@@ -43,6 +58,8 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
+
+#define AIF_MBUF_SMALL_DATA 128 /* a small frame's bytes at most */
 
 /* Spares for pool; 0, -1 if every place for a pool with spares is taken. */
 int aif_mbuf_spares_enable(struct rte_mempool *pool);
@@ -60,6 +77,33 @@ aif_mbuf_alloc(struct rte_mempool *pool)
 	return likely(m != NULL) ? m : aif_mbuf_alloc_spare(pool);
 }
 
+extern struct rte_mempool *aif_mbuf_small_pool, *aif_mbuf_large_pool;
+
+/* Small frames from small (NULL: none, every frame from the pool given),
+ * large the pool whole frames take their room from. */
+void aif_mbuf_small_set(struct rte_mempool *small, struct rte_mempool *large);
+
+/* An mbuf for a frame whose first segment holds len bytes: of the small
+ * pool when there is one and they fit, else of pool (both: spares after). */
+static inline struct rte_mbuf *
+aif_mbuf_alloc_len(struct rte_mempool *pool, uint32_t len)
+{
+	if (aif_mbuf_small_pool != NULL && len <= AIF_MBUF_SMALL_DATA)
+		pool = aif_mbuf_small_pool;
+	return aif_mbuf_alloc(pool);
+}
+
+/* The pool to take room for more of a frame's bytes from, for an mbuf of
+ * pool: the large one when pool holds small frames (or is one of the small
+ * pool's spares), else pool. */
+static inline struct rte_mempool *
+aif_mbuf_large(struct rte_mempool *pool)
+{
+	return aif_mbuf_large_pool != NULL &&
+	       rte_pktmbuf_data_room_size(pool) < rte_pktmbuf_data_room_size(aif_mbuf_large_pool)
+	       ? aif_mbuf_large_pool : pool;
+}
+
 struct aif_mbuf_spares_info {
 	unsigned pools;    /* spares made */
 	unsigned size;     /* the pool's mbufs and the spares' */
@@ -70,6 +114,10 @@ struct aif_mbuf_spares_info {
 /* What pool and its spares hold (all zero but size and in_use if it has
  * none). */
 void aif_mbuf_spares_info(const struct rte_mempool *pool, struct aif_mbuf_spares_info *info);
+
+/* The mbufs taken from pool and its spares, and from the small frames'
+ * pool and its spares when pool is their large pool: the frames alive. */
+unsigned aif_mbuf_held(const struct rte_mempool *pool);
 
 /* Free pool's spares (every mbuf back) and forget pool. */
 void aif_mbuf_spares_free(struct rte_mempool *pool);

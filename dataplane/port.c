@@ -126,7 +126,7 @@ aif_txbuf_flush(struct aif_txbuf *b, struct aif_port *port, uint16_t queue,
 struct rte_mbuf *
 aif_mbuf_from_bytes(struct rte_mempool *pool, const uint8_t *data, uint32_t len)
 {
-	struct rte_mbuf *head = aif_mbuf_alloc(pool), *last = head;
+	struct rte_mbuf *head = aif_mbuf_alloc_len(pool, len), *last = head;
 	uint32_t off = 0;
 
 	if (head == NULL)

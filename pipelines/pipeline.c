@@ -89,16 +89,18 @@ trace_packet(const struct fwd_ctx *x, const struct aif_pkt *m,
 
 /*
  * A frame that arrived in several segments (net_pcap and other vdevs chain
- * what one mbuf cannot hold; the parser reads one contiguous frame).  Longer
- * than the ingress port's MTU (plus its Ethernet header and a tag):
- * mtu_exceeded.  Otherwise it is gathered into its first segment
- * (rte_pktmbuf_linearize), which holds any frame within the largest port
- * MTU when the pool's data room is sized from it as control/run.c does;
+ * what one mbuf cannot hold; a small frame made whole upstream, frame.h;
+ * the parser reads one contiguous frame).  Longer than the ingress port's
+ * MTU (plus its Ethernet header and a tag): mtu_exceeded.  Otherwise it is
+ * gathered into one segment (aif_frame_gather: its first, which holds any
+ * frame within the largest port MTU when the pool's data room is sized from
+ * it as control/run.c does, or one of the large pool, *pm then that one);
  * if it cannot be: mbuf_too_small.  Returns the verdict.
  */
 static enum aif_drop_reason
-gather_segments(const struct aif_tables *t, uint16_t in_port, struct rte_mbuf *mb)
+gather_segments(const struct aif_tables *t, uint16_t in_port, struct rte_mbuf **pm)
 {
+	struct rte_mbuf *mb = *pm;
 	uint8_t type_buf[2];
 	const uint8_t *type = rte_pktmbuf_read(mb, RTE_ETHER_ADDR_LEN * 2, 2, type_buf);
 	uint32_t l2_bytes = RTE_ETHER_HDR_LEN;
@@ -108,7 +110,7 @@ gather_segments(const struct aif_tables *t, uint16_t in_port, struct rte_mbuf *m
 		l2_bytes += RTE_VLAN_HLEN;
 	if (rte_pktmbuf_pkt_len(mb) > t->ports[in_port].mtu + l2_bytes)
 		return AIF_DROP_MTU_EXCEEDED;
-	if (rte_pktmbuf_linearize(mb) != 0)
+	if (aif_frame_gather(pm) != 0)
 		return AIF_DROP_MBUF_TOO_SMALL;
 	return AIF_DROP_NONE;
 }
@@ -127,20 +129,21 @@ vlan_accepted(const struct aif_port_l3 *l3, const struct aif_pkt *m)
 /* Pass 1 for one packet: parse, divert control traffic, gather for lookup. */
 static inline void
 ingress(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
-	struct burst *b, struct aif_fwd_out *o, struct rte_mbuf *mb, uint16_t i,
+	struct burst *b, struct aif_fwd_out *o, struct rte_mbuf **pm, uint16_t i,
 	aif_time_ns now_ns)
 {
 	struct aif_pkt *m = &o->meta[i];
 	const uint8_t *data;
 	enum aif_drop_reason rc;
 
-	if (unlikely(mb->nb_segs > 1)) {
-		rc = gather_segments(t, in_port, mb);
+	if (unlikely((*pm)->nb_segs > 1)) {
+		rc = gather_segments(t, in_port, pm); /* (*pm may be another now) */
 		if (rc != 0) {
 			aif_fwd_drop(f, o, i, in_port, rc);
 			return;
 		}
 	}
+	struct rte_mbuf *mb = *pm;
 	data = rte_pktmbuf_mtod(mb, const uint8_t *);
 	rc = aif_parse(data, aif_frame_parse_len(mb), m);
 	if (unlikely(rc != 0)) {
@@ -359,7 +362,7 @@ aif_pipeline_run(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		ingress(f, t, in_port, &b, o, pkts[i], i, now_ns);
+		ingress(f, t, in_port, &b, o, &pkts[i], i, now_ns);
 	}
 	c->rx_packets += n;
 	c->rx_bytes += bytes;

@@ -158,7 +158,8 @@ pool_create(const struct aif_run *r, uint16_t n_shards, struct rte_mempool **sma
 	}
 	/* every core's cache, and in virtual time on several runners every
 	 * runner thread's */
-	unsigned vt_runners = r->o.runners ? r->o.runners : cores_available();
+	unsigned vt_runners = RTE_MIN(r->o.runners ? r->o.runners : AIF_MAX_RUNNERS,
+				      cores_available());
 	unsigned caches = r->n_workers + 1 + (vtime && vt_runners > 1 ? vt_runners : 0);
 	n_mbufs += RTE_MIN(qos_mbufs, 131072u) + caches * POOL_CACHE * 2;
 	/* NIC drivers want at least the default 2 KiB of room; virtual time
@@ -283,8 +284,13 @@ runners_build_vtime(struct aif_run *r)
 {
 	struct aif_fabric *fab = &r->fab;
 	struct { struct aif_partition_tie *t; unsigned n, cap; } ties = { NULL, 0, 0 };
+	/* by default as many runners as the fabric has parts (AIF_MAX_RUNNERS
+	 * at most), on as many threads as there are cores: a thread runs its
+	 * runners one after the other in each window, each keeping its
+	 * switches' state in the cache through its share (dataplane/windows.h) */
 	unsigned want = aif_ranks_on() ? (unsigned)aif_ranks_size()
-		      : r->o.runners ? r->o.runners : cores_available();
+		      : r->o.runners ? r->o.runners : AIF_MAX_RUNNERS;
+	unsigned threads = cores_available();
 	uint64_t seed = r->o.seed;
 	int d;
 
@@ -297,6 +303,7 @@ runners_build_vtime(struct aif_run *r)
 		return -1;
 	}
 	r->n_run = r->part.n_run;
+	r->n_threads = RTE_MIN(threads, r->n_run);
 	if (aif_ranks_check_parts(r->n_run, r->part.lookahead_ns) != 0)
 		return -1;
 	for (uint16_t s = 0; s < fab->n_sw; s++) {

@@ -60,7 +60,8 @@ struct aif_run {
 	char **eal_argv;                /* EAL's arguments when made here */
 	unsigned n_workers;             /* lcores besides the main one */
 	bool single;                    /* one switch, a shard on every runner (RSS) */
-	unsigned n_run;
+	unsigned n_run;                 /* runners; in virtual time, the parts */
+	unsigned n_threads;             /* virtual time: the threads that run them */
 	struct aif_runner *runners[AIF_MAX_RUNNERS];
 	uint16_t runner_of[AIF_MAX_SWITCHES];
 	struct aif_partition part;      /* virtual time: the fabric over the runners */

@@ -217,9 +217,13 @@ windows_report(const struct aif_windows *win)
 	printf("  %u runners: %" PRIu64 " windows of at most %.3f us, %.3f s between "
 	       "windows on runner 0's thread\n", win->n, win->windows,
 	       (double)win->lookahead_ns / 1e3, (double)win->serial_ns / 1e9);
+	if (win->n_threads < win->n)
+		printf("    the %u runners in turn on %u thread%s, one a core\n", win->n,
+		       win->n_threads, win->n_threads == 1 ? "" : "s");
 	printf("    on %u core%s (%s)%s\n", cores, cores == 1 ? "" : "s",
 	       cpu_list(&set, list, sizeof(list)),
-	       cores < win->n ? ": fewer than runners, which take turns (taskset, a cgroup)" : "");
+	       cores < win->n_threads ? ": fewer than the runners' threads, which take turns "
+					"(taskset, a cgroup)" : "");
 	for (unsigned i = 0; i < win->n; i++) {
 		const struct aif_windows_part *p = &win->part[i];
 		printf("    runner %u: busy %.3f s (CPU %.3f s), waiting %.3f s, %" PRIu64
@@ -381,6 +385,8 @@ aif_run_virtual(struct aif_run *r)
 		fprintf(stderr, "virtual time: out of memory\n");
 		goto out;
 	}
+	if (par && !ranks)
+		win.n_threads = r->n_threads;
 	aif_evloop_init(&loop, &ctl->clock, end);
 	aif_ctl_schedule_init(&sched, ctl, acts, n_acts, now);
 	/* control's sources, in this order on a tie, before the runners */

@@ -162,11 +162,20 @@ wait_for(uint32_t *x, uint32_t v, int want_ne)
 	}
 }
 
+/* Thread t's parts' windows, one after the other. */
+static void
+thread_window(struct aif_windows *win, unsigned t)
+{
+	for (unsigned i = t; i < win->n; i += win->n_threads)
+		part_window(win, &win->part[i]);
+}
+
 static void *
 part_thread(void *arg)
 {
 	struct aif_windows_part *p = arg;
 	struct aif_windows *win = p->win;
+	unsigned t = (unsigned)(p - win->part);
 	uint32_t seen = 0;
 
 	rte_thread_register(); /* an lcore id: the mbuf pool's per-core cache */
@@ -179,8 +188,8 @@ part_thread(void *arg)
 		seen = __atomic_load_n(&win->go, __ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&win->quit, __ATOMIC_ACQUIRE))
 			break;
-		part_window(win, p);
-		if (__atomic_add_fetch(&win->done, 1, __ATOMIC_RELEASE) == win->n - 1)
+		thread_window(win, t);
+		if (__atomic_add_fetch(&win->done, 1, __ATOMIC_RELEASE) == win->n_threads - 1)
 			futex_wake(&win->done, 1);
 	}
 	rte_thread_unregister();
@@ -309,6 +318,8 @@ aif_windows_run(struct aif_windows *win)
 	unsigned started = 1;
 
 	win->now_ns = t;
+	if (win->n_threads == 0 || win->n_threads > win->n)
+		win->n_threads = win->n;
 	if (sched_getaffinity(0, sizeof(win->part[0].cores), &win->part[0].cores) != 0)
 		CPU_ZERO(&win->part[0].cores);
 	for (unsigned i = 0; i < win->n; i++)
@@ -323,13 +334,13 @@ aif_windows_run(struct aif_windows *win)
 	refresh_parts(win, t);
 	for (unsigned i = 0; i < win->n; i++)
 		win->part[i].sent_ns = AIF_TIME_NS_NEVER;
-	for (unsigned i = 1; i < win->n; i++, started++)
+	for (unsigned i = 1; i < win->n_threads; i++, started++)
 		if (pthread_create(&win->part[i].thread, NULL, part_thread, &win->part[i]) != 0)
 			break;
 	for (unsigned i = 1; i < started; i++)
 		win->part[i].started = 1;
 	aif_time_ns work = work_next(win);
-	while (started == win->n) {
+	while (started == win->n_threads) {
 		uint64_t s0 = wall_ns();
 		/* the next boundary: the earliest work or control event */
 		t = RTE_MAX(edge, RTE_MIN(work, ctl_next(win, 0)));
@@ -358,16 +369,22 @@ aif_windows_run(struct aif_windows *win)
 		__atomic_add_fetch(&win->go, 1, __ATOMIC_RELEASE);
 		futex_wake(&win->go, INT_MAX);
 		win->serial_ns += g0 - s0;
-		part_window(win, &win->part[0]);
+		thread_window(win, 0);
 		uint64_t w0 = wall_ns();
-		wait_for(&win->done, win->n - 1, 0);
+		wait_for(&win->done, win->n_threads - 1, 0);
 		uint64_t w1 = wall_ns();
 		win->part[0].wait_ns += w1 - w0;
+		/* the busiest thread's CPU and wall time (its parts' summed) */
 		uint64_t mx = 0, mx_wall = 0;
-		for (unsigned i = 0; i < win->n; i++) {
-			mx = RTE_MAX(mx, win->part[i].cpu_ns);
-			mx_wall = RTE_MAX(mx_wall, win->part[i].wall_ns);
-			win->work_cpu_ns += win->part[i].cpu_ns;
+		for (unsigned t = 0; t < win->n_threads; t++) {
+			uint64_t c = 0, w = 0;
+			for (unsigned i = t; i < win->n; i += win->n_threads) {
+				c += win->part[i].cpu_ns;
+				w += win->part[i].wall_ns;
+			}
+			mx = RTE_MAX(mx, c);
+			mx_wall = RTE_MAX(mx_wall, w);
+			win->work_cpu_ns += c;
 		}
 		win->crit_cpu_ns += mx;
 		win->crit_wall_ns += mx_wall;
@@ -383,13 +400,13 @@ aif_windows_run(struct aif_windows *win)
 	__atomic_store_n(&win->quit, 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&win->go, 1, __ATOMIC_RELEASE);
 	futex_wake(&win->go, INT_MAX);
-	for (unsigned i = 1; i < win->n; i++)
+	for (unsigned i = 1; i < win->n_threads; i++)
 		if (win->part[i].started) {
 			pthread_join(win->part[i].thread, NULL);
 			win->part[i].started = 0;
 		}
 	win->wall_s = (double)(wall_ns() - start) / 1e9;
-	if (started != win->n)
+	if (started != win->n_threads)
 		return AIF_TIME_NS_NEVER;
 	/* the end: the last event */
 	for (unsigned i = 0; i < win->n; i++)

@@ -45,6 +45,11 @@
  * event's time.  Samples are quiet, so that the runners' own (each its
  * switches', aif_windows_add_to) run to the boundary as one loop's do.
  *
+ * A thread may run several parts, one after the other in each window
+ * (n_threads): the parts are as independent in a window on one thread as
+ * on many, and each keeps its switches' state in the cache through its
+ * share of the window rather than interleaving them.
+ *
  * The window: from the earliest of every runner's next event, every
  * frame's arrival sent across in the last window and the control sources'
  * next events (time with nothing in it is skipped), to the lookahead or
@@ -55,6 +60,7 @@
  *	aif_windows_add(&win, &tick.src);    // control's sources, in tie order
  *	aif_windows_add_to(&win, i, &qlen[i].src); // runner i's own samples
  *	win.idle = inputs_done;
+ *	win.n_threads = 2;                   // (default: a thread a part)
  *	aif_windows_run(&win);               // win.now_ns, per part: busy, waiting
  *	aif_windows_free(&win);
  */
@@ -117,6 +123,10 @@ struct aif_windows_part {
 struct aif_windows {
 	unsigned n;
 	struct aif_windows_part *part;   /* [n] */
+	/* threads that run the parts (0: n, one each): thread t runs parts t,
+	 * t + n_threads, ... in turn in every window, t 0 the coordinator's
+	 * (set before the run) */
+	unsigned n_threads;
 	aif_time_ns lookahead_ns;
 	struct aif_clock *ctl_clock;     /* control's: set to each boundary */
 	aif_time_ns end_ns;              /* no event after it (AIF_TIME_NS_NEVER: none) */

@@ -352,19 +352,24 @@ grep -q '^  3 runners, window by window: lookahead 1.000 us' "$T/main3.log" ||
 	fail "3 runners: the partition is not said"
 # the runners' threads run on every core the process was given, not on the
 # one lcore EAL pins its main thread to (they used to take turns on it);
-# and with no --runners, one runner per core
+# and with no --runners, as many runners as the fabric has parts (8: its 4
+# leaves and 4 spines), on a thread per core, each thread its runners in
+# turn
 cores=$(nproc)
 grep -q "^    on $cores cores\? (" "$T/main3.log" ||
 	fail "3 runners: not on the $cores core(s) given: $(grep -m1 '^    on ' "$T/main3.log")"
 timeout -k 5 120 "$BIN" -- --config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" \
 	--results "$T/maind" > "$T/maind.log" 2>&1 < /dev/null || fail "main job, default runners: status $?"
-want=$([ "$cores" -gt 1 ] && echo "  $((cores < 8 ? cores : 8)) runners, window by window" || echo "  one runner")
+want="  8 runners, window by window"
 grep -q "^$want" "$T/maind.log" ||
-	fail "no --runners on $cores core(s): not '$want': $(grep -m1 -E '^  (one runner|[0-9]+ runners,)' "$T/maind.log")"
+	fail "no --runners: not '$want': $(grep -m1 -E '^  (one runner|[0-9]+ runners,)' "$T/maind.log")"
+threads=$((cores < 8 ? cores : 8))
+[ "$threads" -ge 8 ] || grep -q "^    the 8 runners in turn on $threads threads\?, one a core" "$T/maind.log" ||
+	fail "no --runners: the 8 runners not on $threads thread(s): $(grep -m1 'in turn' "$T/maind.log")"
 for f in fct.txt jobs.csv qps.csv pfc.txt; do
 	cmp -s "$T/main1/$f" "$T/maind/$f" || fail "main job: $f differs with the default runners"
 done
-echo "  ok   runner threads on the $cores core(s) given; no --runners:${want#  } on them, the same results"
+echo "  ok   runner threads on the $cores core(s) given; no --runners:${want#  } on $threads thread(s), the same results"
 grep -q '^    runner 2: busy [0-9.]* s (CPU [0-9.]* s), waiting [0-9.]* s' "$T/main3.log" ||
 	fail "3 runners: busy and waiting times are not said"
 for n in 2 3; do

@@ -143,6 +143,9 @@ fake_window_end(void *arg, aif_time_ns t)
 	return t;
 }
 
+/* Threads the next run's runners go on (0: one each). */
+static unsigned run_threads;
+
 /* Jobs on planes (1 or 2) run by n runners (1: one loop, as the daemon's),
  * their frames from pool. */
 static void
@@ -248,6 +251,7 @@ run_with(unsigned planes, unsigned n, struct rte_mempool *pool, struct run_out *
 		assert_int_equal(aif_windows_add(&win, &tick.src), 0);
 		win.idle = idle;
 		win.idle_arg = &ia;
+		win.n_threads = run_threads;
 		if (use_net != NULL) {
 			use_net->ops = (struct aif_windows_net){ fake_min_ns, fake_window_end, use_net };
 			use_net->cfg = cfg;
@@ -368,6 +372,21 @@ test_same_for_any_split(void **state)
 		 * and no window longer than the lookahead */
 		assert_true(par.windows < (par.end_ns - START_NS) / 1000 + 10);
 		assert_true(par.windows >= (par.end_ns - START_NS) / 1000 / 2);
+	}
+	/* several runners on a thread, in turn in each window: the same */
+	static const unsigned tr[][2] = { { 6, 1 }, { 6, 2 }, { 3, 2 } };
+	for (unsigned k = 0; k < RTE_DIM(tr); k++) {
+		run_threads = tr[k][1];
+		run(1, tr[k][0], &par);
+		run_threads = 0;
+		print_message("%u runners on %u thread(s): end %.3f us\n", par.n_run, tr[k][1],
+			      par.end_ns / 1e3);
+		assert_int_equal(par.n_run, tr[k][0]);
+		assert_int_equal(par.end_ns, one.end_ns);
+		assert_int_equal(par.pauses, one.pauses);
+		assert_int_equal(par.digest, one.digest);
+		for (unsigned i = 0; i < par.n_run; i++)
+			assert_true(par.part_events[i] > 0);
 	}
 }
 

@@ -11,10 +11,17 @@
  * microseconds of work, and its end is near when a runner arrives), then
  * sleeps on the word (futex) until the one that moves it wakes it: the
  * coordinator wakes the runners after bumping go, the last runner done
- * wakes the coordinator.  A waiter that yields instead stays runnable and
- * keeps asking for a core it has no use for: on 2 cores shared with other
- * work, 2 runners ran the bench's fabric 6% faster sleeping than yielding
- * (median of 3 interleaved pairs), 8 runners on those 2 cores as fast.
+ * wakes the coordinator.  With a core for every thread (the daemon's
+ * default: control/run.c) a waiter spins SPIN_NS, 30 us, before it sleeps,
+ * else a few hundred pauses: sleeping after some 5 us put a wake-up on
+ * most windows' path (a barrier of 30 us a window on the 128-host hosts
+ * run; with 30 us of spinning 11 us, the run 5.90 -> 5.63 s, the traffic
+ * fabric on 2 runners 5.10 -> 4.82 s, no more CPU; spinning 200 us slowed
+ * the working thread on this 2-core machine: the fabric's work 8.4 -> 12.2
+ * s).  A waiter that yields instead stays runnable and keeps asking for a
+ * core it has no use for: on 2 cores shared with other work, 2 runners
+ * ran the bench's fabric 6% faster sleeping than yielding (median of 3
+ * interleaved pairs), 8 runners on those 2 cores as fast.
  *
  * The barrier's cost: each window's wall time, from go to the last done,
  * less its longest runner's (barrier_ns, and its distribution over the
@@ -39,7 +46,11 @@
 #include "runner.h"
 #include "windows.h"
 
-#define SPINS_BEFORE_SLEEP 256
+#define SPINS_BEFORE_SLEEP 256 /* with more threads than cores */
+/* with a core for every thread: about as long as a window's shares
+ * commonly differ on a busy fabric (the waker's futex call and the
+ * sleeper's wake-up, tens of microseconds, land on the window's path) */
+#define SPIN_NS 30000ull
 
 static inline uint64_t
 wall_ns(void)
@@ -147,17 +158,31 @@ futex_wake(uint32_t *x, int n)
 	syscall(SYS_futex, x, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
-/* Spin, then sleep, until *x != v (want_ne) or *x == v. */
+/* Spin, then sleep, until *x != v (want_ne) or *x == v: spin SPIN_NS
+ * when every thread has a core (timed), else SPINS_BEFORE_SLEEP pauses. */
 static inline void
-wait_for(uint32_t *x, uint32_t v, int want_ne)
+wait_for(uint32_t *x, uint32_t v, int want_ne, bool timed)
 {
 	unsigned spins = 0;
+	uint64_t t0 = 0;
 	uint32_t now;
 
 	while (((now = __atomic_load_n(x, __ATOMIC_ACQUIRE)) != v) != want_ne) {
-		if (++spins < SPINS_BEFORE_SLEEP)
+		if (!timed) {
+			if (++spins < SPINS_BEFORE_SLEEP)
+				rte_pause();
+			else
+				futex_wait(x, now);
+			continue;
+		}
+		if ((++spins & 63) != 0) {
 			rte_pause();
-		else
+			continue;
+		}
+		uint64_t t = wall_ns();
+		if (t0 == 0)
+			t0 = t;
+		else if (t - t0 >= SPIN_NS)
 			futex_wait(x, now);
 	}
 }
@@ -183,7 +208,7 @@ part_thread(void *arg)
 		CPU_ZERO(&p->cores);
 	for (;;) {
 		uint64_t t0 = wall_ns();
-		wait_for(&win->go, seen, 1);
+		wait_for(&win->go, seen, 1, win->timed_spin);
 		p->wait_ns += wall_ns() - t0;
 		seen = __atomic_load_n(&win->go, __ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&win->quit, __ATOMIC_ACQUIRE))
@@ -320,6 +345,9 @@ aif_windows_run(struct aif_windows *win)
 	win->now_ns = t;
 	if (win->n_threads == 0 || win->n_threads > win->n)
 		win->n_threads = win->n;
+	cpu_set_t cores; /* a core for every thread: spin SPIN_NS at the barrier */
+	win->timed_spin = sched_getaffinity(0, sizeof(cores), &cores) == 0 &&
+			  (unsigned)CPU_COUNT(&cores) >= win->n_threads;
 	if (sched_getaffinity(0, sizeof(win->part[0].cores), &win->part[0].cores) != 0)
 		CPU_ZERO(&win->part[0].cores);
 	for (unsigned i = 0; i < win->n; i++)
@@ -371,7 +399,7 @@ aif_windows_run(struct aif_windows *win)
 		win->serial_ns += g0 - s0;
 		thread_window(win, 0);
 		uint64_t w0 = wall_ns();
-		wait_for(&win->done, win->n_threads - 1, 0);
+		wait_for(&win->done, win->n_threads - 1, 0, win->timed_spin);
 		uint64_t w1 = wall_ns();
 		win->part[0].wait_ns += w1 - w0;
 		/* the busiest thread's CPU and wall time (its parts' summed) */

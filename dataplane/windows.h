@@ -68,6 +68,7 @@
 #define AIF_WINDOWS_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdint.h>
 
@@ -127,6 +128,7 @@ struct aif_windows {
 	 * t + n_threads, ... in turn in every window, t 0 the coordinator's
 	 * (set before the run) */
 	unsigned n_threads;
+	bool timed_spin;                 /* (the run's: a core for every thread) */
 	aif_time_ns lookahead_ns;
 	struct aif_clock *ctl_clock;     /* control's: set to each boundary */
 	aif_time_ns end_ns;              /* no event after it (AIF_TIME_NS_NEVER: none) */

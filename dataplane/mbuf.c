@@ -27,6 +27,7 @@ struct spares {
 };
 
 static struct spares spare_of[SPARE_BASES];
+static unsigned spare_seq; /* names: one a spare, never used twice in a process */
 
 struct rte_mempool *aif_mbuf_small_pool, *aif_mbuf_large_pool;
 
@@ -36,7 +37,6 @@ aif_mbuf_small_set(struct rte_mempool *small, struct rte_mempool *large)
 	aif_mbuf_small_pool = small;
 	aif_mbuf_large_pool = small != NULL ? large : NULL;
 }
-static unsigned spare_seq; /* names: one a spare, never used twice in a process */
 
 /* The spares of pool: pool is their base, or one of them. */
 static struct spares *

@@ -11,11 +11,10 @@
  * subtrees whose minimum is due: O(k log n) for k of them.
  *
  *	if (aif_mintree_init(&m, n_ports, 0) != 0) ... out of memory
- *	...
- *	aif_mintree_free(&m);
  *	aif_mintree_set(&m, p, next_ns);
  *	aif_time_ns first = aif_mintree_min(&m);
  *	uint64_t due = aif_mintree_due(&m, now_ns);   // bit i: slot i <= now_ns
+ *	aif_mintree_free(&m);
  */
 #ifndef AIF_MINTREE_H
 #define AIF_MINTREE_H

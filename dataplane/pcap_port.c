@@ -67,8 +67,8 @@ struct aif_pcap_port {
 	uint32_t *gen_dst;        /* per flow: destination (host order) */
 	uint16_t *gen_sport;      /* per flow: UDP source port */
 	uint32_t gen_psn;
-	int gen_light;            /* frames go light (frame.h): headers, ICRC, length */
-	uint8_t gen_icrc[AIF_ROCE_ICRC_LEN]; /* the frame read ahead's, when light */
+	int gen_light;            /* frames go light (frame.h): headers, ICRC, length;
+				   * inbuf then holds the headers and the ICRC after them */
 	double gen_mean_ns;       /* mean gap between frame starts */
 	double gen_t_ns;          /* the next frame's start (exact) */
 	uint8_t *buf;             /* a frame being written */
@@ -171,8 +171,9 @@ gen_next(struct aif_pcap_port *pp)
 	if (pp->gen_light) {
 		uint32_t c = aif_roce_icrc_zeros(f + 14, GEN_HEAD - 14u,
 						 g->frame_len - GEN_HEAD - AIF_ROCE_ICRC_LEN);
-		pp->gen_icrc[0] = (uint8_t)c, pp->gen_icrc[1] = (uint8_t)(c >> 8);
-		pp->gen_icrc[2] = (uint8_t)(c >> 16), pp->gen_icrc[3] = (uint8_t)(c >> 24);
+		uint8_t *t = f + GEN_HEAD; /* the light frame's tail */
+		t[0] = (uint8_t)c, t[1] = (uint8_t)(c >> 8);
+		t[2] = (uint8_t)(c >> 16), t[3] = (uint8_t)(c >> 24);
 	} else {
 		aif_roce_icrc_put(f + 14, g->frame_len - 14u);
 	}
@@ -431,15 +432,11 @@ pcap_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t 
 		pp->ctr.rx_paused_ns += (start - free_ps) / PS_PER_NS;
 		pp->in_free_ps = start + ser_ps(pp, pp->ahead_len);
 		struct rte_mbuf *m;
-		if (pp->gen_light) {
-			uint8_t head[GEN_HEAD + AIF_ROCE_ICRC_LEN];
-			memcpy(head, pp->inbuf, GEN_HEAD);
-			memcpy(head + GEN_HEAD, pp->gen_icrc, AIF_ROCE_ICRC_LEN);
-			m = aif_frame_light_from_bytes(pp->pool, head, GEN_HEAD,
+		if (pp->gen_light)
+			m = aif_frame_light_from_bytes(pp->pool, pp->inbuf, GEN_HEAD,
 						       pp->ahead_len - GEN_HEAD - AIF_ROCE_ICRC_LEN);
-		} else {
+		else
 			m = aif_mbuf_from_bytes(pp->pool, pp->inbuf, pp->ahead_len);
-		}
 		if (m != NULL) {
 			pp->ctr.rx_packets++;
 			pp->ctr.rx_bytes += pp->ahead_len;

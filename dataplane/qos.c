@@ -361,7 +361,7 @@ aif_qos_create(const struct aif_qos_config *qc, uint16_t n_ports,
 		for (unsigned k = 0; k < AIF_QOS_NQ; k++)
 			aif_pfcwd_state_init(&qp->wd[k]);
 	}
-	if (aif_mintree_init(&q->next, n_ports ? n_ports : 1, 0) != 0) { /* all due */
+	if (aif_mintree_init(&q->next, n_ports, 0) != 0) { /* all due (none: never) */
 		aif_qos_free(q);
 		return NULL;
 	}

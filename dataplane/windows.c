@@ -345,11 +345,10 @@ aif_windows_run(struct aif_windows *win)
 	win->now_ns = t;
 	if (win->n_threads == 0 || win->n_threads > win->n)
 		win->n_threads = win->n;
-	cpu_set_t cores; /* a core for every thread: spin SPIN_NS at the barrier */
-	win->timed_spin = sched_getaffinity(0, sizeof(cores), &cores) == 0 &&
-			  (unsigned)CPU_COUNT(&cores) >= win->n_threads;
 	if (sched_getaffinity(0, sizeof(win->part[0].cores), &win->part[0].cores) != 0)
 		CPU_ZERO(&win->part[0].cores);
+	/* a core for every thread: spin SPIN_NS at the barrier */
+	win->timed_spin = (unsigned)CPU_COUNT(&win->part[0].cores) >= win->n_threads;
 	for (unsigned i = 0; i < win->n; i++)
 		aif_evloop_add(&win->part[i].loop, win->part[i].src); /* (room kept) */
 	/* every source asked, the runners' on this thread before theirs start */

@@ -16,6 +16,7 @@
 #include "../dataplane/qos.h"
 #include "../dataplane/shard.h"
 #include "../dataplane/switch.h"
+#include "textbuf.h"
 #include "workload.h"
 
 #define JOBS_FILE_MAX_BYTES (16u << 20)
@@ -1231,7 +1232,7 @@ ns3_ip(uint32_t i)
 }
 
 static int
-write_fct(const struct aif_workload *w, FILE *f)
+write_fct(const struct aif_workload *w, struct aif_textbuf *f)
 {
 	uint32_t nf = 0;
 	const struct aif_flow *fl = w->js != NULL ? aif_jobs_flows(w->js, &nf) : NULL;
@@ -1259,15 +1260,28 @@ write_fct(const struct aif_workload *w, FILE *f)
 		uint64_t st = a->start_ns + w->time_offset_ns, fct = a->end_ns - a->start_ns;
 		if (a->job < AIF_JOBS_MAX && id_of[a->job] != NULL) {
 			uint32_t s = (uint32_t)id_of[a->job][a->src], d = (uint32_t)id_of[a->job][a->dst];
-			if (w->job[a->job].ff.format == AIF_FLOWFILE_CONWEAVE)
-				fprintf(f, "%u %u", s, d);
-			else
-				fprintf(f, "%08x %08x", ns3_ip(s), ns3_ip(d));
+			if (w->job[a->job].ff.format == AIF_FLOWFILE_CONWEAVE) {
+				aif_textbuf_u64(f, s);
+				aif_textbuf_char(f, ' ');
+				aif_textbuf_u64(f, d);
+			} else {
+				aif_textbuf_hex32(f, ns3_ip(s));
+				aif_textbuf_char(f, ' ');
+				aif_textbuf_hex32(f, ns3_ip(d));
+			}
 		} else {
-			fprintf(f, "%08x %08x", ip_of(w, a->src), ip_of(w, a->dst));
+			aif_textbuf_hex32(f, ip_of(w, a->src));
+			aif_textbuf_char(f, ' ');
+			aif_textbuf_hex32(f, ip_of(w, a->dst));
 		}
-		fprintf(f, " %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", a->sport,
-			a->dport ? a->dport : 4791, a->bytes, st, fct, a->standalone_ns);
+		/* " %u %u %lu %lu %lu %lu\n" */
+		const uint64_t col[] = { a->sport, a->dport ? a->dport : 4791, a->bytes, st, fct,
+					 a->standalone_ns };
+		for (unsigned c = 0; c < sizeof(col) / sizeof(col[0]); c++) {
+			aif_textbuf_char(f, ' ');
+			aif_textbuf_u64(f, col[c]);
+		}
+		aif_textbuf_char(f, '\n');
 	}
 out:
 	for (uint32_t k = 0; k < AIF_JOBS_MAX; k++)
@@ -1276,7 +1290,7 @@ out:
 }
 
 struct qp_write {
-	FILE *f;
+	struct aif_textbuf *t;
 	const struct aif_workload *w;
 	const struct aif_config *cfg;
 };
@@ -1285,15 +1299,23 @@ static void
 write_qp(uint32_t job, uint32_t host, uint32_t qp, void *arg)
 {
 	struct qp_write *q = arg;
+	struct aif_textbuf *t = q->t;
 	const struct aif_rhost_qp_ctr *c = aif_rhost_qp_ctr(q->w->v.h[host], qp);
 
-	fprintf(q->f, "%s,%s,%u,%u", aif_jobs_params(q->w->js, job)->name,
-		q->cfg->hosts[q->w->v.cfg_host[host]].name, qp,
-		aif_rhost_qp_sport(q->w->v.h[host], qp));
-#define QW(name, text) fprintf(q->f, ",%" PRIu64, c->name);
+	/* "%s,%s,%u,%u" and ",%lu" per counter */
+	aif_textbuf_str(t, aif_jobs_params(q->w->js, job)->name);
+	aif_textbuf_char(t, ',');
+	aif_textbuf_str(t, q->cfg->hosts[q->w->v.cfg_host[host]].name);
+	aif_textbuf_char(t, ',');
+	aif_textbuf_u64(t, qp);
+	aif_textbuf_char(t, ',');
+	aif_textbuf_u64(t, aif_rhost_qp_sport(q->w->v.h[host], qp));
+#define QW(name, text)                   \
+	aif_textbuf_char(t, ',');        \
+	aif_textbuf_u64(t, c->name);
 	AIF_FOREACH_RHOST_QP_CTR(QW)
 #undef QW
-	fputc('\n', q->f);
+	aif_textbuf_char(t, '\n');
 }
 
 int
@@ -1303,6 +1325,7 @@ aif_workload_write(const struct aif_workload *w, const struct aif_config *cfg,
 	char path[PATH_MAX];
 	FILE *f;
 	int bad_io = 0;
+	struct aif_textbuf tbuf, *tb = &tbuf; /* the long tables' lines */
 
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		snprintf(err, err_len, "%s: %s", dir, strerror(errno));
@@ -1329,7 +1352,10 @@ aif_workload_write(const struct aif_workload *w, const struct aif_config *cfg,
 	snprintf(path, sizeof(path), "%s/fct.txt", dir);
 	if ((f = fopen(path, "w")) == NULL)
 		goto io;
-	if (write_fct(w, f) != 0) {
+	aif_textbuf_init(tb, f);
+	int fct_rc = write_fct(w, tb);
+	aif_textbuf_flush(tb);
+	if (fct_rc != 0) {
 		fclose(f);
 		snprintf(err, err_len, "%s: out of memory", path);
 		return -1;
@@ -1346,9 +1372,11 @@ aif_workload_write(const struct aif_workload *w, const struct aif_config *cfg,
 	AIF_FOREACH_RHOST_QP_CTR(QH)
 #undef QH
 	fputc('\n', f);
-	struct qp_write qw = { f, w, cfg };
+	aif_textbuf_init(tb, f);
+	struct qp_write qw = { tb, w, cfg };
 	if (w->js != NULL)
 		aif_jobs_foreach_qp(w->js, write_qp, &qw);
+	aif_textbuf_flush(tb);
 	bad_io |= fclose(f) != 0;
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (json_dump_file(summary, path, JSON_INDENT(2) | JSON_SORT_KEYS) != 0)

@@ -100,7 +100,8 @@ struct aif_windows_net {
 
 #define AIF_WINDOWS_HIST 40 /* barrier_hist: bucket i, [2^i, 2^(i+1)) ns */
 
-/* One runner's part (cache aligned: each is written by its own thread). */
+/* One runner's part (cache aligned: each is written by the thread running
+ * it). */
 struct aif_windows_part {
 	struct aif_windows *win;
 	struct aif_runner *w;
@@ -113,8 +114,10 @@ struct aif_windows_part {
 	/* out of the last window */
 	aif_time_ns next_ns;         /* its earliest event after it */
 	aif_time_ns sent_ns;         /* earliest arrival of what it sent across */
-	uint64_t cpu_ns;             /* thread CPU time in it */
+	uint64_t cpu_ns;             /* thread CPU time in it (its share of its thread's) */
 	uint64_t wall_ns;            /* wall time in it */
+	unsigned ran_by;             /* the thread that ran it */
+	uint64_t thread_cpu_ns;      /* part t < n_threads: thread t's CPU time in it */
 	/* totals */
 	uint64_t busy_ns, wait_ns;   /* wall time in its windows, at the barrier */
 	uint64_t cpu_total_ns;       /* thread CPU time in its windows */
@@ -125,9 +128,12 @@ struct aif_windows {
 	unsigned n;
 	struct aif_windows_part *part;   /* [n] */
 	/* threads that run the parts (0: n, one each): thread t runs parts t,
-	 * t + n_threads, ... in turn in every window, t 0 the coordinator's
-	 * (set before the run) */
+	 * t + n_threads, ... in turn in every window, then takes those of the
+	 * others not started yet; t 0 the coordinator's (set before the run) */
 	unsigned n_threads;
+	struct aif_windows_cursor {
+		uint32_t next;           /* thread t's list: the next part to take */
+	} __rte_cache_aligned *cursor;   /* [n] */
 	bool timed_spin;                 /* (the run's: a core for every thread) */
 	aif_time_ns lookahead_ns;
 	struct aif_clock *ctl_clock;     /* control's: set to each boundary */

@@ -73,25 +73,22 @@ grow_rxqs(struct aif_runner *w, unsigned n)
 		cap *= 2;
 	if (cap > AIF_MAX_RXQ)
 		cap = AIF_MAX_RXQ;
-	sz = cap * (sizeof(struct aif_rxq) + 2 * sizeof(uint16_t) + sizeof(uint8_t));
+	sz = cap * (sizeof(struct aif_rxq) + 2 * sizeof(uint16_t));
 	p = rte_zmalloc("aif_runner_rxqs", sz, RTE_CACHE_LINE_SIZE);
 	if (p == NULL)
 		return -1;
 	struct aif_rxq *rxq = (void *)p;
 	uint16_t *by_drive = (void *)(rxq + cap);
 	uint16_t *pos = by_drive + cap;
-	uint8_t *port_k = (void *)(pos + cap);
 	if (w->n_rxq) {
 		memcpy(rxq, w->rxq, w->n_rxq * sizeof(*rxq));
 		memcpy(by_drive, w->rxq_by_drive, w->n_rxq * sizeof(*by_drive));
 		memcpy(pos, w->rxq_pos, w->n_rxq * sizeof(*pos));
-		memcpy(port_k, w->rxq_port_k, w->n_rxq * sizeof(*port_k));
 	}
 	rte_free(w->rxq);
 	w->rxq = rxq;
 	w->rxq_by_drive = by_drive;
 	w->rxq_pos = pos;
-	w->rxq_port_k = port_k;
 	w->cap_rxq = (uint16_t)cap;
 	return 0;
 }
@@ -139,7 +136,9 @@ rxt_free(struct aif_runner *w)
 	for (uint16_t d = 0; w->drive_rxt != NULL && d < w->n_rxt; d++)
 		aif_mintree_free(&w->drive_rxt[d]);
 	free(w->drive_rxt);
+	free(w->drive_port_q);
 	w->drive_rxt = NULL;
+	w->drive_port_q = NULL;
 	w->n_rxt = 0;
 }
 
@@ -476,7 +475,9 @@ index_by_drive(struct aif_runner *w)
 
 	rxt_free(w);
 	w->drive_rxt = calloc(w->n_drive ? w->n_drive : 1, sizeof(*w->drive_rxt));
-	if (w->drive_rxt == NULL)
+	w->drive_port_q = calloc((w->n_drive ? w->n_drive : 1) * (size_t)AIF_MAX_PORTS,
+				 sizeof(*w->drive_port_q));
+	if (w->drive_rxt == NULL || w->drive_port_q == NULL)
 		rte_panic("runner: out of memory for %u drives' queue trees\n", w->n_drive);
 	w->n_rxt = w->n_drive;
 	uint64_t *at = w->drive_stale; /* the cursors; made all stale below */
@@ -492,7 +493,8 @@ index_by_drive(struct aif_runner *w)
 		uint16_t k = (uint16_t)at[w->rxq[i].drive]++;
 		w->rxq_by_drive[k] = i;
 		w->rxq_pos[i] = k;
-		w->rxq_port_k[k] = (uint8_t)w->rxq[i].port;
+		w->drive_port_q[(size_t)w->rxq[i].drive * AIF_MAX_PORTS + w->rxq[i].port] |=
+			1ull << (k - first[w->rxq[i].drive]);
 	}
 	/* every queue's next arrival 0: asked at the first step */
 	for (uint16_t d = 0; d < w->n_drive; d++)
@@ -545,12 +547,14 @@ drive_next_ns(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 
 	if (unlikely(!w->by_drive_ok))
 		index_by_drive(w);
-	uint16_t f = w->drive_rxq_first[d], n = (uint16_t)(w->drive_rxq_first[d + 1] - f);
+	uint16_t f = w->drive_rxq_first[d];
 	uint64_t wake = sh->wake_ports, ask = w->drive_stale[d], still = 0;
+	const uint64_t *port_q = &w->drive_port_q[(size_t)d * AIF_MAX_PORTS];
 	sh->wake_ports = 0;
-	if (wake != 0)
-		for (uint16_t j = 0; j < n; j++)
-			ask |= ((wake >> w->rxq_port_k[f + j]) & 1) << j;
+	while (wake) { /* the woken ports' queues */
+		ask |= port_q[__builtin_ctzll(wake)];
+		wake &= wake - 1;
+	}
 	struct aif_mintree *rxt = &w->drive_rxt[d];
 	if (ask != 0) {
 		/* ask those again */
@@ -625,6 +629,7 @@ struct aif_runner_ev {
 	uint16_t *far_rxq;
 	uint16_t *port;
 	struct aif_port **near;
+	uint32_t *k_of;      /* [n_drive * AIF_MAX_PORTS]: drive d's port p's k + 1, or 0 */
 	/* RX queues woken from outside (aif_runner_wake) */
 	uint16_t *woken;
 	uint32_t n_woken, cap_woken;
@@ -649,6 +654,7 @@ source_free(struct aif_runner_ev *ev)
 	free(ev->far_rxq);
 	free(ev->port);
 	free(ev->near);
+	free(ev->k_of);
 	free(ev->woken);
 	free(ev->cut_rxq);
 	free(ev->cut_tx);
@@ -712,8 +718,10 @@ peers_build(struct aif_runner_ev *ev, const struct aif_runner *w)
 	ev->near = calloc(n ? n : 1, sizeof(*ev->near));
 	ev->far_rxq = calloc(n ? n : 1, sizeof(*ev->far_rxq));
 	ev->port = calloc(n ? n : 1, sizeof(*ev->port));
+	ev->k_of = calloc((w->n_drive ? w->n_drive : 1) * (size_t)AIF_MAX_PORTS,
+			  sizeof(*ev->k_of));
 	if (ev->first == NULL || ev->list == NULL || ev->near == NULL || ev->far_rxq == NULL ||
-	    ev->port == NULL)
+	    ev->port == NULL || ev->k_of == NULL)
 		return -1;
 	for (uint16_t d = 0; d < w->n_drive; d++) {
 		struct aif_switch *sw = w->drive[d].sw;
@@ -731,6 +739,7 @@ peers_build(struct aif_runner_ev *ev, const struct aif_runner *w)
 					ev->near[k] = &sw->ports[p];
 					ev->far_rxq[k] = r;
 					ev->port[k] = p;
+					ev->k_of[(size_t)d * AIF_MAX_PORTS + p] = k + 1;
 					ev->list[k++] = x;
 					break;
 				}
@@ -825,9 +834,12 @@ source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 	/* what it sent can only bring its peers' next events closer: the
 	 * next arrival on each link it sent on */
 	uint64_t sent = drive_sent(w, d);
-	for (uint32_t k = ev->first[d]; sent && k < ev->first[d + 1]; k++) {
-		if (!((sent >> ev->port[k]) & 1))
-			continue;
+	const uint32_t *k_of = &ev->k_of[(size_t)d * AIF_MAX_PORTS];
+	while (sent) {
+		uint32_t k = k_of[__builtin_ctzll(sent)];
+		sent &= sent - 1;
+		if (k-- == 0)
+			continue; /* no peer of this runner's there */
 		aif_time_ns a = aif_link_peer_rx_next_ns(ev->near[k]);
 		rxq_arrival(w, ev->far_rxq[k], a);
 		next_sooner(ev, ev->list[k], a, now_ns);

@@ -105,11 +105,12 @@ struct aif_runner {
 	 * arrives, as last asked (step_drive polls only those due) */
 	struct aif_mintree *drive_rxt;
 	uint16_t n_rxt;
+	/* per drive [n_rxt * AIF_MAX_PORTS]: port p's queues, as bits j */
+	uint64_t *drive_port_q;
 	/* per queue [cap_rxq] (one allocation) */
 	struct aif_rxq *rxq;
 	uint16_t *rxq_by_drive;
 	uint16_t *rxq_pos;
-	uint8_t *rxq_port_k;          /* the k-th queue's port */
 	uint8_t by_drive_ok;
 	struct aif_runner_ev *ev;     /* as an event source (aif_runner_source) */
 };

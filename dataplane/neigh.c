@@ -116,6 +116,7 @@ take(struct aif_neigh *n, uint32_t s, const struct aif_ip *ip, uint16_t port)
 {
 	struct aif_ip k = key_of(ip);
 	__atomic_store_n(&n->slot[s], 0, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&n->gen, 1, __ATOMIC_RELEASE);
 	if (rte_hash_add_key_data(n->by_ip, &k, (void *)(uintptr_t)s) != 0)
 		return AIF_NEIGH_NONE;
 	n->meta[s] = (struct aif_neigh_meta){
@@ -183,6 +184,7 @@ aif_neigh_del(struct aif_neigh *n, uint32_t slot)
 	if (mt->type == AIF_NEIGH_LEARNED && !mt->pinned)
 		n->n_learned--;
 	__atomic_store_n(&n->slot[slot], 0, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&n->gen, 1, __ATOMIC_RELEASE);
 	rte_hash_del_key(n->by_ip, &k);
 	memset(mt, 0, sizeof(*mt));
 	mt->free_token = n->qsv != NULL ? rte_rcu_qsbr_start(n->qsv) : 0;

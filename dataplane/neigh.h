@@ -115,6 +115,11 @@ struct aif_neigh {
 	struct aif_neigh_meta *meta; /* [cap]: control only */
 	uint32_t n_learned;          /* LEARNED and not pinned */
 	struct aif_neigh_ctr ctr;
+	/* bumped (release) before an IP is added to or deleted from by_ip:
+	 * a worker's cache of IP -> slot holds under one value only (a slot
+	 * is taken again only after every worker passed a quiescent state
+	 * since its delete, so a worker's next step sees the bump first) */
+	uint64_t gen;
 };
 
 /* Pack/unpack a slot word. */

@@ -63,6 +63,7 @@ struct aif_fwd_out {
 
 /* One shard's forwarding context (see above). */
 #define AIF_FWD_RC4_SIZE 1024 /* entries, a power of two */
+#define AIF_FWD_NC4_SIZE 1024 /* entries, a power of two */
 
 struct aif_fwd {
 	uint16_t shard;                  /* which shard of the switch: trace records */
@@ -87,6 +88,13 @@ struct aif_fwd {
 		uint64_t nh;
 		uint32_t ip;
 	} rc4[AIF_FWD_RC4_SIZE];
+	/* IPv4 neighbour cache for connected destinations (pipeline.c): the
+	 * slot of an address, under the neighbour table's generation */
+	struct {
+		uint64_t gen;
+		uint32_t ip;
+		uint32_t slot;
+	} nc4[AIF_FWD_NC4_SIZE];
 };
 
 /* Verdict helpers, per packet: inline. */

@@ -192,6 +192,32 @@ not_unicast:
 }
 
 /*
+ * A connected destination's neighbour slot (aif_neigh_find), IPv4 through
+ * the shard's cache: a slot found is kept under the table's generation,
+ * which any add or delete moves (neigh.h); a miss is not kept.  The hash
+ * lookup was 2% of a packet-hop's instructions on the 128-host hosts run.
+ */
+static inline uint32_t
+neigh_find_cached(struct aif_fwd *f, const struct aif_ip *ip)
+{
+	if (ip->family != AIF_AF_INET4)
+		return aif_neigh_find(f->neigh, ip);
+	uint32_t a;
+	memcpy(&a, ip->b, sizeof(a));
+	uint64_t gen = __atomic_load_n(&f->neigh->gen, __ATOMIC_ACQUIRE);
+	unsigned h = (a * 2654435761u) >> (32 - 10);
+	if (f->nc4[h].gen == gen + 1 && f->nc4[h].ip == a)
+		return f->nc4[h].slot;
+	uint32_t s = aif_neigh_find(f->neigh, ip);
+	if (s != AIF_NEIGH_NONE) {
+		f->nc4[h].gen = gen + 1; /* (0: never filled) */
+		f->nc4[h].ip = a;
+		f->nc4[h].slot = s;
+	}
+	return s;
+}
+
+/*
  * Pass 2a for one packet with its FIB result: choose the next hop (group
  * member, or the destination itself when connected) and leave its
  * neighbour slot in m->nh_slot.  Returns false when the packet was consumed
@@ -241,7 +267,7 @@ resolve(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_t nh)
 	case AIF_NH_CONNECTED:
 		if (unlikely(m->ttl <= 1))
 			goto ttl_expired;
-		slot = aif_neigh_find(x->f->neigh, &m->dst);
+		slot = neigh_find_cached(x->f, &m->dst);
 		if (unlikely(slot == AIF_NEIGH_NONE)) {
 			aif_neigh_solicit(x->f, x->t, (uint16_t)aif_nh_index(nh), &m->dst,
 					  x->now_ns, x->o);

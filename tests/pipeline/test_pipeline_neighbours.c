@@ -9,7 +9,8 @@
  * below 255 refused), and learning under load: a flood of NS rate-limited
  * and capped while configured entries still install, aging, the learn ring
  * full with every lost event counted, stale neighbours asked for again by
- * the traffic that uses them.
+ * the traffic that uses them, a removed neighbour's slot taken by another
+ * address.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -511,6 +512,77 @@ test_neighbor_stale_probe(void **state)
 	assert_clean();
 }
 
+/*
+ * A neighbour removed and its slot taken by another address: traffic to the
+ * first address is not sent to the second's MAC.  (The pipeline keeps the
+ * slots it found for connected destinations; the table's generation, moved
+ * by every add and delete, makes it look again.)
+ */
+static void
+test_neighbor_slot_reused(void **state)
+{
+	static const uint8_t mac_h9[6] = { 0x02, 0, 0, 0, 0, 0x09 };
+	const uint32_t ip_h9 = IP4(10, 0, 0, 9);
+	const struct aif_ip a7 = { .family = AIF_AF_INET4, .b = { 10, 0, 0, 7 } };
+	const struct aif_ip a9 = { .family = AIF_AF_INET4, .b = { 10, 0, 0, 9 } };
+	uint8_t f[FRAME_MAX];
+	struct rte_mbuf *m[8];
+	struct rs_snap before;
+	uint16_t len;
+
+	(void)state;
+	load_neigh_config("", false, false);
+	/* h7 learned; traffic to it goes to its MAC (and the slot is kept) */
+	inject(0, f, build_arp(f, mac_bcast, mac_h7, 1, mac_h7, ip_h7, NULL, ip_p0));
+	run();
+	rs_free_all(m, sent(0, m, 8));
+	aif_switch_learn(H.sw, now_ns());
+	uint32_t s7 = aif_neigh_find(H.sw->neigh, &a7);
+	assert_int_not_equal(s7, AIF_NEIGH_NONE);
+	struct roce r = { .dmac = mac_port[1], .smac = mac_nbr[1], .sip = IP4(10, 1, 0, 9),
+			  .dip = ip_h7, .sport = 0xD000, .ttl = 9, .qp = 3 };
+	len = build_roce4(f, &r);
+	for (int i = 0; i < 2; i++) {
+		inject(1, f, len);
+		run();
+		assert_int_equal(sent(0, m, 8), 1);
+		assert_memory_equal(rte_pktmbuf_mtod(m[0], const uint8_t *), mac_h7, 6);
+		rs_free_all(m, 1);
+	}
+
+	/* h7 ages out; h9 is learned into the slot h7 had */
+	aif_clock_advance(&H.ctl.clock, 301 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	aif_clock_advance(&H.ctl.clock, 61 * AIF_NS_PER_S);
+	aif_switch_age_neighbors(H.sw, now_ns());
+	assert_int_equal(aif_neigh_find(H.sw->neigh, &a7), AIF_NEIGH_NONE);
+	run(); /* the workers pass a quiescent state: the slot may be taken */
+	inject(0, f, build_arp(f, mac_bcast, mac_h9, 1, mac_h9, ip_h9, NULL, ip_p0));
+	run();
+	rs_free_all(m, sent(0, m, 8));
+	aif_switch_learn(H.sw, now_ns());
+	assert_int_equal(aif_neigh_find(H.sw->neigh, &a9), s7);
+
+	/* traffic to h7: unresolved, dropped and asked for; not sent to h9 */
+	snap_take(&before);
+	inject(1, f, build_roce4(f, &r));
+	run();
+	assert_int_equal(sent(0, m, 8), 1);
+	check_arp_request(m[0], ip_h7);
+	rs_free_all(m, 1);
+	assert_drops(&before, 1, AIF_DROP_NEIGH_UNRESOLVED, 1);
+
+	/* and to h9, its MAC */
+	r.dip = ip_h9;
+	inject(1, f, build_roce4(f, &r));
+	run();
+	assert_int_equal(sent(0, m, 8), 1);
+	assert_memory_equal(rte_pktmbuf_mtod(m[0], const uint8_t *), mac_h9, 6);
+	rs_free_all(m, 1);
+	load_config(BASE_SEED, members_fwd);
+	assert_clean();
+}
+
 int
 main(void)
 {
@@ -520,6 +592,7 @@ main(void)
 		cmocka_unit_test_setup(test_neighbor_flood, test_setup),
 		cmocka_unit_test_setup(test_neighbor_learn_ring_full, test_setup),
 		cmocka_unit_test_setup(test_neighbor_stale_probe, test_setup),
+		cmocka_unit_test_setup(test_neighbor_slot_reused, test_setup),
 	};
 	return cmocka_run_group_tests_name("pipeline_neighbours", tests, group_setup,
 					   group_teardown);

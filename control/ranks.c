@@ -88,22 +88,35 @@ aif_ranks_check_opts(const struct aif_opts *o)
 			: o->pcap_out != NULL ? "--pcap-out"
 			: o->traffic_load > 0 ? "--traffic"
 			: o->stats != NULL ? "--stats"
-			: o->runners ? "--runners (each rank runs one part)"
 			: o->jobs == NULL ? "a run without --jobs" : NULL;
 
-	if (!aif_ranks_on() || bad == NULL)
+	if (!aif_ranks_on())
 		return 0;
-	fprintf(stderr, "mpirun: %s is not supported on several ranks\n", bad);
-	return -1;
+	if (bad != NULL) {
+		fprintf(stderr, "mpirun: %s is not supported on several ranks\n", bad);
+		return -1;
+	}
+	if (o->runners != 0 && o->runners < (unsigned)g_size) {
+		fprintf(stderr, "mpirun -np %d: --runners %u: fewer runners than ranks\n", g_size,
+			o->runners);
+		return -1;
+	}
+	return 0;
+}
+
+int
+aif_ranks_of_part(unsigned i)
+{
+	return (int)(i % (unsigned)g_size);
 }
 
 int
 aif_ranks_check_parts(unsigned n_parts, aif_time_ns lookahead_ns)
 {
-	if (!aif_ranks_on() || n_parts == (unsigned)g_size)
+	if (!aif_ranks_on() || n_parts >= (unsigned)g_size)
 		return 0;
 	fprintf(stderr, "mpirun -np %d: the fabric splits in %u part%s here (%s): run as many "
-		"ranks\n", g_size, n_parts, n_parts == 1 ? "" : "s",
+		"ranks at most\n", g_size, n_parts, n_parts == 1 ? "" : "s",
 		lookahead_ns ? "leaves or pods and top switches"
 			     : "no delay on a link between parts");
 	return -1;
@@ -369,11 +382,18 @@ net_window_end(void *arg, aif_time_ns t)
 	return t;
 }
 
+/* The rank that runs switch s. */
+static int
+switch_rank(const struct aif_ranks_fabric *r, uint16_t s)
+{
+	return aif_ranks_of_part(r->runner_of[s]);
+}
+
 /* The rank that runs host i. */
 static int
 host_rank(const struct aif_ranks_fabric *r, uint32_t i)
 {
-	return r->runner_of[r->wl->v.sw[i]];
+	return switch_rank(r, r->wl->v.sw[i]);
 }
 
 /* The run is over: every rank's edge ports and hosts have nothing left,
@@ -425,7 +445,7 @@ aif_ranks_join(const struct aif_ranks_fabric *f, struct aif_windows *win)
 	    n->heard == NULL || n->rx_off == NULL || n->req == NULL || n->tmp == NULL)
 		return -1;
 	for (uint32_t k = 0; k < cfg->n_links; k++) {
-		int a = r->runner_of[cfg->links[k].a_switch], b = r->runner_of[cfg->links[k].b_switch];
+		int a = switch_rank(r, cfg->links[k].a_switch), b = switch_rank(r, cfg->links[k].b_switch);
 		if (a == b)
 			continue;
 		/* side 0 sends from a's end, side 1 from b's */
@@ -479,7 +499,7 @@ dev_rank(void *arg, bool is_switch, uint32_t i)
 {
 	const struct aif_ranks_fabric *r = arg;
 
-	return is_switch ? r->runner_of[i] : host_rank(r, i);
+	return is_switch ? switch_rank(r, (uint16_t)i) : host_rank(r, i);
 }
 
 int
@@ -502,7 +522,7 @@ aif_ranks_gather(struct aif_windows *win, uint64_t *v, unsigned n_v)
 	}
 	for (uint16_t s = 0; s < r->fab->n_sw; s++) {
 		struct aif_switch *sw = r->fab->sw[s];
-		int root = r->runner_of[s];
+		int root = switch_rank(r, s);
 		for (uint16_t h = 0; h < sw->n_shards; h++)
 			bcast(sw->shards[h]->port_ctr, sw->n_ports * sizeof(sw->shards[h]->port_ctr[0]),
 			      root, NULL);

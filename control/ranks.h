@@ -5,10 +5,18 @@
  *
  *	mpirun -np 2 build/aifabric -- --config F --virtual-time --jobs J --results D
  *
- * Every rank builds the whole fabric from the same inputs and runs one
- * runner's part of it (control/partition.h, split in as many parts as
- * there are ranks), window by window as the threads of one process do
- * (dataplane/windows.h), with these in place of what threads share:
+ * Every rank builds the whole fabric from the same inputs, split in parts
+ * as one process splits it (control/partition.h: --runners, by default as
+ * many as it has, 16 at most; at least as many as there are ranks), and
+ * runs its share of the parts: rank k of n the parts k, k + n, k + 2n, ...
+ * (as the threads of one process share them: a leaf-spine's leaves and
+ * spines come in that order, and both ranks get some of each), on a
+ * thread per core it was given (mpirun
+ * binds a rank to one core unless told otherwise: --bind-to none, or
+ * --map-by slot:PE=N), window by window as the threads of one process do
+ * (dataplane/windows.h).  Between its own parts frames cross as they do in
+ * one process; to the other ranks' parts, with these in place of what
+ * threads share:
  *   - the frames that cross to another rank's switches: at each window's
  *     end the sender's rank takes them off its copy of the link's delay
  *     line and sends them (link, side, when their first bit left and when
@@ -29,8 +37,8 @@
  *     byte for byte those of one process.
  * The other ranks print nothing on stdout.  What would need more than that
  * is refused under mpirun, with its option named: --samples, --capture,
- * --link, --lb, --pcap-in, --pcap-out, --traffic, --stats,
- * --runners.
+ * --link, --lb, --pcap-in, --pcap-out, --traffic, --stats; --runners
+ * fewer than the ranks.
  *
  * MPI is optional (meson -Dmpi=enabled, or auto when Open MPI's
  * development files are there).  With it, aifabric-mpi is the daemon
@@ -63,7 +71,7 @@ struct aif_ranks_fabric {
 	struct aif_workload *wl;
 	struct aif_edges *edges;       /* its idle question */
 	struct rte_mempool *pool;      /* the frames from other ranks */
-	const uint16_t *runner_of;     /* [switch]: its rank */
+	const uint16_t *runner_of;     /* [switch]: its part */
 };
 
 /* MPI started when the process was started by mpirun: 0 (this process's
@@ -79,6 +87,8 @@ bool aif_ranks_on(void);
  * it did not split in as many parts as there are ranks). */
 int aif_ranks_check_opts(const struct aif_opts *o);
 int aif_ranks_check_parts(unsigned n_parts, aif_time_ns lookahead_ns);
+/* The rank that runs part i: i modulo the ranks' number (0: one rank). */
+int aif_ranks_of_part(unsigned i);
 /* The windows joined to the other ranks' (win->net, win->idle): 0, or -1
  * (out of memory). */
 int aif_ranks_join(const struct aif_ranks_fabric *f, struct aif_windows *win);

@@ -288,8 +288,7 @@ runners_build_vtime(struct aif_run *r)
 	 * at most), on as many threads as there are cores: a thread runs its
 	 * runners one after the other in each window, each keeping its
 	 * switches' state in the cache through its share (dataplane/windows.h) */
-	unsigned want = aif_ranks_on() ? (unsigned)aif_ranks_size()
-		      : r->o.runners ? r->o.runners : AIF_MAX_RUNNERS;
+	unsigned want = r->o.runners ? r->o.runners : AIF_MAX_RUNNERS;
 	unsigned threads = cores_available();
 	uint64_t seed = r->o.seed;
 	int d;
@@ -303,9 +302,14 @@ runners_build_vtime(struct aif_run *r)
 		return -1;
 	}
 	r->n_run = r->part.n_run;
-	r->n_threads = RTE_MIN(threads, r->n_run);
 	if (aif_ranks_check_parts(r->n_run, r->part.lookahead_ns) != 0)
 		return -1;
+	/* several ranks: this one's parts (ranks.h) */
+	r->n_mine = 0;
+	for (unsigned i = 0; i < r->n_run; i++)
+		if (aif_ranks_of_part(i) == aif_ranks_rank())
+			r->mine[r->n_mine++] = (uint16_t)i;
+	r->n_threads = RTE_MIN(threads, r->n_mine);
 	for (uint16_t s = 0; s < fab->n_sw; s++) {
 		struct aif_switch *sw = fab->sw[s];
 		unsigned i = r->part.runner_of[s];
@@ -327,6 +331,8 @@ runners_build_vtime(struct aif_run *r)
 				return -1;
 			}
 	}
+	for (unsigned k = 0; k < r->n_mine; k++)
+		r->mine_run[k] = r->runners[r->mine[k]];
 	return 0;
 }
 

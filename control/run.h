@@ -63,6 +63,11 @@ struct aif_run {
 	unsigned n_run;                 /* runners; in virtual time, the parts */
 	unsigned n_threads;             /* virtual time: the threads that run them */
 	struct aif_runner *runners[AIF_MAX_RUNNERS];
+	/* virtual time: the parts this process runs (all, but on several MPI
+	 * ranks: ranks.h), their runners */
+	unsigned n_mine;
+	uint16_t mine[AIF_MAX_RUNNERS];
+	struct aif_runner *mine_run[AIF_MAX_RUNNERS];
 	uint16_t runner_of[AIF_MAX_SWITCHES];
 	struct aif_partition part;      /* virtual time: the fabric over the runners */
 	bool eal_up, built, ran;

@@ -103,17 +103,16 @@ qlen_srcs(const struct aif_run *r, struct aif_monitors *mon, aif_time_ns base_ns
 {
 	struct qlen_src *q = calloc(r->n_run, sizeof(*q));
 
-	/* several ranks: this one's runner's, its windows' only part */
-	for (unsigned i = 0; q != NULL && i < r->n_run; i++) {
-		if (aif_ranks_on() && i != (unsigned)aif_ranks_rank())
-			continue;
+	/* several ranks: this one's parts' (its windows' k-th: part mine[k]) */
+	for (unsigned k = 0; q != NULL && k < r->n_mine; k++) {
+		unsigned i = r->mine[k];
 		q[i] = (struct qlen_src){ .src = { .ops = &qlen_ops, .flags = AIF_EV_QUIET },
 					  .mon = mon, .base_ns = base_ns, .tick_ns = tick_ns,
 					  .due_ns = aif_monitors_qlen_first_ns(mon) };
 		for (uint16_t s = 0; s < r->fab.n_sw; s++)
 			if (r->runner_of[s] == i)
 				q[i].sw[q[i].n_sw++] = s;
-		if (aif_windows_add_to(win, aif_ranks_on() ? 0 : i, &q[i].src) != 0) {
+		if (aif_windows_add_to(win, k, &q[i].src) != 0) {
 			free(q);
 			return NULL;
 		}
@@ -269,16 +268,29 @@ windows_report(const struct aif_windows *win)
 /* Several ranks: each says its own share (on stderr: rank 0's stdout is
  * the run's). */
 static void
-ranks_report(const struct aif_windows *win)
+ranks_report(const struct aif_run *r, const struct aif_windows *win)
 {
-	const struct aif_windows_part *p = &win->part[0];
+	uint64_t busy = 0, cpu = 0, events = 0, hops = 0;
 
-	fprintf(stderr, "  rank %d of %d: %" PRIu64 " windows of at most %.3f us, busy %.3f s "
-		"(CPU %.3f s), %" PRIu64 " events, %" PRIu64 " packet-hops, %.3f s in all, peak "
-		"resident memory %.1f MiB\n",
-		aif_ranks_rank(), aif_ranks_size(), win->windows, (double)win->lookahead_ns / 1e3,
-		(double)p->busy_ns / 1e9, (double)p->cpu_total_ns / 1e9, p->loop.events,
-		aif_runner_source_packets(p->w), win->wall_s,
+	for (unsigned i = 0; i < win->n; i++) {
+		const struct aif_windows_part *p = &win->part[i];
+		busy += p->busy_ns;
+		cpu += p->cpu_total_ns;
+		events += p->loop.events;
+		hops += aif_runner_source_packets(p->w);
+	}
+	char which[8 * AIF_MAX_RUNNERS];
+	size_t at = (size_t)snprintf(which, sizeof(which), "runner%s", win->n == 1 ? "" : "s");
+	for (unsigned k = 0; k < r->n_mine && at < sizeof(which); k++)
+		at += (size_t)snprintf(which + at, sizeof(which) - at, "%s%u", k ? "," : " ",
+				       r->mine[k]);
+	/* (one write: the ranks share the terminal) */
+	fprintf(stderr, "  rank %d of %d: %" PRIu64 " windows of at most %.3f us, %s on %u "
+		"thread%s, busy %.3f s (CPU %.3f s), %" PRIu64 " events, %" PRIu64 " packet-hops, "
+		"%.3f s in all, peak resident memory %.1f MiB\n", aif_ranks_rank(),
+		aif_ranks_size(), win->windows, (double)win->lookahead_ns / 1e3, which,
+		win->n_threads, win->n_threads == 1 ? "" : "s", (double)busy / 1e9,
+		(double)cpu / 1e9, events, hops, win->wall_s,
 		(double)aif_report_peak_rss_kb() / 1024);
 }
 
@@ -377,15 +389,14 @@ aif_run_virtual(struct aif_run *r)
 	struct aif_ctl_tick ctick;
 	struct progress pr = { aif_report_mono_s(), aif_report_mono_s(), r->runners[0] };
 	struct aif_ev_source *rs = par ? NULL : aif_runner_source(r->runners[0]);
-	/* several ranks: this one's runner alone, the others' through MPI */
-	if (par ? aif_windows_init(&win, ranks ? &r->runners[aif_ranks_rank()] : r->runners,
-				   ranks ? 1 : r->n_run, r->part.lookahead_ns, &ctl->clock,
-				   end) != 0
+	/* several ranks: this one's runners, the others' through MPI */
+	if (par ? aif_windows_init(&win, r->mine_run, r->n_mine,
+				   r->part.lookahead_ns, &ctl->clock, end) != 0
 		: rs == NULL) {
 		fprintf(stderr, "virtual time: out of memory\n");
 		goto out;
 	}
-	if (par && !ranks)
+	if (par)
 		win.n_threads = r->n_threads;
 	aif_evloop_init(&loop, &ctl->clock, end);
 	aif_ctl_schedule_init(&sched, ctl, acts, n_acts, now);
@@ -452,7 +463,7 @@ aif_run_virtual(struct aif_run *r)
 		r->events = aif_windows_events(&win);
 		r->packets = aif_windows_packets(&win);
 		if (ranks)
-			ranks_report(&win);
+			ranks_report(r, &win);
 		else
 			r->vt_runners = windows_report(&win);
 	} else {

@@ -30,9 +30,11 @@
 #     host the fabric lacks is refused with the job's JSON path and line;
 #  9. the main job (scripts/run's) and that incast on 1, 2 and 3 runners
 #     (--runners): identical result files, byte for byte;
-# 10. the same two as MPI ranks (mpirun -np 1 and -np 2, control/ranks.h):
-#     the result files of one runner, byte for byte (skipped, and said so,
-#     without mpirun or with a daemon built without MPI).
+# 10. the same two as MPI ranks (mpirun -np 1 and -np 2, control/ranks.h;
+#     by default several runners a rank, and the main job on 3 runners over
+#     2 ranks): the result files of one runner, byte for byte; fewer runners
+#     than ranks refused (skipped, and said so, without mpirun or with a
+#     daemon built without MPI).
 #
 #   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
 set -euo pipefail
@@ -415,10 +417,29 @@ else
 			cmp -s "$T/inc1/$f" "$T/mpiinc$n/$f" || fail "incast: $f differs on $n MPI ranks"
 		done
 	done
-	grep -q '^  rank 1 of 2: [0-9]* windows' "$T/mpimain2.log" ||
-		fail "2 MPI ranks: rank 1 did not say its share"
-	echo "  ok   mpirun -np 1 and -np 2: fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt," \
-		"summary.json of one runner, main job and incast"
+	# by default every part the fabric has, the ranks taking turns: several
+	# runners a rank; 3 runners: 2 on rank 0, 1 on rank 1
+	grep -q '^  rank 1 of 2: [0-9]* windows of at most [0-9.]* us, runners 1,3' \
+		"$T/mpimain2.log" || fail "2 MPI ranks: rank 1 did not say its runners"
+	ASAN_OPTIONS=$MPI_ASAN timeout -k 5 120 mpirun --oversubscribe -np 2 "$BIN" -- \
+		--config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" --runners 3 \
+		--results "$T/mpimain3" > "$T/mpimain3.log" 2>&1 < /dev/null ||
+		fail "main job on 3 runners over 2 MPI ranks exited with status $?"
+	for f in fct.txt jobs.csv qps.csv pfc.txt qlen.txt summary.json; do
+		cmp -s "$T/main1/$f" "$T/mpimain3/$f" ||
+			fail "main job: $f differs on 3 runners over 2 MPI ranks"
+	done
+	grep -q '^  rank 0 of 2: [0-9]* windows of at most [0-9.]* us, runners 0,2 on' \
+		"$T/mpimain3.log" || fail "3 runners on 2 MPI ranks: rank 0 did not run 0 and 2"
+	ASAN_OPTIONS=$MPI_ASAN timeout -k 5 60 mpirun --oversubscribe -np 2 "$BIN" -- \
+		--config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" --runners 1 \
+		--results "$T/mpimain4" > "$T/mpimain4.log" 2>&1 < /dev/null &&
+		fail "2 MPI ranks took --runners 1"
+	grep -q 'mpirun -np 2: --runners 1: fewer runners than ranks' "$T/mpimain4.log" ||
+		fail "2 MPI ranks, --runners 1: not said why"
+	echo "  ok   mpirun -np 1 and -np 2 (every part, several a rank), 3 runners on 2 ranks:" \
+		"fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt, summary.json of one runner, main" \
+		"job and incast; --runners 1 on 2 ranks refused"
 fi
 
 rm -rf "$T"

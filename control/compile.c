@@ -730,20 +730,22 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 		goto err;
 	t->fib_compact = sw->fib_compact;
 
-	/* Lossless QoS; ports of unknown speed count as 10 Gb/s; a port that
-	 * is a link's end has the link's delay (the headroom's cable). */
+	/* Lossless QoS; ports of unknown speed count as 10 Gb/s; the
+	 * headroom's cable: a port's own, or the link's delay where the port
+	 * is a link's end, when longer than the policy's. */
 	uint64_t speed_bps[AIF_MAX_PORTS], delay_ns[AIF_MAX_PORTS] = { 0 };
 	for (uint16_t p = 0; p < sp->n_ports; p++) {
 		uint64_t mbps = sp->ports[p].speed_mbps ? sp->ports[p].speed_mbps
 							: sw->ports[p].speed_mbps;
 		speed_bps[p] = (mbps ? mbps : 10000) * 1000000ull;
+		delay_ns[p] = sp->ports[p].cable_delay_ns;
 	}
 	for (uint32_t k = 0; k < cfg->n_links; k++) {
 		const struct aif_topo_link *lk = &cfg->links[k];
 		if (lk->a_switch == sw_index && lk->a_port < sp->n_ports)
-			delay_ns[lk->a_port] = lk->delay_ns;
+			delay_ns[lk->a_port] = RTE_MAX(delay_ns[lk->a_port], lk->delay_ns);
 		if (lk->b_switch == sw_index && lk->b_port < sp->n_ports)
-			delay_ns[lk->b_port] = lk->delay_ns;
+			delay_ns[lk->b_port] = RTE_MAX(delay_ns[lk->b_port], lk->delay_ns);
 	}
 	t->qos = malloc(sizeof(*t->qos));
 	if (t->qos == NULL) {

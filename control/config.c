@@ -122,6 +122,11 @@
  *           "pfc_mode": "software" optional: who sends PFC for the port's
  *                                 lossless priorities, "software" (the
  *                                 switch) or "hardware" (the NIC)
+ *           "cable_delay_ns": 5000 optional 0..100000000: the port's cable,
+ *                                 one way, for its PFC headroom where
+ *                                 longer than the policy's cable_delay_ns
+ *                                 (SONiC's per-port cable length); the
+ *                                 generator sets it on a cut link's port
  *                                 (shaper: at most 1600, the scheduler's
  *                                 limit), stored as shaper_bps
  *                                 (rounded); at most speed_gbps if that is

@@ -290,12 +290,12 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 {
 	static const char *const keys[] = {"name", "device", "mac", "mtu",
 					   "vlan", "speed_gbps", "shaper_gbps",
-					   "shaper_burst_bytes", "pfc_mode", "addresses",
-					   NULL};
+					   "shaper_burst_bytes", "pfc_mode", "cable_delay_ns",
+					   "addresses", NULL};
 	static const char *const pfc_modes[] = {"software", "hardware", NULL};
 	struct aif_port_params *port = &sw->ports[idx];
 	char fp[PATH_LEN];
-	long long mtu = 1500, vlan = 0, burst = 0;
+	long long mtu = 1500, vlan = 0, burst = 0, cable = 0;
 	json_t *arr;
 	int rc;
 
@@ -333,9 +333,10 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 		aif_cfg_path_key(fp, path, "shaper_burst_bytes");
 		return aif_cfg_fail(c, fp, "goes with shaper_gbps (the port is not shaped)");
 	}
-	if (
-	    aif_cfg_get_enum(c, j, path, "pfc_mode", pfc_modes, "PFC mode", &port->pfc_mode) < 0)
+	if (aif_cfg_get_enum(c, j, path, "pfc_mode", pfc_modes, "PFC mode", &port->pfc_mode) < 0 ||
+	    aif_cfg_get_int(c, j, path, "cable_delay_ns", false, 0, 100000000, &cable) < 0)
 		return -1;
+	port->cable_delay_ns = (uint32_t)cable;
 	rc = aif_cfg_get_array(c, j, path, "addresses", false, 0, AIF_MAX_PORT_ADDRS,
 		       &arr);
 	if (rc < 0)

@@ -544,6 +544,11 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 					      "addresses", addr_json(tp->ip, tp->plen));
 			if (tp->device != NULL)
 				json_object_set_new(o, "device", json_string(tp->device));
+			/* a cut link's end: its cable is the fabric's link (the
+			 * PFC headroom's), as an emulated link's end counts it */
+			if (tp->device != NULL && tp->peer >= 0 && !here[tp->peer])
+				json_object_set_new(o, "cable_delay_ns",
+						    json_integer((json_int_t)c->delay_ns));
 			json_array_append_new(ports, o);
 			if (tp->peer < 0)
 				continue;

@@ -171,6 +171,9 @@ struct aif_port_params {
 	uint32_t shaper_burst_bytes;   /* "shaper_burst_bytes": bucket depth; 0: one
 					* frame plus AIF_QOS_SHAPER_SLACK_NS at the rate */
 	uint8_t pfc_mode;              /* "pfc_mode": enum aif_pfc_mode, default software */
+	uint32_t cable_delay_ns;       /* "cable_delay_ns": the port's cable, one way, for
+					* its PFC headroom where longer than the policy's;
+					* 0: the policy's */
 	uint16_t n_addrs;
 	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS]; /* interface addresses with subnet */
 };

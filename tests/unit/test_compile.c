@@ -593,6 +593,7 @@ struct qos_err_case {
 	const char *err;   /* the whole message */
 	int weight_q;      /* >= 0: set that queue's weight past the parser's check */
 	uint64_t shaper_bps; /* != 0: port p1's shaper, past the parser's check */
+	uint32_t cable_p0; /* port p0's own cable_delay_ns */
 };
 
 static void
@@ -621,6 +622,17 @@ test_qos_errors(void **state)
 		  "$.policies.gold.qos.buffer.headroom_bytes: 7689 B is below the worst case 7690 B "
 		  "of lossless port p0 of $.switches[0] (10000 Mb/s, MTU 1500, cable 1000 ns: "
 		  "3 x 1542 B frames + 84 B PFC + 480 B response + 2500 B cable)", -1, 0 },
+		/* a port's own cable, longer than the policy's: its worst case */
+		{ "{'buffer': {'headroom_bytes': 10189}}",
+		  "$.policies.gold.qos.buffer.headroom_bytes: 10189 B is below the worst case "
+		  "10190 B of lossless port p0 of $.switches[0] (10000 Mb/s, MTU 1500, cable "
+		  "2000 ns: 3 x 1542 B frames + 84 B PFC + 480 B response + 5000 B cable)", -1, 0,
+		  2000 },
+		/* ... and shorter: the policy's */
+		{ "{'buffer': {'headroom_bytes': 7689}}",
+		  "$.policies.gold.qos.buffer.headroom_bytes: 7689 B is below the worst case 7690 B "
+		  "of lossless port p0 of $.switches[0] (10000 Mb/s, MTU 1500, cable 1000 ns: "
+		  "3 x 1542 B frames + 84 B PFC + 480 B response + 2500 B cable)", -1, 0, 500 },
 		{ "{'buffer': {'headroom_bytes': 1000, 'cable_delay_ns': 0}}",
 		  "$.policies.gold.qos.buffer.headroom_bytes: 1000 B is below the worst case 5190 B "
 		  "of lossless port p0 of $.switches[0] (10000 Mb/s, MTU 1500, cable 0 ns: "
@@ -653,6 +665,7 @@ test_qos_errors(void **state)
 			cfg->policies[1].qos.weight[cases[i].weight_q] = 2000;
 		if (cases[i].shaper_bps)
 			cfg->switches[0].ports[1].shaper_bps = cases[i].shaper_bps;
+		cfg->switches[0].ports[0].cable_delay_ns = cases[i].cable_p0;
 		struct aif_tables *t = aif_tables_compile(sw, cfg, 0, err, sizeof(err));
 		aif_tables_free(t);
 		aif_config_free(cfg);

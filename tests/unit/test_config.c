@@ -422,7 +422,8 @@ test_qos_full(void **state)
 		       "'switches':[{'name':'s0','policy':'rdma','ports':["
 		       "{'name':'p0','device':'d0','speed_gbps':100,'shaper_gbps':40},"
 		       "{'name':'p1','device':'d1','speed_gbps':0.1,'shaper_gbps':0.1},"
-		       "{'name':'p2','device':'d2','shaper_gbps':2.5,'shaper_burst_bytes':3000},"
+		       "{'name':'p2','device':'d2','shaper_gbps':2.5,'shaper_burst_bytes':3000,"
+		       "'cable_delay_ns':5000},"
 		       "{'name':'p3','device':'d3','shaper_gbps':0.0000000015}]}]}");
 	assert_int_equal(cfg->n_policies, 3);
 
@@ -503,6 +504,8 @@ test_qos_full(void **state)
 	assert_int_equal(port[2].shaper_bps, 2500000000ull);
 	assert_int_equal(port[2].shaper_burst_bytes, 3000);
 	assert_int_equal(port[1].shaper_burst_bytes, 0); /* derived at compile */
+	assert_int_equal(port[2].cable_delay_ns, 5000);
+	assert_int_equal(port[1].cable_delay_ns, 0); /* the policy's */
 	assert_int_equal(port[3].shaper_bps, 2); /* 1.5 b/s rounds up */
 	aif_config_free(cfg);
 }
@@ -1062,6 +1065,8 @@ static const struct bad_case bad_cases[] = {
 	  "$.switches[0].ports[0].shaper_gbps: must be at most speed_gbps (10), got 25" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_burst_bytes':3000}]}]}",
 	  "$.switches[0].ports[0].shaper_burst_bytes: goes with shaper_gbps (the port is not shaped)" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','cable_delay_ns':-1}]}]}",
+	  "$.switches[0].ports[0].cable_delay_ns: must be 0..100000000, got -1" },
 	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','shaper_gbps':1,"
 	  "'shaper_burst_bytes':63}]}]}",
 	  "$.switches[0].ports[0].shaper_burst_bytes: must be 64..67108864, got 63" },

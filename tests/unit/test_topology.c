@@ -336,7 +336,7 @@ test_leaf_spine_planes(void **state)
 static void
 test_leaf_spine_split(void **state)
 {
-	struct aif_config *a = parse_ok(SPLIT_LS "\"emulate\": [\"leaf0\"],"
+	struct aif_config *a = parse_ok(SPLIT_LS "\"emulate\": [\"leaf0\"], \"delay_ns\": 3000,"
 		" \"link_devices\": {\"leaf0:u0\": \"net_af_packet0\"}}}}");
 	struct aif_config *b = parse_ok(SPLIT_LS "\"emulate\": [\"spine0\", \"leaf1\"],"
 		" \"link_devices\": {\"spine0:d0\": \"net_af_packet1\"}}}}");
@@ -357,6 +357,10 @@ test_leaf_spine_split(void **state)
 	assert_string_equal(leaf0->ports[1].name, "u0");
 	assert_string_equal(leaf0->ports[1].device, "net_af_packet0");
 	assert_int_equal(leaf0->ports[1].speed_mbps, 100000);
+	/* the cut link's cable is the fabric's link, for its PFC headroom;
+	 * a host's device port keeps the policy's */
+	assert_int_equal(leaf0->ports[1].cable_delay_ns, 3000);
+	assert_int_equal(leaf0->ports[0].cable_delay_ns, 0);
 	assert_string_equal(a->hosts[0].name, "leaf0-0");
 	/* leaf1's hosts through the wire, to spine0's d0 (its MAC, its /31) */
 	const struct aif_group_params *g = group_of(leaf0, "10.1.0.0/24");
@@ -384,6 +388,8 @@ test_leaf_spine_split(void **state)
 	assert_string_equal(b->switches[0].ports[0].device, "net_pcap1");
 	assert_string_equal(b->switches[1].ports[0].device, "net_af_packet1");
 	assert_string_equal(b->switches[1].ports[1].device, ""); /* the emulated link */
+	assert_int_equal(b->switches[1].ports[0].cable_delay_ns, 1000);
+	assert_int_equal(b->switches[1].ports[1].cable_delay_ns, 0); /* the link's own */
 	assert_int_equal(b->switches[0].seed, whole->switches[1].seed);
 	assert_int_equal(b->switches[1].seed, whole->switches[2].seed);
 	assert_memory_equal(&b->switches[1].ports[0].mac, &whole->switches[2].ports[0].mac, 6);

@@ -11,8 +11,8 @@
  * each runner in its own loop on its own thread, window by window
  * (dataplane/windows.h): the same results, byte for byte.  Each runner's
  * busy and waiting times are said at the end.  Under mpirun, each rank
- * runs one runner's part and the windows meet the other ranks' through
- * MPI (control/ranks.h); rank 0 reports.
+ * runs its share of the runners (its windows' parts) and the windows meet
+ * the other ranks' through MPI (control/ranks.h); rank 0 reports.
  *
  * The run ends at --duration (with --traffic: when the hosts stopped
  * sending and the fabric drained, at most 10 ms later), or when the

@@ -48,7 +48,10 @@
  * A thread may run several parts, one after the other in each window
  * (n_threads): the parts are as independent in a window on one thread as
  * on many, and each keeps its switches' state in the cache through its
- * share of the window rather than interleaving them.
+ * share of the window rather than interleaving them.  A thread done with
+ * its own parts takes those another has not started yet: each part still
+ * runs once a window, and which thread ran it changes nothing but the
+ * time.
  *
  * The window: from the earliest of every runner's next event, every
  * frame's arrival sent across in the last window and the control sources'

@@ -404,14 +404,18 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 {
 	uint64_t now_ps = now_ns * PS_PER_NS;
 	struct next nx;
-	bool full = false;
+	bool full = false, known = h->nx_ok;
 
+	if (known) /* what the last call left, nothing changed since */
+		nx = h->nx;
 	for (;;) {
 		const struct ctrl *in = cfifo_head(&h->in), *re = cfifo_head(&h->react);
 		uint64_t t_in = in ? in->at * PS_PER_NS : NEVER_PS;
 		uint64_t t_re = re ? re->at * PS_PER_NS : NEVER_PS;
 		uint64_t t_tm = h->tm_n ? h->tm[0].at * PS_PER_NS : NEVER_PS;
-		rhost_next_send(h, &nx);
+		if (!known)
+			rhost_next_send(h, &nx);
+		known = false;
 		uint64_t t_rto = nx.rto_ns == AIF_TIME_NS_NEVER ? NEVER_PS : nx.rto_ns * PS_PER_NS;
 		uint64_t e = RTE_MIN(RTE_MIN(t_in, t_re), RTE_MIN(RTE_MIN(t_tm, t_rto), nx.start_ps));
 		if (e > now_ps || e == NEVER_PS)

@@ -28,7 +28,7 @@ usage(FILE *f, const char *prog)
 		"                [--pcap-out DIR] [--traffic LOAD[:BYTES]] [--samples PREFIX]\n"
 		"                [--sample-us US] [--link ...] [--lb ...] [--jobs FILE [--results DIR]]\n"
 		"                [--capture SWITCH:PORT ...] [--duration SECONDS] [--stats FILE]\n"
-		"                [--seed N] [--runners N]\n"
+		"                [--seed N] [--runners N] [--threads N]\n"
 		"EAL args are DPDK's (e.g. -l 0-1 --in-memory --vdev net_pcap0,rx_pcap=in.pcap);\n"
 		"in virtual time they may be left out.  Ours come after \"--\":\n"
 		"  --config FILE      topology and policy (JSON, see README)\n"
@@ -51,6 +51,9 @@ usage(FILE *f, const char *prog)
 		"                     fabric can use; under mpirun -np N (--jobs runs, MPI\n"
 		"                     built in: README), at least N, the ranks taking them\n"
 		"                     in turn\n"
+		"  --threads N        virtual time: the threads that run the runners, 1..%u\n"
+		"                     (default: one per core the process may use, at most\n"
+		"                     one per runner; more threads than cores take turns)\n"
 		"  --pcap-in SWITCH:PORT=FILE  frames received on that edge port, at their\n"
 		"                     timestamps (repeat for more ports)\n"
 		"  --pcap-out DIR     every edge port writes what it sends to DIR/SWITCH-PORT.pcap\n"
@@ -77,7 +80,8 @@ usage(FILE *f, const char *prog)
 		"  --capture SWITCH:PORT  capture that port both ways from the start (pcapng in\n"
 		"                     --capture-dir, named SWITCH-PORT.pcapng; repeat for more)\n"
 		"  --help             this text\n",
-		prog, prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR, AIF_MAX_RUNNERS);
+		prog, prog, AIF_CTL_DEFAULT_SOCKET, AIF_CTL_DEFAULT_CAPTURE_DIR, AIF_MAX_RUNNERS,
+		AIF_MAX_RUNNERS);
 }
 
 static int
@@ -103,6 +107,7 @@ parse_opts(int argc, char **argv, struct aif_opts *o)
 		{ "capture", required_argument, NULL, 'K' },
 		{ "results", required_argument, NULL, 'R' },
 		{ "runners", required_argument, NULL, 'N' },
+		{ "threads", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -203,6 +208,18 @@ parse_opts(int argc, char **argv, struct aif_opts *o)
 			o->runners = (unsigned)n;
 			break;
 		}
+		case 'H': {
+			errno = 0;
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (errno != 0 || *end != '\0' || optarg[0] == '-' || n < 1 ||
+			    n > AIF_MAX_RUNNERS) {
+				fprintf(stderr, "--threads: '%s': a number of threads, 1..%u\n", optarg,
+					AIF_MAX_RUNNERS);
+				return -1;
+			}
+			o->threads = (unsigned)n;
+			break;
+		}
 		case 'd':
 			o->duration_s = strtod(optarg, &end);
 			if (*end != '\0' || o->duration_s <= 0) {
@@ -239,9 +256,9 @@ parse_opts(int argc, char **argv, struct aif_opts *o)
 			"capture start PORT\n");
 		return -1;
 	}
-	if (o->runners != 0 && !o->vtime) {
-		fprintf(stderr, "--runners is for --virtual-time; in real time a runner is an EAL "
-			"worker lcore (-l 0-N)\n");
+	if ((o->runners != 0 || o->threads != 0) && !o->vtime) {
+		fprintf(stderr, "--%s is for --virtual-time; in real time a runner is an EAL "
+			"worker lcore (-l 0-N)\n", o->runners != 0 ? "runners" : "threads");
 		return -1;
 	}
 	if (o->results != NULL && o->jobs == NULL) {

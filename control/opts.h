@@ -40,7 +40,10 @@ struct aif_opts {
 	unsigned n_capture;
 	const char *capture[AIF_OPTS_MAX_LIST]; /* --capture SWITCH:PORT (virtual time) */
 	const char *results;             /* --results DIR */
-	unsigned runners;                /* --runners N (virtual time); 0: one per core */
+	unsigned runners;                /* --runners N (virtual time); 0: as many as the
+					  * fabric can use */
+	unsigned threads;                /* --threads N (virtual time): the runners'
+					  * threads; 0: one per core given */
 };
 
 /* Our options (after "--"; argv is left as it is for EAL): 0, -1 with a

@@ -289,7 +289,7 @@ runners_build_vtime(struct aif_run *r)
 	 * runners one after the other in each window, each keeping its
 	 * switches' state in the cache through its share (dataplane/windows.h) */
 	unsigned want = r->o.runners ? r->o.runners : AIF_MAX_RUNNERS;
-	unsigned threads = cores_available();
+	unsigned threads = r->o.threads ? r->o.threads : cores_available();
 	uint64_t seed = r->o.seed;
 	int d;
 

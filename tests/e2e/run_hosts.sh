@@ -29,7 +29,8 @@
 #     as HPCC writes them; qlen.txt HPCC's histogram; a flow file naming a
 #     host the fabric lacks is refused with the job's JSON path and line;
 #  9. the main job (scripts/run's) and that incast on 1, 2 and 3 runners
-#     (--runners): identical result files, byte for byte;
+#     (--runners), the main job on the default runners and on 3 threads
+#     (--threads): identical result files, byte for byte;
 # 10. the same two as MPI ranks (mpirun -np 1 and -np 2, control/ranks.h;
 #     by default several runners a rank, and the main job on 3 runners over
 #     2 ranks): the result files of one runner, byte for byte; fewer runners
@@ -371,7 +372,23 @@ threads=$((cores < 8 ? cores : 8))
 for f in fct.txt jobs.csv qps.csv pfc.txt; do
 	cmp -s "$T/main1/$f" "$T/maind/$f" || fail "main job: $f differs with the default runners"
 done
-echo "  ok   runner threads on the $cores core(s) given; no --runners:${want#  } on $threads thread(s), the same results"
+# --threads: the default's 8 runners on 3 threads (taking turns on cores
+# where there are fewer), the same results, the threads said
+timeout -k 5 120 "$BIN" -- --config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" \
+	--results "$T/maint3" --threads 3 > "$T/maint3.log" 2>&1 < /dev/null ||
+	fail "main job, --threads 3: status $?"
+grep -q "^    the 8 runners in turn on 3 threads" "$T/maint3.log" ||
+	fail "--threads 3: not said: $(grep -m1 'in turn' "$T/maint3.log")"
+[ "$cores" -ge 3 ] || grep -q "fewer than the runners' threads, which take turns" "$T/maint3.log" ||
+	fail "--threads 3 on $cores core(s): the turns not said"
+for f in fct.txt jobs.csv qps.csv pfc.txt; do
+	cmp -s "$T/main1/$f" "$T/maint3/$f" || fail "main job: $f differs on 3 threads"
+done
+"$BIN" -- --config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" --threads 17 \
+	> "$T/maint17.log" 2>&1 < /dev/null && fail "--threads 17 was taken"
+grep -q "^--threads: '17': a number of threads, 1..16" "$T/maint17.log" ||
+	fail "--threads 17: not said why: $(head -1 "$T/maint17.log")"
+echo "  ok   runner threads on the $cores core(s) given; no --runners:${want#  } on $threads thread(s), the same results; --threads 3 too"
 grep -q '^    runner 2: busy [0-9.]* s (CPU [0-9.]* s), waiting [0-9.]* s' "$T/main3.log" ||
 	fail "3 runners: busy and waiting times are not said"
 for n in 2 3; do

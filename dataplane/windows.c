@@ -431,9 +431,12 @@ aif_windows_run(struct aif_windows *win)
 		win->part[0].wait_ns += w1 - w0;
 		/* the busiest thread's CPU and wall time (the parts it ran,
 		 * summed); each part's CPU time its share of its thread's */
-		uint64_t mx = 0, mx_wall = 0, tw[AIF_MAX_RUNNERS] = { 0 };
-		for (unsigned i = 0; i < win->n; i++)
+		uint64_t mx = 0, mx_wall = 0, mx_part = 0, tw[AIF_MAX_RUNNERS] = { 0 };
+		for (unsigned i = 0; i < win->n; i++) {
 			tw[win->part[i].ran_by] += win->part[i].wall_ns;
+			mx_part = RTE_MAX(mx_part, win->part[i].wall_ns);
+		}
+		win->crit_part_ns += mx_part;
 		for (unsigned i = 0; i < win->n; i++) {
 			struct aif_windows_part *p = &win->part[i];
 			uint64_t tc = win->part[p->ran_by].thread_cpu_ns, w = tw[p->ran_by];

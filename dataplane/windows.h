@@ -161,7 +161,10 @@ struct aif_windows {
 	uint64_t windows;                /* windows run */
 	uint64_t crit_cpu_ns;            /* sum over windows of the busiest runner's CPU */
 	uint64_t work_cpu_ns;            /* sum over windows of all runners' CPU */
-	uint64_t crit_wall_ns;           /* sum over windows of the longest runner's wall time */
+	uint64_t crit_wall_ns;           /* sum over windows of the busiest thread's wall time */
+	uint64_t crit_part_ns;           /* sum over windows of the longest part's wall time:
+					  * the loop on a free core per runner, barriers
+					  * aside (measured where each thread has a core) */
 	uint64_t barrier_ns;             /* sum over windows of the window's wall time (go to
 					  * the last done) less its longest runner's */
 	uint64_t barrier_hist[AIF_WINDOWS_HIST]; /* windows by that, log2 ns */

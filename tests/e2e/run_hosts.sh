@@ -391,6 +391,8 @@ grep -q "^--threads: '17': a number of threads, 1..16" "$T/maint17.log" ||
 echo "  ok   runner threads on the $cores core(s) given; no --runners:${want#  } on $threads thread(s), the same results; --threads 3 too"
 grep -q '^    runner 2: busy [0-9.]* s (CPU [0-9.]* s), waiting [0-9.]* s' "$T/main3.log" ||
 	fail "3 runners: busy and waiting times are not said"
+grep -q '^    longest runner of each window [0-9.]* s (wall, summed' "$T/main3.log" ||
+	fail "3 runners: the longest runner of each window is not said"
 for n in 2 3; do
 	for f in fct.txt jobs.csv qps.csv pfc.txt qlen.txt summary.json s-links.csv s-queues.csv; do
 		cmp -s "$T/main1/$f" "$T/main$n/$f" || fail "main job: $f differs on $n runners"

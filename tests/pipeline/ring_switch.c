@@ -23,13 +23,14 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
-#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "counters.h"
 #include "ctl_server.h"
 #include "switch.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 #include "../../dataplane/capture.h"
 #include "ring_switch.h"

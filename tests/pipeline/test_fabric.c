@@ -33,7 +33,6 @@
 #include <rte_memzone.h>
 #include <rte_ring.h>
 
-#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "compile.h"
@@ -45,6 +44,8 @@
 #include "shard.h"
 #include "switch.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 #define RATE_BPS 10000000000ull
 #define DELAY_NS 5000
@@ -131,15 +132,10 @@ edge_port(unsigned e, struct aif_port *port, uint16_t index)
 static int
 setup(void **state)
 {
-	char prefix[64], err[128] = "";
+	char err[128] = "";
 
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-pl-fabric-%d", (int)getpid());
-	char *argv[] = {
-		"test_fabric", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_fabric", "aif-pl-fabric", 1024) != 0)
 		return -1;
 	F.pool = rte_pktmbuf_pool_create("fab_pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (F.pool == NULL ||

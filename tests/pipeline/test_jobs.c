@@ -39,7 +39,6 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
-#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
@@ -52,6 +51,8 @@
 #include "ctl_events.h"
 #include "evloop.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 #define N_HOSTS 8
 
@@ -774,15 +775,8 @@ test_multi_plane(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-pl-jobs-%d", (int)getpid());
-	char *argv[] = {
-		"test_jobs", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_jobs", "aif-pl-jobs", 1024) != 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("jobs_pool", 65535, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	return pool == NULL ? -1 : 0;

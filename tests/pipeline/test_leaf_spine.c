@@ -31,7 +31,6 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "eal_cleanup.h"
 #include "pfc.h"
 #include "qos.h"
 #include "clock.h"
@@ -41,6 +40,8 @@
 #include "ctl_server.h"
 #include "fabric.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 #define N_PKTS 32
 #define PAYLOAD 1000
@@ -186,15 +187,8 @@ unbuild(void)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-pl-leafspine-%d", (int)getpid());
-	char *argv[] = {
-		"test_leaf_spine", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_leaf_spine", "aif-pl-leafspine", 512) != 0)
 		return -1;
 	F.pool = rte_pktmbuf_pool_create("ls_pool", 16383, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	return F.pool == NULL ? -1 : 0;

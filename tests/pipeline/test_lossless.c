@@ -40,7 +40,6 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
-#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
@@ -52,6 +51,8 @@
 #include "ctl_events.h"
 #include "evloop.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 #define N_HOSTS 4
 #define PG_LOSSLESS 3
@@ -440,15 +441,8 @@ test_late_start(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-pl-lossless-%d", (int)getpid());
-	char *argv[] = {
-		"test_lossless", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_lossless", "aif-pl-lossless", 512) != 0)
 		return -1;
 	/* frames up to 9000 + Ethernet in one mbuf (the hosts build them so) */
 	pool = rte_pktmbuf_pool_create("lossless_pool", 16383, 0, 0,

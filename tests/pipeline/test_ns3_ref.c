@@ -39,7 +39,6 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
-#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
@@ -52,6 +51,8 @@
 #include "evloop.h"
 #include "workload.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 #define DATA AIF_SOURCE_ROOT "/tests/data/ns3/"
 #define MAX_HOSTS 17
@@ -639,15 +640,8 @@ test_incast16(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-pl-ns3-%d", (int)getpid());
-	char *argv[] = {
-		"test_ns3_ref", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_ns3_ref", "aif-pl-ns3", 1024) != 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("ns3_pool", 65535, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	return pool == NULL ? -1 : 0;

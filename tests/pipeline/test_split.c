@@ -30,13 +30,14 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
 #include "ctl_server.h"
 #include "fabric.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 #define N_PKTS 16
 #define PAYLOAD 500
@@ -314,15 +315,8 @@ test_split_across(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-pl-split-%d", (int)getpid());
-	char *argv[] = {
-		"test_split", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_split", "aif-pl-split", 512) != 0)
 		return -1;
 	F.pool = rte_pktmbuf_pool_create("sp_pool", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	return F.pool == NULL ? -1 : 0;

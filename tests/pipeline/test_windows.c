@@ -33,7 +33,6 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
-#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
@@ -50,6 +49,8 @@
 #include "shard.h"
 #include "vhosts.h"
 #include "windows.h"
+
+#include "test_eal.h"
 
 #define N_HOSTS 8
 #define START_NS (300 * AIF_NS_PER_US)
@@ -464,15 +465,8 @@ test_pool_dry(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-pl-windows-%d", (int)getpid());
-	char *argv[] = {
-		"test_windows", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_windows", "aif-pl-windows", 1024) != 0)
 		return -1;
 	main_pool = rte_pktmbuf_pool_create("win_pool", 65535, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	return main_pool == NULL ? -1 : 0;

@@ -22,12 +22,13 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "eal_cleanup.h"
 #include "clock.h"
 #include "commands.h"
 #include "config.h"
 #include "fabric.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 static uint64_t
 heap_used(void)

@@ -34,11 +34,12 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
-#include "eal_cleanup.h"
 #include "capture.h"
 #include "drop.h"
 #include "switch.h"
 #include "runner.h"
+
+#include "test_eal.h"
 
 /* ---- a pcapng reader, just enough for the checks ---- */
 
@@ -351,15 +352,8 @@ frame(uint16_t len, uint8_t tag)
 static int
 eal_setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-ut-capture-%d", (int)getpid());
-	char *argv[] = {
-		"test_capture", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--no-telemetry",
-		"--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0)
+	if (test_eal_init("test_capture", "aif-ut-capture", 512) != 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("ut_capture", 1023, 0, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);

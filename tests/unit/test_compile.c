@@ -31,13 +31,14 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "eal_cleanup.h"
 #include "compile.h"
 #include "qos.h"
 #include "config.h"
 #include "neigh.h"
 #include "switch.h"
 #include "tables.h"
+
+#include "test_eal.h"
 
 #define N_PORTS 4
 
@@ -213,15 +214,8 @@ check_cases(const struct aif_tables *t, const struct lpm_case *c, size_t n)
 static int
 group_setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-ut-compile-%d", (int)getpid());
-	char *argv[] = {
-		"test_compile", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--no-telemetry",
-		"--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0)
+	if (test_eal_init("test_compile", "aif-ut-compile", 512) != 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("ut_compile", 511, 0, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);

@@ -26,7 +26,7 @@
 #include "parse.h"
 #include "roce.h"
 
-#include "eal_cleanup.h"
+#include "test_eal.h"
 
 #define HEAD 70      /* Ethernet, IPv4, UDP, BTH, RETH */
 #define PAYLOAD 1000
@@ -201,14 +201,8 @@ test_copy(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-ut-frame-%d", (int)getpid());
-	char *argv[] = { "test_frame", "--no-huge", "-m", "64", "--no-pci", "--no-shconf",
-			 "--no-telemetry", "--file-prefix", prefix, "-l", "0",
-			 "--log-level", "error" };
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_frame", "aif-ut-frame", 64) != 0)
 		return -1;
 	make_whole();
 	/* nothing is light before the flag is registered */

@@ -19,7 +19,7 @@
 
 #include "link.h"
 
-#include "eal_cleanup.h"
+#include "test_eal.h"
 
 static struct rte_mempool *pool;
 static struct aif_port ports[2]; /* the two ends */
@@ -364,15 +364,8 @@ test_params(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-ut-link-%d", (int)getpid());
-	char *argv[] = {
-		"test_link", "--no-huge", "-m", "256", "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0)
+	if (test_eal_init("test_link", "aif-ut-link", 256) != 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("ut_link", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);

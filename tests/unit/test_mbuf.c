@@ -32,7 +32,7 @@
 #include "mbuf.h"
 #include "port.h"
 
-#include "eal_cleanup.h"
+#include "test_eal.h"
 
 #define POOL 64
 #define ROOM (RTE_PKTMBUF_HEADROOM + 256)
@@ -198,14 +198,8 @@ test_small_frames(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-ut-mbuf-%d", (int)getpid());
-	char *argv[] = { "test_mbuf", "--no-huge", "-m", "64", "--no-pci", "--no-shconf",
-			 "--no-telemetry", "--file-prefix", prefix, "-l", "0",
-			 "--log-level", "error" };
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_mbuf", "aif-ut-mbuf", 64) != 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("mb_pool", POOL, 0, PRIV, ROOM, 0);
 	return pool == NULL ? -1 : 0;

@@ -28,7 +28,7 @@
 
 #include "neigh.h"
 
-#include "eal_cleanup.h"
+#include "test_eal.h"
 
 static struct aif_neigh *nb;
 static struct rte_rcu_qsbr *qsv;
@@ -270,15 +270,8 @@ test_freed_slot_waits_for_workers(void **state)
 static int
 group_setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-ut-neigh-%d", (int)getpid());
-	char *argv[] = {
-		"test_neigh", "--no-huge", "-m", "256", "--no-pci", "--no-shconf", "--no-telemetry",
-		"--file-prefix", prefix, "-l", "0", "--log-level", "error",
-	};
-	return rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])), argv) < 0 ? -1 : 0;
+	return test_eal_init("test_neigh", "aif-ut-neigh", 256);
 }
 
 static int

@@ -28,7 +28,7 @@
 #include "pfc.h"
 #include "roce.h"
 
-#include "eal_cleanup.h"
+#include "test_eal.h"
 
 static struct rte_mempool *pool;
 static char dir[64];
@@ -401,14 +401,8 @@ test_bad_files(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-ut-pcapport-%d", (int)getpid());
-	char *argv[] = { "test_pcap_port", "--no-huge", "-m", "64", "--no-pci", "--no-shconf",
-			 "--no-telemetry", "--file-prefix", prefix, "-l", "0",
-			 "--log-level", "error" };
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_pcap_port", "aif-ut-pcapport", 64) != 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("pp_pool", 255, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	snprintf(dir, sizeof(dir), "/tmp/aif-pcapport-XXXXXX");

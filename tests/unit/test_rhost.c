@@ -41,7 +41,7 @@
 #include "roce.h"
 #include "wire.h"
 
-#include "eal_cleanup.h"
+#include "test_eal.h"
 
 #define RATE 100000000000ull
 #define QMAX 4096
@@ -1209,14 +1209,8 @@ test_bad_params(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "aif-ut-rhost-%d", (int)getpid());
-	char *argv[] = { "test_rhost", "--no-huge", "-m", "128", "--no-pci", "--no-shconf",
-			 "--no-telemetry", "--file-prefix", prefix, "-l", "0",
-			 "--log-level", "error" };
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0)
+	if (test_eal_init("test_rhost", "aif-ut-rhost", 128) != 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("rh_pool", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	return pool == NULL ? -1 : 0;

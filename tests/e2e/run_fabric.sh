@@ -198,6 +198,15 @@ split_cleanup() {
 	[ -z "$SPLIT_VETH" ] || ip link del "$SPLIT_VETH" 2>/dev/null || true
 	rm -rf "/var/run/dpdk/$PREFIX-a" "/var/run/dpdk/$PREFIX-b"
 }
+# split_eal SIDE PCAP_VDEV IFACE: the EAL arguments of one of the two
+# daemons (SIDE a or b: its own file prefix), its host port on net_pcap
+# (PCAP_VDEV, the vdev with its arguments), its cut link on net_af_packet0
+# over IFACE, into the array EAL_SPLIT (the daemon is started as a direct
+# child of timeout, which passes a TERM on)
+split_eal() {
+	EAL_SPLIT=(-l 0-1 --file-prefix "$PREFIX-$1" --no-pci --no-huge -m 1024 --no-telemetry
+		   --log-level error --vdev "$2" --vdev "net_af_packet0,iface=$3")
+}
 split_run() {
 	local A=aifspA$$ B=aifspB$$ CTL="$(dirname "$BIN")/aifabricctl" rca=0 rcb=0
 	pa= pb=
@@ -227,11 +236,9 @@ EOF
 		fail "split: traffic generation"
 	mkdir -p "$T/split"
 	# the second daemon first: it receives what the first sends at once
-	timeout -k 5 30 "$BIN" -l 0-1 --file-prefix "$PREFIX-b" --no-pci --no-huge -m 1024 \
-		--no-telemetry --log-level error \
-		--vdev "net_pcap1,tx_pcap=$T/split/leaf1-h0.pcap" \
-		--vdev "net_af_packet0,iface=$B" \
-		-- --config "$T/split_b.json" --socket "$T/split_b.sock" \
+	split_eal b "net_pcap1,tx_pcap=$T/split/leaf1-h0.pcap" "$B"
+	timeout -k 5 30 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_b.json" \
+		--socket "$T/split_b.sock" \
 		> "$T/split_b.log" 2>&1 < /dev/null &
 	pb=$!
 	for _ in $(seq 1 100); do [ -S "$T/split_b.sock" ] && break; sleep 0.1; done
@@ -240,11 +247,9 @@ EOF
 		wait "$pb" || true
 		fail "split: the second daemon (leaf1, spine0) did not start"
 	fi
-	timeout -k 5 30 "$BIN" -l 0-1 --file-prefix "$PREFIX-a" --no-pci --no-huge -m 1024 \
-		--no-telemetry --log-level error \
-		--vdev "net_pcap0,rx_pcap=$T/split_in.pcap,tx_pcap=$T/split/leaf0-h0.pcap" \
-		--vdev "net_af_packet0,iface=$A" \
-		-- --config "$T/split_a.json" --socket "$T/split_a.sock" --duration 1 \
+	split_eal a "net_pcap0,rx_pcap=$T/split_in.pcap,tx_pcap=$T/split/leaf0-h0.pcap" "$A"
+	timeout -k 5 30 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_a.json" \
+		--socket "$T/split_a.sock" --duration 1 \
 		> "$T/split_a.log" 2>&1 < /dev/null || rca=$?
 	kill -TERM "$pb" 2>/dev/null
 	wait "$pb" || rcb=$?
@@ -263,19 +268,15 @@ EOF
 	sed 's/"leaf_spine": {/"leaf_spine": {"host_gbps": 1, /; 1s/^{/{"policies": {"default": {"qos": {"buffer": {"size_bytes": 200000}}}},\n /' \
 		"$T/split_b.json" > "$T/split_pb.json"
 	mkdir -p "$T/split_pfc"
-	timeout -k 5 30 "$BIN" -l 0-1 --file-prefix "$PREFIX-b" --no-pci --no-huge -m 1024 \
-		--no-telemetry --log-level error \
-		--vdev "net_pcap1,tx_pcap=$T/split_pfc/leaf1-h0.pcap" \
-		--vdev "net_af_packet0,iface=$B" \
-		-- --config "$T/split_pb.json" --socket "$T/split_pb.sock" \
+	split_eal b "net_pcap1,tx_pcap=$T/split_pfc/leaf1-h0.pcap" "$B"
+	timeout -k 5 30 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_pb.json" \
+		--socket "$T/split_pb.sock" \
 		> "$T/split_pb.log" 2>&1 < /dev/null &
 	pb=$!
 	for _ in $(seq 1 100); do [ -S "$T/split_pb.sock" ] && break; sleep 0.1; done
-	timeout -k 5 30 "$BIN" -l 0-1 --file-prefix "$PREFIX-a" --no-pci --no-huge -m 1024 \
-		--no-telemetry --log-level error \
-		--vdev "net_pcap0,rx_pcap=$T/split_in.pcap,tx_pcap=$T/split_pfc/leaf0-h0.pcap" \
-		--vdev "net_af_packet0,iface=$A" \
-		-- --config "$T/split_pa.json" --socket "$T/split_pa.sock" \
+	split_eal a "net_pcap0,rx_pcap=$T/split_in.pcap,tx_pcap=$T/split_pfc/leaf0-h0.pcap" "$A"
+	timeout -k 5 30 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_pa.json" \
+		--socket "$T/split_pa.sock" \
 		> "$T/split_pa.log" 2>&1 < /dev/null &
 	pa=$!
 	# until leaf0 has taken on u0 every PFC frame spine0 sent out of d0, one

@@ -84,6 +84,24 @@ usage(FILE *f, const char *prog)
 		AIF_MAX_RUNNERS);
 }
 
+/* --runners and --threads: 1..AIF_MAX_RUNNERS of what (their name) into *n;
+ * 0, or -1 said on stderr. */
+static int
+parse_count(const char *arg, const char *what, unsigned *n)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (errno != 0 || *end != '\0' || arg[0] == '-' || v < 1 || v > AIF_MAX_RUNNERS) {
+		fprintf(stderr, "--%s: '%s': a number of %s, 1..%u\n", what, arg, what,
+			AIF_MAX_RUNNERS);
+		return -1;
+	}
+	*n = (unsigned)v;
+	return 0;
+}
+
 static int
 parse_opts(int argc, char **argv, struct aif_opts *o)
 {
@@ -196,30 +214,14 @@ parse_opts(int argc, char **argv, struct aif_opts *o)
 				return -1;
 			}
 			break;
-		case 'N': {
-			errno = 0;
-			unsigned long n = strtoul(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || optarg[0] == '-' || n < 1 ||
-			    n > AIF_MAX_RUNNERS) {
-				fprintf(stderr, "--runners: '%s': a number of runners, 1..%u\n", optarg,
-					AIF_MAX_RUNNERS);
+		case 'N':
+			if (parse_count(optarg, "runners", &o->runners) != 0)
 				return -1;
-			}
-			o->runners = (unsigned)n;
 			break;
-		}
-		case 'H': {
-			errno = 0;
-			unsigned long n = strtoul(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || optarg[0] == '-' || n < 1 ||
-			    n > AIF_MAX_RUNNERS) {
-				fprintf(stderr, "--threads: '%s': a number of threads, 1..%u\n", optarg,
-					AIF_MAX_RUNNERS);
+		case 'H':
+			if (parse_count(optarg, "threads", &o->threads) != 0)
 				return -1;
-			}
-			o->threads = (unsigned)n;
 			break;
-		}
 		case 'd':
 			o->duration_s = strtod(optarg, &end);
 			if (*end != '\0' || o->duration_s <= 0) {

@@ -116,6 +116,14 @@ cores_available(void)
 	return n > AIF_MAX_RUNNERS ? AIF_MAX_RUNNERS : n;
 }
 
+/* Virtual time: the threads that run the runners (--threads, or a core
+ * each), at most one a runner (nr: the runners, as many as there are). */
+static unsigned
+vt_threads(const struct aif_run *r, unsigned nr)
+{
+	return RTE_MIN(r->o.threads ? r->o.threads : cores_available(), nr);
+}
+
 /* The main lcore of a virtual-time run: 0; on several ranks, each its own
  * core of those it may run on (mpirun binds each to one, or to none). */
 static unsigned
@@ -157,9 +165,8 @@ pool_create(const struct aif_run *r, uint16_t n_shards, struct rte_mempool **sma
 			qos_mbufs += (unsigned)RTE_MIN(qp->buffer_bytes / 256, (uint64_t)65536);
 	}
 	/* every core's cache, and in virtual time on several runners every
-	 * runner thread's */
-	unsigned vt_runners = RTE_MIN(r->o.runners ? r->o.runners : AIF_MAX_RUNNERS,
-				      cores_available());
+	 * runner thread's (the partition is not made yet: at most this many) */
+	unsigned vt_runners = vt_threads(r, r->o.runners ? r->o.runners : AIF_MAX_RUNNERS);
 	unsigned caches = r->n_workers + 1 + (vtime && vt_runners > 1 ? vt_runners : 0);
 	n_mbufs += RTE_MIN(qos_mbufs, 131072u) + caches * POOL_CACHE * 2;
 	/* NIC drivers want at least the default 2 KiB of room; virtual time
@@ -289,7 +296,6 @@ runners_build_vtime(struct aif_run *r)
 	 * runners one after the other in each window, each keeping its
 	 * switches' state in the cache through its share (dataplane/windows.h) */
 	unsigned want = r->o.runners ? r->o.runners : AIF_MAX_RUNNERS;
-	unsigned threads = r->o.threads ? r->o.threads : cores_available();
 	uint64_t seed = r->o.seed;
 	int d;
 
@@ -309,7 +315,7 @@ runners_build_vtime(struct aif_run *r)
 	for (unsigned i = 0; i < r->n_run; i++)
 		if (aif_ranks_of_part(i) == aif_ranks_rank())
 			r->mine[r->n_mine++] = (uint16_t)i;
-	r->n_threads = RTE_MIN(threads, r->n_mine);
+	r->n_threads = vt_threads(r, r->n_mine);
 	for (uint16_t s = 0; s < fab->n_sw; s++) {
 		struct aif_switch *sw = fab->sw[s];
 		unsigned i = r->part.runner_of[s];

@@ -65,6 +65,21 @@ wait_until(const struct aif_clock *c, aif_time_ns t)
 	nanosleep(&ts, NULL);
 }
 
+/* Fire source e at now: its next event asked, every source again if it
+ * changed what they depend on, a work event counted. */
+static inline void
+fire(struct aif_evloop *loop, struct aif_ev_source *e, aif_time_ns now)
+{
+	unsigned r = e->ops->fire(e, now);
+
+	e->fired++;
+	e->next_ns = e->ops->next_ns(e, now);
+	if (r & AIF_EV_CHANGED)
+		refresh_all(loop, now);
+	if (e->flags & AIF_EV_WORK)
+		loop->events++;
+}
+
 /*
  * A loop of one source in virtual time with nothing to ask between its
  * events (no idle question, stop or progress: a window's part,
@@ -81,13 +96,7 @@ run_one(struct aif_evloop *loop, aif_time_ns now)
 	while ((t = e->next_ns) <= loop->end_ns && t != AIF_TIME_NS_NEVER) {
 		now = t;
 		aif_clock_set(loop->clock, now);
-		unsigned r = e->ops->fire(e, now);
-		e->fired++;
-		e->next_ns = e->ops->next_ns(e, now);
-		if (r & AIF_EV_CHANGED)
-			refresh_all(loop, now);
-		if (e->flags & AIF_EV_WORK)
-			loop->events++;
+		fire(loop, e, now);
 	}
 	loop->now_ns = now;
 	return now;
@@ -146,18 +155,11 @@ aif_evloop_run(struct aif_evloop *loop)
 				continue;
 			}
 		}
-		unsigned r = e->ops->fire(e, now);
-		e->fired++;
-		e->next_ns = e->ops->next_ns(e, now);
-		if (r & AIF_EV_CHANGED)
-			refresh_all(loop, now);
-		if (e->flags & AIF_EV_WORK) {
-			loop->events++;
-			if (now >= next_progress) {
-				loop->now_ns = now;
-				loop->progress(loop, loop->progress_arg);
-				next_progress = now + loop->progress_ns;
-			}
+		fire(loop, e, now);
+		if ((e->flags & AIF_EV_WORK) && now >= next_progress) {
+			loop->now_ns = now;
+			loop->progress(loop, loop->progress_arg);
+			next_progress = now + loop->progress_ns;
 		}
 	}
 	loop->now_ns = now;

@@ -622,14 +622,13 @@ struct aif_runner_ev {
 	struct aif_runner *w;
 	uint64_t packets;
 	struct aif_mintree next; /* slot d: drive d's next event */
-	/* per drive: the drives at the far ends of its links (first[d] ..
-	 * first[d + 1] into list), their RX queue and the near end's port */
-	uint32_t *first;
+	/* the links between two of its drives, entry k for each: the drive at
+	 * the far end (list), its RX queue there, the near end's port; k_of
+	 * [n_drive * AIF_MAX_PORTS]: drive d's port p's entry k + 1, or 0 */
 	uint16_t *list;
 	uint16_t *far_rxq;
-	uint16_t *port;
 	struct aif_port **near;
-	uint32_t *k_of;      /* [n_drive * AIF_MAX_PORTS]: drive d's port p's k + 1, or 0 */
+	uint32_t *k_of;
 	/* RX queues woken from outside (aif_runner_wake) */
 	uint16_t *woken;
 	uint32_t n_woken, cap_woken;
@@ -649,10 +648,8 @@ source_free(struct aif_runner_ev *ev)
 	if (ev == NULL)
 		return;
 	aif_mintree_free(&ev->next);
-	free(ev->first);
 	free(ev->list);
 	free(ev->far_rxq);
-	free(ev->port);
 	free(ev->near);
 	free(ev->k_of);
 	free(ev->woken);
@@ -713,19 +710,15 @@ peers_build(struct aif_runner_ev *ev, const struct aif_runner *w)
 
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		n += w->drive[d].sw->n_ports;
-	ev->first = calloc((size_t)w->n_drive + 1, sizeof(*ev->first));
 	ev->list = calloc(n ? n : 1, sizeof(*ev->list));
 	ev->near = calloc(n ? n : 1, sizeof(*ev->near));
 	ev->far_rxq = calloc(n ? n : 1, sizeof(*ev->far_rxq));
-	ev->port = calloc(n ? n : 1, sizeof(*ev->port));
 	ev->k_of = calloc((w->n_drive ? w->n_drive : 1) * (size_t)AIF_MAX_PORTS,
 			  sizeof(*ev->k_of));
-	if (ev->first == NULL || ev->list == NULL || ev->near == NULL || ev->far_rxq == NULL ||
-	    ev->port == NULL || ev->k_of == NULL)
+	if (ev->list == NULL || ev->near == NULL || ev->far_rxq == NULL || ev->k_of == NULL)
 		return -1;
 	for (uint16_t d = 0; d < w->n_drive; d++) {
 		struct aif_switch *sw = w->drive[d].sw;
-		ev->first[d] = k;
 		for (uint16_t p = 0; p < sw->n_ports; p++) {
 			const struct aif_port *far = aif_link_peer(&sw->ports[p]);
 			for (uint16_t x = 0; far != NULL && x < w->n_drive; x++)
@@ -738,14 +731,12 @@ peers_build(struct aif_runner_ev *ev, const struct aif_runner *w)
 						break; /* not polled: nothing to tell */
 					ev->near[k] = &sw->ports[p];
 					ev->far_rxq[k] = r;
-					ev->port[k] = p;
 					ev->k_of[(size_t)d * AIF_MAX_PORTS + p] = k + 1;
 					ev->list[k++] = x;
 					break;
 				}
 		}
 	}
-	ev->first[w->n_drive] = k;
 	return 0;
 }
 

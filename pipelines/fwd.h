@@ -62,8 +62,9 @@ struct aif_fwd_out {
 };
 
 /* One shard's forwarding context (see above). */
-#define AIF_FWD_RC4_SIZE 1024 /* entries, a power of two */
-#define AIF_FWD_NC4_SIZE 1024 /* entries, a power of two */
+#define AIF_FWD_CACHE4_BITS 10 /* the IPv4 caches below: 2^bits entries each */
+#define AIF_FWD_RC4_SIZE (1u << AIF_FWD_CACHE4_BITS)
+#define AIF_FWD_NC4_SIZE (1u << AIF_FWD_CACHE4_BITS)
 
 struct aif_fwd {
 	uint16_t shard;                  /* which shard of the switch: trace records */

@@ -191,6 +191,14 @@ not_unicast:
 								       : AIF_DROP_NOT_FOR_US);
 }
 
+/* An IPv4 address's entry in the shard's route and neighbour caches
+ * (multiplicative hashing: the product's top bits). */
+static inline unsigned
+cache4_slot(uint32_t ip)
+{
+	return (ip * 2654435761u) >> (32 - AIF_FWD_CACHE4_BITS);
+}
+
 /*
  * A connected destination's neighbour slot (aif_neigh_find), IPv4 through
  * the shard's cache: a slot found is kept under the table's generation,
@@ -205,7 +213,7 @@ neigh_find_cached(struct aif_fwd *f, const struct aif_ip *ip)
 	uint32_t a;
 	memcpy(&a, ip->b, sizeof(a));
 	uint64_t gen = __atomic_load_n(&f->neigh->gen, __ATOMIC_ACQUIRE);
-	unsigned h = (a * 2654435761u) >> (32 - 10);
+	unsigned h = cache4_slot(a);
 	if (f->nc4[h].gen == gen + 1 && f->nc4[h].ip == a)
 		return f->nc4[h].slot;
 	uint32_t s = aif_neigh_find(f->neigh, ip);
@@ -350,7 +358,7 @@ lookup4_cached(struct aif_fwd *f, const struct aif_tables *t, struct burst *b)
 
 	for (uint16_t i = 0; i < b->n4; i++) {
 		uint32_t ip = b->ip4[i];
-		uint32_t h = (ip * 2654435761u) >> (32 - 10);
+		uint32_t h = cache4_slot(ip);
 		if (f->rc4[h].gen == t->generation && f->rc4[h].ip == ip) {
 			b->nh4[i] = f->rc4[h].nh;
 			continue;
@@ -362,7 +370,7 @@ lookup4_cached(struct aif_fwd *f, const struct aif_tables *t, struct burst *b)
 		return;
 	aif_tables_lookup4(t, mip, mnh, nm);
 	for (uint16_t k = 0; k < nm; k++) {
-		uint32_t h = (mip[k] * 2654435761u) >> (32 - 10);
+		uint32_t h = cache4_slot(mip[k]);
 		b->nh4[mi[k]] = mnh[k];
 		f->rc4[h].gen = t->generation;
 		f->rc4[h].ip = mip[k];

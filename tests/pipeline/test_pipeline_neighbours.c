@@ -442,6 +442,20 @@ test_neighbor_learn_ring_full(void **state)
 	assert_clean();
 }
 
+/* A host (mac, ip) on p0 asks for the switch: its request answered, and
+ * control learns it. */
+static void
+learn_by_request(const uint8_t *mac, uint32_t ip)
+{
+	uint8_t f[FRAME_MAX];
+	struct rte_mbuf *m[8];
+
+	inject(0, f, build_arp(f, mac_bcast, mac, 1, mac, ip, NULL, ip_p0));
+	run();
+	rs_free_all(m, sent(0, m, 8));
+	aif_switch_learn(H.sw, now_ns());
+}
+
 /*
  * A learned neighbour that goes stale is still used, and traffic to it
  * makes the switch ask for it again: the answer makes it reachable; with
@@ -459,10 +473,7 @@ test_neighbor_stale_probe(void **state)
 	(void)state;
 	load_neigh_config("", false, true);
 	/* h7 asks for the switch: learned */
-	inject(0, f, build_arp(f, mac_bcast, mac_h7, 1, mac_h7, ip_h7, NULL, ip_p0));
-	run();
-	rs_free_all(m, sent(0, m, 8));
-	aif_switch_learn(H.sw, now_ns());
+	learn_by_request(mac_h7, ip_h7);
 	neigh_entry("10.0.0.7", type, st, sizeof(type));
 	assert_string_equal(st, "reachable");
 
@@ -533,10 +544,7 @@ test_neighbor_slot_reused(void **state)
 	(void)state;
 	load_neigh_config("", false, false);
 	/* h7 learned; traffic to it goes to its MAC (and the slot is kept) */
-	inject(0, f, build_arp(f, mac_bcast, mac_h7, 1, mac_h7, ip_h7, NULL, ip_p0));
-	run();
-	rs_free_all(m, sent(0, m, 8));
-	aif_switch_learn(H.sw, now_ns());
+	learn_by_request(mac_h7, ip_h7);
 	uint32_t s7 = aif_neigh_find(H.sw->neigh, &a7);
 	assert_int_not_equal(s7, AIF_NEIGH_NONE);
 	struct roce r = { .dmac = mac_port[1], .smac = mac_nbr[1], .sip = IP4(10, 1, 0, 9),
@@ -557,10 +565,7 @@ test_neighbor_slot_reused(void **state)
 	aif_switch_age_neighbors(H.sw, now_ns());
 	assert_int_equal(aif_neigh_find(H.sw->neigh, &a7), AIF_NEIGH_NONE);
 	run(); /* the workers pass a quiescent state: the slot may be taken */
-	inject(0, f, build_arp(f, mac_bcast, mac_h9, 1, mac_h9, ip_h9, NULL, ip_p0));
-	run();
-	rs_free_all(m, sent(0, m, 8));
-	aif_switch_learn(H.sw, now_ns());
+	learn_by_request(mac_h9, ip_h9);
 	assert_int_equal(aif_neigh_find(H.sw->neigh, &a9), s7);
 
 	/* traffic to h7: unresolved, dropped and asked for; not sent to h9 */

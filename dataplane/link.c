@@ -86,7 +86,7 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 	uint32_t n = slots_for(p);
 	for (int d = 0; d < 2; d++) {
 		l->end[d] = (struct aif_link_end){ .link = l, .side = (uint8_t)d };
-		l->dir[d].mask = n - 1;
+		l->dir[d].mask = l->dir[d].smask = n - 1;
 		/* splitmix64 of the seed and the direction: never 0 */
 		uint64_t z = p->seed + 0x9E3779B97F4A7C15ull * (uint64_t)(d + 1);
 		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -96,6 +96,7 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 					     RTE_CACHE_LINE_SIZE);
 		if (l->dir[d].slot == NULL)
 			goto nomem;
+		l->dir[d].sslot = l->dir[d].slot;
 	}
 	return l;
 nomem:
@@ -167,16 +168,17 @@ aif_link_sent_since(const struct aif_port *p, uint32_t *mark)
 		return AIF_TIME_NS_NEVER;
 	*mark = d->tail;
 	/* arrivals on one direction only grow: the first is the earliest */
-	return d->slot[from & d->mask].arrive_ns;
+	return d->sslot[from & d->smask].arrive_ns;
 }
 
 aif_time_ns
-aif_link_rx_next_ns(const struct aif_link *l, uint8_t side)
+aif_link_rx_next_ns(struct aif_link *l, uint8_t side)
 {
-	const struct aif_link_dir *d = &l->dir[!side];
+	struct aif_link_dir *d = &l->dir[!side];
 	uint32_t head = d->head;
 
-	if (head == __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE))
+	if (head == d->tail_seen &&
+	    head == (d->tail_seen = __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE)))
 		return AIF_TIME_NS_NEVER;
 	return d->slot[head & d->mask].arrive_ns;
 }
@@ -248,9 +250,12 @@ put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t sta
 {
 	uint32_t tail = d->tail;
 
-	if (unlikely(tail - __atomic_load_n(&d->head, __ATOMIC_ACQUIRE) > d->mask)) {
-		d->ctr.lost_full++;
-		return 0;
+	if (unlikely(tail - d->head_seen > d->smask)) {
+		d->head_seen = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE);
+		if (tail - d->head_seen > d->smask) {
+			d->ctr.lost_full++;
+			return 0;
+		}
 	}
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t busy = aif_wire_ser_ps((enum aif_wire_model)l->p.wire_model,
@@ -269,7 +274,7 @@ put(struct aif_link *l, struct aif_link_dir *d, struct rte_mbuf *m, uint64_t sta
 	}
 	if (unlikely(ct != 0) && aif_rng_next(&d->rng) < ct)
 		d->ctr.corrupted += (uint64_t)corrupt(d, m);
-	d->slot[tail & d->mask] = (struct aif_link_slot){
+	d->sslot[tail & d->smask] = (struct aif_link_slot){
 		.m = m, .start_ns = start_ps / PS_PER_NS,
 		.arrive_ns = ps_to_ns_up(finish) + l->p.delay_ns,
 	};
@@ -350,13 +355,20 @@ link_rx(struct aif_port *p, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 {
 	struct aif_link_end *e = p->ctx;
 	struct aif_link_dir *d = &e->link->dir[!e->side];
-	uint32_t head = d->head, tail = __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE);
+	uint32_t head = d->head, tail = d->tail_seen;
 	uint16_t k = 0;
 
 	aif_time_ns down = __atomic_load_n(&e->link->down_ns, __ATOMIC_ACQUIRE);
 
 	(void)queue;
-	while (k < n && head != tail && d->slot[head & d->mask].arrive_ns <= now_ns) {
+	while (k < n) {
+		if (head == tail) { /* every frame known delivered: any since? */
+			tail = d->tail_seen = __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE);
+			if (head == tail)
+				break;
+		}
+		if (d->slot[head & d->mask].arrive_ns > now_ns)
+			break;
 		const struct aif_link_slot *s = &d->slot[head++ & d->mask];
 		/* on the wire when the link went down: lost */
 		if (unlikely(down != 0) && s->start_ns <= down && s->arrive_ns > down) {
@@ -401,6 +413,7 @@ aif_link_take(struct aif_link *l, uint8_t side, struct aif_link_slot *out)
 		return 0;
 	*out = d->slot[head & d->mask];
 	d->head = head + 1;
+	d->tail_seen = d->tail;
 	return 1;
 }
 

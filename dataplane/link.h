@@ -104,13 +104,24 @@ struct aif_link_slot {
 };
 
 /* One direction: written by its sender (tail, wire state, counters) and
- * its receiver (head). */
+ * its receiver (head), each on its own cache lines.  When the two ends are
+ * on different runners (threads), each side reads the other's index only
+ * when its own copy runs out: the sender the head when the line looks full
+ * (never, sized from the bandwidth-delay product), the receiver the tail
+ * when it has delivered every frame it knew of; arrivals only grow along
+ * the line, so a frame it did not know of yet is never due before one it
+ * knew.  The line's shared cache line then moves between the cores about
+ * once a drain instead of twice a frame. */
 struct aif_link_dir {
 	uint64_t busy_until_ps;      /* the wire is free from then on */
 	struct aif_rng rng;          /* loss and corruption draws (sender) */
 	uint32_t tail;               /* next slot to fill (sender) */
+	uint32_t head_seen;          /* head as the sender last read it */
+	uint32_t smask;              /* mask and slot, the sender's copies */
+	struct aif_link_slot *sslot;
 	struct aif_link_ctr ctr;
 	uint32_t head __rte_cache_aligned; /* next slot to deliver (receiver) */
+	uint32_t tail_seen;          /* tail as the receiver last read it */
 	uint32_t mask;               /* slots - 1 */
 	struct aif_link_slot *slot;
 };
@@ -147,7 +158,8 @@ void aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port);
 /* Is port p a link's end?  The port at the other end of its link (NULL:
  * p is no link end, or nothing is attached there); when the next frame
  * arrives there, AIF_TIME_NS_NEVER if none is on the way (a runner asks
- * after p sent: only the far end can have an arrival closer than before). */
+ * after p sent: only the far end can have an arrival closer than before;
+ * only the runner that also drives the far end, aif_link_rx_next_ns). */
 bool aif_link_is_end(const struct aif_port *p);
 struct aif_port *aif_link_peer(const struct aif_port *p);
 aif_time_ns aif_link_peer_rx_next_ns(const struct aif_port *p);
@@ -200,8 +212,10 @@ aif_link_wire_bytes(uint32_t pkt_len)
 /* Bytes on the wire for frame m under the link's wire model. */
 uint32_t aif_link_frame_wire_bytes(const struct aif_link *l, const struct rte_mbuf *m);
 
-/* When the next frame arrives at end side (AIF_TIME_NS_NEVER: none on the way). */
-aif_time_ns aif_link_rx_next_ns(const struct aif_link *l, uint8_t side);
+/* When the next frame arrives at end side (AIF_TIME_NS_NEVER: none on the
+ * way).  Asked by that end's runner (or between windows): it may update the
+ * receiver's copy of the tail (struct aif_link_dir). */
+aif_time_ns aif_link_rx_next_ns(struct aif_link *l, uint8_t side);
 
 /*
  * Control: take the link down at now_ns (frames on its wire then are lost,

@@ -250,6 +250,50 @@ test_line_full(void **state)
 	assert_int_equal(rte_mempool_in_use_count(pool), 0);
 }
 
+/* Each end keeps a copy of the other's index (link.h): a receiver that
+ * knew of one frame still gets, in the same burst, one put after it last
+ * looked; a sender whose copy says full looks again once the receiver has
+ * drained the line, and takes. */
+static void
+test_index_copies(void **state)
+{
+	struct aif_link *l = make_link(10000000000ull, 5000);
+	struct rte_mbuf *m[3] = { frame(1000, 1), frame(1000, 2), NULL }, *got[4];
+
+	(void)state;
+	assert_int_equal(tx(0, &m[0], 1, 0), 1);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), 5820); /* it knows of one */
+	assert_int_equal(tx(0, &m[1], 1, ready(0, 0)), 1);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), 5820);
+	assert_int_equal(rx(1, got, 4, 100000), 2);
+	assert_ptr_equal(got[0], m[0]);
+	assert_ptr_equal(got[1], m[1]);
+	rte_pktmbuf_free_bulk(got, 2);
+	assert_int_equal(aif_link_rx_next_ns(l, 1), AIF_TIME_NS_NEVER);
+	/* fill the line with control frames, drain it, send again */
+	uint32_t slots = l->dir[0].mask + 1, taken = 0, out = 0;
+	while (taken <= slots) {
+		struct rte_mbuf *c = frame(60, 3);
+		if (ports[0].ops->tx_ctrl(&ports[0], 0, c, 200000) == 0) {
+			rte_pktmbuf_free(c);
+			break;
+		}
+		taken++;
+	}
+	assert_int_equal(taken, slots);
+	for (uint16_t k; (k = rx(1, got, 4, 1000000)) > 0; out += k)
+		rte_pktmbuf_free_bulk(got, k);
+	assert_int_equal(out, slots);
+	m[2] = frame(1000, 4);
+	assert_int_equal(tx(0, &m[2], 1, 1000000), 1);
+	assert_int_equal(rx(1, got, 4, 2000000), 1);
+	assert_ptr_equal(got[0], m[2]);
+	rte_pktmbuf_free(got[0]);
+	assert_int_equal(l->dir[0].ctr.lost_full, 1);
+	aif_link_free(l);
+	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+}
+
 static void
 put16(uint8_t *p, uint32_t v)
 {
@@ -580,6 +624,7 @@ main(void)
 		cmocka_unit_test(test_line_rate),
 		cmocka_unit_test(test_ctrl_frame),
 		cmocka_unit_test(test_line_full),
+		cmocka_unit_test(test_index_copies),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_wire_model),
 		cmocka_unit_test(test_loss_and_corruption),

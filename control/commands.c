@@ -399,7 +399,7 @@ int
 aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		     size_t err_len)
 {
-	static struct aif_tables *t[AIF_MAX_SWITCHES]; /* control thread only */
+	struct aif_tables *t[AIF_MAX_SWITCHES];
 	uint16_t i, n = c->n_sw;
 
 	if (cfg->n_switches != n) {
@@ -1091,7 +1091,7 @@ json_t *
 aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 		 size_t err_len)
 {
-	static struct aif_switch *sel[AIF_MAX_SWITCHES]; /* control thread only */
+	struct aif_switch *sel[AIF_MAX_SWITCHES];
 	struct aif_ctl *c = ctx;
 	const struct ctl_cmd *k = NULL;
 

@@ -811,10 +811,8 @@ aif_switch_gc_neighbors(struct aif_switch *sw, const struct aif_tables *t,
 			const struct aif_switch_params *sp)
 {
 	struct aif_neigh *nb = sw->neigh;
-	static bool keep[AIF_NEIGH_SLOTS], is_static[AIF_NEIGH_SLOTS]; /* control thread only */
+	bool keep[AIF_NEIGH_SLOTS] = { false }, is_static[AIF_NEIGH_SLOTS] = { false };
 
-	memset(keep, 0, sizeof(keep));
-	memset(is_static, 0, sizeof(is_static));
 	if (t != NULL) {
 		for (uint32_t i = 0; sp != NULL && i < sp->n_neighbors; i++) {
 			uint32_t s = aif_neigh_find(nb, &sp->neighbors[i].ip);

@@ -50,6 +50,11 @@ struct topo {
 	unsigned n_subnets;
 	struct { uint32_t net; unsigned at; } subnet[MAX_HOSTS];
 	uint32_t next_net31;    /* fabric /31s are taken from 172.16.0.0/12 */
+	/* emit's: hops from each subnet's switch; the switches this config
+	 * runs; switch s's index in its "switches" (-1: not here) */
+	int dist[MAX_SW][MAX_SW];
+	bool here[MAX_SW];
+	int idx[MAX_SW];
 };
 
 static int
@@ -484,7 +489,9 @@ static int
 emit(json_t *root, struct topo *t, const struct common *c, const char *path, char *err,
      size_t err_len)
 {
-	static int dist[MAX_SW][MAX_SW];
+	int (*dist)[MAX_SW] = t->dist;
+	bool *here = t->here;
+	int *idx = t->idx;
 	char p[128];
 
 	if (c->devs != NULL && json_array_size(c->devs) > t->n_hosts) {
@@ -519,8 +526,6 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 			return fail(err, err_len, p, why);
 		}
 	}
-	static bool here[MAX_SW];
-	static int idx[MAX_SW]; /* switch s in the JSON's "switches": those here */
 	if (split_of(t, c, here, path, err, err_len) != 0)
 		return -1;
 	for (unsigned k = 0; k < t->n_subnets; k++)

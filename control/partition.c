@@ -99,24 +99,40 @@ aif_partition_make(struct aif_partition *pt, const struct aif_config *cfg, unsig
 	rc = 0;
 	want = want < 1 ? 1 : want > AIF_MAX_RUNNERS ? AIF_MAX_RUNNERS : want;
 	uint16_t top = tiers(cfg, tier, queue);
-	for (uint16_t s = 0; s < n; s++)
-		up[s] = s;
-	/* groups: the switches below the top joined by links, and the ties */
-	for (uint32_t k = 0; k < cfg->n_links; k++) {
-		const struct aif_topo_link *l = &cfg->links[k];
-		if (top != 0 && tier[l->a_switch] < top && tier[l->b_switch] < top)
-			join(up, l->a_switch, l->b_switch);
-	}
-	for (unsigned i = 0; i < n_ties; i++)
-		if (ties[i].a < n && ties[i].b < n)
-			join(up, ties[i].a, ties[i].b);
-	/* a group's weight: its switches' ports; a top switch alone is spread
-	 * after the groups (tied to a group, it is of the group) */
 	uint16_t *size = queue; /* (the tiers' queue, done with) */
-	memset(size, 0, n * sizeof(*size));
-	for (uint16_t s = 0; s < n; s++) {
-		weight[find(up, s)] += cfg->switches[s].n_ports;
-		size[find(up, s)]++;
+	/* groups: the switches below the top joined by links, and the ties;
+	 * when a group would weigh more than twice a runner's even share,
+	 * every switch alone (ties kept): a k=16 fat-tree's pods on 16
+	 * runners, its 320 switches on 64 */
+	for (int by_switch = 0; by_switch < 2; by_switch++) {
+		uint64_t total = 0, heaviest = 0;
+		bool joined = false; /* links made groups (a leaf-spine's leaves stay alone) */
+		for (uint16_t s = 0; s < n; s++)
+			up[s] = s;
+		for (uint32_t k = 0; k < cfg->n_links && !by_switch; k++) {
+			const struct aif_topo_link *l = &cfg->links[k];
+			if (top != 0 && tier[l->a_switch] < top && tier[l->b_switch] < top) {
+				join(up, l->a_switch, l->b_switch);
+				joined = true;
+			}
+		}
+		for (unsigned i = 0; i < n_ties; i++)
+			if (ties[i].a < n && ties[i].b < n)
+				join(up, ties[i].a, ties[i].b);
+		/* a group's weight: its switches' ports; a top switch alone is
+		 * spread after the groups (tied to a group, it is of the group) */
+		memset(size, 0, n * sizeof(*size));
+		memset(weight, 0, n * sizeof(*weight));
+		for (uint16_t s = 0; s < n; s++) {
+			weight[find(up, s)] += cfg->switches[s].n_ports;
+			size[find(up, s)]++;
+			total += cfg->switches[s].n_ports;
+		}
+		for (uint16_t s = 0; s < n; s++)
+			heaviest = weight[s] > heaviest ? weight[s] : heaviest;
+		pt->by_switch = by_switch != 0;
+		if (!joined || heaviest * want <= 2 * total)
+			break;
 	}
 #define ALONE_TOP(s) (top != 0 && tier[s] == top && size[s] == 1)
 	uint16_t n_order = 0;
@@ -208,8 +224,9 @@ aif_partition_print(const struct aif_partition *pt, const struct aif_config *cfg
 			pt->why_one ? pt->why_one : "");
 		return;
 	}
-	fprintf(f, "  %u runners, window by window: lookahead %.3f us (the shortest delay of "
-		"the %u links between runners)\n", pt->n_run, (double)pt->lookahead_ns / 1e3,
+	fprintf(f, "  %u runners%s, window by window: lookahead %.3f us (the shortest delay of "
+		"the %u links between runners)\n", pt->n_run,
+		pt->by_switch ? ", switch by switch" : "", (double)pt->lookahead_ns / 1e3,
 		pt->n_cut);
 	for (unsigned r = 0; r < pt->n_run; r++) {
 		unsigned sw = 0, hosts = 0, ports = 0, shown = 0;

@@ -10,7 +10,10 @@
  * of a fat-tree) is spread alone, the rest kept in groups: the switches
  * below the top joined by links (a fat-tree's pod; a leaf-spine's leaf),
  * joined again where virtual hosts hand each other work without a packet
- * (ties: a multi-plane host's ports on every plane's leaf).  Groups go to
+ * (ties: a multi-plane host's ports on every plane's leaf).  A group that
+ * would weigh more than twice a runner's even share (a pod of a k=16
+ * fat-tree on 64 runners) leaves each switch alone instead (ties still
+ * kept: by switch).  Groups go to
  * runners heaviest first (its switches' ports), each to the least loaded
  * runner; then the top switches in order, each to the least loaded (a
  * leaf-spine on two runners: leaves 0, 2, ... and spines 0, 2, ... on the
@@ -26,6 +29,7 @@
 #ifndef AIF_PARTITION_H
 #define AIF_PARTITION_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,6 +48,7 @@ struct aif_partition {
 	aif_time_ns lookahead_ns;               /* AIF_TIME_NS_NEVER: nothing cut */
 	uint32_t n_cut;                         /* links between runners */
 	uint16_t n_groups, n_top;               /* what there was to spread */
+	bool by_switch;                         /* groups too heavy: each switch alone */
 	const char *why_one;                    /* asked for more, got one: why */
 };
 

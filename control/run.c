@@ -291,11 +291,13 @@ runners_build_vtime(struct aif_run *r)
 {
 	struct aif_fabric *fab = &r->fab;
 	struct { struct aif_partition_tie *t; unsigned n, cap; } ties = { NULL, 0, 0 };
-	/* by default as many runners as the fabric has parts (AIF_MAX_RUNNERS
-	 * at most), on as many threads as there are cores: a thread runs its
-	 * runners one after the other in each window, each keeping its
-	 * switches' state in the cache through its share (dataplane/windows.h) */
-	unsigned want = r->o.runners ? r->o.runners : AIF_MAX_RUNNERS;
+	/* by default as many runners as the fabric has parts, up to
+	 * AIF_DEFAULT_RUNNERS or the cores, the more, on as many threads as
+	 * there are cores: a thread runs its runners one after the other in
+	 * each window, each keeping its switches' state in the cache through
+	 * its share (dataplane/windows.h) */
+	unsigned want = r->o.runners ? r->o.runners
+				     : RTE_MAX((unsigned)AIF_DEFAULT_RUNNERS, cores_available());
 	uint64_t seed = r->o.seed;
 	int d;
 
@@ -413,9 +415,9 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	if (!o->vtime)
 		rte_pdump_init();
 	r->n_workers = rte_lcore_count() - 1;
-	if (!o->vtime && (r->n_workers == 0 || r->n_workers > AIF_MAX_RUNNERS)) {
+	if (!o->vtime && (r->n_workers == 0 || r->n_workers > AIF_MAX_SHARDS)) {
 		fprintf(stderr, "need 1..%u worker lcores besides the main one (e.g. EAL -l 0-1)\n",
-			AIF_MAX_RUNNERS);
+			AIF_MAX_SHARDS);
 		return -1;
 	}
 	r->single = r->cfg->n_switches == 1 && !o->vtime && o->jobs == NULL;

@@ -30,7 +30,8 @@
 #     host the fabric lacks is refused with the job's JSON path and line;
 #  9. the main job (scripts/run's) and that incast on 1, 2 and 3 runners
 #     (--runners), the main job on the default runners and on 3 threads
-#     (--threads): identical result files, byte for byte;
+#     (--threads), a k=4 fat-tree's all-to-all on 1 and 20 runners (one a
+#     switch): identical result files, byte for byte;
 # 10. the same two as MPI ranks (mpirun -np 1 and -np 2, control/ranks.h;
 #     by default several runners a rank, and the main job on 3 runners over
 #     2 ranks): the result files of one runner, byte for byte; fewer runners
@@ -384,10 +385,10 @@ grep -q "^    the 8 runners in turn on 3 threads" "$T/maint3.log" ||
 for f in fct.txt jobs.csv qps.csv pfc.txt; do
 	cmp -s "$T/main1/$f" "$T/maint3/$f" || fail "main job: $f differs on 3 threads"
 done
-"$BIN" -- --config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" --threads 17 \
-	> "$T/maint17.log" 2>&1 < /dev/null && fail "--threads 17 was taken"
-grep -q "^--threads: '17': a number of threads, 1..16" "$T/maint17.log" ||
-	fail "--threads 17: not said why: $(head -1 "$T/maint17.log")"
+"$BIN" -- --config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" --threads 65 \
+	> "$T/maint65.log" 2>&1 < /dev/null && fail "--threads 65 was taken"
+grep -q "^--threads: '65': a number of threads, 1..64" "$T/maint65.log" ||
+	fail "--threads 65: not said why: $(head -1 "$T/maint65.log")"
 echo "  ok   runner threads on the $cores core(s) given; no --runners:${want#  } on $threads thread(s), the same results; --threads 3 too"
 grep -q '^    runner 2: busy [0-9.]* s (CPU [0-9.]* s), waiting [0-9.]* s' "$T/main3.log" ||
 	fail "3 runners: busy and waiting times are not said"
@@ -410,6 +411,24 @@ print("  ok   1, 2 and 3 runners: identical fct.txt, jobs.csv, qps.csv, pfc.txt,
       "summary.json and samples (main job: %d flows; incast: %d PFC pauses)"
       % (m["flows"]["count"], i["fabric"]["pfc_xoff_sent"]))
 EOF
+
+# A k=4 fat-tree's all-to-all on one runner and on 20, one a switch (a
+# pod would be more than twice a runner's share: partition.h), the same
+# results
+echo '{"topology": {"fat_tree": {"k": 4}}}' > "$T/ft4.json"
+echo '{"jobs": [{"name": "a2a", "kind": "alltoall", "hosts": "all", "bytes": 16384}]}' \
+	> "$T/ft4jobs.json"
+for n in 1 20; do
+	timeout -k 5 120 "$BIN" -- --config "$T/ft4.json" --virtual-time --jobs "$T/ft4jobs.json" \
+		--results "$T/ft4r$n" --runners $n > "$T/ft4r$n.log" 2>&1 < /dev/null ||
+		fail "k=4 fat-tree, $n runner(s): status $?"
+done
+grep -q "^  20 runners, switch by switch, window by window" "$T/ft4r20.log" ||
+	fail "k=4 fat-tree on 20 runners: not split switch by switch: $(grep -m1 'runners' "$T/ft4r20.log")"
+for f in fct.txt jobs.csv qps.csv summary.json; do
+	cmp -s "$T/ft4r1/$f" "$T/ft4r20/$f" || fail "k=4 fat-tree: $f differs on 20 runners"
+done
+echo "  ok   a k=4 fat-tree on 20 runners, switch by switch: the one-runner run's fct.txt, jobs.csv, qps.csv, summary.json"
 
 # 10. the parts as processes: mpirun -np 1 and 2 (each rank its own EAL
 # file prefix and memory: the virtual-time defaults), rank 0 writing

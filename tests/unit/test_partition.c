@@ -103,9 +103,11 @@ test_leaf_spine_three_and_many(void **state)
 		assert_true(leaves[r] >= 1);
 	}
 	assert_int_equal(pt.lookahead_ns, 500);
-	/* 16 asked: no more than the 4 leaves and 4 spines alone */
+	/* 16 asked: no more than the 4 leaves and 4 spines alone (a leaf is
+	 * more than twice a runner's share, but alone already) */
 	assert_int_equal(aif_partition_make(&pt, cfg, 16, NULL, 0), 0);
 	assert_int_equal(pt.n_run, 8);
+	assert_false(pt.by_switch);
 	for (uint16_t s = 0; s < cfg->n_switches; s++)
 		for (uint16_t x = 0; x < s; x++)
 			assert_int_not_equal(pt.runner_of[s], pt.runner_of[x]);
@@ -146,6 +148,44 @@ test_fat_tree_by_pod(void **state)
 	assert_int_not_equal(pod_run[0], pod_run[1]);
 	assert_int_equal(cores[0], 2);
 	assert_int_equal(cores[1], 2);
+	aif_config_free(cfg);
+}
+
+/* A k=8 fat-tree (8 pods of 8 switches, 8 ports each; 16 cores): a pod is
+ * a tenth of the ports, within twice a runner's share on 16 runners (pods
+ * kept), beyond it on 32 (every switch alone, ties still kept). */
+static void
+test_fat_tree_by_switch(void **state)
+{
+	struct aif_config *cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 8}}}");
+	struct aif_partition pt;
+	struct aif_partition_tie tie = { (uint16_t)sw(cfg, "pod0-edge0"),
+					  (uint16_t)sw(cfg, "pod1-edge0") };
+	unsigned on[AIF_MAX_RUNNERS] = { 0 };
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 80);
+	assert_int_equal(aif_partition_make(&pt, cfg, 16, NULL, 0), 0);
+	assert_false(pt.by_switch);
+	assert_int_equal(pt.n_run, 16);
+	assert_int_equal(pt.n_groups, 8);
+	assert_int_equal(run_of(&pt, cfg, "pod3-edge0"), run_of(&pt, cfg, "pod3-agg3"));
+	assert_int_equal(aif_partition_make(&pt, cfg, 32, &tie, 1), 0);
+	assert_true(pt.by_switch);
+	assert_int_equal(pt.n_run, 32);
+	assert_int_equal(pt.n_groups, 63); /* the 64 edge and aggregation switches, two tied */
+	assert_int_equal(pt.n_top, 16);
+	assert_int_not_equal(run_of(&pt, cfg, "pod3-edge0"), run_of(&pt, cfg, "pod3-agg3"));
+	assert_int_equal(run_of(&pt, cfg, "pod0-edge0"), run_of(&pt, cfg, "pod1-edge0"));
+	for (uint16_t s = 0; s < cfg->n_switches; s++)
+		on[pt.runner_of[s]]++;
+	for (unsigned r = 0; r < pt.n_run; r++) /* 80 switches: 2 or 3 each */
+		assert_true(on[r] == 2 || on[r] == 3);
+	assert_true(pt.n_cut * 10 > cfg->n_links * 9); /* (neighbours rarely share one) */
+	/* 64 asked: one switch a runner but for the tie's and spread cores */
+	assert_int_equal(aif_partition_make(&pt, cfg, 64, NULL, 0), 0);
+	assert_true(pt.by_switch);
+	assert_int_equal(pt.n_run, 64);
 	aif_config_free(cfg);
 }
 
@@ -199,6 +239,7 @@ main(void)
 		cmocka_unit_test(test_leaf_spine_two),
 		cmocka_unit_test(test_leaf_spine_three_and_many),
 		cmocka_unit_test(test_fat_tree_by_pod),
+		cmocka_unit_test(test_fat_tree_by_switch),
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_no_delay_one_runner),
 	};

@@ -291,13 +291,12 @@ runners_build_vtime(struct aif_run *r)
 {
 	struct aif_fabric *fab = &r->fab;
 	struct { struct aif_partition_tie *t; unsigned n, cap; } ties = { NULL, 0, 0 };
-	/* by default as many runners as the fabric has parts, up to
-	 * AIF_DEFAULT_RUNNERS or the cores, the more, on as many threads as
-	 * there are cores: a thread runs its runners one after the other in
-	 * each window, each keeping its switches' state in the cache through
-	 * its share (dataplane/windows.h) */
-	unsigned want = r->o.runners ? r->o.runners
-				     : RTE_MAX((unsigned)AIF_DEFAULT_RUNNERS, cores_available());
+	/* by default as many runners as the fabric has parts (AIF_MAX_RUNNERS
+	 * at most), on as many threads as there are cores: a thread runs its
+	 * runners one after the other in each window, each keeping its
+	 * switches' state in the cache through its share (dataplane/windows.h;
+	 * a k=16 fat-tree's 64, switch by switch, beat its 16 pods on 2 cores) */
+	unsigned want = r->o.runners ? r->o.runners : AIF_MAX_RUNNERS;
 	uint64_t seed = r->o.seed;
 	int d;
 

@@ -18,8 +18,6 @@
 #define AIF_MAX_SHARDS 16         /* shards of one switch (one per runner that drives it) */
 #define AIF_MAX_RUNNERS 64        /* virtual-time runners (and their threads) in one
 				   * process; real time's workers: AIF_MAX_SHARDS */
-#define AIF_DEFAULT_RUNNERS 16    /* virtual time, by default: as many as the fabric
-				   * can use up to this or the cores, the more */
 #define AIF_MAX_MEMBER_SLOTS 8192 /* distinct group members configured at once
 				   * (a reload needs the old and the new ones) */
 #define AIF_BURST 32              /* packets per receive burst and TX buffer */

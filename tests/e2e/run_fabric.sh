@@ -14,13 +14,13 @@
 #     them and links crossing from one to the other;
 #  2c. the fabric split over two daemons (2 leaves, 1 spine): one runs
 #     leaf0, the other leaf1 and spine0; the cut link leaf0:u0-spine0:d0 is
-#     a veth pair, net_af_packet on each end ("emulate", "link_devices").
-#     The capture sent into leaf0's host port on the first daemon comes out
+#     a veth pair, net_af_packet on each end ("emulate", "link_devices"),
+#     the second daemon in a network namespace of its own.  The capture sent into leaf0's host port on the first daemon comes out
 #     of leaf1's host port on the second, every frame, TTL 61 (leaf0, then
 #     across the wire spine0 and leaf1), ICRC valid; with leaf1's host at
 #     1 Gb/s and a small buffer, spine0's PFC frames (XOFF, XON) cross the
 #     wire and leaf0 takes every one as PFC.  SKIP (not a failure) where
-#     this user may not create a veth pair;
+#     this user may not create a veth pair or a network namespace;
 #  3. a spine link taken down mid-run (--link): only the frames on its wire
 #     lost, nothing dropped by a switch, the other spine takes the rest;
 #  4. --traffic: the generated RoCEv2 frames arrive with a valid ICRC
@@ -190,12 +190,17 @@ echo "real time, two runners (net_pcap):"
 	--stats "$T/rt2.json" || fail "two-runner real-time output"
 fi
 
-# 2c. two daemons, one fabric: the cut link a veth pair (net_af_packet)
-SPLIT_VETH=
+# 2c. two daemons, one fabric: the cut link a veth pair (net_af_packet),
+# the second daemon and its end in a network namespace of their own
+# (net_af_packet joins a fanout group numbered (pid ^ ifindex) & 0xffff,
+# one numbering per namespace: two daemons in one could draw the same
+# number for their two devices, and the second's start then fails)
+SPLIT_VETH= SPLIT_NS=
 split_cleanup() {
 	local p
 	for p in ${pa:-} ${pb:-}; do kill -TERM "$p" 2>/dev/null || true; done
 	[ -z "$SPLIT_VETH" ] || ip link del "$SPLIT_VETH" 2>/dev/null || true
+	[ -z "$SPLIT_NS" ] || ip netns del "$SPLIT_NS" 2>/dev/null || true
 	rm -rf "/var/run/dpdk/$PREFIX-a" "/var/run/dpdk/$PREFIX-b"
 }
 # split_eal SIDE PCAP_VDEV IFACE: the EAL arguments of one of the two
@@ -208,7 +213,7 @@ split_eal() {
 		   --log-level error --vdev "$2" --vdev "net_af_packet0,iface=$3")
 }
 split_run() {
-	local A=aifspA$$ B=aifspB$$ CTL="$(dirname "$BIN")/aifabricctl" rca=0 rcb=0
+	local A=aifspA$$ B=aifspB$$ NS=aifspN$$ CTL="$(dirname "$BIN")/aifabricctl" rca=0 rcb=0
 	pa= pb=
 	if ! ip link add "$A" type veth peer name "$B" > "$T/veth.log" 2>&1; then
 		echo "  SKIP two daemons over a veth pair: cannot create one" \
@@ -217,11 +222,19 @@ split_run() {
 	fi
 	SPLIT_VETH=$A
 	trap split_cleanup EXIT
-	for i in "$A" "$B"; do
-		# no frame of the kernel's own (IPv6 ND, MLD) on the wire
-		sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" 2>/dev/null || true
-		ip link set "$i" up
-	done
+	if ! { ip netns add "$NS" && SPLIT_NS=$NS && ip link set "$B" netns "$NS"; } >> "$T/veth.log" 2>&1; then
+		echo "  SKIP two daemons over a veth pair: no network namespace for the second" \
+			"($(tail -n 1 "$T/veth.log"))"
+		split_cleanup
+		SPLIT_VETH= SPLIT_NS=
+		trap - EXIT
+		return 0
+	fi
+	# no frame of the kernel's own (IPv6 ND, MLD) on the wire
+	sysctl -qw "net.ipv6.conf.$A.disable_ipv6=1" 2>/dev/null || true
+	ip netns exec "$NS" sysctl -qw "net.ipv6.conf.$B.disable_ipv6=1" 2>/dev/null || true
+	ip link set "$A" up
+	ip -n "$NS" link set "$B" up
 	cat > "$T/split_a.json" <<'EOF'
 {"topology": {"leaf_spine": {"leaves": 2, "spines": 1,
   "host_devices": ["net_pcap0", "net_pcap1"],
@@ -237,7 +250,7 @@ EOF
 	mkdir -p "$T/split"
 	# the second daemon first: it receives what the first sends at once
 	split_eal b "net_pcap1,tx_pcap=$T/split/leaf1-h0.pcap" "$B"
-	timeout -k 5 30 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_b.json" \
+	ip netns exec "$NS" timeout -k 5 30 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_b.json" \
 		--socket "$T/split_b.sock" \
 		> "$T/split_b.log" 2>&1 < /dev/null &
 	pb=$!
@@ -269,7 +282,7 @@ EOF
 		"$T/split_b.json" > "$T/split_pb.json"
 	mkdir -p "$T/split_pfc"
 	split_eal b "net_pcap1,tx_pcap=$T/split_pfc/leaf1-h0.pcap" "$B"
-	timeout -k 5 30 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_pb.json" \
+	ip netns exec "$NS" timeout -k 5 30 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_pb.json" \
 		--socket "$T/split_pb.sock" \
 		> "$T/split_pb.log" 2>&1 < /dev/null &
 	pb=$!
@@ -302,7 +315,7 @@ EOF
 	wait "$pb" || rcb=$?
 	pa= pb=
 	split_cleanup
-	SPLIT_VETH=
+	SPLIT_VETH= SPLIT_NS=
 	trap - EXIT
 	[ "$rca" -eq 0 ] && [ "$rcb" -eq 0 ] ||
 		fail "split, PFC: the daemons exited with status $rca and $rcb"

@@ -116,6 +116,10 @@
  *                                 stored as speed_mbps (rounded, >= 1);
  *                                 default: as the device reports
  *           "shaper_gbps": 40,    optional egress rate limit, number > 0
+ *                                 (shaper: at most 1600, the scheduler's
+ *                                 limit), stored as shaper_bps
+ *                                 (rounded); at most speed_gbps if that is
+ *                                 given; default none (0)
  *           "shaper_burst_bytes": 3000, optional, with shaper_gbps: the
  *                                 bucket depth in wire bytes, 64..64 MiB;
  *                                 default one MTU frame plus 10 us at the rate
@@ -127,10 +131,6 @@
  *                                 longer than the policy's cable_delay_ns
  *                                 (SONiC's per-port cable length); the
  *                                 generator sets it on a cut link's port
- *                                 (shaper: at most 1600, the scheduler's
- *                                 limit), stored as shaper_bps
- *                                 (rounded); at most speed_gbps if that is
- *                                 given; default none (0)
  *           "addresses": ["10.0.0.1/24", "2001:db8::1/64"]
  *                                 optional, at most AIF_MAX_PORT_ADDRS;
  *                                 address with its prefix length (required,

@@ -7,7 +7,7 @@
  *
  * Every rank builds the whole fabric from the same inputs, split in parts
  * as one process splits it (control/partition.h: --runners, by default as
- * many as it has, 16 at most; at least as many as there are ranks), and
+ * many as it has, 64 at most; at least as many as there are ranks), and
  * runs its share of the parts: rank k of n the parts k, k + n, k + 2n, ...
  * (as the threads of one process share them: a leaf-spine's leaves and
  * spines come in that order, and both ranks get some of each), on a

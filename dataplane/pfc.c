@@ -252,6 +252,8 @@ aif_pfc_rx_apply(struct aif_pfc_rx_state *s, const struct aif_pfc_rx *f,
 		if (s->round_ns != 0 && d != AIF_TIME_NS_NEVER)
 			d = (d + s->round_ns / 2) / s->round_ns * s->round_ns;
 		s->paused_until_ns[p] = add_sat(now_ns, d);
+		if (s->paused_until_ns[p] > s->latest_until_ns)
+			s->latest_until_ns = s->paused_until_ns[p];
 		if (pfc)
 			s->ctr.rx_pfc[p]++;
 	}
@@ -278,18 +280,6 @@ aif_pfc_rx_input(struct aif_pfc_rx_state *s, const uint8_t *frame, uint32_t len,
 	}
 	aif_pfc_rx_apply(s, &f, speed_bps, now_ns);
 	return 0;
-}
-
-uint8_t
-aif_pfc_rx_paused_mask(const struct aif_pfc_rx_state *s, aif_time_ns now_ns)
-{
-	uint8_t m = 0;
-	unsigned p;
-
-	for (p = 0; p < AIF_PFC_PRIOS; p++)
-		if (now_ns < s->paused_until_ns[p])
-			m |= (uint8_t)(1u << p);
-	return m;
 }
 
 /* ---- Generation ---- */
@@ -413,18 +403,6 @@ aif_pfc_tx_unsent(struct aif_pfc_tx_state *s, uint8_t class_enable,
 		}
 	}
 	s->ctr.tx_frames--;
-}
-
-aif_time_ns
-aif_pfc_tx_next_event_ns(const struct aif_pfc_tx_state *s)
-{
-	aif_time_ns t = AIF_TIME_NS_NEVER;
-	unsigned p;
-
-	for (p = 0; p < AIF_PFC_PRIOS; p++)
-		if ((s->xoff & (1u << p)) && s->next_refresh_ns[p] < t)
-			t = s->next_refresh_ns[p];
-	return t;
 }
 
 int

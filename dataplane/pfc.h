@@ -236,6 +236,10 @@ aif_time_ns aif_pfc_quanta_to_ns(uint16_t quanta, uint64_t speed_bps);
 
 struct aif_pfc_rx_state {
 	aif_time_ns paused_until_ns[AIF_PFC_PRIOS]; /* paused while now < this */
+	aif_time_ns latest_until_ns; /* no priority paused from this on: the
+				      * latest deadline set (an XON only
+				      * shortens one), so the mask's question
+				      * is one compare while none runs */
 	uint64_t pause_ns_total[AIF_PFC_PRIOS];     /* time paused, exact up to
 						     * accounted_ns */
 	aif_time_ns accounted_ns[AIF_PFC_PRIOS];    /* pause_ns_total covers
@@ -307,8 +311,19 @@ aif_pfc_rx_paused(const struct aif_pfc_rx_state *s, unsigned prio, aif_time_ns n
 	return now_ns < s->paused_until_ns[prio];
 }
 
-/* Bit n set = priority n paused at now_ns. */
-uint8_t aif_pfc_rx_paused_mask(const struct aif_pfc_rx_state *s, aif_time_ns now_ns);
+/* Bit n set = priority n paused at now_ns.  (Asked for each port at each
+ * egress step: inline, one compare when no pause runs.) */
+static inline uint8_t
+aif_pfc_rx_paused_mask(const struct aif_pfc_rx_state *s, aif_time_ns now_ns)
+{
+	uint8_t m = 0;
+
+	if (__builtin_expect(now_ns >= s->latest_until_ns, 1))
+		return 0;
+	for (unsigned p = 0; p < AIF_PFC_PRIOS; p++)
+		m |= (uint8_t)((now_ns < s->paused_until_ns[p]) << p);
+	return m;
+}
 
 /* ---- Generation ---- */
 
@@ -441,7 +456,17 @@ unsigned aif_pfc_tx_ns3_resume(struct aif_pfc_tx_state *s, uint8_t resume_mask,
 			       uint16_t quanta[AIF_PFC_PRIOS]);
 
 /* When the next refresh is due (earliest over the XOFF priorities), or
- * AIF_TIME_NS_NEVER when none is XOFF. */
-aif_time_ns aif_pfc_tx_next_event_ns(const struct aif_pfc_tx_state *s);
+ * AIF_TIME_NS_NEVER when none is XOFF.  (Asked for each port whose next
+ * event moved: inline, one test when none is XOFF.) */
+static inline aif_time_ns
+aif_pfc_tx_next_event_ns(const struct aif_pfc_tx_state *s)
+{
+	aif_time_ns t = AIF_TIME_NS_NEVER;
+
+	for (unsigned p = 0; s->xoff != 0 && p < AIF_PFC_PRIOS; p++)
+		if ((s->xoff & (1u << p)) && s->next_refresh_ns[p] < t)
+			t = s->next_refresh_ns[p];
+	return t;
+}
 
 #endif /* AIF_PFC_H */

@@ -11,7 +11,10 @@
  *    (samples go on to the tick);
  *  - an event that changed something: every source refreshed and asked;
  *  - run again with a later end (a window), it goes on where it stopped;
- *  - a periodic source keeps its grid; the stop flag stops the loop.
+ *  - a periodic source keeps its grid; the stop flag stops the loop;
+ *  - a work source's run of events between the others' (fired without a
+ *    scan): ties still to the source added first, the idle question every
+ *    check_every events, progress on its grid, a change ends the run.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,6 +37,9 @@ struct fake {
 	unsigned n, next;
 	unsigned refreshed;
 	unsigned ret;           /* what fire returns */
+	unsigned changed_on;    /* 1..n: that event returns AIF_EV_CHANGED */
+	const aif_time_ns *at2; /* the times from its second refresh on */
+	unsigned n2;
 };
 
 static char log_buf[MAX_LOG * 16];
@@ -56,14 +62,20 @@ fake_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 	snprintf(e, sizeof(e), "%c@%u ", f->name, (unsigned)now_ns);
 	strcat(log_buf, e);
 	f->next++;
-	return f->ret;
+	return f->changed_on != 0 && f->next == f->changed_on ? AIF_EV_CHANGED : f->ret;
 }
 
 static void
 fake_refresh(struct aif_ev_source *s, aif_time_ns now_ns)
 {
+	struct fake *f = (struct fake *)s;
+
 	(void)now_ns;
-	((struct fake *)s)->refreshed++;
+	if (++f->refreshed == 2 && f->at2 != NULL) {
+		f->at = f->at2;
+		f->n = f->n2;
+		f->next = 0;
+	}
 }
 
 static const struct aif_ev_ops fake_ops = {
@@ -284,6 +296,67 @@ test_periodic_and_stop(void **state)
 }
 
 static void
+progress_fn(const struct aif_evloop *loop, void *arg)
+{
+	char e[16];
+
+	(void)arg;
+	snprintf(e, sizeof(e), "P@%u ", (unsigned)loop->now_ns);
+	strcat(log_buf, e);
+}
+
+static void
+test_work_runs(void **state)
+{
+	static const aif_time_ns a_at[] = { 5, 9 }, t_at[] = { 100 },
+				 w_at[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake a, t, w;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	idle_clock = &c;
+	aif_evloop_init(&loop, &c, 50);
+	fake_init(&a, 'a', 0, a_at, 2);
+	fake_init(&t, 't', AIF_EV_TICK, t_at, 1);
+	fake_init(&w, 'w', AIF_EV_WORK, w_at, 11);
+	aif_evloop_add(&loop, &a.src);
+	aif_evloop_add(&loop, &t.src);
+	aif_evloop_add(&loop, &w.src);
+	loop.idle = idle_fn;
+	loop.check_every = 4;
+	loop.progress = progress_fn;
+	loop.progress_ns = 3;
+	/* a first on its ties; the question before every 4th event (4 w@4, 8
+	 * w@7, 12 w@10) and before the tick past the work's end; progress
+	 * after the work event at or past each 3 ns */
+	assert_int_equal(aif_evloop_run(&loop), 11);
+	assert_string_equal(log_buf, "w@1 w@2 w@3 P@3 w@4 a@5 w@5 w@6 P@6 w@7 w@8 a@9 w@9 P@9 "
+				     "w@10 w@11 ");
+	assert_int_equal(idle_asked, 4);
+	assert_int_equal(loop.events, 11);
+	assert_int_equal(aif_clock_now(&c), 11);
+
+	/* a work event that changes something (w@2): every source asked
+	 * again before the next, so a's new event at 3 comes first on the tie */
+	static const aif_time_ns w2_at[] = { 1, 2, 3 }, a2_at[] = { 3 };
+	log_buf[0] = '\0';
+	aif_clock_init_virtual(&c, 0);
+	aif_evloop_init(&loop, &c, 50);
+	fake_init(&a, 'a', 0, NULL, 0);
+	a.at2 = a2_at;
+	a.n2 = 1;
+	fake_init(&w, 'w', AIF_EV_WORK, w2_at, 3);
+	w.changed_on = 2;
+	aif_evloop_add(&loop, &a.src);
+	aif_evloop_add(&loop, &w.src);
+	assert_int_equal(aif_evloop_run(&loop), 3);
+	assert_string_equal(log_buf, "w@1 w@2 a@3 w@3 ");
+	assert_int_equal(a.refreshed, 2); /* the start, then after w@2 */
+}
+
+static void
 test_full(void **state)
 {
 	struct aif_clock c;
@@ -314,6 +387,7 @@ main(void)
 		cmocka_unit_test_setup(test_quiet_samples, setup),
 		cmocka_unit_test_setup(test_changed_refreshes, setup),
 		cmocka_unit_test_setup(test_periodic_and_stop, setup),
+		cmocka_unit_test_setup(test_work_runs, setup),
 		cmocka_unit_test_setup(test_full, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,14 +28,14 @@
 #include "../dataplane/switch.h"
 #include "../dataplane/windows.h"
 #include "../hosts/jobs.h"
-#include "../hosts/monitors.h"
 #include "../hosts/rhost.h"
-#include "../hosts/workload.h"
 #include "config.h"
 #include "edges.h"
 #include "fabric.h"
+#include "monitors.h"
 #include "opts.h"
 #include "ranks.h"
+#include "workload.h"
 
 #ifdef AIF_HAVE_MPI
 #include <mpi.h>

@@ -18,11 +18,11 @@
 #include "../dataplane/qos.h"
 #include "../dataplane/runner.h"
 #include "../dataplane/switch.h"
-#include "../hosts/workload.h"
 #include "commands.h"
 #include "config.h"
 #include "ranks.h"
 #include "report.h"
+#include "workload.h"
 
 static bool
 is_dpdk(const struct aif_port *p)

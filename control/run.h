@@ -34,7 +34,6 @@
 #include "../dataplane/capacity.h"
 #include "../dataplane/egress.h"
 #include "../dataplane/types.h"
-#include "../hosts/workload.h"
 #include "commands.h"
 #include "config.h"
 #include "edges.h"
@@ -42,6 +41,7 @@
 #include "opts.h"
 #include "partition.h"
 #include "pool_check.h"
+#include "workload.h"
 
 struct aif_ctl_server;
 struct aif_runner;

@@ -14,9 +14,9 @@
 #include "../dataplane/shard.h"
 #include "../dataplane/switch.h"
 #include "../hosts/rhost.h"
-#include "../hosts/vhosts.h"
 #include "commands.h"
 #include "samples.h"
+#include "vhosts.h"
 
 struct qp_prev {
 	uint64_t cnps, naks;

@@ -144,7 +144,7 @@ enum aif_rhost_cnp { AIF_RHOST_CNP_ACK_FLAG, AIF_RHOST_CNP_FRAME };
 /* Go-back-N's retransmit timer (see above). */
 enum aif_rhost_gbn_timer { AIF_RHOST_GBN_TIMER_PER_PACKET, AIF_RHOST_GBN_TIMER_PROGRESS };
 
-/* link_delay_ns: the fabric's (hosts/vhosts.c resolves it: the delay of
+/* link_delay_ns: the fabric's (control/vhosts.c resolves it: the delay of
  * the fabric's links; a host on its own has none). */
 #define AIF_RHOST_LINK_DELAY_FABRIC AIF_TIME_NS_NEVER
 #define AIF_RHOST_LINK_DELAY_MAX (1000 * AIF_NS_PER_MS)
@@ -184,7 +184,7 @@ struct aif_rhost_params {
 	bool light_frames;          /* data frames without their payload in the
 				     * mbuf (dataplane/frame.h; false: whole) */
 	uint8_t wire_model;         /* enum aif_wire_model: what a frame costs on
-				     * the host's wire (hosts/vhosts.c: the
+				     * the host's wire (control/vhosts.c: the
 				     * fabric's "wire_model") */
 	uint64_t seed;              /* first PSNs and UDP source ports */
 };

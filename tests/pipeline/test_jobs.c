@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Collectives on a fabric in virtual time: a generated 4-leaf x 2-spine
- * leaf-spine, two virtual RoCE hosts per leaf (hosts/vhosts.c on
+ * leaf-spine, two virtual RoCE hosts per leaf (control/vhosts.c on
  * hosts/rhost*.c), jobs from hosts/jobs.c, the whole driven by the
  * virtual-time loop (dataplane/evloop.h, as the daemon runs it).
  *

@@ -5,7 +5,7 @@
  * the switch derives by itself (mmu.h, "Headroom").
  *
  * A 2-leaf x 1-spine leaf-spine, two virtual RoCE hosts per leaf
- * (hosts/vhosts.c on hosts/rhost*.c), hosts and uplinks at one rate,
+ * (control/vhosts.c on hosts/rhost*.c), hosts and uplinks at one rate,
  * 1 us links, every port's MTU set to the case's, the hosts' packets as
  * large as that MTU lets them be (at most 8 KiB of payload), PFC on
  * priority 3, no ECN, no DCQCN (PFC alone must hold), a buffer whose

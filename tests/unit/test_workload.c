@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Workload files (hosts/workload.c) and the flow-size CDFs they name
+ * Workload files (control/workload.c) and the flow-size CDFs they name
  * (hosts/jobs.c, aif_cdf_parse): what a hostile or broken file gets
  * instead of a hang, a silent truncation or an endless stream of flows.
  * Each refusal names the JSON path and the reason.  Then mutated CDFs and

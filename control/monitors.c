@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../control/commands.h"
 #include "../dataplane/qos.h"
 #include "../dataplane/switch.h"
+#include "../hosts/rhost.h"
+#include "commands.h"
 #include "monitors.h"
-#include "rhost.h"
 #include "vhosts.h"
 
 struct pfc_ev {

@@ -16,7 +16,7 @@
 #include "../dataplane/qos.h"
 #include "../dataplane/shard.h"
 #include "../dataplane/switch.h"
-#include "textbuf.h"
+#include "../hosts/textbuf.h"
 #include "workload.h"
 
 #define JOBS_FILE_MAX_BYTES (16u << 20)

@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../control/config.h"
-#include "../control/fabric.h"
-#include "jobs.h"
-#include "rhost.h"
+#include "../hosts/jobs.h"
+#include "../hosts/rhost.h"
+#include "config.h"
+#include "fabric.h"
 
 struct rte_mempool;
 

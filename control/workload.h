@@ -106,13 +106,13 @@
 
 #include <jansson.h>
 
-#include "../control/commands.h"
-#include "../control/config.h"
-#include "../control/fabric.h"
-#include "flowfile.h"
-#include "jobs.h"
+#include "../hosts/flowfile.h"
+#include "../hosts/jobs.h"
+#include "../hosts/rhost.h"
+#include "commands.h"
+#include "config.h"
+#include "fabric.h"
 #include "monitors.h"
-#include "rhost.h"
 #include "vhosts.h"
 
 struct rte_mempool;

@@ -78,13 +78,25 @@ aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k)
 	return (uint64_t)(mbps ? mbps : 100000) * 1000000;
 }
 
-void
-aif_fabric_free(struct aif_fabric *f)
+static void
+fabric_free(struct aif_fabric *f, void (*sw_free)(struct aif_switch *))
 {
 	for (uint16_t i = 0; i < f->n_sw; i++)
-		aif_switch_free(f->sw[i]);
+		sw_free(f->sw[i]);
 	for (uint32_t k = 0; k < f->n_links; k++)
 		aif_link_free(f->link[k]);
 	free(f->link);
 	memset(f, 0, sizeof(*f));
+}
+
+void
+aif_fabric_free(struct aif_fabric *f)
+{
+	fabric_free(f, aif_switch_free);
+}
+
+void
+aif_fabric_free_at_exit(struct aif_fabric *f)
+{
+	fabric_free(f, aif_switch_free_at_exit);
 }

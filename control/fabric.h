@@ -48,5 +48,8 @@ int aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 uint64_t aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k);
 /* Free the switches and links (the runners and captures first). */
 void aif_fabric_free(struct aif_fabric *f);
+/* The same at the process's end: the switches' neighbour hashes left to
+ * the exit (aif_switch_free_at_exit). */
+void aif_fabric_free_at_exit(struct aif_fabric *f);
 
 #endif /* AIF_FABRIC_H */

@@ -604,8 +604,8 @@ aif_run_end(struct aif_run *r, int rc)
 		aif_capture_free(r->fab.sw[s]);
 	struct aif_lb_env lbv = aif_ctl_lb_env(ctl);
 	aif_lb_progs_free(&ctl->lb, &lbv); /* (its states are per switch shard) */
-	if (r->built)
-		aif_fabric_free(&r->fab);
+	if (r->built) /* (the process ends after this) */
+		aif_fabric_free_at_exit(&r->fab);
 	aif_workload_free(&r->wl); /* the hosts, after the ports that were theirs */
 	for (uint16_t s = 0; s < AIF_MAX_SWITCHES; s++)
 		free(ctl->pinfo[s]);

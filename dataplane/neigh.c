@@ -59,6 +59,16 @@ aif_neigh_free(struct aif_neigh *n)
 	free(n);
 }
 
+void
+aif_neigh_free_at_exit(struct aif_neigh *n)
+{
+	if (n == NULL)
+		return;
+	rte_free(n->slot);
+	free(n->meta);
+	free(n);
+}
+
 static struct aif_ip
 key_of(const struct aif_ip *ip)
 {

@@ -80,8 +80,8 @@ err:
 	return NULL;
 }
 
-void
-aif_switch_free(struct aif_switch *sw)
+static void
+switch_free(struct aif_switch *sw, bool at_exit)
 {
 	if (sw == NULL)
 		return;
@@ -90,12 +90,27 @@ aif_switch_free(struct aif_switch *sw)
 	aif_tables_free(sw->tables);
 	aif_qos_free(sw->qos);
 	aif_trace_free(sw->trace, sw->n_shards);
-	aif_neigh_free(sw->neigh);
+	if (at_exit)
+		aif_neigh_free_at_exit(sw->neigh);
+	else
+		aif_neigh_free(sw->neigh);
 	rte_free(sw->learn_ring);
 	free(sw->member_keys);
 	free(sw->member_base);
 	rte_free(sw->qsv);
 	rte_free(sw);
+}
+
+void
+aif_switch_free(struct aif_switch *sw)
+{
+	switch_free(sw, false);
+}
+
+void
+aif_switch_free_at_exit(struct aif_switch *sw)
+{
+	switch_free(sw, true);
 }
 
 void

@@ -8,6 +8,7 @@
  * emulated ones get a MAC.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +41,32 @@ group_of(const struct aif_switch_params *sp, const char *prefix)
 			return &sp->groups[sp->routes[r].group];
 	}
 	return NULL;
+}
+
+/* One group per set of next hops on every switch: no two groups with the
+ * same members, each named by some route. */
+static void
+assert_groups_distinct(const struct aif_config *cfg)
+{
+	for (uint16_t s = 0; s < cfg->n_switches; s++) {
+		const struct aif_switch_params *sp = &cfg->switches[s];
+		for (uint32_t a = 0; a < sp->n_groups; a++) {
+			const struct aif_group_params *ga = &sp->groups[a];
+			bool used = false;
+			for (uint32_t r = 0; r < sp->n_routes && !used; r++)
+				used = sp->routes[r].group == a;
+			if (!used)
+				fail_msg("%s: group %s named by no route", sp->name, ga->name);
+			for (uint32_t b = a + 1; b < sp->n_groups; b++) {
+				const struct aif_group_params *gb = &sp->groups[b];
+				if (ga->n_members == gb->n_members &&
+				    memcmp(ga->members, gb->members,
+					   ga->n_members * sizeof(ga->members[0])) == 0)
+					fail_msg("%s: groups %s and %s have the same members",
+						 sp->name, ga->name, gb->name);
+			}
+		}
+	}
 }
 
 static void
@@ -91,6 +118,7 @@ test_leaf_spine_4x2(void **state)
 	/* hosts: static neighbours of their leaf */
 	assert_string_equal(cfg->hosts[7].name, "leaf3-1");
 	assert_string_equal(aif_ip_fmt(&cfg->hosts[7].ip, buf, sizeof(buf)), "10.3.1.2");
+	assert_groups_distinct(cfg);
 	aif_config_free(cfg);
 }
 
@@ -165,6 +193,7 @@ test_leaf_spine_down_link(void **state)
 	assert_int_equal(g->n_members, 3);
 	for (uint32_t m = 0; m < g->n_members; m++)
 		assert_string_not_equal(spine0->ports[g->members[m].port].name, "d0");
+	assert_groups_distinct(cfg);
 	aif_config_free(cfg);
 }
 
@@ -279,6 +308,12 @@ test_fat_tree_k4(void **state)
 	assert_int_equal(g->n_members, 1);
 	assert_string_equal(cfg->switches[c1].ports[g->members[0].port].name, "d2");
 	assert_int_equal(cfg->switches[c1].n_routes, 16);
+	/* an edge: one group (both aggs, to every other subnet); an agg: the
+	 * cores, and each edge below; a core: each pod */
+	assert_int_equal(cfg->switches[e00].n_groups, 1);
+	assert_int_equal(cfg->switches[a00].n_groups, 3);
+	assert_int_equal(cfg->switches[c1].n_groups, 4);
+	assert_groups_distinct(cfg);
 	aif_config_free(cfg);
 }
 
@@ -300,6 +335,7 @@ test_fat_tree_k16(void **state)
 	const struct aif_group_params *g = group_of(&cfg->switches[e], "10.0.0.0/24");
 	assert_non_null(g);
 	assert_int_equal(g->n_members, 8);
+	assert_groups_distinct(cfg);
 	aif_config_free(cfg);
 }
 

@@ -10,7 +10,8 @@
  * fields are rejected everywhere ("<object path>: unknown field 'foo'"), as
  * are duplicate keys in one object.  On any error nothing is kept.
  *
- * The file format (this block is mirrored in control/CONFIG.md):
+ * The file format (the users' reference, every field with its range and
+ * default: README.md, "Configuration"):
  *
  * {
  *   "policies": {                 optional object, keyed by policy name

@@ -15,8 +15,10 @@
  *	                  a part of the fabric, window by window (run_sim.c)
  *	aif_run_report    the end: captures closed, paused peers released,
  *	                  the counters, the jobs' results, the stats file
- *	aif_run_end       everything freed, ports closed before the pool;
- *	                  the exit status
+ *	aif_run_end       everything freed, ports closed before the pool
+ *	                  (the switches' neighbour hashes left to the
+ *	                  process's exit: aif_fabric_free_at_exit); the exit
+ *	                  status
  *
  * Each returns 0, or -1 having said why (aif_run_prepare: 1 when --help
  * was all).  Both modes drive the same objects through the same event loop
@@ -90,7 +92,8 @@ int aif_run_build(struct aif_run *r, int argc, char **argv);
 int aif_run_real(struct aif_run *r);
 int aif_run_virtual(struct aif_run *r);
 int aif_run_report(struct aif_run *r);
-/* rc: the run's so far (0: good); returns the exit status. */
+/* rc: the run's so far (0: good); returns the exit status.  The process
+ * ends after it. */
 int aif_run_end(struct aif_run *r, int rc);
 
 #endif /* AIF_RUN_H */

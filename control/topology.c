@@ -55,6 +55,7 @@ struct topo {
 	int dist[MAX_SW][MAX_SW];
 	bool here[MAX_SW];
 	int idx[MAX_SW];
+	uint64_t group_ports[MAX_HOSTS]; /* routes_of's, one switch at a time */
 };
 
 static int
@@ -194,21 +195,18 @@ bfs(const struct topo *t, unsigned dst, int *dist)
 
 /*
  * Groups and routes of switch s: every subnet on another switch, through
- * the neighbours one hop closer to it; one group per set of next hops.
+ * the neighbours one hop closer to it; one group per set of next hops.  A
+ * group's members are its ports in order, so a set of ports is a group:
+ * group_ports[g] is group g's (scratch, a slot per subnet), and a route
+ * finds its group by its ports, its members built only for a new one (a
+ * k=16 fat-tree's 320 switches x 128 subnets: each route's members built
+ * as JSON and compared with every group took most of its 0.9 s).
  */
-/* A switch's groups by next-hop ports (routes_of): a group's members are
- * its ports in order, so equal sets of ports are equal groups. */
-#define GROUP_KEYS 256
-
 static void
-routes_of(const struct topo *t, unsigned s, int (*dist)[MAX_SW], json_t *groups,
-	  json_t *routes)
+routes_of(const struct topo *t, unsigned s, int (*dist)[MAX_SW], uint64_t *group_ports,
+	  json_t *groups, json_t *routes)
 {
-	/* the groups made so far, by their ports (a k=16 fat-tree's 320
-	 * switches x 128 subnets: each route's members built and compared
-	 * with every group's took most of its 0.9 s of expansion) */
-	uint64_t key[GROUP_KEYS];
-	unsigned n_keys = 0;
+	unsigned n_groups = 0;
 
 	for (unsigned k = 0; k < t->n_subnets; k++) {
 		unsigned d = t->subnet[k].at;
@@ -220,59 +218,40 @@ routes_of(const struct topo *t, unsigned s, int (*dist)[MAX_SW], json_t *groups,
 			if (tp->peer >= 0 && !tp->down && dist[d][tp->peer] == dist[d][s] - 1)
 				ports |= 1ull << p;
 		}
-		unsigned g_at = 0;
-		while (g_at < n_keys && key[g_at] != ports)
-			g_at++;
-		if (g_at < n_keys) { /* that group */
-			json_t *g = json_array_get(groups, g_at);
-			json_array_append_new(routes, json_pack("{s:o, s:s}", "prefix",
-								addr_json(t->subnet[k].net, 24),
-								"group", json_string_value(
-									json_object_get(g, "name"))));
-			continue;
-		}
-		char gname[AIF_NAME_MAX * 2] = "via";
-		json_t *members = json_array();
-		for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
-			const struct tport *tp = &t->sw[s].port[p];
-			if (!((ports >> p) & 1))
-				continue;
-			char ipb[20];
-			ip_str(tp->peer_ip, ipb, sizeof(ipb));
-			json_array_append_new(members, json_pack("{s:s, s:s}", "ip", ipb,
-								 "port", tp->name));
-			size_t n = strlen(gname);
-			snprintf(gname + n, sizeof(gname) - n, "-%s", t->sw[tp->peer].name);
-		}
-		gname[AIF_NAME_MAX - 1] = '\0'; /* long sets: the prefix names it */
-		/* one group per set of next hops (past GROUP_KEYS groups, found
-		 * by their members) */
-		bool have = false;
-		size_t i;
-		json_t *g;
-		json_array_foreach(groups, i, g)
-			if (i >= n_keys && json_equal(json_object_get(g, "members"), members)) {
-				snprintf(gname, sizeof(gname), "%s",
-					 json_string_value(json_object_get(g, "name")));
-				have = true;
-				break;
+		unsigned g = 0;
+		while (g < n_groups && group_ports[g] != ports)
+			g++;
+		if (g == n_groups) { /* a new set of next hops */
+			char gname[AIF_NAME_MAX * 2] = "via";
+			json_t *members = json_array();
+			for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
+				const struct tport *tp = &t->sw[s].port[p];
+				if (!((ports >> p) & 1))
+					continue;
+				char ipb[20];
+				ip_str(tp->peer_ip, ipb, sizeof(ipb));
+				json_array_append_new(members, json_pack("{s:s, s:s}", "ip", ipb,
+									 "port", tp->name));
+				size_t n = strlen(gname);
+				snprintf(gname + n, sizeof(gname) - n, "-%s", t->sw[tp->peer].name);
 			}
-		if (!have) {
+			gname[AIF_NAME_MAX - 1] = '\0'; /* long sets: the prefix names it */
 			/* a truncated name that is taken: number it */
-			json_array_foreach(groups, i, g)
-				if (strcmp(json_string_value(json_object_get(g, "name")), gname) == 0) {
-					snprintf(gname, sizeof(gname), "g%zu", json_array_size(groups));
+			size_t i;
+			json_t *o;
+			json_array_foreach(groups, i, o)
+				if (strcmp(json_string_value(json_object_get(o, "name")), gname) == 0) {
+					snprintf(gname, sizeof(gname), "g%u", n_groups);
 					break;
 				}
-			json_array_append_new(groups, json_pack("{s:s, s:O}", "name", gname,
+			json_array_append_new(groups, json_pack("{s:s, s:o}", "name", gname,
 								"members", members));
-			if (n_keys < GROUP_KEYS && n_keys + 1 == json_array_size(groups))
-				key[n_keys++] = ports;
+			group_ports[n_groups++] = ports;
 		}
-		json_decref(members);
 		json_array_append_new(routes, json_pack("{s:o, s:s}", "prefix",
-							addr_json(t->subnet[k].net, 24),
-							"group", gname));
+							addr_json(t->subnet[k].net, 24), "group",
+							json_string_value(json_object_get(
+								json_array_get(groups, g), "name"))));
 	}
 }
 
@@ -598,7 +577,7 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 							    mac_json((unsigned)tp->peer, r),
 							    "port", tp->name));
 		}
-		routes_of(t, s, dist, groups, routes);
+		routes_of(t, s, dist, t->group_ports, groups, routes);
 		json_t *o = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "name", sw->name,
 				      "seed", (int)s + 1, "ports", ports, "neighbors", nb,
 				      "nexthop_groups", groups, "routes", routes);

@@ -81,6 +81,17 @@ fire(struct aif_evloop *loop, struct aif_ev_source *e, aif_time_ns now)
 	return r;
 }
 
+/* After a work event at now: progress, once its period has passed. */
+static inline void
+progress_at(struct aif_evloop *loop, aif_time_ns now, aif_time_ns *next_progress)
+{
+	if (now >= *next_progress) {
+		loop->now_ns = now;
+		loop->progress(loop, loop->progress_arg);
+		*next_progress = now + loop->progress_ns;
+	}
+}
+
 /*
  * A loop of one source in virtual time with nothing to ask between its
  * events (no idle question, stop or progress: a window's part,
@@ -160,11 +171,8 @@ aif_evloop_run(struct aif_evloop *loop)
 			}
 		}
 		unsigned r = fire(loop, e, now);
-		if ((e->flags & AIF_EV_WORK) && now >= next_progress) {
-			loop->now_ns = now;
-			loop->progress(loop, loop->progress_arg);
-			next_progress = now + loop->progress_ns;
-		}
+		if (e->flags & AIF_EV_WORK)
+			progress_at(loop, now, &next_progress);
 		if (!virt || (r & AIF_EV_CHANGED) || e->flags != AIF_EV_WORK)
 			continue;
 		/*
@@ -181,13 +189,10 @@ aif_evloop_run(struct aif_evloop *loop)
 			loop->since_check++;
 			now = t;
 			aif_clock_set(clk, now);
-			if (fire(loop, e, now) & AIF_EV_CHANGED)
+			r = fire(loop, e, now);
+			progress_at(loop, now, &next_progress);
+			if (r & AIF_EV_CHANGED)
 				break;
-			if (now >= next_progress) {
-				loop->now_ns = now;
-				loop->progress(loop, loop->progress_arg);
-				next_progress = now + loop->progress_ns;
-			}
 		}
 	}
 	loop->now_ns = now;

@@ -49,17 +49,6 @@ err:
 }
 
 void
-aif_neigh_free(struct aif_neigh *n)
-{
-	if (n == NULL)
-		return;
-	rte_hash_free(n->by_ip);
-	rte_free(n->slot);
-	free(n->meta);
-	free(n);
-}
-
-void
 aif_neigh_free_at_exit(struct aif_neigh *n)
 {
 	if (n == NULL)
@@ -67,6 +56,14 @@ aif_neigh_free_at_exit(struct aif_neigh *n)
 	rte_free(n->slot);
 	free(n->meta);
 	free(n);
+}
+
+void
+aif_neigh_free(struct aif_neigh *n)
+{
+	if (n != NULL)
+		rte_hash_free(n->by_ip);
+	aif_neigh_free_at_exit(n);
 }
 
 static struct aif_ip

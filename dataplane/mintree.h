@@ -19,6 +19,7 @@
 #ifndef AIF_MINTREE_H
 #define AIF_MINTREE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -106,25 +107,25 @@ aif_mintree_argmin(const struct aif_mintree *m)
 static inline uint64_t
 aif_mintree_due(const struct aif_mintree *m, aif_time_ns now)
 {
-	uint32_t stack[16], sp = 0;
+	uint32_t stack[16], sp = 0, x = 1;
 	uint64_t due = 0;
 
 	if (m->t[1] > now)
 		return 0;
-	stack[sp++] = 1;
-	while (sp) {
-		uint32_t x = stack[--sp];
-		if (x >= m->cap) {
-			due |= 1ull << (x - m->cap);
-			continue;
+	for (;;) {
+		/* x is due, so one of its children is at least: down to a due
+		 * leaf, keeping the right child where both are (one a level) */
+		while (x < m->cap) {
+			bool l = m->t[2 * x] <= now, r = m->t[2 * x + 1] <= now;
+			if (l && r)
+				stack[sp++] = 2 * x + 1;
+			x = l ? 2 * x : 2 * x + 1;
 		}
-		/* (depth first: the stack holds at most one node a level, plus one) */
-		if (m->t[2 * x + 1] <= now)
-			stack[sp++] = 2 * x + 1;
-		if (m->t[2 * x] <= now)
-			stack[sp++] = 2 * x;
+		due |= 1ull << (x - m->cap);
+		if (sp == 0)
+			return due;
+		x = stack[--sp];
 	}
-	return due;
 }
 
 #endif /* AIF_MINTREE_H */

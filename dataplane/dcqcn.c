@@ -79,7 +79,6 @@ decrease_check(struct aif_dcqcn_rp *rp, const struct aif_dcqcn_params *p)
 	rp->stage = 0;
 	rp->decrease_cnp = false;
 	rp->next_timer_ns = at + p->rp_timer_ns; /* the increase timer restarts */
-	rp->decreases++;
 }
 
 static void
@@ -97,7 +96,6 @@ timer_tick(struct aif_dcqcn_rp *rp, const struct aif_dcqcn_params *p)
 		rp->rate_bps = rp->rate_bps / 2 + rp->target_bps / 2;
 	}
 	rp->stage++;
-	rp->increases++;
 }
 
 void
@@ -124,7 +122,6 @@ aif_dcqcn_rp_cnp(struct aif_dcqcn_rp *rp, const struct aif_dcqcn_params *p,
 		 aif_time_ns now_ns)
 {
 	aif_dcqcn_rp_advance(rp, p, now_ns);
-	rp->cnps++;
 	rp->alpha_cnp = true;
 	rp->decrease_cnp = true;
 	if (rp->first_cnp_seen)
@@ -151,11 +148,9 @@ aif_dcqcn_rp_next_event_ns(const struct aif_dcqcn_rp *rp)
 bool
 aif_dcqcn_np_ce(struct aif_dcqcn_np *np, const struct aif_dcqcn_params *p, aif_time_ns now_ns)
 {
-	np->ce_packets++;
 	if (np->sent_any && now_ns - np->last_cnp_ns < p->cnp_interval_ns)
 		return false;
 	np->sent_any = true;
 	np->last_cnp_ns = now_ns;
-	np->cnps++;
 	return true;
 }

@@ -106,7 +106,6 @@ struct aif_dcqcn_rp {
 	bool decrease_cnp;      /* ... since the last decrease check */
 	uint32_t stage;         /* RP timer ticks since the last decrease */
 	aif_time_ns next_alpha_ns, next_decrease_ns, next_timer_ns; /* NEVER: off */
-	uint64_t cnps, decreases, increases;
 };
 
 /* Line rate, no congestion seen, no timer running. */
@@ -123,7 +122,6 @@ aif_time_ns aif_dcqcn_rp_next_event_ns(const struct aif_dcqcn_rp *rp);
 struct aif_dcqcn_np {
 	aif_time_ns last_cnp_ns;
 	bool sent_any;
-	uint64_t ce_packets, cnps;
 };
 
 /* A CE-marked packet of the QP arrived at now_ns: true if a CNP goes back. */

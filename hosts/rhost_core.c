@@ -209,9 +209,8 @@ aif_rhost_free(struct aif_rhost *h)
 		rte_pktmbuf_free(h->out[(h->out_h + i) & (h->out_cap - 1)].m);
 	for (uint32_t i = 0; i < h->n_qps; i++) {
 		free(h->qps[i].m);
-		free(h->qps[i].bits);
-		free(h->qps[i].lasts);
-		free(h->qps[i].sacked);
+		free(h->qps[i].ooo);
+		free(h->qps[i].sr);
 	}
 	free(h->qps);
 	free(h->busy);
@@ -273,13 +272,9 @@ qp_new(struct aif_rhost *h, uint32_t *qi)
 	struct qp *q = &h->qps[h->n_qps];
 	memset(q, 0, sizeof(*q));
 	if (h->p.ooo) {
-		q->bits = calloc(OOO_WORDS, sizeof(uint64_t));
-		q->lasts = calloc(OOO_WORDS, sizeof(uint64_t));
-		if (q->bits == NULL || q->lasts == NULL) {
-			free(q->bits);
-			free(q->lasts);
+		q->ooo = calloc(1, sizeof(*q->ooo));
+		if (q->ooo == NULL)
 			return -1;
-		}
 	}
 	q->busy_pos = UINT32_MAX;
 	q->rto_at = AIF_TIME_NS_NEVER;
@@ -296,9 +291,8 @@ qp_drop_last(struct aif_rhost *h)
 {
 	struct qp *q = &h->qps[--h->n_qps];
 
-	free(q->bits);
-	free(q->lasts);
-	free(q->sacked);
+	free(q->ooo);
+	free(q->sr);
 }
 
 int
@@ -312,8 +306,8 @@ aif_rhost_connect(struct aif_rhost *a, struct aif_rhost *b, uint32_t *qa, uint32
 	}
 	struct qp *x = &a->qps[*qa], *y = &b->qps[*qb];
 	/* a requester whose peer places out of order keeps what it SACKed */
-	if ((b->p.ooo && (x->sacked = calloc(OOO_WORDS, sizeof(uint64_t))) == NULL) ||
-	    (a->p.ooo && (y->sacked = calloc(OOO_WORDS, sizeof(uint64_t))) == NULL)) {
+	if ((b->p.ooo && (x->sr = calloc(1, sizeof(*x->sr))) == NULL) ||
+	    (a->p.ooo && (y->sr = calloc(1, sizeof(*y->sr))) == NULL)) {
 		qp_drop_last(b);
 		qp_drop_last(a);
 		return -1;

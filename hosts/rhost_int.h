@@ -79,6 +79,23 @@ struct ctrl {
 	bool cnp;                /* ACK, NAK: congestion notification on it (BECN) */
 };
 
+/* Selective repeat, a requester's (its peer places out of order): which
+ * packets in [una, high) the peer SACKed, by index mod the window; holes
+ * below rtx_lim are lost, and resent from rtx_scan (always an unSACKed one
+ * at or above una) up.  Beside the QP, only for such a peer. */
+struct qp_sr {
+	uint64_t rtx_scan, rtx_lim;
+	uint64_t sack_high;      /* one past the highest SACKed */
+	uint32_t n_sacked;
+	uint64_t sacked[OOO_WORDS];
+};
+
+/* Out-of-order placement, a responder's (p.ooo): the PSNs received ahead
+ * and the message ends among them, by PSN mod the window. */
+struct qp_ooo {
+	uint64_t bits[OOO_WORDS], lasts[OOO_WORDS];
+};
+
 struct qp {
 	/* what deciding the next frame reads of every busy QP: one cache line */
 	bool rtx_pending;        /* selective repeat: a lost packet to resend */
@@ -90,13 +107,8 @@ struct qp {
 	aif_time_ns rto_at;      /* AIF_TIME_NS_NEVER: nothing outstanding */
 	struct msg *m;           /* ring of unacknowledged messages */
 	/* the rest */
-	/* selective repeat (peer_ooo): packets in [una, high) the peer SACKed,
-	 * by index mod the window; holes below rtx_lim are lost, and resent
-	 * from rtx_scan (always an unSACKed one at or above una) up */
-	uint64_t rtx_scan, rtx_lim;
-	uint64_t sack_high;      /* one past the highest SACKed */
-	uint64_t *sacked;
-	uint32_t n_sacked;
+	struct qp_sr *sr;        /* selective repeat: a peer that places out
+				  * of order (peer_ooo); else NULL */
 	aif_time_ns rto_base;    /* when the timer last started */
 	/* RTT: one packet timed at a time (not a resent one) */
 	uint64_t rtt_idx;        /* NONE_IDX: none */
@@ -116,12 +128,12 @@ struct qp {
 	bool cnp_pending;        /* ack_flag: a mark for the next ACK/NAK */
 	uint32_t nak_psn;
 	aif_time_ns nak_next_ns; /* ... and the next for it may go from then */
-	uint64_t *bits, *lasts;  /* ooo: received / message ends, by PSN mod window */
+	struct qp_ooo *ooo;      /* placing out of order (p.ooo); else NULL */
 	struct aif_dcqcn_np np;
 	struct aif_rhost_qp_ctr ctr;
 } __rte_cache_aligned;
 
-_Static_assert(offsetof(struct qp, rtx_scan) == RTE_CACHE_LINE_SIZE,
+_Static_assert(offsetof(struct qp, sr) == RTE_CACHE_LINE_SIZE,
 	       "struct qp: the fields the next frame's choice reads fill its first line");
 
 /* A FIFO of ctrl records (power-of-two ring, grows). */
@@ -253,7 +265,7 @@ msg_of(const struct qp *q, uint64_t idx)
 static inline uint64_t
 next_idx(const struct qp *q)
 {
-	return q->rtx_pending ? q->rtx_scan : q->nxt;
+	return q->rtx_pending ? q->sr->rtx_scan : q->nxt;
 }
 
 /* When q's next data packet may start (ps), NEVER_PS: none to send. */

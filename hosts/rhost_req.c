@@ -50,11 +50,11 @@ aif_rhost_rto_gbn_ns(const struct aif_rhost *h)
 uint64_t
 rhost_sack_next(const struct qp *q, uint64_t i)
 {
-	if (q->sacked == NULL)
+	if (q->sr == NULL)
 		return i;
 	while (i < q->high) {
 		uint32_t b = (uint32_t)(i % AIF_RHOST_OOO_WINDOW);
-		uint64_t w = ~q->sacked[b / 64] >> (b % 64);
+		uint64_t w = ~q->sr->sacked[b / 64] >> (b % 64);
 		if (w)
 			return RTE_MIN(i + (uint64_t)__builtin_ctzll(w), q->high);
 		i += 64 - b % 64;
@@ -70,8 +70,8 @@ sack_clear(struct qp *q, uint64_t from, uint64_t to)
 		uint32_t b = (uint32_t)(from % AIF_RHOST_OOO_WINDOW), k = b % 64;
 		uint64_t n = RTE_MIN((uint64_t)(64 - k), to - from);
 		uint64_t m = (n == 64 ? ~0ull : (1ull << n) - 1) << k;
-		uint64_t *w = &q->sacked[b / 64];
-		q->n_sacked -= (uint32_t)__builtin_popcountll(*w & m);
+		uint64_t *w = &q->sr->sacked[b / 64];
+		q->sr->n_sacked -= (uint32_t)__builtin_popcountll(*w & m);
 		*w &= ~m;
 		from += n;
 	}
@@ -90,12 +90,12 @@ rhost_rto_arm(const struct aif_rhost *h, struct qp *q)
 		q->rto_at = AIF_TIME_NS_NEVER;
 		return;
 	}
-	if (q->sacked == NULL && h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET) {
+	if (q->sr == NULL && h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET) {
 		q->rto_at = q->rto_base + h->rto_gbn_ns;
 		return;
 	}
-	bool low = q->sacked != NULL && q->high - RTE_MAX(q->una, q->sack_high) <= h->p.rto_low_pkts;
-	aif_time_ns r = q->sacked == NULL ? h->rto_gbn_ns : low ? h->rto_low_ns : h->rto_high_ns;
+	bool low = q->sr != NULL && q->high - RTE_MAX(q->una, q->sr->sack_high) <= h->p.rto_low_pkts;
+	aif_time_ns r = q->sr == NULL ? h->rto_gbn_ns : low ? h->rto_low_ns : h->rto_high_ns;
 	if (q->srtt_ns)
 		r = RTE_MAX(r, q->srtt_ns + 4 * q->rttvar_ns);
 	q->rto_at = q->rto_base + r;
@@ -127,15 +127,15 @@ acked_to(struct aif_rhost *h, uint32_t qi, uint64_t idx, aif_time_ns at)
 
 	if (idx <= q->una)
 		return;
-	if (q->sacked != NULL)
+	if (q->sr != NULL)
 		sack_clear(q, q->una, idx);
 	q->una = idx;
 	if (q->nxt < q->una)
 		q->nxt = q->una;
-	if (q->sacked != NULL) {
-		q->sack_high = RTE_MAX(q->sack_high, q->una);
-		q->rtx_scan = rhost_sack_next(q, RTE_MAX(q->rtx_scan, q->una));
-		q->rtx_pending = q->rtx_scan < q->rtx_lim;
+	if (q->sr != NULL) {
+		q->sr->sack_high = RTE_MAX(q->sr->sack_high, q->una);
+		q->sr->rtx_scan = rhost_sack_next(q, RTE_MAX(q->sr->rtx_scan, q->una));
+		q->rtx_pending = q->sr->rtx_scan < q->sr->rtx_lim;
 	}
 	if (q->rtt_idx != NONE_IDX && q->rtt_idx < idx) {
 		rtt_sample(q, at - q->rtt_t0);
@@ -169,23 +169,23 @@ on_sack(struct aif_rhost *h, struct qp *q, uint64_t idx, const struct ctrl *c)
 
 	if (s != NONE_IDX && s < q->high) {
 		uint32_t b = (uint32_t)(s % AIF_RHOST_OOO_WINDOW);
-		if (!((q->sacked[b / 64] >> (b % 64)) & 1)) {
-			q->sacked[b / 64] |= 1ull << (b % 64);
-			q->n_sacked++;
+		if (!((q->sr->sacked[b / 64] >> (b % 64)) & 1)) {
+			q->sr->sacked[b / 64] |= 1ull << (b % 64);
+			q->sr->n_sacked++;
 			q->rto_base = c->at; /* progress */
 		}
 		if (s == q->rtt_idx) {
 			rtt_sample(q, c->at - q->rtt_t0);
 			q->rtt_idx = NONE_IDX;
 		}
-		q->sack_high = RTE_MAX(q->sack_high, s + 1);
-		if (q->sack_high > q->una + h->p.nak_gap)
-			q->rtx_lim = RTE_MAX(q->rtx_lim, q->sack_high - h->p.nak_gap);
+		q->sr->sack_high = RTE_MAX(q->sr->sack_high, s + 1);
+		if (q->sr->sack_high > q->una + h->p.nak_gap)
+			q->sr->rtx_lim = RTE_MAX(q->sr->rtx_lim, q->sr->sack_high - h->p.nak_gap);
 	} else if (c->kind == K_NAK && idx < q->high) {
-		q->rtx_lim = RTE_MAX(q->rtx_lim, idx + 1); /* no SACK: that one is lost */
+		q->sr->rtx_lim = RTE_MAX(q->sr->rtx_lim, idx + 1); /* no SACK: that one is lost */
 	}
-	q->rtx_scan = rhost_sack_next(q, RTE_MAX(q->rtx_scan, q->una));
-	q->rtx_pending = q->rtx_scan < q->rtx_lim;
+	q->sr->rtx_scan = rhost_sack_next(q, RTE_MAX(q->sr->rtx_scan, q->una));
+	q->rtx_pending = q->sr->rtx_scan < q->sr->rtx_lim;
 	rhost_rto_arm(h, q);
 }
 
@@ -238,7 +238,7 @@ rhost_on_ack(struct aif_rhost *h, const struct ctrl *c)
 	}
 	if (c->kind != K_ACK)
 		q->ctr.naks_rx++, h->ctr.qp.naks_rx++;
-	if (q->sacked == NULL) {
+	if (q->sr == NULL) {
 		gbn_ack(h, q, idx, c);
 	} else if (idx == UINT64_MAX) {
 		/* old news */
@@ -262,11 +262,11 @@ rhost_on_timeout(struct aif_rhost *h, uint32_t qi, aif_time_ns at)
 	if (q->una >= q->high)
 		return;
 	q->ctr.timeouts++, h->ctr.qp.timeouts++;
-	if (q->sacked != NULL) {
+	if (q->sr != NULL) {
 		/* everything not SACKed, from una, before new data */
-		q->rtx_scan = rhost_sack_next(q, q->una);
-		q->rtx_lim = q->high;
-		q->rtx_pending = q->rtx_scan < q->rtx_lim;
+		q->sr->rtx_scan = rhost_sack_next(q, q->una);
+		q->sr->rtx_lim = q->high;
+		q->rtx_pending = q->sr->rtx_scan < q->sr->rtx_lim;
 	} else {
 		q->nxt = q->una;
 	}

@@ -140,11 +140,11 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 			q->ctr.rx_ooo_drop++, h->ctr.qp.rx_ooo_drop++;
 			return;
 		}
-		if (bit_get(q->bits, psn)) {
+		if (bit_get(q->ooo->bits, psn)) {
 			q->ctr.rx_dup++, h->ctr.qp.rx_dup++;
 		} else {
-			bit_set(q->bits, psn, true);
-			bit_set(q->lasts, psn, last);
+			bit_set(q->ooo->bits, psn, true);
+			bit_set(q->ooo->lasts, psn, last);
 			q->ctr.rx_packets++, h->ctr.qp.rx_packets++;
 			q->ctr.rx_bytes += payload, h->ctr.qp.rx_bytes += payload;
 		}
@@ -162,9 +162,9 @@ on_data(struct aif_rhost *h, uint32_t qi, const uint8_t *f, uint32_t payload,
 		received_msg(h, qi, at);
 	if (h->p.ooo) {
 		/* what arrived ahead of it is in order now */
-		while (bit_get(q->bits, q->epsn)) {
-			bool l = bit_get(q->lasts, q->epsn);
-			bit_set(q->bits, q->epsn, false);
+		while (bit_get(q->ooo->bits, q->epsn)) {
+			bool l = bit_get(q->ooo->lasts, q->epsn);
+			bit_set(q->ooo->bits, q->epsn, false);
 			q->epsn = (q->epsn + 1) & PSN_MASK;
 			q->since_ack++;
 			if (l) {

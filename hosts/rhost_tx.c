@@ -274,8 +274,8 @@ rhost_send_data(struct aif_rhost *h, const struct next *nx)
 	}
 	aif_time_ns start_ns = nx->start_ps / PS_PER_NS;
 	if (q->rtx_pending) {
-		q->rtx_scan = rhost_sack_next(q, idx + 1);
-		q->rtx_pending = q->rtx_scan < q->rtx_lim;
+		q->sr->rtx_scan = rhost_sack_next(q, idx + 1);
+		q->rtx_pending = q->sr->rtx_scan < q->sr->rtx_lim;
 	} else {
 		q->nxt++;
 	}
@@ -303,7 +303,7 @@ rhost_send_data(struct aif_rhost *h, const struct next *nx)
 		q->next_tx_ps = nx->start_ps + (uint64_t)((double)wire * 8 * 1e12 / rate + 0.5);
 	/* go-back-N's per-packet timer restarts at every packet sent */
 	if (q->rto_at == AIF_TIME_NS_NEVER ||
-	    (q->sacked == NULL && h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET))
+	    (q->sr == NULL && h->p.gbn_timer == AIF_RHOST_GBN_TIMER_PER_PACKET))
 		q->rto_base = start_ns;
 	rhost_rto_arm(h, q); /* RTO_low may no longer apply */
 	h->rr = (nx->busy_i + 1) % (h->n_busy ? h->n_busy : 1);

@@ -69,8 +69,7 @@ test_derived_check(void **state)
 	aif_dcqcn_rp_advance(&rp, &p, t0 + 4001 + 600000);
 	assert_within(rp.rate_bps / 1e9, 87.69, 0.001);   /* additive: target at line rate */
 	assert_within(rp.target_bps, 100e9, 1e-12);
-	assert_int_equal(rp.decreases, 1);
-	assert_int_equal(rp.increases, 2);
+	assert_int_equal(rp.stage, 2);                    /* two increases since the cut */
 	print_message("Rc after one CNP: %.3f Gb/s at +4 us, %.3f at +300 us, %.3f at +600 us\n",
 		      100 * (1 - pow(255.0 / 256, 4) / 2), at300 / 1e9, rp.rate_bps / 1e9);
 }
@@ -95,11 +94,11 @@ test_floor_and_recovery(void **state)
 	assert_true(rp.alpha > 0.015 && rp.alpha < 0.025);
 	/* recovery: fast recovery halves the gap to the target, then the target
 	 * climbs by AI once and HAI after, capped at line rate */
-	uint64_t inc0 = rp.increases;
+	uint32_t stage0 = rp.stage;
 	aif_dcqcn_rp_advance(&rp, &p, t + 2 * AIF_NS_PER_S);
 	assert_within(rp.rate_bps, 100e9, 1e-3);
 	assert_within(rp.target_bps, 100e9, 1e-12);
-	assert_true(rp.increases > inc0 + 100);
+	assert_true(rp.stage > stage0 + 100);
 	/* the timers keep running (as HPCC's do) */
 	assert_true(aif_dcqcn_rp_next_event_ns(&rp) <= t + 2 * AIF_NS_PER_S + 300000);
 }
@@ -142,8 +141,6 @@ test_notification_point(void **state)
 	for (aif_time_ns t = 0; t < AIF_NS_PER_MS; t += 1000)
 		sent += aif_dcqcn_np_ce(&np, &p, t);
 	assert_int_equal(sent, 20);
-	assert_int_equal(np.cnps, 20);
-	assert_int_equal(np.ce_packets, 1000);
 	assert_false(aif_dcqcn_np_ce(&np, &p, 950000 + 49999));
 	assert_true(aif_dcqcn_np_ce(&np, &p, 950000 + 50000));
 }

@@ -479,9 +479,8 @@ rhost_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 static aif_time_ns
 rhost_rx_next_ns(struct aif_port *port, uint16_t queue)
 {
-	const struct aif_rhost *h = port->ctx;
+	struct aif_rhost *h = port->ctx;
 	aif_time_ns t = AIF_TIME_NS_NEVER;
-	struct next nx;
 
 	(void)queue;
 	if (h->out_n)
@@ -492,13 +491,14 @@ rhost_rx_next_ns(struct aif_port *port, uint16_t queue)
 		t = RTE_MIN(t, cfifo_head(&h->soon)->at);
 	if (h->tm_n)
 		t = RTE_MIN(t, h->tm[0].at);
-	if (h->nx_ok)
-		nx = h->nx;
-	else
-		rhost_next_send(h, &nx);
-	t = RTE_MIN(t, nx.rto_ns);
-	if (nx.start_ps != NEVER_PS) /* when it would reach the switch */
-		t = RTE_MIN(t, (nx.start_ps + ser_ps(h, nx.wire) + PS_PER_NS - 1) / PS_PER_NS +
+	if (!h->nx_ok) { /* kept for the next advance: nothing changes before it */
+		rhost_next_send(h, &h->nx);
+		h->nx_ok = true;
+	}
+	const struct next *nx = &h->nx;
+	t = RTE_MIN(t, nx->rto_ns);
+	if (nx->start_ps != NEVER_PS) /* when it would reach the switch */
+		t = RTE_MIN(t, (nx->start_ps + ser_ps(h, nx->wire) + PS_PER_NS - 1) / PS_PER_NS +
 				       h->p.link_delay_ns);
 	return t;
 }

@@ -118,33 +118,51 @@ through_add(struct aif_qos_port *qp, struct rte_mbuf *mb, uint8_t queue, uint8_t
 	qp->through[qp->n_through++] = mb;
 }
 
-/* Move the cut-through list into the queues, in order.  A passing packet
- * (admitted without a charge) is charged now: it will be held after all. */
+/* Cut-through list entry i on its way into the queues: a passing packet
+ * (admitted without a charge) is charged now, it will be held after all.
+ * True when admitted; else counted and freed. */
+static inline bool
+through_admit(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp, uint16_t i)
+{
+	struct rte_mbuf *mb = qp->through[i];
+	struct aif_mmu_charge *ch = aif_qos_charge(mb);
+	enum aif_mmu_verdict v;
+
+	if (qp->through_charged[i])
+		return true;
+	v = aif_mmu_admit(&q->mmu, ch->in_port, ch->pg, ch->out_port, ch->queue, ch->bytes,
+			  ch->lossless, ch);
+	q->check_xoff |= 1ull << ch->in_port;
+	if (v == AIF_MMU_ADMIT) {
+		ns3_admitted(q, ch->in_port);
+		return true;
+	}
+	sh->port_ctr[ch->in_port].drops[mmu_drop[v]]++;
+	rte_pktmbuf_free(mb);
+	return false;
+}
+
+/* A frame the scheduler refused (only one over AIF_SCHED_PKT_MAX_BYTES, far
+ * beyond any port's MTU): its charge back, counted, freed. */
+static void
+sched_refused(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb)
+{
+	struct aif_mmu_charge *ch = aif_qos_charge(mb);
+
+	aif_mmu_release(&q->mmu, ch);
+	sh->port_ctr[ch->in_port].drops[AIF_DROP_MTU_EXCEEDED]++;
+	rte_pktmbuf_free(mb);
+}
+
+/* Move the cut-through list into the queues, in order. */
 static void
 through_to_queues(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp)
 {
 	for (uint16_t i = 0; i < qp->n_through; i++) {
 		struct rte_mbuf *mb = qp->through[i];
-		struct aif_mmu_charge *ch = aif_qos_charge(mb);
-		enum aif_mmu_verdict v = AIF_MMU_ADMIT;
-
-		if (!qp->through_charged[i]) {
-			v = aif_mmu_admit(&q->mmu, ch->in_port, ch->pg, ch->out_port,
-					  ch->queue, ch->bytes, ch->lossless, ch);
-			q->check_xoff |= 1ull << ch->in_port;
-			if (v == AIF_MMU_ADMIT)
-				ns3_admitted(q, ch->in_port);
-		}
-		if (v == AIF_MMU_ADMIT &&
-		    aif_sched_enqueue(&qp->sched, qp->through_q[i], mb, wire_bytes(mb)) == 0)
-			continue;
-		/* the buffer can refuse it; a queue only a frame over
-		 * AIF_SCHED_PKT_MAX_BYTES, far beyond any port's MTU */
-		if (v == AIF_MMU_ADMIT)
-			aif_mmu_release(&q->mmu, ch);
-		sh->port_ctr[ch->in_port].drops[v == AIF_MMU_ADMIT ? AIF_DROP_MTU_EXCEEDED
-								 : mmu_drop[v]]++;
-		rte_pktmbuf_free(mb);
+		if (through_admit(sh, q, qp, i) &&
+		    aif_sched_enqueue(&qp->sched, qp->through_q[i], mb, wire_bytes(mb)) != 0)
+			sched_refused(sh, q, mb);
 	}
 	qp->n_through = 0;
 }
@@ -482,10 +500,33 @@ leave_queue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb, uint16
 	return true;
 }
 
+/* A frame out of port p's queue qid onto the paced port: its charge
+ * released, ECN at dequeue, sent (the port said it was ready). */
+static inline void
+paced_send(struct aif_shard *sh, struct aif_qos *q, struct aif_port *port,
+	   const struct aif_port_ops *ops, struct rte_mbuf *mb, uint8_t qid, aif_time_ns now_ns)
+{
+	uint16_t p = port->index;
+	struct aif_port_ctr *c = &sh->port_ctr[p];
+
+	if (!leave_queue(sh, q, mb, p, qid))
+		return;
+	uint32_t bytes = rte_pktmbuf_pkt_len(mb);
+	if (ops->tx_burst(port, sh->id, &mb, 1, now_ns) != 1) {
+		c->drops[AIF_DROP_TX_FULL]++; /* it said it was ready */
+		rte_pktmbuf_free(mb);
+		return;
+	}
+	c->tx_packets++;
+	c->tx_bytes += bytes;
+}
+
 /*
  * A port that paces its transmit (an emulated link: tx_ready_ns): one
  * frame whenever it is ready, straight from the queues (no cut-through and
- * no TX buffer, which would hand it frames it must refuse).
+ * no TX buffer, which would hand it frames it must refuse).  One frame
+ * passing an idle, unshaped port that can take it now goes as through the
+ * queues (admitted, counted, the DWRR turn: aif_sched_pass), without them.
  */
 static void
 serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
@@ -495,25 +536,29 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 	uint16_t p = port->index;
 	struct aif_port_ctr *c = &sh->port_ctr[p];
 	uint64_t sent = c->tx_packets;
+	bool ready = ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns;
 	void *pkt;
 	uint32_t len;
 	uint8_t qid;
 
-	if (qp->n_through != 0)
-		through_to_queues(sh, q, qp);
-	while (ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns &&
-	       aif_sched_dequeue_qid(&qp->sched, now_ns, paused, &pkt, &len, &qid, 1) == 1) {
-		struct rte_mbuf *mb = pkt;
-		if (!leave_queue(sh, q, mb, p, qid))
-			continue;
-		uint32_t bytes = rte_pktmbuf_pkt_len(mb);
-		if (ops->tx_burst(port, sh->id, &mb, 1, now_ns) != 1) {
-			c->drops[AIF_DROP_TX_FULL]++; /* it said it was ready */
-			rte_pktmbuf_free(mb);
-			continue;
+	if (qp->n_through == 1 && ready && aif_sched_idle(&qp->sched) &&
+	    !((paused >> qp->through_q[0]) & 1)) {
+		qp->n_through = 0;
+		pkt = qp->through[0];
+		qid = qp->through_q[0];
+		if (through_admit(sh, q, qp, 0)) {
+			if (aif_sched_pass(&qp->sched, qid, pkt, wire_bytes(pkt), paused) == 0)
+				paced_send(sh, q, port, ops, pkt, qid, now_ns);
+			else
+				sched_refused(sh, q, pkt);
+			ready = ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns;
 		}
-		c->tx_packets++;
-		c->tx_bytes += bytes;
+	} else if (qp->n_through != 0) {
+		through_to_queues(sh, q, qp);
+	}
+	while (ready && aif_sched_dequeue_qid(&qp->sched, now_ns, paused, &pkt, &len, &qid, 1) == 1) {
+		paced_send(sh, q, port, ops, pkt, qid, now_ns);
+		ready = ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns;
 	}
 	if (c->tx_packets != sent) {
 		sh->sent_ports |= 1ull << p;

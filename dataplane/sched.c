@@ -323,6 +323,32 @@ aif_sched_dequeue_qid(struct aif_sched *s, aif_time_ns now_ns,
 	return n;
 }
 
+int
+aif_sched_pass(struct aif_sched *s, uint8_t q, void *pkt, uint32_t bytes,
+	       uint8_t paused_mask)
+{
+	struct aif_sched_queue *r;
+
+	if (q >= AIF_SCHED_NQ || bytes > AIF_SCHED_PKT_MAX_BYTES)
+		return AIF_SCHED_ENQ_INVALID;
+	r = &s->q[q];
+	r->head = NULL; /* (its node's next) */
+	r->tail = pkt;
+	r->head_bytes = bytes;
+	s->qctr[q].enq_packets++;
+	s->qctr[q].enq_bytes += bytes;
+	s->qctr[q].deq_packets++;
+	s->qctr[q].deq_bytes += bytes;
+	s->paused_mask = paused_mask;
+	/* pick() finds q alone: a DWRR queue's turn comes, and ends emptied */
+	if (s->cfg.dwrr_mask & (1u << q)) {
+		s->dwrr.deficit_bytes[q] = 0;
+		s->dwrr.started = 0;
+		s->dwrr.cur = (uint8_t)next_q((uint8_t)(s->cfg.dwrr_mask), q);
+	}
+	return AIF_SCHED_ENQ_OK;
+}
+
 aif_time_ns
 aif_sched_next_event_mask_ns(const struct aif_sched *s, aif_time_ns now_ns,
 			     uint8_t paused_mask)

@@ -271,6 +271,16 @@ unsigned aif_sched_dequeue_qid(struct aif_sched *s, aif_time_ns now_ns,
 			       uint8_t paused_mask, void **pkts, uint32_t *lens,
 			       uint8_t *qids, unsigned max);
 
+/*
+ * A packet of `bytes` through queue q of an idle scheduler (aif_sched_idle),
+ * q not in paused_mask, sent at once: what aif_sched_enqueue and then
+ * aif_sched_dequeue_qid(paused_mask, max 1) would leave (counters, the DWRR
+ * turn, the queue's fields), without linking pkt.  0, or
+ * AIF_SCHED_ENQ_INVALID as enqueue (nothing changed).
+ */
+int aif_sched_pass(struct aif_sched *s, uint8_t q, void *pkt, uint32_t bytes,
+		   uint8_t paused_mask);
+
 static inline unsigned
 aif_sched_dequeue(struct aif_sched *s, aif_time_ns now_ns, uint8_t paused_mask,
 		  void **pkts, uint32_t *lens, unsigned max)

@@ -612,6 +612,59 @@ test_next_event_exact(void **state)
 }
 
 /* next_event names the packet the scheduler picks, not just any head. */
+/*
+ * aif_sched_pass leaves an idle scheduler as enqueue then dequeue would:
+ * random SP/DWRR mixes, weights and prior DWRR turns (a deficit left by a
+ * drain, a turn started), a random unpaused queue, sizes up to past the
+ * largest a queue takes; the whole struct compared.
+ */
+static void
+test_pass_as_enqueue_dequeue(void **state)
+{
+	(void)state;
+	struct aif_rng r;
+	struct aif_sched_params p;
+	struct aif_sched a, b;
+	void *pk[2];
+	uint8_t qid[2];
+
+	aif_rng_seed(&r, RNG_SEED);
+	for (unsigned it = 0; it < 20000; it++) {
+		aif_sched_params_default(&p);
+		for (unsigned q = 0; q < AIF_SCHED_NQ; q++) {
+			p.q[q].mode = aif_rng_below(&r, 3) == 0 ? AIF_SCHED_SP : AIF_SCHED_DWRR;
+			p.q[q].weight = 1 + aif_rng_below(&r, 4);
+		}
+		setup_sched(&a, &p);
+		/* some history: packets through every queue, some still there,
+		 * drained (the deficit stays), a turn begun */
+		for (unsigned k = aif_rng_below(&r, 6); k > 0; k--) {
+			uint8_t q = (uint8_t)aif_rng_below(&r, AIF_SCHED_NQ);
+			aif_sched_enqueue(&a, q, tag(k), 64 + aif_rng_below(&r, 3000));
+		}
+		aif_sched_dequeue_qid(&a, 0, (uint8_t)aif_rng_next(&r), pk, NULL, qid, 1);
+		void *drained[64];
+		for (uint8_t q = 0; q < AIF_SCHED_NQ; q++)
+			while (aif_sched_drain(&a, q, drained, NULL, 64) > 0)
+				;
+		assert_true(aif_sched_idle(&a));
+		uint8_t paused = (uint8_t)aif_rng_next(&r), q = (uint8_t)aif_rng_below(&r, 8);
+		paused &= (uint8_t)~(1u << q);
+		uint32_t bytes = aif_rng_below(&r, 8) == 0 ? AIF_SCHED_PKT_MAX_BYTES + 1
+							   : 64 + aif_rng_below(&r, 9000);
+		void *pkt = tag(it);
+		memcpy(&b, &a, sizeof(a));
+		int rc = aif_sched_enqueue(&a, q, pkt, bytes);
+		if (rc == AIF_SCHED_ENQ_OK) {
+			assert_int_equal(aif_sched_dequeue_qid(&a, 5, paused, pk, NULL, qid, 2), 1);
+			assert_ptr_equal(pk[0], pkt);
+			assert_int_equal(qid[0], q);
+		}
+		assert_int_equal(aif_sched_pass(&b, q, pkt, bytes, paused), rc);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+}
+
 static void
 test_next_event_follows_pick(void **state)
 {
@@ -1020,6 +1073,7 @@ main(void)
 		cmocka_unit_test(test_shaper_10g),
 		cmocka_unit_test(test_next_event_exact),
 		cmocka_unit_test(test_next_event_follows_pick),
+		cmocka_unit_test(test_pass_as_enqueue_dequeue),
 		cmocka_unit_test(test_oversized_frame),
 		cmocka_unit_test(test_counters_invalid_drain),
 		cmocka_unit_test(test_queue_holds_any_number),

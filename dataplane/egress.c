@@ -745,7 +745,7 @@ port_next_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uin
 			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
 				paused &= (uint8_t)~(1u << k);
 		/* a paused queue holding packets: its pause ends */
-		for (uint8_t k = 0; k < AIF_QOS_NQ; k++)
+		for (uint8_t k = 0; paused >> k; k++)
 			if (((paused >> k) & 1) && aif_sched_qlen_pkts(&qp->sched, k) != 0)
 				next = RTE_MIN(next, qp->pfc_rx.paused_until_ns[k]);
 		t = aif_sched_next_event_mask_ns(&qp->sched, now_ns, paused);

@@ -2,8 +2,8 @@
 /*
  * Per-port packet capture to pcapng: what a switch port received, what it
  * sent (the PFC frames and ARP/ND answers the switch builds itself
- * included: dpdk-dumpcap never sees MAC control frames, section 8 of the
- * lossless-fabric notes), and optionally why a received frame was dropped.
+ * included: dpdk-dumpcap never sees MAC control frames), and optionally
+ * why a received frame was dropped.
  *
  * Why our own pcapng writer, not rte_pcapng: rte_pcapng (22.11) has no
  * per-packet comment, names interfaces after DPDK ports, and converts TSC

@@ -2,7 +2,7 @@
 /*
  * Load-balancing scheme spray: every packet picks its member afresh, so a
  * flow's packets share all paths and arrive out of order (RoCE NICs without
- * out-of-order placement see loss: lossless-fabric.md section 6).
+ * out-of-order placement see loss: go-back-N drops what comes early).
  * "mode":
  *   round_robin  members in turn, per group: st->rr[group] is the next
  *                offset.  Exact: over any n packets of a group each member

@@ -18,7 +18,7 @@
  *     switch, XOFF/XON on PG - 2,096 vs (sp_limit - used) / 16, headroom
  *     only past sp_limit, the egress limit on lossless queues, and A1's
  *     first XOFF.
- *   - Scenario A1 (lossless-fabric.md section 9): one switch, 16 senders at
+ *   - Scenario A1 (a 16:1 incast with a known answer): one switch, 16 senders at
  *     100G -> 1 receiver at 100G, 1 us links, 32 MiB, alpha 1/8, reserve
  *     4 KB, headroom 37,500 B per port, no host congestion control; with PFC
  *     on priority 3, then with the PG lossy.

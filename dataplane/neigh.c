@@ -2,6 +2,8 @@
 /* Neighbour table; the single-writer protocol and the life of a learned
  * entry are described in neigh.h. */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <rte_hash.h>
@@ -11,16 +13,18 @@
 
 #include "neigh.h"
 
-struct aif_neigh *
-aif_neigh_create(const char *name, uint32_t cap, struct rte_rcu_qsbr *qsv)
+/* A hash for cap slots, named after the table and its growth. */
+static struct rte_hash *
+hash_make(const struct aif_neigh *n, uint32_t cap)
 {
-	struct aif_neigh *n = calloc(1, sizeof(*n));
-	if (n == NULL)
-		return NULL;
-	n->cap = cap;
-	n->qsv = qsv;
-	n->slot = rte_zmalloc(name, sizeof(uint64_t) * cap, RTE_CACHE_LINE_SIZE);
-	n->meta = calloc(cap, sizeof(*n->meta));
+	char name[AIF_NEIGH_NAME_MAX];
+	struct rte_hash *h;
+
+	if (n->grows == 0)
+		snprintf(name, sizeof(name), "%s", n->name);
+	else
+		snprintf(name, sizeof(name), "%.*s.%u", AIF_NEIGH_NAME_MAX - 12, n->name,
+			 n->grows);
 	struct rte_hash_parameters hp = {
 		.name = name,
 		/* twice the slots: a cuckoo hash may refuse keys when nearly full,
@@ -31,21 +35,132 @@ aif_neigh_create(const char *name, uint32_t cap, struct rte_rcu_qsbr *qsv)
 		.socket_id = SOCKET_ID_ANY,
 		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF,
 	};
-	n->by_ip = rte_hash_create(&hp);
-	if (n->slot == NULL || n->meta == NULL || n->by_ip == NULL)
-		goto err;
-	if (qsv != NULL) {
+	if ((h = rte_hash_create(&hp)) == NULL)
+		return NULL;
+	if (n->qsv != NULL) {
 		struct rte_hash_rcu_config rc = {
-			.v = qsv,
+			.v = n->qsv,
 			.mode = RTE_HASH_QSBR_MODE_DQ,
 		};
-		if (rte_hash_rcu_qsbr_add(n->by_ip, &rc) != 0)
-			goto err;
+		if (rte_hash_rcu_qsbr_add(h, &rc) != 0) {
+			rte_hash_free(h);
+			return NULL;
+		}
 	}
+	return h;
+}
+
+/* A view of cap slots, its hash empty (NULL: out of memory). */
+static struct aif_neigh_view *
+view_make(const struct aif_neigh *n, uint32_t cap)
+{
+	struct aif_neigh_view *v = calloc(1, sizeof(*v));
+
+	if (v == NULL)
+		return NULL;
+	v->cap = cap;
+	v->slot = rte_zmalloc("aif_neigh_slot", sizeof(uint64_t) * cap, RTE_CACHE_LINE_SIZE);
+	v->meta = calloc(cap, sizeof(*v->meta));
+	v->by_ip = hash_make(n, cap);
+	if (v->slot == NULL || v->meta == NULL || v->by_ip == NULL) {
+		rte_hash_free(v->by_ip);
+		rte_free(v->slot);
+		free(v->meta);
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* A view no worker reads any more; its hash too unless at_exit (DPDK
+ * zeroes what it frees: aif_neigh_free_at_exit). */
+static void
+view_free(struct aif_neigh_view *v, bool at_exit)
+{
+	if (!at_exit)
+		rte_hash_free(v->by_ip);
+	rte_free(v->slot);
+	free(v->meta);
+	free(v);
+}
+
+/* Free the retired views every worker has stopped reading (all: every
+ * one, the workers stopped). */
+static void
+reap(struct aif_neigh *n, bool all, bool at_exit)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n->n_retired; i++) {
+		struct aif_neigh_view *v = n->retired[i];
+		if (all || n->qsv == NULL || rte_rcu_qsbr_check(n->qsv, v->token, false) == 1)
+			view_free(v, at_exit);
+		else
+			n->retired[k++] = v;
+	}
+	n->n_retired = k;
+}
+
+/* The current view's fields, for control. */
+static void
+mirror(struct aif_neigh *n, const struct aif_neigh_view *v)
+{
+	n->cap = v->cap;
+	n->slot = v->slot;
+	n->meta = v->meta;
+	n->by_ip = v->by_ip;
+}
+
+struct aif_neigh *
+aif_neigh_create(const char *name, uint32_t max, struct rte_rcu_qsbr *qsv)
+{
+	struct aif_neigh *n = calloc(1, sizeof(*n));
+	if (n == NULL)
+		return NULL;
+	n->max = max;
+	n->qsv = qsv;
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	struct aif_neigh_view *v = view_make(n, max < AIF_NEIGH_CAP_MIN ? max : AIF_NEIGH_CAP_MIN);
+	if (v == NULL) {
+		free(n);
+		return NULL;
+	}
+	n->view = v;
+	mirror(n, v);
 	return n;
-err:
-	aif_neigh_free(n);
-	return NULL;
+}
+
+/* Twice the slots (up to max), every entry in the same slot: the new view
+ * published, the old one retired.  0, or -1 (at max, out of memory, or
+ * too many old views still read). */
+static int
+grow(struct aif_neigh *n)
+{
+	uint32_t cap = n->cap > n->max / 2 ? n->max : 2 * n->cap;
+
+	reap(n, false, false);
+	if (cap <= n->cap || n->n_retired == AIF_NEIGH_RETIRED_MAX)
+		return -1;
+	n->grows++;
+	struct aif_neigh_view *v = view_make(n, cap), *old = n->view;
+	if (v == NULL)
+		return -1;
+	for (uint32_t s = 0; s < old->cap; s++) {
+		v->slot[s] = old->slot[s]; /* (control is the only writer) */
+		v->meta[s] = old->meta[s];
+		if (v->meta[s].type != AIF_NEIGH_FREE &&
+		    rte_hash_add_key_data(v->by_ip, &v->meta[s].ip, (void *)(uintptr_t)s) != 0) {
+			view_free(v, false);
+			return -1;
+		}
+	}
+	__atomic_store_n(&n->view, v, __ATOMIC_RELEASE);
+	mirror(n, v);
+	old->token = n->qsv != NULL ? rte_rcu_qsbr_start(n->qsv) : 0;
+	n->retired[n->n_retired++] = old;
+	if (n->qsv == NULL)
+		reap(n, true, false);
+	return 0;
 }
 
 void
@@ -53,17 +168,19 @@ aif_neigh_free_at_exit(struct aif_neigh *n)
 {
 	if (n == NULL)
 		return;
-	rte_free(n->slot);
-	free(n->meta);
+	reap(n, true, true);
+	view_free(n->view, true);
 	free(n);
 }
 
 void
 aif_neigh_free(struct aif_neigh *n)
 {
-	if (n != NULL)
-		rte_hash_free(n->by_ip);
-	aif_neigh_free_at_exit(n);
+	if (n == NULL)
+		return;
+	reap(n, true, false);
+	view_free(n->view, false);
+	free(n);
 }
 
 static struct aif_ip
@@ -76,17 +193,30 @@ key_of(const struct aif_ip *ip)
 	return k;
 }
 
-uint32_t
-aif_neigh_find(const struct aif_neigh *n, const struct aif_ip *ip)
+static uint32_t
+find_in(const struct rte_hash *h, const struct aif_ip *ip)
 {
 	struct aif_ip k = key_of(ip);
 	void *data;
-	if (rte_hash_lookup_data(n->by_ip, &k, &data) < 0)
+	if (rte_hash_lookup_data(h, &k, &data) < 0)
 		return AIF_NEIGH_NONE;
 	return (uint32_t)(uintptr_t)data;
 }
 
-/* A free slot every worker has stopped reading since it was freed. */
+uint32_t
+aif_neigh_find(const struct aif_neigh *n, const struct aif_ip *ip)
+{
+	return find_in(n->by_ip, ip);
+}
+
+uint32_t
+aif_neigh_view_find(const struct aif_neigh_view *v, const struct aif_ip *ip)
+{
+	return find_in(v->by_ip, ip);
+}
+
+/* A free slot every worker has stopped reading since it was freed; the
+ * table grown when there is none. */
 static uint32_t
 free_slot(struct aif_neigh *n)
 {
@@ -98,7 +228,8 @@ free_slot(struct aif_neigh *n)
 		    rte_rcu_qsbr_check(n->qsv, mt->free_token, false) == 1)
 			return s;
 	}
-	return AIF_NEIGH_NONE;
+	uint32_t s = n->cap; /* the first of the new ones */
+	return grow(n) == 0 ? s : AIF_NEIGH_NONE;
 }
 
 /* The unpinned learned entry refreshed longest ago (stale ones only when
@@ -250,6 +381,8 @@ aif_neigh_age(struct aif_neigh *n, const struct aif_neigh_params *p,
 	      aif_time_ns now_ns)
 {
 	aif_time_ns reach = (aif_time_ns)p->reachable_s * AIF_NS_PER_S;
+
+	reap(n, false, false); /* old views past their grace period */
 	aif_time_ns gone = reach + (aif_time_ns)p->stale_s * AIF_NS_PER_S;
 
 	for (uint32_t s = 0; s < n->cap; s++) {

@@ -19,7 +19,15 @@
  *     are freed slots: a worker that found a slot in one pass of a burst may
  *     read its word in the next, so a slot is taken again only after every
  *     worker has passed a quiescent state since it was freed.
- *   - The slot array and the hash are allocated once, at switch creation.
+ *   - The table starts with AIF_NEIGH_CAP_MIN slots and doubles, up to the
+ *     most it was created for, when an entry finds every slot taken (or in
+ *     its grace period): control builds the larger slot array, bookkeeping
+ *     and hash, copies what the table holds (every slot keeps its number),
+ *     and publishes them as one view (release); a worker loads the view
+ *     once a burst (aif_neigh_view) and reads only through it, and the old
+ *     one is freed once every worker has passed a quiescent state.  A
+ *     fabric's switch that knows a few dozen neighbours holds a few dozen
+ *     KiB, not the 1.8 MiB of 8,192 slots.
  * Workers never write here: what they learn from ARP/ND goes to control
  * through the switch's learn ring (switch.h).
  *
@@ -56,6 +64,9 @@ struct rte_rcu_qsbr;
 #define AIF_NEIGH_CONFIGURED_MAX 4096 /* static neighbours and next hops */
 #define AIF_NEIGH_LEARNED_MAX 4096    /* the most max_learned may be */
 #define AIF_NEIGH_SLOTS (AIF_NEIGH_CONFIGURED_MAX + AIF_NEIGH_LEARNED_MAX)
+#define AIF_NEIGH_CAP_MIN 64          /* a table's slots at first (doubled) */
+#define AIF_NEIGH_NAME_MAX 32         /* DPDK's hash names */
+#define AIF_NEIGH_RETIRED_MAX 8       /* old views in their grace period */
 
 /* What a switch's "neighbor_learning" sets (control/config.c). */
 struct aif_neigh_params {
@@ -96,7 +107,8 @@ enum aif_neigh_type {
 	AIF_NEIGH_LEARNED,
 };
 
-/* Control-only bookkeeping for a slot. */
+/* Control's bookkeeping for a slot (a worker reads an unresolved entry's
+ * ip and port to ask for it). */
 struct aif_neigh_meta {
 	struct aif_ip ip;
 	uint8_t type;      /* enum aif_neigh_type */
@@ -107,12 +119,28 @@ struct aif_neigh_meta {
 	uint64_t free_token;    /* FREE: QSBR token of the free (0: never used) */
 };
 
-struct aif_neigh {
-	uint32_t cap;
-	uint64_t *slot;              /* [cap]: read by workers */
+/* What a worker reads of a table, published whole (see above). */
+struct aif_neigh_view {
+	uint64_t *slot;              /* [cap] */
+	struct aif_neigh_meta *meta; /* [cap] */
 	struct rte_hash *by_ip;      /* key struct aif_ip, data = slot index */
+	uint32_t cap;
+	uint64_t token;              /* retired: the QSBR token it waits for */
+};
+
+struct aif_neigh {
+	/* control's: the current view's fields */
+	uint32_t cap;
+	uint64_t *slot;
+	struct rte_hash *by_ip;
+	struct aif_neigh_meta *meta;
+	uint32_t max;                /* the most slots it grows to */
+	struct aif_neigh_view *view; /* workers': aif_neigh_view() */
+	struct aif_neigh_view *retired[AIF_NEIGH_RETIRED_MAX];
+	uint32_t n_retired;
+	uint32_t grows;
+	char name[AIF_NEIGH_NAME_MAX];
 	struct rte_rcu_qsbr *qsv;    /* NULL: slots are reused at once */
-	struct aif_neigh_meta *meta; /* [cap]: control only */
 	uint32_t n_learned;          /* LEARNED and not pinned */
 	struct aif_neigh_ctr ctr;
 	/* bumped (release) before an IP is added to or deleted from by_ip:
@@ -140,15 +168,23 @@ aif_neigh_unpack(uint64_t v, struct aif_mac *mac, uint16_t *port)
 	*port = (uint16_t)((v >> 48) & AIF_NEIGH_PORT_MASK);
 }
 
-/* Worker read of a slot (0 when not valid). */
+/* Control's read of a slot (0 when not valid). */
 static inline uint64_t
 aif_neigh_read(const struct aif_neigh *n, uint32_t slot)
 {
 	return __atomic_load_n(&n->slot[slot], __ATOMIC_RELAXED);
 }
 
-/* Create a table of cap slots; name must be unique in the process. */
-struct aif_neigh *aif_neigh_create(const char *name, uint32_t cap,
+/* A worker's view of the table, for one burst (its step's read side). */
+static inline const struct aif_neigh_view *
+aif_neigh_view(const struct aif_neigh *n)
+{
+	return __atomic_load_n(&n->view, __ATOMIC_ACQUIRE);
+}
+
+/* Create a table growing up to max slots; name (at most
+ * AIF_NEIGH_NAME_MAX - 4 characters) unique in the process. */
+struct aif_neigh *aif_neigh_create(const char *name, uint32_t max,
 				   struct rte_rcu_qsbr *qsv);
 void aif_neigh_free(struct aif_neigh *n);
 /* At the process's end: as aif_neigh_free, but the hash (DPDK heap memory)
@@ -157,8 +193,10 @@ void aif_neigh_free(struct aif_neigh *n);
  * tables took 1.5 s and 350 MB more resident memory at exit (4 KiB pages). */
 void aif_neigh_free_at_exit(struct aif_neigh *n);
 
-/* Worker: slot of ip, or AIF_NEIGH_NONE. */
+/* Control: slot of ip, or AIF_NEIGH_NONE. */
 uint32_t aif_neigh_find(const struct aif_neigh *n, const struct aif_ip *ip);
+/* Worker: slot of ip in its view, or AIF_NEIGH_NONE. */
+uint32_t aif_neigh_view_find(const struct aif_neigh_view *v, const struct aif_ip *ip);
 
 /*
  * Control, for the config (next hops, static neighbours): slot of ip,

@@ -35,14 +35,15 @@
  * What every packet of a burst reads, loaded once per burst into locals:
  * the rewrite writes packet bytes through char pointers, which may alias
  * anything, so without this the compiler reloads each pointer chain
- * (f->neigh->slot, t->ports...) for every packet.
+ * (the neighbour view, t->ports...) for every packet.
  */
 struct fwd_ctx {
 	const struct aif_tables *t;
 	const struct aif_port_l3 *l3;   /* t->ports */
 	const struct aif_group *groups;
 	const struct aif_member *members;
-	const uint64_t *neigh_slot;     /* f->neigh->slot */
+	const struct aif_neigh_view *nv; /* the neighbour table, this burst */
+	const uint64_t *neigh_slot;     /* nv->slot */
 	struct aif_fwd *f;
 	struct aif_fwd_out *o;
 	uint64_t link_up;               /* f->link_up */
@@ -206,17 +207,17 @@ cache4_slot(uint32_t ip)
  * lookup was 2% of a packet-hop's instructions on the 128-host hosts run.
  */
 static inline uint32_t
-neigh_find_cached(struct aif_fwd *f, const struct aif_ip *ip)
+neigh_find_cached(struct aif_fwd *f, const struct aif_neigh_view *nv, const struct aif_ip *ip)
 {
 	if (ip->family != AIF_AF_INET4)
-		return aif_neigh_find(f->neigh, ip);
+		return aif_neigh_view_find(nv, ip);
 	uint32_t a;
 	memcpy(&a, ip->b, sizeof(a));
 	uint64_t gen = __atomic_load_n(&f->neigh->gen, __ATOMIC_ACQUIRE);
 	unsigned h = cache4_slot(a);
 	if (f->nc4[h].gen == gen + 1 && f->nc4[h].ip == a)
 		return f->nc4[h].slot;
-	uint32_t s = aif_neigh_find(f->neigh, ip);
+	uint32_t s = aif_neigh_view_find(nv, ip);
 	if (s != AIF_NEIGH_NONE) {
 		f->nc4[h].gen = gen + 1; /* (0: never filled) */
 		f->nc4[h].ip = a;
@@ -275,7 +276,7 @@ resolve(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_t nh)
 	case AIF_NH_CONNECTED:
 		if (unlikely(m->ttl <= 1))
 			goto ttl_expired;
-		slot = neigh_find_cached(x->f, &m->dst);
+		slot = neigh_find_cached(x->f, x->nv, &m->dst);
 		if (unlikely(slot == AIF_NEIGH_NONE)) {
 			aif_neigh_solicit(x->f, x->t, (uint16_t)aif_nh_index(nh), &m->dst,
 					  x->now_ns, x->o);
@@ -313,7 +314,7 @@ emit(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i)
 		 * for the neighbour's address, the next hop's for a group
 		 * member, not the packet's destination.  (meta is control's;
 		 * a slot reused meanwhile costs one wasted request.) */
-		const struct aif_neigh_meta *nm = &x->f->neigh->meta[m->nh_slot];
+		const struct aif_neigh_meta *nm = &x->nv->meta[m->nh_slot];
 		struct aif_ip target = nm->ip;
 		aif_neigh_solicit(x->f, x->t, (nb & AIF_NEIGH_VALID) ? (uint16_t)((nb >> 48) &
 				  AIF_NEIGH_PORT_MASK) : nm->port, &target, x->now_ns, x->o);
@@ -412,9 +413,11 @@ aif_pipeline_run(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port
 		.port_tc_qbytes = f->port_tc_qbytes,
 		.rng = &f->rng, .now_ns = now_ns, .shard = f->shard, .t = t,
 	};
+	/* (after the tables: a view as new as the slots they name) */
+	const struct aif_neigh_view *nv = aif_neigh_view(f->neigh);
 	const struct fwd_ctx x = {
 		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,
-		.neigh_slot = f->neigh->slot, .f = f, .o = o, .link_up = f->link_up,
+		.nv = nv, .neigh_slot = nv->slot, .f = f, .o = o, .link_up = f->link_up,
 		.in_port = in_port,
 		.hash_fields = t->lb.hash_fields, .seed = t->seed,
 		.hash_alg = t->lb.hash_alg, .now_ns = now_ns,

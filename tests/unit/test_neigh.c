@@ -11,7 +11,10 @@
  *   - configured entries first: with every learned slot taken, the config
  *     still gets AIF_NEIGH_CONFIGURED_MAX slots, and past those it takes
  *     learned entries' places;
- *   - a freed slot is not reused while a worker may still read it (RCU).
+ *   - a freed slot is not reused while a worker may still read it (RCU);
+ *   - growth: AIF_NEIGH_CAP_MIN slots at first, doubled as entries come,
+ *     every entry keeping its slot; a view a worker holds stays readable,
+ *     with what it held, until the worker passes a quiescent state.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -267,6 +270,75 @@ test_freed_slot_waits_for_workers(void **state)
 	rte_rcu_qsbr_thread_unregister(qsv, 0);
 }
 
+static void
+test_grows_keeps_slots_and_old_views(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	const uint32_t n = 1000;
+
+	(void)state;
+	assert_int_equal(nb->cap, AIF_NEIGH_CAP_MIN);
+	for (uint32_t i = 0; i < AIF_NEIGH_CAP_MIN; i++) {
+		struct aif_ip ip = HOST(i);
+		struct aif_mac m = mac_a;
+		m.b[4] = (uint8_t)(i >> 8), m.b[5] = (uint8_t)i;
+		assert_int_equal(aif_neigh_get(nb, &ip, 1), i);
+		aif_neigh_set(nb, i, &m, 1, AIF_NEIGH_STATIC, S(1));
+	}
+	assert_int_equal(nb->cap, AIF_NEIGH_CAP_MIN); /* full, not grown */
+	/* a worker, online, holds the view */
+	assert_int_equal(rte_rcu_qsbr_thread_register(qsv, 0), 0);
+	rte_rcu_qsbr_thread_online(qsv, 0);
+	const struct aif_neigh_view *v0 = aif_neigh_view(nb);
+	for (uint32_t i = AIF_NEIGH_CAP_MIN; i < n; i++) {
+		struct aif_ip ip = HOST(i);
+		struct aif_mac m = mac_b;
+		m.b[4] = (uint8_t)(i >> 8), m.b[5] = (uint8_t)i;
+		/* the lowest free slot, as a table of every slot at once */
+		assert_int_equal(aif_neigh_get(nb, &ip, 2), i);
+		aif_neigh_set(nb, i, &m, 2, AIF_NEIGH_STATIC, S(1));
+	}
+	assert_int_equal(nb->cap, 1024);
+	assert_int_equal(nb->n_retired, 4); /* 64 -> 128 -> 256 -> 512 -> 1024 */
+	const struct aif_neigh_view *v = aif_neigh_view(nb);
+	assert_ptr_not_equal(v, v0);
+	for (uint32_t i = 0; i < n; i++) {
+		struct aif_ip ip = HOST(i);
+		struct aif_mac m;
+		uint16_t port;
+		assert_int_equal(aif_neigh_view_find(v, &ip), i);
+		aif_neigh_unpack(v->slot[i], &m, &port);
+		assert_int_equal(m.b[5], (uint8_t)i);
+		assert_int_equal(port, i < AIF_NEIGH_CAP_MIN ? 1 : 2);
+		/* the old view: what it held, and nothing it never held */
+		if (i < AIF_NEIGH_CAP_MIN) {
+			assert_int_equal(aif_neigh_view_find(v0, &ip), i);
+			assert_int_equal(v0->slot[i], v->slot[i]);
+		} else {
+			assert_int_equal(aif_neigh_view_find(v0, &ip), AIF_NEIGH_NONE);
+		}
+	}
+	/* aging frees nothing a worker may still read ... */
+	aif_neigh_age(nb, &p, S(2));
+	assert_int_equal(nb->n_retired, 4);
+	/* ... and every old view once it passed a quiescent state */
+	rte_rcu_qsbr_quiescent(qsv, 0);
+	aif_neigh_age(nb, &p, S(3));
+	assert_int_equal(nb->n_retired, 0);
+	rte_rcu_qsbr_thread_offline(qsv, 0);
+	rte_rcu_qsbr_thread_unregister(qsv, 0);
+	/* up to the most it was made for, not past it */
+	for (uint32_t i = n; i < AIF_NEIGH_SLOTS; i++) {
+		struct aif_ip ip = HOST(i);
+		assert_int_equal(aif_neigh_get(nb, &ip, 2), i);
+		nb->meta[i].pinned = 1;
+	}
+	assert_int_equal(nb->cap, AIF_NEIGH_SLOTS);
+	struct aif_ip past = HOST(AIF_NEIGH_SLOTS);
+	assert_int_equal(aif_neigh_get(nb, &past, 2), AIF_NEIGH_NONE);
+	assert_int_equal(nb->cap, AIF_NEIGH_SLOTS);
+}
+
 static int
 group_setup(void **state)
 {
@@ -294,6 +366,7 @@ main(void)
 		T(test_max_learned),
 		T(test_configured_first),
 		T(test_freed_slot_waits_for_workers),
+		T(test_grows_keeps_slots_and_old_views),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -361,9 +361,12 @@ send_pfc(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_
 	uint16_t quanta[AIF_PFC_PRIOS];
 
 	qp->xoff_mask = mask;
-	q->stale_next |= 1ull << p;
-	if (aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta))
+	if (aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta)) {
+		/* what it tells the peer changed: its next refresh moves (the
+		 * port's next event reads nothing else of this) */
+		q->stale_next |= 1ull << p;
 		pfc_frame_send(sw, sh, q, p, ce, quanta, now_ns);
+	}
 	if (qp->pfc_tx.xoff)
 		q->xoff_ports |= 1ull << p;
 	else

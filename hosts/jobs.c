@@ -1064,6 +1064,13 @@ job_build(struct aif_jobs *js, uint32_t ji, char *err, size_t err_len)
 		}
 		if ((j->mat = calloc((size_t)n * n * j->P, sizeof(*j->mat))) == NULL)
 			return fail(err, err_len, "out of memory");
+		/* every host's QPs of the job in one table, not doubled up to them */
+		for (uint32_t r = 0; r < n; r++)
+			for (uint32_t k = 0; k < j->P; k++)
+				if (aif_rhost_reserve_qps(js->hosts[host_of(j, r, k)],
+							  p->kind == AIF_JOB_ALLREDUCE_HD ? j->lg
+											  : n - 1) != 0)
+					return fail(err, err_len, "out of memory");
 		for (uint32_t a = 0; a < n; a++)
 			for (uint32_t b = a + 1; b < n; b++)
 				for (uint32_t k = 0; k < j->P; k++) {

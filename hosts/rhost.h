@@ -283,6 +283,10 @@ aif_time_ns aif_rhost_rto_ns(const struct aif_rhost *h, bool low);
 /* Go-back-N's timeout, raised the same way. */
 aif_time_ns aif_rhost_rto_gbn_ns(const struct aif_rhost *h);
 
+/* Room for n more QPs (up to max_qps) at once, so that connecting them
+ * does not grow the table n times over; 0, or -1 out of memory.  Before
+ * the run, as connect. */
+int aif_rhost_reserve_qps(struct aif_rhost *h, uint32_t n);
 /* A QP on a and one on b, each the other's peer (*qa, *qb: their indices);
  * 0, or -1 when either host is out of QPs.  Before the run: QP state moves
  * as the table grows. */

@@ -250,25 +250,41 @@ grow(void **p, size_t size, uint32_t n)
 	return 0;
 }
 
+/* Room for cap QPs (set-up time only, connect before the run: QPs move). */
+static int
+qps_room(struct aif_rhost *h, uint32_t cap)
+{
+	if (cap <= h->cap_qps)
+		return 0;
+	struct qp *qps = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*qps) * cap);
+	if (qps == NULL)
+		return -1;
+	if (h->n_qps)
+		memcpy(qps, h->qps, sizeof(*qps) * h->n_qps);
+	free(h->qps);
+	h->qps = qps;
+	if (grow((void **)&h->busy, sizeof(*h->busy), cap) != 0)
+		return -1;
+	h->cap_qps = cap;
+	return 0;
+}
+
+int
+aif_rhost_reserve_qps(struct aif_rhost *h, uint32_t n)
+{
+	uint64_t want = (uint64_t)h->n_qps + n;
+
+	return qps_room(h, want < h->max_qps ? (uint32_t)want : h->max_qps);
+}
+
 static int
 qp_new(struct aif_rhost *h, uint32_t *qi)
 {
 	if (h->n_qps == h->max_qps)
 		return -1;
-	if (h->n_qps == h->cap_qps) {
-		/* set-up time only (connect before the run): QPs move */
-		uint32_t cap = RTE_MIN(h->max_qps, h->cap_qps ? h->cap_qps * 2 : 16);
-		struct qp *qps = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*qps) * cap);
-		if (qps == NULL)
-			return -1;
-		if (h->n_qps)
-			memcpy(qps, h->qps, sizeof(*qps) * h->n_qps);
-		free(h->qps);
-		h->qps = qps;
-		if (grow((void **)&h->busy, sizeof(*h->busy), cap) != 0)
-			return -1;
-		h->cap_qps = cap;
-	}
+	if (h->n_qps == h->cap_qps &&
+	    qps_room(h, RTE_MIN(h->max_qps, h->cap_qps ? h->cap_qps * 2 : 16)) != 0)
+		return -1;
 	struct qp *q = &h->qps[h->n_qps];
 	memset(q, 0, sizeof(*q));
 	if (h->p.ooo) {

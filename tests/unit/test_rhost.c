@@ -1185,6 +1185,45 @@ test_wire_model_ns3(void **state)
 	assert_non_null(strstr(err, "wire model"));
 }
 
+/* Room for QPs reserved at once: the same QPs (numbers, source ports,
+ * peers) as connected one by one, up to max_qps and not past it. */
+static void
+test_reserve_qps(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct aif_rhost *h[2][2];
+	char err[128];
+	uint32_t qa[2], qb[2];
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, true);
+	for (int k = 0; k < 2; k++) {
+		h[k][0] = aif_rhost_create(&p0, pool, 300, err, sizeof(err));
+		h[k][1] = aif_rhost_create(&p1, pool, 300, err, sizeof(err));
+		assert_non_null(h[k][0]);
+		assert_non_null(h[k][1]);
+	}
+	/* one pair reserves all it will take and more than it may */
+	assert_int_equal(aif_rhost_reserve_qps(h[1][0], 1000), 0);
+	assert_int_equal(aif_rhost_reserve_qps(h[1][1], 200), 0);
+	for (uint32_t i = 0; i < 300; i++) {
+		for (int k = 0; k < 2; k++)
+			assert_int_equal(aif_rhost_connect(h[k][0], h[k][1], &qa[k], &qb[k]), 0);
+		assert_int_equal(qa[0], i);
+		assert_int_equal(qa[1], i);
+		assert_int_equal(qb[1], qb[0]);
+		assert_int_equal(aif_rhost_qp_sport(h[1][0], qa[1]), aif_rhost_qp_sport(h[0][0], qa[0]));
+		assert_int_equal(aif_rhost_qp_sport(h[1][1], qb[1]), aif_rhost_qp_sport(h[0][1], qb[0]));
+	}
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(aif_rhost_n_qps(h[k][0]), 300);
+		assert_int_not_equal(aif_rhost_connect(h[k][0], h[k][1], &qa[k], &qb[k]), 0);
+		aif_rhost_free(h[k][0]);
+		aif_rhost_free(h[k][1]);
+	}
+}
+
 static void
 test_bad_params(void **state)
 {
@@ -1236,6 +1275,7 @@ main(void)
 		cmocka_unit_test(test_reorder_spurious_retransmits),
 		cmocka_unit_test(test_tail_loss_timeout),
 		cmocka_unit_test(test_timeout_floors),
+		cmocka_unit_test(test_reserve_qps),
 		cmocka_unit_test(test_ce_cnp_rate),
 		cmocka_unit_test(test_cnp_on_ack_reacts),
 		cmocka_unit_test(test_ack_at_once),

@@ -337,7 +337,7 @@ aif_runner_process(struct aif_runner *w, uint16_t in_port, struct rte_mbuf **pkt
 
 /* Start of a step for one switch: the RCU read side, QoS config, what
  * the stages see this step. */
-static void
+static inline __attribute__((always_inline)) void
 drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 {
 	sh->steps++;

@@ -357,9 +357,17 @@ static void
 send_pfc(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uint16_t p, aif_time_ns now_ns)
 {
 	struct aif_qos_port *qp = &q->port[p];
-	uint8_t mask = aif_mmu_xoff_mask(&q->mmu, p), ce;
 	uint16_t quanta[AIF_PFC_PRIOS];
+	uint8_t mask, ce;
 
+	/* nothing paused or told paused, nothing over a threshold: as the
+	 * full check would find (mask 0, no frame, no refresh) */
+	if (qp->pfc_tx.xoff == 0 && aif_mmu_port_calm(&q->mmu, p)) {
+		qp->xoff_mask = 0;
+		q->xoff_ports &= ~(1ull << p);
+		return;
+	}
+	mask = aif_mmu_xoff_mask(&q->mmu, p);
 	qp->xoff_mask = mask;
 	if (aif_pfc_tx_update(&qp->pfc_tx, &q->cfg.pfc_tx[p], mask, now_ns, &ce, quanta)) {
 		/* what it tells the peer changed: its next refresh moves (the

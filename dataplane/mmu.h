@@ -498,6 +498,23 @@ bool aif_mmu_should_resume(const struct aif_mmu *m, uint16_t port, uint8_t pg);
  */
 uint8_t aif_mmu_xoff_mask(struct aif_mmu *m, uint16_t port);
 
+/* True when aif_mmu_xoff_mask(m, port) would return 0 and change nothing:
+ * no PG of the port in XOFF, and none of its lossless PGs holding shared
+ * or headroom bytes (outside the ConWeave model, whose test differs). */
+static inline bool
+aif_mmu_port_calm(const struct aif_mmu *m, uint16_t port)
+{
+	const struct aif_mmu_port *p = &m->port[port];
+	unsigned en = m->cfg->pfc_enable[port];
+
+	if (p->xoff_mask != 0 || m->cfg->model == AIF_MMU_CONWEAVE)
+		return false;
+	for (unsigned pg = 0; en != 0; pg++, en >>= 1)
+		if ((en & 1) && (p->pg[pg].shared_bytes | p->pg[pg].headroom_bytes) != 0)
+			return false;
+	return true;
+}
+
 /* Zero the watermarks (on the owning worker). */
 void aif_mmu_watermarks_clear(struct aif_mmu *m);
 

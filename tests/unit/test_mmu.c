@@ -136,6 +136,96 @@ jumbo_all(struct aif_mmu_params *p)
 		p->port[i].mtu_bytes = 9000;
 }
 
+/* ---- a calm port ---- */
+
+/*
+ * aif_mmu_port_calm says "no change" only where aif_mmu_xoff_mask would
+ * return 0 and change nothing: random admissions and releases on A1's
+ * switch (a small buffer, so that PGs go into shared, headroom and XOFF),
+ * under the HPCC and Broadcom models; never under ConWeave's.
+ */
+static void
+test_port_calm(void **state)
+{
+	static const enum aif_mmu_model models[] = { AIF_MMU_HPCC, AIF_MMU_BROADCOM };
+	struct aif_mmu_params p;
+	struct aif_mmu_config c;
+	struct aif_mmu_charge held[512];
+	unsigned calm = 0, busy = 0;
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+	(void)state;
+	for (unsigned mi = 0; mi < 2; mi++) {
+		a1_params(&p, true);
+		p.model = models[mi];
+		p.buffer_bytes = 2 * 1024 * 1024;
+		assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+		struct aif_mmu *m = mmu_new(&c), *copy = malloc(sizeof(*m));
+		unsigned n = 0;
+		assert_non_null(copy);
+		for (unsigned k = 0; k < 4000; k++) {
+			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+			uint16_t in = (uint16_t)((rng >> 33) % 16), out = 16;
+			/* occupancy wanders: mostly releases past 40 held, admissions below */
+			if (n > 0 && ((rng >> 20) % 8 < (n > 40 ? 6u : 2u) || n == 512)) {
+				unsigned i = (unsigned)((rng >> 40) % n);
+				in = held[i].in_port;
+				aif_mmu_release(m, &held[i]);
+				held[i] = held[--n];
+			} else {
+				uint8_t pg = (rng >> 50) % 4 ? PG3 : 0;
+				if (aif_mmu_admit(m, in, pg, out, Q3, 1000 + (uint32_t)((rng >> 24) % 8000),
+						  aif_mmu_pg_lossless(m, in, pg), &held[n]) == AIF_MMU_ADMIT)
+					n++;
+			}
+			uint16_t ports[2] = { in, (uint16_t)((rng >> 8) % 17) };
+			for (unsigned j = 0; j < 2; j++) {
+				if (!aif_mmu_port_calm(m, ports[j])) {
+					busy++;
+					aif_mmu_xoff_mask(m, ports[j]); /* as the switch does */
+					continue;
+				}
+				calm++;
+				memcpy(copy, m, sizeof(*m));
+				assert_int_equal(aif_mmu_xoff_mask(copy, ports[j]), 0);
+				assert_memory_equal(copy, m, sizeof(*m));
+			}
+		}
+		free(copy);
+		free(m);
+	}
+	assert_true(calm > 1000 && busy > 1000);
+	/* by hand: a port told XOFF and drained (its check not run yet), a
+	 * lossless PG in headroom, or in shared; a lossy PG counts for nothing */
+	a1_params(&p, true);
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	struct aif_mmu *m = mmu_new(&c);
+	assert_true(aif_mmu_port_calm(m, 0));
+	m->port[0].xoff_mask = 1u << PG3;
+	assert_false(aif_mmu_port_calm(m, 0));
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0); /* XON: a change */
+	assert_int_equal(m->pg_ctr[0][PG3].xon_events, 1);
+	assert_true(aif_mmu_port_calm(m, 0));
+	m->port[0].pg[PG3].headroom_bytes = 100;
+	assert_false(aif_mmu_port_calm(m, 0));
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 1u << PG3);
+	m->port[0].pg[PG3].headroom_bytes = 0;
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	m->port[0].pg[PG3].shared_bytes = 100;
+	assert_false(aif_mmu_port_calm(m, 0));
+	m->port[0].pg[PG3].shared_bytes = 0;
+	m->port[0].pg[0].shared_bytes = 100;
+	assert_true(aif_mmu_port_calm(m, 0));
+	assert_int_equal(aif_mmu_xoff_mask(m, 0), 0);
+	free(m);
+	/* ConWeave's test differs: never calm */
+	conweave_params(&p, 4);
+	assert_int_equal(aif_mmu_config_init(&c, &p), 0);
+	m = mmu_new(&c);
+	assert_false(aif_mmu_port_calm(m, 0));
+	free(m);
+}
+
 /* ---- headroom ---- */
 
 static void
@@ -1465,6 +1555,7 @@ main(void)
 		cmocka_unit_test(test_conweave_xoff_xon),
 		cmocka_unit_test(test_conweave_headroom_egress),
 		cmocka_unit_test(test_conweave_a1_first_xoff),
+		cmocka_unit_test(test_port_calm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -532,6 +532,14 @@ paced_send(struct aif_shard *sh, struct aif_qos *q, struct aif_port *port,
 	c->tx_bytes += bytes;
 }
 
+/* Can the paced port take a frame now? */
+static inline bool
+paced_ready(const struct aif_shard *sh, struct aif_port *port, const struct aif_port_ops *ops,
+	    aif_time_ns now_ns)
+{
+	return ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns;
+}
+
 /*
  * A port that paces its transmit (an emulated link: tx_ready_ns): one
  * frame whenever it is ready, straight from the queues (no cut-through and
@@ -547,7 +555,7 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 	uint16_t p = port->index;
 	struct aif_port_ctr *c = &sh->port_ctr[p];
 	uint64_t sent = c->tx_packets;
-	bool ready = ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns;
+	bool ready = paced_ready(sh, port, ops, now_ns);
 	void *pkt;
 	uint32_t len;
 	uint8_t qid;
@@ -562,14 +570,14 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 				paced_send(sh, q, port, ops, pkt, qid, now_ns);
 			else
 				sched_refused(sh, q, pkt);
-			ready = ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns;
+			ready = paced_ready(sh, port, ops, now_ns);
 		}
 	} else if (qp->n_through != 0) {
 		through_to_queues(sh, q, qp);
 	}
 	while (ready && aif_sched_dequeue_qid(&qp->sched, now_ns, paused, &pkt, &len, &qid, 1) == 1) {
 		paced_send(sh, q, port, ops, pkt, qid, now_ns);
-		ready = ops->tx_ready_ns(port, sh->id, now_ns) <= now_ns;
+		ready = paced_ready(sh, port, ops, now_ns);
 	}
 	if (c->tx_packets != sent) {
 		sh->sent_ports |= 1ull << p;

@@ -163,24 +163,27 @@ grow(struct aif_neigh *n)
 	return 0;
 }
 
-void
-aif_neigh_free_at_exit(struct aif_neigh *n)
+/* Every view, the workers stopped (at_exit: the hashes left to the exit). */
+static void
+neigh_free(struct aif_neigh *n, bool at_exit)
 {
 	if (n == NULL)
 		return;
-	reap(n, true, true);
-	view_free(n->view, true);
+	reap(n, true, at_exit);
+	view_free(n->view, at_exit);
 	free(n);
+}
+
+void
+aif_neigh_free_at_exit(struct aif_neigh *n)
+{
+	neigh_free(n, true);
 }
 
 void
 aif_neigh_free(struct aif_neigh *n)
 {
-	if (n == NULL)
-		return;
-	reap(n, true, false);
-	view_free(n->view, false);
-	free(n);
+	neigh_free(n, false);
 }
 
 static struct aif_ip

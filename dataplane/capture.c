@@ -687,11 +687,24 @@ put_opt(struct blk *k, uint16_t code, const void *v, size_t len)
 	pad4(k);
 }
 
+/* An option string's length, cut at OPT_STR_MAX.  (A loop: strnlen with
+ * that bound on a shorter buffer is a warning once the daemon is
+ * optimised across files and sees the buffer.) */
+static size_t
+opt_strlen(const char *s)
+{
+	size_t n = 0;
+
+	while (n < OPT_STR_MAX && s[n] != '\0')
+		n++;
+	return n;
+}
+
 static void
 put_opt_str(struct blk *k, uint16_t code, const char *s)
 {
 	if (s != NULL && *s != '\0')
-		put_opt(k, code, s, strnlen(s, OPT_STR_MAX));
+		put_opt(k, code, s, opt_strlen(s));
 }
 
 static void
@@ -753,7 +766,7 @@ aif_pcapng_write_idb(FILE *f, uint16_t linktype, uint32_t snaplen, const char *i
 uint32_t
 aif_pcapng_epb_bytes(uint32_t cap_len, uint32_t dir, const char *comment)
 {
-	size_t clen = comment != NULL ? strnlen(comment, OPT_STR_MAX) : 0;
+	size_t clen = comment != NULL ? opt_strlen(comment) : 0;
 	uint32_t opts = (dir != 0 ? 4 + 4 : 0) +               /* epb_flags */
 			(clen ? 4 + (uint32_t)((clen + 3) & ~3u) : 0) + /* opt_comment */
 			4;                                        /* opt_endofopt */

@@ -4,8 +4,10 @@
  * DPDK's CRC-32 (SSE4.2/PCLMULQDQ where the CPU has it): about 0.1 us for
  * a 1 KB packet.  A payload of zeros (a light frame's, frame.h) is not
  * read: n zero bytes through the CRC's register multiply it by x^(8n)
- * modulo the polynomial (zlib's crc32_combine), one multiplication of 32
- * steps with x^(8n) from a table.
+ * modulo the polynomial (zlib's crc32_combine), with x^(8n) from a table:
+ * a carry-less product four bits at a time, its upper half reduced by
+ * four table lookups (mulmodp_fast: ~70 instructions, the bitwise
+ * multiplication's 32 steps took ~320, 60% of a light frame's ICRC).
  */
 #include <string.h>
 
@@ -17,8 +19,11 @@
 #define POLY 0xEDB88320u /* CRC-32, reflected */
 
 /* x^(8n) mod P for every n a packet may have (reflected, as zlib's
- * crc32_combine keeps them), filled by aif_roce_init; x8n_ready says so. */
+ * crc32_combine keeps them), and x^32 v(x) mod P for v's every byte
+ * (red[k][b]: v = b x^(8k), reflected: b in bits 8k..8k+7), filled by
+ * aif_roce_init; x8n_ready says so. */
 static uint32_t x8n[AIF_ROCE_MAX_L3 + 1];
+static uint32_t red[4][256];
 static bool x8n_ready;
 
 /* a(x) b(x) mod P, reflected (zlib's multmodp). */
@@ -32,6 +37,33 @@ multmodp(uint32_t a, uint32_t b)
 		b = (b >> 1) ^ (POLY & (0u - (b & 1)));
 	}
 	return p;
+}
+
+/*
+ * multmodp(a, b) with the tables (x8n_ready).  The integers' carry-less
+ * product (a's multiples by every nibble, b four bits at a time): bit j
+ * holds the coefficient of x^(62 - j) of c = a b, reflected as the inputs
+ * are.  One more shift: its upper 32 bits are c's coefficients of x^0 ..
+ * x^31, its lower 32 those of x^32 .. x^63 (h, c = low + x^32 h), both
+ * reflected; x^32 h mod P is linear in h: a lookup per byte.
+ */
+static inline uint32_t
+multmodp_fast(uint32_t a, uint32_t b)
+{
+	uint64_t t[16], p = 0;
+
+	t[0] = 0;
+	t[1] = a;
+	for (unsigned i = 2; i < 16; i += 2) {
+		t[i] = t[i / 2] << 1;
+		t[i + 1] = t[i] ^ a;
+	}
+	for (unsigned k = 0; k < 32; k += 4)
+		p ^= t[(b >> k) & 15] << k;
+	p <<= 1;
+	uint32_t h = (uint32_t)p;
+	return (uint32_t)(p >> 32) ^ red[0][h & 0xff] ^ red[1][(h >> 8) & 0xff] ^
+	       red[2][(h >> 16) & 0xff] ^ red[3][h >> 24];
 }
 
 /* x^(8n) mod P: from the table, or by squaring before aif_roce_init. */
@@ -56,6 +88,9 @@ aif_roce_init(void)
 	x8n[0] = 1u << 31;
 	for (uint32_t n = 1; n <= AIF_ROCE_MAX_L3; n++)
 		x8n[n] = multmodp(1u << 23, x8n[n - 1]);
+	for (unsigned k = 0; k < 4; k++)
+		for (uint32_t b = 0; b < 256; b++)
+			red[k][b] = multmodp(x8n[4], b << (8 * k));
 	x8n_ready = true;
 }
 
@@ -92,6 +127,8 @@ icrc_masked(const uint8_t *l3, uint32_t hdr_len, uint32_t zeros)
 	if (zeros == 0)
 		return crc;
 	/* n zero bytes through the CRC's register multiply it by x^(8n) */
+	if (likely(x8n_ready))
+		return ~multmodp_fast(x8n[zeros], ~crc);
 	return ~multmodp(x8n_of(zeros), ~crc);
 }
 

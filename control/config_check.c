@@ -37,10 +37,12 @@ aif_config_check_route_prefix(const struct aif_switch_params *sw,
 	char buf[64], net_buf[64];
 	int own;
 
-	aif_prefix_fmt(pf, buf, sizeof(buf));
+	/* (the prefix written out only for an error: a generated fabric's
+	 * switches have 100,000 routes) */
 	if (pf->len == host_len && (own = aif_config_addr_port(sw, &pf->addr)) >= 0) {
 		snprintf(why, why_len, "%s is an address of this switch (port %s); a route to "
-			 "it would never be used", buf, sw->ports[own].name);
+			 "it would never be used", aif_prefix_fmt(pf, buf, sizeof(buf)),
+			 sw->ports[own].name);
 		return -1;
 	}
 	for (uint16_t p = 0; p < sw->n_ports; p++)
@@ -51,6 +53,7 @@ aif_config_check_route_prefix(const struct aif_switch_params *sw,
 			    !aif_prefix_contains(&net, &pf->addr))
 				continue;
 			aif_prefix_normalize(&net);
+			aif_prefix_fmt(pf, buf, sizeof(buf));
 			if (pf->len == net.len)
 				snprintf(why, why_len, "%s is the connected subnet of port %s; a "
 					 "route would replace it and cut off its hosts", buf,

@@ -56,6 +56,9 @@ struct topo {
 	bool here[MAX_SW];
 	int idx[MAX_SW];
 	uint64_t group_ports[MAX_HOSTS]; /* routes_of's, one switch at a time */
+	json_t *group_name[MAX_HOSTS];   /* (and each group's name) */
+	json_t *prefix[MAX_HOSTS];       /* emit's: each subnet's prefix, for every
+					  * switch's routes to it (one string each) */
 };
 
 static int
@@ -200,10 +203,12 @@ bfs(const struct topo *t, unsigned dst, int *dist)
  * group_ports[g] is group g's (scratch, a slot per subnet), and a route
  * finds its group by its ports, its members built only for a new one (a
  * k=16 fat-tree's 320 switches x 128 subnets: each route's members built
- * as JSON and compared with every group took most of its 0.9 s).
+ * as JSON and compared with every group took most of its 0.9 s).  The
+ * routes share their prefix's and group's name's strings (t->prefix,
+ * t->group_name): a k=20 fat-tree has 100,000 routes.
  */
 static void
-routes_of(const struct topo *t, unsigned s, int (*dist)[MAX_SW], uint64_t *group_ports,
+routes_of(struct topo *t, unsigned s, int (*dist)[MAX_SW], uint64_t *group_ports,
 	  json_t *groups, json_t *routes)
 {
 	unsigned n_groups = 0;
@@ -244,15 +249,17 @@ routes_of(const struct topo *t, unsigned s, int (*dist)[MAX_SW], uint64_t *group
 					snprintf(gname, sizeof(gname), "g%u", n_groups);
 					break;
 				}
-			json_array_append_new(groups, json_pack("{s:s, s:o}", "name", gname,
+			t->group_name[n_groups] = json_string(gname);
+			json_array_append_new(groups, json_pack("{s:O, s:o}", "name",
+								t->group_name[n_groups],
 								"members", members));
 			group_ports[n_groups++] = ports;
 		}
-		json_array_append_new(routes, json_pack("{s:o, s:s}", "prefix",
-							addr_json(t->subnet[k].net, 24), "group",
-							json_string_value(json_object_get(
-								json_array_get(groups, g), "name"))));
+		json_array_append_new(routes, json_pack("{s:O, s:O}", "prefix", t->prefix[k],
+							"group", t->group_name[g]));
 	}
+	for (unsigned g = 0; g < n_groups; g++)
+		json_decref(t->group_name[g]);
 }
 
 /* What every generator shares: rates, delay, policy, host devices, and
@@ -541,6 +548,8 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 		if (k == 0 || t->subnet[k].at != t->subnet[k - 1].at)
 			bfs(t, t->subnet[k].at, dist[t->subnet[k].at]);
 
+	for (unsigned k = 0; k < t->n_subnets; k++)
+		t->prefix[k] = addr_json(t->subnet[k].net, 24);
 	json_t *switches = json_array(), *links = json_array(), *hosts_j = json_array();
 	for (unsigned s = 0; s < t->n_sw; s++) {
 		const struct tsw *sw = &t->sw[s];
@@ -585,6 +594,8 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 			json_object_set(o, "policy", (json_t *)c->policy);
 		json_array_append_new(switches, o);
 	}
+	for (unsigned k = 0; k < t->n_subnets; k++)
+		json_decref(t->prefix[k]);
 	for (unsigned k = 0; k < t->n_links; k++) {
 		char a[80], b[80];
 		if (!here[t->link[k].a] || !here[t->link[k].b])

@@ -31,17 +31,33 @@ aif_shard_create(uint16_t id, uint64_t seed)
 }
 
 void
-aif_shard_free(struct aif_shard *sh)
+shard_free(struct aif_shard *sh, bool at_exit)
 {
 	if (sh == NULL)
 		return;
 	for (uint16_t p = 0; p < AIF_MAX_PORTS; p++)
-		if (sh->tx[p].n)
+		if (sh->tx[p].n) {
 			rte_pktmbuf_free_bulk(sh->tx[p].pkts, sh->tx[p].n);
+			sh->tx[p].n = 0;
+		}
+	if (at_exit)
+		return;
 	if (sh->fwd.lb != NULL)
 		aif_lb_flowlet_table_free(sh->fwd.lb);
 	rte_free(sh->fwd.lb);
 	rte_free(sh);
+}
+
+void
+aif_shard_free(struct aif_shard *sh)
+{
+	shard_free(sh, false);
+}
+
+void
+aif_shard_free_at_exit(struct aif_shard *sh)
+{
+	shard_free(sh, true);
 }
 
 void

@@ -86,7 +86,10 @@ switch_free(struct aif_switch *sw, bool at_exit)
 	if (sw == NULL)
 		return;
 	for (unsigned i = 0; i < sw->n_shards; i++)
-		aif_shard_free(sw->shards[i]);
+		if (at_exit)
+			aif_shard_free_at_exit(sw->shards[i]);
+		else
+			aif_shard_free(sw->shards[i]);
 	aif_tables_free(sw->tables);
 	aif_qos_free(sw->qos);
 	aif_trace_free(sw->trace, sw->n_shards);

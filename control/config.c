@@ -741,9 +741,12 @@ parse_route(struct pctx *c, json_t *j, const char *path,
 		return aif_cfg_fail(c, fp, "invalid prefix '%s'", s);
 	}
 	aif_prefix_normalize(&r->prefix);
-	aif_cfg_path_key(fp, path, "prefix");
-	if (aif_config_check_route_prefix(sw, &r->prefix, why, sizeof(why)) < 0)
+	/* (the paths written out only for an error: a generated fabric's
+	 * switches have 100,000 routes) */
+	if (aif_config_check_route_prefix(sw, &r->prefix, why, sizeof(why)) < 0) {
+		aif_cfg_path_key(fp, path, "prefix");
 		return aif_cfg_fail(c, fp, "%s", why);
+	}
 	n = (json_object_get(j, "group") != NULL) +
 	    (json_object_get(j, "nexthop") != NULL) +
 	    (json_object_get(j, "action") != NULL);
@@ -752,9 +755,11 @@ parse_route(struct pctx *c, json_t *j, const char *path,
 			    "exactly one of 'group', 'nexthop' or 'action' is required");
 	if (parse_route_target(c, j, path, sw, r) < 0)
 		return -1;
-	aif_cfg_path_key(fp, path, json_object_get(j, "group") != NULL ? "group" : "nexthop");
-	if (aif_config_check_route_family(sw, r, why, sizeof(why)) < 0)
+	if (aif_config_check_route_family(sw, r, why, sizeof(why)) < 0) {
+		aif_cfg_path_key(fp, path, json_object_get(j, "group") != NULL ? "group"
+										: "nexthop");
 		return aif_cfg_fail(c, fp, "%s", why);
+	}
 	return 0;
 }
 

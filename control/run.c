@@ -612,9 +612,12 @@ aif_run_end(struct aif_run *r, int rc)
 	aif_config_free(ctl->cfg);
 	if (r->pool != NULL) {
 		struct aif_mbuf_spares_info mi, ms = { 0 };
+		aif_mbuf_spares_settle(r->pool); /* (the one being made ahead) */
 		aif_mbuf_spares_info(r->pool, &mi);
-		if (r->small_pool != NULL)
+		if (r->small_pool != NULL) {
+			aif_mbuf_spares_settle(r->small_pool);
 			aif_mbuf_spares_info(r->small_pool, &ms);
+		}
 		unsigned in_use = mi.in_use + ms.in_use;
 		char msg[768];
 		if (r->ran && mi.pools > 0)

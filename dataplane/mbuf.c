@@ -2,12 +2,14 @@
 /*
  * A pool and its spares (mbuf.h).
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
 #include <rte_lcore.h>
+#include <rte_pause.h>
 #include <rte_mbuf_pool_ops.h>
 #include <rte_mempool.h>
 #include <rte_spinlock.h>
@@ -19,11 +21,19 @@
 
 struct spares {
 	struct rte_mempool *base;
-	rte_spinlock_t lock;           /* making a spare */
+	rte_spinlock_t lock;           /* publishing a spare (and making one here) */
 	unsigned n;                    /* spares published (release) */
 	struct rte_mempool *pool[SPARES_MAX];
 	bool closed;                   /* a spare could not be made: no more tries */
 	uint64_t failed;
+	/* the next spare made ahead, on a thread of its own (the helper):
+	 * asked for when the newest is first taken from; an allocation that
+	 * finds every pool empty while one is asked waits for it */
+	unsigned asked;                /* spares asked for (atomic; under mu) */
+	bool helper_on, stop;          /* (under mu) */
+	pthread_t helper;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;             /* asked, stop (helper); made (settle) */
 };
 
 static struct spares spare_of[SPARE_BASES];
@@ -65,6 +75,8 @@ aif_mbuf_spares_enable(struct rte_mempool *pool)
 		if (spare_of[i].base == NULL) {
 			spare_of[i] = (struct spares){ .base = pool };
 			rte_spinlock_init(&spare_of[i].lock);
+			pthread_mutex_init(&spare_of[i].mu, NULL);
+			pthread_cond_init(&spare_of[i].cv, NULL);
 			return 0;
 		}
 	return -1;
@@ -131,58 +143,166 @@ err:
 	return NULL;
 }
 
-/* The newest spares first: the older ones are the likelier empty. */
+/* The newest spares first (the older ones are the likelier empty), but
+ * the newest of all last: it is the one made ahead, kept until every other
+ * is empty (taking from it asks for the next).  *k: which one it came
+ * from. */
 static struct rte_mbuf *
-from_spares(struct spares *s, unsigned n)
+from_spares(struct spares *s, unsigned n, unsigned *k)
 {
-	for (unsigned k = n; k-- > 0;) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(s->pool[k]);
-		if (m != NULL)
+	struct rte_mbuf *m;
+
+	if (n == 0)
+		return NULL;
+	for (*k = n - 1; (*k)-- > 0;)
+		if ((m = rte_pktmbuf_alloc(s->pool[*k])) != NULL)
 			return m;
+	*k = n - 1;
+	return rte_pktmbuf_alloc(s->pool[n - 1]);
+}
+
+/* A new spare, as large as the pool (at most a pool's worth unused);
+ * NULL: no memory. */
+static struct rte_mempool *
+spare_new(const struct spares *s)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	snprintf(name, sizeof(name), "aif_spare%u",
+		 __atomic_fetch_add(&spare_seq, 1, __ATOMIC_RELAXED));
+	return spare_make(s->base, s->base->size, name);
+}
+
+/* Publish sp (NULL: none could be made, no more tries); under s->lock.
+ * false: no room for it (freed). */
+static bool
+publish(struct spares *s, struct rte_mempool *sp)
+{
+	if (sp == NULL) {
+		__atomic_store_n(&s->closed, true, __ATOMIC_RELEASE);
+		return false;
 	}
+	if (s->n == SPARES_MAX) {
+		rte_mempool_free(sp);
+		return false;
+	}
+	s->pool[s->n] = sp;
+	__atomic_store_n(&s->n, s->n + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* The helper: makes the spares asked for, one at a time. */
+static void *
+helper_run(void *arg)
+{
+	struct spares *s = arg;
+
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (!s->stop && (__atomic_load_n(&s->closed, __ATOMIC_ACQUIRE) ||
+				    __atomic_load_n(&s->n, __ATOMIC_ACQUIRE) >= s->asked))
+			pthread_cond_wait(&s->cv, &s->mu);
+		if (s->stop)
+			break;
+		pthread_mutex_unlock(&s->mu);
+		struct rte_mempool *sp = spare_new(s);
+		rte_spinlock_lock(&s->lock);
+		publish(s, sp);
+		rte_spinlock_unlock(&s->lock);
+		pthread_mutex_lock(&s->mu);
+		pthread_cond_broadcast(&s->cv); /* (settle) */
+	}
+	pthread_mutex_unlock(&s->mu);
 	return NULL;
+}
+
+/* Spare n (0: the first) is in use: ask the helper for the next. */
+static void
+ask_next(struct spares *s, unsigned n)
+{
+	unsigned want = n + 1;
+
+	if (__atomic_load_n(&s->asked, __ATOMIC_RELAXED) >= want || want > SPARES_MAX)
+		return;
+	pthread_mutex_lock(&s->mu);
+	if (!s->helper_on && !s->stop &&
+	    rte_ctrl_thread_create(&s->helper, "aif-spares", NULL, helper_run, s) == 0)
+		s->helper_on = true;
+	if (s->helper_on && s->asked < want) {
+		__atomic_store_n(&s->asked, want, __ATOMIC_RELEASE);
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* An mbuf of a spare, the helper's next asked for when it is the newest's
+ * first. */
+static struct rte_mbuf *
+taken(struct spares *s, struct rte_mbuf *m, unsigned k, unsigned n)
+{
+	if (m != NULL && k + 1 == n)
+		ask_next(s, n);
+	return m;
 }
 
 struct rte_mbuf *
 aif_mbuf_alloc_spare(struct rte_mempool *pool)
 {
 	struct spares *s = find(pool);
+	unsigned k;
 
 	if (s == NULL)
 		return NULL;
 	unsigned n = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE);
 	struct rte_mbuf *m = pool != s->base ? rte_pktmbuf_alloc(s->base) : NULL;
-	if (m == NULL)
-		m = from_spares(s, n);
 	if (m != NULL)
 		return m;
-	rte_spinlock_lock(&s->lock);
-	if (s->n != n) { /* another runner made one meanwhile */
-		m = from_spares(s, s->n);
-		if (m != NULL) {
-			rte_spinlock_unlock(&s->lock);
-			return m;
+	if ((m = from_spares(s, n, &k)) != NULL)
+		return taken(s, m, k, n);
+	/* every pool empty: the helper's spare, when one is asked */
+	while (__atomic_load_n(&s->asked, __ATOMIC_ACQUIRE) > n &&
+	       !__atomic_load_n(&s->closed, __ATOMIC_ACQUIRE)) {
+		unsigned now = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE);
+		if (now != n) {
+			n = now;
+			if ((m = from_spares(s, n, &k)) != NULL)
+				return taken(s, m, k, n);
+		} else {
+			rte_pause();
 		}
 	}
-	if (s->n < SPARES_MAX && !s->closed) {
-		/* as large as the pool: at most a pool's worth unused */
-		unsigned size = s->base->size;
-		char name[RTE_MEMPOOL_NAMESIZE];
-		snprintf(name, sizeof(name), "aif_spare%u",
-			 __atomic_fetch_add(&spare_seq, 1, __ATOMIC_RELAXED));
-		struct rte_mempool *sp = spare_make(s->base, size, name);
-		if (sp != NULL) {
-			s->pool[s->n] = sp;
-			__atomic_store_n(&s->n, s->n + 1, __ATOMIC_RELEASE);
-			m = rte_pktmbuf_alloc(sp);
-		} else {
-			s->closed = true;
+	/* else made here, as the helper would */
+	rte_spinlock_lock(&s->lock);
+	if (s->n != n) { /* another runner made one meanwhile */
+		n = s->n;
+		m = from_spares(s, n, &k);
+		if (m != NULL) {
+			rte_spinlock_unlock(&s->lock);
+			return taken(s, m, k, n);
 		}
+	}
+	if (s->n < SPARES_MAX && !s->closed && publish(s, spare_new(s))) {
+		n = s->n;
+		m = rte_pktmbuf_alloc(s->pool[n - 1]);
 	}
 	if (m == NULL)
 		__atomic_add_fetch(&s->failed, 1, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&s->lock);
-	return m;
+	return taken(s, m, n - 1, n);
+}
+
+void
+aif_mbuf_spares_settle(struct rte_mempool *pool)
+{
+	struct spares *s = find(pool);
+
+	if (s == NULL || s->base != pool)
+		return;
+	pthread_mutex_lock(&s->mu);
+	while (s->helper_on && !__atomic_load_n(&s->closed, __ATOMIC_ACQUIRE) &&
+	       __atomic_load_n(&s->n, __ATOMIC_ACQUIRE) < s->asked)
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
 }
 
 void
@@ -221,7 +341,15 @@ aif_mbuf_spares_free(struct rte_mempool *pool)
 
 	if (s == NULL || s->base != pool)
 		return;
+	pthread_mutex_lock(&s->mu);
+	s->stop = true;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	if (s->helper_on)
+		pthread_join(s->helper, NULL);
 	for (unsigned k = 0; k < s->n; k++)
 		rte_mempool_free(s->pool[k]);
+	pthread_cond_destroy(&s->cv);
+	pthread_mutex_destroy(&s->mu);
 	*s = (struct spares){ 0 };
 }

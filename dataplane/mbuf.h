@@ -25,9 +25,19 @@
  * Should no spare be made (no memory, 32 made), allocations fail as
  * before, counted (aif_mbuf_spares_info), and the run says so.
  *
- * Threads: any runner allocates.  A spare is made under a lock and
- * published by a release store of the count of spares, which allocations
- * read with acquire; spares are freed only when no runner runs.
+ * Threads: any runner allocates.  A spare is published under a lock by a
+ * release store of the count of spares, which allocations read with
+ * acquire; spares are freed only when no runner runs.  The next spare is
+ * made ahead, on a thread of its own (a DPDK control thread: the cores the
+ * runners do not use), asked for when the newest spare is first taken
+ * from: an allocation that finds every pool empty waits for the one asked
+ * for rather than making it while the other runners wait for it (a k=20
+ * fat-tree's all-to-all made ten, 8% of its CPU time making them and
+ * waiting), and makes one itself, as before, when none is asked.  So one
+ * spare more than a run needed may be made (a pool's worth of memory); how
+ * many are made by the end depends on the threads' timing, no result.
+ * aif_mbuf_spares_settle waits for the one being made (tests, the end's
+ * report).
  *
  *	pool = rte_pktmbuf_pool_create(...);
  *	aif_mbuf_spares_enable(pool);          (virtual time)
@@ -67,6 +77,10 @@ int aif_mbuf_spares_enable(struct rte_mempool *pool);
 /* From pool's spares (pool: one with spares, or one of its spares), a new
  * spare made if they are empty; NULL when there are none, or no memory. */
 struct rte_mbuf *aif_mbuf_alloc_spare(struct rte_mempool *pool);
+
+/* Waits until the spare being made ahead for pool (one with spares), if
+ * any, is made (or could not be). */
+void aif_mbuf_spares_settle(struct rte_mempool *pool);
 
 /* An mbuf of pool (rte_pktmbuf_alloc), or of its spares when it is empty. */
 static inline struct rte_mbuf *

@@ -5,7 +5,8 @@
  *  - a pool without spares runs dry as rte_pktmbuf_alloc does;
  *  - with spares, every allocation succeeds: spares as large as the pool
  *    (64 + 7 x 64), each mbuf with the pool's room and private area; the in-use count covers the spares; frees go back to
- *    the pool each came from, which is asked first again;
+ *    the pool each came from, which is asked first again; the next spare
+ *    made ahead (one more than used, none made twice);
  *  - allocating from a spare itself (a segment for a frame of a spare,
  *    m->pool) takes from the family too;
  *  - freed: the spares are gone, the pool is plain again;
@@ -78,19 +79,25 @@ test_spares(void **state)
 	}
 	assert_ptr_equal(held[0]->pool, pool);
 	assert_ptr_not_equal(held[n - 1]->pool, pool);
+	aif_mbuf_spares_settle(pool);
 	aif_mbuf_spares_info(pool, &mi);
-	/* 64, then 7 x 64: 512 in all, every one taken */
-	assert_int_equal(mi.pools, 7);
-	assert_int_equal(mi.size, n);
+	/* 64, then 7 x 64: 512 in all, every one taken; and the next spare,
+	 * made ahead when the seventh was first taken from: each allocation
+	 * that found every pool empty took the spare asked for, none made
+	 * twice */
+	assert_int_equal(mi.pools, 8);
+	assert_int_equal(mi.size, n + POOL);
 	assert_int_equal(mi.in_use, n);
 	assert_int_equal(mi.failed, 0);
 
-	/* from a spare itself: the family's next */
+	/* from a spare itself: the family's next (the one made ahead), and
+	 * the one after it asked for */
 	struct rte_mbuf *seg = aif_mbuf_alloc(held[n - 1]->pool);
 	assert_non_null(seg);
+	aif_mbuf_spares_settle(pool);
 	aif_mbuf_spares_info(pool, &mi);
-	assert_int_equal(mi.pools, 8);
-	assert_int_equal(mi.size, n + POOL);
+	assert_int_equal(mi.pools, 9);
+	assert_int_equal(mi.size, n + 2 * POOL);
 	assert_int_equal(mi.in_use, n + 1);
 	rte_pktmbuf_free(seg);
 

@@ -255,8 +255,10 @@ routes_of(struct topo *t, unsigned s, int (*dist)[MAX_SW], uint64_t *group_ports
 								"members", members));
 			group_ports[n_groups++] = ports;
 		}
-		json_array_append_new(routes, json_pack("{s:O, s:O}", "prefix", t->prefix[k],
-							"group", t->group_name[g]));
+		json_t *r = json_object();
+		json_object_set_nocheck(r, "prefix", t->prefix[k]);
+		json_object_set_nocheck(r, "group", t->group_name[g]);
+		json_array_append_new(routes, r);
 	}
 	for (unsigned g = 0; g < n_groups; g++)
 		json_decref(t->group_name[g]);

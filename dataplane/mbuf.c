@@ -66,6 +66,15 @@ find(const struct rte_mempool *pool)
 	return NULL;
 }
 
+/* The spares whose base is pool (NULL: it has none, or is a spare itself). */
+static struct spares *
+spares_of_base(const struct rte_mempool *pool)
+{
+	struct spares *s = find(pool);
+
+	return s != NULL && s->base == pool ? s : NULL;
+}
+
 int
 aif_mbuf_spares_enable(struct rte_mempool *pool)
 {
@@ -294,9 +303,9 @@ aif_mbuf_alloc_spare(struct rte_mempool *pool)
 void
 aif_mbuf_spares_settle(struct rte_mempool *pool)
 {
-	struct spares *s = find(pool);
+	struct spares *s = spares_of_base(pool);
 
-	if (s == NULL || s->base != pool)
+	if (s == NULL)
 		return;
 	pthread_mutex_lock(&s->mu);
 	while (s->helper_on && !__atomic_load_n(&s->closed, __ATOMIC_ACQUIRE) &&
@@ -308,11 +317,11 @@ aif_mbuf_spares_settle(struct rte_mempool *pool)
 void
 aif_mbuf_spares_info(const struct rte_mempool *pool, struct aif_mbuf_spares_info *info)
 {
-	const struct spares *s = find(pool);
+	const struct spares *s = spares_of_base(pool);
 
 	*info = (struct aif_mbuf_spares_info){ .size = pool->size,
 					       .in_use = rte_mempool_in_use_count(pool) };
-	if (s == NULL || s->base != pool)
+	if (s == NULL)
 		return;
 	unsigned n = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE);
 	info->pools = n;
@@ -337,9 +346,9 @@ aif_mbuf_held(const struct rte_mempool *pool)
 void
 aif_mbuf_spares_free(struct rte_mempool *pool)
 {
-	struct spares *s = find(pool);
+	struct spares *s = spares_of_base(pool);
 
-	if (s == NULL || s->base != pool)
+	if (s == NULL)
 		return;
 	pthread_mutex_lock(&s->mu);
 	s->stop = true;

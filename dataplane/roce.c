@@ -6,7 +6,7 @@
  * read: n zero bytes through the CRC's register multiply it by x^(8n)
  * modulo the polynomial (zlib's crc32_combine), with x^(8n) from a table:
  * a carry-less product four bits at a time, its upper half reduced by
- * four table lookups (mulmodp_fast: ~70 instructions, the bitwise
+ * four table lookups (multmodp_fast: ~70 instructions, the bitwise
  * multiplication's 32 steps took ~320, 60% of a light frame's ICRC).
  */
 #include <string.h>

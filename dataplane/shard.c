@@ -30,7 +30,7 @@ aif_shard_create(uint16_t id, uint64_t seed)
 	return sh;
 }
 
-void
+static void
 shard_free(struct aif_shard *sh, bool at_exit)
 {
 	if (sh == NULL)

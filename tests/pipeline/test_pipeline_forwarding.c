@@ -151,6 +151,91 @@ test_forward_ipv4_roce(void **state)
 	assert_clean();
 }
 
+/*
+ * Frames taken in one at a time (the pipeline's one-packet path, what
+ * virtual time's ports give) as in a burst: the same member for each flow as
+ * a burst of all of them picks, the same rewrite and counters; an IPv6 frame
+ * too, and a frame whose destination has no route.
+ */
+static void
+test_one_at_a_time(void **state)
+{
+	enum { N = 96 };
+	uint8_t f[FRAME_MAX];
+	uint16_t len = 0, port_of[N];
+	struct rte_mbuf *out[N];
+	struct rs_snap before;
+
+	(void)state;
+	/* a burst of them all: where each flow goes */
+	for (unsigned i = 0; i < N; i++) {
+		struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+				  .dip = ip_remote, .sport = (uint16_t)(0xC000 + i * 37),
+				  .ttl = 64, .qp = 0x000123 };
+		len = build_roce4(f, &r);
+		inject(0, f, len);
+	}
+	run();
+	memset(port_of, 0, sizeof(port_of));
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		unsigned n = sent(p, out, N);
+		for (unsigned k = 0; k < n; k++) {
+			const uint8_t *fo = rte_pktmbuf_mtod(out[k], const uint8_t *);
+			uint16_t s = get16(fo + ETH_HLEN + IP4_HLEN);
+			port_of[(s - 0xC000) / 37] = p;
+		}
+		rs_free_all(out, n);
+	}
+	/* one at a time: each on its port, rewritten as in the burst */
+	snap_take(&before);
+	for (unsigned i = 0; i < N; i++) {
+		struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+				  .dip = ip_remote, .sport = (uint16_t)(0xC000 + i * 37),
+				  .ttl = 64, .qp = 0x000123 };
+		len = build_roce4(f, &r);
+		inject(0, f, len);
+		run();
+		assert_true(port_of[i] >= 1);
+		struct rte_mbuf *mb = sent_one(port_of[i]);
+		check_routed4(mb, port_of[i], f, len);
+		rte_pktmbuf_free(mb);
+		assert_no_tx();
+	}
+	struct aif_port_ctr d0 = delta(&before, 0);
+	assert_int_equal(d0.rx_packets, N);
+	assert_int_equal(d0.rx_bytes, (uint64_t)N * len);
+	assert_no_drops(&before);
+	/* IPv6 alone: hop limit - 1, on the port the hash picks */
+	struct roce r6 = { .dmac = mac_port[0], .smac = mac_h0, .sip6 = ip6_h0,
+			   .dip6 = ip6_remote, .sport = 0xC123, .ttl = 64, .qp = 0x000456 };
+	len = build_roce6(f, &r6);
+	inject(0, f, len);
+	run();
+	unsigned got = 0;
+	for (uint16_t p = 1; p < N_PORTS; p++) {
+		unsigned n = sent(p, out, N);
+		for (unsigned k = 0; k < n; k++) {
+			const uint8_t *fo = rte_pktmbuf_mtod(out[k], const uint8_t *);
+			assert_int_equal(rte_pktmbuf_pkt_len(out[k]), len);
+			assert_memory_equal(fo, mac_nbr[p], 6);
+			assert_int_equal(fo[ETH_HLEN + 7], 63);
+		}
+		got += n;
+		rs_free_all(out, n);
+	}
+	assert_int_equal(got, 1);
+	/* no route: dropped, counted */
+	struct roce rx = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
+			   .dip = IP4(172, 16, 0, 1), .sport = 0xC001, .ttl = 64, .qp = 0x000123 };
+	len = build_roce4(f, &rx);
+	snap_take(&before);
+	inject(0, f, len);
+	run();
+	assert_no_tx();
+	assert_drops(&before, 0, AIF_DROP_NO_ROUTE, 1);
+	assert_clean();
+}
+
 /* ---------------------------------------------------------------- */
 /* 2. IPv6 RoCEv2                                                     */
 
@@ -593,6 +678,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_forward_ipv4_roce, test_setup),
+		cmocka_unit_test_setup(test_one_at_a_time, test_setup),
 		cmocka_unit_test_setup(test_forward_ipv6_roce, test_setup),
 		cmocka_unit_test_setup(test_drops, test_setup),
 		cmocka_unit_test_setup(test_icmp_echo, test_setup),

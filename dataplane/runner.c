@@ -237,11 +237,11 @@ trace_on(const struct aif_switch *sw)
  */
 static inline __attribute__((always_inline)) void
 dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t,
-	 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns)
+	 struct aif_qos *qos, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
+	 aif_time_ns now_ns)
 {
 	const struct aif_fwd_out *o = &sh->out;
 	struct aif_port *port = &sw->ports[in_port];
-	struct aif_qos *qos = qos_of(sw, sh);
 	struct rte_mbuf *dropped[AIF_BURST], *done[AIF_BURST];
 	uint8_t why[AIF_BURST];
 	uint16_t nd = 0, nf = 0;
@@ -309,7 +309,8 @@ dispatch(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t
 
 static inline __attribute__((always_inline)) void
 process(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t,
-	uint16_t in_port, struct rte_mbuf **pkts, uint16_t n, aif_time_ns now_ns)
+	struct aif_qos *qos, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
+	aif_time_ns now_ns)
 {
 	if (unlikely(t == NULL)) {
 		/* no config yet: nothing is routed */
@@ -324,15 +325,15 @@ process(struct aif_switch *sw, struct aif_shard *sh, const struct aif_tables *t,
 	} else {
 		aif_pipeline_run(&sh->fwd, t, in_port, pkts, n, now_ns, &sh->out);
 	}
-	dispatch(sw, sh, t, in_port, pkts, n, now_ns);
+	dispatch(sw, sh, t, qos, in_port, pkts, n, now_ns);
 }
 
 void
 aif_runner_process(struct aif_runner *w, uint16_t in_port, struct rte_mbuf **pkts,
 		   uint16_t n, aif_time_ns now_ns)
 {
-	process(w->sw, w->sh, __atomic_load_n(&w->sw->tables, __ATOMIC_ACQUIRE), in_port, pkts,
-		n, now_ns);
+	process(w->sw, w->sh, __atomic_load_n(&w->sw->tables, __ATOMIC_ACQUIRE),
+		qos_of(w->sw, w->sh), in_port, pkts, n, now_ns);
 }
 
 /* Start of a step for one switch: the RCU read side, QoS config, what
@@ -362,6 +363,7 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 			memcpy(sh->port_tc_qbytes[p], qb, sizeof(sh->port_tc_qbytes[p]));
 		}
 	}
+	sh->qos = qos != NULL && qos->cfg.enable ? qos : NULL; /* (qos_of, this step) */
 	/* the ports' link states, when one changed (port.h) */
 	uint64_t gen = __atomic_load_n(&sw->link_gen, __ATOMIC_ACQUIRE);
 	if (unlikely(gen != sh->link_gen)) {
@@ -389,12 +391,11 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 static void
 drive_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 {
-	struct aif_qos *qos = qos_of(sw, sh);
-
-	if (qos != NULL)
-		aif_egress_service(sw, sh, qos, now_ns);
+	if (sh->qos != NULL)
+		aif_egress_service(sw, sh, sh->qos, now_ns);
 	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
 	sh->tables = NULL; /* not to be read past the critical section */
+	sh->qos = NULL;
 	rte_rcu_qsbr_thread_offline(sw->qsv, sh->id);
 }
 
@@ -409,7 +410,7 @@ poll_rxq(struct aif_runner *w, const struct aif_drive *d, const struct aif_rxq *
 
 	if (n != 0)
 		/* the burst's own time, once per burst (runner.h: Time) */
-		process(d->sw, d->sh, d->sh->tables, q->port, pkts, n,
+		process(d->sw, d->sh, d->sh->tables, d->sh->qos, q->port, pkts, n,
 			w->clock != NULL ? aif_clock_pace_stamp(&w->pace, aif_clock_now(w->clock))
 					 : now_ns);
 	return n;

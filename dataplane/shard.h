@@ -24,6 +24,7 @@
 #include "counters.h"
 #include "port.h"
 
+struct aif_qos;
 struct aif_tables;
 
 struct aif_shard {
@@ -33,6 +34,8 @@ struct aif_shard {
 	const struct aif_tables *tables; /* the step's, loaded once when it
 				       * begins (runner.c): one version for
 				       * all its bursts */
+	struct aif_qos *qos;          /* the step's egress QoS if it drives it
+				       * and it is on, else NULL (runner.c) */
 	struct aif_fwd fwd;           /* what the stages see (pipelines/fwd.h) */
 	struct aif_fwd_out out;       /* verdicts of the burst in flight */
 	uint32_t port_qbytes[AIF_MAX_PORTS]; /* bytes queued per port, this step */

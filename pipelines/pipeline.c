@@ -50,7 +50,8 @@ struct fwd_ctx {
 	uint16_t in_port;
 	const uint8_t *buckets;         /* t->buckets */
 	const uint8_t *scheme_by_tc;    /* t->lb.scheme_by_tc */
-	struct aif_lb_ctx *lb;          /* for the schemes with state */
+	struct aif_lb_ctx *lb;          /* for the schemes with state (NULL: made
+					 * when one is asked, run_one) */
 	struct aif_trace *trace;        /* path trace when on, else NULL */
 	uint32_t hash_fields, seed;
 	uint8_t hash_alg;
@@ -259,11 +260,23 @@ resolve_inline(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_
 				    ? aif_lb_up_at(g, m->hash % aif_lb_up_n(g))
 				    : aif_lb_bucket_pick(g, bk, m->hash);
 			} else {
-				x->lb->group = (uint16_t)aif_nh_index(nh);
+				/* the burst's, or (one packet) made here */
+				struct aif_lb_ctx one, *lb = x->lb;
+				if (lb == NULL) {
+					one = (struct aif_lb_ctx){
+						.st = x->f->lb, .p = &x->t->lb,
+						.port_qbytes = x->f->port_qbytes,
+						.port_tc_qbytes = x->f->port_tc_qbytes,
+						.rng = &x->f->rng, .now_ns = x->now_ns,
+						.shard = x->f->shard, .t = x->t,
+					};
+					lb = &one;
+				}
+				lb->group = (uint16_t)aif_nh_index(nh);
 				/* a program without the indirect call too */
 				k = scheme == AIF_LB_PROG ?
-				    aif_lb_prog_select(g, mem, bk, m, x->lb) :
-				    aif_lb_schemes[scheme].select(g, mem, bk, m, x->lb);
+				    aif_lb_prog_select(g, mem, bk, m, lb) :
+				    aif_lb_schemes[scheme].select(g, mem, bk, m, lb);
 			}
 			mem += k;
 		}
@@ -423,11 +436,6 @@ run_one(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
 		aif_tables_lookup6(t, b.ip6, b.nh6, 1);
 	else
 		return;
-	struct aif_lb_ctx lbx = {
-		.st = f->lb, .p = &t->lb, .port_qbytes = f->port_qbytes,
-		.port_tc_qbytes = f->port_tc_qbytes,
-		.rng = &f->rng, .now_ns = now_ns, .shard = f->shard, .t = t,
-	};
 	const struct aif_neigh_view *nv = aif_neigh_view(f->neigh);
 	const struct fwd_ctx x = {
 		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,
@@ -435,7 +443,7 @@ run_one(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
 		.in_port = in_port,
 		.hash_fields = t->lb.hash_fields, .seed = t->seed,
 		.hash_alg = t->lb.hash_alg, .now_ns = now_ns,
-		.buckets = t->buckets, .scheme_by_tc = t->lb.scheme_by_tc, .lb = &lbx,
+		.buckets = t->buckets, .scheme_by_tc = t->lb.scheme_by_tc, .lb = NULL,
 		.trace = f->trace,
 	};
 	if (resolve_inline(&x, pkts[0], 0, b.n4 ? b.nh4[0] : b.nh6[0]))

@@ -4,6 +4,7 @@
  * found by looking at each: a runner keeps its own switches' events
  * (runner.h), and that is where the many are.
  */
+#include <limits.h>
 #include <time.h>
 
 #include "evloop.h"
@@ -81,6 +82,17 @@ fire(struct aif_evloop *loop, struct aif_ev_source *e, aif_time_ns now)
 	return r;
 }
 
+/* After n events a source ran itself (ops->run), the last at now: as n
+ * fires. */
+static inline void
+ran(struct aif_evloop *loop, struct aif_ev_source *e, unsigned n, aif_time_ns now)
+{
+	e->fired += n;
+	e->next_ns = e->ops->next_ns(e, now);
+	if (e->flags & AIF_EV_WORK)
+		loop->events += n;
+}
+
 /* After a work event at now: progress, once its period has passed. */
 static inline void
 progress_at(struct aif_evloop *loop, aif_time_ns now, aif_time_ns *next_progress)
@@ -106,6 +118,14 @@ run_one(struct aif_evloop *loop, aif_time_ns now)
 	aif_time_ns t;
 
 	while ((t = e->next_ns) <= loop->end_ns && t != AIF_TIME_NS_NEVER) {
+		if (e->ops->run != NULL) {
+			unsigned n = e->ops->run(e, loop->clock, AIF_TIME_NS_NEVER, loop->end_ns,
+						 UINT_MAX, &now);
+			if (n != 0) {
+				ran(loop, e, n, now);
+				continue;
+			}
+		}
 		now = t;
 		aif_clock_set(loop->clock, now);
 		fire(loop, e, now);
@@ -186,6 +206,19 @@ aif_evloop_run(struct aif_evloop *loop)
 		 */
 		while ((t = e->next_ns) < second && t <= loop->end_ns &&
 		       loop->since_check + 1 < loop->check_every) {
+			if (e->ops->run != NULL) {
+				/* those before the progress is due, at once */
+				unsigned n = e->ops->run(e, clk, second < next_progress ? second
+										      : next_progress,
+							 loop->end_ns,
+							 loop->check_every - 1 - loop->since_check,
+							 &now);
+				if (n != 0) {
+					loop->since_check += n;
+					ran(loop, e, n, now);
+					continue;
+				}
+			}
 			loop->since_check++;
 			now = t;
 			aif_clock_set(clk, now);

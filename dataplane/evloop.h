@@ -72,6 +72,14 @@ struct aif_ev_ops {
 	/* Forget what was known of the next event (NULL: nothing kept):
 	 * something outside the source changed. */
 	void (*refresh)(struct aif_ev_source *s, aif_time_ns now_ns);
+	/* Optional, virtual time: fire its events before before_ns and at or
+	 * before end_ns, at most max, one after the other as the loop would
+	 * (clock set to each event's time), with nothing between them; how
+	 * many, *last_ns the last one's time.  Only for a source whose fire
+	 * never returns AIF_EV_CHANGED.  (The runners' switches: the loop's
+	 * calls and bookkeeping per event, 1.5% of a packet-hop.) */
+	unsigned (*run)(struct aif_ev_source *s, struct aif_clock *clock, aif_time_ns before_ns,
+			aif_time_ns end_ns, unsigned max, aif_time_ns *last_ns);
 };
 
 struct aif_ev_source {

@@ -807,18 +807,15 @@ source_refresh(struct aif_ev_source *s, aif_time_ns now_ns)
 		next_set(ev, d, drive_next_ns(w, d, now_ns));
 }
 
-static unsigned
-source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
+/* The earliest drive's step at now_ns (virtual time), and the next events
+ * it moved. */
+static inline __attribute__((always_inline)) void
+fire_drive(struct aif_runner_ev *ev, aif_time_ns now_ns)
 {
-	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
 	struct aif_runner *w = ev->w;
 	/* the earliest drive, the first of equals (as a scan would) */
 	uint16_t d = (uint16_t)aif_mintree_argmin(&ev->next);
 
-	if (w->clock != NULL) {
-		ev->packets += aif_runner_step(w, now_ns);
-		return 0;
-	}
 	ev->packets += step_drive(w, d, now_ns);
 	next_set(ev, d, drive_next_ns(w, d, now_ns));
 	/* queues woken from outside: their drives' next events again */
@@ -844,11 +841,44 @@ source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 		rxq_arrival(w, ev->far_rxq[k], a);
 		next_sooner(ev, ev->list[k], a, now_ns);
 	}
+}
+
+static unsigned
+source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
+{
+	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
+
+	if (ev->w->clock != NULL)
+		ev->packets += aif_runner_step(ev->w, now_ns);
+	else
+		fire_drive(ev, now_ns);
 	return 0;
+}
+
+/* The loop's fires one after the other, without the loop (evloop.h). */
+static unsigned
+source_run(struct aif_ev_source *s, struct aif_clock *clock, aif_time_ns before_ns,
+	   aif_time_ns end_ns, unsigned max, aif_time_ns *last_ns)
+{
+	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
+	unsigned n = 0;
+
+	if (ev->w->clock != NULL)
+		return 0; /* real time: one step at a time */
+	for (; n < max; n++) {
+		aif_time_ns t = aif_mintree_min(&ev->next);
+		if (t >= before_ns || t > end_ns || t == AIF_TIME_NS_NEVER)
+			break;
+		aif_clock_set(clock, t);
+		fire_drive(ev, t);
+		*last_ns = t;
+	}
+	return n;
 }
 
 static const struct aif_ev_ops source_ops = {
 	.next_ns = source_next, .fire = source_fire, .refresh = source_refresh,
+	.run = source_run,
 };
 
 struct aif_ev_source *

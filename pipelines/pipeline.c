@@ -73,20 +73,20 @@ mac_eq(const uint8_t *a, const struct aif_mac *b)
 }
 
 static void
-trace_packet(const struct fwd_ctx *x, const struct aif_pkt *m,
-	     uint64_t nh, uint32_t member, uint8_t scheme)
+trace_packet(struct aif_trace *trace, uint16_t shard, const struct aif_member *mem,
+	     aif_time_ns now_ns, const struct aif_pkt *m, uint64_t nh, uint32_t member,
+	     uint8_t scheme)
 {
-	if (!aif_trace_match(&x->trace->f, m))
+	if (!aif_trace_match(&trace->f, m))
 		return;
 	struct aif_trace_rec r = {
-		.t_ns = x->now_ns, .src = m->src, .dst = m->dst,
+		.t_ns = now_ns, .src = m->src, .dst = m->dst,
 		.src_port = m->src_port, .dst_port = m->dst_port, .hash = m->hash,
 		.psn = (m->flags & AIF_PKT_F_ROCE) ? m->psn : 0,
 		.group = (uint16_t)aif_nh_index(nh), .member = (uint16_t)member,
-		.out_port = x->members[x->groups[aif_nh_index(nh)].first + member].port,
-		.scheme = scheme,
+		.out_port = mem->port, .scheme = scheme,
 	};
-	aif_trace_record(x->trace, x->f->shard, &r);
+	aif_trace_record(trace, shard, &r);
 }
 
 /*
@@ -281,7 +281,7 @@ resolve_inline(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_
 			mem += k;
 		}
 		if (unlikely(x->trace != NULL))
-			trace_packet(x, m, nh, k, scheme);
+			trace_packet(x->trace, x->f->shard, mem, x->now_ns, m, nh, k, scheme);
 		m->member = mem->ctr_slot;
 		m->nh_slot = mem->neigh_slot;
 		return true;

@@ -14,7 +14,8 @@
  *  - a periodic source keeps its grid; the stop flag stops the loop;
  *  - a work source's run of events between the others' (fired without a
  *    scan): ties still to the source added first, the idle question every
- *    check_every events, progress on its grid, a change ends the run.
+ *    check_every events, progress on its grid, a change ends the run;
+ *  - a source that runs its own events (ops->run): the same.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -356,6 +357,84 @@ test_work_runs(void **state)
 	assert_int_equal(a.refreshed, 2); /* the start, then after w@2 */
 }
 
+/* A source that runs its own events (ops->run), as a runner does. */
+static unsigned fake_runs;
+
+static unsigned
+fake_run(struct aif_ev_source *s, struct aif_clock *clock, aif_time_ns before_ns,
+	 aif_time_ns end_ns, unsigned max, aif_time_ns *last_ns)
+{
+	unsigned n = 0;
+	aif_time_ns t;
+
+	fake_runs++;
+	while (n < max && (t = fake_next(s, 0)) < before_ns && t <= end_ns &&
+	       t != AIF_TIME_NS_NEVER) {
+		aif_clock_set(clock, t);
+		fake_fire(s, t);
+		*last_ns = t;
+		n++;
+	}
+	return n;
+}
+
+static const struct aif_ev_ops fake_run_ops = {
+	.next_ns = fake_next, .fire = fake_fire, .refresh = fake_refresh, .run = fake_run,
+};
+
+/* The work source of test_work_runs running its own events: the same
+ * events in the same order, the idle question as often, progress on its
+ * grid; alone in a loop (a window's part), to the end. */
+static void
+test_source_runs(void **state)
+{
+	static const aif_time_ns a_at[] = { 5, 9 }, t_at[] = { 100 },
+				 w_at[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	struct aif_clock c;
+	struct aif_evloop loop;
+	struct fake a, t, w;
+
+	(void)state;
+	aif_clock_init_virtual(&c, 0);
+	idle_clock = &c;
+	aif_evloop_init(&loop, &c, 50);
+	fake_init(&a, 'a', 0, a_at, 2);
+	fake_init(&t, 't', AIF_EV_TICK, t_at, 1);
+	fake_init(&w, 'w', AIF_EV_WORK, w_at, 11);
+	w.src.ops = &fake_run_ops;
+	aif_evloop_add(&loop, &a.src);
+	aif_evloop_add(&loop, &t.src);
+	aif_evloop_add(&loop, &w.src);
+	loop.idle = idle_fn;
+	loop.check_every = 4;
+	loop.progress = progress_fn;
+	loop.progress_ns = 3;
+	fake_runs = 0;
+	assert_int_equal(aif_evloop_run(&loop), 11);
+	assert_string_equal(log_buf, "w@1 w@2 w@3 P@3 w@4 a@5 w@5 w@6 P@6 w@7 w@8 a@9 w@9 P@9 "
+				     "w@10 w@11 ");
+	assert_int_equal(idle_asked, 4);
+	assert_int_equal(loop.events, 11);
+	assert_int_equal(w.src.fired, 11);
+	assert_int_equal(aif_clock_now(&c), 11);
+	assert_true(fake_runs > 0);
+
+	/* alone: every event in one run, up to the end (8), the loop's time
+	 * the last event's */
+	log_buf[0] = '\0';
+	aif_clock_init_virtual(&c, 0);
+	aif_evloop_init(&loop, &c, 8);
+	fake_init(&w, 'w', AIF_EV_WORK, w_at, 11);
+	w.src.ops = &fake_run_ops;
+	aif_evloop_add(&loop, &w.src);
+	fake_runs = 0;
+	assert_int_equal(aif_evloop_run(&loop), 8);
+	assert_string_equal(log_buf, "w@1 w@2 w@3 w@4 w@5 w@6 w@7 w@8 ");
+	assert_int_equal(loop.events, 8);
+	assert_int_equal(fake_runs, 1);
+	assert_int_equal(w.src.next_ns, 9);
+}
+
 static void
 test_full(void **state)
 {
@@ -388,6 +467,7 @@ main(void)
 		cmocka_unit_test_setup(test_changed_refreshes, setup),
 		cmocka_unit_test_setup(test_periodic_and_stop, setup),
 		cmocka_unit_test_setup(test_work_runs, setup),
+		cmocka_unit_test_setup(test_source_runs, setup),
 		cmocka_unit_test_setup(test_full, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -131,7 +131,7 @@ pkt_shape(const struct aif_rhost *h, const struct msg *m, uint64_t idx, uint32_t
 		*op = w ? OP_WRITE_MIDDLE : OP_SEND_MIDDLE;
 }
 
-static void
+static inline __attribute__((always_inline)) void
 ctrl_candidate(const struct aif_rhost *h, const struct cfifo *f, uint8_t prio, int kind,
 	       struct next *nx)
 {

@@ -232,7 +232,13 @@ pick(const struct aif_sched *s, struct aif_sched_dwrr *d, uint8_t paused_mask)
 	}
 }
 
-/* Take queue q's head (the queue holds packets). */
+/*
+ * Take queue q's head (the queue holds packets).  Its node says the next
+ * one's bytes, so the new head is not read now (it has waited in the queue:
+ * that read missed the cache at nearly every dequeue, a stall of some 4% of
+ * the hosts run); its node is fetched ahead of the next dequeue instead, a
+ * frame's time away at least on a paced port.
+ */
 static inline void
 pop(struct aif_sched *s, unsigned q, void **pkt, uint32_t *bytes)
 {
@@ -240,13 +246,16 @@ pop(struct aif_sched *s, unsigned q, void **pkt, uint32_t *bytes)
 	const struct aif_sched_node *n = node_of(s, r->head);
 
 	*pkt = r->head;
-	*bytes = n->bytes;
+	*bytes = r->head_bytes;
 	r->head = n->next;
-	r->qlen_bytes -= n->bytes;
-	if (--r->qlen_pkts == 0)
+	r->qlen_bytes -= r->head_bytes;
+	if (--r->qlen_pkts == 0) {
 		s->nonempty_mask &= (uint8_t)~(1u << q);
-	else
-		r->head_bytes = node_of(s, r->head)->bytes;
+	} else {
+		r->head_bytes = n->next_bytes;
+		__builtin_prefetch(r->head); /* (an mbuf: its first line) */
+		__builtin_prefetch(node_of(s, r->head));
+	}
 }
 
 int
@@ -260,12 +269,14 @@ aif_sched_enqueue(struct aif_sched *s, uint8_t q, void *pkt, uint32_t bytes)
 	r = &s->q[q];
 	n = node_of(s, pkt);
 	n->next = NULL;
-	n->bytes = bytes;
 	if (r->qlen_pkts++ == 0) {
 		r->head = pkt;
 		r->head_bytes = bytes;
-	} else
-		node_of(s, r->tail)->next = pkt;
+	} else {
+		struct aif_sched_node *t = node_of(s, r->tail);
+		t->next = pkt;
+		t->next_bytes = bytes;
+	}
 	r->tail = pkt;
 	r->qlen_bytes += bytes;
 	s->nonempty_mask |= (uint8_t)(1u << q);

@@ -195,8 +195,9 @@ struct aif_sched_config {
  * the element is queued; the caller never reads it.
  */
 struct aif_sched_node {
-	void *next;     /* the element queued after this one; NULL at the tail */
-	uint32_t bytes; /* as given to enqueue */
+	void *next;          /* the element queued after this one; NULL at the tail */
+	uint32_t next_bytes; /* next's bytes, as given to enqueue (the head's
+			      * own are the queue's head_bytes) */
 } __attribute__((packed, aligned(4)));
 
 _Static_assert(sizeof(struct aif_sched_node) == sizeof(void *) + 4,

@@ -566,18 +566,23 @@ serve_paced(struct aif_shard *sh, struct aif_qos *q, struct aif_qos_port *qp,
 		pkt = qp->through[0];
 		qid = qp->through_q[0];
 		if (through_admit(sh, q, qp, 0)) {
-			if (aif_sched_pass(&qp->sched, qid, pkt, wire_bytes(pkt), paused) == 0)
+			if (aif_sched_pass(&qp->sched, qid, pkt, wire_bytes(pkt), paused) == 0) {
 				paced_send(sh, q, port, ops, pkt, qid, now_ns);
-			else
+				/* the scheduler as it was, idle: nothing more to send
+				 * (as the loop below would find, the port unasked) */
+				ready = false;
+			} else {
 				sched_refused(sh, q, pkt);
-			ready = paced_ready(sh, port, ops, now_ns);
+				ready = paced_ready(sh, port, ops, now_ns);
+			}
 		}
 	} else if (qp->n_through != 0) {
 		through_to_queues(sh, q, qp);
 	}
 	while (ready && aif_sched_dequeue_qid(&qp->sched, now_ns, paused, &pkt, &len, &qid, 1) == 1) {
 		paced_send(sh, q, port, ops, pkt, qid, now_ns);
-		ready = paced_ready(sh, port, ops, now_ns);
+		/* (emptied: the dequeue would find nothing, the port unasked) */
+		ready = !aif_sched_idle(&qp->sched) && paced_ready(sh, port, ops, now_ns);
 	}
 	if (c->tx_packets != sent) {
 		sh->sent_ports |= 1ull << p;

@@ -235,9 +235,9 @@ pick(const struct aif_sched *s, struct aif_sched_dwrr *d, uint8_t paused_mask)
 /*
  * Take queue q's head (the queue holds packets).  Its node says the next
  * one's bytes, so the new head is not read now (it has waited in the queue:
- * that read missed the cache at nearly every dequeue, a stall of some 4% of
- * the hosts run); its node is fetched ahead of the next dequeue instead, a
- * frame's time away at least on a paced port.
+ * that read missed the cache at nearly every dequeue, a quarter of the
+ * egress service's samples on the hosts run); it is fetched ahead of the
+ * next dequeue instead, a frame's time away at least on a paced port.
  */
 static inline void
 pop(struct aif_sched *s, unsigned q, void **pkt, uint32_t *bytes)

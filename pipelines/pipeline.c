@@ -227,6 +227,18 @@ neigh_find_cached(struct aif_fwd *f, const struct aif_neigh_view *nv, const stru
 	return s;
 }
 
+/* What the schemes with state see (struct aif_lb_ctx), for a burst or a
+ * packet at now_ns. */
+static inline struct aif_lb_ctx
+lb_ctx_of(struct aif_fwd *f, const struct aif_tables *t, aif_time_ns now_ns)
+{
+	return (struct aif_lb_ctx){
+		.st = f->lb, .p = &t->lb, .port_qbytes = f->port_qbytes,
+		.port_tc_qbytes = f->port_tc_qbytes,
+		.rng = &f->rng, .now_ns = now_ns, .shard = f->shard, .t = t,
+	};
+}
+
 /*
  * Pass 2a for one packet with its FIB result: choose the next hop (group
  * member, or the destination itself when connected) and leave its
@@ -263,13 +275,7 @@ resolve_inline(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i, uint64_
 				/* the burst's, or (one packet) made here */
 				struct aif_lb_ctx one, *lb = x->lb;
 				if (lb == NULL) {
-					one = (struct aif_lb_ctx){
-						.st = x->f->lb, .p = &x->t->lb,
-						.port_qbytes = x->f->port_qbytes,
-						.port_tc_qbytes = x->f->port_tc_qbytes,
-						.rng = &x->f->rng, .now_ns = x->now_ns,
-						.shard = x->f->shard, .t = x->t,
-					};
+					one = lb_ctx_of(x->f, x->t, x->now_ns);
 					lb = &one;
 				}
 				lb->group = (uint16_t)aif_nh_index(nh);
@@ -362,6 +368,49 @@ emit(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i)
 	aif_fwd_to(x->o, i, AIF_NEXT_ROUTE, out);
 }
 
+/* The passes' context for a burst (or one packet: lb NULL) at now_ns,
+ * made after the FIB lookups: a neighbour view as new as the slots they
+ * name. */
+static inline __attribute__((always_inline)) struct fwd_ctx
+fwd_ctx_of(struct aif_fwd *f, const struct aif_tables *t, struct aif_fwd_out *o,
+	   uint16_t in_port, aif_time_ns now_ns, struct aif_lb_ctx *lb)
+{
+	const struct aif_neigh_view *nv = aif_neigh_view(f->neigh);
+
+	return (struct fwd_ctx){
+		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,
+		.nv = nv, .neigh_slot = nv->slot, .f = f, .o = o, .link_up = f->link_up,
+		.in_port = in_port,
+		.hash_fields = t->lb.hash_fields, .seed = t->seed,
+		.hash_alg = t->lb.hash_alg, .now_ns = now_ns,
+		.buckets = t->buckets, .scheme_by_tc = t->lb.scheme_by_tc, .lb = lb,
+		.trace = f->trace,
+	};
+}
+
+/* ip's next hop from the shard's route cache (below) into *nh; false: not
+ * there for these tables. */
+static inline bool
+rc4_get(const struct aif_fwd *f, const struct aif_tables *t, uint32_t ip, uint64_t *nh)
+{
+	uint32_t h = cache4_slot(ip);
+
+	if (f->rc4[h].gen != t->generation || f->rc4[h].ip != ip)
+		return false;
+	*nh = f->rc4[h].nh;
+	return true;
+}
+
+static inline void
+rc4_put(struct aif_fwd *f, const struct aif_tables *t, uint32_t ip, uint64_t nh)
+{
+	uint32_t h = cache4_slot(ip);
+
+	f->rc4[h].gen = t->generation;
+	f->rc4[h].ip = ip;
+	f->rc4[h].nh = nh;
+}
+
 /*
  * IPv4 next hops through the shard's route cache (compact tables: a tree
  * walk per lookup otherwise).  An entry holds for the tables' generation:
@@ -378,24 +427,17 @@ lookup4_cached(struct aif_fwd *f, const struct aif_tables *t, struct burst *b)
 	uint16_t mi[AIF_BURST], nm = 0;
 
 	for (uint16_t i = 0; i < b->n4; i++) {
-		uint32_t ip = b->ip4[i];
-		uint32_t h = cache4_slot(ip);
-		if (f->rc4[h].gen == t->generation && f->rc4[h].ip == ip) {
-			b->nh4[i] = f->rc4[h].nh;
+		if (rc4_get(f, t, b->ip4[i], &b->nh4[i]))
 			continue;
-		}
 		mi[nm] = i;
-		mip[nm++] = ip;
+		mip[nm++] = b->ip4[i];
 	}
 	if (nm == 0)
 		return;
 	aif_tables_lookup4(t, mip, mnh, nm);
 	for (uint16_t k = 0; k < nm; k++) {
-		uint32_t h = cache4_slot(mip[k]);
 		b->nh4[mi[k]] = mnh[k];
-		f->rc4[h].gen = t->generation;
-		f->rc4[h].ip = mip[k];
-		f->rc4[h].nh = mnh[k];
+		rc4_put(f, t, mip[k], mnh[k]);
 	}
 }
 
@@ -421,14 +463,9 @@ run_one(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
 	c->rx_bytes += rte_pktmbuf_pkt_len(pkts[0]);
 	ingress(f, t, in_port, &b, o, pkts, 0, now_ns);
 	if (b.n4 && t->fib_compact) {
-		uint32_t h = cache4_slot(b.ip4[0]);
-		if (f->rc4[h].gen == t->generation && f->rc4[h].ip == b.ip4[0]) {
-			b.nh4[0] = f->rc4[h].nh;
-		} else {
+		if (!rc4_get(f, t, b.ip4[0], &b.nh4[0])) {
 			aif_tables_lookup4(t, b.ip4, b.nh4, 1);
-			f->rc4[h].gen = t->generation;
-			f->rc4[h].ip = b.ip4[0];
-			f->rc4[h].nh = b.nh4[0];
+			rc4_put(f, t, b.ip4[0], b.nh4[0]);
 		}
 	} else if (b.n4)
 		aif_tables_lookup4(t, b.ip4, b.nh4, 1);
@@ -436,16 +473,7 @@ run_one(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port,
 		aif_tables_lookup6(t, b.ip6, b.nh6, 1);
 	else
 		return;
-	const struct aif_neigh_view *nv = aif_neigh_view(f->neigh);
-	const struct fwd_ctx x = {
-		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,
-		.nv = nv, .neigh_slot = nv->slot, .f = f, .o = o, .link_up = f->link_up,
-		.in_port = in_port,
-		.hash_fields = t->lb.hash_fields, .seed = t->seed,
-		.hash_alg = t->lb.hash_alg, .now_ns = now_ns,
-		.buckets = t->buckets, .scheme_by_tc = t->lb.scheme_by_tc, .lb = NULL,
-		.trace = f->trace,
-	};
+	const struct fwd_ctx x = fwd_ctx_of(f, t, o, in_port, now_ns, NULL);
 	if (resolve_inline(&x, pkts[0], 0, b.n4 ? b.nh4[0] : b.nh6[0]))
 		emit(&x, pkts[0], 0);
 }
@@ -483,22 +511,8 @@ aif_pipeline_run(struct aif_fwd *f, const struct aif_tables *t, uint16_t in_port
 		aif_tables_lookup4(t, b.ip4, b.nh4, b.n4);
 	if (b.n6)
 		aif_tables_lookup6(t, b.ip6, b.nh6, b.n6);
-	struct aif_lb_ctx lbx = {
-		.st = f->lb, .p = &t->lb, .port_qbytes = f->port_qbytes,
-		.port_tc_qbytes = f->port_tc_qbytes,
-		.rng = &f->rng, .now_ns = now_ns, .shard = f->shard, .t = t,
-	};
-	/* (after the tables: a view as new as the slots they name) */
-	const struct aif_neigh_view *nv = aif_neigh_view(f->neigh);
-	const struct fwd_ctx x = {
-		.t = t, .l3 = t->ports, .groups = t->groups, .members = t->members,
-		.nv = nv, .neigh_slot = nv->slot, .f = f, .o = o, .link_up = f->link_up,
-		.in_port = in_port,
-		.hash_fields = t->lb.hash_fields, .seed = t->seed,
-		.hash_alg = t->lb.hash_alg, .now_ns = now_ns,
-		.buckets = t->buckets, .scheme_by_tc = t->lb.scheme_by_tc, .lb = &lbx,
-		.trace = f->trace,
-	};
+	struct aif_lb_ctx lbx = lb_ctx_of(f, t, now_ns);
+	const struct fwd_ctx x = fwd_ctx_of(f, t, o, in_port, now_ns, &lbx);
 	uint16_t live[AIF_BURST], n_live = 0;
 	for (i = 0; i < b.n4; i++)
 		if (resolve(&x, pkts[b.idx4[i]], b.idx4[i], b.nh4[i]))

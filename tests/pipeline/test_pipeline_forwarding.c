@@ -157,6 +157,16 @@ test_forward_ipv4_roce(void **state)
  * a burst of all of them picks, the same rewrite and counters; an IPv6 frame
  * too, and a frame whose destination has no route.
  */
+/* Flow i's IPv4 RoCE frame from h0 (source port 0xC000 + 37 i) into f. */
+static uint16_t
+flow4_frame(uint8_t *f, unsigned i)
+{
+	struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0, .dip = ip_remote,
+			  .sport = (uint16_t)(0xC000 + i * 37), .ttl = 64, .qp = 0x000123 };
+
+	return build_roce4(f, &r);
+}
+
 static void
 test_one_at_a_time(void **state)
 {
@@ -169,10 +179,7 @@ test_one_at_a_time(void **state)
 	(void)state;
 	/* a burst of them all: where each flow goes */
 	for (unsigned i = 0; i < N; i++) {
-		struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
-				  .dip = ip_remote, .sport = (uint16_t)(0xC000 + i * 37),
-				  .ttl = 64, .qp = 0x000123 };
-		len = build_roce4(f, &r);
+		len = flow4_frame(f, i);
 		inject(0, f, len);
 	}
 	run();
@@ -189,10 +196,7 @@ test_one_at_a_time(void **state)
 	/* one at a time: each on its port, rewritten as in the burst */
 	snap_take(&before);
 	for (unsigned i = 0; i < N; i++) {
-		struct roce r = { .dmac = mac_port[0], .smac = mac_h0, .sip = ip_h0,
-				  .dip = ip_remote, .sport = (uint16_t)(0xC000 + i * 37),
-				  .ttl = 64, .qp = 0x000123 };
-		len = build_roce4(f, &r);
+		len = flow4_frame(f, i);
 		inject(0, f, len);
 		run();
 		assert_true(port_of[i] >= 1);

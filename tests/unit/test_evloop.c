@@ -306,29 +306,42 @@ progress_fn(const struct aif_evloop *loop, void *arg)
 	strcat(log_buf, e);
 }
 
+static const aif_time_ns work_at[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+
+/* A work source w of 11 events (1..11 ns, its ops w_ops) between a's two
+ * (5, 9) and a tick at 100, the idle question every 4 events, progress
+ * every 3 ns, the end at 50. */
+static void
+work_loop(struct aif_evloop *loop, struct aif_clock *c, struct fake *a, struct fake *t,
+	  struct fake *w, const struct aif_ev_ops *w_ops)
+{
+	static const aif_time_ns a_at[] = { 5, 9 }, t_at[] = { 100 };
+
+	aif_clock_init_virtual(c, 0);
+	idle_clock = c;
+	aif_evloop_init(loop, c, 50);
+	fake_init(a, 'a', 0, a_at, 2);
+	fake_init(t, 't', AIF_EV_TICK, t_at, 1);
+	fake_init(w, 'w', AIF_EV_WORK, work_at, 11);
+	w->src.ops = w_ops;
+	aif_evloop_add(loop, &a->src);
+	aif_evloop_add(loop, &t->src);
+	aif_evloop_add(loop, &w->src);
+	loop->idle = idle_fn;
+	loop->check_every = 4;
+	loop->progress = progress_fn;
+	loop->progress_ns = 3;
+}
+
 static void
 test_work_runs(void **state)
 {
-	static const aif_time_ns a_at[] = { 5, 9 }, t_at[] = { 100 },
-				 w_at[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
 	struct aif_clock c;
 	struct aif_evloop loop;
 	struct fake a, t, w;
 
 	(void)state;
-	aif_clock_init_virtual(&c, 0);
-	idle_clock = &c;
-	aif_evloop_init(&loop, &c, 50);
-	fake_init(&a, 'a', 0, a_at, 2);
-	fake_init(&t, 't', AIF_EV_TICK, t_at, 1);
-	fake_init(&w, 'w', AIF_EV_WORK, w_at, 11);
-	aif_evloop_add(&loop, &a.src);
-	aif_evloop_add(&loop, &t.src);
-	aif_evloop_add(&loop, &w.src);
-	loop.idle = idle_fn;
-	loop.check_every = 4;
-	loop.progress = progress_fn;
-	loop.progress_ns = 3;
+	work_loop(&loop, &c, &a, &t, &w, &fake_ops);
 	/* a first on its ties; the question before every 4th event (4 w@4, 8
 	 * w@7, 12 w@10) and before the tick past the work's end; progress
 	 * after the work event at or past each 3 ns */
@@ -388,27 +401,12 @@ static const struct aif_ev_ops fake_run_ops = {
 static void
 test_source_runs(void **state)
 {
-	static const aif_time_ns a_at[] = { 5, 9 }, t_at[] = { 100 },
-				 w_at[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
 	struct aif_clock c;
 	struct aif_evloop loop;
 	struct fake a, t, w;
 
 	(void)state;
-	aif_clock_init_virtual(&c, 0);
-	idle_clock = &c;
-	aif_evloop_init(&loop, &c, 50);
-	fake_init(&a, 'a', 0, a_at, 2);
-	fake_init(&t, 't', AIF_EV_TICK, t_at, 1);
-	fake_init(&w, 'w', AIF_EV_WORK, w_at, 11);
-	w.src.ops = &fake_run_ops;
-	aif_evloop_add(&loop, &a.src);
-	aif_evloop_add(&loop, &t.src);
-	aif_evloop_add(&loop, &w.src);
-	loop.idle = idle_fn;
-	loop.check_every = 4;
-	loop.progress = progress_fn;
-	loop.progress_ns = 3;
+	work_loop(&loop, &c, &a, &t, &w, &fake_run_ops);
 	fake_runs = 0;
 	assert_int_equal(aif_evloop_run(&loop), 11);
 	assert_string_equal(log_buf, "w@1 w@2 w@3 P@3 w@4 a@5 w@5 w@6 P@6 w@7 w@8 a@9 w@9 P@9 "
@@ -424,7 +422,7 @@ test_source_runs(void **state)
 	log_buf[0] = '\0';
 	aif_clock_init_virtual(&c, 0);
 	aif_evloop_init(&loop, &c, 8);
-	fake_init(&w, 'w', AIF_EV_WORK, w_at, 11);
+	fake_init(&w, 'w', AIF_EV_WORK, work_at, 11);
 	w.src.ops = &fake_run_ops;
 	aif_evloop_add(&loop, &w.src);
 	fake_runs = 0;

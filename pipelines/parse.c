@@ -79,24 +79,25 @@ fail(struct aif_pkt *m, enum aif_drop_reason r)
  * is 0xffff.  Sums 32-bit words into 64 bits and folds: the result does not
  * depend on host byte order (RFC 1071).  n is IHL * 4.
  */
-static inline bool
-ipv4_csum_ok(const uint8_t *h, unsigned n)
+static inline __attribute__((always_inline)) uint64_t
+sum32(const uint8_t *h, unsigned n)
 {
 	uint64_t sum = 0;
 	uint32_t w;
-	unsigned i;
 
-	if (__builtin_expect(n == 20, 1)) { /* no options (nearly all): unrolled */
-		for (i = 0; i < 20; i += 4) {
-			memcpy(&w, h + i, sizeof(w));
-			sum += w;
-		}
-	} else {
-		for (i = 0; i < n; i += 4) {
-			memcpy(&w, h + i, sizeof(w));
-			sum += w;
-		}
+	for (unsigned i = 0; i < n; i += 4) {
+		memcpy(&w, h + i, sizeof(w));
+		sum += w;
 	}
+	return sum;
+}
+
+static inline bool
+ipv4_csum_ok(const uint8_t *h, unsigned n)
+{
+	/* no options (nearly all): a constant length, unrolled */
+	uint64_t sum = __builtin_expect(n == 20, 1) ? sum32(h, 20) : sum32(h, n);
+
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffff) + (sum >> 16);

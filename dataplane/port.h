@@ -70,21 +70,22 @@ struct aif_port_ops {
 };
 
 struct aif_port {
-	char name[AIF_NAME_MAX];
-	uint16_t index;        /* in the switch's ports */
-	const struct aif_switch *sw; /* whose port it is (names in views) */
+	/* what a call through the port reads, in its first cache line */
 	const struct aif_port_ops *ops;  /* what the runtime calls (see above) */
-	const struct aif_port_ops *base; /* the implementation, when ops wraps it */
 	void *ctx;             /* the implementation's state */
+	const struct aif_port_ops *base; /* the implementation, when ops wraps it */
 	void *wrap;            /* the wrapper's state (capture.h) */
+	uint16_t index;        /* in the switch's ports */
 	uint16_t dpdk_port;    /* DPDK implementation: the ethdev port id */
 	uint16_t n_rxq, n_txq;
 	uint32_t speed_mbps;   /* configured, else as the device reports */
 	uint8_t link_up;       /* written by control */
+	const struct aif_switch *sw; /* whose port it is (names in views) */
 	uint64_t *link_gen;    /* its switch's link generation (NULL: none) */
 	uint64_t link_changes; /* link up/down transitions control saw */
 	struct aif_mac dev_mac; /* the device's own MAC */
-};
+	char name[AIF_NAME_MAX];
+} __rte_cache_aligned;
 
 /*
  * A port's link state is written through aif_port_set_link_up, which also

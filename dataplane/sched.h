@@ -223,9 +223,10 @@ struct aif_sched_dwrr {
 
 /* One egress port's scheduler state; one worker mutates it. */
 struct aif_sched {
-	struct aif_sched_config cfg; /* copy of control's config */
+	/* (aif_sched_idle's two fields in the first 64 bytes) */
 	uint8_t nonempty_mask;       /* bit q: queue q holds packets */
 	uint8_t paused_mask;         /* from the last dequeue, for next_event */
+	struct aif_sched_config cfg; /* copy of control's config */
 	struct aif_sched_dwrr dwrr;
 	int64_t tokens_nbit;         /* may go negative after an oversized frame */
 	aif_time_ns last_ns;         /* time of the last refill */

@@ -1,31 +1,42 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Fuzz the load-balancing program loader and runs for a bounded time
-# (tests/fuzz/fuzz_lb_prog.c, built with -Dfuzz=true under ASan+UBSan), from
-# the seed corpus of the example and test programs and the inputs of past
-# findings (tests/fuzz/regressions/).  Exit 0 when libFuzzer found nothing:
-# no escape from the sandbox, no fault, the JIT, the switch's interpreter and
-# the checking oracle agreeing on every program loaded, no load taking more
-# than 10 s.
-#   tests/fuzz/run.sh BUILD_DIR [SECONDS]      (default 60)
+# Fuzz for a bounded time (built with -Dfuzz=true under ASan+UBSan):
+#   lb_prog  the load-balancing program loader and runs
+#            (tests/fuzz/fuzz_lb_prog.c), from the seed corpus of the example
+#            and test programs and the inputs of past findings
+#            (tests/fuzz/regressions/): no escape from the sandbox, no fault,
+#            the JIT, the switch's interpreter and the checking oracle
+#            agreeing on every program loaded, no load taking more than 10 s;
+#   parse    the frame parser (tests/fuzz/fuzz_parse.c), from a frame of
+#            every kind it tells apart (tests/fuzz/parse_seeds.py, scapy): no
+#            read past the frame, no field past its bytes, the same answer
+#            behind a tag of VID 0.
+# Exit 0 when libFuzzer found nothing.
+#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse]   (default 60, lb_prog)
 # A finding is kept in BUILD_DIR/fuzz-findings/ with the input that made it.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-BUILD=$1 SECS=${2:-60}
-FUZZ=$BUILD/tests/fuzz_lb_prog
+BUILD=$1 SECS=${2:-60} WHAT=${3:-lb_prog}
+FUZZ=$BUILD/tests/fuzz_$WHAT
 [ -x "$FUZZ" ] || { echo "fuzz: $FUZZ is missing (build with -Dfuzz=true)" >&2; exit 2; }
 T=$(mktemp -d /tmp/aif-fuzz.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-"$HERE/seeds.sh" "$BUILD" "$T/seeds" >/dev/null || exit 2
+case $WHAT in
+lb_prog) "$HERE/seeds.sh" "$BUILD" "$T/seeds" >/dev/null || exit 2
+	past=("$HERE/regressions") ;;
+parse) /usr/bin/python3 "$HERE/parse_seeds.py" "$T/seeds" >/dev/null || exit 2
+	past=() ;;
+*) echo "fuzz: no harness $WHAT" >&2; exit 2 ;;
+esac
 mkdir -p "$T/corpus" "$BUILD/fuzz-findings"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	timeout -k 10 $((SECS + 120)) "$FUZZ" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=4096 \
-	-print_final_stats=1 -artifact_prefix="$BUILD/fuzz-findings/" "$T/corpus" "$T/seeds" "$HERE/regressions" \
+	-print_final_stats=1 -artifact_prefix="$BUILD/fuzz-findings/" "$T/corpus" "$T/seeds" "${past[@]}" \
 	> "$T/log" 2>&1
 rc=$?
-grep -E '^fuzz_lb_prog:|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$T/log"
+grep -E "^fuzz_$WHAT:|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)" "$T/log"
 if [ "$rc" -ne 0 ]; then
-	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written' "$T/log" | head -20
+	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:' "$T/log" | head -20
 	echo "fuzz: FAILED (exit $rc; the input is in $BUILD/fuzz-findings/)"
 	exit 1
 fi

@@ -6,24 +6,58 @@
 
 #include "frame.h"
 #include "mbuf.h"
+#include "roce.h"
 
 /* Segments a frame made whole may take: a jumbo frame in 128-byte rooms. */
 #define MAX_SEGS 128
 
 uint64_t aif_frame_light_mask;
+uint64_t aif_frame_icrc_mask;
 
 int
 aif_frame_light_enable(void)
 {
 	static const struct rte_mbuf_dynflag desc = { .name = "aif_light_frame" };
+	static const struct rte_mbuf_dynflag icrc = { .name = "aif_light_icrc_later" };
 
 	if (aif_frame_light_mask != 0)
 		return 0;
-	int bit = rte_mbuf_dynflag_register(&desc);
-	if (bit < 0)
+	int bit = rte_mbuf_dynflag_register(&desc), ibit = rte_mbuf_dynflag_register(&icrc);
+	if (bit < 0 || ibit < 0)
 		return -1;
+	aif_frame_icrc_mask = 1ull << ibit;
 	aif_frame_light_mask = 1ull << bit;
 	return 0;
+}
+
+/* The 4 bytes of light frame m's tail: as kept, or its ICRC computed from
+ * its head as it is now (its IP header after the Ethernet header and a
+ * tag, if one was pushed). */
+static void
+tail_bytes(const struct rte_mbuf *m, uint8_t *t)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t head = aif_frame_head_len(m);
+
+	if (!aif_frame_icrc_waits(m)) {
+		memcpy(t, d + head, AIF_FRAME_LIGHT_TAIL);
+		return;
+	}
+	uint32_t l3 = head >= 14 && d[12] == 0x81 && d[13] == 0x00 ? 18 : 14;
+	uint32_t icrc = head > l3 ? aif_roce_icrc_zeros(d + l3, head - l3,
+						      m->pkt_len - head - AIF_FRAME_LIGHT_TAIL)
+				  : 0;
+	t[0] = (uint8_t)icrc, t[1] = (uint8_t)(icrc >> 8);
+	t[2] = (uint8_t)(icrc >> 16), t[3] = (uint8_t)(icrc >> 24);
+}
+
+void
+aif_frame_icrc_now(struct rte_mbuf *m)
+{
+	if (!aif_frame_is_light(m) || !aif_frame_icrc_waits(m))
+		return;
+	tail_bytes(m, rte_pktmbuf_mtod_offset(m, uint8_t *, aif_frame_head_len(m)));
+	m->ol_flags &= ~aif_frame_icrc_mask;
 }
 
 /* Bytes [pos, pos + n) of what follows a light frame's head (zeros up to
@@ -58,8 +92,11 @@ whole_bytes(const struct rte_mbuf *m, uint32_t off, uint32_t len, uint8_t *o)
 		off += n;
 		len -= n;
 	}
-	if (len != 0)
-		after_head(o, off, len, m->pkt_len, d + head);
+	if (len != 0) {
+		uint8_t t[AIF_FRAME_LIGHT_TAIL];
+		tail_bytes(m, t);
+		after_head(o, off, len, m->pkt_len, t);
+	}
 }
 
 struct rte_mbuf *
@@ -107,7 +144,7 @@ aif_frame_materialise(struct rte_mbuf *m)
 	struct rte_mbuf *segs[MAX_SEGS];
 	uint16_t n = 0;
 
-	memcpy(tail, d + head, sizeof(tail));
+	tail_bytes(m, tail);
 	/* the segments it needs first, so that an empty pool changes nothing */
 	for (uint32_t have = room; have < total; n++) {
 		if (n + 1u >= RTE_DIM(segs) ||
@@ -131,7 +168,7 @@ aif_frame_materialise(struct rte_mbuf *m)
 		pos += k;
 	}
 	m->nb_segs = (uint16_t)(1 + n);
-	m->ol_flags &= ~aif_frame_light_mask;
+	m->ol_flags &= ~(aif_frame_light_mask | aif_frame_icrc_mask);
 	return 0;
 }
 
@@ -154,7 +191,7 @@ aif_frame_gather(struct rte_mbuf **pm)
 	if (src != d) /* (in the first segment after all) */
 		memcpy(d, src, len);
 	__rte_pktmbuf_copy_hdr(c, m);
-	c->ol_flags = m->ol_flags & ~aif_frame_light_mask;
+	c->ol_flags = m->ol_flags & ~(aif_frame_light_mask | aif_frame_icrc_mask);
 	rte_pktmbuf_free(m);
 	*pm = c;
 	return 0;
@@ -181,7 +218,7 @@ aif_frame_copy(const struct rte_mbuf *m, struct rte_mempool *pool, uint32_t len)
 		       m->data_len);
 		c->data_len = m->data_len;
 		c->pkt_len = m->pkt_len;
-		c->ol_flags |= aif_frame_light_mask;
+		c->ol_flags |= m->ol_flags & (aif_frame_light_mask | aif_frame_icrc_mask);
 		return c;
 	}
 	/* cut short: the first len bytes, whole */

@@ -30,6 +30,16 @@
  * frame is light).  A frame from a driver or a pcap file never carries it
  * (a fresh mbuf's ol_flags are cleared).
  *
+ * Its ICRC too may wait until the bytes are observed (a second flag,
+ * aif_frame_icrc_later): the tail is then computed where it is read, from
+ * the head as it is by then.  The ICRC masks every field a stage changes
+ * in the IP, UDP and BTH headers (TOS, TTL, the checksums) and does not
+ * cover the Ethernet header or a tag, so it is the value the host would
+ * have put there at the start; a stage that changes anything else makes
+ * the frame whole first (aif_frame_materialise), the ICRC computed before
+ * the change.  A virtual host receiving such a frame need not check it:
+ * the check would compute the same value from the same bytes.
+ *
  *	if (aif_frame_light_enable() == 0)
  *		m = aif_frame_light_from_bytes(pool, hdrs_then_icrc, head_len, zeros);
  *	aif_parse(rte_pktmbuf_mtod(m, uint8_t *), aif_frame_parse_len(m), &meta);
@@ -45,11 +55,13 @@
 
 #define AIF_FRAME_LIGHT_TAIL 4 /* the ICRC: the frame's last bytes, in the mbuf */
 
-/* The light frame's flag in ol_flags; 0: none registered, nothing light. */
+/* The light frame's flag in ol_flags; 0: none registered, nothing light.
+ * The ICRC-later flag's, with it. */
 extern uint64_t aif_frame_light_mask;
+extern uint64_t aif_frame_icrc_mask;
 
-/* Register the flag (once; again: nothing).  0, or -1 if DPDK has no room
- * for it (then frames stay whole). */
+/* Register the flags (once; again: nothing).  0, or -1 if DPDK has no room
+ * for them (then frames stay whole). */
 int aif_frame_light_enable(void);
 
 static inline bool
@@ -57,6 +69,25 @@ aif_frame_is_light(const struct rte_mbuf *m)
 {
 	return (m->ol_flags & aif_frame_light_mask) != 0;
 }
+
+/* Light frame m, a RoCEv2 one: its tail is its ICRC, computed when the
+ * bytes are observed (above).  Its tail's bytes until then are anything. */
+static inline void
+aif_frame_icrc_later(struct rte_mbuf *m)
+{
+	m->ol_flags |= aif_frame_icrc_mask;
+}
+
+/* Is m a light frame whose ICRC waits? */
+static inline bool
+aif_frame_icrc_waits(const struct rte_mbuf *m)
+{
+	return (m->ol_flags & aif_frame_icrc_mask) != 0;
+}
+
+/* Put the ICRC of a light frame that waits for it in its tail, now (a
+ * frame's bytes about to leave the process as they are); others: nothing. */
+void aif_frame_icrc_now(struct rte_mbuf *m);
 
 /* Bytes of the frame from its start that are in the mbuf's first segment,
  * in order: the head of a light frame, else data_len. */

@@ -205,13 +205,17 @@ on_ctrl_frame(struct aif_rhost *h, uint32_t qi, uint8_t kind, uint32_t psn, uint
 /* The ICRC of the IP packet of l3 bytes in frame m, of which f holds the
  * first have bytes: all of it, or (a light frame) the headers, the rest
  * up to the ICRC being zeros.  The same check either way: the ICRC of the
- * bytes that arrived against the one carried. */
+ * bytes that arrived against the one carried.  A light frame whose ICRC
+ * waits (frame.h) carries the one these bytes give: nothing to compute. */
 static bool
 icrc_ok(const struct rte_mbuf *m, const uint8_t *f, uint32_t have, uint32_t l3)
 {
 	uint8_t tb[AIF_ROCE_ICRC_LEN];
 	const uint8_t *t;
 
+	if (have < ETH_LEN + l3 && aif_frame_icrc_waits(m) &&
+	    rte_pktmbuf_pkt_len(m) == ETH_LEN + l3)
+		return true;
 	if (have >= ETH_LEN + l3)
 		return aif_roce_icrc_ok(f + ETH_LEN, l3);
 	t = aif_frame_read(m, ETH_LEN + l3 - AIF_ROCE_ICRC_LEN, AIF_ROCE_ICRC_LEN, tb);
@@ -243,8 +247,10 @@ rhost_on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 		goto other;
 	uint8_t op = f[BTH_OFF];
 	bool data = op <= OP_WRITE_ONLY && op != 0x03 && op != 0x05 && op != 0x09;
-	if (have < len && (!data || have + AIF_ROCE_ICRC_LEN > ETH_LEN + l3)) {
-		/* not a payload of zeros after the headers: read it whole */
+	if (have < len && !(have + AIF_ROCE_ICRC_LEN == len && aif_frame_icrc_waits(m)) &&
+	    (!data || have + AIF_ROCE_ICRC_LEN > ETH_LEN + l3)) {
+		/* not a payload of zeros after the headers, nor every byte but
+		 * an ICRC that waits: read it whole */
 		if ((f = aif_frame_read(m, 0, len, h->frame)) == NULL)
 			goto other;
 		have = len;

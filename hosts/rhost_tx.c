@@ -79,21 +79,31 @@ headers(struct aif_rhost *h, const struct qp *q, uint32_t len, uint8_t dscp, uin
 	put24(f + 51, psn);
 }
 
-/* An mbuf with h->frame's len bytes (chained if need be); NULL: no mbuf. */
+/* An mbuf with h->frame's len bytes (chained if need be); NULL: no mbuf.
+ * With light frames and ICRCs, a light one of no zeros whose ICRC waits
+ * (frame.h): its bytes are all there but the ICRC's. */
 static struct rte_mbuf *
 frame_mbuf(struct aif_rhost *h, uint32_t len)
 {
-	if (h->p.icrc) {
-		aif_roce_icrc_put(h->frame + ETH_LEN, len - ETH_LEN);
-	} else {
+	struct rte_mbuf *m;
+
+	if (h->light && h->p.icrc) {
 		memset(h->frame + len - 4, 0, 4);
+		m = aif_frame_light_from_bytes(h->pool, h->frame, len - 4, 0);
+		if (m != NULL)
+			aif_frame_icrc_later(m);
+		return m;
 	}
+	if (h->p.icrc)
+		aif_roce_icrc_put(h->frame + ETH_LEN, len - ETH_LEN);
+	else
+		memset(h->frame + len - 4, 0, 4);
 	return aif_mbuf_from_bytes(h->pool, h->frame, len);
 }
 
 /* A data frame of len bytes whose headers, head bytes, are in h->frame and
- * whose payload is zeros: light (frame.h), its ICRC computed without the
- * zeros being anywhere, or whole. */
+ * whose payload is zeros: light (frame.h), its ICRC computed where its
+ * bytes are observed (none without ICRCs), or whole. */
 static struct rte_mbuf *
 data_mbuf(struct aif_rhost *h, uint32_t head, uint32_t len)
 {
@@ -103,12 +113,11 @@ data_mbuf(struct aif_rhost *h, uint32_t head, uint32_t len)
 		memset(h->frame + head, 0, zeros);
 		return frame_mbuf(h, len);
 	}
-	uint32_t icrc = h->p.icrc ? aif_roce_icrc_zeros(h->frame + ETH_LEN, head - ETH_LEN, zeros)
-				  : 0;
-	uint8_t *t = h->frame + head;
-	t[0] = (uint8_t)icrc, t[1] = (uint8_t)(icrc >> 8);
-	t[2] = (uint8_t)(icrc >> 16), t[3] = (uint8_t)(icrc >> 24);
-	return aif_frame_light_from_bytes(h->pool, h->frame, head, zeros);
+	memset(h->frame + head, 0, AIF_ROCE_ICRC_LEN);
+	struct rte_mbuf *m = aif_frame_light_from_bytes(h->pool, h->frame, head, zeros);
+	if (m != NULL && h->p.icrc)
+		aif_frame_icrc_later(m);
+	return m;
 }
 
 /* Packet idx of q: payload length, opcode, whether first. */

@@ -7,7 +7,8 @@
  * segments chained from a pool of small mbufs, or not at all when that pool
  * is empty (the frame unchanged); copied whole it stays light, cut short it
  * is the whole frame's first bytes; frames that are not light pass through
- * every call as DPDK's own.
+ * every call as DPDK's own; an ICRC left to be computed where the frame is
+ * read is the host's, after the stages' changes too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -198,6 +199,104 @@ test_copy(void **state)
 	assert_int_equal(rte_mempool_in_use_count(small), 0);
 }
 
+/* The same frame light, its ICRC to be computed where it is read (its
+ * tail garbage until then). */
+static struct rte_mbuf *
+make_light_later(struct rte_mempool *mp)
+{
+	uint8_t d[HEAD + 4];
+
+	memcpy(d, whole, HEAD);
+	memset(d + HEAD, 0xEE, 4);
+	struct rte_mbuf *m = aif_frame_light_from_bytes(mp, d, HEAD, PAYLOAD);
+	assert_non_null(m);
+	aif_frame_icrc_later(m);
+	return m;
+}
+
+/*
+ * An ICRC that waits: read, copied, made whole or put in place, the frame's
+ * bytes are the whole frame's, its ICRC the host's; after the stages'
+ * changes (TTL, ECN and the checksum; a tag pushed in front) the ICRC is
+ * still the one the host computed, which the ICRC masks and does not
+ * cover; a frame whose ICRC does not wait keeps its tail as it is.
+ */
+static void
+test_icrc_later(void **state)
+{
+	static uint8_t buf[sizeof(whole) + 4], want[sizeof(whole) + 4];
+	const uint32_t len = sizeof(whole);
+
+	(void)state;
+	struct rte_mbuf *m = make_light_later(pool);
+	assert_true(aif_frame_icrc_waits(m));
+	assert_memory_equal(aif_frame_read(m, 0, len, buf), whole, len);
+	assert_memory_equal(aif_frame_read(m, len - 4, 4, buf), whole + len - 4, 4);
+
+	/* a switch's changes: TTL down, CE, the checksum again */
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	f[22] = 63;
+	f[15] |= 3;
+	f[24] = f[25] = 0;
+	uint16_t ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)(f + 14));
+	memcpy(f + 24, &ck, 2);
+	memcpy(want, whole, len);
+	memcpy(want, f, HEAD);
+	uint32_t icrc = aif_roce_icrc(want + 14, len - 14);
+	assert_memory_equal(&icrc, whole + len - 4, 4); /* masked: the host's */
+	assert_memory_equal(aif_frame_read(m, 0, len, buf), want, len);
+
+	/* copied whole: still waits; cut short: the bytes */
+	struct rte_mbuf *c = aif_frame_copy(m, pool, UINT32_MAX);
+	assert_true(aif_frame_is_light(c) && aif_frame_icrc_waits(c));
+	assert_memory_equal(aif_frame_read(c, 0, len, buf), want, len);
+	rte_pktmbuf_free(c);
+	c = aif_frame_copy(m, small, len - 2);
+	assert_whole(c, want, len - 2);
+	rte_pktmbuf_free(c);
+
+	/* a tag pushed in front (an egress port with a VLAN) */
+	struct rte_mbuf *t = aif_frame_copy(m, pool, UINT32_MAX);
+	uint8_t macs[12];
+	memcpy(macs, rte_pktmbuf_mtod(t, uint8_t *), 12);
+	assert_non_null(rte_pktmbuf_prepend(t, 4));
+	uint8_t *tf = rte_pktmbuf_mtod(t, uint8_t *);
+	memcpy(tf, macs, 12);
+	tf[12] = 0x81, tf[13] = 0x00, tf[14] = 0x00, tf[15] = 0x0a;
+	memcpy(buf, want, 12);
+	memcpy(buf + 12, tf + 12, 4);
+	memcpy(buf + 16, want + 12, len - 12);
+	memcpy(want, buf, len + 4);
+	assert_memory_equal(aif_frame_read(t, 0, len + 4, buf), want, len + 4);
+	assert_int_equal(aif_frame_materialise(t), 0);
+	assert_false(aif_frame_icrc_waits(t));
+	assert_whole(t, want, len + 4);
+	rte_pktmbuf_free(t);
+
+	/* put in place: the tail holds it, nothing waits */
+	aif_frame_icrc_now(m);
+	assert_true(aif_frame_is_light(m));
+	assert_false(aif_frame_icrc_waits(m));
+	assert_memory_equal(rte_pktmbuf_mtod_offset(m, uint8_t *, HEAD), whole + len - 4, 4);
+	rte_pktmbuf_free(m);
+
+	/* made whole: the host's ICRC at the end, the flag gone */
+	m = make_light_later(small);
+	assert_int_equal(aif_frame_materialise(m), 0);
+	assert_false(aif_frame_icrc_waits(m));
+	assert_whole(m, whole, len);
+	rte_pktmbuf_free(m);
+
+	/* not waiting: the tail as it was put there */
+	m = make_light_later(pool);
+	m->ol_flags &= ~aif_frame_icrc_mask;
+	const uint8_t *tail = aif_frame_read(m, len - 4, 4, buf);
+	assert_int_equal(tail[0], 0xEE);
+	rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_in_use_count(pool), 0);
+	assert_int_equal(rte_mempool_in_use_count(small), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -235,6 +334,7 @@ main(void)
 		cmocka_unit_test(test_read_ranges),
 		cmocka_unit_test(test_materialise),
 		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_icrc_later),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -67,8 +67,9 @@ struct aif_pcap_port {
 	uint32_t *gen_dst;        /* per flow: destination (host order) */
 	uint16_t *gen_sport;      /* per flow: UDP source port */
 	uint32_t gen_psn;
-	int gen_light;            /* frames go light (frame.h): headers, ICRC, length;
-				   * inbuf then holds the headers and the ICRC after them */
+	int gen_light;            /* frames go light (frame.h): headers and length,
+				   * the ICRC computed where observed; inbuf then
+				   * holds the headers (and 4 bytes of tail) */
 	double gen_mean_ns;       /* mean gap between frame starts */
 	double gen_t_ns;          /* the next frame's start (exact) */
 	uint8_t *buf;             /* a frame being written */
@@ -163,20 +164,13 @@ gen_next(struct aif_pcap_port *pp)
 	f[47] = (uint8_t)k;                   /* dest QP: the flow */
 	pp->gen_psn = (pp->gen_psn + 1) & 0xFFFFFF;
 	/* IPv4 header checksum, then the ICRC over the masked headers and
-	 * payload (zeros: a light frame's is computed over the headers and
-	 * the zeros' count, the same four bytes) */
+	 * payload (zeros: a light frame's is computed where its bytes are
+	 * observed, from the headers and the zeros' count: frame.h) */
 	f[24] = f[25] = 0;
 	uint16_t ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)(f + 14));
 	memcpy(f + 24, &ck, sizeof(ck));
-	if (pp->gen_light) {
-		uint32_t c = aif_roce_icrc_zeros(f + 14, GEN_HEAD - 14u,
-						 g->frame_len - GEN_HEAD - AIF_ROCE_ICRC_LEN);
-		uint8_t *t = f + GEN_HEAD; /* the light frame's tail */
-		t[0] = (uint8_t)c, t[1] = (uint8_t)(c >> 8);
-		t[2] = (uint8_t)(c >> 16), t[3] = (uint8_t)(c >> 24);
-	} else {
+	if (!pp->gen_light)
 		aif_roce_icrc_put(f + 14, g->frame_len - 14u);
-	}
 	pp->ahead = 1;
 }
 
@@ -432,10 +426,12 @@ pcap_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t 
 		pp->ctr.rx_paused_ns += (start - free_ps) / PS_PER_NS;
 		pp->in_free_ps = start + ser_ps(pp, pp->ahead_len);
 		struct rte_mbuf *m;
-		if (pp->gen_light)
+		if (pp->gen_light) {
 			m = aif_frame_light_from_bytes(pp->pool, pp->inbuf, GEN_HEAD,
 						       pp->ahead_len - GEN_HEAD - AIF_ROCE_ICRC_LEN);
-		else
+			if (m != NULL)
+				aif_frame_icrc_later(m);
+		} else
 			m = aif_mbuf_from_bytes(pp->pool, pp->inbuf, pp->ahead_len);
 		if (m != NULL) {
 			pp->ctr.rx_packets++;

@@ -388,27 +388,56 @@ fwd_ctx_of(struct aif_fwd *f, const struct aif_tables *t, struct aif_fwd_out *o,
 	};
 }
 
+/* The route cache's set for ip (the product's top bits, as cache4_slot). */
+static inline unsigned
+rc4_set(uint32_t ip)
+{
+	return (ip * 2654435761u) >> (32 - AIF_FWD_CACHE4_BITS + __builtin_ctz(AIF_FWD_RC4_WAYS));
+}
+
 /* ip's next hop from the shard's route cache (below) into *nh; false: not
  * there for these tables. */
 static inline bool
 rc4_get(const struct aif_fwd *f, const struct aif_tables *t, uint32_t ip, uint64_t *nh)
 {
-	uint32_t h = cache4_slot(ip);
+	const struct aif_fwd_rc4_set *s = &f->rc4[rc4_set(ip)];
 
-	if (f->rc4[h].gen != t->generation || f->rc4[h].ip != ip)
+	if (s->gen != t->generation)
 		return false;
-	*nh = f->rc4[h].nh;
-	return true;
+	for (unsigned w = 0; w < s->n; w++)
+		if (s->ip[w] == ip) {
+			*nh = s->nh[w];
+			return true;
+		}
+	return false;
 }
 
+/* Keep ip's next hop: in a free way of its set, else in place of the
+ * way filled longest ago; a set of older tables is emptied first. */
 static inline void
 rc4_put(struct aif_fwd *f, const struct aif_tables *t, uint32_t ip, uint64_t nh)
 {
-	uint32_t h = cache4_slot(ip);
+	struct aif_fwd_rc4_set *s = &f->rc4[rc4_set(ip)];
+	unsigned w;
 
-	f->rc4[h].gen = t->generation;
-	f->rc4[h].ip = ip;
-	f->rc4[h].nh = nh;
+	if (s->gen != t->generation) {
+		s->gen = t->generation;
+		s->n = 0;
+		s->victim = 0;
+	}
+	for (w = 0; w < s->n; w++)
+		if (s->ip[w] == ip)
+			break; /* (twice in one burst) */
+	if (w == s->n) {
+		if (s->n < AIF_FWD_RC4_WAYS) {
+			s->n++;
+		} else {
+			w = s->victim;
+			s->victim = (uint8_t)((w + 1) % AIF_FWD_RC4_WAYS);
+		}
+	}
+	s->ip[w] = ip;
+	s->nh[w] = nh;
 }
 
 /*

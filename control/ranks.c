@@ -192,9 +192,14 @@ aif_ranks_start(int *argc, char ***argv)
 	g_mpi = true;
 	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-	/* one voice: rank 0's */
+	/* one voice: rank 0's, a line at a time, so that mpirun, which passes
+	 * on each rank's stdout and stderr as it reads them, never puts a
+	 * rank's stderr line inside one of rank 0's (a log of both had
+	 * "  edge leaf1:h0     rank 0 of 2: ...") */
 	if (g_rank != 0 && freopen("/dev/null", "w", stdout) == NULL)
 		return -1;
+	if (g_rank == 0)
+		setvbuf(stdout, NULL, _IOLBF, 0);
 	return 0;
 }
 

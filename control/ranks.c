@@ -291,7 +291,7 @@ pack(struct net *n, struct buf *b, uint32_t link, uint8_t side, const struct aif
 	struct rte_mbuf *m = s->m;
 	bool light = aif_frame_is_light(m);
 
-	aif_frame_icrc_now(m); /* (the record carries the tail as it is) */
+	aif_frame_icrc_fill(m); /* (the record carries the tail as it is) */
 	uint32_t len = light ? m->data_len : rte_pktmbuf_pkt_len(m);
 	const void *bytes = light ? rte_pktmbuf_mtod(m, const void *)
 			  : len <= TMP_BYTES ? rte_pktmbuf_read(m, 0, len, n->tmp) : NULL;

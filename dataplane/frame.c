@@ -12,20 +12,20 @@
 #define MAX_SEGS 128
 
 uint64_t aif_frame_light_mask;
-uint64_t aif_frame_icrc_mask;
+uint64_t aif_frame_icrc_deferred_mask;
 
 int
 aif_frame_light_enable(void)
 {
 	static const struct rte_mbuf_dynflag desc = { .name = "aif_light_frame" };
-	static const struct rte_mbuf_dynflag icrc = { .name = "aif_light_icrc_later" };
+	static const struct rte_mbuf_dynflag icrc = { .name = "aif_light_icrc_deferred" };
 
 	if (aif_frame_light_mask != 0)
 		return 0;
 	int bit = rte_mbuf_dynflag_register(&desc), ibit = rte_mbuf_dynflag_register(&icrc);
 	if (bit < 0 || ibit < 0)
 		return -1;
-	aif_frame_icrc_mask = 1ull << ibit;
+	aif_frame_icrc_deferred_mask = 1ull << ibit;
 	aif_frame_light_mask = 1ull << bit;
 	return 0;
 }
@@ -39,7 +39,7 @@ tail_bytes(const struct rte_mbuf *m, uint8_t *t)
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t head = aif_frame_head_len(m);
 
-	if (!aif_frame_icrc_waits(m)) {
+	if (!aif_frame_icrc_deferred(m)) {
 		memcpy(t, d + head, AIF_FRAME_LIGHT_TAIL);
 		return;
 	}
@@ -52,12 +52,12 @@ tail_bytes(const struct rte_mbuf *m, uint8_t *t)
 }
 
 void
-aif_frame_icrc_now(struct rte_mbuf *m)
+aif_frame_icrc_fill(struct rte_mbuf *m)
 {
-	if (!aif_frame_is_light(m) || !aif_frame_icrc_waits(m))
+	if (!aif_frame_is_light(m) || !aif_frame_icrc_deferred(m))
 		return;
 	tail_bytes(m, rte_pktmbuf_mtod_offset(m, uint8_t *, aif_frame_head_len(m)));
-	m->ol_flags &= ~aif_frame_icrc_mask;
+	m->ol_flags &= ~aif_frame_icrc_deferred_mask;
 }
 
 /* Bytes [pos, pos + n) of what follows a light frame's head (zeros up to
@@ -168,7 +168,7 @@ aif_frame_materialise(struct rte_mbuf *m)
 		pos += k;
 	}
 	m->nb_segs = (uint16_t)(1 + n);
-	m->ol_flags &= ~(aif_frame_light_mask | aif_frame_icrc_mask);
+	m->ol_flags &= ~(aif_frame_light_mask | aif_frame_icrc_deferred_mask);
 	return 0;
 }
 
@@ -191,7 +191,7 @@ aif_frame_gather(struct rte_mbuf **pm)
 	if (src != d) /* (in the first segment after all) */
 		memcpy(d, src, len);
 	__rte_pktmbuf_copy_hdr(c, m);
-	c->ol_flags = m->ol_flags & ~(aif_frame_light_mask | aif_frame_icrc_mask);
+	c->ol_flags = m->ol_flags & ~(aif_frame_light_mask | aif_frame_icrc_deferred_mask);
 	rte_pktmbuf_free(m);
 	*pm = c;
 	return 0;
@@ -218,7 +218,7 @@ aif_frame_copy(const struct rte_mbuf *m, struct rte_mempool *pool, uint32_t len)
 		       m->data_len);
 		c->data_len = m->data_len;
 		c->pkt_len = m->pkt_len;
-		c->ol_flags |= m->ol_flags & (aif_frame_light_mask | aif_frame_icrc_mask);
+		c->ol_flags |= m->ol_flags & (aif_frame_light_mask | aif_frame_icrc_deferred_mask);
 		return c;
 	}
 	/* cut short: the first len bytes, whole */

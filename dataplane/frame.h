@@ -31,7 +31,7 @@
  * (a fresh mbuf's ol_flags are cleared).
  *
  * Its ICRC too may wait until the bytes are observed (a second flag,
- * aif_frame_icrc_later): the tail is then computed where it is read, from
+ * aif_frame_icrc_defer): the tail is then computed where it is read, from
  * the head as it is by then.  The ICRC masks every field a stage changes
  * in the IP, UDP and BTH headers (TOS, TTL, the checksums) and does not
  * cover the Ethernet header or a tag, so it is the value the host would
@@ -56,9 +56,9 @@
 #define AIF_FRAME_LIGHT_TAIL 4 /* the ICRC: the frame's last bytes, in the mbuf */
 
 /* The light frame's flag in ol_flags; 0: none registered, nothing light.
- * The ICRC-later flag's, with it. */
+ * The deferred-ICRC flag's, with it. */
 extern uint64_t aif_frame_light_mask;
-extern uint64_t aif_frame_icrc_mask;
+extern uint64_t aif_frame_icrc_deferred_mask;
 
 /* Register the flags (once; again: nothing).  0, or -1 if DPDK has no room
  * for them (then frames stay whole). */
@@ -73,21 +73,21 @@ aif_frame_is_light(const struct rte_mbuf *m)
 /* Light frame m, a RoCEv2 one: its tail is its ICRC, computed when the
  * bytes are observed (above).  Its tail's bytes until then are anything. */
 static inline void
-aif_frame_icrc_later(struct rte_mbuf *m)
+aif_frame_icrc_defer(struct rte_mbuf *m)
 {
-	m->ol_flags |= aif_frame_icrc_mask;
+	m->ol_flags |= aif_frame_icrc_deferred_mask;
 }
 
 /* Is m a light frame whose ICRC waits? */
 static inline bool
-aif_frame_icrc_waits(const struct rte_mbuf *m)
+aif_frame_icrc_deferred(const struct rte_mbuf *m)
 {
-	return (m->ol_flags & aif_frame_icrc_mask) != 0;
+	return (m->ol_flags & aif_frame_icrc_deferred_mask) != 0;
 }
 
 /* Put the ICRC of a light frame that waits for it in its tail, now (a
  * frame's bytes about to leave the process as they are); others: nothing. */
-void aif_frame_icrc_now(struct rte_mbuf *m);
+void aif_frame_icrc_fill(struct rte_mbuf *m);
 
 /* Bytes of the frame from its start that are in the mbuf's first segment,
  * in order: the head of a light frame, else data_len. */

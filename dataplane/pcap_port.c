@@ -430,7 +430,7 @@ pcap_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t 
 			m = aif_frame_light_from_bytes(pp->pool, pp->inbuf, GEN_HEAD,
 						       pp->ahead_len - GEN_HEAD - AIF_ROCE_ICRC_LEN);
 			if (m != NULL)
-				aif_frame_icrc_later(m);
+				aif_frame_icrc_defer(m);
 		} else
 			m = aif_mbuf_from_bytes(pp->pool, pp->inbuf, pp->ahead_len);
 		if (m != NULL) {

@@ -213,7 +213,7 @@ icrc_ok(const struct rte_mbuf *m, const uint8_t *f, uint32_t have, uint32_t l3)
 	uint8_t tb[AIF_ROCE_ICRC_LEN];
 	const uint8_t *t;
 
-	if (have < ETH_LEN + l3 && aif_frame_icrc_waits(m) &&
+	if (have < ETH_LEN + l3 && aif_frame_icrc_deferred(m) &&
 	    rte_pktmbuf_pkt_len(m) == ETH_LEN + l3)
 		return true;
 	if (have >= ETH_LEN + l3)
@@ -247,7 +247,7 @@ rhost_on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 		goto other;
 	uint8_t op = f[BTH_OFF];
 	bool data = op <= OP_WRITE_ONLY && op != 0x03 && op != 0x05 && op != 0x09;
-	if (have < len && !(have + AIF_ROCE_ICRC_LEN == len && aif_frame_icrc_waits(m)) &&
+	if (have < len && !(have + AIF_ROCE_ICRC_LEN == len && aif_frame_icrc_deferred(m)) &&
 	    (!data || have + AIF_ROCE_ICRC_LEN > ETH_LEN + l3)) {
 		/* not a payload of zeros after the headers, nor every byte but
 		 * an ICRC that waits: read it whole */

@@ -91,7 +91,7 @@ frame_mbuf(struct aif_rhost *h, uint32_t len)
 		memset(h->frame + len - 4, 0, 4);
 		m = aif_frame_light_from_bytes(h->pool, h->frame, len - 4, 0);
 		if (m != NULL)
-			aif_frame_icrc_later(m);
+			aif_frame_icrc_defer(m);
 		return m;
 	}
 	if (h->p.icrc)
@@ -116,7 +116,7 @@ data_mbuf(struct aif_rhost *h, uint32_t head, uint32_t len)
 	memset(h->frame + head, 0, AIF_ROCE_ICRC_LEN);
 	struct rte_mbuf *m = aif_frame_light_from_bytes(h->pool, h->frame, head, zeros);
 	if (m != NULL && h->p.icrc)
-		aif_frame_icrc_later(m);
+		aif_frame_icrc_defer(m);
 	return m;
 }
 

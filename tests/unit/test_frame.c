@@ -202,7 +202,7 @@ test_copy(void **state)
 /* The same frame light, its ICRC to be computed where it is read (its
  * tail garbage until then). */
 static struct rte_mbuf *
-make_light_later(struct rte_mempool *mp)
+make_light_deferred(struct rte_mempool *mp)
 {
 	uint8_t d[HEAD + 4];
 
@@ -210,7 +210,7 @@ make_light_later(struct rte_mempool *mp)
 	memset(d + HEAD, 0xEE, 4);
 	struct rte_mbuf *m = aif_frame_light_from_bytes(mp, d, HEAD, PAYLOAD);
 	assert_non_null(m);
-	aif_frame_icrc_later(m);
+	aif_frame_icrc_defer(m);
 	return m;
 }
 
@@ -222,14 +222,14 @@ make_light_later(struct rte_mempool *mp)
  * cover; a frame whose ICRC does not wait keeps its tail as it is.
  */
 static void
-test_icrc_later(void **state)
+test_icrc_deferred(void **state)
 {
 	static uint8_t buf[sizeof(whole) + 4], want[sizeof(whole) + 4];
 	const uint32_t len = sizeof(whole);
 
 	(void)state;
-	struct rte_mbuf *m = make_light_later(pool);
-	assert_true(aif_frame_icrc_waits(m));
+	struct rte_mbuf *m = make_light_deferred(pool);
+	assert_true(aif_frame_icrc_deferred(m));
 	assert_memory_equal(aif_frame_read(m, 0, len, buf), whole, len);
 	assert_memory_equal(aif_frame_read(m, len - 4, 4, buf), whole + len - 4, 4);
 
@@ -248,7 +248,7 @@ test_icrc_later(void **state)
 
 	/* copied whole: still waits; cut short: the bytes */
 	struct rte_mbuf *c = aif_frame_copy(m, pool, UINT32_MAX);
-	assert_true(aif_frame_is_light(c) && aif_frame_icrc_waits(c));
+	assert_true(aif_frame_is_light(c) && aif_frame_icrc_deferred(c));
 	assert_memory_equal(aif_frame_read(c, 0, len, buf), want, len);
 	rte_pktmbuf_free(c);
 	c = aif_frame_copy(m, small, len - 2);
@@ -269,27 +269,27 @@ test_icrc_later(void **state)
 	memcpy(want, buf, len + 4);
 	assert_memory_equal(aif_frame_read(t, 0, len + 4, buf), want, len + 4);
 	assert_int_equal(aif_frame_materialise(t), 0);
-	assert_false(aif_frame_icrc_waits(t));
+	assert_false(aif_frame_icrc_deferred(t));
 	assert_whole(t, want, len + 4);
 	rte_pktmbuf_free(t);
 
 	/* put in place: the tail holds it, nothing waits */
-	aif_frame_icrc_now(m);
+	aif_frame_icrc_fill(m);
 	assert_true(aif_frame_is_light(m));
-	assert_false(aif_frame_icrc_waits(m));
+	assert_false(aif_frame_icrc_deferred(m));
 	assert_memory_equal(rte_pktmbuf_mtod_offset(m, uint8_t *, HEAD), whole + len - 4, 4);
 	rte_pktmbuf_free(m);
 
 	/* made whole: the host's ICRC at the end, the flag gone */
-	m = make_light_later(small);
+	m = make_light_deferred(small);
 	assert_int_equal(aif_frame_materialise(m), 0);
-	assert_false(aif_frame_icrc_waits(m));
+	assert_false(aif_frame_icrc_deferred(m));
 	assert_whole(m, whole, len);
 	rte_pktmbuf_free(m);
 
 	/* not waiting: the tail as it was put there */
-	m = make_light_later(pool);
-	m->ol_flags &= ~aif_frame_icrc_mask;
+	m = make_light_deferred(pool);
+	m->ol_flags &= ~aif_frame_icrc_deferred_mask;
 	const uint8_t *tail = aif_frame_read(m, len - 4, 4, buf);
 	assert_int_equal(tail[0], 0xEE);
 	rte_pktmbuf_free(m);
@@ -334,7 +334,7 @@ main(void)
 		cmocka_unit_test(test_read_ranges),
 		cmocka_unit_test(test_materialise),
 		cmocka_unit_test(test_copy),
-		cmocka_unit_test(test_icrc_later),
+		cmocka_unit_test(test_icrc_deferred),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

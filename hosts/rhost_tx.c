@@ -79,21 +79,27 @@ headers(struct aif_rhost *h, const struct qp *q, uint32_t len, uint8_t dscp, uin
 	put24(f + 51, psn);
 }
 
+/* A light frame (frame.h) of h->frame's head bytes, zeros zero bytes and
+ * its ICRC, computed where its bytes are observed (none without ICRCs);
+ * NULL: no mbuf. */
+static struct rte_mbuf *
+light_mbuf(struct aif_rhost *h, uint32_t head, uint32_t zeros)
+{
+	memset(h->frame + head, 0, AIF_ROCE_ICRC_LEN);
+	struct rte_mbuf *m = aif_frame_light_from_bytes(h->pool, h->frame, head, zeros);
+	if (m != NULL && h->p.icrc)
+		aif_frame_icrc_defer(m);
+	return m;
+}
+
 /* An mbuf with h->frame's len bytes (chained if need be); NULL: no mbuf.
- * With light frames and ICRCs, a light one of no zeros whose ICRC waits
- * (frame.h): its bytes are all there but the ICRC's. */
+ * With light frames and ICRCs, a light one of no zeros: its bytes are all
+ * there but the ICRC's. */
 static struct rte_mbuf *
 frame_mbuf(struct aif_rhost *h, uint32_t len)
 {
-	struct rte_mbuf *m;
-
-	if (h->light && h->p.icrc) {
-		memset(h->frame + len - 4, 0, 4);
-		m = aif_frame_light_from_bytes(h->pool, h->frame, len - 4, 0);
-		if (m != NULL)
-			aif_frame_icrc_defer(m);
-		return m;
-	}
+	if (h->light && h->p.icrc)
+		return light_mbuf(h, len - AIF_ROCE_ICRC_LEN, 0);
 	if (h->p.icrc)
 		aif_roce_icrc_put(h->frame + ETH_LEN, len - ETH_LEN);
 	else
@@ -113,11 +119,7 @@ data_mbuf(struct aif_rhost *h, uint32_t head, uint32_t len)
 		memset(h->frame + head, 0, zeros);
 		return frame_mbuf(h, len);
 	}
-	memset(h->frame + head, 0, AIF_ROCE_ICRC_LEN);
-	struct rte_mbuf *m = aif_frame_light_from_bytes(h->pool, h->frame, head, zeros);
-	if (m != NULL && h->p.icrc)
-		aif_frame_icrc_defer(m);
-	return m;
+	return light_mbuf(h, head, zeros);
 }
 
 /* Packet idx of q: payload length, opcode, whether first. */

@@ -388,11 +388,12 @@ fwd_ctx_of(struct aif_fwd *f, const struct aif_tables *t, struct aif_fwd_out *o,
 	};
 }
 
-/* The route cache's set for ip (the product's top bits, as cache4_slot). */
+/* The route cache's set for ip: cache4_slot's, a set holding the ways of
+ * AIF_FWD_RC4_WAYS slots. */
 static inline unsigned
 rc4_set(uint32_t ip)
 {
-	return (ip * 2654435761u) >> (32 - AIF_FWD_CACHE4_BITS + __builtin_ctz(AIF_FWD_RC4_WAYS));
+	return cache4_slot(ip) / AIF_FWD_RC4_WAYS;
 }
 
 /* ip's next hop from the shard's route cache (below) into *nh; false: not

@@ -16,7 +16,8 @@
  *   drop, and when passed the same fields but the tag's own (its flag and
  *   priority, offsets 4 bytes further).
  *
- *   build-fuzz/tests/fuzz_parse -max_total_time=30 CORPUS_DIR tests/fuzz/parse-seeds
+ *   tests/fuzz/parse_seeds.py SEEDS && build-fuzz/tests/fuzz_parse -max_total_time=30 CORPUS SEEDS
+ *   (or tests/fuzz/run.sh build-fuzz 30 parse)
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -75,6 +75,7 @@ static inline void
 wake(struct aif_rhost *h)
 {
 	h->nx_ok = false; /* a post or a timer: what goes next may change */
+	h->said_ok = false;
 	if (!h->active && h->waker != NULL)
 		h->waker(h->waker_arg);
 }
@@ -329,6 +330,7 @@ aif_rhost_connect(struct aif_rhost *a, struct aif_rhost *b, uint32_t *qa, uint32
 		return -1;
 	}
 	a->nx_ok = b->nx_ok = false;
+	a->said_ok = b->said_ok = false;
 	x->rqpn = AIF_RHOST_QPN_BASE + *qb;
 	y->rqpn = AIF_RHOST_QPN_BASE + *qa;
 	x->rip = b->p.ip;
@@ -430,6 +432,7 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 		uint64_t e = RTE_MIN(RTE_MIN(t_in, t_re), RTE_MIN(RTE_MIN(t_tm, t_rto), nx.start_ps));
 		if (e > now_ps || e == NEVER_PS)
 			break;
+		h->said_ok = false; /* an event acted on: what it said may move */
 		if (e > h->clock_ps && (e != nx.start_ps || out_room(h)))
 			h->clock_ps = e;
 		if (e == t_in) {
@@ -461,8 +464,10 @@ advance(struct aif_rhost *h, aif_time_ns now_ns)
 			rhost_send_ctrl(h, &nx);
 		}
 	}
-	while (h->soon.n && cfifo_head(&h->soon)->at <= now_ns)
+	while (h->soon.n && cfifo_head(&h->soon)->at <= now_ns) {
 		cfifo_pop(&h->soon);
+		h->said_ok = false;
+	}
 	h->nx = nx; /* computed last, nothing changed since */
 	h->nx_ok = true;
 	return full;
@@ -486,6 +491,8 @@ rhost_rx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 		h->out_h = (h->out_h + 1) & (h->out_cap - 1);
 		h->out_n--;
 	}
+	if (k != 0)
+		h->said_ok = false;
 	if (k < n && full)
 		advance(h, now_ns); /* room in out[] again */
 	h->active--;
@@ -499,23 +506,27 @@ rhost_rx_next_ns(struct aif_port *port, uint16_t queue)
 	aif_time_ns t = AIF_TIME_NS_NEVER;
 
 	(void)queue;
+	if (h->said_ok) /* nothing it reads changed since it was asked */
+		return h->said;
 	if (h->out_n)
 		t = h->out[h->out_h].at;
-	if (!out_room(h))
-		return t;
-	if (h->soon.n)
-		t = RTE_MIN(t, cfifo_head(&h->soon)->at);
-	if (h->tm_n)
-		t = RTE_MIN(t, h->tm[0].at);
-	if (!h->nx_ok) { /* kept for the next advance: nothing changes before it */
-		rhost_next_send(h, &h->nx);
-		h->nx_ok = true;
+	if (out_room(h)) {
+		if (h->soon.n)
+			t = RTE_MIN(t, cfifo_head(&h->soon)->at);
+		if (h->tm_n)
+			t = RTE_MIN(t, h->tm[0].at);
+		if (!h->nx_ok) { /* kept for the next advance: nothing changes before it */
+			rhost_next_send(h, &h->nx);
+			h->nx_ok = true;
+		}
+		const struct next *nx = &h->nx;
+		t = RTE_MIN(t, nx->rto_ns);
+		if (nx->start_ps != NEVER_PS) /* when it would reach the switch */
+			t = RTE_MIN(t, (nx->start_ps + ser_ps(h, nx->wire) + PS_PER_NS - 1) /
+					       PS_PER_NS + h->p.link_delay_ns);
 	}
-	const struct next *nx = &h->nx;
-	t = RTE_MIN(t, nx->rto_ns);
-	if (nx->start_ps != NEVER_PS) /* when it would reach the switch */
-		t = RTE_MIN(t, (nx->start_ps + ser_ps(h, nx->wire) + PS_PER_NS - 1) / PS_PER_NS +
-				       h->p.link_delay_ns);
+	h->said = t;
+	h->said_ok = true;
 	return t;
 }
 
@@ -545,6 +556,8 @@ rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 	(void)queue;
 	h->active++;
 	advance(h, now_ns);
+	uint32_t acks = h->acks.n, cnps = h->cnps.n, soon = h->soon.n;
+	uint64_t msgs = h->ctr.qp.msgs_rcvd;
 	for (i = 0; i < n; i++) {
 		uint64_t s = aif_link_start_ps(h->rx_free_ps, now_ps);
 		if (s > now_ps)
@@ -558,7 +571,14 @@ rhost_tx(struct aif_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 		rte_pktmbuf_free(pkts[i]);
 	}
 	h->ctr.refused += n - i;
-	h->nx_ok = false;
+	/* what it was sent changes what it sends next only where it queued an
+	 * ACK, NAK or CNP, or a callback ran (a post or timer also wakes it);
+	 * what it says of its next frame, also where a record matters now
+	 * (an ACK, NAK or CNP received only waits in in[] and react[]) */
+	if (h->acks.n != acks || h->cnps.n != cnps || h->ctr.qp.msgs_rcvd != msgs)
+		h->nx_ok = false;
+	if (!h->nx_ok || h->soon.n != soon)
+		h->said_ok = false;
 	h->active--;
 	return i;
 }
@@ -578,6 +598,7 @@ rhost_tx_ctrl(struct aif_port *port, uint16_t queue, struct rte_mbuf *m, aif_tim
 	advance(h, now_ns);
 	h->active--;
 	h->nx_ok = false; /* a pause moves the next start */
+	h->said_ok = false;
 	uint32_t wire = rx_wire_bytes(h, m);
 	h->rx_free_ps = s + ser_ps(h, wire);
 	h->ctr.rx_wire_bytes += wire;

@@ -209,6 +209,11 @@ struct aif_rhost {
 	 * (nx_ok: cleared by every call from outside that changes anything) */
 	struct next nx;
 	bool nx_ok;
+	/* what rhost_rx_next_ns last answered, while nothing it reads (out[],
+	 * soon, the timers, nx) changed since (said_ok: cleared with nx_ok and
+	 * wherever those change) */
+	bool said_ok;
+	aif_time_ns said;
 	bool light;               /* data frames light (frame.h) */
 	uint8_t frame[AIF_RHOST_MTU_MAX + 128];
 	struct aif_rhost_ctr ctr;

@@ -38,6 +38,7 @@
 #include "link.h"
 #include "pfc.h"
 #include "rhost.h"
+#include "rhost_int.h"
 #include "roce.h"
 #include "wire.h"
 
@@ -251,6 +252,10 @@ run_until(struct run *r, aif_time_ns limit)
 		aif_time_ns next = AIF_TIME_NS_NEVER;
 		for (int i = 0; i < 2; i++) {
 			aif_time_ns a = ops->rx_next_ns(&r->port[i], 0);
+			/* the answer kept since the last change is the one it
+			 * would compute now */
+			((struct aif_rhost *)r->port[i].ctx)->said_ok = false;
+			assert_int_equal(ops->rx_next_ns(&r->port[i], 0), a);
 			next = a < next ? a : next;
 			if (r->d[i].n) {
 				a = ops->tx_ready_ns(&r->port[!i], 0, t);
@@ -282,7 +287,7 @@ teardown_run(struct run *r)
 }
 
 static uint64_t
-ser_ps(uint32_t len)
+frame_ser_ps(uint32_t len)
 {
 	return ((uint64_t)aif_link_wire_bytes(len) * 8 * 1000000000000ull + RATE - 1) / RATE;
 }
@@ -309,11 +314,11 @@ test_message_at_line_rate(void **state)
 	uint32_t n = (uint32_t)((bytes + 1023) / 1024);
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t len = k + 1 < n ? 1024 : (uint32_t)(bytes - 1024ull * k);
-		ps += ser_ps(aif_rhost_data_frame_len(&p0, len, k == 0));
+		ps += frame_ser_ps(aif_rhost_data_frame_len(&p0, len, k == 0));
 	}
 	/* the far end: each frame again, from when the first arrived (the
 	 * first, with its RETH, is the longest, so that wire is never idle) */
-	uint64_t first = ser_ps(aif_rhost_data_frame_len(&p0, 1024, true));
+	uint64_t first = frame_ser_ps(aif_rhost_data_frame_len(&p0, 1024, true));
 	assert_int_equal(r.rcvd_at[1], ((first + 999) / 1000 * 1000 + ps + 999) / 1000);
 	const struct aif_rhost_qp_ctr *c0 = aif_rhost_qp_ctr(r.h[0], q0);
 	const struct aif_rhost_qp_ctr *c1 = aif_rhost_qp_ctr(r.h[1], q1);
@@ -675,7 +680,7 @@ test_ack_at_once(void **state)
 	struct aif_rhost_params p0, p1;
 	struct run r;
 	uint32_t q0, q1;
-	aif_time_ns ack_ns = (ser_ps(aif_rhost_ack_frame_len()) + 999) / 1000;
+	aif_time_ns ack_ns = (frame_ser_ps(aif_rhost_ack_frame_len()) + 999) / 1000;
 
 	(void)state;
 	for (aif_time_ns delay = 0; delay <= 1000; delay += 1000) {
@@ -699,12 +704,12 @@ test_link_delay(void **state)
 	struct aif_rhost_params p0, p1;
 	struct run r;
 	uint32_t q0, q1;
-	aif_time_ns ack_ns = (ser_ps(aif_rhost_ack_frame_len()) + 999) / 1000;
+	aif_time_ns ack_ns = (frame_ser_ps(aif_rhost_ack_frame_len()) + 999) / 1000;
 
 	(void)state;
 	params(&p0, 0, false);
 	params(&p1, 1, false);
-	aif_time_ns data_ns = (ser_ps(aif_rhost_data_frame_len(&p0, 1000, true)) + 999) / 1000;
+	aif_time_ns data_ns = (frame_ser_ps(aif_rhost_data_frame_len(&p0, 1000, true)) + 999) / 1000;
 	assert_int_equal(p0.link_delay_ns, AIF_RHOST_LINK_DELAY_FABRIC);
 	setup_run(&r, &p0, &p1, &q0, &q1);
 	assert_int_equal(aif_rhost_params(r.h[0])->link_delay_ns, 0); /* on its own */

@@ -58,7 +58,9 @@ aif_hugepages_prepare() {
 
 # Prepare 2 MiB hugepages; print the EAL memory arguments to use: hugepages
 # with --in-memory (EAL keeps no hugepage file, so no run leaves one in
-# /dev/hugepages), or --no-huge (the two cannot be combined).
+# /dev/hugepages), or --no-huge (the two cannot be combined) with
+# --no-shconf (else EAL keeps a shared config for secondary processes in
+# /var/run/dpdk/<prefix>, which outlives the run).
 aif_eal_mem_args() {
 	if [ -z "${AIF_NO_HUGE:-}" ]; then
 		aif_hugepages_prepare
@@ -69,5 +71,5 @@ aif_eal_mem_args() {
 			return
 		fi
 	fi
-	echo "--no-huge -m 1024"
+	echo "--no-huge --no-shconf -m 1024"
 }

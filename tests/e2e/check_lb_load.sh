@@ -70,7 +70,7 @@ free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
 if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free:-0}" -ge 512 ]; then
 	MEM="--in-memory"
 else
-	MEM="--no-huge -m 1024"
+	MEM="--no-huge --no-shconf -m 1024"
 fi
 
 "$PY" "$ROOT/tests/e2e/gen_traffic.py" --kind bench --out "$T/flows.pcap" --flows 1024 \

@@ -22,10 +22,11 @@
 # "--help", before or after the "--": exit 0 with the usage on stdout
 # (aifabricctl's listing lb test too); and --samples and --pcap-out into
 # directories that do not exist, which the daemon makes.  Every run uses
-# --in-memory (--no-huge without hugepages), and no hugepage file of these
-# runs may be left in /dev/hugepages.
+# --in-memory (--no-huge without hugepages, or with AIF_NO_HUGE set), and
+# no hugepage file of these runs may be left in /dev/hugepages, nor the
+# good run's EAL runtime directory in /var/run/dpdk.
 #
-#   tests/e2e/check_start.sh [AIFABRIC...]
+#   [AIF_NO_HUGE=1] tests/e2e/check_start.sh [AIFABRIC...]
 #
 # Prints PASS/FAIL lines and "N passed, M failed"; exit 0 only when every
 # check passes, 2 when it cannot run.  Needs root (mount namespace),
@@ -52,13 +53,16 @@ cleanup() {
 trap cleanup EXIT
 
 # Hugepages if there are any (EAL --in-memory leaves no file behind), else
-# --no-huge (which makes no file either; the two do not combine).  512 MiB:
-# the daemon's pool and its FIBs (about 65 MiB each) fit.
+# --no-huge (which makes no file either; the two do not combine) with
+# --no-shconf (else EAL keeps its shared config and memory maps for
+# secondary processes in its runtime directory, which then outlives the
+# run).  512 MiB: the daemon's pool and its FIBs (about 65 MiB each) fit.
 free_pages=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
-if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free_pages:-0}" -ge 256 ]; then
+if [ -z "${AIF_NO_HUGE:-}" ] && grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts &&
+   [ "${free_pages:-0}" -ge 256 ]; then
 	MEM="--in-memory -m 512"
 else
-	MEM="--no-huge -m 512"
+	MEM="--no-huge --no-shconf -m 512"
 fi
 # Hugepage files of this test's runs (prefix aif-start-$$-): there must be
 # none after (other programs' files may come and go meanwhile).

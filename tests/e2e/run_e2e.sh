@@ -56,7 +56,7 @@ hugepage_args() {
 	   [ -w /dev/hugepages ]; then
 		echo "--in-memory"
 	else
-		echo "--no-huge -m 1024"
+		echo "--no-huge --no-shconf -m 1024"
 	fi
 }
 MEM=$(hugepage_args)

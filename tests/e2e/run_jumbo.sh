@@ -58,7 +58,7 @@ free_pages=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
 if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free_pages:-0}" -ge 512 ]; then
 	MEM="--in-memory"
 else
-	MEM="--no-huge -m 1024"
+	MEM="--no-huge --no-shconf -m 1024"
 fi
 
 # config MTU P1_DEV P2_DEV: p0 the hosts' side, p1 an untagged uplink, p2 an

@@ -56,20 +56,28 @@ aif_hugepages_prepare() {
 	return 0
 }
 
-# Prepare 2 MiB hugepages; print the EAL memory arguments to use: hugepages
-# with --in-memory (EAL keeps no hugepage file, so no run leaves one in
-# /dev/hugepages), or --no-huge (the two cannot be combined) with
-# --no-shconf (else EAL keeps a shared config for secondary processes in
-# /var/run/dpdk/<prefix>, which outlives the run).
-aif_eal_mem_args() {
-	if [ -z "${AIF_NO_HUGE:-}" ]; then
-		aif_hugepages_prepare
-		local free
-		free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
-		if mountpoint -q /dev/hugepages 2>/dev/null && [ "${free:-0}" -ge 512 ]; then
-			echo "--in-memory -m 1024"
-			return
-		fi
+# aif_eal_mem_choice MIN_FREE MB [HUGE_MB]: the EAL memory arguments to use,
+# preparing nothing: 2 MiB hugepages with --in-memory (EAL keeps no hugepage
+# file, so no run leaves one in /dev/hugepages) when hugetlbfs is mounted,
+# writable and at least MIN_FREE pages are free (-m HUGE_MB if given, else
+# on demand); else, or with AIF_NO_HUGE set, 4 KiB pages: --no-huge -m MB
+# (the two cannot be combined) with --no-shconf (else EAL keeps a shared
+# config for secondary processes in /var/run/dpdk/<prefix>, which outlives
+# the run).  The scripts and the end-to-end tests all choose here.
+aif_eal_mem_choice() {
+	local min=$1 mb=$2 huge_mb=${3:-} free
+	free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
+	if [ -z "${AIF_NO_HUGE:-}" ] && grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts &&
+	   [ "${free:-0}" -ge "$min" ] && [ -w /dev/hugepages ]; then
+		echo "--in-memory${huge_mb:+ -m $huge_mb}"
+	else
+		echo "--no-huge --no-shconf -m $mb"
 	fi
-	echo "--no-huge --no-shconf -m 1024"
+}
+
+# Prepare 2 MiB hugepages (unless AIF_NO_HUGE); the EAL memory arguments
+# for 1 GiB (aif_eal_mem_choice).
+aif_eal_mem_args() {
+	[ -n "${AIF_NO_HUGE:-}" ] || aif_hugepages_prepare
+	aif_eal_mem_choice 512 1024 1024
 }

@@ -107,17 +107,8 @@ ctl() { timeout 10 "$CTL_BIN" -s "$SOCK" "$@"; }
 ctl_json() { ctl --json "$@"; }
 jq_py() { "$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
-hugepage_args() {
-	local free
-	free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
-	if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free:-0}" -ge 512 ] &&
-	   [ -w /dev/hugepages ]; then
-		echo "--in-memory"
-	else
-		echo "--no-huge --no-shconf -m 1024"
-	fi
-}
-MEM=$(hugepage_args)
+. "$ROOT/scripts/lib.sh"
+MEM=$(aif_eal_mem_choice 512 1024) # (hugepages on demand, else 4 KiB pages)
 
 cat > "$T/cfg.json" <<'EOF'
 {

@@ -66,12 +66,8 @@ check() { # check NAME EXPECTED GOT
 ctl() { timeout 10 "$CTL_BIN" -s "$SOCK" "$@"; }
 jq_py() { "$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
-free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
-if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free:-0}" -ge 512 ]; then
-	MEM="--in-memory"
-else
-	MEM="--no-huge --no-shconf -m 1024"
-fi
+. "$ROOT/scripts/lib.sh"
+MEM=$(aif_eal_mem_choice 512 1024) # (hugepages on demand, else 4 KiB pages)
 
 "$PY" "$ROOT/tests/e2e/gen_traffic.py" --kind bench --out "$T/flows.pcap" --flows 1024 \
 	--seed 3 --manifest "$T/manifest.json" >/dev/null 2>&1 ||

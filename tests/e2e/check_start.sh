@@ -52,18 +52,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Hugepages if there are any (EAL --in-memory leaves no file behind), else
-# --no-huge (which makes no file either; the two do not combine) with
-# --no-shconf (else EAL keeps its shared config and memory maps for
-# secondary processes in its runtime directory, which then outlives the
-# run).  512 MiB: the daemon's pool and its FIBs (about 65 MiB each) fit.
-free_pages=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
-if [ -z "${AIF_NO_HUGE:-}" ] && grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts &&
-   [ "${free_pages:-0}" -ge 256 ]; then
-	MEM="--in-memory -m 512"
-else
-	MEM="--no-huge --no-shconf -m 512"
-fi
+# Hugepages if there are any, else 4 KiB pages (scripts/lib.sh
+# aif_eal_mem_choice: --in-memory, or --no-huge --no-shconf; neither leaves
+# a hugepage file nor anything in EAL's runtime directory).  512 MiB: the
+# daemon's pool and its FIBs (about 65 MiB each) fit.
+. "$ROOT/scripts/lib.sh"
+MEM=$(aif_eal_mem_choice 256 512 512)
 # Hugepage files of this test's runs (prefix aif-start-$$-): there must be
 # none after (other programs' files may come and go meanwhile).
 leftover_hugepages() { ls -1 /dev/hugepages 2>/dev/null | grep "^aif-start-$$-"; }

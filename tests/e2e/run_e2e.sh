@@ -40,26 +40,11 @@ fail() {
 	exit 1
 }
 
-# Hugepages if we can have them (EAL then allocates on demand; --in-memory
-# leaves no hugepage file behind), else --no-huge -m 1024.
-hugepage_args() {
-	local free
-	if [ "$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)" -lt 1024 ]; then
-		echo 1024 > /proc/sys/vm/nr_hugepages 2>/dev/null || true
-	fi
-	if ! grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts; then
-		mkdir -p /dev/hugepages 2>/dev/null || true
-		mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null || true
-	fi
-	free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
-	if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free:-0}" -ge 512 ] &&
-	   [ -w /dev/hugepages ]; then
-		echo "--in-memory"
-	else
-		echo "--no-huge --no-shconf -m 1024"
-	fi
-}
-MEM=$(hugepage_args)
+# Hugepages if we can have them (EAL then allocates on demand), else 4 KiB
+# pages (scripts/lib.sh aif_eal_mem_choice).
+. "$ROOT/scripts/lib.sh"
+[ -n "${AIF_NO_HUGE:-}" ] || aif_hugepages_prepare
+MEM=$(aif_eal_mem_choice 512 1024)
 
 cat > "$T/cfg.json" <<'EOF'
 {

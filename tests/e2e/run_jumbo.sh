@@ -54,12 +54,8 @@ fail() {
 }
 
 # 9 KiB mbufs for the shared buffer's worth of packets: about 600 MB.
-free_pages=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
-if grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts && [ "${free_pages:-0}" -ge 512 ]; then
-	MEM="--in-memory"
-else
-	MEM="--no-huge --no-shconf -m 1024"
-fi
+. "$ROOT/scripts/lib.sh"
+MEM=$(aif_eal_mem_choice 512 1024) # (hugepages on demand, else 4 KiB pages)
 
 # config MTU P1_DEV P2_DEV: p0 the hosts' side, p1 an untagged uplink, p2 an
 # uplink on VLAN 200; default lossless policy (DSCP 26 -> TC 3).

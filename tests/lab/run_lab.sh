@@ -128,16 +128,8 @@ EOF
 # thresholds for a 0.2 Gb/s port: Kmin 30 KB is 1.2 ms of it.
 QOS_ECN='{"ecn": {"queues": [0, 3], "kmin_bytes": 30000, "kmax_bytes": 120000, "pmax": 0.2}}'
 
-mem_args() {
-	local free
-	free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
-	if [ "${free:-0}" -ge 256 ] && grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts; then
-		echo "--in-memory -m 512"
-	else
-		echo "--no-huge -m 512"
-	fi
-}
-MEM=$(mem_args)
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+MEM=$(aif_eal_mem_choice 256 512 512) # (hugepages, else 4 KiB pages)
 
 # Start the daemon on port kind $1; 0 when its control socket answers.
 start_daemon() {

@@ -225,6 +225,12 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	ch->queue = queue;
 	ch->lossless = lossless;
 	ch->bypass = 0; /* (the mbuf's last use may have set it) */
+	/* the codepoint ECN at dequeue decides on, read while the frame is in
+	 * the cache: nothing changes it in the queue (a trim keeps it; ECN at
+	 * enqueue leaves no ECN at dequeue).  At dequeue the frame's line is
+	 * cold: reading it there was 2% of a large run's cycles. */
+	ch->ecn = aif_ecn_bits(rte_pktmbuf_mtod_offset(mb, const uint8_t *, m->l3_off),
+			       m->kind == AIF_PKT_IPV6);
 
 	/* Cut-through: with nothing queued on an unshaped port the packet would be
 	 * the next one sent anyway, so it skips the queue and waits in a short
@@ -303,14 +309,13 @@ ecn_dequeue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	    uint16_t p, uint8_t qid, const struct aif_mmu_charge *ch)
 {
 	const struct aif_qos_config *c = &q->cfg;
-	bool v6 = mb->packet_type == RTE_PTYPE_L3_IPV6;
-	uint8_t *l3 = rte_pktmbuf_mtod_offset(mb, uint8_t *, mb->l2_len);
 	enum aif_ecn_verdict e = aif_ecn_decide(&c->ecn,
-		(uint32_t)aif_mmu_queue_bytes(&q->mmu, p, qid), aif_ecn_bits(l3, v6),
+		(uint32_t)aif_mmu_queue_bytes(&q->mmu, p, qid), ch->ecn,
 		ch->lossless, &sh->fwd.rng, &q->port[p].ecn[qid]);
 
-	if (e == AIF_ECN_MARK)
-		aif_ecn_mark_ce(l3, v6);
+	if (e == AIF_ECN_MARK) /* (the frame's line: only now) */
+		aif_ecn_mark_ce(rte_pktmbuf_mtod_offset(mb, uint8_t *, mb->l2_len),
+				mb->packet_type == RTE_PTYPE_L3_IPV6);
 	else if (unlikely(e == AIF_ECN_DROP))
 		return false;
 	return true;

@@ -336,9 +336,12 @@ struct aif_mmu_charge {
 	uint16_t out_port;
 	uint8_t pg;
 	uint8_t queue;
-	uint8_t lossless;
-	uint8_t bypass;  /* 1: outside the buffer (aif_mmu_bypass): only
-			  * port_bytes counts it */
+	uint8_t lossless : 1;
+	uint8_t bypass : 1; /* 1: outside the buffer (aif_mmu_bypass): only
+			     * port_bytes counts it */
+	/* not the MMU's: the frame's ECN codepoint when it was queued, for
+	 * ECN at dequeue without reading the frame (egress.c) */
+	uint8_t ecn;
 };
 
 #define AIF_FOREACH_MMU_PG_CTR(_) \

@@ -237,12 +237,66 @@ test_ecn_enqueue(void **state)
 	assert_clean();
 }
 
+/*
+ * Marking at dequeue decides on the codepoint each frame carried when it
+ * was queued (the egress keeps it with the frame's charge instead of
+ * reading the frame again at dequeue): a step at 0 B (congested iff bytes
+ * are left behind) on lossless queue 3, twelve frames cycling ECT(0),
+ * ECT(1), CE and Not-ECT in one burst.  Every frame but the last leaves
+ * bytes behind: ECT(0) and ECT(1) become CE, CE stays (counted as CE on
+ * arrival), Not-ECT passes unmarked (a lossless queue never drops); the
+ * last one leaves as it came.
+ */
+static void
+test_ecn_codepoints(void **state)
+{
+	static const uint8_t in[4] = { AIF_ECN_ECT0, AIF_ECN_ECT1, AIF_ECN_CE, AIF_ECN_NOT_ECT };
+	struct out_pkt o[64];
+	struct rs_snap before;
+	unsigned n = 0, marked = 0, not_ect = 0;
+
+	(void)state;
+	load("\"ecn\": {\"queues\": [3], \"kmin_bytes\": 0, \"kmax_bytes\": 0,"
+	     " \"pmax\": 1.0}", 1);
+	struct aif_qos *q = qos();
+	assert_int_equal(q->cfg.ecn_at_enqueue, 0);
+	struct aif_ecn_ctr e3 = q->port[1].ecn[PRIO];
+	snap_take(&before);
+	for (uint32_t i = 0; i < 12; i++)
+		inject_data(0, 1, 26, in[i % 4], i);
+	for (unsigned i = 0; i < 100 && n < 12; i++) {
+		step(US);
+		n += take_out(1, o + n, 64 - n);
+	}
+	assert_int_equal(n, 12);
+	for (unsigned i = 0; i < 12; i++) {
+		uint8_t c = in[i % 4], want = c;
+		assert_int_equal(o[i].seq, i);
+		if (i < 11 && (c == AIF_ECN_ECT0 || c == AIF_ECN_ECT1)) {
+			want = AIF_ECN_CE;
+			marked++;
+		}
+		not_ect += i < 11 && c == AIF_ECN_NOT_ECT;
+		if (o[i].ecn != want)
+			fail_msg("frame %u (ECN %u in): ECN %u out, not %u", i, c, o[i].ecn, want);
+	}
+	const struct aif_ecn_ctr *e = &q->port[1].ecn[PRIO];
+	assert_int_equal(e->ce_marked - e3.ce_marked, marked);
+	assert_int_equal(e->ect_seen - e3.ect_seen, 6);
+	assert_int_equal(e->ce_on_arrival - e3.ce_on_arrival, 3);
+	assert_int_equal(e->not_ect_lossless_passed - e3.not_ect_lossless_passed, not_ect);
+	assert_int_equal(e->wred_drops - e3.wred_drops, 0);
+	assert_no_drops(&before);
+	assert_clean();
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_ecn, test_setup),
 		cmocka_unit_test_setup(test_ecn_enqueue, test_setup),
+		cmocka_unit_test_setup(test_ecn_codepoints, test_setup),
 	};
 	return cmocka_run_group_tests_name("qos_ecn", tests, group_setup, group_teardown);
 }

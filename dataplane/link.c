@@ -76,6 +76,10 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 			 AIF_LINK_DELAY_MAX_NS);
 		return NULL;
 	}
+	if (strlen(name) >= AIF_LINK_NAME_MAX) {
+		snprintf(err, err_len, "name longer than %d characters", AIF_LINK_NAME_MAX - 1);
+		return NULL;
+	}
 	l = rte_zmalloc("aif_link", sizeof(*l), RTE_CACHE_LINE_SIZE);
 	if (l == NULL)
 		goto nomem;

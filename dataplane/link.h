@@ -133,8 +133,12 @@ struct aif_link_end {
 	struct aif_port *port;       /* the port attached (NULL: none yet) */
 };
 
+/* A link's name: "switch:port-switch:port", four names of a config (each
+ * under AIF_NAME_MAX) and three separators. */
+#define AIF_LINK_NAME_MAX (4 * AIF_NAME_MAX)
+
 struct aif_link {
-	char name[AIF_NAME_MAX];
+	char name[AIF_LINK_NAME_MAX];
 	struct aif_link_params p;
 	/* written by control (aif_link_set_up, aif_link_set_faults): */
 	uint8_t up;                  /* 0: down: frames handed to it are dropped */
@@ -148,7 +152,8 @@ struct aif_link {
 /* The port implementation of a link end. */
 extern const struct aif_port_ops aif_port_link_ops;
 
-/* A link (both directions idle); NULL with err on bad params or memory. */
+/* A link (both directions idle); NULL with err on bad params, a name of
+ * AIF_LINK_NAME_MAX characters or more, or no memory. */
 struct aif_link *aif_link_create(const char *name, const struct aif_link_params *p,
 				 char *err, size_t err_len);
 /* Frees the link and the frames still on it. */

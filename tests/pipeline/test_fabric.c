@@ -718,6 +718,51 @@ test_large_fat_tree_one_runner(void **state)
 	aif_config_free(cfg);
 }
 
+/*
+ * Names as long as a config allows (31 characters) make a link's name
+ * "switch:port-switch:port" of up to 127: the fabric's link keeps it whole
+ * and the config loads (a link name cut to 31 characters did not match the
+ * config's and the fabric refused to start: "is not the running link").
+ */
+static void
+test_long_names(void **state)
+{
+	static const char a[] = "leaf-with-a-long-name-0123456-a", b[] = "leaf-with-a-long-name-0123456-b",
+			  pa[] = "uplink-port-with-a-long-name-aa", pb[] = "uplink-port-with-a-long-name-bb";
+	char text[2048], err[AIF_ERR_MAX] = "", want[4 * AIF_NAME_MAX];
+	static struct aif_fabric fab;
+	static struct aif_ctl ctl;
+	struct aif_config *cfg = NULL;
+
+	(void)state;
+	assert_int_equal(strlen(a), AIF_NAME_MAX - 1);
+	assert_int_equal(strlen(pa), AIF_NAME_MAX - 1);
+	snprintf(text, sizeof(text),
+		 "{\"switches\": ["
+		 " {\"name\": \"%s\", \"ports\": [{\"name\": \"%s\","
+		 "   \"mac\": \"02:00:00:00:00:11\", \"addresses\": [\"10.1.0.0/31\"]}]},"
+		 " {\"name\": \"%s\", \"ports\": [{\"name\": \"%s\","
+		 "   \"mac\": \"02:00:00:00:01:10\", \"addresses\": [\"10.1.0.1/31\"]}]}],"
+		 " \"links\": [{\"a\": \"%s:%s\", \"b\": \"%s:%s\"}]}",
+		 a, pa, b, pb, a, pa, b, pb);
+	if (aif_config_parse(text, strlen(text), &cfg, err, sizeof(err)) != 0 ||
+	    aif_fabric_build(&fab, cfg, F.pool, 1, 1, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	snprintf(want, sizeof(want), "%s:%s-%s:%s", a, pa, b, pb);
+	assert_int_equal(strlen(want), 4 * (AIF_NAME_MAX - 1) + 3);
+	assert_string_equal(fab.link[0]->name, want);
+	aif_clock_init_virtual(&ctl.clock, 0);
+	for (uint16_t i = 0; i < fab.n_sw; i++)
+		aif_ctl_add_switch(&ctl, fab.sw[i]);
+	ctl.links = fab.link;
+	ctl.n_links = fab.n_links;
+	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	aif_fabric_free(&fab);
+	aif_config_free(ctl.cfg);
+	aif_config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -729,6 +774,7 @@ main(void)
 		cmocka_unit_test(test_link_set_refusals),
 		cmocka_unit_test(test_link_gen_per_switch),
 		cmocka_unit_test(test_large_fat_tree_one_runner),
+		cmocka_unit_test(test_long_names),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

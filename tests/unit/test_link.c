@@ -403,6 +403,21 @@ test_params(void **state)
 	p = (struct aif_link_params){ .rate_bps = 1000, .delay_ns = 11 * AIF_NS_PER_MS };
 	assert_null(aif_link_create("x", &p, err, sizeof(err)));
 	assert_non_null(strstr(err, "delay 11000000 ns"));
+
+	/* a name is kept whole up to AIF_LINK_NAME_MAX - 1 characters (four
+	 * config names and three separators), refused beyond, never cut */
+	char name[AIF_LINK_NAME_MAX + 1];
+	memset(name, 'n', sizeof(name) - 2);
+	name[sizeof(name) - 2] = '\0';
+	p = (struct aif_link_params){ .rate_bps = 1000 };
+	struct aif_link *l = aif_link_create(name, &p, err, sizeof(err));
+	assert_non_null(l);
+	assert_string_equal(l->name, name);
+	aif_link_free(l);
+	name[sizeof(name) - 2] = 'n';
+	name[sizeof(name) - 1] = '\0';
+	assert_null(aif_link_create(name, &p, err, sizeof(err)));
+	assert_non_null(strstr(err, "name longer than"));
 }
 
 static int

@@ -18,7 +18,7 @@
 #define MAX_LINKS (MAX_SW * AIF_MAX_PORTS / 2)
 #define MAX_HOSTS (MAX_SW * AIF_MAX_PORTS)
 /* the largest even k whose 5k^2/4 switches fit MAX_SW */
-#define FAT_TREE_K_MAX 20
+#define FAT_TREE_K_MAX 28
 _Static_assert(5 * FAT_TREE_K_MAX * FAT_TREE_K_MAX / 4 <= MAX_SW &&
 	       5 * (FAT_TREE_K_MAX + 2) * (FAT_TREE_K_MAX + 2) / 4 > MAX_SW, "FAT_TREE_K_MAX");
 

@@ -138,7 +138,6 @@ struct aif_link_end {
 #define AIF_LINK_NAME_MAX (4 * AIF_NAME_MAX)
 
 struct aif_link {
-	char name[AIF_LINK_NAME_MAX];
 	struct aif_link_params p;
 	/* written by control (aif_link_set_up, aif_link_set_faults): */
 	uint8_t up;                  /* 0: down: frames handed to it are dropped */
@@ -147,6 +146,7 @@ struct aif_link {
 	uint64_t loss_thresh, corrupt_thresh; /* the rates, as 2^64 fractions */
 	struct aif_link_end end[2];
 	struct aif_link_dir dir[2];  /* dir[0]: end 0 -> end 1 */
+	char name[AIF_LINK_NAME_MAX]; /* (last: no frame reads it) */
 };
 
 /* The port implementation of a link end. */

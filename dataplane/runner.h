@@ -62,9 +62,12 @@ struct aif_shard;
 struct aif_switch;
 
 /* A runner may drive every switch of a fabric and poll every port of
- * them (virtual time: one runner); its arrays grow as they are added. */
+ * them (virtual time: one runner); its arrays grow as they are added, up
+ * to what a uint16_t index holds (the largest fabric of the largest
+ * switches would be one queue more: "too many RX queues" at start). */
 #define AIF_RUNNER_MAX_SWITCHES AIF_MAX_SWITCHES
-#define AIF_MAX_RXQ (AIF_MAX_SWITCHES * AIF_MAX_PORTS)
+#define AIF_MAX_RXQ (AIF_MAX_SWITCHES * AIF_MAX_PORTS < UINT16_MAX \
+			 ? AIF_MAX_SWITCHES * AIF_MAX_PORTS : UINT16_MAX)
 _Static_assert(AIF_MAX_RXQ <= UINT16_MAX, "AIF_MAX_RXQ: queue indices are uint16_t");
 
 /* A drive's RX queues are the bits of a 64-bit word (runner.c). */

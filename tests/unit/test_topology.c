@@ -221,15 +221,15 @@ test_leaf_spine_errors(void **state)
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 5}}}", "$.topology.fat_tree.k: must be even" },
 		{ "{\"topology\": {\"fat_tree\": {\"link_gbps\": 1e-12}}}",
 		  "$.topology.fat_tree.link_gbps: must be a number 0.001..1600 (1 Mb/s to 1.6 Tb/s)" },
-		{ "{\"topology\": {\"fat_tree\": {\"k\": 22}}}",
-		  "$.topology.fat_tree.k: k=22 makes 605 switches, more than a fabric may have "
-		  "(512): k is at most 20" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 30}}}",
+		  "$.topology.fat_tree.k: k=30 makes 1125 switches, more than a fabric may have "
+		  "(1024): k is at most 28" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 66}}}",
 		  "$.topology.fat_tree.k: must be an integer 2..64" },
-		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 5, \"leaves\": 50, "
-		  "\"spines\": 60, \"hosts_per_leaf\": 4}}}",
-		  "$.topology.leaf_spine.planes: 550 switches: planes x (leaves + spines) must be at "
-		  "most 512 (switches in a fabric), and planes x leaves at most 256 (host addresses "
+		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 5, \"leaves\": 60, "
+		  "\"spines\": 4, \"hosts_per_leaf\": 4}}}",
+		  "$.topology.leaf_spine.planes: 320 switches: planes x (leaves + spines) must be at "
+		  "most 1024 (switches in a fabric), and planes x leaves at most 256 (host addresses "
 		  "10.<leaf>.x.x)" },
 		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 9}}}",
 		  "$.topology.leaf_spine.planes: must be an integer 1..8" },
@@ -336,6 +336,28 @@ test_fat_tree_k16(void **state)
 	assert_non_null(g);
 	assert_int_equal(g->n_members, 8);
 	assert_groups_distinct(cfg);
+	aif_config_free(cfg);
+}
+
+/* The largest fat-tree, k=28: 980 switches, 10,976 links, 5,488 hosts;
+ * names of two-digit pods and ports make link names of 32 characters
+ * (pod27-edge13:u13-pod27-agg13:d13), more than one config name holds. */
+static void
+test_fat_tree_k28(void **state)
+{
+	struct aif_config *cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 28}}}");
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 980);
+	assert_true(cfg->n_switches <= AIF_MAX_SWITCHES);
+	assert_int_equal(cfg->n_links, 10976);
+	assert_int_equal(cfg->n_hosts, 5488);
+	int e = aif_config_switch_find(cfg, "pod27-edge13");
+	assert_true(e >= 0);
+	assert_string_equal(cfg->switches[e].ports[27].name, "u13");
+	const struct aif_group_params *g = group_of(&cfg->switches[e], "10.0.0.0/24");
+	assert_non_null(g);
+	assert_int_equal(g->n_members, 14);
 	aif_config_free(cfg);
 }
 
@@ -511,6 +533,7 @@ main(void)
 		cmocka_unit_test(test_leaf_spine_down_link),
 		cmocka_unit_test(test_fat_tree_k4),
 		cmocka_unit_test(test_fat_tree_k16),
+		cmocka_unit_test(test_fat_tree_k28),
 		cmocka_unit_test(test_leaf_spine_planes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -660,6 +660,21 @@ memzones(void)
 	return n;
 }
 
+/* Control over a built fabric's switches and links, cfg loaded into them. */
+static void
+fabric_load(struct aif_ctl *ctl, struct aif_fabric *fab, struct aif_config *cfg)
+{
+	char err[AIF_ERR_MAX] = "";
+
+	aif_clock_init_virtual(&ctl->clock, 0);
+	for (uint16_t i = 0; i < fab->n_sw; i++)
+		aif_ctl_add_switch(ctl, fab->sw[i]);
+	ctl->links = fab->link;
+	ctl->n_links = fab->n_links;
+	if (aif_ctl_apply_config(ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+}
+
 /*
  * A k=10 fat-tree (125 switches, 1,250 ports) built, loaded, and driven
  * by one runner that polls every port, as a virtual-time run does: more
@@ -682,13 +697,7 @@ test_large_fat_tree_one_runner(void **state)
 	    aif_fabric_build(&fab, cfg, F.pool, 1, 1, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_int_equal(fab.n_sw, 125);
-	aif_clock_init_virtual(&ctl.clock, 0);
-	for (uint16_t i = 0; i < fab.n_sw; i++)
-		aif_ctl_add_switch(&ctl, fab.sw[i]);
-	ctl.links = fab.link;
-	ctl.n_links = fab.n_links;
-	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
-		fail_msg("load: %s", err);
+	fabric_load(&ctl, &fab, cfg);
 	/* and again: old and new tables both exist until the old are freed */
 	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
 		fail_msg("reload: %s", err);
@@ -751,13 +760,7 @@ test_long_names(void **state)
 	snprintf(want, sizeof(want), "%s:%s-%s:%s", a, pa, b, pb);
 	assert_int_equal(strlen(want), 4 * (AIF_NAME_MAX - 1) + 3);
 	assert_string_equal(fab.link[0]->name, want);
-	aif_clock_init_virtual(&ctl.clock, 0);
-	for (uint16_t i = 0; i < fab.n_sw; i++)
-		aif_ctl_add_switch(&ctl, fab.sw[i]);
-	ctl.links = fab.link;
-	ctl.n_links = fab.n_links;
-	if (aif_ctl_apply_config(&ctl, aif_config_ref(cfg), err, sizeof(err)) != 0)
-		fail_msg("load: %s", err);
+	fabric_load(&ctl, &fab, cfg);
 	aif_fabric_free(&fab);
 	aif_config_free(ctl.cfg);
 	aif_config_free(cfg);

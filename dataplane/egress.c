@@ -225,12 +225,12 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 	ch->queue = queue;
 	ch->lossless = lossless;
 	ch->bypass = 0; /* (the mbuf's last use may have set it) */
-	/* the codepoint ECN at dequeue decides on, read while the frame is in
-	 * the cache: nothing changes it in the queue (a trim keeps it; ECN at
-	 * enqueue leaves no ECN at dequeue).  At dequeue the frame's line is
-	 * cold: reading it there was 2% of a large run's cycles. */
-	ch->ecn = aif_ecn_bits(rte_pktmbuf_mtod_offset(mb, const uint8_t *, m->l3_off),
-			       m->kind == AIF_PKT_IPV6);
+	/* the codepoint ECN at dequeue decides on, as parsed (ECN at enqueue
+	 * decides on it too): nothing changes it in the queue (a trim keeps
+	 * it; ECN at enqueue leaves no ECN at dequeue).  At dequeue the
+	 * frame's line is cold: reading it there was 2% of a large run's
+	 * cycles. */
+	ch->ecn = m->ecn;
 
 	/* Cut-through: with nothing queued on an unshaped port the packet would be
 	 * the next one sent anyway, so it skips the queue and waits in a short

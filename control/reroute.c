@@ -6,13 +6,15 @@
  * that is no link's end carries one /24), distances breadth first from
  * each subnet's switch over the links that are up, and for every switch
  * and every subnet elsewhere that it can reach, the neighbours one hop
- * closer (port order) as a group.
+ * closer (port order) as a group; sibling prefixes of one group merged
+ * (prefix_agg.h).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "prefix_agg.h"
 #include "reroute.h"
 
 struct graph {
@@ -122,7 +124,8 @@ same_members(const struct aif_group_params *a, const struct aif_group_params *b)
 	return true;
 }
 
-/* Switch s's groups and routes (topology.c routes_of). */
+/* Switch s's groups and routes (topology.c routes_of: the subnets of one
+ * switch share a group, siblings going the same way merged). */
 static int
 routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 	  struct aif_switch_params *out)
@@ -130,12 +133,13 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 	const struct aif_switch_params *sw = &cfg->switches[s];
 	uint32_t cap = g->n_subnets ? g->n_subnets : 1;
 	struct aif_group_params *groups = calloc(cap, sizeof(*groups)), cand;
-	struct aif_route_params *routes = calloc(cap, sizeof(*routes));
-	uint32_t n_groups = 0, n_routes = 0;
+	struct aif_prefix_way *way = calloc(cap, sizeof(*way));
+	uint32_t n_groups = 0, n = 0, gi = 0;
+	int32_t last_d = -1;
 
-	if (groups == NULL || routes == NULL) {
+	if (groups == NULL || way == NULL) {
 		free(groups);
-		free(routes);
+		free(way);
 		return -1;
 	}
 	for (uint32_t k = 0; k < g->n_subnets; k++) {
@@ -143,23 +147,28 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 		const int32_t *dist = &g->dist[(size_t)d * g->n_sw];
 		if (d == s || dist[s] <= 0)
 			continue;
+		if (d == last_d) { /* the same switch: the same group */
+			way[n++] = (struct aif_prefix_way){ .pf = g->net[k], .way = gi, .first = k };
+			continue;
+		}
+		last_d = d;
 		char gname[AIF_NAME_MAX * 2] = "via";
 		memset(&cand, 0, sizeof(cand));
 		for (uint16_t p = 0; p < sw->n_ports; p++) {
 			size_t i = (size_t)s * AIF_MAX_PORTS + p;
-			int32_t n = g->peer[i];
-			const struct aif_ip *ip = n >= 0 ? neighbor_on(sw, p) : NULL;
-			if (n < 0 || g->down[i] || dist[n] != dist[s] - 1 || ip == NULL ||
+			int32_t nb = g->peer[i];
+			const struct aif_ip *ip = nb >= 0 ? neighbor_on(sw, p) : NULL;
+			if (nb < 0 || g->down[i] || dist[nb] != dist[s] - 1 || ip == NULL ||
 			    cand.n_members == AIF_MAX_MEMBERS)
 				continue;
 			cand.members[cand.n_members++] = (struct aif_nexthop_params){
 				.ip = *ip, .port = p, .weight = 1 };
 			size_t len = strlen(gname);
-			snprintf(gname + len, sizeof(gname) - len, "-%s", cfg->switches[n].name);
+			snprintf(gname + len, sizeof(gname) - len, "-%s", cfg->switches[nb].name);
 		}
 		gname[AIF_NAME_MAX - 1] = '\0'; /* long sets: the prefix names it */
 		/* one group per set of next hops */
-		uint32_t gi = 0;
+		gi = 0;
 		while (gi < n_groups && !same_members(&groups[gi], &cand))
 			gi++;
 		if (gi == n_groups) {
@@ -172,14 +181,24 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 			snprintf(cand.name, sizeof(cand.name), "%.*s", AIF_NAME_MAX - 1, gname);
 			groups[n_groups++] = cand;
 		}
-		routes[n_routes++] = (struct aif_route_params){ .prefix = g->net[k],
-								.kind = AIF_ROUTE_GROUP,
-								.group = (uint16_t)gi };
+		way[n++] = (struct aif_prefix_way){ .pf = g->net[k], .way = gi, .first = k };
 	}
+	n = aif_prefix_aggregate(way, n);
+	struct aif_route_params *routes = calloc(n ? n : 1, sizeof(*routes));
+	if (routes == NULL) {
+		free(groups);
+		free(way);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		routes[i] = (struct aif_route_params){ .prefix = way[i].pf,
+						       .kind = AIF_ROUTE_GROUP,
+						       .group = (uint16_t)way[i].way };
+	free(way);
 	out->groups = groups;
 	out->n_groups = n_groups;
 	out->routes = routes;
-	out->n_routes = n_routes;
+	out->n_routes = n;
 	return 0;
 }
 

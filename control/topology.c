@@ -11,6 +11,7 @@
 
 #include "../dataplane/capacity.h"
 #include "../dataplane/types.h"
+#include "prefix_agg.h"
 #include "topology.h"
 
 #define MAX_SW AIF_MAX_SWITCHES /* switches a generator builds */
@@ -59,6 +60,7 @@ struct topo {
 	json_t *group_name[MAX_HOSTS];   /* (and each group's name) */
 	json_t *prefix[MAX_HOSTS];       /* emit's: each subnet's prefix, for every
 					  * switch's routes to it (one string each) */
+	struct aif_prefix_way way[MAX_HOSTS]; /* routes_of's: each subnet's group */
 };
 
 static int
@@ -196,72 +198,109 @@ bfs(const struct topo *t, unsigned dst, int *dist)
 	}
 }
 
+/* Group n_groups of switch s: the neighbours on ports (a bit each), named
+ * after them (t->group_name[n_groups]), appended to groups. */
+static void
+new_group(struct topo *t, unsigned s, uint64_t ports, unsigned n_groups, json_t *groups)
+{
+	char gname[AIF_NAME_MAX * 2] = "via";
+	json_t *members = json_array();
+
+	for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
+		const struct tport *tp = &t->sw[s].port[p];
+		if (!((ports >> p) & 1))
+			continue;
+		char ipb[20];
+		ip_str(tp->peer_ip, ipb, sizeof(ipb));
+		json_array_append_new(members, json_pack("{s:s, s:s}", "ip", ipb, "port",
+							 tp->name));
+		size_t n = strlen(gname);
+		snprintf(gname + n, sizeof(gname) - n, "-%s", t->sw[tp->peer].name);
+	}
+	gname[AIF_NAME_MAX - 1] = '\0'; /* long sets: the prefix names it */
+	/* a truncated name that is taken: number it */
+	size_t i;
+	json_t *o;
+	json_array_foreach(groups, i, o)
+		if (strcmp(json_string_value(json_object_get(o, "name")), gname) == 0) {
+			snprintf(gname, sizeof(gname), "g%u", n_groups);
+			break;
+		}
+	t->group_name[n_groups] = json_string(gname);
+	json_array_append_new(groups, json_pack("{s:O, s:o}", "name", t->group_name[n_groups],
+						"members", members));
+}
+
 /*
  * Groups and routes of switch s: every subnet on another switch, through
  * the neighbours one hop closer to it; one group per set of next hops.  A
  * group's members are its ports in order, so a set of ports is a group:
- * group_ports[g] is group g's (scratch, a slot per subnet), and a route
+ * group_ports[g] is group g's (scratch, a slot per subnet), and a subnet
  * finds its group by its ports, its members built only for a new one (a
  * k=16 fat-tree's 320 switches x 128 subnets: each route's members built
- * as JSON and compared with every group took most of its 0.9 s).  The
- * routes share their prefix's and group's name's strings (t->prefix,
- * t->group_name): a k=20 fat-tree has 100,000 routes.
+ * as JSON and compared with every group took most of its 0.9 s); the
+ * subnets of one switch, next to each other, share the first's.  The
+ * routes are the subnets' prefixes merged where siblings go the same way
+ * (prefix_agg.h: a switch's routes grow with the fabric's pods and edge
+ * switches, not its hosts; a k=28 fat-tree's 980 switches would have 5.4
+ * M routes of a /24 each); a /24 left alone shares its prefix's string
+ * (t->prefix), each route its group's name (t->group_name).
  */
 static void
 routes_of(struct topo *t, unsigned s, int (*dist)[MAX_SW], uint64_t *group_ports,
 	  json_t *groups, json_t *routes)
 {
-	unsigned n_groups = 0;
+	unsigned n_groups = 0, n = 0, g = 0;
+	int last_d = -1;
 
 	for (unsigned k = 0; k < t->n_subnets; k++) {
 		unsigned d = t->subnet[k].at;
 		if (d == s || dist[d][s] <= 0)
 			continue;
-		uint64_t ports = 0;
-		for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
-			const struct tport *tp = &t->sw[s].port[p];
-			if (tp->peer >= 0 && !tp->down && dist[d][tp->peer] == dist[d][s] - 1)
-				ports |= 1ull << p;
-		}
-		unsigned g = 0;
-		while (g < n_groups && group_ports[g] != ports)
-			g++;
-		if (g == n_groups) { /* a new set of next hops */
-			char gname[AIF_NAME_MAX * 2] = "via";
-			json_t *members = json_array();
+		if ((int)d != last_d) { /* (the same switch: the same group) */
+			last_d = (int)d;
+			uint64_t ports = 0;
 			for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
 				const struct tport *tp = &t->sw[s].port[p];
-				if (!((ports >> p) & 1))
-					continue;
-				char ipb[20];
-				ip_str(tp->peer_ip, ipb, sizeof(ipb));
-				json_array_append_new(members, json_pack("{s:s, s:s}", "ip", ipb,
-									 "port", tp->name));
-				size_t n = strlen(gname);
-				snprintf(gname + n, sizeof(gname) - n, "-%s", t->sw[tp->peer].name);
+				if (tp->peer >= 0 && !tp->down &&
+				    dist[d][tp->peer] == dist[d][s] - 1)
+					ports |= 1ull << p;
 			}
-			gname[AIF_NAME_MAX - 1] = '\0'; /* long sets: the prefix names it */
-			/* a truncated name that is taken: number it */
-			size_t i;
-			json_t *o;
-			json_array_foreach(groups, i, o)
-				if (strcmp(json_string_value(json_object_get(o, "name")), gname) == 0) {
-					snprintf(gname, sizeof(gname), "g%u", n_groups);
-					break;
-				}
-			t->group_name[n_groups] = json_string(gname);
-			json_array_append_new(groups, json_pack("{s:O, s:o}", "name",
-								t->group_name[n_groups],
-								"members", members));
-			group_ports[n_groups++] = ports;
+			g = 0;
+			while (g < n_groups && group_ports[g] != ports)
+				g++;
+			if (g == n_groups) { /* a new set of next hops */
+				new_group(t, s, ports, n_groups, groups);
+				group_ports[n_groups++] = ports;
+			}
 		}
+		struct aif_prefix_way *w = &t->way[n++];
+		*w = (struct aif_prefix_way){ .way = g, .first = k };
+		w->pf.addr.family = AIF_AF_INET4;
+		uint32_t net = t->subnet[k].net;
+		w->pf.addr.b[0] = (uint8_t)(net >> 24);
+		w->pf.addr.b[1] = (uint8_t)(net >> 16);
+		w->pf.addr.b[2] = (uint8_t)(net >> 8);
+		w->pf.addr.b[3] = (uint8_t)net;
+		w->pf.len = 24;
+	}
+	n = aif_prefix_aggregate(t->way, n);
+	for (unsigned i = 0; i < n; i++) {
+		const struct aif_prefix_way *w = &t->way[i];
 		json_t *r = json_object();
-		json_object_set_nocheck(r, "prefix", t->prefix[k]);
-		json_object_set_nocheck(r, "group", t->group_name[g]);
+		if (w->pf.len == 24) {
+			json_object_set_nocheck(r, "prefix", t->prefix[w->first]);
+		} else {
+			const uint8_t *b = w->pf.addr.b;
+			json_object_set_new_nocheck(r, "prefix", addr_json(
+				(uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+				(uint32_t)b[2] << 8 | b[3], w->pf.len));
+		}
+		json_object_set_nocheck(r, "group", t->group_name[w->way]);
 		json_array_append_new(routes, r);
 	}
-	for (unsigned g = 0; g < n_groups; g++)
-		json_decref(t->group_name[g]);
+	for (unsigned x = 0; x < n_groups; x++)
+		json_decref(t->group_name[x]);
 }
 
 /* What every generator shares: rates, delay, policy, host devices, and

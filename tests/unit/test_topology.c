@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -30,17 +31,114 @@ parse_ok(const char *text)
 	return cfg;
 }
 
+/* The group of the longest route of sp that holds the address of prefix
+ * ("10.3.1.0/24": 10.3.1.0), as the switch's lookup finds it; NULL: none. */
 static const struct aif_group_params *
 group_of(const struct aif_switch_params *sp, const char *prefix)
 {
-	char buf[64];
+	struct aif_prefix want;
+	int best = -1;
 
-	for (uint32_t r = 0; r < sp->n_routes; r++) {
-		aif_prefix_fmt(&sp->routes[r].prefix, buf, sizeof(buf));
-		if (strcmp(buf, prefix) == 0)
-			return &sp->groups[sp->routes[r].group];
+	assert_int_equal(aif_prefix_parse(prefix, &want), 0);
+	for (uint32_t r = 0; r < sp->n_routes; r++)
+		if (aif_prefix_contains(&sp->routes[r].prefix, &want.addr) &&
+		    (best < 0 || sp->routes[r].prefix.len > sp->routes[best].prefix.len))
+			best = (int)r;
+	return best < 0 ? NULL : &sp->groups[sp->routes[best].group];
+}
+
+/*
+ * Every switch's routes, as its lookup reads them, against the rule they
+ * are made by: for each host on another switch, the longest route holding
+ * the host's address goes to the neighbours one hop closer to the host's
+ * switch (breadth first over the links up, here), all of them, in port
+ * order; and a route holds no address outside the hosts' /24s (merged
+ * siblings cover what they merged and nothing more).
+ */
+static void
+assert_routes_exact(const struct aif_config *cfg)
+{
+	uint16_t n = cfg->n_switches;
+	int *dist = malloc((size_t)n * sizeof(*dist));
+	uint16_t *queue = malloc((size_t)n * sizeof(*queue));
+	assert_true(dist != NULL && queue != NULL);
+
+	for (uint32_t h = 0; h < cfg->n_hosts; h++) {
+		const struct aif_host_params *host = &cfg->hosts[h];
+		unsigned head = 0, tail = 0;
+		for (uint16_t s = 0; s < n; s++)
+			dist[s] = -1;
+		dist[host->sw] = 0;
+		queue[tail++] = host->sw;
+		while (head < tail) {
+			uint16_t s = queue[head++];
+			for (uint32_t k = 0; k < cfg->n_links; k++) {
+				const struct aif_topo_link *l = &cfg->links[k];
+				int o = l->a_switch == s ? l->b_switch : l->b_switch == s ? l->a_switch : -1;
+				if (o >= 0 && !l->down && dist[o] < 0) {
+					dist[o] = dist[s] + 1;
+					queue[tail++] = (uint16_t)o;
+				}
+			}
+		}
+		char a[64];
+		aif_ip_fmt(&host->ip, a, sizeof(a));
+		for (uint16_t s = 0; s < n; s++) {
+			const struct aif_switch_params *sp = &cfg->switches[s];
+			const struct aif_group_params *g = group_of(sp, a);
+			if (s == host->sw || dist[s] <= 0) {
+				if (g != NULL)
+					fail_msg("%s: a route to %s, its own or out of reach", sp->name, a);
+				continue;
+			}
+			if (g == NULL)
+				fail_msg("%s: no route to %s", sp->name, a);
+			uint16_t m = 0;
+			for (uint32_t k = 0; k < cfg->n_links; k++) {
+				const struct aif_topo_link *l = &cfg->links[k];
+				int o = -1, port = -1;
+				if (l->a_switch == s) {
+					o = l->b_switch;
+					port = l->a_port;
+				} else if (l->b_switch == s) {
+					o = l->a_switch;
+					port = l->b_port;
+				}
+				if (o < 0 || l->down || dist[o] != dist[s] - 1)
+					continue;
+				bool in = false;
+				for (uint16_t x = 0; x < g->n_members; x++)
+					in = in || g->members[x].port == port;
+				if (!in)
+					fail_msg("%s: %s not through port %d", sp->name, a, port);
+				m++;
+			}
+			assert_int_equal(g->n_members, m);
+		}
 	}
-	return NULL;
+	/* each route's /24s are hosts' */
+	for (uint16_t s = 0; s < n; s++)
+		for (uint32_t r = 0; r < cfg->switches[s].n_routes; r++) {
+			struct aif_prefix pf = cfg->switches[s].routes[r].prefix;
+			assert_true(pf.addr.family == AIF_AF_INET4 && pf.len <= 24);
+			uint32_t base = (uint32_t)pf.addr.b[0] << 24 | (uint32_t)pf.addr.b[1] << 16 |
+					(uint32_t)pf.addr.b[2] << 8;
+			for (uint32_t i = 0; i < 1u << (24 - pf.len); i++) {
+				uint32_t net = base + (i << 8);
+				bool found = false;
+				for (uint32_t h = 0; h < cfg->n_hosts && !found; h++) {
+					const uint8_t *b = cfg->hosts[h].ip.b;
+					found = ((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+						 (uint32_t)b[2] << 8) == net;
+				}
+				if (!found)
+					fail_msg("%s: route %u holds %u.%u.%u.0/24, no host's",
+						 cfg->switches[s].name, r, net >> 24, (net >> 16) & 255,
+						 (net >> 8) & 255);
+			}
+		}
+	free(dist);
+	free(queue);
 }
 
 /* One group per set of next hops on every switch: no two groups with the
@@ -96,8 +194,11 @@ test_leaf_spine_4x2(void **state)
 	assert_int_equal(cfg->links[0].delay_ns, 500);
 	assert_int_equal(cfg->links[0].rate_bps, 100000000000ull);
 
-	/* a leaf: the 6 subnets of the other leaves, each through both spines */
-	assert_int_equal(leaf0->n_routes, 6);
+	/* a leaf: the 6 subnets of the other leaves, each through both spines,
+	 * a leaf's two /24s as one /23 */
+	assert_int_equal(leaf0->n_routes, 3);
+	assert_string_equal(aif_prefix_fmt(&leaf0->routes[0].prefix, buf, sizeof(buf)),
+			    "10.1.0.0/23");
 	assert_int_equal(leaf0->n_groups, 1);
 	const struct aif_group_params *g = group_of(leaf0, "10.3.1.0/24");
 	assert_non_null(g);
@@ -107,7 +208,7 @@ test_leaf_spine_4x2(void **state)
 	assert_string_equal(leaf0->ports[g->members[1].port].name, "u1");
 	assert_null(group_of(leaf0, "10.0.1.0/24")); /* its own: connected */
 	/* a spine: every subnet through the one leaf that has it */
-	assert_int_equal(spine1->n_routes, 8);
+	assert_int_equal(spine1->n_routes, 4);
 	assert_int_equal(spine1->n_groups, 4);
 	g = group_of(spine1, "10.2.0.0/24");
 	assert_non_null(g);
@@ -119,6 +220,7 @@ test_leaf_spine_4x2(void **state)
 	assert_string_equal(cfg->hosts[7].name, "leaf3-1");
 	assert_string_equal(aif_ip_fmt(&cfg->hosts[7].ip, buf, sizeof(buf)), "10.3.1.2");
 	assert_groups_distinct(cfg);
+	assert_routes_exact(cfg);
 	aif_config_free(cfg);
 }
 
@@ -194,6 +296,45 @@ test_leaf_spine_down_link(void **state)
 	for (uint32_t m = 0; m < g->n_members; m++)
 		assert_string_not_equal(spine0->ports[g->members[m].port].name, "d0");
 	assert_groups_distinct(cfg);
+	assert_routes_exact(cfg);
+	aif_config_free(cfg);
+}
+
+/* A link down in a fat-tree splits what would merge: with pod2-edge0's
+ * uplink to pod2-agg0 down, pod0-edge0 reaches pod2-edge0's hosts
+ * (10.2.0.0/23) through pod0-agg1 only and pod2-edge1's (10.2.2.0/23)
+ * through both aggregations, so no 10.2.0.0/22 there. */
+static void
+test_fat_tree_down_links(void **state)
+{
+	struct aif_config *cfg = parse_ok(
+		"{\"topology\": {\"fat_tree\": {\"k\": 4, \"down_links\": [\"pod2-edge0:u0\"]}}}");
+	char buf[64];
+
+	(void)state;
+	const struct aif_switch_params *e00 = &cfg->switches[aif_config_switch_find(cfg,
+										    "pod0-edge0")];
+	bool split = false;
+	for (uint32_t r = 0; r < e00->n_routes; r++) {
+		aif_prefix_fmt(&e00->routes[r].prefix, buf, sizeof(buf));
+		assert_string_not_equal(buf, "10.2.0.0/22");
+		split = split || strcmp(buf, "10.2.0.0/23") == 0;
+	}
+	assert_true(split);
+	assert_string_equal(group_of(e00, "10.2.0.0/24")->name, "via-pod0-agg1");
+	assert_string_equal(group_of(e00, "10.2.2.0/24")->name, "via-pod0-agg0-pod0-agg1");
+	/* without it, one /22 */
+	struct aif_config *up = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 4}}}");
+	const struct aif_switch_params *u00 = &up->switches[aif_config_switch_find(up,
+										   "pod0-edge0")];
+	split = false;
+	for (uint32_t r = 0; r < u00->n_routes; r++)
+		split = split || strcmp(aif_prefix_fmt(&u00->routes[r].prefix, buf, sizeof(buf)),
+					"10.2.0.0/22") == 0;
+	assert_true(split);
+	aif_config_free(up);
+	assert_groups_distinct(cfg);
+	assert_routes_exact(cfg);
 	aif_config_free(cfg);
 }
 
@@ -307,13 +448,18 @@ test_fat_tree_k4(void **state)
 	g = group_of(&cfg->switches[c1], "10.2.1.0/24"); /* core1: pod2's agg0 */
 	assert_int_equal(g->n_members, 1);
 	assert_string_equal(cfg->switches[c1].ports[g->members[0].port].name, "d2");
-	assert_int_equal(cfg->switches[c1].n_routes, 16);
+	/* a core: a pod's four /24s (10.2.0.0 .. 10.2.3.0) one /22 */
+	assert_int_equal(cfg->switches[c1].n_routes, 4);
+	char buf[64];
+	assert_string_equal(aif_prefix_fmt(&cfg->switches[c1].routes[2].prefix, buf, sizeof(buf)),
+			    "10.2.0.0/22");
 	/* an edge: one group (both aggs, to every other subnet); an agg: the
 	 * cores, and each edge below; a core: each pod */
 	assert_int_equal(cfg->switches[e00].n_groups, 1);
 	assert_int_equal(cfg->switches[a00].n_groups, 3);
 	assert_int_equal(cfg->switches[c1].n_groups, 4);
 	assert_groups_distinct(cfg);
+	assert_routes_exact(cfg);
 	aif_config_free(cfg);
 }
 
@@ -335,6 +481,13 @@ test_fat_tree_k16(void **state)
 	const struct aif_group_params *g = group_of(&cfg->switches[e], "10.0.0.0/24");
 	assert_non_null(g);
 	assert_int_equal(g->n_members, 8);
+	/* routes by pod and edge, not by host: an edge, the 7 other edges of
+	 * its pod in 3 prefixes (10.15.0.0/21 .. 10.15.48.0/21 but its own
+	 * 10.15.56.0/21) and each other pod's /18; an aggregation, its 8 edges
+	 * and 15 pods; a core, the 16 pods */
+	assert_int_equal(cfg->switches[e].n_routes, 18);
+	assert_int_equal(cfg->switches[aif_config_switch_find(cfg, "pod3-agg2")].n_routes, 23);
+	assert_int_equal(cfg->switches[aif_config_switch_find(cfg, "core7")].n_routes, 16);
 	assert_groups_distinct(cfg);
 	aif_config_free(cfg);
 }
@@ -358,6 +511,15 @@ test_fat_tree_k28(void **state)
 	const struct aif_group_params *g = group_of(&cfg->switches[e], "10.0.0.0/24");
 	assert_non_null(g);
 	assert_int_equal(g->n_members, 14);
+	/* a pod's 196 /24s (10.p.0.0 .. 10.p.195.0) in 3 prefixes: /17, /18, /22 */
+	const struct aif_switch_params *core = &cfg->switches[aif_config_switch_find(cfg, "core7")];
+	assert_int_equal(core->n_routes, 84);
+	char buf[64];
+	assert_string_equal(aif_prefix_fmt(&core->routes[0].prefix, buf, sizeof(buf)), "10.0.0.0/17");
+	assert_string_equal(aif_prefix_fmt(&core->routes[1].prefix, buf, sizeof(buf)),
+			    "10.0.128.0/18");
+	assert_string_equal(aif_prefix_fmt(&core->routes[2].prefix, buf, sizeof(buf)),
+			    "10.0.192.0/22");
 	aif_config_free(cfg);
 }
 
@@ -531,6 +693,7 @@ main(void)
 		cmocka_unit_test(test_leaf_spine_split_errors),
 		cmocka_unit_test(test_host_macs),
 		cmocka_unit_test(test_leaf_spine_down_link),
+		cmocka_unit_test(test_fat_tree_down_links),
 		cmocka_unit_test(test_fat_tree_k4),
 		cmocka_unit_test(test_fat_tree_k16),
 		cmocka_unit_test(test_fat_tree_k28),

@@ -79,12 +79,13 @@ aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k)
 }
 
 static void
-fabric_free(struct aif_fabric *f, void (*sw_free)(struct aif_switch *))
+fabric_free(struct aif_fabric *f, void (*sw_free)(struct aif_switch *),
+	    void (*link_free)(struct aif_link *))
 {
 	for (uint16_t i = 0; i < f->n_sw; i++)
 		sw_free(f->sw[i]);
 	for (uint32_t k = 0; k < f->n_links; k++)
-		aif_link_free(f->link[k]);
+		link_free(f->link[k]);
 	free(f->link);
 	memset(f, 0, sizeof(*f));
 }
@@ -92,11 +93,11 @@ fabric_free(struct aif_fabric *f, void (*sw_free)(struct aif_switch *))
 void
 aif_fabric_free(struct aif_fabric *f)
 {
-	fabric_free(f, aif_switch_free);
+	fabric_free(f, aif_switch_free, aif_link_free);
 }
 
 void
 aif_fabric_free_at_exit(struct aif_fabric *f)
 {
-	fabric_free(f, aif_switch_free_at_exit);
+	fabric_free(f, aif_switch_free_at_exit, aif_link_free_at_exit);
 }

@@ -109,18 +109,34 @@ nomem:
 	return NULL;
 }
 
+/* The frames on the wire back to their pools. */
+static void
+link_drain(struct aif_link *l)
+{
+	for (int d = 0; d < 2; d++) {
+		struct aif_link_dir *dir = &l->dir[d];
+		for (uint32_t i = dir->head; dir->slot != NULL && i != dir->tail; i++)
+			rte_pktmbuf_free(dir->slot[i & dir->mask].m);
+		dir->head = dir->tail;
+	}
+}
+
 void
 aif_link_free(struct aif_link *l)
 {
 	if (l == NULL)
 		return;
-	for (int d = 0; d < 2; d++) {
-		struct aif_link_dir *dir = &l->dir[d];
-		for (uint32_t i = dir->head; dir->slot != NULL && i != dir->tail; i++)
-			rte_pktmbuf_free(dir->slot[i & dir->mask].m);
-		rte_free(dir->slot);
-	}
+	link_drain(l);
+	for (int d = 0; d < 2; d++)
+		rte_free(l->dir[d].slot);
 	rte_free(l);
+}
+
+void
+aif_link_free_at_exit(struct aif_link *l)
+{
+	if (l != NULL)
+		link_drain(l);
 }
 
 void

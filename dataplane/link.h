@@ -158,6 +158,11 @@ struct aif_link *aif_link_create(const char *name, const struct aif_link_params 
 				 char *err, size_t err_len);
 /* Frees the link and the frames still on it. */
 void aif_link_free(struct aif_link *l);
+/* At the process's end: the frames on the wire back to their pools, the
+ * link's memory left to the exit (DPDK clears what it frees: a k=28
+ * fat-tree's 21,952 slot rings, most never touched, cost 220 MB of
+ * resident memory and 0.2 s to give back). */
+void aif_link_free_at_exit(struct aif_link *l);
 /* Make port an end of l (side 0 or 1): its ops become the link end's. */
 void aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port);
 /* Is port p a link's end?  The port at the other end of its link (NULL:

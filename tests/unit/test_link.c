@@ -111,6 +111,25 @@ test_one_frame(void **state)
 	aif_link_free(l);
 }
 
+/* At the process's end the frames on the wire go back to their pool, the
+ * link's memory to the exit. */
+static void
+test_free_at_exit(void **state)
+{
+	struct aif_link *l = make_link(10000000000ull, 5000);
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct rte_mbuf *m[2] = { frame(100, 1), frame(100, 2) };
+
+	(void)state;
+	assert_int_equal(tx(0, &m[0], 1, 0), 1);
+	assert_int_equal(tx(1, &m[1], 1, 0), 1);
+	assert_int_equal(rte_mempool_avail_count(pool), avail - 2);
+	aif_link_free_at_exit(l);
+	assert_int_equal(rte_mempool_avail_count(pool), avail);
+	aif_link_free_at_exit(NULL);
+	aif_link_free(l); /* (the test's own: nothing left on the wire to free twice) */
+}
+
 /* The wire is busy: the rest of a burst is refused (backpressure: the
  * caller keeps the frames), and tx_ready says when to come back. */
 static void
@@ -636,6 +655,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_frame),
 		cmocka_unit_test(test_backpressure),
+		cmocka_unit_test(test_free_at_exit),
 		cmocka_unit_test(test_line_rate),
 		cmocka_unit_test(test_ctrl_frame),
 		cmocka_unit_test(test_line_full),

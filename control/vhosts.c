@@ -8,29 +8,23 @@
 
 #include "../dataplane/link.h"
 #include "../dataplane/runner.h"
+#include "paths.h"
 #include "vhosts.h"
 
-
-/* The wire time of wire bytes at rate_bps under wire model m, ps. */
-static uint64_t
-ser_ps(uint8_t m, uint32_t wire, uint64_t rate_bps)
-{
-	return rate_bps ? aif_wire_ser_ps((enum aif_wire_model)m, wire, rate_bps) : 0;
-}
 
 /* A full data packet's and an ACK's time on host h's wire, ps. */
 static uint64_t
 host_data_ps(const struct aif_vhosts *v, uint32_t h)
 {
 	const struct aif_rhost_params *p = aif_rhost_params(v->h[h]);
-	return ser_ps(p->wire_model, v->data_wire[p->wire_model], p->rate_bps);
+	return aif_paths_ser_ps(p->wire_model, v->data_wire[p->wire_model], p->rate_bps);
 }
 
 static uint64_t
 host_ack_ps(const struct aif_vhosts *v, uint32_t h)
 {
 	const struct aif_rhost_params *p = aif_rhost_params(v->h[h]);
-	return ser_ps(p->wire_model, v->ack_wire[p->wire_model], p->rate_bps);
+	return aif_paths_ser_ps(p->wire_model, v->ack_wire[p->wire_model], p->rate_bps);
 }
 
 static uint32_t
@@ -47,71 +41,6 @@ port_rate(const struct aif_config *cfg, uint16_t s, uint16_t p)
 	return (uint64_t)(mbps ? mbps : 100000) * 1000000;
 }
 
-/* A payload of mtu bytes at rate, integer ns (as ns-3 counts a hop). */
-static uint64_t
-payload_ns(uint32_t mtu, uint64_t rate_bps)
-{
-	return rate_bps ? (uint64_t)mtu * 8000000000ull / rate_bps : 0;
-}
-
-/* Fewest-delay paths between switches (Floyd-Warshall on link time), and
- * along them what ns-3's ideal counts (propagation, a payload per link,
- * the slowest link). */
-static int
-paths(struct aif_vhosts *v, const struct aif_config *cfg)
-{
-	uint32_t n = cfg->n_switches;
-	size_t nn = (size_t)n * n;
-
-	v->n_sw = (uint16_t)n;
-	v->ow_data_ps = malloc(sizeof(uint64_t) * nn);
-	v->ow_ack_ps = malloc(sizeof(uint64_t) * nn);
-	v->ow_prop_ns = malloc(sizeof(uint64_t) * nn);
-	v->ow_tx_ns = malloc(sizeof(uint64_t) * nn);
-	v->ow_rate_bps = malloc(sizeof(uint64_t) * nn);
-	v->ow_hops = malloc(sizeof(uint32_t) * nn);
-	if (v->ow_data_ps == NULL || v->ow_ack_ps == NULL || v->ow_prop_ns == NULL ||
-	    v->ow_tx_ns == NULL || v->ow_rate_bps == NULL || v->ow_hops == NULL)
-		return -1;
-	for (size_t i = 0; i < nn; i++) {
-		v->ow_data_ps[i] = v->ow_ack_ps[i] = i % (n + 1) == 0 ? 0 : UINT64_MAX / 4;
-		v->ow_prop_ns[i] = v->ow_tx_ns[i] = 0;
-		v->ow_rate_bps[i] = UINT64_MAX;
-		v->ow_hops[i] = 0;
-	}
-	for (uint32_t k = 0; k < cfg->n_links; k++) {
-		const struct aif_topo_link *l = &cfg->links[k];
-		uint64_t rate = l->rate_bps ? l->rate_bps : port_rate(cfg, l->a_switch, l->a_port);
-		uint8_t wm = l->wire_model < AIF_WIRE_MODEL_MAX ? l->wire_model : AIF_WIRE_ETHERNET;
-		uint64_t d = l->delay_ns * 1000 + ser_ps(wm, v->data_wire[wm], rate);
-		uint64_t a = l->delay_ns * 1000 + ser_ps(wm, v->ack_wire[wm], rate);
-		size_t ab = (size_t)l->a_switch * n + l->b_switch, ba = (size_t)l->b_switch * n + l->a_switch;
-		if (d < v->ow_data_ps[ab]) {
-			v->ow_data_ps[ab] = v->ow_data_ps[ba] = d;
-			v->ow_ack_ps[ab] = v->ow_ack_ps[ba] = a;
-			v->ow_prop_ns[ab] = v->ow_prop_ns[ba] = l->delay_ns;
-			v->ow_tx_ns[ab] = v->ow_tx_ns[ba] = payload_ns(v->mtu, rate);
-			v->ow_rate_bps[ab] = v->ow_rate_bps[ba] = rate;
-			v->ow_hops[ab] = v->ow_hops[ba] = 1;
-		}
-	}
-	for (uint32_t k = 0; k < n; k++)
-		for (uint32_t i = 0; i < n; i++)
-			for (uint32_t j = 0; j < n; j++) {
-				size_t ij = (size_t)i * n + j, ik = (size_t)i * n + k, kj = (size_t)k * n + j;
-				uint64_t x = v->ow_data_ps[ik] + v->ow_data_ps[kj];
-				if (x < v->ow_data_ps[ij]) {
-					v->ow_data_ps[ij] = x;
-					v->ow_ack_ps[ij] = v->ow_ack_ps[ik] + v->ow_ack_ps[kj];
-					v->ow_prop_ns[ij] = v->ow_prop_ns[ik] + v->ow_prop_ns[kj];
-					v->ow_tx_ns[ij] = v->ow_tx_ns[ik] + v->ow_tx_ns[kj];
-					v->ow_rate_bps[ij] = RTE_MIN(v->ow_rate_bps[ik], v->ow_rate_bps[kj]);
-					v->ow_hops[ij] = v->ow_hops[ik] + v->ow_hops[kj];
-				}
-			}
-	return 0;
-}
-
 /* The fabric's link delay: its links' (the shortest when they differ), 0
  * without links. */
 static aif_time_ns
@@ -122,6 +51,37 @@ fabric_delay_ns(const struct aif_config *cfg)
 	for (uint32_t k = 0; k < cfg->n_links; k++)
 		d = RTE_MIN(d, (aif_time_ns)cfg->links[k].delay_ns);
 	return d == AIF_TIME_NS_NEVER ? 0 : d;
+}
+
+static uint64_t
+rtt_of(uint32_t a, uint32_t b, void *v)
+{
+	return aif_vhosts_rtt(a, b, v);
+}
+
+/* Each host's timeouts scale with its farthest peer's base RTT, which
+ * depends on the peer only through its switch, its wire times and its
+ * cable (aif_vhosts_rtt): each kind of peer asked once (paths.h). */
+static int
+set_base_rtts(struct aif_vhosts *v)
+{
+	struct aif_peer_kind *k = malloc(sizeof(*k) * (v->n ? v->n : 1));
+	uint64_t *far = malloc(sizeof(*far) * (v->n ? v->n : 1));
+	int rc = -1;
+
+	if (k != NULL && far != NULL) {
+		for (uint32_t i = 0; i < v->n; i++)
+			k[i] = (struct aif_peer_kind){
+				.sw = v->sw[i], .host = i,
+				.wire_ps = host_data_ps(v, i) + host_ack_ps(v, i),
+				.cable_ns = aif_rhost_params(v->h[i])->link_delay_ns };
+		rc = aif_paths_farthest(k, v->n, rtt_of, v, far);
+		for (uint32_t i = 0; rc == 0 && i < v->n; i++)
+			aif_rhost_set_base_rtt(v->h[i], far[i]);
+	}
+	free(k);
+	free(far);
+	return rc;
 }
 
 int
@@ -197,16 +157,9 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 			v->rate_bps = p.rate_bps;
 		aif_rhost_attach(v->h[v->n++], port);
 	}
-	if (paths(v, cfg) != 0)
+	if (aif_paths_build(&v->paths, cfg, v->data_wire, v->ack_wire, v->mtu, false) != 0 ||
+	    set_base_rtts(v) != 0)
 		goto oom;
-	/* each host's timeouts scale with its farthest peer's base RTT */
-	for (uint32_t i = 0; i < v->n; i++) {
-		aif_time_ns far = 0;
-		for (uint32_t j = 0; j < v->n; j++)
-			if (j != i)
-				far = RTE_MAX(far, aif_vhosts_rtt(i, j, v));
-		aif_rhost_set_base_rtt(v->h[i], far);
-	}
 	return 0;
 oom:
 	aif_vhosts_free(v);
@@ -218,9 +171,10 @@ aif_time_ns
 aif_vhosts_rtt(uint32_t a, uint32_t b, void *arg)
 {
 	const struct aif_vhosts *v = arg;
-	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b], ba = (size_t)v->sw[b] * v->n_sw + v->sw[a];
-	uint64_t ps = host_data_ps(v, a) + v->ow_data_ps[ab] + host_data_ps(v, b) +
-		      host_ack_ps(v, b) + v->ow_ack_ps[ba] + host_ack_ps(v, a);
+	size_t ab = (size_t)v->sw[a] * v->paths.n + v->sw[b];
+	size_t ba = (size_t)v->sw[b] * v->paths.n + v->sw[a];
+	uint64_t ps = host_data_ps(v, a) + v->paths.data_ps[ab] + host_data_ps(v, b) +
+		      host_ack_ps(v, b) + v->paths.ack_ps[ba] + host_ack_ps(v, a);
 
 	/* each host's cable, both ways */
 	return (ps + 999) / 1000 + v->ack_delay_ns +
@@ -231,26 +185,27 @@ void
 aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *ack_ns, void *arg)
 {
 	const struct aif_vhosts *v = arg;
-	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b], ba = (size_t)v->sw[b] * v->n_sw + v->sw[a];
+	size_t ab = (size_t)v->sw[a] * v->paths.n + v->sw[b];
+	size_t ba = (size_t)v->sw[b] * v->paths.n + v->sw[a];
 	aif_time_ns cables = aif_rhost_params(v->h[a])->link_delay_ns +
 			     aif_rhost_params(v->h[b])->link_delay_ns;
 
-	*data_ns = (host_data_ps(v, a) + v->ow_data_ps[ab] + host_data_ps(v, b)) / 1000 + cables;
-	*ack_ns = (host_ack_ps(v, b) + v->ow_ack_ps[ba] + host_ack_ps(v, a)) / 1000 + cables;
+	*data_ns = (host_data_ps(v, a) + v->paths.data_ps[ab] + host_data_ps(v, b)) / 1000 + cables;
+	*ack_ns = (host_ack_ps(v, b) + v->paths.ack_ps[ba] + host_ack_ps(v, a)) / 1000 + cables;
 }
 
 void
 aif_vhosts_ns3_path(uint32_t a, uint32_t b, struct aif_jobs_ns3_path *p, void *arg)
 {
 	const struct aif_vhosts *v = arg;
-	size_t ab = (size_t)v->sw[a] * v->n_sw + v->sw[b];
+	size_t ab = (size_t)v->sw[a] * v->paths.n + v->sw[b];
 	const struct aif_rhost_params *pa = aif_rhost_params(v->h[a]), *pb = aif_rhost_params(v->h[b]);
 
-	p->prop_ns = pa->link_delay_ns + v->ow_prop_ns[ab] + pb->link_delay_ns;
-	p->tx_ns = payload_ns(v->mtu, pa->rate_bps) + v->ow_tx_ns[ab] +
-		   payload_ns(v->mtu, pb->rate_bps);
-	p->rate_bps = RTE_MIN(RTE_MIN(pa->rate_bps, pb->rate_bps), v->ow_rate_bps[ab]);
-	p->hops = 2 + v->ow_hops[ab];
+	p->prop_ns = pa->link_delay_ns + v->paths.prop_ns[ab] + pb->link_delay_ns;
+	p->tx_ns = aif_paths_payload_ns(v->mtu, pa->rate_bps) + v->paths.tx_ns[ab] +
+		   aif_paths_payload_ns(v->mtu, pb->rate_bps);
+	p->rate_bps = RTE_MIN(RTE_MIN(pa->rate_bps, pb->rate_bps), v->paths.rate_bps[ab]);
+	p->hops = 2 + v->paths.hops[ab];
 }
 
 static void
@@ -296,12 +251,7 @@ aif_vhosts_free(struct aif_vhosts *v)
 	free(v->cfg_host);
 	free(v->sw);
 	free(v->port);
-	free(v->ow_data_ps);
-	free(v->ow_ack_ps);
-	free(v->ow_prop_ns);
-	free(v->ow_tx_ns);
-	free(v->ow_rate_bps);
-	free(v->ow_hops);
+	aif_paths_free(&v->paths);
 	free(v->wake);
 	memset(v, 0, sizeof(*v));
 }

@@ -28,6 +28,7 @@
 #include "../hosts/rhost.h"
 #include "config.h"
 #include "fabric.h"
+#include "paths.h"
 
 struct rte_mempool;
 
@@ -37,13 +38,7 @@ struct aif_vhosts {
 	uint32_t *cfg_host;      /* its entry in cfg->hosts */
 	uint16_t *sw, *port;
 	uint64_t rate_bps;       /* the fastest host's */
-	/* between switches: one-way time of a data packet and of an ACK */
-	uint16_t n_sw;
-	uint64_t *ow_data_ps, *ow_ack_ps;
-	/* ... and along that path: propagation (ns), a payload per link (ns),
-	 * the slowest link, links */
-	uint64_t *ow_prop_ns, *ow_tx_ns, *ow_rate_bps;
-	uint32_t *ow_hops;
+	struct aif_paths paths;  /* between switches */
 	aif_time_ns ack_delay_ns;
 	/* wire bytes of a full data packet and of an ACK, by wire model (the
 	 * links' and the hosts') */

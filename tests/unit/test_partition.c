@@ -15,19 +15,9 @@
 
 #include <cmocka.h>
 
+#include "../config_ok.h"
 #include "config.h"
 #include "partition.h"
-
-static struct aif_config *
-parse_ok(const char *text)
-{
-	char err[AIF_ERR_MAX] = "";
-	struct aif_config *cfg = NULL;
-
-	if (aif_config_parse(text, strlen(text), &cfg, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
-	return cfg;
-}
 
 static int
 sw(const struct aif_config *cfg, const char *name)

@@ -21,18 +21,8 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "../config_ok.h"
 #include "reroute.h"
-
-static struct aif_config *
-parse(const char *text)
-{
-	struct aif_config *cfg = NULL;
-	char err[512];
-
-	if (aif_config_parse(text, strlen(text), &cfg, err, sizeof(err)) != 0)
-		fail_msg("%s: %s", text, err);
-	return cfg;
-}
 
 /* topo: the generator's object without its closing brace; down: a JSON
  * list of links or ends. */
@@ -44,7 +34,7 @@ check(const char *topo, const char *down)
 	snprintf(a, sizeof(a), "{\"topology\": %s}}}", topo);
 	snprintf(b, sizeof(b), "{\"topology\": %s, \"down_links\": %s}}}", topo, down);
 	/* the generator's object is inside "topology": {"kind": {...}} */
-	struct aif_config *up = parse(a), *want = parse(b);
+	struct aif_config *up = parse_ok(a), *want = parse_ok(b);
 	bool *d = calloc(want->n_links, sizeof(*d));
 	unsigned n_down = 0;
 	assert_non_null(d);

@@ -18,18 +18,8 @@
 
 #include <cmocka.h>
 
+#include "../config_ok.h"
 #include "config.h"
-
-static struct aif_config *
-parse_ok(const char *text)
-{
-	char err[AIF_ERR_MAX] = "";
-	struct aif_config *cfg = NULL;
-
-	if (aif_config_parse(text, strlen(text), &cfg, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
-	return cfg;
-}
 
 /* The group of the longest route of sp that holds the address of prefix
  * ("10.3.1.0/24": 10.3.1.0), as the switch's lookup finds it; NULL: none. */

@@ -90,7 +90,7 @@ int aif_monitors_share_qlen(struct aif_monitors *m, int (*owner)(void *arg, bool
 			    void (*bcast)(void *buf, size_t len, int root, void *arg), void *arg);
 /* pfc.txt and qlen.txt into dir (those monitored), the histogram's last
  * dump at end_ns (virtual); 0, or -1 with err. */
-int aif_monitors_write(const struct aif_monitors *m, const char *dir, aif_time_ns end_ns,
+int aif_monitors_write(struct aif_monitors *m, const char *dir, aif_time_ns end_ns,
 		       char *err, size_t err_len);
 /* Frees; after the switches and hosts whose hooks point here are freed
  * (or never run again). */

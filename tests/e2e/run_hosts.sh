@@ -319,6 +319,11 @@ assert len(q) >= 2, len(q)  # at 2.0 s (a multiple of 100 ms) and at the end
 rows = [l.split() for l in q[-1].splitlines()[1:]]
 assert len(rows) == 4 * 4 + 2 * 4, len(rows)  # every switch port
 assert all(int(r[0]) >= 8 for r in rows) and max(len(r) for r in rows) > 50, rows[:3]
+# every port's histogram holds each sample once: the same count on every
+# row of a dump, busy switch or idle (an idle one's zeros are added late)
+for b in q:
+    sums = {sum(map(int, l.split()[2:])) for l in b.splitlines()[1:]}
+    assert len(sums) == 1 and min(sums) > 0, (b.splitlines()[0], sorted(sums)[:5])
 print("  ok   a flow file: fct.txt (%d flows, ns-3's ids and starts, %s), pfc.txt (%d "
       "frames, hosts %s paused), qlen.txt (%d ports)"
       % (len(fct), scored, len(pfc), sorted(paused), len(rows)))

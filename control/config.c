@@ -924,35 +924,32 @@ parse_endpoint(struct pctx *c, json_t *j, const char *path, const char *key,
 }
 
 /* A port joins at most one link and carries no host. */
+/* A port's owner while links are read: 0 none, link i as i + 1, host h as
+ * OWNER_HOST | (h + 1) (the first on the port); the checks were a scan of
+ * every link and host for each link's end, 0.3 s for a k=28 fat-tree. */
+#define OWNER_HOST 0x80000000u
+
 static int
-check_endpoint_free(struct pctx *c, const char *path, const char *key,
-		    uint32_t link, uint16_t sw, uint16_t port)
+check_endpoint_free(struct pctx *c, const char *path, const char *key, const uint32_t *owner,
+		    uint16_t sw, uint16_t port)
 {
 	const struct aif_config *cfg = c->cfg;
 	const char *sn = cfg->switches[sw].name;
 	const char *pn = cfg->switches[sw].ports[port].name;
+	uint32_t o = owner[(size_t)sw * AIF_MAX_PORTS + port];
 	char fp[PATH_LEN];
-	uint32_t i;
 
 	aif_cfg_path_key(fp, path, key);
-	for (i = 0; i < link; i++) {
-		const struct aif_topo_link *l = &cfg->links[i];
-
-		if ((l->a_switch == sw && l->a_port == port) ||
-		    (l->b_switch == sw && l->b_port == port))
-			return aif_cfg_fail(c, fp, "port %s:%s is already in links[%u]",
-				    sn, pn, i);
-	}
-	for (i = 0; i < cfg->n_hosts; i++)
-		if (cfg->hosts[i].sw == sw && cfg->hosts[i].port == port)
-			return aif_cfg_fail(c, fp,
-				    "port %s:%s carries host %s and cannot be in a link",
-				    sn, pn, cfg->hosts[i].name);
-	return 0;
+	if (o == 0)
+		return 0;
+	if (o & OWNER_HOST)
+		return aif_cfg_fail(c, fp, "port %s:%s carries host %s and cannot be in a link",
+				    sn, pn, cfg->hosts[(o & ~OWNER_HOST) - 1].name);
+	return aif_cfg_fail(c, fp, "port %s:%s is already in links[%u]", sn, pn, o - 1);
 }
 
 static int
-parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
+parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx, uint32_t *owner)
 {
 	static const char *const keys[] = {"a", "b", "rate_gbps", "delay_ns",
 					   "loss_rate", "corrupt_rate", "up", "wire_model", NULL};
@@ -969,9 +966,11 @@ parse_link(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 		return aif_cfg_fail(c, path, "both ends are %s:%s",
 			    c->cfg->switches[l->a_switch].name,
 			    c->cfg->switches[l->a_switch].ports[l->a_port].name);
-	if (check_endpoint_free(c, path, "a", idx, l->a_switch, l->a_port) < 0 ||
-	    check_endpoint_free(c, path, "b", idx, l->b_switch, l->b_port) < 0)
+	if (check_endpoint_free(c, path, "a", owner, l->a_switch, l->a_port) < 0 ||
+	    check_endpoint_free(c, path, "b", owner, l->b_switch, l->b_port) < 0)
 		return -1;
+	owner[(size_t)l->a_switch * AIF_MAX_PORTS + l->a_port] = idx + 1;
+	owner[(size_t)l->b_switch * AIF_MAX_PORTS + l->b_port] = idx + 1;
 	/* what an emulated link can do (link.h), refused here, not at start */
 	rc = aif_cfg_get_real(c, j, path, "rate_gbps", 1e-9, false, AIF_LINK_RATE_MAX_BPS / 1e9, &gbps);
 	if (rc < 0)
@@ -1004,14 +1003,24 @@ parse_links(struct pctx *c, json_t *root)
 	if (rc <= 0 || json_array_size(arr) == 0)
 		return rc;
 	c->cfg->links = calloc(json_array_size(arr), sizeof(*c->cfg->links));
-	if (c->cfg->links == NULL)
+	/* who has each port: its first host, or the link that took it */
+	uint32_t *owner = calloc((size_t)c->cfg->n_switches * AIF_MAX_PORTS, sizeof(*owner));
+	if (c->cfg->links == NULL || owner == NULL) {
+		free(owner);
 		return aif_cfg_fail(c, "$.links", "out of memory");
+	}
+	for (uint32_t h = c->cfg->n_hosts; h-- > 0;)
+		owner[(size_t)c->cfg->hosts[h].sw * AIF_MAX_PORTS + c->cfg->hosts[h].port] =
+			OWNER_HOST | (h + 1);
 	json_array_foreach(arr, i, v) {
 		aif_cfg_path_idx(ep, "$.links", i);
-		if (parse_link(c, v, ep, (uint32_t)i) < 0)
+		if (parse_link(c, v, ep, (uint32_t)i, owner) < 0) {
+			free(owner);
 			return -1;
+		}
 		c->cfg->n_links = (uint32_t)(i + 1);
 	}
+	free(owner);
 	return 0;
 }
 

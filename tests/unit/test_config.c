@@ -1098,6 +1098,10 @@ static const struct bad_case bad_cases[] = {
 	  "$.links[1].a: port s0:p0 is already in links[0]" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0'},{'a':'s1:p1','b':'s1:p0'}]"),
 	  "$.links[1].b: port s1:p0 is already in links[0]" },
+	/* the link that took it, not the first one seen */
+	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0'},{'a':'s0:p1','b':'s1:p1'},"
+	      "{'a':'s1:p1','b':'s0:p0'}]"),
+	  "$.links[2].a: port s1:p1 is already in links[1]" },
 	{ TWO(",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2','mac':'02:00:00:00:00:02'}],"
 	      "'links':[{'a':'s0:p0','b':'s1:p0'}]"),
 	  "$.links[0].a: port s0:p0 carries host h0 and cannot be in a link" },

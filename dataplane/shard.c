@@ -4,20 +4,24 @@
 #include <rte_mbuf.h>
 
 #include "../pipelines/lb.h"
+#include "lazymem.h"
 #include "shard.h"
+
+#define MEMBER_CTR_SIZE (sizeof(struct aif_member_ctr) * AIF_MAX_MEMBER_SLOTS)
 
 struct aif_shard *
 aif_shard_create(uint16_t id, uint64_t seed)
 {
-	size_t sz = sizeof(struct aif_shard) +
-		    sizeof(struct aif_member_ctr) * AIF_MAX_MEMBER_SLOTS;
-	struct aif_shard *sh = rte_zmalloc("aif_shard", sz, RTE_CACHE_LINE_SIZE);
+	struct aif_shard *sh = rte_zmalloc("aif_shard", sizeof(*sh), RTE_CACHE_LINE_SIZE);
 
 	if (sh == NULL)
 		return NULL;
 	sh->id = id;
-	sh->fwd.lb = rte_zmalloc("aif_lb_state", sizeof(*sh->fwd.lb), RTE_CACHE_LINE_SIZE);
-	if (sh->fwd.lb == NULL) {
+	sh->fwd.lb = aif_lazy_zalloc(sizeof(*sh->fwd.lb));
+	sh->member_ctr = aif_lazy_zalloc(MEMBER_CTR_SIZE);
+	if (sh->fwd.lb == NULL || sh->member_ctr == NULL) {
+		aif_lazy_free(sh->fwd.lb, sizeof(*sh->fwd.lb));
+		aif_lazy_free(sh->member_ctr, MEMBER_CTR_SIZE);
 		rte_free(sh);
 		return NULL;
 	}
@@ -44,7 +48,8 @@ shard_free(struct aif_shard *sh, bool at_exit)
 		return;
 	if (sh->fwd.lb != NULL)
 		aif_lb_flowlet_table_free(sh->fwd.lb);
-	rte_free(sh->fwd.lb);
+	aif_lazy_free(sh->fwd.lb, sizeof(*sh->fwd.lb));
+	aif_lazy_free(sh->member_ctr, MEMBER_CTR_SIZE);
 	rte_free(sh);
 }
 

@@ -51,7 +51,9 @@ struct aif_shard {
 
 	struct aif_txbuf tx[AIF_MAX_PORTS] __rte_cache_aligned;
 	struct aif_port_ctr port_ctr[AIF_MAX_PORTS] __rte_cache_aligned;
-	struct aif_member_ctr member_ctr[]; /* [AIF_MAX_MEMBER_SLOTS] */
+	/* [AIF_MAX_MEMBER_SLOTS], and fwd.lb: lazily backed (lazymem.h),
+	 * paid for by the slots a switch's members take */
+	struct aif_member_ctr *member_ctr;
 };
 
 /* A shard with id, its random source seeded from seed; NULL on failure.

@@ -1172,7 +1172,7 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 	    (p->ideal == AIF_JOB_IDEAL_NS3 && js->ns3_path == NULL))
 		return fail(err, err_len, "ideal: \"ns3\" needs the paths (aif_jobs_set_ns3_path)");
 	if (p->n_ranks < 2 || p->n_ranks > AIF_JOB_MAX_RANKS)
-		return fail(err, err_len, "ranks: 2 or more, at most 4096");
+		return fail(err, err_len, "ranks: 2 or more, at most 65536");
 	if (p->kind != AIF_JOB_POISSON && p->kind != AIF_JOB_FLOW_FILE && p->bytes == 0)
 		return fail(err, err_len, "bytes: at least 1");
 	if (p->iterations == 0 || p->chunks == 0)
@@ -1197,13 +1197,20 @@ aif_jobs_add(struct aif_jobs *js, const struct aif_job_params *p, char *err, siz
 	if (p->planes > 8)
 		return fail(err, err_len, "planes: at most 8");
 	uint32_t P = p->planes ? p->planes : 1, nh = p->n_ranks * P;
+	/* (a host seen, by its index: a job may have every host of a fabric) */
+	uint8_t *seen = calloc(js->n_hosts ? js->n_hosts : 1, 1);
+	if (seen == NULL)
+		return fail(err, err_len, "out of memory");
 	for (uint32_t r = 0; r < nh; r++) {
-		if (p->hosts[r] >= js->n_hosts)
-			return fail(err, err_len, "hosts: no such host");
-		for (uint32_t s = 0; s < r; s++)
-			if (p->hosts[s] == p->hosts[r])
-				return fail(err, err_len, "hosts: one rank per host (and plane)");
+		const char *why = p->hosts[r] >= js->n_hosts ? "hosts: no such host"
+				  : seen[p->hosts[r]] ? "hosts: one rank per host (and plane)" : NULL;
+		if (why != NULL) {
+			free(seen);
+			return fail(err, err_len, why);
+		}
+		seen[p->hosts[r]] = 1;
 	}
+	free(seen);
 	if ((j = calloc(1, sizeof(*j))) == NULL)
 		return fail(err, err_len, "out of memory");
 	j->p = *p;

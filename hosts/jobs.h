@@ -99,7 +99,7 @@
 #include "rhost.h"
 
 #define AIF_JOBS_MAX 64
-#define AIF_JOB_MAX_RANKS 4096
+#define AIF_JOB_MAX_RANKS 65536 /* every host a fabric may have (capacity.h) */
 
 enum aif_job_kind {
 	AIF_JOB_ALLREDUCE_RING,

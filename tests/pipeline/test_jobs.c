@@ -333,6 +333,74 @@ lossless(const char *scheme, bool ooo)
 			      .dcqcn = true, .ooo = ooo, .host_seed = 1 };
 }
 
+static aif_time_ns
+no_rtt(uint32_t a, uint32_t b, void *arg)
+{
+	(void)a;
+	(void)b;
+	(void)arg;
+	return 10000;
+}
+
+/* A job's ranks and hosts, checked before anything is made: 2 to 65,536
+ * ranks (every host a fabric may have: a k=28 fat-tree has 5,488), hosts
+ * that exist, one rank per host. */
+static void
+test_ranks_and_hosts_checked(void **state)
+{
+	struct aif_rhost_params hp;
+	struct aif_rhost *h[3];
+	char err[AIF_ERR_MAX];
+	static uint32_t hosts[65537];
+
+	(void)state;
+	aif_rhost_params_default(&hp, 100000000000ull);
+	for (int i = 0; i < 3; i++) {
+		hp.ip = 0x0a000002u + ((uint32_t)i << 8);
+		h[i] = aif_rhost_create(&hp, pool, 64, err, sizeof(err));
+		if (h[i] == NULL)
+			fail_msg("host: %s", err);
+	}
+	struct aif_jobs *js = aif_jobs_create(h, 3, hp.rate_bps, no_rtt, NULL);
+	assert_non_null(js);
+	struct { uint32_t n, h0, h1, h2; const char *err; } cases[] = {
+		{ 65537, 0, 1, 2, "ranks: 2 or more, at most 65536" },
+		{ 1, 0, 1, 2, "ranks: 2 or more, at most 65536" },
+		{ 3, 0, 1, 3, "hosts: no such host" },
+		{ 3, 2, 1, 2, "hosts: one rank per host (and plane)" },
+		{ 3, 0, 0, 9, "hosts: one rank per host (and plane)" }, /* the first found */
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct aif_job_params p = job(AIF_JOB_ALLTOALL, cases[c].n, 1000, 1);
+		hosts[0] = cases[c].h0;
+		hosts[1] = cases[c].h1;
+		hosts[2] = cases[c].h2;
+		p.hosts = hosts;
+		err[0] = '\0';
+		assert_int_equal(aif_jobs_add(js, &p, err, sizeof(err)), -1);
+		assert_string_equal(err, cases[c].err);
+	}
+	/* 4,097 ranks pass the ranks' check (at most 4,096 before), to fail on
+	 * the fourth host, which this set does not have */
+	for (uint32_t r = 0; r < 4097; r++)
+		hosts[r] = r;
+	struct aif_job_params big = job(AIF_JOB_PERMUTATION, 4097, 1000, 1);
+	big.hosts = hosts;
+	assert_int_equal(aif_jobs_add(js, &big, err, sizeof(err)), -1);
+	assert_string_equal(err, "hosts: no such host");
+	/* the three, each once: taken */
+	struct aif_job_params p = job(AIF_JOB_ALLTOALL, 3, 1000, 1);
+	hosts[0] = 2;
+	hosts[1] = 0;
+	hosts[2] = 1;
+	p.hosts = hosts;
+	if (aif_jobs_add(js, &p, err, sizeof(err)) != 0)
+		fail_msg("job: %s", err);
+	aif_jobs_free(js);
+	for (int i = 0; i < 3; i++)
+		aif_rhost_free(h[i]);
+}
+
 static void
 test_ring_allreduce_near_bound(void **state)
 {
@@ -795,6 +863,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ranks_and_hosts_checked),
 		cmocka_unit_test(test_ring_allreduce_near_bound),
 		cmocka_unit_test(test_low_entropy),
 		cmocka_unit_test(test_incast_lossless_or_not),

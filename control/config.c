@@ -388,15 +388,38 @@ append_neighbor(struct pctx *c, const char *path, struct aif_switch_params *sw,
 	return 0;
 }
 
-static int
-find_host(const struct aif_config *cfg, const char *name)
-{
-	uint32_t i;
+/* The hosts' names read so far, for their duplicates: open addressing,
+ * slot = index + 1 (a scan of every earlier host was quadratic: 65,536
+ * hosts, 2 billion comparisons). */
+struct host_names {
+	uint32_t *slot;
+	uint32_t mask;
+};
 
-	for (i = 0; i < cfg->n_hosts; i++)
-		if (strcmp(cfg->hosts[i].name, name) == 0)
-			return (int)i;
-	return -1;
+static uint32_t
+name_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+/* Host idx's name: -1 when an earlier host has it, else 0 (kept). */
+static int
+host_name_add(struct host_names *hn, const struct aif_config *cfg, uint32_t idx)
+{
+	const char *name = cfg->hosts[idx].name;
+
+	for (uint32_t i = name_hash(name) & hn->mask;; i = (i + 1) & hn->mask) {
+		if (hn->slot[i] == 0) {
+			hn->slot[i] = idx + 1;
+			return 0;
+		}
+		if (strcmp(cfg->hosts[hn->slot[i] - 1].name, name) == 0)
+			return -1;
+	}
 }
 
 static int
@@ -419,7 +442,7 @@ get_switch_ref(struct pctx *c, json_t *j, const char *path, uint16_t *sw)
 
 /* cfg->hosts[idx]; n_hosts already counts it. */
 static int
-parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx)
+parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx, struct host_names *hn)
 {
 	static const char *const keys[] = {"name", "switch", "port", "ip",
 					   "mac", NULL};
@@ -431,7 +454,7 @@ parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx)
 	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
 	    aif_cfg_get_name(c, j, path, "name", true, h->name) < 0)
 		return -1;
-	if (find_host(c->cfg, h->name) != (int)idx) {
+	if (host_name_add(hn, c->cfg, idx) != 0) {
 		aif_cfg_path_key(fp, path, "name");
 		return aif_cfg_fail(c, fp, "duplicate host name '%s'", h->name);
 	}
@@ -474,14 +497,23 @@ parse_hosts(struct pctx *c, json_t *root)
 	if (rc <= 0 || json_array_size(arr) == 0)
 		return rc;
 	c->cfg->hosts = calloc(json_array_size(arr), sizeof(*c->cfg->hosts));
-	if (c->cfg->hosts == NULL)
+	struct host_names hn = { .mask = 15 };
+	while (hn.mask < 2 * json_array_size(arr))
+		hn.mask = 2 * hn.mask + 1;
+	hn.slot = calloc((size_t)hn.mask + 1, sizeof(*hn.slot));
+	if (c->cfg->hosts == NULL || hn.slot == NULL) {
+		free(hn.slot);
 		return aif_cfg_fail(c, "$.hosts", "out of memory");
+	}
 	json_array_foreach(arr, i, v) {
 		aif_cfg_path_idx(ep, "$.hosts", i);
 		c->cfg->n_hosts = (uint32_t)(i + 1);
-		if (parse_host(c, v, ep, (uint32_t)i) < 0)
+		if (parse_host(c, v, ep, (uint32_t)i, &hn) < 0) {
+			free(hn.slot);
 			return -1;
+		}
 	}
+	free(hn.slot);
 	return 0;
 }
 

@@ -1085,6 +1085,10 @@ static const struct bad_case bad_cases[] = {
 	  "'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2'}]}",
 	  "$.hosts[0].mac: required for a host on a port without a device (port s0:p0); "
 	  "without it the switch learns a real host's MAC from its ARP/ND" },
+	{ SWT("", ",'hosts':[{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.2','mac':'02:00:00:00:00:02'},"
+	      "{'name':'h1','switch':'s0','port':'p0','ip':'10.0.0.3','mac':'02:00:00:00:00:03'},"
+	      "{'name':'h0','switch':'s0','port':'p0','ip':'10.0.0.4','mac':'02:00:00:00:00:04'}]"),
+	  "$.hosts[2].name: duplicate host name 'h0'" },
 	/* links */
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p9'}]"), "$.links[0].b: unknown port 'p9' on switch s1" },
 	{ TWO(",'links':[{'a':'s0p0','b':'s1:p0'}]"),

@@ -84,6 +84,20 @@ set_base_rtts(struct aif_vhosts *v)
 	return rc;
 }
 
+struct name_order {
+	const struct aif_vhosts *v;
+	const struct aif_config *cfg;
+};
+
+static int
+by_name_cmp(const void *x, const void *y, void *arg)
+{
+	const struct name_order *o = arg;
+
+	return strcmp(o->cfg->hosts[o->v->cfg_host[*(const uint32_t *)x]].name,
+		      o->cfg->hosts[o->v->cfg_host[*(const uint32_t *)y]].name);
+}
+
 int
 aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_fabric *f,
 		 const struct aif_rhost_params *tmpl,
@@ -158,8 +172,14 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 		aif_rhost_attach(v->h[v->n++], port);
 	}
 	if (aif_paths_build(&v->paths, cfg, v->data_wire, v->ack_wire, v->mtu, false) != 0 ||
-	    set_base_rtts(v) != 0)
+	    set_base_rtts(v) != 0 || (v->by_name = malloc(sizeof(*v->by_name) * cap)) == NULL)
 		goto oom;
+	/* by name, for jobs naming their hosts (a job of every host of a k=28
+	 * fat-tree: 5,488 names against 5,488 hosts each) */
+	for (uint32_t i = 0; i < v->n; i++)
+		v->by_name[i] = i;
+	struct name_order o = { v, cfg };
+	qsort_r(v->by_name, v->n, sizeof(*v->by_name), by_name_cmp, &o);
 	return 0;
 oom:
 	aif_vhosts_free(v);
@@ -236,9 +256,18 @@ aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_runner *w)
 int
 aif_vhosts_find(const struct aif_vhosts *v, const struct aif_config *cfg, const char *name)
 {
-	for (uint32_t i = 0; i < v->n; i++)
-		if (strcmp(cfg->hosts[v->cfg_host[i]].name, name) == 0)
-			return (int)i;
+	uint32_t lo = 0, hi = v->n; /* by_name[lo..hi) may hold it */
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(cfg->hosts[v->cfg_host[v->by_name[mid]]].name, name);
+		if (c == 0)
+			return (int)v->by_name[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
@@ -249,6 +278,7 @@ aif_vhosts_free(struct aif_vhosts *v)
 		aif_rhost_free(v->h[i]);
 	free(v->h);
 	free(v->cfg_host);
+	free(v->by_name);
 	free(v->sw);
 	free(v->port);
 	aif_paths_free(&v->paths);

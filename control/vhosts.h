@@ -36,6 +36,7 @@ struct aif_vhosts {
 	uint32_t n;
 	struct aif_rhost **h;
 	uint32_t *cfg_host;      /* its entry in cfg->hosts */
+	uint32_t *by_name;       /* the hosts by name (aif_vhosts_find) */
 	uint16_t *sw, *port;
 	uint64_t rate_bps;       /* the fastest host's */
 	struct aif_paths paths;  /* between switches */

@@ -955,10 +955,10 @@ parse_endpoint(struct pctx *c, json_t *j, const char *path, const char *key,
 	return 0;
 }
 
-/* A port joins at most one link and carries no host. */
-/* A port's owner while links are read: 0 none, link i as i + 1, host h as
- * OWNER_HOST | (h + 1) (the first on the port); the checks were a scan of
- * every link and host for each link's end, 0.3 s for a k=28 fat-tree. */
+/* A port joins at most one link and carries no host: its owner while
+ * links are read, 0 none, link i as i + 1, host h as OWNER_HOST | (h + 1)
+ * (the first on the port); the checks were a scan of every link and host
+ * for each link's end, 0.3 s for a k=28 fat-tree. */
 #define OWNER_HOST 0x80000000u
 
 static int

@@ -202,15 +202,9 @@ zeros_flush(struct aif_monitors *m, uint16_t s)
 	m->zeros[s] = 0;
 	for (uint32_t k = m->port0[s]; z != 0 && k < m->port0[s + 1]; k++) {
 		struct hist *h = &m->hist[k];
-		if (h->cap == 0) {
-			hist_add(h, 0); /* (its first room) */
-			if (h->cap == 0)
-				continue; /* out of memory: the samples are lost */
-			h->cnt[0]--;
-		}
-		h->cnt[0] += (uint32_t)z;
-		if (h->n == 0)
-			h->n = 1;
+		hist_add(h, 0); /* one, with its room */
+		if (h->cap != 0) /* (else out of memory: the samples are lost) */
+			h->cnt[0] += (uint32_t)(z - 1);
 	}
 }
 

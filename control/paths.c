@@ -81,31 +81,53 @@ floyd(struct aif_paths *p)
 		}
 }
 
+int
+aif_paths_links_of(const struct aif_config *cfg, uint32_t **first_out, uint32_t **at_out)
+{
+	uint32_t n = cfg->n_switches, m = cfg->n_links;
+	uint32_t *first = calloc(n + 2u, sizeof(*first));
+	uint32_t *at = malloc((2 * (size_t)m + 1) * sizeof(*at));
+
+	*first_out = *at_out = NULL;
+	if (first == NULL || at == NULL) {
+		free(first);
+		free(at);
+		return -1;
+	}
+	/* counted at first[s + 2], summed to the starts at first[s + 1], then
+	 * each link put at first[s + 1]++, which leaves first[s] the start */
+	for (uint32_t k = 0; k < m; k++) {
+		const struct aif_topo_link *l = &cfg->links[k];
+		if (l->a_switch < n)
+			first[l->a_switch + 2]++;
+		if (l->b_switch < n && l->b_switch != l->a_switch)
+			first[l->b_switch + 2]++;
+	}
+	for (uint32_t s = 0; s < n; s++)
+		first[s + 2] += first[s + 1];
+	for (uint32_t k = 0; k < m; k++) {
+		const struct aif_topo_link *l = &cfg->links[k];
+		if (l->a_switch < n)
+			at[first[l->a_switch + 1]++] = k;
+		if (l->b_switch < n && l->b_switch != l->a_switch)
+			at[first[l->b_switch + 1]++] = k;
+	}
+	*first_out = first;
+	*at_out = at;
+	return 0;
+}
+
 /* Every link the same (h): the fewest links are the fewest delay, a path
  * of h links h times the link's figures.  0, or -1 out of memory. */
 static int
 search(struct aif_paths *p, const struct aif_config *cfg, const struct hop *h)
 {
-	uint32_t n = p->n, m = cfg->n_links;
-	uint32_t *first = calloc(n + 1u, sizeof(*first)), *adj = malloc(2 * (size_t)m * sizeof(*adj));
+	uint32_t n = p->n, *first, *at;
 	uint32_t *queue = malloc(n * sizeof(*queue)), *dist = malloc(n * sizeof(*dist));
 	int rc = -1;
 
-	if (first == NULL || adj == NULL || queue == NULL || dist == NULL)
+	if (queue == NULL || dist == NULL || aif_paths_links_of(cfg, &first, &at) != 0)
 		goto out;
-	/* both ways of every link, by switch */
-	for (uint32_t k = 0; k < m; k++) {
-		first[cfg->links[k].a_switch + 1]++;
-		first[cfg->links[k].b_switch + 1]++;
-	}
-	for (uint32_t s = 0; s < n; s++)
-		first[s + 1] += first[s];
-	memcpy(queue, first, n * sizeof(*queue)); /* (fill cursors) */
-	for (uint32_t k = 0; k < m; k++) {
-		const struct aif_topo_link *l = &cfg->links[k];
-		adj[queue[l->a_switch]++] = l->b_switch;
-		adj[queue[l->b_switch]++] = l->a_switch;
-	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t head = 0, tail = 0;
 		for (uint32_t j = 0; j < n; j++)
@@ -114,11 +136,14 @@ search(struct aif_paths *p, const struct aif_config *cfg, const struct hop *h)
 		queue[tail++] = i;
 		while (head < tail) {
 			uint32_t s = queue[head++];
-			for (uint32_t e = first[s]; e < first[s + 1]; e++)
-				if (dist[adj[e]] == UINT32_MAX) {
-					dist[adj[e]] = dist[s] + 1;
-					queue[tail++] = adj[e];
+			for (uint32_t e = first[s]; e < first[s + 1]; e++) {
+				const struct aif_topo_link *l = &cfg->links[at[e]];
+				uint32_t x = l->a_switch == s ? l->b_switch : l->a_switch;
+				if (dist[x] == UINT32_MAX) {
+					dist[x] = dist[s] + 1;
+					queue[tail++] = x;
 				}
+			}
 		}
 		for (uint32_t j = 0; j < n; j++) {
 			size_t ij = (size_t)i * n + j;
@@ -133,9 +158,9 @@ search(struct aif_paths *p, const struct aif_config *cfg, const struct hop *h)
 		}
 	}
 	rc = 0;
-out:
 	free(first);
-	free(adj);
+	free(at);
+out:
 	free(queue);
 	free(dist);
 	return rc;
@@ -214,7 +239,7 @@ kind_cmp(const void *x, const void *y)
 
 int
 aif_paths_farthest(struct aif_peer_kind *k, uint32_t n,
-		   uint64_t (*rtt)(uint32_t a, uint32_t b, void *arg), void *arg, uint64_t *far)
+		   aif_time_ns (*rtt)(uint32_t a, uint32_t b, void *arg), void *arg, aif_time_ns *far)
 {
 	uint32_t *first = malloc(sizeof(*first) * (n + 1u)), *kind_of = malloc(sizeof(*kind_of) * (n + 1u));
 	uint32_t n_kinds = 0;

@@ -43,6 +43,13 @@ int aif_paths_build(struct aif_paths *p, const struct aif_config *cfg, const uin
 		    const uint32_t *ack_wire, uint32_t mtu, bool floyd);
 void aif_paths_free(struct aif_paths *p);
 
+/* Each switch's links, in the links' order: switch s's are the link
+ * indices at[first[s]] .. at[first[s + 1] - 1] (a link in both its ends'
+ * lists, once in a loop's; an end that is no switch in none).  *first
+ * [n_switches + 1] and *at are the caller's (free).  0, or -1 out of
+ * memory (both NULL). */
+int aif_paths_links_of(const struct aif_config *cfg, uint32_t **first, uint32_t **at);
+
 /* A host as another's RTT to it sees it: its switch, its wire times (a
  * data packet's and an ACK's), its cable; host is the caller's index. */
 struct aif_peer_kind {
@@ -60,8 +67,8 @@ struct aif_peer_kind {
  * sorted in place; kind[i].host in 0..n-1, each once.  0, or -1 out of
  * memory. */
 int aif_paths_farthest(struct aif_peer_kind *kind, uint32_t n,
-		       uint64_t (*rtt)(uint32_t a, uint32_t b, void *arg), void *arg,
-		       uint64_t *far);
+		       aif_time_ns (*rtt)(uint32_t a, uint32_t b, void *arg), void *arg,
+		       aif_time_ns *far);
 
 /* A payload of mtu bytes at rate, integer ns (as ns-3 counts a hop). */
 uint64_t aif_paths_payload_ns(uint32_t mtu, uint64_t rate_bps);

@@ -53,12 +53,6 @@ fabric_delay_ns(const struct aif_config *cfg)
 	return d == AIF_TIME_NS_NEVER ? 0 : d;
 }
 
-static uint64_t
-rtt_of(uint32_t a, uint32_t b, void *v)
-{
-	return aif_vhosts_rtt(a, b, v);
-}
-
 /* Each host's timeouts scale with its farthest peer's base RTT, which
  * depends on the peer only through its switch, its wire times and its
  * cable (aif_vhosts_rtt): each kind of peer asked once (paths.h). */
@@ -66,7 +60,7 @@ static int
 set_base_rtts(struct aif_vhosts *v)
 {
 	struct aif_peer_kind *k = malloc(sizeof(*k) * (v->n ? v->n : 1));
-	uint64_t *far = malloc(sizeof(*far) * (v->n ? v->n : 1));
+	aif_time_ns *far = malloc(sizeof(*far) * (v->n ? v->n : 1));
 	int rc = -1;
 
 	if (k != NULL && far != NULL) {
@@ -75,7 +69,7 @@ set_base_rtts(struct aif_vhosts *v)
 				.sw = v->sw[i], .host = i,
 				.wire_ps = host_data_ps(v, i) + host_ack_ps(v, i),
 				.cable_ns = aif_rhost_params(v->h[i])->link_delay_ns };
-		rc = aif_paths_farthest(k, v->n, rtt_of, v, far);
+		rc = aif_paths_farthest(k, v->n, aif_vhosts_rtt, v, far);
 		for (uint32_t i = 0; rc == 0 && i < v->n; i++)
 			aif_rhost_set_base_rtt(v->h[i], far[i]);
 	}

@@ -17,6 +17,7 @@
 #include "../dataplane/shard.h"
 #include "../dataplane/switch.h"
 #include "../hosts/textbuf.h"
+#include "paths.h"
 #include "workload.h"
 
 #define JOBS_FILE_MAX_BYTES (16u << 20)
@@ -761,42 +762,24 @@ ns3_paths_free(struct ns3_paths *np)
 static int
 ns3_paths_make(struct ns3_paths *np, const struct aif_config *cfg, uint32_t mtu)
 {
-	uint32_t n = cfg->n_switches, m = cfg->n_links;
+	uint32_t n = cfg->n_switches, *first = NULL, *at = NULL;
 	size_t nn = (size_t)n * n;
 	uint32_t *queue = calloc(n ? n : 1, sizeof(*queue));
-	/* each switch's links in the links' order (what a scan of every link
-	 * for each switch reached: n x n x links, 10^10 steps on k=28) */
-	uint32_t *first = calloc(n + 1u, sizeof(*first)), *at = malloc((2 * (size_t)m + 1) * sizeof(*at));
 
 	np->n = n;
 	np->hops = malloc(nn * sizeof(*np->hops));
 	np->delay_ns = calloc(nn, sizeof(*np->delay_ns));
 	np->tx_ns = calloc(nn, sizeof(*np->tx_ns));
 	np->min_bps = calloc(nn, sizeof(*np->min_bps));
-	if (queue == NULL || first == NULL || at == NULL || np->hops == NULL ||
-	    np->delay_ns == NULL || np->tx_ns == NULL || np->min_bps == NULL) {
+	/* each switch's links in the links' order (what a scan of every link
+	 * for each switch reached: n x n x links, 10^10 steps on k=28) */
+	if (queue == NULL || np->hops == NULL || np->delay_ns == NULL || np->tx_ns == NULL ||
+	    np->min_bps == NULL || aif_paths_links_of(cfg, &first, &at) != 0) {
 		free(queue);
 		free(first);
 		free(at);
 		ns3_paths_free(np);
 		return -1;
-	}
-	for (uint32_t k = 0; k < m; k++) {
-		const struct aif_topo_link *l = &cfg->links[k];
-		if (l->a_switch < n)
-			first[l->a_switch + 1]++;
-		if (l->b_switch < n && l->b_switch != l->a_switch)
-			first[l->b_switch + 1]++;
-	}
-	for (uint32_t s = 0; s < n; s++)
-		first[s + 1] += first[s];
-	memcpy(queue, first, n * sizeof(*queue)); /* (fill cursors) */
-	for (uint32_t k = 0; k < m; k++) {
-		const struct aif_topo_link *l = &cfg->links[k];
-		if (l->a_switch < n)
-			at[queue[l->a_switch]++] = k;
-		if (l->b_switch < n && l->b_switch != l->a_switch)
-			at[queue[l->b_switch]++] = k;
 	}
 	memset(np->hops, 0xFF, nn * sizeof(*np->hops));
 	for (uint32_t a = 0; a < n; a++) {

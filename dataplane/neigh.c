@@ -5,82 +5,132 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include <rte_hash.h>
-#include <rte_jhash.h>
+#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
 #include "neigh.h"
 
-/* A hash for cap slots, named after the table and its growth. */
-static struct rte_hash *
-hash_make(const struct aif_neigh *n, uint32_t cap)
+/* The index's hash of a key (key_of's: its unused bytes zero). */
+static inline uint32_t
+key_hash(const struct aif_ip *k)
 {
-	char name[AIF_NEIGH_NAME_MAX];
-	struct rte_hash *h;
-
-	if (n->grows == 0)
-		snprintf(name, sizeof(name), "%s", n->name);
-	else
-		snprintf(name, sizeof(name), "%.*s.%u", AIF_NEIGH_NAME_MAX - 12, n->name,
-			 n->grows);
-	struct rte_hash_parameters hp = {
-		.name = name,
-		/* twice the slots: a cuckoo hash may refuse keys when nearly full,
-		 * and deleted keys wait out a grace period before reuse */
-		.entries = cap < 8 ? 16 : 2 * cap,
-		.key_len = sizeof(struct aif_ip),
-		.hash_func = rte_jhash,
-		.socket_id = SOCKET_ID_ANY,
-		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF,
-	};
-	if ((h = rte_hash_create(&hp)) == NULL)
-		return NULL;
-	if (n->qsv != NULL) {
-		struct rte_hash_rcu_config rc = {
-			.v = n->qsv,
-			.mode = RTE_HASH_QSBR_MODE_DQ,
-		};
-		if (rte_hash_rcu_qsbr_add(h, &rc) != 0) {
-			rte_hash_free(h);
-			return NULL;
-		}
-	}
-	return h;
+	return rte_hash_crc(k, sizeof(*k), 0);
 }
 
-/* A view of cap slots, its hash empty (NULL: out of memory). */
+static inline bool
+key_eq(const struct aif_ip *a, const struct aif_ip *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+/* A view of cap slots, its index empty (NULL: out of memory).  The index
+ * has at least twice the slots' entries: the live ones fill at most half. */
 static struct aif_neigh_view *
-view_make(const struct aif_neigh *n, uint32_t cap)
+view_make(uint32_t cap)
 {
 	struct aif_neigh_view *v = calloc(1, sizeof(*v));
+	uint32_t ni = 16;
 
 	if (v == NULL)
 		return NULL;
+	while (ni < 2 * cap)
+		ni *= 2;
 	v->cap = cap;
+	v->idx_mask = ni - 1;
 	v->slot = rte_zmalloc("aif_neigh_slot", sizeof(uint64_t) * cap, RTE_CACHE_LINE_SIZE);
 	v->meta = calloc(cap, sizeof(*v->meta));
-	v->by_ip = hash_make(n, cap);
-	if (v->slot == NULL || v->meta == NULL || v->by_ip == NULL) {
-		rte_hash_free(v->by_ip);
+	v->key = calloc(cap, sizeof(*v->key));
+	v->idx = calloc(ni, sizeof(*v->idx));
+	if (v->slot == NULL || v->meta == NULL || v->key == NULL || v->idx == NULL) {
 		rte_free(v->slot);
 		free(v->meta);
+		free(v->key);
+		free(v->idx);
 		free(v);
 		return NULL;
 	}
 	return v;
 }
 
-/* A view no worker reads any more; its hash too unless at_exit (DPDK
- * zeroes what it frees: aif_neigh_free_at_exit). */
+/* Slot of key k in v's index, or AIF_NEIGH_NONE: a reader's probe, safe
+ * beside control's adds and deletes (neigh.h). */
+static uint32_t
+idx_find(const struct aif_neigh_view *v, const struct aif_ip *k)
+{
+	uint32_t h = key_hash(k);
+
+	for (uint32_t i = h & v->idx_mask, n = 0; n <= v->idx_mask; i = (i + 1) & v->idx_mask, n++) {
+		uint64_t e = __atomic_load_n(&v->idx[i], __ATOMIC_ACQUIRE);
+		if (e == 0)
+			break;
+		if (e == AIF_NEIGH_TOMB || (uint32_t)(e >> 32) != h)
+			continue;
+		uint32_t s = (uint32_t)e - 1;
+		if (key_eq(&v->key[s], k))
+			return s;
+	}
+	return AIF_NEIGH_NONE;
+}
+
+/* Control: slot s under key k (absent) in v's index, its key written
+ * first; the first tombstone or empty entry on its probe taken.  0, or -1
+ * when the index is full (it never is: idx_add's callers make it again
+ * before three quarters are used, and the live entries fill half). */
+static int
+idx_add(struct aif_neigh_view *v, const struct aif_ip *k, uint32_t s)
+{
+	uint32_t h = key_hash(k);
+
+	v->key[s] = *k;
+	for (uint32_t i = h & v->idx_mask, n = 0; n <= v->idx_mask; i = (i + 1) & v->idx_mask, n++) {
+		uint64_t e = v->idx[i];
+		if (e != 0 && e != AIF_NEIGH_TOMB)
+			continue;
+		v->idx_used += e == 0;
+		__atomic_store_n(&v->idx[i], (uint64_t)h << 32 | (s + 1), __ATOMIC_RELEASE);
+		return 0;
+	}
+	return -1;
+}
+
+/* Control: slot s's entry (under key k) a tombstone. */
+static void
+idx_del(struct aif_neigh_view *v, const struct aif_ip *k, uint32_t s)
+{
+	uint32_t h = key_hash(k);
+	uint64_t want = (uint64_t)h << 32 | (s + 1);
+
+	for (uint32_t i = h & v->idx_mask, n = 0; n <= v->idx_mask; i = (i + 1) & v->idx_mask, n++) {
+		uint64_t e = v->idx[i];
+		if (e == 0)
+			return;
+		if (e == want) {
+			__atomic_store_n(&v->idx[i], AIF_NEIGH_TOMB, __ATOMIC_RELEASE);
+			return;
+		}
+	}
+}
+
+/* Does one more entry take the index past three quarters? */
+static inline bool
+idx_crowded(const struct aif_neigh_view *v)
+{
+	return (uint64_t)(v->idx_used + 1) * 4 > 3 * ((uint64_t)v->idx_mask + 1);
+}
+
+/* A view no worker reads any more; its slot words too unless at_exit
+ * (DPDK zeroes what it frees: aif_neigh_free_at_exit). */
 static void
 view_free(struct aif_neigh_view *v, bool at_exit)
 {
 	if (!at_exit)
-		rte_hash_free(v->by_ip);
-	rte_free(v->slot);
+		rte_free(v->slot);
 	free(v->meta);
+	free(v->key);
+	free(v->idx);
 	free(v);
 }
 
@@ -108,7 +158,6 @@ mirror(struct aif_neigh *n, const struct aif_neigh_view *v)
 	n->cap = v->cap;
 	n->slot = v->slot;
 	n->meta = v->meta;
-	n->by_ip = v->by_ip;
 }
 
 struct aif_neigh *
@@ -120,7 +169,7 @@ aif_neigh_create(const char *name, uint32_t max, struct rte_rcu_qsbr *qsv)
 	n->max = max;
 	n->qsv = qsv;
 	snprintf(n->name, sizeof(n->name), "%s", name);
-	struct aif_neigh_view *v = view_make(n, max < AIF_NEIGH_CAP_MIN ? max : AIF_NEIGH_CAP_MIN);
+	struct aif_neigh_view *v = view_make(max < AIF_NEIGH_CAP_MIN ? max : AIF_NEIGH_CAP_MIN);
 	if (v == NULL) {
 		free(n);
 		return NULL;
@@ -130,26 +179,25 @@ aif_neigh_create(const char *name, uint32_t max, struct rte_rcu_qsbr *qsv)
 	return n;
 }
 
-/* Twice the slots (up to max), every entry in the same slot: the new view
- * published, the old one retired.  0, or -1 (at max, out of memory, or
+/* The table in a new view of cap slots (at least the current), every
+ * entry in the same slot, its index made again without tombstones: the
+ * new view published, the old one retired.  0, or -1 (out of memory, or
  * too many old views still read). */
 static int
-grow(struct aif_neigh *n)
+remake(struct aif_neigh *n, uint32_t cap)
 {
-	uint32_t cap = n->cap > n->max / 2 ? n->max : 2 * n->cap;
-
 	reap(n, false, false);
-	if (cap <= n->cap || n->n_retired == AIF_NEIGH_RETIRED_MAX)
+	if (n->n_retired == AIF_NEIGH_RETIRED_MAX)
 		return -1;
-	n->grows++;
-	struct aif_neigh_view *v = view_make(n, cap), *old = n->view;
+	struct aif_neigh_view *v = view_make(cap), *old = n->view;
 	if (v == NULL)
 		return -1;
+	n->grows++;
 	for (uint32_t s = 0; s < old->cap; s++) {
 		v->slot[s] = old->slot[s]; /* (control is the only writer) */
 		v->meta[s] = old->meta[s];
-		if (v->meta[s].type != AIF_NEIGH_FREE &&
-		    rte_hash_add_key_data(v->by_ip, &v->meta[s].ip, (void *)(uintptr_t)s) != 0) {
+		v->key[s] = old->key[s];
+		if (v->meta[s].type != AIF_NEIGH_FREE && idx_add(v, &v->meta[s].ip, s) != 0) {
 			view_free(v, false);
 			return -1;
 		}
@@ -161,6 +209,17 @@ grow(struct aif_neigh *n)
 	if (n->qsv == NULL)
 		reap(n, true, false);
 	return 0;
+}
+
+/* Twice the slots (up to max).  0, or -1 (at max, or as remake). */
+static int
+grow(struct aif_neigh *n)
+{
+	uint32_t cap = n->cap > n->max / 2 ? n->max : 2 * n->cap;
+
+	if (cap <= n->cap)
+		return -1;
+	return remake(n, cap);
 }
 
 /* Every view, the workers stopped (at_exit: the hashes left to the exit). */
@@ -196,26 +255,20 @@ key_of(const struct aif_ip *ip)
 	return k;
 }
 
-static uint32_t
-find_in(const struct rte_hash *h, const struct aif_ip *ip)
-{
-	struct aif_ip k = key_of(ip);
-	void *data;
-	if (rte_hash_lookup_data(h, &k, &data) < 0)
-		return AIF_NEIGH_NONE;
-	return (uint32_t)(uintptr_t)data;
-}
-
 uint32_t
 aif_neigh_find(const struct aif_neigh *n, const struct aif_ip *ip)
 {
-	return find_in(n->by_ip, ip);
+	struct aif_ip k = key_of(ip);
+
+	return idx_find(n->view, &k);
 }
 
 uint32_t
 aif_neigh_view_find(const struct aif_neigh_view *v, const struct aif_ip *ip)
 {
-	return find_in(v->by_ip, ip);
+	struct aif_ip k = key_of(ip);
+
+	return idx_find(v, &k);
 }
 
 /* A free slot every worker has stopped reading since it was freed; the
@@ -256,9 +309,13 @@ static uint32_t
 take(struct aif_neigh *n, uint32_t s, const struct aif_ip *ip, uint16_t port)
 {
 	struct aif_ip k = key_of(ip);
+	/* tombstones and entries past three quarters: the index made again
+	 * (where old views still wait, this add takes a tombstone) */
+	if (idx_crowded(n->view))
+		(void)remake(n, n->cap);
 	__atomic_store_n(&n->slot[s], 0, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&n->gen, 1, __ATOMIC_RELEASE);
-	if (rte_hash_add_key_data(n->by_ip, &k, (void *)(uintptr_t)s) != 0)
+	if (idx_add(n->view, &k, s) != 0)
 		return AIF_NEIGH_NONE;
 	n->meta[s] = (struct aif_neigh_meta){
 		.ip = k, .type = AIF_NEIGH_UNRESOLVED, .port = port,
@@ -326,7 +383,7 @@ aif_neigh_del(struct aif_neigh *n, uint32_t slot)
 		n->n_learned--;
 	__atomic_store_n(&n->slot[slot], 0, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&n->gen, 1, __ATOMIC_RELEASE);
-	rte_hash_del_key(n->by_ip, &k);
+	idx_del(n->view, &k, slot);
 	memset(mt, 0, sizeof(*mt));
 	mt->free_token = n->qsv != NULL ? rte_rcu_qsbr_start(n->qsv) : 0;
 }

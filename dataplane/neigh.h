@@ -12,13 +12,19 @@
  *     Next hops in the route tables name their neighbour by slot and need no
  *     lookup per packet; those slots stay theirs while a published table
  *     names them (pinned).
- *   - Destinations on connected subnets are found by IP through an rte_hash
- *     created with lock-free reader/writer concurrency (one writer).  Deleted
- *     keys are not recycled until the workers have passed a quiescent state
- *     (the hash is attached to the switch's RCU QSBR variable), and neither
- *     are freed slots: a worker that found a slot in one pass of a burst may
- *     read its word in the next, so a slot is taken again only after every
- *     worker has passed a quiescent state since it was freed.
+ *   - Destinations on connected subnets are found by IP through the view's
+ *     index: open addressing, linear probing, one 64-bit word an entry (the
+ *     key's hash and its slot), written with a single atomic store: a
+ *     reader probing while control adds or deletes sees each entry whole,
+ *     old or new.  The key itself is the slot's (key[]), written before
+ *     the entry that names it is published (release) and never while a
+ *     worker may still hold that entry: a slot, and so its key, is taken
+ *     again only after every worker has passed a quiescent state since it
+ *     was freed (the switch's RCU QSBR variable).  A deleted entry leaves
+ *     a tombstone, which a later add may take; the index is made again,
+ *     as a new view, when entries and tombstones fill three quarters of
+ *     it.  No DPDK memzone: a fabric's switches are not bounded by
+ *     DPDK's count of them.
  *   - The table starts with AIF_NEIGH_CAP_MIN slots and doubles, up to the
  *     most it was created for, when an entry finds every slot taken (or in
  *     its grace period): control builds the larger slot array, bookkeeping
@@ -53,7 +59,6 @@
 
 #include "types.h"
 
-struct rte_hash;
 struct rte_rcu_qsbr;
 
 #define AIF_NEIGH_VALID (1ull << 63)
@@ -65,7 +70,7 @@ struct rte_rcu_qsbr;
 #define AIF_NEIGH_LEARNED_MAX 4096    /* the most max_learned may be */
 #define AIF_NEIGH_SLOTS (AIF_NEIGH_CONFIGURED_MAX + AIF_NEIGH_LEARNED_MAX)
 #define AIF_NEIGH_CAP_MIN 64          /* a table's slots at first (doubled) */
-#define AIF_NEIGH_NAME_MAX 32         /* DPDK's hash names */
+#define AIF_NEIGH_NAME_MAX 32         /* a table's name, for messages */
 #define AIF_NEIGH_RETIRED_MAX 8       /* old views in their grace period */
 
 /* What a switch's "neighbor_learning" sets (control/config.c). */
@@ -123,16 +128,21 @@ struct aif_neigh_meta {
 struct aif_neigh_view {
 	uint64_t *slot;              /* [cap] */
 	struct aif_neigh_meta *meta; /* [cap] */
-	struct rte_hash *by_ip;      /* key struct aif_ip, data = slot index */
+	struct aif_ip *key;          /* [cap]: the IP slot s was last taken for */
+	uint64_t *idx;               /* [idx_mask + 1]: hash << 32 | slot + 1; 0
+				      * empty, AIF_NEIGH_TOMB deleted */
+	uint32_t idx_mask;
+	uint32_t idx_used;           /* entries not empty (control's) */
 	uint32_t cap;
 	uint64_t token;              /* retired: the QSBR token it waits for */
 };
+
+#define AIF_NEIGH_TOMB UINT64_MAX
 
 struct aif_neigh {
 	/* control's: the current view's fields */
 	uint32_t cap;
 	uint64_t *slot;
-	struct rte_hash *by_ip;
 	struct aif_neigh_meta *meta;
 	uint32_t max;                /* the most slots it grows to */
 	struct aif_neigh_view *view; /* workers': aif_neigh_view() */
@@ -143,7 +153,7 @@ struct aif_neigh {
 	struct rte_rcu_qsbr *qsv;    /* NULL: slots are reused at once */
 	uint32_t n_learned;          /* LEARNED and not pinned */
 	struct aif_neigh_ctr ctr;
-	/* bumped (release) before an IP is added to or deleted from by_ip:
+	/* bumped (release) before an IP is added to or deleted from the index:
 	 * a worker's cache of IP -> slot holds under one value only (a slot
 	 * is taken again only after every worker passed a quiescent state
 	 * since its delete, so a worker's next step sees the bump first) */
@@ -187,10 +197,8 @@ aif_neigh_view(const struct aif_neigh *n)
 struct aif_neigh *aif_neigh_create(const char *name, uint32_t max,
 				   struct rte_rcu_qsbr *qsv);
 void aif_neigh_free(struct aif_neigh *n);
-/* At the process's end: as aif_neigh_free, but the hash (DPDK heap memory)
- * is left to the exit.  DPDK zeroes every byte it frees, the pages of a
- * 16,384-entry hash a run never touched included: a k=16 fat-tree's 320
- * tables took 1.5 s and 350 MB more resident memory at exit (4 KiB pages). */
+/* At the process's end: as aif_neigh_free, but the slot words (DPDK heap
+ * memory) are left to the exit: DPDK zeroes every byte it frees. */
 void aif_neigh_free_at_exit(struct aif_neigh *n);
 
 /* Control: slot of ip, or AIF_NEIGH_NONE. */
@@ -211,7 +219,7 @@ void aif_neigh_set(struct aif_neigh *n, uint32_t slot, const struct aif_mac *mac
 /* Control: forget a slot's MAC, keeping the slot (UNRESOLVED): a static
  * neighbour the config now leaves to be learned. */
 void aif_neigh_unresolve(struct aif_neigh *n, uint32_t slot);
-/* Control: drop a slot (back to free); it and its hash key are reused only
+/* Control: drop a slot (back to free); it and its key are reused only
  * after a grace period. */
 void aif_neigh_del(struct aif_neigh *n, uint32_t slot);
 

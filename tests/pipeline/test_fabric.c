@@ -678,9 +678,9 @@ fabric_load(struct aif_ctl *ctl, struct aif_fabric *fab, struct aif_config *cfg)
 /*
  * A k=10 fat-tree (125 switches, 1,250 ports) built, loaded, and driven
  * by one runner that polls every port, as a virtual-time run does: more
- * RX queues than a runner once held (1,024), and a memzone budget (DPDK's
- * RTE_MAX_MEMZONE, 2,560 in all) that every switch of the largest fabric
- * fits, a reload's second set of tables included.
+ * RX queues than a runner once held (1,024), and no DPDK memzone taken by
+ * its switches (DPDK has 2,560 in all), a reload's second set of tables
+ * included.
  */
 static void
 test_large_fat_tree_one_runner(void **state)
@@ -704,8 +704,7 @@ test_large_fat_tree_one_runner(void **state)
 	unsigned per_sw = (memzones() - mz0 + fab.n_sw - 1) / fab.n_sw;
 	print_message("# %u switches: %u memzones, %u a switch\n", fab.n_sw, memzones() - mz0,
 		      per_sw);
-	assert_true(per_sw <= 2);
-	assert_true(AIF_MAX_SWITCHES * per_sw + 64 <= RTE_MAX_MEMZONE);
+	assert_int_equal(per_sw, 0); /* switches not bounded by DPDK's memzones */
 
 	struct aif_runner *w = aif_runner_create(fab.sw[0], 0, 1);
 	assert_non_null(w);

@@ -14,7 +14,11 @@
  *   - a freed slot is not reused while a worker may still read it (RCU);
  *   - growth: AIF_NEIGH_CAP_MIN slots at first, doubled as entries come,
  *     every entry keeping its slot; a view a worker holds stays readable,
- *     with what it held, until the worker passes a quiescent state.
+ *     with what it held, until the worker passes a quiescent state;
+ *   - the index: hosts learned and removed by the thousand leave
+ *     tombstones that make it again (same slots, same size), a view held
+ *     across that still finding what it held; an IPv4 and an IPv6 address
+ *     of the same bytes two keys; no DPDK memzone taken.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +31,7 @@
 #include <cmocka.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 #include <rte_rcu_qsbr.h>
 
 #include "neigh.h"
@@ -339,6 +344,173 @@ test_grows_keeps_slots_and_old_views(void **state)
 	assert_int_equal(nb->cap, AIF_NEIGH_SLOTS);
 }
 
+/* Is ip found, by control and in the current view, at slot s (or not at
+ * all: AIF_NEIGH_NONE)? */
+static void
+assert_found(const struct aif_ip *ip, uint32_t s)
+{
+	assert_int_equal(aif_neigh_find(nb, ip), s);
+	assert_int_equal(aif_neigh_view_find(aif_neigh_view(nb), ip), s);
+}
+
+static void
+test_index_churn_remakes_it(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	const uint32_t live = 40, rounds = 5000;
+	uint32_t grows0 = nb->grows, remade = 0, slot_of[40];
+	const struct aif_neigh_view *v0 = NULL;
+	uint32_t held_from = 0;
+
+	(void)state;
+	for (uint32_t i = 0; i < live; i++) {
+		struct aif_ip ip = HOST(i);
+		slot_of[i] = aif_neigh_learn(nb, &ip, &mac_a, 1, true, &p, S(1));
+		assert_int_not_equal(slot_of[i], AIF_NEIGH_NONE);
+	}
+	/* each round one host goes and another comes: a tombstone each */
+	for (uint32_t r = 0; r < rounds; r++) {
+		uint32_t k = r % live;
+		struct aif_ip gone = HOST(r), come = HOST(r + live);
+		const struct aif_neigh_view *before = aif_neigh_view(nb);
+		bool crowded = (before->idx_used + 1) * 4 > 3 * (before->idx_mask + 1);
+		aif_neigh_del(nb, slot_of[k]);
+		if (crowded && v0 == NULL) {
+			/* a worker holds the view the next add makes again */
+			assert_int_equal(rte_rcu_qsbr_thread_register(qsv, 0), 0);
+			rte_rcu_qsbr_thread_online(qsv, 0);
+			v0 = before;
+			held_from = r;
+		}
+		slot_of[k] = aif_neigh_learn(nb, &come, &mac_b, 2, true, &p, S(1));
+		assert_int_not_equal(slot_of[k], AIF_NEIGH_NONE);
+		remade += aif_neigh_view(nb) != before;
+		assert_found(&gone, AIF_NEIGH_NONE);
+		assert_found(&come, slot_of[k]);
+		if (v0 != NULL && r == held_from) {
+			/* the held view: what it held then, the slots unchanged */
+			assert_ptr_not_equal(aif_neigh_view(nb), v0);
+			for (uint32_t i = held_from + 1; i < held_from + live; i++) {
+				struct aif_ip ip = HOST(i);
+				assert_int_equal(aif_neigh_view_find(v0, &ip),
+						 aif_neigh_find(nb, &ip));
+			}
+			struct aif_ip old = HOST(held_from);
+			assert_int_equal(aif_neigh_view_find(v0, &old), AIF_NEIGH_NONE);
+			/* the worker passes on: the old view freed, slots reused */
+			rte_rcu_qsbr_quiescent(qsv, 0);
+			rte_rcu_qsbr_thread_offline(qsv, 0);
+			rte_rcu_qsbr_thread_unregister(qsv, 0);
+			aif_neigh_age(nb, &p, S(1));
+			assert_int_equal(nb->n_retired, 0);
+		}
+	}
+	/* the same size, made again several times, never crowded */
+	assert_int_equal(nb->cap, AIF_NEIGH_CAP_MIN);
+	assert_non_null(v0);
+	assert_true(remade >= 10);
+	assert_int_equal(nb->grows - grows0, remade);
+	const struct aif_neigh_view *v = aif_neigh_view(nb);
+	assert_true(v->idx_used * 4 <= 3 * (v->idx_mask + 1));
+	for (uint32_t i = rounds; i < rounds + live; i++) {
+		struct aif_ip ip = HOST(i);
+		assert_int_equal(aif_neigh_find(nb, &ip), slot_of[i % live]);
+	}
+	for (uint32_t i = 0; i < rounds; i++) {
+		struct aif_ip ip = HOST(i);
+		assert_int_equal(aif_neigh_find(nb, &ip), AIF_NEIGH_NONE);
+	}
+	assert_int_equal(nb->n_learned, live);
+}
+
+static void
+test_index_probes_past_tombstones(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	/* of 64 slots, an index of 128; scattered addresses (consecutive
+	 * ones may all hash apart): keys collide */
+	const uint32_t n = 48;
+	uint32_t slot_of[48];
+#define SCATTERED(i) ip4(0x0a000000u | (((uint32_t)(i) * 0x9E3779B1u) >> 8))
+
+	(void)state;
+	for (uint32_t i = 0; i < n; i++) {
+		struct aif_ip ip = SCATTERED(i);
+		slot_of[i] = aif_neigh_learn(nb, &ip, &mac_a, 1, true, &p, S(1));
+	}
+	/* each one gone in the order they came (a key that collided sits past
+	 * the one before it): every other still found */
+	for (uint32_t i = 0; i < n; i++) {
+		aif_neigh_del(nb, slot_of[i]);
+		for (uint32_t j = 0; j < n; j++) {
+			struct aif_ip ip = SCATTERED(j);
+			assert_found(&ip, j <= i ? AIF_NEIGH_NONE : slot_of[j]);
+		}
+	}
+}
+
+static void
+test_index_keys_and_families(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	struct aif_ip v4 = HOST(1), v6 = { .family = AIF_AF_INET6 };
+
+	(void)state;
+	memcpy(v6.b, v4.b, 4); /* the same first bytes, the rest zero */
+	uint32_t s4 = aif_neigh_learn(nb, &v4, &mac_a, 1, true, &p, S(1));
+	assert_found(&v6, AIF_NEIGH_NONE);
+	uint32_t s6 = aif_neigh_learn(nb, &v6, &mac_b, 2, true, &p, S(1));
+	assert_int_not_equal(s4, s6);
+	assert_found(&v4, s4);
+	assert_found(&v6, s6);
+	/* an IPv4 address's bytes past the fourth are not its key */
+	struct aif_ip noisy = v4;
+	memset(noisy.b + 4, 0xee, 12);
+	noisy.pad[1] = 7;
+	assert_found(&noisy, s4);
+	aif_neigh_del(nb, s4);
+	assert_found(&v4, AIF_NEIGH_NONE);
+	assert_found(&v6, s6);
+}
+
+static void
+count_zone(const struct rte_memzone *mz, void *arg)
+{
+	(void)mz;
+	++*(unsigned *)arg;
+}
+
+static unsigned
+memzones(void)
+{
+	unsigned n = 0;
+	rte_memzone_walk(count_zone, &n);
+	return n;
+}
+
+static void
+test_no_memzone(void **state)
+{
+	struct aif_neigh_params p = AIF_NEIGH_PARAMS_DEFAULT;
+	unsigned mz0 = memzones();
+
+	(void)state;
+	/* tables beside the fixture's, grown to thousands of entries: a
+	 * fabric's switches are not bounded by DPDK's memzones */
+	struct aif_neigh *t[3];
+	for (unsigned i = 0; i < 3; i++) {
+		t[i] = aif_neigh_create("same-name", AIF_NEIGH_SLOTS, qsv);
+		assert_non_null(t[i]);
+		for (uint32_t h = 0; h < 3000; h++) {
+			struct aif_ip ip = HOST(h);
+			assert_int_equal(aif_neigh_learn(t[i], &ip, &mac_a, 1, true, &p, S(1)), h);
+		}
+	}
+	assert_int_equal(memzones(), mz0);
+	for (unsigned i = 0; i < 3; i++)
+		aif_neigh_free(t[i]);
+}
+
 static int
 group_setup(void **state)
 {
@@ -367,6 +539,10 @@ main(void)
 		T(test_configured_first),
 		T(test_freed_slot_waits_for_workers),
 		T(test_grows_keeps_slots_and_old_views),
+		T(test_index_churn_remakes_it),
+		T(test_index_probes_past_tombstones),
+		T(test_index_keys_and_families),
+		T(test_no_memzone),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

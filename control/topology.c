@@ -19,7 +19,7 @@
 #define MAX_LINKS (MAX_SW * AIF_MAX_PORTS / 2)
 #define MAX_HOSTS (MAX_SW * AIF_MAX_PORTS)
 /* the largest even k whose 5k^2/4 switches fit MAX_SW */
-#define FAT_TREE_K_MAX 28
+#define FAT_TREE_K_MAX 56
 _Static_assert(5 * FAT_TREE_K_MAX * FAT_TREE_K_MAX / 4 <= MAX_SW &&
 	       5 * (FAT_TREE_K_MAX + 2) * (FAT_TREE_K_MAX + 2) / 4 > MAX_SW, "FAT_TREE_K_MAX");
 
@@ -789,6 +789,10 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 		return fail(err, err_len, "$.topology.fat_tree.k", why);
 	}
 	unsigned h = (unsigned)k / 2;
+	/* host i of a pod (e x h + x): 10.p.i.0/24 while a pod's hosts fit
+	 * one octet (k <= 32), else 10 bits for i: 10.(4p + i / 256).(i %
+	 * 256).0/24 (k <= 56: 64 pods of up to 784) */
+	unsigned ibits = h * h <= 256 ? 8 : 10;
 	struct topo *t = calloc(1, sizeof(*t));
 	if (t == NULL)
 		return fail(err, err_len, path, "out of memory");
@@ -802,8 +806,8 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 				char pn[16], hn[NAME_LEN];
 				snprintf(pn, sizeof(pn), "h%u", x);
 				snprintf(hn, sizeof(hn), "pod%u-edge%u-%u", p, e, x);
-				add_host_port(t, s, pn, (10u << 24) | (p << 16) | ((e * h + x) << 8),
-					      hn);
+				add_host_port(t, s, pn,
+					      (10u << 24) | (((p << ibits) | (e * h + x)) << 8), hn);
 			}
 		}
 		for (unsigned a = 0; a < h; a++) {

@@ -6,7 +6,7 @@
 #ifndef AIF_CAPACITY_H
 #define AIF_CAPACITY_H
 
-#define AIF_MAX_SWITCHES 1024      /* in one process (a k=28 fat-tree has 980) */
+#define AIF_MAX_SWITCHES 4096      /* in one process (a k=56 fat-tree has 3,920) */
 #define AIF_MAX_PORTS 64          /* per switch */
 #define AIF_MAX_PORT_ADDRS 8      /* per port, v4 and v6 together */
 #define AIF_MAX_GROUPS 1024       /* next-hop groups per switch */

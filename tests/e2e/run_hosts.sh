@@ -21,7 +21,10 @@
 #     again (the runner paces the emulation however far it falls behind,
 #     and says by how much at the end);
 #  7. a k=16 fat-tree (320 switches, 1,024 virtual hosts, one runner
-#     polling 5,120 ports): a permutation across pods finishes;
+#     polling 5,120 ports): a permutation across pods finishes; a k=34 one
+#     (1,445 switches: more than a fabric could have while each switch
+#     took DPDK memzones; 9,826 hosts, addressed past an octet a pod):
+#     two hosts in its first and last pods exchange at their ideal;
 #  8. a ConWeave flow file (an incast into a small buffer, and a few more
 #     flows) replayed in virtual time: fct.txt has one line per flow with
 #     ns-3's identities and start times, and the fct-slowdown tool (env
@@ -257,6 +260,23 @@ j = s["jobs"][0]
 assert j["finished"] == 1 and s["fabric"]["drops"] == 0, s
 print("  ok   k=16 fat-tree: 320 switches, 1,024 virtual hosts, a permutation across pods "
       "done (x%.2f of its ideal)" % j["x_ideal_mean"])
+EOF
+
+echo '{"topology": {"fat_tree": {"k": 34}}}' > "$T/ft34.json"
+cat > "$T/ft34jobs.json" <<'EOF'
+{"jobs": [{"name": "x", "kind": "alltoall", "bytes": 65536,
+           "hosts": ["pod0-edge0-0", "pod33-edge16-16"]}]}
+EOF
+timeout -k 5 120 "$BIN" -- --config "$T/ft34.json" --virtual-time --jobs "$T/ft34jobs.json" \
+	--results "$T/ft34" > "$T/ft34.log" 2>&1 < /dev/null || fail "k=34 fat-tree run exited with status $?"
+grep -q '^fabric: 1445 switches, 19652 links, 9826 hosts' "$T/ft34.log" || fail "k=34: not 1,445 switches"
+"$PY" - "$T/ft34/summary.json" <<'EOF' || fail "k=34 results"
+import json, sys
+s = json.load(open(sys.argv[1]))
+j = s["jobs"][0]
+assert j["finished"] == 1 and s["fabric"]["drops"] == 0 and j["x_ideal_mean"] < 1.01, s
+print("  ok   k=34 fat-tree: 1,445 switches, 9,826 virtual hosts, pod 0 to pod 33 and back "
+      "at x%.3f of the ideal" % j["x_ideal_mean"])
 EOF
 
 # 8. a flow file, ns-3's outputs

@@ -683,7 +683,7 @@ static const struct bad_case bad_cases[] = {
 	  "line 1 column 26: duplicate object key near '\"switches\"'" },
 	{ "[]", "$: expected object, got array" },
 	{ "{}", "$.switches: required field is missing" },
-	{ "{'switches':[]}", "$.switches: expected 1..1024 entries, got 0" },
+	{ "{'switches':[]}", "$.switches: expected 1..4096 entries, got 0" },
 	{ "{'switches':{}}", "$.switches: expected array, got object" },
 	{ "{'switches':[5]}", "$.switches[0]: expected object, got integer" },
 	{ SWT("", ",'switch':1"), "$: unknown field 'switch'" },

@@ -352,15 +352,15 @@ test_leaf_spine_errors(void **state)
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 5}}}", "$.topology.fat_tree.k: must be even" },
 		{ "{\"topology\": {\"fat_tree\": {\"link_gbps\": 1e-12}}}",
 		  "$.topology.fat_tree.link_gbps: must be a number 0.001..1600 (1 Mb/s to 1.6 Tb/s)" },
-		{ "{\"topology\": {\"fat_tree\": {\"k\": 30}}}",
-		  "$.topology.fat_tree.k: k=30 makes 1125 switches, more than a fabric may have "
-		  "(1024): k is at most 28" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 58}}}",
+		  "$.topology.fat_tree.k: k=58 makes 4205 switches, more than a fabric may have "
+		  "(4096): k is at most 56" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 66}}}",
 		  "$.topology.fat_tree.k: must be an integer 2..64" },
 		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 5, \"leaves\": 60, "
 		  "\"spines\": 4, \"hosts_per_leaf\": 4}}}",
 		  "$.topology.leaf_spine.planes: 320 switches: planes x (leaves + spines) must be at "
-		  "most 1024 (switches in a fabric), and planes x leaves at most 256 (host addresses "
+		  "most 4096 (switches in a fabric), and planes x leaves at most 256 (host addresses "
 		  "10.<leaf>.x.x)" },
 		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 9}}}",
 		  "$.topology.leaf_spine.planes: must be an integer 1..8" },
@@ -510,6 +510,35 @@ test_fat_tree_k28(void **state)
 			    "10.0.128.0/18");
 	assert_string_equal(aif_prefix_fmt(&core->routes[2].prefix, buf, sizeof(buf)),
 			    "10.0.192.0/22");
+	aif_config_free(cfg);
+}
+
+/* Past k=32 a pod's hosts no longer fit an octet: k=34, 1,445 switches
+ * (more than DPDK's memzones once allowed), 9,826 hosts, 289 a pod, host i
+ * of pod p at 10.(4p + i / 256).(i % 256).2; a core reaches each pod in
+ * three prefixes, none holding another pod's or no host's address. */
+static void
+test_fat_tree_k34(void **state)
+{
+	struct aif_config *cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 34}}}");
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 1445);
+	assert_int_equal(cfg->n_links, 19652);
+	assert_int_equal(cfg->n_hosts, 9826);
+	int e = aif_config_switch_find(cfg, "pod1-edge16");
+	assert_true(e >= 0);
+	const struct aif_port_params *h16 = &cfg->switches[e].ports[16];
+	assert_string_equal(h16->name, "h16");
+	assert_int_equal(h16->n_addrs, 1);
+	assert_string_equal(aif_prefix_fmt(&h16->addrs[0], buf, sizeof(buf)), "10.5.32.1/24");
+	const struct aif_switch_params *core = &cfg->switches[aif_config_switch_find(cfg, "core7")];
+	assert_int_equal(core->n_routes, 3 * 34);
+	assert_string_equal(aif_prefix_fmt(&core->routes[3].prefix, buf, sizeof(buf)), "10.4.0.0/16");
+	assert_string_equal(aif_prefix_fmt(&core->routes[4].prefix, buf, sizeof(buf)), "10.5.0.0/19");
+	assert_string_equal(aif_prefix_fmt(&core->routes[5].prefix, buf, sizeof(buf)),
+			    "10.5.32.0/24");
 	aif_config_free(cfg);
 }
 
@@ -687,6 +716,7 @@ main(void)
 		cmocka_unit_test(test_fat_tree_k4),
 		cmocka_unit_test(test_fat_tree_k16),
 		cmocka_unit_test(test_fat_tree_k28),
+		cmocka_unit_test(test_fat_tree_k34),
 		cmocka_unit_test(test_leaf_spine_planes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,6 +115,12 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 		v->ack_wire[wm] = aif_rhost_ack_wire_bytes(&x);
 	}
 	v->mtu = tmpl->mtu;
+	/* the ports given a host so far, a word a switch */
+	_Static_assert(AIF_MAX_PORTS <= 64, "a switch's ports in one word");
+	uint64_t *taken = calloc(cfg->n_switches ? cfg->n_switches : 1, sizeof(*taken));
+	if (taken == NULL)
+		goto oom;
+	aif_time_ns delay_ns = fabric_delay_ns(cfg);
 	for (uint32_t i = 0; i < cfg->n_hosts; i++) {
 		const struct aif_host_params *hp = &cfg->hosts[i];
 		struct aif_port *port = &f->sw[hp->sw]->ports[hp->port];
@@ -124,11 +130,9 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 		    (skip != NULL && skip(hp->sw, hp->port, skip_arg)))
 			continue;
 		/* one host per port (a port may list an IPv6 address too) */
-		bool taken = false;
-		for (uint32_t k = 0; k < v->n && !taken; k++)
-			taken = v->sw[k] == hp->sw && v->port[k] == hp->port;
-		if (taken)
+		if ((taken[hp->sw] >> hp->port) & 1)
 			continue;
+		taken[hp->sw] |= 1ull << hp->port;
 		struct aif_rhost_params p = *tmpl;
 		const struct aif_policy_params *pol = &cfg->policies[cfg->switches[hp->sw].policy];
 		p.rate_bps = port_rate(cfg, hp->sw, hp->port);
@@ -143,7 +147,7 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 			p.dc.rhai_bps = (uint64_t)((double)tmpl->dc.rhai_bps * k + 0.5);
 		}
 		if (p.link_delay_ns == AIF_RHOST_LINK_DELAY_FABRIC)
-			p.link_delay_ns = fabric_delay_ns(cfg);
+			p.link_delay_ns = delay_ns;
 		p.mac = hp->mac;
 		p.gw_mac = port->dev_mac;
 		p.ip = ip4(&hp->ip);
@@ -155,6 +159,7 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 			char why[256];
 			snprintf(why, sizeof(why), "%s", err);
 			snprintf(err, err_len, "$.hosts[%u] (%s): %s", i, hp->name, why);
+			free(taken);
 			aif_vhosts_free(v);
 			return -1;
 		}
@@ -165,6 +170,7 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 			v->rate_bps = p.rate_bps;
 		aif_rhost_attach(v->h[v->n++], port);
 	}
+	free(taken);
 	if (aif_paths_build(&v->paths, cfg, v->data_wire, v->ack_wire, v->mtu, false) != 0 ||
 	    set_base_rtts(v) != 0 || (v->by_name = malloc(sizeof(*v->by_name) * cap)) == NULL)
 		goto oom;
@@ -229,21 +235,56 @@ wake_one(void *arg)
 	aif_runner_wake(x->w, x->rxq);
 }
 
+static int
+by_ptr_cmp(const void *x, const void *y, void *arg)
+{
+	const struct aif_vhosts *v = arg;
+	uintptr_t a = (uintptr_t)v->h[*(const uint32_t *)x], b = (uintptr_t)v->h[*(const uint32_t *)y];
+
+	return a < b ? -1 : a > b;
+}
+
+/* The index of host h, or -1. */
+static int
+index_of(const struct aif_vhosts *v, const void *h)
+{
+	uint32_t lo = 0, hi = v->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uintptr_t m = (uintptr_t)v->h[v->by_ptr[mid]];
+		if (m == (uintptr_t)h)
+			return (int)v->by_ptr[mid];
+		if (m < (uintptr_t)h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 int
 aif_vhosts_wake_by(struct aif_vhosts *v, struct aif_runner *w)
 {
 	if (v->wake == NULL && (v->wake = calloc(v->n ? v->n : 1, sizeof(*v->wake))) == NULL)
 		return -1;
-	for (uint32_t i = 0; i < v->n; i++)
-		for (uint16_t q = 0; q < w->n_rxq; q++) {
-			const struct aif_port *p =
-				&w->drive[w->rxq[q].drive].sw->ports[w->rxq[q].port];
-			if (p->base == &aif_port_rhost_ops && p->ctx == v->h[i]) {
-				v->wake[i] = (struct aif_vhosts_wake){ w, q };
-				aif_rhost_set_waker(v->h[i], wake_one, &v->wake[i]);
-				break;
-			}
-		}
+	if (v->by_ptr == NULL) {
+		if ((v->by_ptr = malloc(sizeof(*v->by_ptr) * (v->n ? v->n : 1))) == NULL)
+			return -1;
+		for (uint32_t i = 0; i < v->n; i++)
+			v->by_ptr[i] = i;
+		qsort_r(v->by_ptr, v->n, sizeof(*v->by_ptr), by_ptr_cmp, v);
+	}
+	/* each host on this runner's RX queues: its first queue (the lowest
+	 * written last) */
+	for (uint16_t q = w->n_rxq; q-- > 0;) {
+		const struct aif_port *p = &w->drive[w->rxq[q].drive].sw->ports[w->rxq[q].port];
+		int i = p->base == &aif_port_rhost_ops ? index_of(v, p->ctx) : -1;
+		if (i < 0)
+			continue;
+		v->wake[i] = (struct aif_vhosts_wake){ w, q };
+		aif_rhost_set_waker(v->h[i], wake_one, &v->wake[i]);
+	}
 	return 0;
 }
 
@@ -277,5 +318,6 @@ aif_vhosts_free(struct aif_vhosts *v)
 	free(v->port);
 	aif_paths_free(&v->paths);
 	free(v->wake);
+	free(v->by_ptr);
 	memset(v, 0, sizeof(*v));
 }

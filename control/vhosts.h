@@ -46,6 +46,7 @@ struct aif_vhosts {
 	uint32_t data_wire[AIF_WIRE_MODEL_MAX], ack_wire[AIF_WIRE_MODEL_MAX];
 	uint32_t mtu;
 	struct aif_vhosts_wake *wake; /* per host, aif_vhosts_wake_by */
+	uint32_t *by_ptr;        /* the hosts by their rhost's address (wake_by's) */
 };
 
 struct aif_runner;

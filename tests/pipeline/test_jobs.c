@@ -258,6 +258,12 @@ run(const struct scen *s, struct result *res)
 	loop.idle = idle;
 	loop.idle_arg = &ia;
 	assert_int_equal(aif_vhosts_wake_by(&v, w), 0);
+	/* each host woken through its own port's RX queue (drive i: switch i) */
+	for (uint32_t i = 0; i < v.n; i++) {
+		assert_ptr_equal(v.wake[i].w, w);
+		assert_int_equal(w->rxq[v.wake[i].rxq].drive, v.sw[i]);
+		assert_int_equal(w->rxq[v.wake[i].rxq].port, v.port[i]);
+	}
 	aif_evloop_run(&loop);
 	res->end_ns = loop.now_ns;
 	assert_true(aif_jobs_done(js));

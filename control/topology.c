@@ -763,21 +763,24 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
  * switches, (k/2)^2 cores; edge switch e of pod p has hosts h0.. at
  * 10.<p>.<e * k/2 + h>.2 and uplinks u<j> to aggregation j of its pod;
  * aggregation j has downlinks d<e> and uplinks u<m> to cores j * k/2 + m,
- * which have downlinks d<p>, one per pod.
+ * which have downlinks d<p>, one per pod.  In planes parallel copies
+ * ("p<m>-pod<p>-edge<e>" when planes > 1): a host has one port per plane,
+ * plane m's pods numbered m * k + p in the addresses.
  */
 static int
 fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 {
 	static const char *const path = "$.topology.fat_tree";
-	static const char *const keys[] = { "k", "host_gbps", "link_gbps", "delay_ns", "policy",
-					    "host_devices", "down_links", "emulate", "link_devices",
-					    NULL };
-	long long k;
+	static const char *const keys[] = { "k", "planes", "host_gbps", "link_gbps", "delay_ns",
+					    "policy", "host_devices", "down_links", "emulate",
+					    "link_devices", NULL };
+	long long k, planes;
 	struct common c;
 
-	if (check_keys(ft, path, keys, "k, host_gbps, link_gbps, delay_ns, policy, host_devices, "
-		       "down_links, emulate, link_devices", err, err_len) ||
+	if (check_keys(ft, path, keys, "k, planes, host_gbps, link_gbps, delay_ns, policy, "
+		       "host_devices, down_links, emulate, link_devices", err, err_len) ||
 	    get_uint(ft, "k", 2, AIF_MAX_PORTS, 4, &k, path, err, err_len) ||
+	    get_uint(ft, "planes", 1, 8, 1, &planes, path, err, err_len) ||
 	    get_common(ft, path, "link_gbps", &c, err, err_len))
 		return -1;
 	if (k % 2 != 0)
@@ -791,52 +794,66 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 	unsigned h = (unsigned)k / 2;
 	/* host i of a pod (e x h + x): 10.p.i.0/24 while a pod's hosts fit
 	 * one octet (k <= 32), else 10 bits for i: 10.(4p + i / 256).(i %
-	 * 256).0/24 (k <= 56: 64 pods of up to 784) */
+	 * 256).0/24 (k <= 56: 64 pods of up to 784); plane m's pod p is pod
+	 * m * k + p there */
 	unsigned ibits = h * h <= 256 ? 8 : 10;
+	if (planes * 5 * k * k / 4 > MAX_SW || (planes * k) << ibits > 65536) {
+		char why[192];
+		snprintf(why, sizeof(why), "%lld switches: planes x 5k^2/4 must be at most %u "
+			 "(switches in a fabric), and planes x k at most 256, 64 past k=32 (host "
+			 "addresses 10.<pod>.x.x)", planes * 5 * k * k / 4, MAX_SW);
+		return fail(err, err_len, "$.topology.fat_tree.planes", why);
+	}
 	struct topo *t = calloc(1, sizeof(*t));
 	if (t == NULL)
 		return fail(err, err_len, path, "out of memory");
-	unsigned core0 = (unsigned)k * h * 2;
-	for (unsigned p = 0; p < k; p++) {
-		for (unsigned e = 0; e < h; e++) {
-			char name[NAME_LEN];
-			snprintf(name, sizeof(name), "pod%u-edge%u", p, e);
-			unsigned s = add_switch(t, name);
-			for (unsigned x = 0; x < h; x++) {
-				char pn[16], hn[NAME_LEN];
-				snprintf(pn, sizeof(pn), "h%u", x);
-				snprintf(hn, sizeof(hn), "pod%u-edge%u-%u", p, e, x);
-				add_host_port(t, s, pn,
-					      (10u << 24) | (((p << ibits) | (e * h + x)) << 8), hn);
+	for (unsigned pl = 0; pl < planes; pl++) {
+		char pre[8] = "";
+		if (planes > 1)
+			snprintf(pre, sizeof(pre), "p%u-", pl);
+		unsigned base = t->n_sw, core0 = base + (unsigned)k * h * 2;
+		for (unsigned p = 0; p < k; p++) {
+			unsigned pod = pl * (unsigned)k + p;
+			for (unsigned e = 0; e < h; e++) {
+				char name[NAME_LEN];
+				snprintf(name, sizeof(name), "%spod%u-edge%u", pre, p, e);
+				unsigned s = add_switch(t, name);
+				for (unsigned x = 0; x < h; x++) {
+					char pn[16], hn[NAME_LEN];
+					snprintf(pn, sizeof(pn), "h%u", x);
+					snprintf(hn, sizeof(hn), "%spod%u-edge%u-%u", pre, p, e, x);
+					add_host_port(t, s, pn, (10u << 24) |
+						      (((pod << ibits) | (e * h + x)) << 8), hn);
+				}
+			}
+			for (unsigned a = 0; a < h; a++) {
+				char name[NAME_LEN];
+				snprintf(name, sizeof(name), "%spod%u-agg%u", pre, p, a);
+				add_switch(t, name);
 			}
 		}
-		for (unsigned a = 0; a < h; a++) {
+		for (unsigned m = 0; m < h * h; m++) {
 			char name[NAME_LEN];
-			snprintf(name, sizeof(name), "pod%u-agg%u", p, a);
+			snprintf(name, sizeof(name), "%score%u", pre, m);
 			add_switch(t, name);
 		}
-	}
-	for (unsigned m = 0; m < h * h; m++) {
-		char name[NAME_LEN];
-		snprintf(name, sizeof(name), "core%u", m);
-		add_switch(t, name);
-	}
-	for (unsigned p = 0; p < k; p++) {
-		unsigned edge0 = p * 2 * h, agg0 = edge0 + h;
-		for (unsigned e = 0; e < h; e++)
-			for (unsigned a = 0; a < h; a++) {
-				char pa[16], pb[16];
-				snprintf(pa, sizeof(pa), "u%u", a);
-				snprintf(pb, sizeof(pb), "d%u", e);
-				join(t, edge0 + e, pa, agg0 + a, pb);
-			}
-		for (unsigned a = 0; a < h; a++)
-			for (unsigned m = 0; m < h; m++) {
-				char pa[16], pb[16];
-				snprintf(pa, sizeof(pa), "u%u", m);
-				snprintf(pb, sizeof(pb), "d%u", p);
-				join(t, agg0 + a, pa, core0 + a * h + m, pb);
-			}
+		for (unsigned p = 0; p < k; p++) {
+			unsigned edge0 = base + p * 2 * h, agg0 = edge0 + h;
+			for (unsigned e = 0; e < h; e++)
+				for (unsigned a = 0; a < h; a++) {
+					char pa[16], pb[16];
+					snprintf(pa, sizeof(pa), "u%u", a);
+					snprintf(pb, sizeof(pb), "d%u", e);
+					join(t, edge0 + e, pa, agg0 + a, pb);
+				}
+			for (unsigned a = 0; a < h; a++)
+				for (unsigned m = 0; m < h; m++) {
+					char pa[16], pb[16];
+					snprintf(pa, sizeof(pa), "u%u", m);
+					snprintf(pb, sizeof(pb), "d%u", p);
+					join(t, agg0 + a, pa, core0 + a * h + m, pb);
+				}
+		}
 	}
 	int rc = emit(root, t, &c, path, err, err_len);
 	free(t);

@@ -24,7 +24,9 @@
 #     polling 5,120 ports): a permutation across pods finishes; a k=34 one
 #     (1,445 switches: more than a fabric could have while each switch
 #     took DPDK memzones; 9,826 hosts, addressed past an octet a pod):
-#     two hosts in its first and last pods exchange at their ideal;
+#     two hosts in its first and last pods exchange at their ideal; two
+#     planes of a k=4 one run a ring all-reduce over hosts with a port on
+#     each;
 #  8. a ConWeave flow file (an incast into a small buffer, and a few more
 #     flows) replayed in virtual time: fct.txt has one line per flow with
 #     ns-3's identities and start times, and the fct-slowdown tool (env
@@ -277,6 +279,27 @@ j = s["jobs"][0]
 assert j["finished"] == 1 and s["fabric"]["drops"] == 0 and j["x_ideal_mean"] < 1.01, s
 print("  ok   k=34 fat-tree: 1,445 switches, 9,826 virtual hosts, pod 0 to pod 33 and back "
       "at x%.3f of the ideal" % j["x_ideal_mean"])
+EOF
+
+# two planes of a k=4 fat-tree: a rank a host with a port on each plane
+cat > "$T/ft4p2.json" <<'EOF'
+{"topology": {"fat_tree": {"k": 4, "planes": 2}},
+ "policies": {"default": {"load_balancing": {"scheme": "spray"}}}}
+EOF
+cat > "$T/ft4p2jobs.json" <<'EOF'
+{"jobs": [{"name": "ar", "kind": "allreduce_ring", "hosts": "all", "bytes": 4194304}]}
+EOF
+timeout -k 5 60 "$BIN" -- --config "$T/ft4p2.json" --virtual-time --jobs "$T/ft4p2jobs.json" \
+	--results "$T/ft4p2" > "$T/ft4p2.log" 2>&1 < /dev/null || fail "two-plane fat-tree run exited with status $?"
+grep -q '16 virtual hosts, each with a port on 2 planes (32 host ports)' "$T/ft4p2.log" ||
+	fail "two-plane fat-tree: not 16 hosts on 2 planes: $(grep -m1 'virtual hosts' "$T/ft4p2.log")"
+"$PY" - "$T/ft4p2/summary.json" <<'EOF' || fail "two-plane fat-tree results"
+import json, sys
+s = json.load(open(sys.argv[1]))
+j = s["jobs"][0]
+assert j["finished"] == 1 and s["fabric"]["drops"] == 0 and j["x_ideal_mean"] < 1.2, s
+print("  ok   two planes of a k=4 fat-tree: 16 hosts with a port on each, a ring all-reduce "
+      "at x%.3f of its ideal" % j["x_ideal_mean"])
 EOF
 
 # 8. a flow file, ns-3's outputs

@@ -355,6 +355,16 @@ test_leaf_spine_errors(void **state)
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 58}}}",
 		  "$.topology.fat_tree.k: k=58 makes 4205 switches, more than a fabric may have "
 		  "(4096): k is at most 56" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 32, \"planes\": 4}}}",
+		  "$.topology.fat_tree.planes: 5120 switches: planes x 5k^2/4 must be at most 4096 "
+		  "(switches in a fabric), and planes x k at most 256, 64 past k=32 (host addresses "
+		  "10.<pod>.x.x)" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 34, \"planes\": 2}}}",
+		  "$.topology.fat_tree.planes: 2890 switches: planes x 5k^2/4 must be at most 4096 "
+		  "(switches in a fabric), and planes x k at most 256, 64 past k=32 (host addresses "
+		  "10.<pod>.x.x)" },
+		{ "{\"topology\": {\"fat_tree\": {\"planes\": 9}}}",
+		  "$.topology.fat_tree.planes: must be an integer 1..8" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 66}}}",
 		  "$.topology.fat_tree.k: must be an integer 2..64" },
 		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 5, \"leaves\": 60, "
@@ -542,6 +552,38 @@ test_fat_tree_k34(void **state)
 	aif_config_free(cfg);
 }
 
+/* Two planes of a k=4 fat-tree: disjoint copies, a port per plane; plane
+ * 1's pods are pods 4..7 in the addresses; no route leaves its plane. */
+static void
+test_fat_tree_planes(void **state)
+{
+	struct aif_config *cfg =
+		parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 4, \"planes\": 2}}}");
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 40);
+	assert_int_equal(cfg->n_links, 64);
+	assert_int_equal(cfg->n_hosts, 32);
+	assert_string_equal(cfg->switches[0].name, "p0-pod0-edge0");
+	assert_string_equal(cfg->switches[20].name, "p1-pod0-edge0");
+	assert_string_equal(cfg->switches[39].name, "p1-core3");
+	assert_string_equal(cfg->hosts[31].name, "p1-pod3-edge1-1");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[31].ip, buf, sizeof(buf)), "10.7.3.2");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[0].ip, buf, sizeof(buf)), "10.0.0.2");
+	/* a core reaches its own plane's four pods only */
+	const struct aif_switch_params *core = &cfg->switches[aif_config_switch_find(cfg, "p1-core3")];
+	assert_int_equal(core->n_routes, 4);
+	assert_null(group_of(core, "10.0.0.0/24"));
+	assert_non_null(group_of(core, "10.4.0.0/24"));
+	assert_routes_exact(cfg);
+	aif_config_free(cfg);
+	/* one plane: the names and addresses of no planes */
+	cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 4, \"planes\": 1}}}");
+	assert_string_equal(cfg->switches[0].name, "pod0-edge0");
+	aif_config_free(cfg);
+}
+
 /* Two planes of a 2 x 1 leaf-spine: disjoint switches, a port per plane. */
 static void
 test_leaf_spine_planes(void **state)
@@ -718,6 +760,7 @@ main(void)
 		cmocka_unit_test(test_fat_tree_k28),
 		cmocka_unit_test(test_fat_tree_k34),
 		cmocka_unit_test(test_leaf_spine_planes),
+		cmocka_unit_test(test_fat_tree_planes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

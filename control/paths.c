@@ -32,6 +32,7 @@ aif_paths_free(struct aif_paths *p)
 	free(p->tx_ns);
 	free(p->rate_bps);
 	free(p->hops);
+	free(p->row);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -117,18 +118,47 @@ aif_paths_links_of(const struct aif_config *cfg, uint32_t **first_out, uint32_t 
 	return 0;
 }
 
+/* Tables of n x n entries, each no path but a switch's to itself (the
+ * row's own column).  0, or -1 out of memory. */
+static int
+tables_make(struct aif_paths *p, uint32_t n)
+{
+	size_t nn = (size_t)n * n;
+
+	p->n = n;
+	p->data_ps = malloc(sizeof(uint64_t) * (nn ? nn : 1));
+	p->ack_ps = malloc(sizeof(uint64_t) * (nn ? nn : 1));
+	p->prop_ns = malloc(sizeof(uint64_t) * (nn ? nn : 1));
+	p->tx_ns = malloc(sizeof(uint64_t) * (nn ? nn : 1));
+	p->rate_bps = malloc(sizeof(uint64_t) * (nn ? nn : 1));
+	p->hops = malloc(sizeof(uint32_t) * (nn ? nn : 1));
+	if (p->data_ps == NULL || p->ack_ps == NULL || p->prop_ns == NULL || p->tx_ns == NULL ||
+	    p->rate_bps == NULL || p->hops == NULL)
+		return -1;
+	for (size_t i = 0; i < nn; i++) {
+		p->data_ps[i] = p->ack_ps[i] = i % (n + 1) == 0 ? 0 : FAR;
+		p->prop_ns[i] = p->tx_ns[i] = 0;
+		p->rate_bps[i] = UINT64_MAX;
+		p->hops[i] = 0;
+	}
+	return 0;
+}
+
 /* Every link the same (h): the fewest links are the fewest delay, a path
- * of h links h times the link's figures.  0, or -1 out of memory. */
+ * of h links h times the link's figures; a search from each switch with a
+ * row, to the others with one.  0, or -1 out of memory. */
 static int
 search(struct aif_paths *p, const struct aif_config *cfg, const struct hop *h)
 {
-	uint32_t n = p->n, *first, *at;
+	uint32_t n = cfg->n_switches, *first, *at;
 	uint32_t *queue = malloc(n * sizeof(*queue)), *dist = malloc(n * sizeof(*dist));
 	int rc = -1;
 
 	if (queue == NULL || dist == NULL || aif_paths_links_of(cfg, &first, &at) != 0)
 		goto out;
 	for (uint32_t i = 0; i < n; i++) {
+		if (p->row[i] == UINT32_MAX)
+			continue;
 		uint32_t head = 0, tail = 0;
 		for (uint32_t j = 0; j < n; j++)
 			dist[j] = UINT32_MAX;
@@ -146,9 +176,9 @@ search(struct aif_paths *p, const struct aif_config *cfg, const struct hop *h)
 			}
 		}
 		for (uint32_t j = 0; j < n; j++) {
-			size_t ij = (size_t)i * n + j;
-			if (j == i || dist[j] == UINT32_MAX)
+			if (j == i || dist[j] == UINT32_MAX || p->row[j] == UINT32_MAX)
 				continue;
+			size_t ij = aif_paths_at(p, i, j);
 			p->data_ps[ij] = dist[j] * h->data_ps;
 			p->ack_ps[ij] = dist[j] * h->ack_ps;
 			p->prop_ns[ij] = dist[j] * h->prop_ns;
@@ -168,41 +198,44 @@ out:
 
 int
 aif_paths_build(struct aif_paths *p, const struct aif_config *cfg, const uint32_t *data_wire,
-		const uint32_t *ack_wire, uint32_t mtu, bool use_floyd)
+		const uint32_t *ack_wire, uint32_t mtu, bool use_floyd, const bool *ends)
 {
 	uint32_t n = cfg->n_switches;
-	size_t nn = (size_t)n * n;
 
 	memset(p, 0, sizeof(*p));
-	p->n = (uint16_t)n;
-	p->data_ps = malloc(sizeof(uint64_t) * (nn ? nn : 1));
-	p->ack_ps = malloc(sizeof(uint64_t) * (nn ? nn : 1));
-	p->prop_ns = malloc(sizeof(uint64_t) * (nn ? nn : 1));
-	p->tx_ns = malloc(sizeof(uint64_t) * (nn ? nn : 1));
-	p->rate_bps = malloc(sizeof(uint64_t) * (nn ? nn : 1));
-	p->hops = malloc(sizeof(uint32_t) * (nn ? nn : 1));
-	if (p->data_ps == NULL || p->ack_ps == NULL || p->prop_ns == NULL || p->tx_ns == NULL ||
-	    p->rate_bps == NULL || p->hops == NULL) {
-		aif_paths_free(p);
-		return -1;
-	}
-	for (size_t i = 0; i < nn; i++) {
-		p->data_ps[i] = p->ack_ps[i] = i % (n + 1) == 0 ? 0 : FAR;
-		p->prop_ns[i] = p->tx_ns[i] = 0;
-		p->rate_bps[i] = UINT64_MAX;
-		p->hops[i] = 0;
-	}
 	/* the links, the fastest of parallel ones; are they all the same? */
 	bool same = cfg->n_links > 0;
 	struct hop h0 = { 0 };
 	for (uint32_t k = 0; k < cfg->n_links; k++) {
-		const struct aif_topo_link *l = &cfg->links[k];
 		struct hop h = hop_of(cfg, k, data_wire, ack_wire, mtu);
 		if (k == 0)
 			h0 = h;
 		same = same && memcmp(&h, &h0, sizeof(h)) == 0 && h.data_ps > 0;
-		size_t ab = (size_t)l->a_switch * n + l->b_switch;
-		size_t ba = (size_t)l->b_switch * n + l->a_switch;
+	}
+	bool by_search = same && !use_floyd;
+	/* rows: the ends for the search, every switch for Floyd-Warshall
+	 * (its paths go through any) */
+	uint32_t rows = 0;
+	if ((p->row = malloc(sizeof(*p->row) * (n ? n : 1))) == NULL)
+		return -1;
+	for (uint32_t s = 0; s < n; s++)
+		p->row[s] = !by_search || ends == NULL || ends[s] ? rows++ : UINT32_MAX;
+	if (tables_make(p, rows) != 0) {
+		aif_paths_free(p);
+		return -1;
+	}
+	if (by_search) {
+		if (search(p, cfg, &h0) != 0) {
+			aif_paths_free(p);
+			return -1;
+		}
+		return 0;
+	}
+	for (uint32_t k = 0; k < cfg->n_links; k++) {
+		const struct aif_topo_link *l = &cfg->links[k];
+		struct hop h = hop_of(cfg, k, data_wire, ack_wire, mtu);
+		size_t ab = aif_paths_at(p, l->a_switch, l->b_switch);
+		size_t ba = aif_paths_at(p, l->b_switch, l->a_switch);
 		if (h.data_ps < p->data_ps[ab]) {
 			p->data_ps[ab] = p->data_ps[ba] = h.data_ps;
 			p->ack_ps[ab] = p->ack_ps[ba] = h.ack_ps;
@@ -212,14 +245,7 @@ aif_paths_build(struct aif_paths *p, const struct aif_config *cfg, const uint32_
 			p->hops[ab] = p->hops[ba] = 1;
 		}
 	}
-	if (same && !use_floyd) {
-		if (search(p, cfg, &h0) != 0) {
-			aif_paths_free(p);
-			return -1;
-		}
-	} else {
-		floyd(p);
-	}
+	floyd(p);
 	return 0;
 }
 

@@ -11,11 +11,13 @@
  * every link is the same (rate, delay, wire model: every generated fabric)
  * all paths of the fewest links are the fewest-delay paths and all carry
  * the same figures, so a breadth-first search from each switch gives the
- * same tables (n x links).
+ * same tables (n x links).  The search keeps only the switches asked for
+ * (those with hosts: a k=56 fat-tree's 1,568 edges of 3,920 switches, its
+ * tables 6 times smaller), and searches only from them.
  *
  *	struct aif_paths p;
- *	if (aif_paths_build(&p, cfg, data_wire, ack_wire, mtu, false) != 0) ... no memory
- *	uint64_t t = p.data_ps[a * p.n + b];
+ *	if (aif_paths_build(&p, cfg, data_wire, ack_wire, mtu, false, ends) != 0) ... no memory
+ *	uint64_t t = p.data_ps[aif_paths_at(&p, a, b)];
  *	aif_paths_free(&p);
  */
 #ifndef AIF_PATHS_H
@@ -27,7 +29,8 @@
 #include "config.h"
 
 struct aif_paths {
-	uint16_t n;               /* switches: every table is [a * n + b] */
+	uint32_t n;               /* rows: every table is [row a * n + row b] */
+	uint32_t *row;            /* [switches]: switch s's row (UINT32_MAX: none) */
 	uint64_t *data_ps, *ack_ps; /* one way; unreachable: UINT64_MAX / 4 */
 	uint64_t *prop_ns, *tx_ns;  /* along it: propagation, a payload per link */
 	uint64_t *rate_bps;       /* its slowest link (UINT64_MAX: none) */
@@ -37,10 +40,19 @@ struct aif_paths {
 /* The paths of cfg's switches; data_wire[m] and ack_wire[m] the wire bytes
  * of a full data packet and of an ACK under wire model m, mtu the payload
  * a link carries per packet.  floyd: Floyd-Warshall even when every link is
- * the same (what the search must agree with).  0, or -1 out of memory (p
- * then holds nothing). */
+ * the same (what the search must agree with).  ends[s] true for the
+ * switches whose paths between them are asked (NULL: every switch; the
+ * tables may hold others).  0, or -1 out of memory (p then holds
+ * nothing). */
 int aif_paths_build(struct aif_paths *p, const struct aif_config *cfg, const uint32_t *data_wire,
-		    const uint32_t *ack_wire, uint32_t mtu, bool floyd);
+		    const uint32_t *ack_wire, uint32_t mtu, bool floyd, const bool *ends);
+
+/* The tables' entry of the path from switch a to switch b (both ends). */
+static inline size_t
+aif_paths_at(const struct aif_paths *p, uint32_t a, uint32_t b)
+{
+	return (size_t)p->row[a] * p->n + p->row[b];
+}
 void aif_paths_free(struct aif_paths *p);
 
 /* Each switch's links, in the links' order: switch s's are the link

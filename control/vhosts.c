@@ -171,8 +171,16 @@ aif_vhosts_build(struct aif_vhosts *v, const struct aif_config *cfg, struct aif_
 		aif_rhost_attach(v->h[v->n++], port);
 	}
 	free(taken);
-	if (aif_paths_build(&v->paths, cfg, v->data_wire, v->ack_wire, v->mtu, false) != 0 ||
-	    set_base_rtts(v) != 0 || (v->by_name = malloc(sizeof(*v->by_name) * cap)) == NULL)
+	/* the paths between the switches with hosts */
+	bool *ends = calloc(cfg->n_switches ? cfg->n_switches : 1, sizeof(*ends));
+	if (ends == NULL)
+		goto oom;
+	for (uint32_t i = 0; i < v->n; i++)
+		ends[v->sw[i]] = true;
+	int rc = aif_paths_build(&v->paths, cfg, v->data_wire, v->ack_wire, v->mtu, false, ends);
+	free(ends);
+	if (rc != 0 || set_base_rtts(v) != 0 ||
+	    (v->by_name = malloc(sizeof(*v->by_name) * cap)) == NULL)
 		goto oom;
 	/* by name, for jobs naming their hosts (a job of every host of a k=28
 	 * fat-tree: 5,488 names against 5,488 hosts each) */
@@ -191,8 +199,8 @@ aif_time_ns
 aif_vhosts_rtt(uint32_t a, uint32_t b, void *arg)
 {
 	const struct aif_vhosts *v = arg;
-	size_t ab = (size_t)v->sw[a] * v->paths.n + v->sw[b];
-	size_t ba = (size_t)v->sw[b] * v->paths.n + v->sw[a];
+	size_t ab = aif_paths_at(&v->paths, v->sw[a], v->sw[b]);
+	size_t ba = aif_paths_at(&v->paths, v->sw[b], v->sw[a]);
 	uint64_t ps = host_data_ps(v, a) + v->paths.data_ps[ab] + host_data_ps(v, b) +
 		      host_ack_ps(v, b) + v->paths.ack_ps[ba] + host_ack_ps(v, a);
 
@@ -205,8 +213,8 @@ void
 aif_vhosts_path(uint32_t a, uint32_t b, aif_time_ns *data_ns, aif_time_ns *ack_ns, void *arg)
 {
 	const struct aif_vhosts *v = arg;
-	size_t ab = (size_t)v->sw[a] * v->paths.n + v->sw[b];
-	size_t ba = (size_t)v->sw[b] * v->paths.n + v->sw[a];
+	size_t ab = aif_paths_at(&v->paths, v->sw[a], v->sw[b]);
+	size_t ba = aif_paths_at(&v->paths, v->sw[b], v->sw[a]);
 	aif_time_ns cables = aif_rhost_params(v->h[a])->link_delay_ns +
 			     aif_rhost_params(v->h[b])->link_delay_ns;
 
@@ -218,7 +226,7 @@ void
 aif_vhosts_ns3_path(uint32_t a, uint32_t b, struct aif_jobs_ns3_path *p, void *arg)
 {
 	const struct aif_vhosts *v = arg;
-	size_t ab = (size_t)v->sw[a] * v->paths.n + v->sw[b];
+	size_t ab = aif_paths_at(&v->paths, v->sw[a], v->sw[b]);
 	const struct aif_rhost_params *pa = aif_rhost_params(v->h[a]), *pb = aif_rhost_params(v->h[b]);
 
 	p->prop_ns = pa->link_delay_ns + v->paths.prop_ns[ab] + pb->link_delay_ns;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests for control/paths.c: the search against Floyd-Warshall, the
- * farthest peer by kinds against every pair. */
+/* Unit tests for control/paths.c: the search against Floyd-Warshall, its
+ * tables kept for some switches only, the farthest peer by kinds against
+ * every pair. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -27,8 +28,8 @@ same_as_floyd(const char *text)
 	struct aif_paths a, b;
 	size_t nn = (size_t)cfg->n_switches * cfg->n_switches;
 
-	assert_int_equal(aif_paths_build(&a, cfg, data_wire, ack_wire, 1000, false), 0);
-	assert_int_equal(aif_paths_build(&b, cfg, data_wire, ack_wire, 1000, true), 0);
+	assert_int_equal(aif_paths_build(&a, cfg, data_wire, ack_wire, 1000, false, NULL), 0);
+	assert_int_equal(aif_paths_build(&b, cfg, data_wire, ack_wire, 1000, true, NULL), 0);
 	assert_int_equal(a.n, cfg->n_switches);
 	assert_memory_equal(a.data_ps, b.data_ps, nn * sizeof(*a.data_ps));
 	assert_memory_equal(a.ack_ps, b.ack_ps, nn * sizeof(*a.ack_ps));
@@ -53,6 +54,60 @@ test_search_is_floyd(void **state)
 		      "[\"pod0-edge0:u0\", \"core3:d1\"]}}}");
 }
 
+/* Tables of some switches (those with hosts, as the virtual hosts ask):
+ * rows for them only, each entry what the whole fabric's table has; with
+ * links that differ, Floyd-Warshall's rows for every switch. */
+static void
+test_ends_only(void **state)
+{
+	struct aif_config *cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 8, "
+					  "\"down_links\": [\"pod0-edge0:u0\", \"core3:d1\"]}}}");
+	struct aif_paths all, some;
+	uint32_t n = cfg->n_switches, m = 0;
+	bool *ends = calloc(n, sizeof(*ends));
+
+	(void)state;
+	assert_non_null(ends);
+	for (uint32_t h = 0; h < cfg->n_hosts; h++)
+		ends[cfg->hosts[h].sw] = true;
+	ends[n - 1] = true; /* and a core */
+	for (uint32_t s = 0; s < n; s++)
+		m += ends[s];
+	assert_int_equal(m, 33);
+	assert_int_equal(aif_paths_build(&all, cfg, data_wire, ack_wire, 1000, false, NULL), 0);
+	assert_int_equal(aif_paths_build(&some, cfg, data_wire, ack_wire, 1000, false, ends), 0);
+	assert_int_equal(some.n, m);
+	for (uint32_t a = 0; a < n; a++) {
+		if (!ends[a]) {
+			assert_int_equal(some.row[a], UINT32_MAX);
+			continue;
+		}
+		for (uint32_t b = 0; b < n; b++) {
+			if (!ends[b])
+				continue;
+			size_t x = aif_paths_at(&some, a, b), y = aif_paths_at(&all, a, b);
+			assert_true(some.data_ps[x] == all.data_ps[y]);
+			assert_true(some.ack_ps[x] == all.ack_ps[y]);
+			assert_true(some.prop_ns[x] == all.prop_ns[y]);
+			assert_true(some.tx_ns[x] == all.tx_ns[y]);
+			assert_true(some.rate_bps[x] == all.rate_bps[y]);
+			assert_int_equal(some.hops[x], all.hops[y]);
+		}
+	}
+	/* pod0-edge0 to pod1-edge0: up, across a core, down; to itself none */
+	assert_int_equal(some.hops[aif_paths_at(&some, 0, 8)], 4);
+	assert_int_equal(some.hops[aif_paths_at(&some, 0, 0)], 0);
+	aif_paths_free(&all);
+	aif_paths_free(&some);
+	/* links of two rates: Floyd-Warshall, every switch a row */
+	cfg->links[0].rate_bps = 40000000000ull;
+	assert_int_equal(aif_paths_build(&some, cfg, data_wire, ack_wire, 1000, false, ends), 0);
+	assert_int_equal(some.n, n);
+	aif_paths_free(&some);
+	free(ends);
+	aif_config_free(cfg);
+}
+
 /* Planes are apart: no path between them (the unreachable entries as
  * Floyd-Warshall leaves them); links down still count. */
 static void
@@ -64,7 +119,7 @@ test_planes_and_down(void **state)
 	struct aif_config *cfg = parse_ok(
 		"{\"topology\": {\"leaf_spine\": {\"leaves\": 2, \"spines\": 1, \"planes\": 2}}}");
 	struct aif_paths p;
-	assert_int_equal(aif_paths_build(&p, cfg, data_wire, ack_wire, 1000, false), 0);
+	assert_int_equal(aif_paths_build(&p, cfg, data_wire, ack_wire, 1000, false, NULL), 0);
 	/* p0-leaf0 (0) to p0-leaf1 (1): two links; to p1-leaf0 (3): none */
 	assert_int_equal(p.hops[0 * p.n + 1], 2);
 	assert_int_equal(p.prop_ns[0 * p.n + 1], 2000);
@@ -95,7 +150,7 @@ test_links_differ(void **state)
 	struct aif_paths p;
 
 	(void)state;
-	assert_int_equal(aif_paths_build(&p, cfg, data_wire, ack_wire, 1000, false), 0);
+	assert_int_equal(aif_paths_build(&p, cfg, data_wire, ack_wire, 1000, false, NULL), 0);
 	assert_int_equal(p.hops[0 * p.n + 1], 2); /* a -> c -> b */
 	assert_int_equal(p.prop_ns[0 * p.n + 1], 2000);
 	aif_paths_free(&p);
@@ -160,6 +215,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_search_is_floyd),
 		cmocka_unit_test(test_planes_and_down),
+		cmocka_unit_test(test_ends_only),
 		cmocka_unit_test(test_links_differ),
 		cmocka_unit_test(test_farthest),
 	};

@@ -283,15 +283,18 @@ aif_paths_farthest(struct aif_peer_kind *k, uint32_t n,
 		kind_of[k[i].host] = n_kinds - 1;
 	}
 	first[n_kinds] = n;
-	for (uint32_t h = 0; h < n; h++) {
+	/* each kind's farthest, from its first host; its hosts take it */
+	for (uint32_t a = 0; a < n_kinds; a++) {
 		uint64_t f = 0;
+		uint32_t h = k[first[a]].host;
 		for (uint32_t c = 0; c < n_kinds; c++) {
-			if (c == kind_of[h] && first[c + 1] - first[c] == 1)
+			if (c == a && first[c + 1] - first[c] == 1)
 				continue; /* h alone of its kind */
 			uint64_t x = rtt(h, k[first[c]].host, arg);
 			f = x > f ? x : f;
 		}
-		far[h] = f;
+		for (uint32_t i = first[a]; i < first[a + 1]; i++)
+			far[k[i].host] = f;
 	}
 	free(first);
 	free(kind_of);

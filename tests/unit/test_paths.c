@@ -157,7 +157,7 @@ test_links_differ(void **state)
 	aif_config_free(cfg);
 }
 
-/* A made-up RTT that depends on the peer only through its kind. */
+/* A made-up RTT that depends on each end only through its kind. */
 static struct aif_peer_kind kinds[64];
 static uint32_t sw_of[64], wire_of[64], cable_of[64];
 
@@ -166,7 +166,7 @@ fake_rtt(uint32_t a, uint32_t b, void *arg)
 {
 	(void)arg;
 	return (uint64_t)((sw_of[a] * 31u + sw_of[b] * 7u) % 13u) * 1000 + wire_of[b] * 3 +
-	       cable_of[b] + a;
+	       cable_of[b] + wire_of[a] * 5 + cable_of[a] * 2;
 }
 
 static void

@@ -340,7 +340,7 @@ parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
 	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
 	    aif_cfg_get_name(c, j, path, "name", true, sw->name) < 0)
 		return -1;
-	if (aif_config_switch_find(c->cfg, sw->name) != idx) {
+	if (aif_cfg_names_add(c->switches, idx) >= 0) {
 		aif_cfg_path_key(fp, path, "name");
 		return aif_cfg_fail(c, fp, "duplicate switch name '%s'", sw->name);
 	}
@@ -388,40 +388,6 @@ append_neighbor(struct pctx *c, const char *path, struct aif_switch_params *sw,
 	return 0;
 }
 
-/* The hosts' names read so far, for their duplicates: open addressing,
- * slot = index + 1 (a scan of every earlier host was quadratic: 65,536
- * hosts, 2 billion comparisons). */
-struct host_names {
-	uint32_t *slot;
-	uint32_t mask;
-};
-
-static uint32_t
-name_hash(const char *s)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
-	return h;
-}
-
-/* Host idx's name: -1 when an earlier host has it, else 0 (kept). */
-static int
-host_name_add(struct host_names *hn, const struct aif_config *cfg, uint32_t idx)
-{
-	const char *name = cfg->hosts[idx].name;
-
-	for (uint32_t i = name_hash(name) & hn->mask;; i = (i + 1) & hn->mask) {
-		if (hn->slot[i] == 0) {
-			hn->slot[i] = idx + 1;
-			return 0;
-		}
-		if (strcmp(cfg->hosts[hn->slot[i] - 1].name, name) == 0)
-			return -1;
-	}
-}
-
 static int
 get_switch_ref(struct pctx *c, json_t *j, const char *path, uint16_t *sw)
 {
@@ -431,7 +397,7 @@ get_switch_ref(struct pctx *c, json_t *j, const char *path, uint16_t *sw)
 
 	if (aif_cfg_get_string(c, j, path, "switch", true, &s) < 0)
 		return -1;
-	idx = aif_config_switch_find(c->cfg, s);
+	idx = (int)aif_cfg_names_find(c->switches, s);
 	if (idx < 0) {
 		aif_cfg_path_key(fp, path, "switch");
 		return aif_cfg_fail(c, fp, "unknown switch '%s'", s);
@@ -442,7 +408,7 @@ get_switch_ref(struct pctx *c, json_t *j, const char *path, uint16_t *sw)
 
 /* cfg->hosts[idx]; n_hosts already counts it. */
 static int
-parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx, struct host_names *hn)
+parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx, struct aif_cfg_names *hn)
 {
 	static const char *const keys[] = {"name", "switch", "port", "ip",
 					   "mac", NULL};
@@ -454,7 +420,7 @@ parse_host(struct pctx *c, json_t *j, const char *path, uint32_t idx, struct hos
 	if (aif_cfg_check_object(c, j, path, keys) < 0 ||
 	    aif_cfg_get_name(c, j, path, "name", true, h->name) < 0)
 		return -1;
-	if (host_name_add(hn, c->cfg, idx) != 0) {
+	if (aif_cfg_names_add(hn, idx) >= 0) {
 		aif_cfg_path_key(fp, path, "name");
 		return aif_cfg_fail(c, fp, "duplicate host name '%s'", h->name);
 	}
@@ -497,23 +463,24 @@ parse_hosts(struct pctx *c, json_t *root)
 	if (rc <= 0 || json_array_size(arr) == 0)
 		return rc;
 	c->cfg->hosts = calloc(json_array_size(arr), sizeof(*c->cfg->hosts));
-	struct host_names hn = { .mask = 15 };
-	while (hn.mask < 2 * json_array_size(arr))
-		hn.mask = 2 * hn.mask + 1;
-	hn.slot = calloc((size_t)hn.mask + 1, sizeof(*hn.slot));
-	if (c->cfg->hosts == NULL || hn.slot == NULL) {
-		free(hn.slot);
+	/* (a scan of every earlier host was quadratic: 65,536 hosts, 2
+	 * billion comparisons) */
+	struct aif_cfg_names hn = { 0 };
+	if (c->cfg->hosts == NULL ||
+	    aif_cfg_names_init(&hn, json_array_size(arr), c->cfg->hosts[0].name,
+			       sizeof(*c->cfg->hosts)) != 0) {
+		aif_cfg_names_free(&hn);
 		return aif_cfg_fail(c, "$.hosts", "out of memory");
 	}
 	json_array_foreach(arr, i, v) {
 		aif_cfg_path_idx(ep, "$.hosts", i);
 		c->cfg->n_hosts = (uint32_t)(i + 1);
 		if (parse_host(c, v, ep, (uint32_t)i, &hn) < 0) {
-			free(hn.slot);
+			aif_cfg_names_free(&hn);
 			return -1;
 		}
 	}
-	free(hn.slot);
+	aif_cfg_names_free(&hn);
 	return 0;
 }
 
@@ -893,7 +860,11 @@ parse_switches(struct pctx *c, json_t *arr)
 
 	c->cfg->switches = calloc(json_array_size(arr),
 				  sizeof(*c->cfg->switches));
-	if (c->cfg->switches == NULL)
+	/* found by name by the hosts and links (a scan for each: a k=56
+	 * fat-tree's 87,808 links, 690 M comparisons) */
+	if (c->cfg->switches == NULL ||
+	    aif_cfg_names_init(c->switches, json_array_size(arr), c->cfg->switches[0].name,
+			       sizeof(*c->cfg->switches)) != 0)
 		return aif_cfg_fail(c, "$.switches", "out of memory");
 	json_array_foreach(arr, i, v) {
 		aif_cfg_path_idx(ep, "$.switches", i);
@@ -943,7 +914,7 @@ parse_endpoint(struct pctx *c, json_t *j, const char *path, const char *key,
 			    s);
 	memcpy(name, s, (size_t)(colon - s));
 	name[colon - s] = '\0';
-	si = aif_config_switch_find(c->cfg, name);
+	si = (int)aif_cfg_names_find(c->switches, name);
 	if (si < 0)
 		return aif_cfg_fail(c, fp, "unknown switch '%s'", name);
 	pi = aif_config_port_find(&c->cfg->switches[si], colon + 1);
@@ -1104,7 +1075,8 @@ int
 aif_config_parse(const char *text, size_t len, struct aif_config **out,
 		 char *err, size_t err_len)
 {
-	struct pctx c = { .err = err, .err_len = err_len };
+	struct aif_cfg_names sw_names = { 0 };
+	struct pctx c = { .err = err, .err_len = err_len, .switches = &sw_names };
 	json_error_t jerr;
 	json_t *root;
 	int rc;
@@ -1129,6 +1101,7 @@ aif_config_parse(const char *text, size_t len, struct aif_config **out,
 		c.cfg->refs = 1;
 		rc = parse_root(&c, root);
 	}
+	aif_cfg_names_free(&sw_names);
 	json_decref(root);
 	if (rc < 0) {
 		aif_config_free(c.cfg);

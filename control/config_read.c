@@ -375,3 +375,64 @@ aif_cfg_get_bitset8(struct pctx *c, json_t *obj, const char *path, const char *k
 
 /* Canonical decimal "0".."max" (no sign, no leading zeros). */
 
+
+/* ---- names read so far ---- */
+
+static uint32_t
+name_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+static inline const char *
+name_at(const struct aif_cfg_names *nm, uint32_t i)
+{
+	return nm->base + (size_t)i * nm->stride;
+}
+
+int
+aif_cfg_names_init(struct aif_cfg_names *nm, size_t n, const void *base, size_t stride)
+{
+	nm->mask = 15;
+	while (nm->mask < 2 * n)
+		nm->mask = 2 * nm->mask + 1;
+	nm->base = base;
+	nm->stride = stride;
+	nm->slot = calloc((size_t)nm->mask + 1, sizeof(*nm->slot));
+	return nm->slot != NULL ? 0 : -1;
+}
+
+void
+aif_cfg_names_free(struct aif_cfg_names *nm)
+{
+	free(nm->slot);
+	nm->slot = NULL;
+}
+
+long
+aif_cfg_names_add(struct aif_cfg_names *nm, uint32_t idx)
+{
+	const char *name = name_at(nm, idx);
+
+	for (uint32_t i = name_hash(name) & nm->mask;; i = (i + 1) & nm->mask) {
+		if (nm->slot[i] == 0) {
+			nm->slot[i] = idx + 1;
+			return -1;
+		}
+		if (strcmp(name_at(nm, nm->slot[i] - 1), name) == 0)
+			return (long)nm->slot[i] - 1;
+	}
+}
+
+long
+aif_cfg_names_find(const struct aif_cfg_names *nm, const char *name)
+{
+	for (uint32_t i = name_hash(name) & nm->mask; nm->slot[i] != 0; i = (i + 1) & nm->mask)
+		if (strcmp(name_at(nm, nm->slot[i] - 1), name) == 0)
+			return (long)nm->slot[i] - 1;
+	return -1;
+}

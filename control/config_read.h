@@ -25,11 +25,33 @@ struct aif_switch_params;
 #define AIF_CFG_PATH_LEN 256
 #define AIF_CFG_GBPS_MAX 1000000.0 /* a rate in Gb/s: at most */
 
+struct aif_cfg_names;
+
 struct pctx {
 	char *err;
 	size_t err_len;
 	struct aif_config *cfg;
+	struct aif_cfg_names *switches; /* the switches' names read so far */
 };
+
+/* Names read so far (switches', hosts'), found without a scan of every
+ * earlier one: open addressing, slot = index + 1; name i at base + i x
+ * stride (an array of records, each its name first or at a fixed place). */
+struct aif_cfg_names {
+	uint32_t *slot;
+	uint32_t mask;
+	const char *base;
+	size_t stride;
+};
+
+/* For up to n names.  0, or -1 out of memory. */
+int aif_cfg_names_init(struct aif_cfg_names *nm, size_t n, const void *base, size_t stride);
+void aif_cfg_names_free(struct aif_cfg_names *nm);
+/* Name idx: the index of an earlier one of the same name (kept as it was),
+ * or -1 (added). */
+long aif_cfg_names_add(struct aif_cfg_names *nm, uint32_t idx);
+/* The index of name, or -1. */
+long aif_cfg_names_find(const struct aif_cfg_names *nm, const char *name);
 
 int aif_cfg_fail(struct pctx *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

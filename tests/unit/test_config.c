@@ -693,6 +693,15 @@ static const struct bad_case bad_cases[] = {
 	  "$.switches[0].name: invalid name 'a b' (1..31 characters from A-Z a-z 0-9 _ . -)" },
 	{ "{'switches':[{'name':'s0'," PORTS "},{'name':'s0','ports':[{'name':'p0','device':'e0'}]}]}",
 	  "$.switches[1].name: duplicate switch name 's0'" },
+	/* a name found among several (an index of them, not a scan) */
+	{ "{'switches':[{'name':'s0'," PORTS "},{'name':'s1','ports':[{'name':'p0','device':'e0'}]},"
+	  "{'name':'s2','ports':[{'name':'p0','device':'e1'}]},"
+	  "{'name':'s1','ports':[{'name':'p0','device':'e2'}]}]}",
+	  "$.switches[3].name: duplicate switch name 's1'" },
+	{ "{'switches':[{'name':'s0'," PORTS "},{'name':'s1','ports':[{'name':'p0','device':'e0'}]},"
+	  "{'name':'s2','ports':[{'name':'p0','device':'e1'}]}],"
+	  "'links':[{'a':'s2:p0','b':'s1:p0'},{'a':'s0:p0','b':'s3:p0'}]}",
+	  "$.links[1].b: unknown switch 's3'" },
 	{ "{'switches':[{'name':'s0'}]}", "$.switches[0].ports: required field is missing" },
 	{ SW(",'seed':-1"), "$.switches[0].seed: must be 0..4294967295, got -1" },
 	{ SW(",'proxy_arp':1"), "$.switches[0].proxy_arp: expected boolean, got integer" },

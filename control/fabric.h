@@ -48,7 +48,7 @@ int aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 uint64_t aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k);
 /* Free the switches and links (the runners and captures first). */
 void aif_fabric_free(struct aif_fabric *f);
-/* The same at the process's end: the switches' neighbour hashes and the
+/* The same at the process's end: the switches' neighbour slots and the
  * links' rings left to the exit (aif_switch_free_at_exit,
  * aif_link_free_at_exit); every frame back to its pool. */
 void aif_fabric_free_at_exit(struct aif_fabric *f);

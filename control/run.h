@@ -16,7 +16,7 @@
  *	aif_run_report    the end: captures closed, paused peers released,
  *	                  the counters, the jobs' results, the stats file
  *	aif_run_end       everything freed, ports closed before the pool
- *	                  (the switches' neighbour hashes left to the
+ *	                  (the switches' neighbour slots left to the
  *	                  process's exit: aif_fabric_free_at_exit); the exit
  *	                  status
  *

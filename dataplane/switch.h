@@ -110,7 +110,7 @@ struct aif_switch *aif_switch_create(const char *name, uint16_t index,
 				     uint16_t n_shards, struct rte_mempool *pool);
 void aif_switch_free(struct aif_switch *sw);
 /* At the process's end: as aif_switch_free (every mbuf it holds back to its
- * pool), the neighbour hash and the shards' memory left to the exit
+ * pool), the neighbour slots and the shards' memory left to the exit
  * (aif_neigh_free_at_exit, aif_shard_free_at_exit). */
 void aif_switch_free_at_exit(struct aif_switch *sw);
 

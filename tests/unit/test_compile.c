@@ -4,7 +4,7 @@
  * workers read (the LPM), the group members' neighbour and counter slots,
  * and the failure path.
  *
- * Needs EAL (rte_fib, rte_hash, rte_malloc): the group setup starts it with
+ * Needs EAL (rte_fib, rte_malloc): the group setup starts it with
  * --no-huge --no-pci and a private file prefix, and creates one switch with
  * the four ports of the config below.  Every lookup is checked against an
  * exact (type, index) or (GROUP, group name).

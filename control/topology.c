@@ -821,7 +821,8 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 				for (unsigned x = 0; x < h; x++) {
 					char pn[16], hn[NAME_LEN];
 					snprintf(pn, sizeof(pn), "h%u", x);
-					snprintf(hn, sizeof(hn), "%spod%u-edge%u-%u", pre, p, e, x);
+					snprintf(hn, sizeof(hn), "%spod%u-edge%u-%u", pre, (uint8_t)p,
+						 (uint8_t)e, (uint8_t)x); /* (k <= 64) */
 					add_host_port(t, s, pn, (10u << 24) |
 						      (((pod << ibits) | (e * h + x)) << 8), hn);
 				}

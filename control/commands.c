@@ -301,6 +301,33 @@ aif_ctl_counters_json(const struct aif_switch *sw)
 			 "groups", groups_json(sw));
 }
 
+json_t *
+aif_ctl_summary_counters_json(const struct aif_switch *sw)
+{
+	json_t *ports = json_array(), *total = json_object();
+	uint64_t sum[AIF_DROP_MAX] = { 0 };
+
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		struct aif_port_ctr ctr;
+		aif_switch_port_counters(sw, p, &ctr);
+		json_t *drops = json_object();
+		for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++) {
+			if (ctr.drops[r] != 0)
+				json_object_set_new(drops, aif_drop_name(r),
+						    json_integer((json_int_t)ctr.drops[r]));
+			sum[r] += ctr.drops[r];
+		}
+		json_array_append_new(ports, json_pack(
+			"{s:s, s:I, s:I, s:I, s:I, s:o}", "name", sw->ports[p].name,
+			"rx_packets", (json_int_t)ctr.rx_packets, "tx_packets",
+			(json_int_t)ctr.tx_packets, "rx_bytes", (json_int_t)ctr.rx_bytes,
+			"tx_bytes", (json_int_t)ctr.tx_bytes, "drops", drops));
+	}
+	for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++)
+		json_object_set_new(total, aif_drop_name(r), json_integer((json_int_t)sum[r]));
+	return json_pack("{s:o, s:o}", "ports", ports, "drops", total);
+}
+
 /* Switch i of the new config must be the running switch i with the same
  * ports on the same devices. */
 static int

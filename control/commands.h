@@ -148,6 +148,10 @@ json_t *aif_ctl_links_json(const struct aif_ctl *c, const struct aif_switch *sw,
 
 /* Counters of a switch as JSON (show_counters, and the --stats file). */
 json_t *aif_ctl_counters_json(const struct aif_switch *sw);
+/* Of those, what the exit summary reads (aif_summary_print_fabric): each
+ * port's name, packets, bytes and the drops that are not zero, the
+ * switch's drops by reason, all of them. */
+json_t *aif_ctl_summary_counters_json(const struct aif_switch *sw);
 
 /*
  * Load cfg (owned on success and on failure) into the switch: compile,

@@ -246,11 +246,17 @@ aif_report_pace(struct aif_runner *const *runners, unsigned n_run, aif_time_ns q
  * fabric-wide by reason.
  */
 json_t *
-aif_report_fabric_json(const struct aif_ctl *c, aif_time_ns now_ns)
+aif_report_fabric_json(const struct aif_ctl *c, aif_time_ns now_ns, bool full)
 {
 	json_t *sws = json_array();
 
 	for (uint16_t s = 0; s < c->n_sw; s++) {
+		if (!full) {
+			json_t *cj = aif_ctl_summary_counters_json(c->sws[s]);
+			json_object_set_new(cj, "switch", json_string(c->sws[s]->name));
+			json_array_append_new(sws, cj);
+			continue;
+		}
 		json_t *cj = aif_ctl_counters_json(c->sws[s]);
 		json_object_set_new(cj, "switch", json_string(c->sws[s]->name));
 		json_t *lb = aif_ctl_show_lb((struct aif_ctl *)c, c->sws[s]);

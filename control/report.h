@@ -30,8 +30,12 @@ void aif_report_ports(const struct aif_ctl *ctl);
 void aif_report_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 		       const uint16_t *runner_of, unsigned n_run, bool vtime);
 /* A fabric's counters: per switch (its load-balancing programs too) and per
- * link direction. */
-json_t *aif_report_fabric_json(const struct aif_ctl *c, aif_time_ns now_ns);
+ * link direction.  full false: of the switches only what the exit summary
+ * reads (aif_summary_print_fabric: each port's name, packets, bytes and
+ * drops, the drops that are not zero; each switch's drops by reason), for
+ * a run without --stats: a k=32 fat-tree's every counter was 6% of its
+ * run. */
+json_t *aif_report_fabric_json(const struct aif_ctl *c, aif_time_ns now_ns, bool full);
 /* Real time, paced: the runners' pacing (quantum, lag behind_ns, steps,
  * late steps), as JSON and as a line. */
 json_t *aif_report_pace_json(struct aif_runner *const *runners, unsigned n_run,

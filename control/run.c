@@ -525,7 +525,7 @@ aif_run_report(struct aif_run *r)
 		json_decref(c);
 	} else {
 		struct aif_summary_run sr = { .elapsed_s = r->elapsed_s, .stats_path = o->stats };
-		fj = aif_report_fabric_json(ctl, end);
+		fj = aif_report_fabric_json(ctl, end, o->stats != NULL);
 		if (o->vtime) {
 			json_object_set_new(fj, "edge_ports", aif_edges_json(&r->edges));
 			json_object_set_new(fj, "virtual_ns", json_integer((json_int_t)end));

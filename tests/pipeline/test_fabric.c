@@ -44,6 +44,7 @@
 #include "shard.h"
 #include "switch.h"
 #include "runner.h"
+#include "summary.h"
 
 #include "test_eal.h"
 
@@ -333,6 +334,65 @@ test_two_switches_over_a_link(void **state)
 	assert_int_equal(json_integer_value(json_object_get(
 		json_array_get(json_object_get(l, "directions"), 1), "tx_packets")), 0);
 	json_decref(r);
+}
+
+/* The exit summary from a fabric's JSON of every counter and from one of
+ * only what the summary reads (a run without --stats): the same lines,
+ * after the frames above and one frame with no route, dropped. */
+static char *
+summary_of(bool lean, aif_time_ns now)
+{
+	json_t *sws = json_array();
+	for (uint16_t s = 0; s < 2; s++) {
+		json_t *cj = lean ? aif_ctl_summary_counters_json(F.sw[s])
+				  : aif_ctl_counters_json(F.sw[s]);
+		assert_true(json_object_get(cj, "groups") == NULL || !lean);
+		json_object_set_new(cj, "switch", json_string(F.sw[s]->name));
+		json_array_append_new(sws, cj);
+	}
+	json_t *fj = json_pack("{s:o, s:o}", "switches", sws, "links",
+			       aif_ctl_links_json(&F.ctl, NULL, now));
+	struct aif_summary_run sr = { .elapsed_s = 1.0, .virtual_ns = now, .packet_hops = 7 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	aif_summary_print_fabric(f, fj, &sr);
+	fclose(f);
+	if (lean) {
+		/* a port's drops: those that are not zero */
+		json_t *p0 = json_array_get(json_object_get(json_array_get(sws, 0), "ports"), 0);
+		assert_int_equal(json_object_size(json_object_get(p0, "drops")), 1);
+	}
+	json_decref(fj);
+	return buf;
+}
+
+static void
+test_summary_from_its_counters(void **state)
+{
+	struct rte_mbuf *m = udp_frame(0);
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, 14);
+	aif_time_ns now = AIF_NS_PER_MS;
+
+	(void)state;
+	ip->dst_addr = rte_cpu_to_be_32(0x0b000001); /* 11.0.0.1: no route */
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	assert_int_equal(rte_ring_enqueue(F.rx[0], m), 0);
+	aif_runner_step(F.w, now);
+	struct aif_port_ctr c;
+	uint64_t dropped = 0;
+	aif_switch_port_counters(F.sw[0], 0, &c);
+	for (unsigned r = 0; r < AIF_DROP_MAX; r++)
+		dropped += c.drops[r];
+	assert_int_equal(dropped, 1);
+	char *full = summary_of(false, now), *lean = summary_of(true, now);
+	print_message("%s", lean);
+	assert_string_equal(lean, full);
+	assert_non_null(strstr(lean, "drops by reason, fabric-wide"));
+	free(full);
+	free(lean);
 }
 
 /* One request through the socket's line handler: the reply, parsed. */
@@ -770,6 +830,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_switches_over_a_link),
+		cmocka_unit_test(test_summary_from_its_counters),
 		cmocka_unit_test(test_control_many_switches),
 		cmocka_unit_test(test_load_and_links),
 		cmocka_unit_test(test_route_change_through_the_cache),

@@ -272,8 +272,11 @@ groups_json(const struct aif_switch *sw)
 	return arr;
 }
 
-json_t *
-aif_ctl_counters_json(const struct aif_switch *sw)
+/* A switch's counters: every one (all), or what the exit summary reads
+ * (each port's packets and bytes, its drops that are not zero); the
+ * switch's drops by reason either way, all of them. */
+static json_t *
+counters_json(const struct aif_switch *sw, bool all)
 {
 	json_t *ports = json_array(), *total = json_object();
 	uint64_t sum[AIF_DROP_MAX] = { 0 };
@@ -282,14 +285,22 @@ aif_ctl_counters_json(const struct aif_switch *sw)
 		struct aif_port_ctr ctr;
 		aif_switch_port_counters(sw, p, &ctr);
 		json_t *o = json_pack("{s:s}", "name", sw->ports[p].name);
-		const uint64_t *words = (const uint64_t *)&ctr;
-		for (unsigned i = 0; i < aif_port_ctr_n; i++)
-			json_object_set_new(o, aif_port_ctr_names[i],
-					    json_integer((json_int_t)words[i]));
+		if (all) {
+			const uint64_t *words = (const uint64_t *)&ctr;
+			for (unsigned i = 0; i < aif_port_ctr_n; i++)
+				json_object_set_new(o, aif_port_ctr_names[i],
+						    json_integer((json_int_t)words[i]));
+		} else {
+			json_object_set_new(o, "rx_packets", json_integer((json_int_t)ctr.rx_packets));
+			json_object_set_new(o, "tx_packets", json_integer((json_int_t)ctr.tx_packets));
+			json_object_set_new(o, "rx_bytes", json_integer((json_int_t)ctr.rx_bytes));
+			json_object_set_new(o, "tx_bytes", json_integer((json_int_t)ctr.tx_bytes));
+		}
 		json_t *drops = json_object();
 		for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++) {
-			json_object_set_new(drops, aif_drop_name(r),
-					    json_integer((json_int_t)ctr.drops[r]));
+			if (all || ctr.drops[r] != 0)
+				json_object_set_new(drops, aif_drop_name(r),
+						    json_integer((json_int_t)ctr.drops[r]));
 			sum[r] += ctr.drops[r];
 		}
 		json_object_set_new(o, "drops", drops);
@@ -297,35 +308,22 @@ aif_ctl_counters_json(const struct aif_switch *sw)
 	}
 	for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++)
 		json_object_set_new(total, aif_drop_name(r), json_integer((json_int_t)sum[r]));
-	return json_pack("{s:o, s:o, s:o}", "ports", ports, "drops", total,
-			 "groups", groups_json(sw));
+	json_t *cj = json_pack("{s:o, s:o}", "ports", ports, "drops", total);
+	if (all)
+		json_object_set_new(cj, "groups", groups_json(sw));
+	return cj;
+}
+
+json_t *
+aif_ctl_counters_json(const struct aif_switch *sw)
+{
+	return counters_json(sw, true);
 }
 
 json_t *
 aif_ctl_summary_counters_json(const struct aif_switch *sw)
 {
-	json_t *ports = json_array(), *total = json_object();
-	uint64_t sum[AIF_DROP_MAX] = { 0 };
-
-	for (uint16_t p = 0; p < sw->n_ports; p++) {
-		struct aif_port_ctr ctr;
-		aif_switch_port_counters(sw, p, &ctr);
-		json_t *drops = json_object();
-		for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++) {
-			if (ctr.drops[r] != 0)
-				json_object_set_new(drops, aif_drop_name(r),
-						    json_integer((json_int_t)ctr.drops[r]));
-			sum[r] += ctr.drops[r];
-		}
-		json_array_append_new(ports, json_pack(
-			"{s:s, s:I, s:I, s:I, s:I, s:o}", "name", sw->ports[p].name,
-			"rx_packets", (json_int_t)ctr.rx_packets, "tx_packets",
-			(json_int_t)ctr.tx_packets, "rx_bytes", (json_int_t)ctr.rx_bytes,
-			"tx_bytes", (json_int_t)ctr.tx_bytes, "drops", drops));
-	}
-	for (unsigned r = AIF_DROP_FIRST; r < AIF_DROP_MAX; r++)
-		json_object_set_new(total, aif_drop_name(r), json_integer((json_int_t)sum[r]));
-	return json_pack("{s:o, s:o}", "ports", ports, "drops", total);
+	return counters_json(sw, false);
 }
 
 /* Switch i of the new config must be the running switch i with the same

@@ -267,21 +267,15 @@ int
 aif_paths_farthest(struct aif_peer_kind *k, uint32_t n,
 		   aif_time_ns (*rtt)(uint32_t a, uint32_t b, void *arg), void *arg, aif_time_ns *far)
 {
-	uint32_t *first = malloc(sizeof(*first) * (n + 1u)), *kind_of = malloc(sizeof(*kind_of) * (n + 1u));
-	uint32_t n_kinds = 0;
+	uint32_t *first = malloc(sizeof(*first) * (n + 1u)), n_kinds = 0;
 
-	if (first == NULL || kind_of == NULL) {
-		free(first);
-		free(kind_of);
+	if (first == NULL)
 		return -1;
-	}
 	qsort(k, n, sizeof(*k), kind_cmp);
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++)
 		if (i == 0 || k[i].sw != k[i - 1].sw || k[i].wire_ps != k[i - 1].wire_ps ||
 		    k[i].cable_ns != k[i - 1].cable_ns)
 			first[n_kinds++] = i;
-		kind_of[k[i].host] = n_kinds - 1;
-	}
 	first[n_kinds] = n;
 	/* each kind's farthest, from its first host; its hosts take it */
 	for (uint32_t a = 0; a < n_kinds; a++) {
@@ -297,6 +291,5 @@ aif_paths_farthest(struct aif_peer_kind *k, uint32_t n,
 			far[k[i].host] = f;
 	}
 	free(first);
-	free(kind_of);
 	return 0;
 }

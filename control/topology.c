@@ -687,6 +687,15 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 	return 0;
 }
 
+/* The names' prefix of plane m of planes: "p<m>-", none for one plane. */
+static void
+plane_prefix(char pre[8], unsigned planes, unsigned m)
+{
+	pre[0] = '\0';
+	if (planes > 1)
+		snprintf(pre, 8, "p%u-", m);
+}
+
 /*
  * Leaf-spine, in planes parallel copies ("p<k>-leaf<i>" when planes > 1): a
  * host has one port per plane, on leaf i of each, at 10.<k * leaves + i>.<j>.2.
@@ -723,9 +732,8 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
 	if (t == NULL)
 		return fail(err, err_len, path, "out of memory");
 	for (unsigned k = 0; k < planes; k++) {
-		char pre[8] = "";
-		if (planes > 1)
-			snprintf(pre, sizeof(pre), "p%u-", k);
+		char pre[8];
+		plane_prefix(pre, (unsigned)planes, k);
 		unsigned leaf0 = t->n_sw;
 		for (unsigned i = 0; i < leaves; i++) {
 			char name[NAME_LEN];
@@ -756,6 +764,57 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
 	int rc = emit(root, t, &c, path, err, err_len);
 	free(t);
 	return rc;
+}
+
+/* One fat-tree of t: switches and hosts named with pre, pods addressed
+ * from pod0 (host i of a pod takes ibits; fat_tree). */
+static void
+fat_tree_plane(struct topo *t, unsigned k, const char *pre, unsigned pod0, unsigned ibits)
+{
+	unsigned h = k / 2, base = t->n_sw, core0 = base + k * h * 2;
+
+	for (unsigned p = 0; p < k; p++) {
+		for (unsigned e = 0; e < h; e++) {
+			char name[NAME_LEN];
+			snprintf(name, sizeof(name), "%spod%u-edge%u", pre, p, e);
+			unsigned s = add_switch(t, name);
+			for (unsigned x = 0; x < h; x++) {
+				char pn[16], hn[NAME_LEN];
+				snprintf(pn, sizeof(pn), "h%u", x);
+				snprintf(hn, sizeof(hn), "%spod%u-edge%u-%u", pre, (uint8_t)p,
+					 (uint8_t)e, (uint8_t)x); /* (k <= 64) */
+				add_host_port(t, s, pn, (10u << 24) |
+					      ((((pod0 + p) << ibits) | (e * h + x)) << 8), hn);
+			}
+		}
+		for (unsigned a = 0; a < h; a++) {
+			char name[NAME_LEN];
+			snprintf(name, sizeof(name), "%spod%u-agg%u", pre, p, a);
+			add_switch(t, name);
+		}
+	}
+	for (unsigned m = 0; m < h * h; m++) {
+		char name[NAME_LEN];
+		snprintf(name, sizeof(name), "%score%u", pre, m);
+		add_switch(t, name);
+	}
+	for (unsigned p = 0; p < k; p++) {
+		unsigned edge0 = base + p * 2 * h, agg0 = edge0 + h;
+		for (unsigned e = 0; e < h; e++)
+			for (unsigned a = 0; a < h; a++) {
+				char pa[16], pb[16];
+				snprintf(pa, sizeof(pa), "u%u", a);
+				snprintf(pb, sizeof(pb), "d%u", e);
+				join(t, edge0 + e, pa, agg0 + a, pb);
+			}
+		for (unsigned a = 0; a < h; a++)
+			for (unsigned m = 0; m < h; m++) {
+				char pa[16], pb[16];
+				snprintf(pa, sizeof(pa), "u%u", m);
+				snprintf(pb, sizeof(pb), "d%u", p);
+				join(t, agg0 + a, pa, core0 + a * h + m, pb);
+			}
+	}
 }
 
 /*
@@ -808,53 +867,9 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 	if (t == NULL)
 		return fail(err, err_len, path, "out of memory");
 	for (unsigned pl = 0; pl < planes; pl++) {
-		char pre[8] = "";
-		if (planes > 1)
-			snprintf(pre, sizeof(pre), "p%u-", pl);
-		unsigned base = t->n_sw, core0 = base + (unsigned)k * h * 2;
-		for (unsigned p = 0; p < k; p++) {
-			unsigned pod = pl * (unsigned)k + p;
-			for (unsigned e = 0; e < h; e++) {
-				char name[NAME_LEN];
-				snprintf(name, sizeof(name), "%spod%u-edge%u", pre, p, e);
-				unsigned s = add_switch(t, name);
-				for (unsigned x = 0; x < h; x++) {
-					char pn[16], hn[NAME_LEN];
-					snprintf(pn, sizeof(pn), "h%u", x);
-					snprintf(hn, sizeof(hn), "%spod%u-edge%u-%u", pre, (uint8_t)p,
-						 (uint8_t)e, (uint8_t)x); /* (k <= 64) */
-					add_host_port(t, s, pn, (10u << 24) |
-						      (((pod << ibits) | (e * h + x)) << 8), hn);
-				}
-			}
-			for (unsigned a = 0; a < h; a++) {
-				char name[NAME_LEN];
-				snprintf(name, sizeof(name), "%spod%u-agg%u", pre, p, a);
-				add_switch(t, name);
-			}
-		}
-		for (unsigned m = 0; m < h * h; m++) {
-			char name[NAME_LEN];
-			snprintf(name, sizeof(name), "%score%u", pre, m);
-			add_switch(t, name);
-		}
-		for (unsigned p = 0; p < k; p++) {
-			unsigned edge0 = base + p * 2 * h, agg0 = edge0 + h;
-			for (unsigned e = 0; e < h; e++)
-				for (unsigned a = 0; a < h; a++) {
-					char pa[16], pb[16];
-					snprintf(pa, sizeof(pa), "u%u", a);
-					snprintf(pb, sizeof(pb), "d%u", e);
-					join(t, edge0 + e, pa, agg0 + a, pb);
-				}
-			for (unsigned a = 0; a < h; a++)
-				for (unsigned m = 0; m < h; m++) {
-					char pa[16], pb[16];
-					snprintf(pa, sizeof(pa), "u%u", m);
-					snprintf(pb, sizeof(pb), "d%u", p);
-					join(t, agg0 + a, pa, core0 + a * h + m, pb);
-				}
-		}
+		char pre[8];
+		plane_prefix(pre, (unsigned)planes, pl);
+		fat_tree_plane(t, (unsigned)k, pre, pl * (unsigned)k, ibits);
 	}
 	int rc = emit(root, t, &c, path, err, err_len);
 	free(t);

@@ -246,40 +246,43 @@ print("  ok   real time: 8 virtual hosts, all-to-all at 1 Gb/s into a 256 KiB bu
                                d["elapsed_s"]))
 EOF
 
-# 7. a k=16 fat-tree in virtual time (a few seconds, under 1.5 GiB)
+# 7. generated fat-trees in virtual time, each a job in $T/NAME.json and
+# $T/NAMEjobs.json: vt_job NAME TIMEOUT LOG_LINE MAX_X WHAT runs it, its log
+# holding LOG_LINE (grep), its job finished without a drop, under MAX_X of
+# its ideal ("" for no bound)
+vt_job() {
+	local name=$1 secs=$2 line=$3 max_x=$4 what=$5
+	timeout -k 5 "$secs" "$BIN" -- --config "$T/$name.json" --virtual-time \
+		--jobs "$T/${name}jobs.json" --results "$T/$name" > "$T/$name.log" 2>&1 < /dev/null ||
+		fail "$what: the run exited with status $?"
+	grep -q "$line" "$T/$name.log" ||
+		fail "$what: not '$line': $(grep -m1 -E '^fabric|virtual hosts' "$T/$name.log")"
+	"$PY" - "$T/$name/summary.json" "$max_x" "$what" <<'EOF' || fail "$what: results"
+import json, sys
+s = json.load(open(sys.argv[1]))
+j = s["jobs"][0]
+assert j["finished"] == 1 and s["fabric"]["drops"] == 0, s
+assert sys.argv[2] == "" or j["x_ideal_mean"] < float(sys.argv[2]), s
+print("  ok   %s (x%.3f of its ideal)" % (sys.argv[3], j["x_ideal_mean"]))
+EOF
+}
+
+# k=16 (a few seconds, under 1.5 GiB)
 echo '{"topology": {"fat_tree": {"k": 16}}}' > "$T/ft16.json"
 cat > "$T/ft16jobs.json" <<'EOF'
 {"jobs": [{"name": "p", "kind": "permutation", "bytes": 65536,
            "hosts": ["pod0-edge0-0", "pod7-edge3-5", "pod15-edge7-7", "pod9-edge1-2"]}]}
 EOF
-timeout -k 5 120 "$BIN" -- --config "$T/ft16.json" --virtual-time --jobs "$T/ft16jobs.json" \
-	--results "$T/ft16" > "$T/ft16.log" 2>&1 < /dev/null || fail "k=16 fat-tree run exited with status $?"
-grep -q '^fabric: 320 switches, 2048 links, 1024 hosts' "$T/ft16.log" || fail "k=16: not 320 switches"
-"$PY" - "$T/ft16/summary.json" <<'EOF' || fail "k=16 results"
-import json, sys
-s = json.load(open(sys.argv[1]))
-j = s["jobs"][0]
-assert j["finished"] == 1 and s["fabric"]["drops"] == 0, s
-print("  ok   k=16 fat-tree: 320 switches, 1,024 virtual hosts, a permutation across pods "
-      "done (x%.2f of its ideal)" % j["x_ideal_mean"])
-EOF
+vt_job ft16 120 '^fabric: 320 switches, 2048 links, 1024 hosts' "" \
+	"k=16 fat-tree: 320 switches, 1,024 virtual hosts, a permutation across pods done"
 
 echo '{"topology": {"fat_tree": {"k": 34}}}' > "$T/ft34.json"
 cat > "$T/ft34jobs.json" <<'EOF'
 {"jobs": [{"name": "x", "kind": "alltoall", "bytes": 65536,
            "hosts": ["pod0-edge0-0", "pod33-edge16-16"]}]}
 EOF
-timeout -k 5 120 "$BIN" -- --config "$T/ft34.json" --virtual-time --jobs "$T/ft34jobs.json" \
-	--results "$T/ft34" > "$T/ft34.log" 2>&1 < /dev/null || fail "k=34 fat-tree run exited with status $?"
-grep -q '^fabric: 1445 switches, 19652 links, 9826 hosts' "$T/ft34.log" || fail "k=34: not 1,445 switches"
-"$PY" - "$T/ft34/summary.json" <<'EOF' || fail "k=34 results"
-import json, sys
-s = json.load(open(sys.argv[1]))
-j = s["jobs"][0]
-assert j["finished"] == 1 and s["fabric"]["drops"] == 0 and j["x_ideal_mean"] < 1.01, s
-print("  ok   k=34 fat-tree: 1,445 switches, 9,826 virtual hosts, pod 0 to pod 33 and back "
-      "at x%.3f of the ideal" % j["x_ideal_mean"])
-EOF
+vt_job ft34 120 '^fabric: 1445 switches, 19652 links, 9826 hosts' 1.01 \
+	"k=34 fat-tree: 1,445 switches, 9,826 virtual hosts, pod 0 to pod 33 and back"
 
 # two planes of a k=4 fat-tree: a rank a host with a port on each plane
 cat > "$T/ft4p2.json" <<'EOF'
@@ -289,18 +292,8 @@ EOF
 cat > "$T/ft4p2jobs.json" <<'EOF'
 {"jobs": [{"name": "ar", "kind": "allreduce_ring", "hosts": "all", "bytes": 4194304}]}
 EOF
-timeout -k 5 60 "$BIN" -- --config "$T/ft4p2.json" --virtual-time --jobs "$T/ft4p2jobs.json" \
-	--results "$T/ft4p2" > "$T/ft4p2.log" 2>&1 < /dev/null || fail "two-plane fat-tree run exited with status $?"
-grep -q '16 virtual hosts, each with a port on 2 planes (32 host ports)' "$T/ft4p2.log" ||
-	fail "two-plane fat-tree: not 16 hosts on 2 planes: $(grep -m1 'virtual hosts' "$T/ft4p2.log")"
-"$PY" - "$T/ft4p2/summary.json" <<'EOF' || fail "two-plane fat-tree results"
-import json, sys
-s = json.load(open(sys.argv[1]))
-j = s["jobs"][0]
-assert j["finished"] == 1 and s["fabric"]["drops"] == 0 and j["x_ideal_mean"] < 1.2, s
-print("  ok   two planes of a k=4 fat-tree: 16 hosts with a port on each, a ring all-reduce "
-      "at x%.3f of its ideal" % j["x_ideal_mean"])
-EOF
+vt_job ft4p2 60 '16 virtual hosts, each with a port on 2 planes (32 host ports)' 1.2 \
+	"two planes of a k=4 fat-tree: 16 hosts with a port on each, a ring all-reduce"
 
 # 8. a flow file, ns-3's outputs
 cat > "$T/ff.json" <<'EOF'

@@ -983,8 +983,9 @@ ctl_link_set(CTL_ARGS)
 			 c->links[k]->up ? "up" : "down");
 }
 
-json_t *
-aif_ctl_links_json(const struct aif_ctl *c, const struct aif_switch *only, aif_time_ns now_ns)
+/* The links' JSON: every field (all), or what the summary reads. */
+static json_t *
+links_json(const struct aif_ctl *c, const struct aif_switch *only, aif_time_ns now_ns, bool all)
 {
 	json_t *arr = json_array();
 	double elapsed_ps = now_ns > c->start_ns ? (double)(now_ns - c->start_ns) * 1000.0 : 0;
@@ -1002,18 +1003,36 @@ aif_ctl_links_json(const struct aif_ctl *c, const struct aif_switch *only, aif_t
 			snprintf(to, sizeof(to), "%s:%s", end[!d]->sw->name, end[!d]->name);
 			json_t *o = json_pack("{s:s, s:s}", "from", from, "to", to);
 #define LINK_CTR_JSON(name, text) \
-			json_object_set_new(o, #name, json_integer((json_int_t)ctr->name));
+			if (all || ctr->name != 0) \
+				json_object_set_new(o, #name, json_integer((json_int_t)ctr->name));
 			AIF_FOREACH_LINK_CTR(LINK_CTR_JSON)
 #undef LINK_CTR_JSON
-			json_object_set_new(o, "utilization", json_real(
-				elapsed_ps > 0 ? (double)ctr->busy_ps / elapsed_ps : 0.0));
+			if (all || ctr->busy_ps != 0)
+				json_object_set_new(o, "utilization", json_real(
+					elapsed_ps > 0 ? (double)ctr->busy_ps / elapsed_ps : 0.0));
 			json_array_append_new(dirs, o);
+		}
+		if (!all) {
+			json_array_append_new(arr, json_pack("{s:o}", "directions", dirs));
+			continue;
 		}
 		json_array_append_new(arr, json_pack("{s:s, s:f, s:I, s:s, s:o}", "name", l->name,
 			"rate_gbps", (double)l->p.rate_bps / 1e9, "delay_ns", (json_int_t)l->p.delay_ns,
 			"link", end[0]->link_up && end[1]->link_up ? "up" : "down", "directions", dirs));
 	}
 	return arr;
+}
+
+json_t *
+aif_ctl_links_json(const struct aif_ctl *c, const struct aif_switch *only, aif_time_ns now_ns)
+{
+	return links_json(c, only, now_ns, true);
+}
+
+json_t *
+aif_ctl_summary_links_json(const struct aif_ctl *c, aif_time_ns now_ns)
+{
+	return links_json(c, NULL, now_ns, false);
 }
 
 static json_t *ctl_show_counters(CTL_ARGS) { CTL_UNUSED; return aif_ctl_counters_json(sw); }

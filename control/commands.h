@@ -145,6 +145,10 @@ int aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
  * end on switch sw when sw is not NULL. */
 json_t *aif_ctl_links_json(const struct aif_ctl *c, const struct aif_switch *sw,
 			   aif_time_ns now_ns);
+/* Of those, what the exit summary reads: each direction's ends and its
+ * counters and utilization that are not zero (most of a large fabric's
+ * links, in a short run). */
+json_t *aif_ctl_summary_links_json(const struct aif_ctl *c, aif_time_ns now_ns);
 
 /* Counters of a switch as JSON (show_counters, and the --stats file). */
 json_t *aif_ctl_counters_json(const struct aif_switch *sw);

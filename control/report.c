@@ -267,7 +267,8 @@ aif_report_fabric_json(const struct aif_ctl *c, aif_time_ns now_ns, bool full)
 		json_array_append_new(sws, cj);
 	}
 	return json_pack("{s:o, s:o}", "switches", sws, "links",
-			 aif_ctl_links_json(c, NULL, now_ns));
+			 full ? aif_ctl_links_json(c, NULL, now_ns)
+			      : aif_ctl_summary_links_json(c, now_ns));
 }
 
 int

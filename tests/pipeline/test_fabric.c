@@ -350,8 +350,9 @@ summary_of(bool lean, aif_time_ns now)
 		json_object_set_new(cj, "switch", json_string(F.sw[s]->name));
 		json_array_append_new(sws, cj);
 	}
-	json_t *fj = json_pack("{s:o, s:o}", "switches", sws, "links",
-			       aif_ctl_links_json(&F.ctl, NULL, now));
+	json_t *lj = lean ? aif_ctl_summary_links_json(&F.ctl, now)
+			  : aif_ctl_links_json(&F.ctl, NULL, now);
+	json_t *fj = json_pack("{s:o, s:o}", "switches", sws, "links", lj);
 	struct aif_summary_run sr = { .elapsed_s = 1.0, .virtual_ns = now, .packet_hops = 7 };
 	char *buf = NULL;
 	size_t len = 0;
@@ -363,6 +364,15 @@ summary_of(bool lean, aif_time_ns now)
 		/* a port's drops: those that are not zero */
 		json_t *p0 = json_array_get(json_object_get(json_array_get(sws, 0), "ports"), 0);
 		assert_int_equal(json_object_size(json_object_get(p0, "drops")), 1);
+		/* a link direction's counters: those that are not zero (the
+		 * second direction: its ends and what it lost) */
+		json_t *l0 = json_array_get(lj, 0);
+		assert_null(json_object_get(l0, "name"));
+		json_t *d1 = json_array_get(json_object_get(l0, "directions"), 1);
+		assert_null(json_object_get(d1, "tx_packets"));
+		assert_null(json_object_get(d1, "utilization"));
+		assert_int_equal(json_integer_value(json_object_get(d1, "lost_random")), 3);
+		assert_int_equal(json_object_size(d1), 5);
 	}
 	json_decref(fj);
 	return buf;
@@ -387,10 +397,18 @@ test_summary_from_its_counters(void **state)
 	for (unsigned r = 0; r < AIF_DROP_MAX; r++)
 		dropped += c.drops[r];
 	assert_int_equal(dropped, 1);
+	/* the way back lost and corrupted frames and sent PFC (as a link
+	 * counts them; its summary rows show each) */
+	struct aif_link_ctr keep = F.link->dir[1].ctr;
+	F.link->dir[1].ctr.lost_random = 3;
+	F.link->dir[1].ctr.corrupted = 2;
+	F.link->dir[1].ctr.tx_ctrl = 1;
 	char *full = summary_of(false, now), *lean = summary_of(true, now);
+	F.link->dir[1].ctr = keep;
 	print_message("%s", lean);
 	assert_string_equal(lean, full);
 	assert_non_null(strstr(lean, "drops by reason, fabric-wide"));
+	assert_non_null(strstr(lean, "leaf1:p0>leaf0:p1"));
 	free(full);
 	free(lean);
 }

@@ -68,6 +68,11 @@ struct topo {
 	 * runs of 28 /24s, 3 prefixes each) */
 	unsigned n_runs;
 	struct trun { unsigned at, first, n; } run[MAX_HOSTS];
+	/* emit's: each switch's links that are up, (port, peer) in port
+	 * order, adj[adj_first[s] .. adj_first[s + 1]) (what the searches and
+	 * the routes walk, four bytes a link end, not a port's whole entry) */
+	unsigned adj_first[MAX_SW + 1];
+	struct tadj { uint16_t port, peer; } adj[2 * MAX_LINKS];
 	struct aif_prefix_way own[MAX_HOSTS];
 };
 
@@ -196,14 +201,32 @@ bfs(const struct topo *t, unsigned dst, int *dist)
 	queue[tail++] = dst;
 	while (head < tail) {
 		unsigned s = queue[head++];
-		for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
-			int n = t->sw[s].port[p].peer;
-			if (n >= 0 && !t->sw[s].port[p].down && dist[n] < 0) {
+		for (unsigned a = t->adj_first[s]; a < t->adj_first[s + 1]; a++) {
+			unsigned n = t->adj[a].peer;
+			if (dist[n] < 0) {
 				dist[n] = dist[s] + 1;
-				queue[tail++] = (unsigned)n;
+				queue[tail++] = n;
 			}
 		}
 	}
+}
+
+/* t->adj: the links that are up, from each switch. */
+static void
+adjacency(struct topo *t)
+{
+	unsigned a = 0;
+
+	for (unsigned s = 0; s < t->n_sw; s++) {
+		t->adj_first[s] = a;
+		for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
+			const struct tport *tp = &t->sw[s].port[p];
+			if (tp->peer >= 0 && !tp->down)
+				t->adj[a++] = (struct tadj){ .port = (uint16_t)p,
+							     .peer = (uint16_t)tp->peer };
+		}
+	}
+	t->adj_first[t->n_sw] = a;
 }
 
 /* Group n_groups of switch s: the neighbours on ports (a bit each), named
@@ -268,12 +291,10 @@ routes_of(struct topo *t, unsigned s, int (*dist)[MAX_SW], uint64_t *group_ports
 		if ((int)d != last_d) { /* (the same switch: the same group) */
 			last_d = (int)d;
 			uint64_t ports = 0;
-			for (unsigned p = 0; p < t->sw[s].n_ports; p++) {
-				const struct tport *tp = &t->sw[s].port[p];
-				if (tp->peer >= 0 && !tp->down &&
-				    dist[d][tp->peer] == dist[d][s] - 1)
-					ports |= 1ull << p;
-			}
+			const int *dd = dist[d], want = dd[s] - 1;
+			for (unsigned a = t->adj_first[s]; a < t->adj_first[s + 1]; a++)
+				if (dd[t->adj[a].peer] == want)
+					ports |= 1ull << t->adj[a].port;
 			g = 0;
 			while (g < n_groups && group_ports[g] != ports)
 				g++;
@@ -620,6 +641,7 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 	}
 	if (split_of(t, c, here, path, err, err_len) != 0)
 		return -1;
+	adjacency(t);
 	for (unsigned k = 0; k < t->n_subnets; k++)
 		if (k == 0 || t->subnet[k].at != t->subnet[k - 1].at)
 			bfs(t, t->subnet[k].at, dist[t->subnet[k].at]);

@@ -25,6 +25,12 @@ struct graph {
 	struct aif_prefix *net;
 	uint16_t *at;       /* the subnet's switch */
 	int32_t *dist;      /* [dst * n_sw + sw]: links from sw to dst, -1: none */
+	/* the subnets in runs on one switch (subnet order), each run's merged
+	 * among themselves, own[first, first + n): every switch's routes are
+	 * merged from these (topology.c's runs) */
+	uint32_t n_runs;
+	struct run { uint16_t at; uint32_t first, n; } *run;
+	struct aif_prefix_way *own;
 };
 
 static void
@@ -35,6 +41,32 @@ graph_free(struct graph *g)
 	free(g->net);
 	free(g->at);
 	free(g->dist);
+	free(g->run);
+	free(g->own);
+}
+
+/* g->run, g->own: the subnets' runs, each merged. */
+static int
+runs_build(struct graph *g)
+{
+	uint32_t o = 0;
+
+	g->run = calloc(g->n_subnets ? g->n_subnets : 1, sizeof(*g->run));
+	g->own = calloc(g->n_subnets ? g->n_subnets : 1, sizeof(*g->own));
+	if (g->run == NULL || g->own == NULL)
+		return -1;
+	for (uint32_t k = 0; k < g->n_subnets;) {
+		uint32_t e = k + 1;
+		while (e < g->n_subnets && g->at[e] == g->at[k])
+			e++;
+		for (uint32_t i = k; i < e; i++)
+			g->own[o + i - k] = (struct aif_prefix_way){ .pf = g->net[i], .first = i };
+		uint32_t n = aif_prefix_aggregate(&g->own[o], e - k);
+		g->run[g->n_runs++] = (struct run){ .at = g->at[k], .first = o, .n = n };
+		o += n;
+		k = e;
+	}
+	return 0;
 }
 
 static int
@@ -112,77 +144,82 @@ neighbor_on(const struct aif_switch_params *sw, uint16_t p)
 	return NULL;
 }
 
-static bool
-same_members(const struct aif_group_params *a, const struct aif_group_params *b)
-{
-	if (a->n_members != b->n_members)
-		return false;
-	for (uint16_t i = 0; i < a->n_members; i++)
-		if (a->members[i].port != b->members[i].port ||
-		    memcmp(&a->members[i].ip, &b->members[i].ip, sizeof(a->members[i].ip)) != 0)
-			return false;
-	return true;
-}
-
 /* Switch s's groups and routes (topology.c routes_of: the subnets of one
- * switch share a group, siblings going the same way merged). */
+ * switch share a group, siblings going the same way merged).  A group is
+ * found by its ports (a neighbour's address is its port's), named and
+ * filled only when new. */
 static int
 routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 	  struct aif_switch_params *out)
 {
 	const struct aif_switch_params *sw = &cfg->switches[s];
 	uint32_t cap = g->n_subnets ? g->n_subnets : 1;
-	struct aif_group_params *groups = calloc(cap, sizeof(*groups)), cand;
+	struct aif_group_params *groups = calloc(cap, sizeof(*groups));
+	uint64_t *gports = calloc(cap, sizeof(*gports));
 	struct aif_prefix_way *way = calloc(cap, sizeof(*way));
+	const struct aif_ip *nip[AIF_MAX_PORTS];
 	uint32_t n_groups = 0, n = 0, gi = 0;
 	int32_t last_d = -1;
 
-	if (groups == NULL || way == NULL) {
+	if (groups == NULL || gports == NULL || way == NULL) {
 		free(groups);
+		free(gports);
 		free(way);
 		return -1;
 	}
-	for (uint32_t k = 0; k < g->n_subnets; k++) {
-		uint16_t d = g->at[k];
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		size_t i = (size_t)s * AIF_MAX_PORTS + p;
+		nip[p] = g->peer[i] >= 0 && !g->down[i] ? neighbor_on(sw, p) : NULL;
+	}
+	for (uint32_t r = 0; r < g->n_runs; r++) {
+		uint16_t d = g->run[r].at;
 		const int32_t *dist = &g->dist[(size_t)d * g->n_sw];
 		if (d == s || dist[s] <= 0)
 			continue;
-		if (d == last_d) { /* the same switch: the same group */
-			way[n++] = (struct aif_prefix_way){ .pf = g->net[k], .way = gi, .first = k };
-			continue;
-		}
-		last_d = d;
-		char gname[AIF_NAME_MAX * 2] = "via";
-		memset(&cand, 0, sizeof(cand));
-		for (uint16_t p = 0; p < sw->n_ports; p++) {
-			size_t i = (size_t)s * AIF_MAX_PORTS + p;
-			int32_t nb = g->peer[i];
-			const struct aif_ip *ip = nb >= 0 ? neighbor_on(sw, p) : NULL;
-			if (nb < 0 || g->down[i] || dist[nb] != dist[s] - 1 || ip == NULL ||
-			    cand.n_members == AIF_MAX_MEMBERS)
-				continue;
-			cand.members[cand.n_members++] = (struct aif_nexthop_params){
-				.ip = *ip, .port = p, .weight = 1 };
-			size_t len = strlen(gname);
-			snprintf(gname + len, sizeof(gname) - len, "-%s", cfg->switches[nb].name);
-		}
-		gname[AIF_NAME_MAX - 1] = '\0'; /* long sets: the prefix names it */
-		/* one group per set of next hops */
-		gi = 0;
-		while (gi < n_groups && !same_members(&groups[gi], &cand))
-			gi++;
-		if (gi == n_groups) {
-			/* a truncated name that is taken: number it */
-			for (uint32_t x = 0; x < n_groups; x++)
-				if (strcmp(groups[x].name, gname) == 0) {
-					snprintf(gname, sizeof(gname), "g%u", n_groups);
-					break;
+		if (d != last_d) { /* (the same switch: the same group) */
+			last_d = d;
+			/* the neighbours one hop closer, in port order (up to a
+			 * group's members) */
+			uint64_t ports = 0;
+			unsigned members = 0;
+			for (uint16_t p = 0; p < sw->n_ports && members < AIF_MAX_MEMBERS; p++)
+				if (nip[p] != NULL &&
+				    dist[g->peer[(size_t)s * AIF_MAX_PORTS + p]] == dist[s] - 1) {
+					ports |= 1ull << p;
+					members++;
 				}
-			snprintf(cand.name, sizeof(cand.name), "%.*s", AIF_NAME_MAX - 1, gname);
-			groups[n_groups++] = cand;
+			gi = 0;
+			while (gi < n_groups && gports[gi] != ports)
+				gi++;
+			if (gi == n_groups) { /* a new set of next hops */
+				struct aif_group_params *cand = &groups[n_groups];
+				char gname[AIF_NAME_MAX * 2] = "via";
+				for (uint16_t p = 0; p < sw->n_ports; p++) {
+					if (!((ports >> p) & 1))
+						continue;
+					cand->members[cand->n_members++] = (struct aif_nexthop_params){
+						.ip = *nip[p], .port = p, .weight = 1 };
+					size_t len = strlen(gname);
+					snprintf(gname + len, sizeof(gname) - len, "-%s",
+						 cfg->switches[g->peer[(size_t)s * AIF_MAX_PORTS + p]].name);
+				}
+				gname[AIF_NAME_MAX - 1] = '\0'; /* long sets: the prefix names it */
+				/* a truncated name that is taken: number it */
+				for (uint32_t x = 0; x < n_groups; x++)
+					if (strcmp(groups[x].name, gname) == 0) {
+						snprintf(gname, sizeof(gname), "g%u", n_groups);
+						break;
+					}
+				snprintf(cand->name, sizeof(cand->name), "%.*s", AIF_NAME_MAX - 1, gname);
+				gports[n_groups++] = ports;
+			}
 		}
-		way[n++] = (struct aif_prefix_way){ .pf = g->net[k], .way = gi, .first = k };
+		for (uint32_t j = 0; j < g->run[r].n; j++) {
+			way[n] = g->own[g->run[r].first + j];
+			way[n++].way = gi;
+		}
 	}
+	free(gports);
 	n = aif_prefix_aggregate(way, n);
 	struct aif_route_params *routes = calloc(n ? n : 1, sizeof(*routes));
 	if (routes == NULL) {
@@ -276,7 +313,8 @@ aif_reroute(const struct aif_config *cfg, const bool *down, char *err, size_t er
 		free(queue);
 		return NULL;
 	}
-	if (queue == NULL || graph_build(&g, cfg, down) != 0 || (c = copy_config(cfg)) == NULL)
+	if (queue == NULL || graph_build(&g, cfg, down) != 0 || runs_build(&g) != 0 ||
+	    (c = copy_config(cfg)) == NULL)
 		goto oom;
 	for (uint32_t k = 0; k < cfg->n_links; k++)
 		c->links[k].down = down[k];

@@ -6,7 +6,8 @@
  * down ("down_links"): names, members in order, routes in order.  Fabrics:
  * a leaf-spine with an uplink down, a leaf cut off (its subnets left
  * unrouted), two planes, an 8 x 8 (group names cut short and numbered), a
- * k=4 fat-tree with links down on two tiers; and the link state and
+ * k=4 fat-tree with links down on two tiers, a k=8 one with links down on
+ * three, two planes of k=4; and the link state and
  * everything else copied as it was.
  */
 #include <setjmp.h>
@@ -116,6 +117,17 @@ test_fat_tree(void **state)
 	check("{\"fat_tree\": {\"k\": 4", "[\"pod0-edge0:u0\", \"pod1-agg1:u0\"]");
 }
 
+static void
+test_fat_tree_k8(void **state)
+{
+	(void)state;
+	/* each edge's four /24s one prefix, split again where a link down
+	 * sends some of a pod's traffic another way; a plane of two */
+	check("{\"fat_tree\": {\"k\": 8", "[\"pod0-edge0:u0\", \"pod2-agg3:u1\", "
+	      "\"pod5-edge3:u2-pod5-agg2:d3\"]");
+	check("{\"fat_tree\": {\"k\": 4, \"planes\": 2", "[\"p1-pod1-edge0:u1\"]");
+}
+
 int
 main(void)
 {
@@ -125,6 +137,7 @@ main(void)
 		cmocka_unit_test(test_two_planes),
 		cmocka_unit_test(test_names_cut_short),
 		cmocka_unit_test(test_fat_tree),
+		cmocka_unit_test(test_fat_tree_k8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,18 +27,24 @@ tick_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 	struct aif_ctl_tick *k = (struct aif_ctl_tick *)s;
 	struct aif_ctl *c = k->ctl;
 	aif_time_ns t = aif_ctl_now(c); /* the dataplane's (paced: less the lag) */
+	unsigned learned = 0, r = 0;
 
 	for (uint16_t i = 0; i < c->n_sw; i++) {
-		aif_switch_learn(c->sws[i], t);
+		learned += aif_switch_learn(c->sws[i], t);
 		aif_capture_poll(c->sws[i]); /* packet copies to their files */
 	}
 	if (t >= k->next_age_ns) {
 		for (uint16_t i = 0; i < c->n_sw; i++)
 			aif_switch_age_neighbors(c->sws[i], t);
 		k->next_age_ns = t + AIF_NEIGH_AGE_NS;
+		r = AIF_EV_CHANGED;
 	}
 	k->at_ns = now_ns + k->period_ns;
-	return AIF_EV_CHANGED;
+	/* the sources look again only when the neighbours may have changed:
+	 * a tick that found nothing to learn and aged nothing changed nothing
+	 * a switch's next event depends on (every drive of every runner asked
+	 * again, every 10 us: 1.25% of a k=32 fat-tree's run) */
+	return learned != 0 ? AIF_EV_CHANGED : r;
 }
 
 static const struct aif_ev_ops tick_ops = { .next_ns = tick_next, .fire = tick_fire };

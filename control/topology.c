@@ -68,12 +68,12 @@ struct topo {
 	 * runs of 28 /24s, 3 prefixes each) */
 	unsigned n_runs;
 	struct trun { unsigned at, first, n; } run[MAX_HOSTS];
+	struct aif_prefix_way own[MAX_HOSTS];
 	/* emit's: each switch's links that are up, (port, peer) in port
 	 * order, adj[adj_first[s] .. adj_first[s + 1]) (what the searches and
 	 * the routes walk, four bytes a link end, not a port's whole entry) */
 	unsigned adj_first[MAX_SW + 1];
 	struct tadj { uint16_t port, peer; } adj[2 * MAX_LINKS];
-	struct aif_prefix_way own[MAX_HOSTS];
 };
 
 static int

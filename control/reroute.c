@@ -153,9 +153,12 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 	  struct aif_switch_params *out)
 {
 	const struct aif_switch_params *sw = &cfg->switches[s];
-	uint32_t cap = g->n_subnets ? g->n_subnets : 1;
-	struct aif_group_params *groups = calloc(cap, sizeof(*groups));
-	uint64_t *gports = calloc(cap, sizeof(*gports));
+	const int32_t *peer = &g->peer[(size_t)s * AIF_MAX_PORTS];
+	const uint8_t *down = &g->down[(size_t)s * AIF_MAX_PORTS];
+	/* a group at most for each destination switch (a run each) */
+	uint32_t cap = g->n_subnets ? g->n_subnets : 1, cap_g = g->n_runs ? g->n_runs : 1;
+	struct aif_group_params *groups = calloc(cap_g, sizeof(*groups));
+	uint64_t *gports = calloc(cap_g, sizeof(*gports));
 	struct aif_prefix_way *way = calloc(cap, sizeof(*way));
 	const struct aif_ip *nip[AIF_MAX_PORTS];
 	uint32_t n_groups = 0, n = 0, gi = 0;
@@ -167,10 +170,8 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 		free(way);
 		return -1;
 	}
-	for (uint16_t p = 0; p < sw->n_ports; p++) {
-		size_t i = (size_t)s * AIF_MAX_PORTS + p;
-		nip[p] = g->peer[i] >= 0 && !g->down[i] ? neighbor_on(sw, p) : NULL;
-	}
+	for (uint16_t p = 0; p < sw->n_ports; p++)
+		nip[p] = peer[p] >= 0 && !down[p] ? neighbor_on(sw, p) : NULL;
 	for (uint32_t r = 0; r < g->n_runs; r++) {
 		uint16_t d = g->run[r].at;
 		const int32_t *dist = &g->dist[(size_t)d * g->n_sw];
@@ -183,8 +184,7 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 			uint64_t ports = 0;
 			unsigned members = 0;
 			for (uint16_t p = 0; p < sw->n_ports && members < AIF_MAX_MEMBERS; p++)
-				if (nip[p] != NULL &&
-				    dist[g->peer[(size_t)s * AIF_MAX_PORTS + p]] == dist[s] - 1) {
+				if (nip[p] != NULL && dist[peer[p]] == dist[s] - 1) {
 					ports |= 1ull << p;
 					members++;
 				}
@@ -201,7 +201,7 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 						.ip = *nip[p], .port = p, .weight = 1 };
 					size_t len = strlen(gname);
 					snprintf(gname + len, sizeof(gname) - len, "-%s",
-						 cfg->switches[g->peer[(size_t)s * AIF_MAX_PORTS + p]].name);
+						 cfg->switches[peer[p]].name);
 				}
 				gname[AIF_NAME_MAX - 1] = '\0'; /* long sets: the prefix names it */
 				/* a truncated name that is taken: number it */
@@ -232,7 +232,9 @@ routes_of(const struct graph *g, const struct aif_config *cfg, uint16_t s,
 						       .kind = AIF_ROUTE_GROUP,
 						       .group = (uint16_t)way[i].way };
 	free(way);
-	out->groups = groups;
+	/* the config keeps only the groups made */
+	struct aif_group_params *kept = realloc(groups, (n_groups ? n_groups : 1) * sizeof(*groups));
+	out->groups = kept != NULL ? kept : groups;
 	out->n_groups = n_groups;
 	out->routes = routes;
 	out->n_routes = n;

@@ -256,19 +256,17 @@ key_of(const struct aif_ip *ip)
 }
 
 uint32_t
-aif_neigh_find(const struct aif_neigh *n, const struct aif_ip *ip)
-{
-	struct aif_ip k = key_of(ip);
-
-	return idx_find(n->view, &k);
-}
-
-uint32_t
 aif_neigh_view_find(const struct aif_neigh_view *v, const struct aif_ip *ip)
 {
 	struct aif_ip k = key_of(ip);
 
 	return idx_find(v, &k);
+}
+
+uint32_t
+aif_neigh_find(const struct aif_neigh *n, const struct aif_ip *ip)
+{
+	return aif_neigh_view_find(n->view, ip);
 }
 
 /* A free slot every worker has stopped reading since it was freed; the

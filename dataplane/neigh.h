@@ -70,7 +70,7 @@ struct rte_rcu_qsbr;
 #define AIF_NEIGH_LEARNED_MAX 4096    /* the most max_learned may be */
 #define AIF_NEIGH_SLOTS (AIF_NEIGH_CONFIGURED_MAX + AIF_NEIGH_LEARNED_MAX)
 #define AIF_NEIGH_CAP_MIN 64          /* a table's slots at first (doubled) */
-#define AIF_NEIGH_NAME_MAX 32         /* a table's name, for messages */
+#define AIF_NEIGH_NAME_MAX 32         /* a table's label, cut to fit */
 #define AIF_NEIGH_RETIRED_MAX 8       /* old views in their grace period */
 
 /* What a switch's "neighbor_learning" sets (control/config.c). */
@@ -148,8 +148,8 @@ struct aif_neigh {
 	struct aif_neigh_view *view; /* workers': aif_neigh_view() */
 	struct aif_neigh_view *retired[AIF_NEIGH_RETIRED_MAX];
 	uint32_t n_retired;
-	uint32_t grows;
-	char name[AIF_NEIGH_NAME_MAX];
+	uint32_t grows;              /* views made since (grown or remade) */
+	char name[AIF_NEIGH_NAME_MAX]; /* its label (the switch's): any, not unique */
 	struct rte_rcu_qsbr *qsv;    /* NULL: slots are reused at once */
 	uint32_t n_learned;          /* LEARNED and not pinned */
 	struct aif_neigh_ctr ctr;
@@ -192,8 +192,8 @@ aif_neigh_view(const struct aif_neigh *n)
 	return __atomic_load_n(&n->view, __ATOMIC_ACQUIRE);
 }
 
-/* Create a table growing up to max slots; name (at most
- * AIF_NEIGH_NAME_MAX - 4 characters) unique in the process. */
+/* Create a table growing up to max slots, labelled name (any: tables
+ * take no process-wide resource by name). */
 struct aif_neigh *aif_neigh_create(const char *name, uint32_t max,
 				   struct rte_rcu_qsbr *qsv);
 void aif_neigh_free(struct aif_neigh *n);

@@ -10,9 +10,29 @@
 #   parse    the frame parser (tests/fuzz/fuzz_parse.c), from a frame of
 #            every kind it tells apart (tests/fuzz/parse_seeds.py, scapy): no
 #            read past the frame, no field past its bytes, the same answer
-#            behind a tag of VID 0.
+#            behind a tag of VID 0;
+#   config   the config loader (tests/fuzz/fuzz_config.c), from the configs
+#            of config/ and variants of them (tests/fuzz/config_seeds.py,
+#            with a dictionary of the README's field names): every refusal
+#            with a JSON path, every config taken compiled switch by switch
+#            (twice: a reload) and a generated one routed around a link
+#            down, no fault, no leak;
+#   workload the workload loader (tests/fuzz/fuzz_workload.c): jobs files,
+#            from config/'s and a job of every kind (config_seeds.py
+#            --workload), with a CDF and a flow file beside them: every
+#            refusal naming the file and a JSON path, no fault, no leak;
+#   ctl      the control commands (tests/fuzz/fuzz_ctl.c): request lines, from
+#            one of every command with its arguments (ctl_seeds.py), over a
+#            small generated fabric: one line of JSON answered to each,
+#            {"ok": ...} with a reason for a refusal, the running config
+#            kept, no fault, no leak;
+#   switch   a whole switch (tests/fuzz/fuzz_switch.c): a frame on one of
+#            its ports, from frames aimed at it (switch_seeds.py: routed,
+#            local, ARP, ND, ICMP, PFC, tagged), its state kept from frame to
+#            frame: every IPv4 frame it sends with a right header checksum,
+#            every mbuf back in the pool, no fault, no leak.
 # Exit 0 when libFuzzer found nothing.
-#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse]   (default 60, lb_prog)
+#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse|config|workload|ctl|switch]   (default 60, lb_prog)
 # A finding is kept in BUILD_DIR/fuzz-findings/ with the input that made it.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,6 +46,15 @@ lb_prog) "$HERE/seeds.sh" "$BUILD" "$T/seeds" >/dev/null || exit 2
 	past=("$HERE/regressions") ;;
 parse) /usr/bin/python3 "$HERE/parse_seeds.py" "$T/seeds" >/dev/null || exit 2
 	past=() ;;
+config) /usr/bin/python3 "$HERE/config_seeds.py" "$T/seeds" "$T/dict" >/dev/null || exit 2
+	past=(-dict="$T/dict") ;;
+ctl) /usr/bin/python3 "$HERE/ctl_seeds.py" "$T/seeds" "$T/dict" "$BUILD" >/dev/null || exit 2
+	past=(-dict="$T/dict") ;;
+switch) /usr/bin/python3 "$HERE/switch_seeds.py" "$T/seeds" >/dev/null || exit 2
+	past=() ;;
+workload) /usr/bin/python3 "$HERE/config_seeds.py" --workload "$T/seeds" "$T/dict" >/dev/null ||
+	exit 2
+	past=(-dict="$T/dict") ;;
 *) echo "fuzz: no harness $WHAT" >&2; exit 2 ;;
 esac
 mkdir -p "$T/corpus" "$BUILD/fuzz-findings"
@@ -36,7 +65,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print
 rc=$?
 grep -E "^fuzz_$WHAT:|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)" "$T/log"
 if [ "$rc" -ne 0 ]; then
-	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:' "$T/log" | head -20
+	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:|^fuzz_config:|^fuzz_workload:|^fuzz_ctl:|^fuzz_switch:' "$T/log" | head -20
 	echo "fuzz: FAILED (exit $rc; the input is in $BUILD/fuzz-findings/)"
 	exit 1
 fi

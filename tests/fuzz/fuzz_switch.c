@@ -5,8 +5,9 @@
  * rest is the frame, put in the port's RX ring; the switch (the ring switch
  * of the pipeline tests, tests/pipeline/ring_switch.h: "leaf0", four
  * ports on ring ethdevs, IPv4 and IPv6 addresses, an ECMP group of each
- * family, a drop route, a configured host, the default policy's lossless
- * QoS) takes it through the parser, its own ARP, ND, ICMP and PFC handling,
+ * family, a drop route, a configured host, ECMP, flowlet, spray and
+ * adaptive load balancing by traffic class, lossless QoS with PFC on two
+ * classes) takes it through the parser, its own ARP, ND, ICMP and PFC handling,
  * routing, rewrite, the buffer and the egress queues, stepped in virtual
  * time; then every frame it sent is read back from the TX rings.  Its state
  * carries over from one input to the next, as a switch's does (neighbours,
@@ -67,6 +68,10 @@ static const char config[] =
 	"  {\"prefix\": \"2001:db8:1::/48\", \"group\": \"uplinks6\"},"
 	"  {\"prefix\": \"10.2.0.0/16\", \"nexthop\": {\"ip\": \"10.0.0.9\", \"port\": \"p0\"}},"
 	"  {\"prefix\": \"10.9.0.0/16\", \"action\": \"drop\"}]}],"
+	" \"policies\": {\"default\": {\"dscp_to_tc_map\": {\"8\": 1, \"16\": 2, \"24\": 4,"
+	"  \"26\": 3, \"48\": 6}, \"load_balancing\": {\"scheme\": \"ecmp\","
+	"  \"per_tc\": {\"1\": \"flowlet\", \"2\": \"spray\", \"4\": \"adaptive\"}},"
+	"  \"qos\": {\"pfc_enable\": [3, 4]}}},"
 	" \"hosts\": [{\"name\": \"h0\", \"switch\": \"leaf0\", \"port\": \"p0\","
 	"  \"ip\": \"10.0.0.2\", \"mac\": \"02:00:00:00:00:02\"},"
 	"  {\"name\": \"h1\", \"switch\": \"leaf0\", \"port\": \"p0\", \"ip\": \"10.0.0.3\"}]}";

@@ -3,7 +3,8 @@
 """The whole-switch fuzzer's seeds (fuzz_switch.c), built by scapy: frames
 aimed at its switch (port p0's MAC 02:00:00:00:00:10, p1's ..11), each file
 a port byte and the frame.  RoCEv2, UDP and TCP routed over the ECMP groups
-of both families, to the configured host, to a host whose MAC is learned, to
+of both families (by ECMP, flowlet, spray and adaptive: the traffic class of
+their DSCP), to the configured host, to a host whose MAC is learned, to
 the drop route, with TTL 1 (ICMP time exceeded), too long for the port
 (fragmentation needed), ICMP and ICMPv6 echo to the switch, ARP requests and
 replies, neighbour solicitations and advertisements, PFC and PAUSE frames,
@@ -79,6 +80,12 @@ def frames():
         IP(src="10.1.0.7", dst="10.0.0.2") / roce
     yield 3, "tagged_other", Ether(dst=P3, src="02:00:00:00:01:04") / Dot1Q(vlan=7) / \
         IP(src="10.1.0.7", dst="10.0.0.2") / roce
+    for dscp, scheme in ((8, "flowlet"), (16, "spray"), (24, "adaptive")):
+        yield 0, "roce4_" + scheme, Ether(dst=P0, src=H0) / \
+            IP(src="10.0.0.2", dst="10.1.2.3", tos=dscp << 2) / roce
+        yield 0, "roce6_" + scheme, Ether(dst=P0, src=H0) / \
+            IPv6(src="2001:db8::2", dst="2001:db8:1::5", tc=dscp << 2) / roce
+    yield 1, "pfc_tc4", pfc(0x10, [0, 0, 0, 0, 0x100, 0, 0, 0])
     yield 0, "prio_tag", Ether(dst=P0, src=H0) / Dot1Q(vlan=0, prio=5) / v4 / roce
 
 

@@ -264,15 +264,18 @@ rhost_on_frame(struct aif_rhost *h, struct rte_mbuf *m, aif_time_ns at)
 		goto other;
 	uint32_t qi = qpn - AIF_RHOST_QPN_BASE;
 	uint32_t body = l3 - 20 - 8 - AIF_ROCE_BTH_LEN - AIF_ROCE_ICRC_LEN;
+	uint32_t pad = (f[BTH_OFF + 1] >> 4) & 3;
 	switch (op) {
 	case OP_SEND_FIRST: case OP_SEND_MIDDLE: case OP_SEND_LAST: case OP_SEND_ONLY:
 	case OP_WRITE_MIDDLE: case OP_WRITE_LAST:
-		on_data(h, qi, f, body - ((f[BTH_OFF + 1] >> 4) & 3), at);
+		if (body < pad)
+			goto other; /* more padding than payload: malformed */
+		on_data(h, qi, f, body - pad, at);
 		return;
 	case OP_WRITE_FIRST: case OP_WRITE_ONLY:
-		if (body < RETH_LEN)
+		if (body < RETH_LEN + pad)
 			goto other;
-		on_data(h, qi, f, body - RETH_LEN - ((f[BTH_OFF + 1] >> 4) & 3), at);
+		on_data(h, qi, f, body - RETH_LEN - pad, at);
 		return;
 	case OP_ACK: {
 		if (body < AETH_LEN)

@@ -938,6 +938,49 @@ test_icrc(void **state)
 	teardown_run(&r);
 }
 
+/*
+ * A data frame whose pad count is more than its payload (a SEND ONLY of no
+ * bytes that says it ends in 3 of padding, its ICRC valid) is malformed:
+ * dropped as not this host's, nothing received, no byte counted (not
+ * 2^32 - 3 of them).
+ */
+static void
+test_pad_past_payload(void **state)
+{
+	struct aif_rhost_params p0, p1;
+	struct run r;
+	uint32_t q0, q1;
+	uint8_t whole[256], f[60];
+
+	(void)state;
+	params(&p0, 0, false);
+	params(&p1, 1, false);
+	setup_run(&r, &p0, &p1, &q0, &q1);
+	assert_int_equal(aif_rhost_post(r.h[0], q0, 100, 1, 0), 0);
+	struct rte_mbuf *m;
+	aif_time_ns t = ops->rx_next_ns(&r.port[0], 0);
+	assert_int_equal(ops->rx_burst(&r.port[0], 0, &m, 1, t), 1);
+	const uint8_t *d = aif_frame_read(m, 0, 58, whole);
+	memcpy(f, d, 58); /* its headers: to host 1's QP, the PSN it expects */
+	rte_pktmbuf_free(m);
+	memset(f + 58, 0, 2);
+	f[16] = 0, f[17] = 44;         /* IPv4 + UDP + BTH + ICRC: no payload */
+	f[42] = 0x04;                  /* SEND ONLY */
+	f[43] = (uint8_t)(f[43] | 0x30); /* pad count 3 */
+	aif_roce_icrc_put(f + 14, 44);
+	m = rte_pktmbuf_alloc(pool);
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, 60), f, 60);
+	assert_int_equal(ops->tx_burst(&r.port[1], 0, &m, 1, t + 1000), 1);
+	const struct aif_rhost_qp_ctr *c = aif_rhost_qp_ctr(r.h[1], q1);
+	assert_int_equal(aif_rhost_ctr(r.h[1])->rx_other, 1);
+	assert_int_equal(aif_rhost_ctr(r.h[1])->rx_icrc_bad, 0);
+	assert_int_equal(c->rx_packets, 0);
+	assert_int_equal(c->rx_bytes, 0);
+	assert_int_equal(r.n_rcvd[1], 0);
+	teardown_run(&r);
+}
+
 /* The first n frames host 0 sends, each made whole into f[i] (len[i]
  * bytes); light[i]: whether it came light. */
 static void
@@ -1299,6 +1342,7 @@ main(void)
 		cmocka_unit_test(test_gbn_timer_per_packet),
 		cmocka_unit_test(test_pfc_holds_data),
 		cmocka_unit_test(test_icrc),
+		cmocka_unit_test(test_pad_past_payload),
 		cmocka_unit_test(test_light_frames_whole_bytes),
 		cmocka_unit_test(test_light_frames_received),
 		cmocka_unit_test(test_wire_model_ns3),

@@ -30,9 +30,13 @@
 #            its ports, from frames aimed at it (switch_seeds.py: routed,
 #            local, ARP, ND, ICMP, PFC, tagged), its state kept from frame to
 #            frame: every IPv4 frame it sends with a right header checksum,
-#            every mbuf back in the pool, no fault, no leak.
+#            every mbuf back in the pool, no fault, no leak;
+#   rhost    the virtual RoCE hosts (tests/fuzz/fuzz_rhost.c): a frame to one
+#            of three hosts exchanging messages, its ICRC made right, from
+#            the hosts' own frames (the harness writes them): no fault, no
+#            leak.
 # Exit 0 when libFuzzer found nothing.
-#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse|config|workload|ctl|switch]   (default 60, lb_prog)
+#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse|config|workload|ctl|switch|rhost]   (default 60, lb_prog)
 # A finding is kept in BUILD_DIR/fuzz-findings/ with the input that made it.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -52,6 +56,8 @@ ctl) /usr/bin/python3 "$HERE/ctl_seeds.py" "$T/seeds" "$T/dict" "$BUILD" >/dev/n
 	past=(-dict="$T/dict") ;;
 switch) /usr/bin/python3 "$HERE/switch_seeds.py" "$T/seeds" >/dev/null || exit 2
 	past=() ;;
+rhost) mkdir -p "$T/seeds" && FUZZ_RHOST_SEEDS="$T/seeds" "$FUZZ" >/dev/null 2>&1 || exit 2
+	past=() ;;
 workload) /usr/bin/python3 "$HERE/config_seeds.py" --workload "$T/seeds" "$T/dict" >/dev/null ||
 	exit 2
 	past=(-dict="$T/dict") ;;
@@ -65,7 +71,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print
 rc=$?
 grep -E "^fuzz_$WHAT:|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)" "$T/log"
 if [ "$rc" -ne 0 ]; then
-	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:|^fuzz_config:|^fuzz_workload:|^fuzz_ctl:|^fuzz_switch:' "$T/log" | head -20
+	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:|^fuzz_config:|^fuzz_workload:|^fuzz_ctl:|^fuzz_switch:|^fuzz_rhost:' "$T/log" | head -20
 	echo "fuzz: FAILED (exit $rc; the input is in $BUILD/fuzz-findings/)"
 	exit 1
 fi

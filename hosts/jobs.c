@@ -50,11 +50,14 @@ static int
 cdf_point(const char *line, double *s, double *p, const char **why)
 {
 	char extra;
+	const char *c = line + strspn(line, " \t\r");
+	if (*c == '\0' || *c == '#')
+		return 0;
 	int n = sscanf(line, "%lf %lf %c", s, p, &extra);
 
 	if (n < 2)
-		return 0;
-	if (n > 2 && extra != '#')
+		*why = "a point is a size and a percent (\"size percent\")";
+	else if (n > 2 && extra != '#')
 		*why = "more than a size and a percent";
 	else if (!isfinite(*s) || !isfinite(*p))
 		*why = "not a number (nan or inf)";
@@ -100,13 +103,17 @@ aif_cdf_parse(const char *text, size_t len, const char *name, struct aif_cdf *cd
 			goto bad;
 		if (rc == 0)
 			continue; /* blank or comment */
-		if (cdf->n == RTE_DIM(cdf->size) ||
-		    (cdf->n && (s < cdf->size[cdf->n - 1] || p < cdf->pct[cdf->n - 1]))) {
-			snprintf(err, err_len, "%s:%u: sizes and percents must not decrease, "
-				 "percents 0..100, at most %zu points", name, ln,
+		if (cdf->n == RTE_DIM(cdf->size)) {
+			snprintf(err, err_len, "%s:%u: more than %zu points", name, ln,
 				 RTE_DIM(cdf->size));
 			return -1;
 		}
+		if (cdf->n == 0 && p != 0)
+			why = "the first point must be at 0%, as HPCC's traffic_gen.py wants";
+		else if (cdf->n && (s < cdf->size[cdf->n - 1] || p < cdf->pct[cdf->n - 1]))
+			why = "sizes and percents must not decrease";
+		if (why != NULL)
+			goto bad;
 		cdf->size[cdf->n] = s;
 		cdf->pct[cdf->n++] = p;
 	}
@@ -131,14 +138,22 @@ double
 aif_cdf_sample(const struct aif_cdf *cdf, double u)
 {
 	double x = u * 100;
+	/* the first point from the second whose percent reaches x (percents
+	 * never go down: a bisection finds what a scan from the start would) */
+	uint32_t lo = 1, hi = cdf->n;
 
-	for (uint32_t i = 1; i < cdf->n; i++)
-		if (x <= cdf->pct[i]) {
-			double span = cdf->pct[i] - cdf->pct[i - 1];
-			double t = span > 0 ? (x - cdf->pct[i - 1]) / span : 1;
-			return cdf->size[i - 1] + t * (cdf->size[i] - cdf->size[i - 1]);
-		}
-	return cdf->size[cdf->n - 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (x <= cdf->pct[mid])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo == cdf->n)
+		return cdf->size[cdf->n - 1];
+	double span = cdf->pct[lo] - cdf->pct[lo - 1];
+	double t = span > 0 ? (x - cdf->pct[lo - 1]) / span : 1;
+	return cdf->size[lo - 1] + t * (cdf->size[lo] - cdf->size[lo - 1]);
 }
 
 double

@@ -119,16 +119,20 @@ int aif_job_kind_parse(const char *name);
 const char *aif_job_kind_name(enum aif_job_kind k);
 
 /* A flow-size CDF: sizes (bytes) ascending with cumulative percent, as
- * HPCC's traffic_gen files ("size percent" per line, the last at 100). */
+ * HPCC's traffic_gen files ("size percent" per line, the first at 0, the
+ * last at 100). */
+#define AIF_CDF_MAX_POINTS 4096 /* HPCC's GoogleRPC2008 has 843 */
 struct aif_cdf {
 	uint32_t n;
-	double size[256];
-	double pct[256];
+	double size[AIF_CDF_MAX_POINTS];
+	double pct[AIF_CDF_MAX_POINTS];
 };
 #define AIF_CDF_SIZE_MAX 1e12  /* bytes, as a job's "bytes" */
-/* Parse one from len bytes of text (a file's, named name in errors):
- * finite numbers, whole sizes, a mean of at least 1 byte; 0, or -1 with
- * err (name:line and why). */
+/* Parse one from len bytes of text (a file's, named name in errors): a
+ * point a line ("size percent", blank lines and # comments between),
+ * finite numbers, whole sizes, neither going down, the first at 0%, the
+ * last at 100%, a mean of at least 1 byte; 0, or -1 with err (name:line
+ * and why). */
 int aif_cdf_parse(const char *text, size_t len, const char *name, struct aif_cdf *cdf,
 		  char *err, size_t err_len);
 /* Mean size; a size for u in [0, 1) (linear between points, as traffic_gen). */

@@ -134,6 +134,47 @@ test_good_cdf(void **state)
 	assert_string_equal(load(), "");
 }
 
+/* The CDFs shipped in config/workloads (HPCC's four) are taken, GoogleRPC2008
+ * with its 843 points among them; sampled, each gives what HPCC's
+ * traffic_gen.py's getValueFromPercentile gives (the first point whose
+ * percent reaches it, linear from the one before), checked here by a scan. */
+static void
+test_shipped_cdfs(void **state)
+{
+	static const char *const names[] = { "AliStorage2019.txt", "FbHdp_distribution.txt",
+					      "GoogleRPC2008.txt", "WebSearch_distribution.txt" };
+	static char text[1 << 20];
+	char path[512], err[512];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		snprintf(path, sizeof(path), "%s/config/workloads/%s", AIF_SOURCE_ROOT, names[k]);
+		FILE *f = fopen(path, "r");
+		assert_non_null(f);
+		size_t n = fread(text, 1, sizeof(text), f);
+		fclose(f);
+		struct aif_cdf *c = malloc(sizeof(*c));
+		assert_non_null(c);
+		if (aif_cdf_parse(text, n, names[k], c, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+		if (strcmp(names[k], "GoogleRPC2008.txt") == 0)
+			assert_int_equal(c->n, 843);
+		assert_true(c->pct[0] == 0);
+		for (int i = 0; i <= 1000; i++) {
+			double y = i / 1000.0 * 100, want = c->size[c->n - 1];
+			for (uint32_t j = 1; j < c->n; j++)
+				if (y <= c->pct[j]) {
+					double span = c->pct[j] - c->pct[j - 1];
+					double t = span > 0 ? (y - c->pct[j - 1]) / span : 1;
+					want = c->size[j - 1] + t * (c->size[j] - c->size[j - 1]);
+					break;
+				}
+			assert_true(aif_cdf_sample(c, i / 1000.0) == want);
+		}
+		free(c);
+	}
+}
+
 /* Not a regular file: refused at once (a FIFO would wait for a writer,
  * /dev/zero never end); too large a file too. */
 static void
@@ -193,7 +234,17 @@ test_cdf_bad_points(void **state)
 		{ "0 0\n10 50 7\n20 100\n", "$.jobs[0].cdf: c.txt:2: more than a size and a "
 					    "percent" },
 		{ "0 0\n20 50\n10 100\n", "$.jobs[0].cdf: c.txt:3: sizes and percents must not "
-					  "decrease, percents 0..100, at most 256 points" },
+					  "decrease" },
+		/* a line that is not a point is no comment: refused, not skipped */
+		{ "0 0\n5\n10 100\n", "$.jobs[0].cdf: c.txt:2: a point is a size and a "
+				     "percent (\"size percent\")" },
+		{ "0 0\n93.5x 50\n10 100\n", "$.jobs[0].cdf: c.txt:2: a point is a size and a "
+					   "percent (\"size percent\")" },
+		{ "0 0\nx 50\n10 100\n", "$.jobs[0].cdf: c.txt:2: a point is a size and a "
+				       "percent (\"size percent\")" },
+		/* mass below the first point: sizes under it, negative ones */
+		{ "1000 10\n2000 100\n", "$.jobs[0].cdf: c.txt:1: the first point must be at "
+					 "0%, as HPCC's traffic_gen.py wants" },
 		{ "0 0\n10 50\n", "$.jobs[0].cdf: c.txt: needs at least two points, the last at "
 				  "100%" },
 	};
@@ -206,6 +257,21 @@ test_cdf_bad_points(void **state)
 		if (strcmp(e, cases[i].err) != 0)
 			fail_msg("case %zu: got\n  %s\nwant\n  %s", i, e, cases[i].err);
 	}
+	/* more points than a CDF holds */
+	size_t cap = (size_t)(AIF_CDF_MAX_POINTS + 1) * 24;
+	char *many = malloc(cap);
+	size_t at = 0;
+	assert_non_null(many);
+	for (unsigned i = 0; i <= AIF_CDF_MAX_POINTS; i++)
+		at += (size_t)snprintf(many + at, cap - at, "%u %.6f\n", i,
+				       100.0 * i / AIF_CDF_MAX_POINTS);
+	write_file("many.txt", many, at);
+	free(many);
+	poisson("many.txt");
+	char want[128];
+	snprintf(want, sizeof(want), "$.jobs[0].cdf: many.txt:%u: more than %u points",
+		 AIF_CDF_MAX_POINTS + 1, AIF_CDF_MAX_POINTS);
+	assert_string_equal(load_cdf_error(), want);
 	write_file("nul.txt", "0 0\n\0\n10 100\n", 13);
 	poisson("nul.txt");
 	assert_string_equal(load_cdf_error(), "$.jobs[0].cdf: nul.txt: not a text file (it has "
@@ -246,8 +312,8 @@ test_whole_numbers(void **state)
 static void
 check_cdf(const struct aif_cdf *c)
 {
-	assert_true(c->n >= 2 && c->n <= 256);
-	assert_true(c->pct[c->n - 1] == 100);
+	assert_true(c->n >= 2 && c->n <= AIF_CDF_MAX_POINTS);
+	assert_true(c->pct[0] == 0 && c->pct[c->n - 1] == 100);
 	for (uint32_t i = 0; i < c->n; i++) {
 		assert_true(isfinite(c->size[i]) && c->size[i] == floor(c->size[i]));
 		assert_true(c->size[i] >= 0 && c->pct[i] >= 0 && c->pct[i] <= 100);
@@ -255,6 +321,10 @@ check_cdf(const struct aif_cdf *c)
 			assert_true(c->size[i] >= c->size[i - 1] && c->pct[i] >= c->pct[i - 1]);
 	}
 	assert_true(aif_cdf_mean(c) >= 1);
+	for (int i = 0; i < 100; i++) {
+		double x = aif_cdf_sample(c, i / 100.0);
+		assert_true(x >= c->size[0] && x <= c->size[c->n - 1]);
+	}
 }
 
 static void
@@ -464,6 +534,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_cdf),
+		cmocka_unit_test(test_shipped_cdfs),
 		cmocka_unit_test(test_cdf_not_a_file),
 		cmocka_unit_test(test_cdf_bad_points),
 		cmocka_unit_test(test_whole_numbers),

@@ -34,9 +34,13 @@
 #   rhost    the virtual RoCE hosts (tests/fuzz/fuzz_rhost.c): a frame to one
 #            of three hosts exchanging messages, its ICRC made right, from
 #            the hosts' own frames (the harness writes them): no fault, no
-#            leak.
+#            leak;
+#   flowfile flow files (ConWeave's and HPCC's formats) and flow-size CDFs
+#            (tests/fuzz/fuzz_flowfile.c), from config/workloads' CDFs and a
+#            small flow file of each format: every refusal naming the file,
+#            what is taken keeping the readers' rules, no fault, no leak.
 # Exit 0 when libFuzzer found nothing.
-#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse|config|workload|ctl|switch|rhost]   (default 60, lb_prog)
+#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse|config|workload|ctl|switch|rhost|flowfile]   (default 60, lb_prog)
 # A finding is kept in BUILD_DIR/fuzz-findings/ with the input that made it.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -58,6 +62,15 @@ switch) /usr/bin/python3 "$HERE/switch_seeds.py" "$T/seeds" >/dev/null || exit 2
 	past=() ;;
 rhost) mkdir -p "$T/seeds" && FUZZ_RHOST_SEEDS="$T/seeds" "$FUZZ" >/dev/null 2>&1 || exit 2
 	past=() ;;
+flowfile) mkdir -p "$T/seeds" || exit 2
+	for c in "$HERE"/../../config/workloads/*.txt; do
+		{ printf '\002'; cat "$c"; } > "$T/seeds/cdf_$(basename "$c")" || exit 2
+	done
+	printf '\0003\n0 5 3 4995 2.000000027\n1 6 3 100000 2.000001\n2 7 3 1000 2.5\n' \
+		> "$T/seeds/conweave"
+	printf '\0012 estimate\n0 5 3 100 4995 2.000000027\n1 6 3 101 100000 2.000001\n' \
+		> "$T/seeds/hpcc"
+	past=() ;;
 workload) /usr/bin/python3 "$HERE/config_seeds.py" --workload "$T/seeds" "$T/dict" >/dev/null ||
 	exit 2
 	past=(-dict="$T/dict") ;;
@@ -71,7 +84,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print
 rc=$?
 grep -E "^fuzz_$WHAT:|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)" "$T/log"
 if [ "$rc" -ne 0 ]; then
-	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:|^fuzz_config:|^fuzz_workload:|^fuzz_ctl:|^fuzz_switch:|^fuzz_rhost:' "$T/log" | head -20
+	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:|^fuzz_config:|^fuzz_workload:|^fuzz_ctl:|^fuzz_switch:|^fuzz_rhost:|^fuzz_flowfile:' "$T/log" | head -20
 	echo "fuzz: FAILED (exit $rc; the input is in $BUILD/fuzz-findings/)"
 	exit 1
 fi

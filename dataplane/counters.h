@@ -28,6 +28,7 @@
 	_(learn_ring_full)      \
 	_(icmp_echo_replies)    \
 	_(icmp_time_exceeded)   \
+	_(icmp_too_big)         \
 	_(icmp_ratelimited)
 
 struct aif_port_ctr {

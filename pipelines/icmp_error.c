@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ICMP time exceeded (what, to whom, how often: icmp_error.h).  The message
- * is built in a fresh mbuf from the switch's pool; the expired packet is
- * only read.
+ * ICMP time exceeded and packet too big (what, to whom, how often:
+ * icmp_error.h).  The message is built in a fresh mbuf from the switch's
+ * pool; the packet it is about is only read.
  */
 #include <netinet/in.h>
 
@@ -16,6 +16,9 @@
 
 #define ICMP4_TIME_EXCEEDED 11
 #define ICMP6_TIME_EXCEEDED 3
+#define ICMP4_UNREACH 3
+#define ICMP4_FRAG_NEEDED 4 /* its code */
+#define ICMP6_TOO_BIG 2
 #define ICMP_ERR_HLEN 8 /* type, code, checksum, 4 unused bytes */
 #define IPV4_HLEN 20
 #define IPV6_HLEN 40
@@ -106,24 +109,27 @@ l2_header(uint8_t *d, const uint8_t *dst, const struct aif_port_l3 *l3, uint16_t
 	return n + 2;
 }
 
-void
-aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
-		       const struct rte_mbuf *mb, const struct aif_pkt *m,
-		       aif_time_ns now_ns, struct aif_fwd_out *o)
+/* An ICMP error about mb to its sender: IPv4 type4/code4, IPv6 type6 code
+ * 0, mtu in the header's last 4 bytes (0: none; IPv4: its last 2, RFC
+ * 1191).  True when built. */
+static bool
+icmp_error(struct aif_fwd *f, const struct aif_tables *t, const struct rte_mbuf *mb,
+	   const struct aif_pkt *m, aif_time_ns now_ns, struct aif_fwd_out *o,
+	   uint8_t type4, uint8_t code4, uint8_t type6, uint32_t mtu)
 {
 	const uint8_t *frame = rte_pktmbuf_mtod(mb, const uint8_t *);
 	uint16_t port = m->in_port;
 	bool v4 = m->kind == AIF_PKT_IPV4;
 
 	if (port >= t->n_ports || o->n_built >= AIF_BURST || ineligible(frame, m))
-		return;
+		return false;
 	const struct aif_port_l3 *l3 = &t->ports[port];
 	const struct aif_ip *src = src_addr(t, port, &m->src);
 	if (src == NULL)
-		return;
+		return false;
 	if (over_rate(f, port, now_ns)) {
 		f->port_ctr[port].icmp_ratelimited++;
-		return;
+		return false;
 	}
 	/* the quote: the packet from its IP header, within the size limits */
 	unsigned hdr = (v4 ? IPV4_HLEN : IPV6_HLEN) + ICMP_ERR_HLEN;
@@ -131,7 +137,7 @@ aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
 	if (l3->mtu < max_ip)
 		max_ip = l3->mtu;
 	if (max_ip <= hdr)
-		return;
+		return false;
 	unsigned quote = m->l3_len;
 	if (quote > max_ip - hdr)
 		quote = max_ip - hdr;
@@ -141,12 +147,12 @@ aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
 
 	struct rte_mbuf *out = aif_mbuf_alloc(f->pool);
 	if (out == NULL)
-		return;
+		return false;
 	unsigned l2_len = l3->tagged ? 18 : 14;
 	uint8_t *d = (uint8_t *)rte_pktmbuf_append(out, (uint16_t)(l2_len + hdr + quote));
 	if (d == NULL) {
 		rte_pktmbuf_free(out);
-		return;
+		return false;
 	}
 	l2_header(d, frame + 6, l3, v4 ? AIF_ETHERTYPE_IPV4 : AIF_ETHERTYPE_IPV6);
 	uint8_t *ip = d + l2_len;
@@ -155,7 +161,7 @@ aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
 	const uint8_t *q = aif_frame_read(mb, m->l3_off, quote, icmp + ICMP_ERR_HLEN);
 	if (q == NULL) {
 		rte_pktmbuf_free(out);
-		return;
+		return false;
 	}
 	if (q != icmp + ICMP_ERR_HLEN)
 		memcpy(icmp + ICMP_ERR_HLEN, q, quote);
@@ -171,7 +177,10 @@ aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
 		memcpy(ip + 16, m->src.b, 4);
 		sum = aif_ipv4_csum(ip, IPV4_HLEN);
 		memcpy(ip + 10, &sum, sizeof(sum));
-		icmp[0] = ICMP4_TIME_EXCEEDED;
+		icmp[0] = type4;
+		icmp[1] = code4;
+		icmp[6] = (uint8_t)(mtu >> 8);
+		icmp[7] = (uint8_t)mtu;
 		sum = (uint16_t)~rte_raw_cksum(icmp, ICMP_ERR_HLEN + quote);
 		memcpy(icmp + 2, &sum, sizeof(sum));
 	} else {
@@ -183,10 +192,38 @@ aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
 		ip6->hop_limits = 64;
 		memcpy(ip6->src_addr, src->b, 16);
 		memcpy(ip6->dst_addr, m->src.b, 16);
-		icmp[0] = ICMP6_TIME_EXCEEDED;
+		icmp[0] = type6;
+		icmp[4] = (uint8_t)(mtu >> 24);
+		icmp[5] = (uint8_t)(mtu >> 16);
+		icmp[6] = (uint8_t)(mtu >> 8);
+		icmp[7] = (uint8_t)mtu;
 		sum = rte_ipv6_udptcp_cksum(ip6, icmp);
 		memcpy(icmp + 2, &sum, sizeof(sum));
 	}
-	f->port_ctr[port].icmp_time_exceeded++;
 	aif_fwd_built(o, out, port);
+	return true;
+}
+
+void
+aif_icmp_time_exceeded(struct aif_fwd *f, const struct aif_tables *t,
+		       const struct rte_mbuf *mb, const struct aif_pkt *m,
+		       aif_time_ns now_ns, struct aif_fwd_out *o)
+{
+	if (icmp_error(f, t, mb, m, now_ns, o, ICMP4_TIME_EXCEEDED, 0, ICMP6_TIME_EXCEEDED, 0))
+		f->port_ctr[m->in_port].icmp_time_exceeded++;
+}
+
+void
+aif_icmp_too_big(struct aif_fwd *f, const struct aif_tables *t, const struct rte_mbuf *mb,
+		 const struct aif_pkt *m, uint32_t mtu, aif_time_ns now_ns,
+		 struct aif_fwd_out *o)
+{
+	if (m->kind == AIF_PKT_IPV4) {
+		const uint8_t *ip = rte_pktmbuf_mtod(mb, const uint8_t *) + m->l3_off;
+		if (!(ip[6] & 0x40))
+			return; /* DF clear: the sender allowed fragments, none is made */
+	}
+	if (icmp_error(f, t, mb, m, now_ns, o, ICMP4_UNREACH, ICMP4_FRAG_NEEDED, ICMP6_TOO_BIG,
+		       mtu))
+		f->port_ctr[m->in_port].icmp_too_big++;
 }

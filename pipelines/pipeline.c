@@ -353,6 +353,7 @@ emit(const struct fwd_ctx *x, struct rte_mbuf *mb, uint16_t i)
 	nb = rte_cpu_to_le_64(nb); /* MAC bytes first, in wire order */
 	memcpy(dmac.b, &nb, 6);
 	if (unlikely(m->l3_len > x->l3[out].mtu)) {
+		aif_icmp_too_big(x->f, x->t, mb, m, x->l3[out].mtu, x->now_ns, x->o);
 		aif_fwd_drop(x->f, x->o, i, x->in_port, AIF_DROP_MTU_EXCEEDED);
 		return;
 	}

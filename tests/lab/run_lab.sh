@@ -21,6 +21,9 @@
 #      (tcpdump, read by tshark) shows CE marks arriving, B's ACKs echoing
 #      them (ECE) and A answering with CWR; the transfer is held near the
 #      shaper rate; the switch's show queues counts the marks;
+#   3b. p1 reloaded at an MTU of 1280: a DF ping of 1428 bytes from A gets
+#      ICMP fragmentation needed with 1280 back, which A's kernel keeps as
+#      the path MTU (ping and ip route get say so); one that fits passes;
 #   4. the daemon stops on SIGTERM with status 0 and every mbuf accounted
 #      for (an af_xdp driver keeps its rings: see control/pool_check.h);
 #   5. two more hosts on a generated 2 x 2 leaf-spine in one daemon, their
@@ -258,6 +261,30 @@ if "$PY" -c "import sys; sys.exit(0 if 0.12 <= float('$G2') <= 0.21 else 1)"; th
 else
 	fail "throughput $G2 Gb/s, not within 0.12..0.21 Gb/s of the 0.2 Gb/s shaper"
 fi
+
+# --- 3b. path MTU: the switch tells a DF sender the smaller MTU ------------------
+# p1 at an MTU of 1280: a 1428-byte ping with DF from A is dropped there and
+# A is sent ICMP fragmentation needed with 1280, which A's kernel keeps as
+# the path's MTU (ip route get shows it) and ping reports; a ping that fits
+# goes through.
+config "$KIND" ', "mtu": 1280' '{}' > "$T/mtu.json"
+if ! ctl load "$T/mtu.json" > "$T/load-mtu.txt" 2>&1; then
+	fail "reload with p1 at MTU 1280: $(cat "$T/load-mtu.txt")"
+fi
+ctl clear counters >/dev/null
+ip netns exec "$NS_A" ping -M do -s 1400 -c 2 -i 0.2 -W 1 10.71.2.2 > "$T/pmtu.txt" 2>&1
+ROUTE=$(ip netns exec "$NS_A" ip route get 10.71.2.2 2>/dev/null | tr '\n' ' ')
+TOOBIG=$(ctl --json show counters 2>/dev/null | "$PY" -c '
+import json, sys
+print(sum(p["icmp_too_big"] for p in json.load(sys.stdin)["ports"]))' 2>/dev/null || echo 0)
+if grep -q 'mtu = 1280' "$T/pmtu.txt" && [[ "$ROUTE" == *"mtu 1280"* ]] && [ "$TOOBIG" -ge 1 ]; then
+	pass "path MTU: a 1428-byte DF ping meets p1's MTU 1280, A is told (ping: 'mtu = 1280'; ip route get: mtu 1280; icmp_too_big $TOOBIG)"
+else
+	fail "path MTU: ping said '$(grep -i 'mtu\|frag\|bytes from' "$T/pmtu.txt" | head -2 | tr '\n' ' ')', route '$ROUTE', icmp_too_big $TOOBIG"
+fi
+n=$(ip netns exec "$NS_A" ping -M do -s 1200 -c 3 -i 0.2 -W 1 10.71.2.2 2>&1 | grep -c 'bytes from')
+[ "$n" -eq 3 ] && pass "a 1228-byte DF ping fits p1's MTU 1280: 3 of 3 answered" ||
+	fail "a 1228-byte DF ping across p1 at MTU 1280: $n of 3 answered"
 
 # --- 4. a clean stop --------------------------------------------------------------
 kill -TERM "$DAEMON"

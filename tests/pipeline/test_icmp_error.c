@@ -61,7 +61,7 @@ static const char config[] =
 	" {\"name\": \"p0\", \"device\": \"net_ring_ie0\", \"mac\": \"02:00:00:00:00:10\","
 	"  \"addresses\": [\"10.0.0.1/24\", \"2001:db8::1/64\"]},"
 	" {\"name\": \"p1\", \"device\": \"net_ring_ie1\", \"mac\": \"02:00:00:00:00:11\","
-	"  \"addresses\": [\"10.0.1.1/31\", \"2001:db8:ff::1/127\"]},"
+	"  \"mtu\": 1400, \"addresses\": [\"10.0.1.1/31\", \"2001:db8:ff::1/127\"]},"
 	" {\"name\": \"p2\", \"device\": \"net_ring_ie2\", \"mac\": \"02:00:00:00:00:12\","
 	"  \"vlan\": 10, \"addresses\": [\"10.0.2.1/24\"]}],"
 	" \"neighbors\": [{\"ip\": \"10.0.1.0\", \"mac\": \"02:00:00:00:01:00\", \"port\": \"p1\"},"
@@ -293,6 +293,106 @@ test_time_exceeded_ipv6(void **state)
 	assert_int_equal(d.icmp_time_exceeded, 1);
 }
 
+/*
+ * Larger than the uplink's MTU (1400): dropped as mtu_exceeded, and the
+ * sender told the MTU (path MTU discovery) when it set DF, ICMP type 3
+ * code 4 with the MTU in the header's last 2 bytes, quoting up to a
+ * 576-byte message; without DF nothing is said (the switch does not
+ * fragment); an IPv6 packet always gets ICMPv6 type 2 with the MTU in 4
+ * bytes, quoting up to a 1280-byte message.
+ */
+static void
+test_too_big(void **state)
+{
+	uint8_t f[1600];
+	struct rs_snap before;
+	struct rte_mbuf *mb;
+
+	(void)state;
+	/* 1450 bytes of IP, DF set, from the host to beyond the uplink */
+	uint16_t len = udp4(f, mac_p0, mac_h0, 0, IP4(10, 0, 0, 2), IP4(10, 1, 2, 3), 64,
+			    1450 - IP4_HLEN - UDP_HLEN);
+	uint8_t *ip = f + ETH_HLEN;
+	put16(ip + 6, 0x4000);
+	put16(ip + 10, 0);
+	put16(ip + 10, (uint16_t)~sum16(0, ip, IP4_HLEN));
+	rs_snap_take(&H, &before);
+	rs_inject(&H, 0, f, len);
+	rs_run(&H, STEP_NS, 100);
+	mb = sent_one(0);
+	const uint8_t *o = rte_pktmbuf_mtod(mb, const uint8_t *), *oip = o + ETH_HLEN;
+	const uint8_t *icmp = oip + IP4_HLEN;
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), ETH_HLEN + 576);
+	assert_memory_equal(o, mac_h0, 6);
+	assert_memory_equal(o + 6, mac_p0, 6);
+	assert_int_equal(sum16(0, oip, IP4_HLEN), 0xffff);
+	assert_int_equal(get32(oip + 12), IP4(10, 0, 0, 1));
+	assert_int_equal(get32(oip + 16), IP4(10, 0, 0, 2));
+	assert_int_equal(oip[9], 1);
+	assert_int_equal(icmp[0], 3);    /* destination unreachable */
+	assert_int_equal(icmp[1], 4);    /* fragmentation needed and DF set */
+	assert_int_equal(get16(icmp + 4), 0);
+	assert_int_equal(get16(icmp + 6), 1400); /* next-hop MTU */
+	assert_int_equal(sum16(0, icmp, 576 - IP4_HLEN), 0xffff);
+	assert_memory_equal(icmp + 8, ip, 576 - IP4_HLEN - 8);
+	rte_pktmbuf_free(mb);
+	assert_nothing_sent();
+	struct aif_port_ctr d = rs_delta(&H, &before, 0);
+	assert_int_equal(d.drops[AIF_DROP_MTU_EXCEEDED], 1);
+	assert_int_equal(d.icmp_too_big, 1);
+	assert_int_equal(d.icmp_time_exceeded, 0);
+
+	/* the same without DF: dropped, nothing said */
+	put16(ip + 6, 0);
+	put16(ip + 10, 0);
+	put16(ip + 10, (uint16_t)~sum16(0, ip, IP4_HLEN));
+	rs_snap_take(&H, &before);
+	rs_inject(&H, 0, f, len);
+	rs_run(&H, STEP_NS, 100);
+	assert_nothing_sent();
+	d = rs_delta(&H, &before, 0);
+	assert_int_equal(d.drops[AIF_DROP_MTU_EXCEEDED], 1);
+	assert_int_equal(d.icmp_too_big, 0);
+
+	/* 1500 bytes of IPv6: packet too big, MTU 1400, a 1280-byte message */
+	memset(f, 0, sizeof(f));
+	memcpy(f, mac_p0, 6);
+	memcpy(f + 6, mac_h0, 6);
+	put16(f + 12, 0x86dd);
+	put32(ip, 6u << 28);
+	put16(ip + 4, 1500 - IP6_HLEN);
+	ip[6] = 17;
+	ip[7] = 64;
+	memcpy(ip + 8, ip6_h0, 16);
+	memcpy(ip + 24, ip6_far, 16);
+	put16(ip + 40, 40000);
+	put16(ip + 42, 4791);
+	put16(ip + 44, 1500 - IP6_HLEN);
+	len = ETH_HLEN + 1500;
+	rs_snap_take(&H, &before);
+	rs_inject(&H, 0, f, len);
+	rs_run(&H, STEP_NS, 100);
+	mb = sent_one(0);
+	o = rte_pktmbuf_mtod(mb, const uint8_t *);
+	oip = o + ETH_HLEN;
+	icmp = oip + IP6_HLEN;
+	unsigned quote = 1280 - IP6_HLEN - 8;
+	assert_int_equal(rte_pktmbuf_pkt_len(mb), ETH_HLEN + 1280);
+	assert_memory_equal(oip + 8, ip6_p0, 16);
+	assert_memory_equal(oip + 24, ip6_h0, 16);
+	assert_int_equal(oip[6], 58);
+	assert_int_equal(icmp[0], 2);    /* packet too big */
+	assert_int_equal(icmp[1], 0);
+	assert_int_equal(get32(icmp + 4), 1400);
+	assert_int_equal(sum_ipv6_l4(oip, icmp, 8 + quote, 58), 0xffff);
+	assert_memory_equal(icmp + 8, ip, quote);
+	rte_pktmbuf_free(mb);
+	assert_nothing_sent();
+	d = rs_delta(&H, &before, 0);
+	assert_int_equal(d.drops[AIF_DROP_MTU_EXCEEDED], 1);
+	assert_int_equal(d.icmp_too_big, 1);
+}
+
 /* No message about an ICMP error, a later fragment, or from 0.0.0.0; an
  * echo request (informational) gets one. */
 static void
@@ -386,6 +486,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_time_exceeded_ipv4, test_setup),
 		cmocka_unit_test_setup(test_time_exceeded_ipv6, test_setup),
+		cmocka_unit_test_setup(test_too_big, test_setup),
 		cmocka_unit_test_setup(test_not_about_errors, test_setup),
 		cmocka_unit_test_setup(test_rate_limit, test_setup),
 	};

@@ -38,9 +38,13 @@
 #   flowfile flow files (ConWeave's and HPCC's formats) and flow-size CDFs
 #            (tests/fuzz/fuzz_flowfile.c), from config/workloads' CDFs and a
 #            small flow file of each format: every refusal naming the file,
-#            what is taken keeping the readers' rules, no fault, no leak.
+#            what is taken keeping the readers' rules, no fault, no leak;
+#   pcap     the pcap port's reader (tests/fuzz/fuzz_pcap.c): capture files,
+#            from config/incast's and their first 3,000 bytes: a refusal
+#            naming the file, frames in time order and of possible lengths,
+#            the counters agreeing, every mbuf back, no fault, no leak.
 # Exit 0 when libFuzzer found nothing.
-#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse|config|workload|ctl|switch|rhost|flowfile]   (default 60, lb_prog)
+#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [lb_prog|parse|config|workload|ctl|switch|rhost|flowfile|pcap]   (default 60, lb_prog)
 # A finding is kept in BUILD_DIR/fuzz-findings/ with the input that made it.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -74,6 +78,11 @@ flowfile) mkdir -p "$T/seeds" || exit 2
 workload) /usr/bin/python3 "$HERE/config_seeds.py" --workload "$T/seeds" "$T/dict" >/dev/null ||
 	exit 2
 	past=(-dict="$T/dict") ;;
+pcap) mkdir -p "$T/seeds" || exit 2
+	for c in "$HERE"/../../config/incast/*.pcap; do
+		cp "$c" "$T/seeds/" && head -c 3000 "$c" > "$T/seeds/head_$(basename "$c")" || exit 2
+	done
+	past=() ;;
 *) echo "fuzz: no harness $WHAT" >&2; exit 2 ;;
 esac
 mkdir -p "$T/corpus" "$BUILD/fuzz-findings"
@@ -84,7 +93,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print
 rc=$?
 grep -E "^fuzz_$WHAT:|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)" "$T/log"
 if [ "$rc" -ne 0 ]; then
-	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:|^fuzz_config:|^fuzz_workload:|^fuzz_ctl:|^fuzz_switch:|^fuzz_rhost:|^fuzz_flowfile:' "$T/log" | head -20
+	grep -E 'ESCAPE|DIFFER|ERROR|SUMMARY|Test unit written|^fuzz_parse:|^fuzz_config:|^fuzz_workload:|^fuzz_ctl:|^fuzz_switch:|^fuzz_rhost:|^fuzz_flowfile:|^fuzz_pcap:' "$T/log" | head -20
 	echo "fuzz: FAILED (exit $rc; the input is in $BUILD/fuzz-findings/)"
 	exit 1
 fi

@@ -39,6 +39,7 @@
 
 #include "compile.h"
 #include "config.h"
+#include "eal_exit.h"
 #include "port.h"
 #include "qos.h"
 #include "reroute.h"
@@ -138,6 +139,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_config: EAL did not start\n");
 		exit(2);
 	}
+	eal_exit_cleanup();
 	say = getenv("FUZZ_CONFIG_SAY") != NULL;
 	pool = rte_pktmbuf_pool_create("fz_config", 511, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);

@@ -37,6 +37,7 @@
 #include "commands.h"
 #include "config.h"
 #include "ctl_server.h"
+#include "eal_exit.h"
 #include "fabric.h"
 #include "lsan_dpdk.h"
 
@@ -102,6 +103,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_ctl: EAL did not start\n");
 		exit(2);
 	}
+	eal_exit_cleanup();
 	lsan_dpdk_roots();
 	struct rte_mempool *pool = rte_pktmbuf_pool_create("fz_ctl", 4095, 0, 0,
 							   RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);

@@ -27,6 +27,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "eal_exit.h"
 #include "pcap_port.h"
 
 #define MAX_FRAMES 4096
@@ -66,6 +67,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_pcap: EAL did not start\n");
 		exit(2);
 	}
+	eal_exit_cleanup();
 	pool = rte_pktmbuf_pool_create("fz_pcap", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);
 	snprintf(dir, sizeof(dir), "/tmp/aif-fuzz-pcap.XXXXXX");

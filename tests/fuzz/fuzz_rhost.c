@@ -26,6 +26,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "eal_exit.h"
 #include "frame.h"
 #include "port.h"
 #include "rhost.h"
@@ -155,6 +156,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_rhost: EAL did not start\n");
 		exit(2);
 	}
+	eal_exit_cleanup();
 	pool = rte_pktmbuf_pool_create("fz_rhost", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);
 	if (pool == NULL) {

@@ -36,6 +36,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include "eal_exit.h"
 #include "lsan_dpdk.h"
 #include "ring_switch.h"
 
@@ -153,6 +154,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_switch: no switch\n");
 		exit(2);
 	}
+	eal_exit_cleanup();
 	lsan_dpdk_roots();
 	rs_step(&H, 1000);
 	drain(0);

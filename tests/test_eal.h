@@ -13,6 +13,10 @@
  * This removes it as well; it is empty with --no-shconf and --no-telemetry
  * (the telemetry socket would go only at exit).
  *
+ * test_eal_rmdir_at_exit: for a program that ends without
+ * test_eal_cleanup() (a fuzzer's run ends in exit(), its mempools and
+ * switches live): the runtime directory removed at exit, only if empty.
+ *
  *	if (test_eal_init("test_mbuf", "aif-ut-mbuf", 64) != 0) return -1;
  *	...
  *	test_eal_cleanup();   // instead of rte_eal_cleanup()
@@ -22,6 +26,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -51,6 +56,27 @@ test_eal_cleanup(void)
 	rte_eal_cleanup();
 	if (dir[0] != '\0')
 		rmdir(dir); /* only if empty: never another process's files */
+}
+
+static inline char *
+test_eal_dir(void)
+{
+	static char dir[PATH_MAX];
+	return dir;
+}
+
+static inline void
+test_eal_rmdir(void)
+{
+	if (test_eal_dir()[0] != '\0')
+		rmdir(test_eal_dir()); /* only if empty: never another process's files */
+}
+
+static inline void
+test_eal_rmdir_at_exit(void)
+{
+	snprintf(test_eal_dir(), PATH_MAX, "%s", rte_eal_get_runtime_dir());
+	atexit(test_eal_rmdir);
 }
 
 #endif /* AIF_TEST_EAL_H */

@@ -33,17 +33,17 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include <rte_eal.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "compile.h"
 #include "config.h"
-#include "eal_exit.h"
 #include "port.h"
 #include "qos.h"
 #include "reroute.h"
 #include "switch.h"
+
+#include "test_eal.h"
 
 #define TEXT_MAX 65536   /* longer inputs are cut */
 #define COMPILE_MAX 8    /* switches compiled per input */
@@ -128,18 +128,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static char name[] = "fuzz_config", mem[] = "512", prefix[64];
 	(void)argc;
 	(void)argv;
-	snprintf(prefix, sizeof(prefix), "aif-fuzz-config-%d", (int)getpid());
-	char *eal[] = { name, "--no-huge", "-m", mem, "--no-pci", "--no-shconf",
-			"--no-telemetry", "--file-prefix", prefix, "-l", "0",
-			"--log-level", "error" };
-	if (rte_eal_init((int)(sizeof(eal) / sizeof(eal[0])), eal) < 0) {
+	if (test_eal_init("fuzz_config", "aif-fuzz-config", 512) != 0) {
 		fprintf(stderr, "fuzz_config: EAL did not start\n");
 		exit(2);
 	}
-	eal_exit_cleanup();
+	test_eal_rmdir_at_exit();
 	say = getenv("FUZZ_CONFIG_SAY") != NULL;
 	pool = rte_pktmbuf_pool_create("fz_config", 511, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);

@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include <rte_eal.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -37,9 +36,10 @@
 #include "commands.h"
 #include "config.h"
 #include "ctl_server.h"
-#include "eal_exit.h"
 #include "fabric.h"
 #include "lsan_dpdk.h"
+
+#include "test_eal.h"
 
 #define LINE_MAX_BYTES 65536 /* longer inputs are cut */
 
@@ -88,22 +88,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static char name[] = "fuzz_ctl", mem[] = "256", prefix[64];
 	char path[160], err[AIF_ERR_MAX] = "";
 	struct aif_config *cfg = NULL;
 
 	(void)argc;
 	(void)argv;
 	say = getenv("FUZZ_CTL_SAY") != NULL;
-	snprintf(prefix, sizeof(prefix), "aif-fuzz-ctl-%d", (int)getpid());
-	char *eal[] = { name, "--no-huge", "-m", mem, "--no-pci", "--no-shconf",
-			"--no-telemetry", "--file-prefix", prefix, "-l", "0",
-			"--log-level", "error" };
-	if (rte_eal_init((int)(sizeof(eal) / sizeof(eal[0])), eal) < 0) {
+	if (test_eal_init("fuzz_ctl", "aif-fuzz-ctl", 256) != 0) {
 		fprintf(stderr, "fuzz_ctl: EAL did not start\n");
 		exit(2);
 	}
-	eal_exit_cleanup();
+	test_eal_rmdir_at_exit();
 	lsan_dpdk_roots();
 	struct rte_mempool *pool = rte_pktmbuf_pool_create("fz_ctl", 4095, 0, 0,
 							   RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);

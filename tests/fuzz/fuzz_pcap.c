@@ -23,12 +23,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_eal.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "eal_exit.h"
 #include "pcap_port.h"
+
+#include "test_eal.h"
 
 #define MAX_FRAMES 4096
 
@@ -55,19 +55,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static char name[] = "fuzz_pcap", mem[] = "256", prefix[64];
 
 	(void)argc;
 	(void)argv;
-	snprintf(prefix, sizeof(prefix), "aif-fuzz-pcap-%d", (int)getpid());
-	char *eal[] = { name, "--no-huge", "-m", mem, "--no-pci", "--no-shconf",
-			"--no-telemetry", "--file-prefix", prefix, "-l", "0",
-			"--log-level", "error" };
-	if (rte_eal_init((int)(sizeof(eal) / sizeof(eal[0])), eal) < 0) {
+	if (test_eal_init("fuzz_pcap", "aif-fuzz-pcap", 256) != 0) {
 		fprintf(stderr, "fuzz_pcap: EAL did not start\n");
 		exit(2);
 	}
-	eal_exit_cleanup();
+	test_eal_rmdir_at_exit();
 	pool = rte_pktmbuf_pool_create("fz_pcap", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);
 	snprintf(dir, sizeof(dir), "/tmp/aif-fuzz-pcap.XXXXXX");

@@ -22,15 +22,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_eal.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "eal_exit.h"
 #include "frame.h"
 #include "port.h"
 #include "rhost.h"
 #include "roce.h"
+
+#include "test_eal.h"
 
 #define N_HOSTS 3
 #define FRAME_MAX 1500
@@ -142,21 +142,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static char name[] = "fuzz_rhost", mem[] = "256", prefix[64];
 	struct aif_rhost_params p;
 	char err[128];
 
 	(void)argc;
 	(void)argv;
-	snprintf(prefix, sizeof(prefix), "aif-fuzz-rhost-%d", (int)getpid());
-	char *eal[] = { name, "--no-huge", "-m", mem, "--no-pci", "--no-shconf",
-			"--no-telemetry", "--file-prefix", prefix, "-l", "0",
-			"--log-level", "error" };
-	if (rte_eal_init((int)(sizeof(eal) / sizeof(eal[0])), eal) < 0) {
+	if (test_eal_init("fuzz_rhost", "aif-fuzz-rhost", 256) != 0) {
 		fprintf(stderr, "fuzz_rhost: EAL did not start\n");
 		exit(2);
 	}
-	eal_exit_cleanup();
+	test_eal_rmdir_at_exit();
 	pool = rte_pktmbuf_pool_create("fz_rhost", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);
 	if (pool == NULL) {

@@ -36,9 +36,9 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
-#include "eal_exit.h"
 #include "lsan_dpdk.h"
 #include "ring_switch.h"
+#include "test_eal.h"
 
 #define N_PORTS 4
 #define FRAME_MAX 2048 /* what one mbuf of the pool holds */
@@ -154,7 +154,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_switch: no switch\n");
 		exit(2);
 	}
-	eal_exit_cleanup();
+	test_eal_rmdir_at_exit();
 	lsan_dpdk_roots();
 	rs_step(&H, 1000);
 	drain(0);

@@ -209,7 +209,7 @@ aif_egress_enqueue(struct aif_shard *sh, struct aif_qos *q, struct rte_mbuf *mb,
 
 	q->stale_next |= 1ull << out;
 	q->active |= 1ull << out;
-	if (unlikely(aif_pfcwd_drop(&qp->wd[queue], &c->wd))) {
+	if (unlikely((q->wd_storm_ports >> out) & 1) && aif_pfcwd_drop(&qp->wd[queue], &c->wd)) {
 		aif_pfcwd_count_drop(&qp->wd[queue], 1, bytes);
 		return AIF_DROP_PFCWD;
 	}
@@ -438,10 +438,12 @@ watchdog(struct aif_shard *sh, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 	struct aif_qos_port *qp = &q->port[p];
 	void *pkts[AIF_BURST];
 	uint32_t lens[AIF_BURST];
+	bool storm = false;
 
 	for (uint8_t k = 0; k < AIF_QOS_NQ; k++) {
 		aif_pfcwd_update(&qp->wd[k], &q->cfg.wd, (rx_paused >> k) & 1,
 				 aif_sched_qlen_pkts(&qp->sched, k) != 0, now_ns);
+		storm |= qp->wd[k].storm;
 		if (!aif_pfcwd_drop(&qp->wd[k], &q->cfg.wd))
 			continue;
 		unsigned n;
@@ -459,6 +461,10 @@ watchdog(struct aif_shard *sh, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 			/* a release: see aif_egress_service on check_xoff */
 		}
 	}
+	if (storm)
+		q->wd_storm_ports |= 1ull << p;
+	else
+		q->wd_storm_ports &= ~(1ull << p);
 }
 
 /* Send the port's cut-through list, unless a pause arrived for its queue. */
@@ -637,7 +643,7 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 
 		if (unlikely(wd_tick))
 			watchdog(sh, q, p, paused, now_ns);
-		for (uint8_t k = 0; paused && k < AIF_QOS_NQ; k++)
+		for (uint8_t k = 0; paused && ((q->wd_storm_ports >> p) & 1) && k < AIF_QOS_NQ; k++)
 			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
 				paused &= (uint8_t)~(1u << k);
 		struct aif_port *port = &sw->ports[p];
@@ -770,7 +776,7 @@ port_next_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uin
 		if (aif_sched_idle(&qp->sched))
 			return next;
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
-		for (uint8_t k = 0; paused && k < AIF_QOS_NQ; k++)
+		for (uint8_t k = 0; paused && ((q->wd_storm_ports >> p) & 1) && k < AIF_QOS_NQ; k++)
 			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
 				paused &= (uint8_t)~(1u << k);
 		/* a paused queue holding packets: its pause ends */

@@ -129,6 +129,10 @@ struct aif_qos {
 	uint32_t clear_wm_req;        /* control asks (increments)... */
 	uint32_t clear_wm_done;       /* ...the worker clears the watermarks */
 	aif_time_ns next_wd_ns;
+	uint64_t wd_storm_ports;      /* bit p: a queue of port p is in a PFC
+				       * storm (port[p].wd[k].storm, set by the
+				       * watchdog's tick): what the packet path
+				       * reads instead of the cold watchdog state */
 	uint16_t n_ports;
 	/* port p's next event, as last computed (egress.c), in a min tree:
 	 * every step takes their minimum, and a step serves those due */

@@ -11,20 +11,9 @@
 #include "prefix_agg.h"
 
 static int
-cmp_pf(const struct aif_prefix *a, const struct aif_prefix *b)
-{
-	if (a->addr.family != b->addr.family)
-		return a->addr.family < b->addr.family ? -1 : 1;
-	int c = memcmp(a->addr.b, b->addr.b, sizeof(a->addr.b));
-	if (c != 0)
-		return c;
-	return a->len < b->len ? -1 : a->len > b->len;
-}
-
-static int
 cmp_way(const void *x, const void *y)
 {
-	return cmp_pf(&((const struct aif_prefix_way *)x)->pf,
+	return aif_prefix_cmp(&((const struct aif_prefix_way *)x)->pf,
 		      &((const struct aif_prefix_way *)y)->pf);
 }
 
@@ -51,7 +40,7 @@ aif_prefix_aggregate(struct aif_prefix_way *r, uint32_t n)
 	uint32_t top = 0; /* r[0..top): the merged so far */
 
 	for (uint32_t i = 1; i < n; i++)
-		if (cmp_pf(&r[i - 1].pf, &r[i].pf) > 0) {
+		if (aif_prefix_cmp(&r[i - 1].pf, &r[i].pf) > 0) {
 			qsort(r, n, sizeof(*r), cmp_way);
 			break;
 		}

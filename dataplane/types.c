@@ -13,6 +13,7 @@
 
 #include <arpa/inet.h>
 #include <stdio.h>
+#include <string.h>
 
 #define ADDR_TEXT_MAX 64 /* longer than any address text we accept */
 
@@ -201,6 +202,17 @@ aif_prefix_normalize(struct aif_prefix *p)
 }
 
 /* True if addr lies inside p (same family, first p->len bits equal). */
+int
+aif_prefix_cmp(const struct aif_prefix *a, const struct aif_prefix *b)
+{
+	if (a->addr.family != b->addr.family)
+		return a->addr.family < b->addr.family ? -1 : 1;
+	int c = memcmp(a->addr.b, b->addr.b, sizeof(a->addr.b));
+	if (c != 0)
+		return c;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
 bool
 aif_prefix_contains(const struct aif_prefix *p, const struct aif_ip *addr)
 {

@@ -74,5 +74,7 @@ const char *aif_mac_fmt(const struct aif_mac *m, char *buf, size_t len);
 void aif_prefix_normalize(struct aif_prefix *p);
 /* True if addr lies inside prefix. */
 bool aif_prefix_contains(const struct aif_prefix *p, const struct aif_ip *addr);
+/* Order of prefixes: family, address, then length (<0, 0, >0). */
+int aif_prefix_cmp(const struct aif_prefix *a, const struct aif_prefix *b);
 
 #endif /* AIF_TYPES_H */

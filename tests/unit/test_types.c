@@ -203,6 +203,28 @@ test_prefix_contains(void **state)
 	}
 }
 
+/* The order the route indexes sort by: family, address, then length. */
+static void
+test_prefix_cmp(void **state)
+{
+	static const char *const ordered[] = {
+		"0.0.0.0/0", "10.0.0.0/8", "10.0.0.0/16", "10.0.0.0/24", "10.0.1.0/24",
+		"10.1.0.0/16", "192.168.0.0/16", "::/0", "2001:db8::/32", "2001:db8::/48",
+		"2001:db9::/32",
+	};
+	struct aif_prefix a, b;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ordered) / sizeof(ordered[0]); i++)
+		for (size_t j = 0; j < sizeof(ordered) / sizeof(ordered[0]); j++) {
+			assert_int_equal(aif_prefix_parse(ordered[i], &a), 0);
+			assert_int_equal(aif_prefix_parse(ordered[j], &b), 0);
+			int c = aif_prefix_cmp(&a, &b);
+			if ((i < j && c >= 0) || (i == j && c != 0) || (i > j && c <= 0))
+				fail_msg("%s against %s: %d", ordered[i], ordered[j], c);
+		}
+}
+
 static void
 test_mac(void **state)
 {
@@ -245,6 +267,7 @@ main(void)
 		cmocka_unit_test(test_prefix_parse),
 		cmocka_unit_test(test_prefix_fmt_normalize),
 		cmocka_unit_test(test_prefix_contains),
+		cmocka_unit_test(test_prefix_cmp),
 		cmocka_unit_test(test_mac),
 	};
 

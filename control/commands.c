@@ -24,6 +24,7 @@
 #include "ctl_server.h"
 #include "fabric.h"
 #include "reroute.h"
+#include "withdraw.h"
 
 static json_t *
 ip_json(const struct aif_ip *ip)
@@ -252,12 +253,15 @@ groups_json(const struct aif_switch *sw)
 			collisions += ctr.flowlet_collisions;
 			untracked += ctr.flowlet_untracked;
 			json_array_append_new(members,
-				json_pack("{s:o, s:s, s:i, s:b, s:b, s:I, s:I, s:I, s:I}",
+				json_pack("{s:o, s:s, s:i, s:b, s:b, s:b, s:I, s:I, s:I, s:I}",
 					  "ip", ip_json(&m->ip),
 					  "port", sw->ports[m->port].name,
 					  "weight", m->weight,
 					  "resolved", (v & AIF_NEIGH_VALID) != 0,
 					  "up", sw->ports[m->port].link_up != 0,
+					  /* a route's copy of the group leaves it out
+					   * (withdraw.h) */
+					  "withdrawn", ((gr->withdrawn >> k) & 1) != 0,
 					  "packets", (json_int_t)ctr.packets,
 					  "bytes", (json_int_t)ctr.bytes,
 					  "flowlet_starts", (json_int_t)ctr.flowlet_starts,
@@ -420,11 +424,34 @@ same_links(const struct aif_ctl *c, const struct aif_config *cfg, char *err, siz
 	return 0;
 }
 
+/* A written-out fabric's routes around its links that are down, from the
+ * ports' link states now (withdraw.h): *w NULL when nothing is withdrawn. */
+static int
+withdraw_now(const struct aif_ctl *c, const struct aif_config *cfg, struct aif_config **w,
+	     char *err, size_t err_len)
+{
+	*w = NULL;
+	if (cfg->n_links == 0 || cfg->topology != NULL)
+		return 0; /* no links, or a generated fabric (reroute.h) */
+	uint8_t *up = calloc((size_t)c->n_sw * AIF_MAX_PORTS, 1);
+	if (up == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	for (uint16_t s = 0; s < c->n_sw; s++)
+		for (uint16_t p = 0; p < c->sws[s]->n_ports; p++)
+			up[(size_t)s * AIF_MAX_PORTS + p] = c->sws[s]->ports[p].link_up != 0;
+	int rc = aif_withdraw(cfg, up, w, err, err_len);
+	free(up);
+	return rc;
+}
+
 int
 aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		     size_t err_len)
 {
 	struct aif_tables *t[AIF_MAX_SWITCHES];
+	struct aif_config *wc = NULL; /* cfg with routes withdrawn, if any */
 	uint16_t i, n = c->n_sw;
 
 	if (cfg->n_switches != n) {
@@ -452,10 +479,15 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		i = 0;
 		goto undo;
 	}
+	if (withdraw_now(c, cfg, &wc, err, err_len) != 0) {
+		i = 0;
+		goto undo;
+	}
+	const struct aif_config *cc = wc != NULL ? wc : cfg; /* what is compiled */
 	/* compile every switch before anything running changes */
 	for (i = 0; i < n; i++) {
-		t[i] = aif_tables_compile(c->sws[i], cfg, i, err, err_len);
-		if (t[i] != NULL && aif_lb_progs_attach(&c->lb, &lbv, i, cfg, t[i], err, err_len) != 0) {
+		t[i] = aif_tables_compile(c->sws[i], cc, i, err, err_len);
+		if (t[i] != NULL && aif_lb_progs_attach(&c->lb, &lbv, i, cc, t[i], err, err_len) != 0) {
 			aif_tables_free(t[i]);
 			aif_switch_gc_neighbors(c->sws[i], c->sws[i]->tables, NULL);
 			aif_switch_gc_member_slots(c->sws[i], c->sws[i]->tables);
@@ -487,12 +519,14 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		aif_switch_gc_neighbors(c->sws[i], t[i], sp);
 		aif_switch_gc_member_slots(c->sws[i], t[i]);
 	}
+	aif_withdraw_free(wc, cfg);
 	aif_config_free(c->cfg);
 	c->cfg = cfg;
 	lbv.running = cfg;
 	aif_lb_progs_gc(&c->lb, &lbv); /* what only the old tables ran */
 	return 0;
 undo:
+	aif_withdraw_free(wc, cfg);
 	/* the switches compiled so far give back what they took */
 	while (i-- > 0) {
 		aif_tables_free(t[i]);

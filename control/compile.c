@@ -662,6 +662,7 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 		const struct aif_group_params *gp = &sp->groups[g];
 		struct aif_group *gr = &t->groups[g];
 		snprintf(gr->name, sizeof(gr->name), "%s", gp->name);
+		gr->withdrawn = gp->withdrawn;
 		gr->first = m;
 		gr->n = gp->n_members;
 		gr->scheme = t->lb.scheme;
@@ -685,7 +686,7 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 		}
 	}
 	/* Bucket tables: weights count for WCMP only; members on ports whose link
-	 * is down get none; the running table of a group with the same name and
+	 * is down get none, nor those withdrawn (withdraw.h); the running table of a group with the same name and
 	 * members is the starting point, so only the flows that must move do. */
 	for (uint32_t g = 0; g < t->n_groups; g++) {
 		struct aif_group *gr = &t->groups[g];
@@ -696,7 +697,8 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 		for (uint16_t k = 0; k < gr->n; k++) {
 			const struct aif_member *mem = &t->members[gr->first + k];
 			weights[k] = t->lb.scheme == AIF_LB_WCMP ? mem->weight : 1;
-			up[k] = sw->ports[mem->port].link_up != 0;
+			up[k] = sw->ports[mem->port].link_up != 0 &&
+				!((sp->groups[g].withdrawn >> k) & 1);
 			if (up[k]) {
 				gr->up_mask |= 1ull << k;
 				gr->up[gr->n_up++] = (uint8_t)k;

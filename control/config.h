@@ -43,6 +43,9 @@ struct aif_group_params {
 	char name[AIF_NAME_MAX];
 	uint16_t n_members;
 	struct aif_nexthop_params members[AIF_MAX_MEMBERS];
+	uint64_t withdrawn; /* bit k: members[k] left out, its next switch
+			     * cannot reach the routes' prefix (a route's copy
+			     * of a group, withdraw.h); 0 as parsed */
 };
 
 enum aif_route_kind { AIF_ROUTE_GROUP = 0, AIF_ROUTE_DROP = 1 };

@@ -228,7 +228,11 @@ aif_lb_progs_attach(struct aif_lb_progs *r, const struct aif_lb_env *v, uint16_t
 		if ((k = ref_of(v, i, t, e, err, err_len)) < 0)
 			return -1;
 		if (g != NULL) {
-			g->prog = (uint8_t)(k + 1);
+			/* and the routes' copies of it (withdraw.h), which
+			 * follow it in the tables under its name */
+			for (uint32_t x = (uint32_t)(g - t->groups); x < t->n_groups; x++)
+				if (strcmp(t->groups[x].name, e->group) == 0)
+					t->groups[x].prog = (uint8_t)(k + 1);
 			continue;
 		}
 		for (unsigned tc = 0; tc < 8; tc++)

@@ -77,12 +77,16 @@ struct aif_group {
 	uint32_t bucket_first; /* index of its buckets in aif_tables.buckets */
 	uint32_t n_buckets;    /* resilient hash table: bucket -> member offset */
 	/* Members whose port's link was up when the tables were compiled (they
-	 * are rebuilt on every link change): bit k of up_mask is member k, and
+	 * are rebuilt on every link change), less those withdrawn (below):
+	 * bit k of up_mask is member k, and
 	 * up[0..n_up) lists their offsets in order.  The schemes that choose a
 	 * member per flowlet or per packet choose among these (ECMP and WCMP
 	 * have it in their buckets).  n_up == 0: no member is up; they then
 	 * choose among all, and the packets meet the port_down drop. */
 	uint64_t up_mask;
+	uint64_t withdrawn; /* members left out though their link is up: the
+			     * switch behind cannot reach this copy's routes
+			     * (control/withdraw.h); not in up_mask */
 	uint16_t n_up;
 	uint8_t prog;     /* AIF_LB_PROG_NONE (0), or 1 + an lb_progs[] index */
 	char name[AIF_NAME_MAX];

@@ -11,6 +11,8 @@ RoCEv2 traffic through a generated leaf-spine, made and checked with scapy.
   fabric_traffic.py steady --out IN.pcap [--frames 4000] [--gbps 50] [--to 3]
   fabric_traffic.py check-failure --stats STATS.json [--frames 4000] [--link leaf0:u0]
   fabric_traffic.py check-generated --out-dir DIR [--leaves 4] [--min-frames 100]
+  fabric_traffic.py written --out CONFIG.json [--leaves 4] [--spines 2]
+  fabric_traffic.py check-withdrawn --stats STATS.json --link leaf0:u0
 
 gen: host leaf0-0 (10.0.0.2) sends N RoCEv2 flows (RC SEND_ONLY, DSCP 26,
 ECT(0), UDP source port per flow, dest QP per flow, 2 packets per flow with
@@ -32,6 +34,17 @@ incast: hosts leaf0-0 .. leaf<n-1>-0 send back to back at their port rate
 to leaf<n>-0; check-incast reads the run's --stats: no drop anywhere, every
 frame delivered, PFC pauses on every hop back from the receiver's leaf to
 the spines, the senders' leaves and their hosts, and the hosts paused.
+
+written: a leaf-spine written out as switches, links and hosts (no
+generator): leaf i's host 10.i.0.2 on its port h0 (10.i.0.1/24), uplink
+n = i*spines+S (port uS) to spine S's port dI on a /31 of 10.100.0.0/16
+(10.100.(n/128).(n%128*2)), every leaf routing
+the others' subnets through one group of all its uplinks, each spine a
+group per leaf.  check-withdrawn: that fabric's --traffic run with one
+uplink down from the start: no switch dropped anything, every frame sent
+was delivered, the down link carried nothing, and the leaf behind it still
+received (its other uplinks did the work): every switch routed around the
+link, not only the two it joins.
 
 Run with Debian's /usr/bin/python3 (python3-scapy).
 """
@@ -342,6 +355,84 @@ def check_incast(a):
     return 1 if c.failed else 0
 
 
+def written(a):
+    with open(a.out, "w") as f:
+        json.dump(written_config(a.leaves, a.spines), f, indent=1)
+
+
+def written_config(leaves, spines):
+    """The written-out leaf-spine (see written) as a dict."""
+    sws, links, hosts = [], [], []
+    mac = lambda x, y: "02:1e:00:%02x:%02x:01" % (x, y)
+    # uplink n's /31: its two ends (leaf, spine)
+    p2p = lambda n, e: "10.%d.%d.%d" % (100 + n // 32768, n // 128 % 256, n % 128 * 2 + e)
+    for i in range(leaves):
+        ports = [{"name": "h0", "device": "wl%d_h0" % i, "mac": mac(i, 200),
+                  "addresses": ["10.%d.0.1/24" % i]}]
+        nbs, mem = [], []
+        for sp in range(spines):
+            n = i * spines + sp
+            ports.append({"name": "u%d" % sp, "device": "wl%d_u%d" % (i, sp), "mac": mac(i, sp),
+                          "addresses": [p2p(n, 0) + "/31"]})
+            nbs.append({"ip": p2p(n, 1), "mac": mac(100 + sp, i), "port": "u%d" % sp})
+            mem.append({"ip": p2p(n, 1), "port": "u%d" % sp})
+            links.append({"a": "leaf%d:u%d" % (i, sp), "b": "spine%d:d%d" % (sp, i),
+                          "rate_gbps": 100, "delay_ns": 1000})
+        sws.append({"name": "leaf%d" % i, "ports": ports, "neighbors": nbs,
+                    "nexthop_groups": [{"name": "up", "members": mem}],
+                    "routes": [{"prefix": "10.%d.0.0/24" % j, "group": "up"}
+                               for j in range(leaves) if j != i]})
+        hosts.append({"name": "h%d" % i, "switch": "leaf%d" % i, "port": "h0",
+                      "ip": "10.%d.0.2" % i, "mac": host_mac(i)})
+    for sp in range(spines):
+        ports, nbs, groups, routes = [], [], [], []
+        for i in range(leaves):
+            n = i * spines + sp
+            ports.append({"name": "d%d" % i, "device": "ws%d_d%d" % (sp, i), "mac": mac(100 + sp, i),
+                          "addresses": [p2p(n, 1) + "/31"]})
+            nbs.append({"ip": p2p(n, 0), "mac": mac(i, sp), "port": "d%d" % i})
+            groups.append({"name": "to%d" % i, "members": [{"ip": p2p(n, 0),
+                                                             "port": "d%d" % i}]})
+            routes.append({"prefix": "10.%d.0.0/24" % i, "group": "to%d" % i})
+        sws.append({"name": "spine%d" % sp, "ports": ports, "neighbors": nbs,
+                    "nexthop_groups": groups, "routes": routes})
+    return {"switches": sws, "links": links, "hosts": hosts}
+
+
+def check_withdrawn(a):
+    """A written-out fabric's --traffic run with a link down from the
+    start: nothing lost, the leaf behind it reached over its other
+    uplinks."""
+    c = Checks()
+    st = json.load(open(a.stats))
+    sent = sum(e["rx_packets"] for e in st["edge_ports"])
+    got = sum(e["tx_packets"] for e in st["edge_ports"])
+    leaf = a.link.split(":")[0]
+    behind = [e for e in st["edge_ports"] if e["port"].startswith(leaf + ":")]
+    drops = sum(v for s in st["switches"] for v in s["drops"].values())
+    c.check("%d frames sent by the hosts" % sent, sent >= 500)
+    c.check("no switch dropped anything", drops == 0, "%d dropped" % drops)
+    c.check("every frame delivered (%d of %d)" % (got, sent), got == sent)
+    down = None
+    others = 0
+    for l in st["links"]:
+        for d in l["directions"]:
+            if d["from"] == a.link:
+                down = l
+            elif d["from"].startswith(leaf + ":u") or d["to"].startswith(leaf + ":u"):
+                others += d["tx_packets"]
+    carried = sum(d["tx_packets"] + d["lost_down"] + d["dropped_down"]
+                  for d in down["directions"])
+    c.check("the link is down and carried nothing", down["link"] == "down" and carried == 0,
+            "%d frames" % carried)
+    c.check("%s's host received %d frames, over its other uplinks (%d)" %
+            (leaf, sum(e["tx_packets"] for e in behind), others),
+            sum(e["tx_packets"] for e in behind) > 0 and others > 0)
+    print("fabric_traffic: %d check(s) failed" % c.failed if c.failed else
+          "fabric_traffic: all checks passed")
+    return 1 if c.failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -383,7 +474,19 @@ def main():
     kg.add_argument("--min-frames", type=int, default=100)
     kg.add_argument("--corrupted-stats",
                     help="the run's stats: as many ICRC failures as links corrupted")
+    w = sub.add_parser("written")
+    w.add_argument("--out", required=True)
+    w.add_argument("--leaves", type=int, default=4)
+    w.add_argument("--spines", type=int, default=2)
+    kw = sub.add_parser("check-withdrawn")
+    kw.add_argument("--stats", required=True)
+    kw.add_argument("--link", default="leaf0:u0")
     a = ap.parse_args()
+    if a.cmd == "written":
+        written(a)
+        return 0
+    if a.cmd == "check-withdrawn":
+        return check_withdrawn(a)
     if a.cmd == "check-generated":
         return check_generated(a)
     if a.cmd == "steady":

@@ -23,6 +23,10 @@
 #     this user may not create a veth pair or a network namespace;
 #  3. a spine link taken down mid-run (--link): only the frames on its wire
 #     lost, nothing dropped by a switch, the other spine takes the rest;
+#  3b. the same fabric written out (switches, links, hosts; no generator)
+#     with an uplink down from the start, every host sending (--traffic):
+#     every switch routes around it (the spines' routes to that leaf
+#     withdrawn at the other leaves), so nothing is dropped or lost;
 #  4. --traffic: the generated RoCEv2 frames arrive with a valid ICRC
 #     (scapy), routed through three switches; with a link corrupting every
 #     frame, exactly the frames it corrupted fail their ICRC;
@@ -338,6 +342,15 @@ timeout -k 5 120 "$BIN" -- --config "$T/ls.json" --virtual-time \
 echo "spine link down at 300 us (virtual time):"
 "$PY" "$FT" check-failure --stats "$T/fail.json" --frames 4000 --link leaf0:u0 ||
 	fail "link failure"
+
+# 3b. a written-out fabric with a link down: every switch routes around it
+"$PY" "$FT" written --out "$T/written.json" || fail "written-out fabric"
+timeout -k 5 120 "$BIN" -- --config "$T/written.json" --virtual-time --traffic 0.3 \
+	--duration 0.0001 --link "leaf0:u0@0=down" --stats "$T/written-stats.json" \
+	> "$T/written.log" 2>&1 < /dev/null || fail "written-out fabric run exited with status $?"
+echo "written-out fabric, leaf0:u0 down from the start (virtual time):"
+"$PY" "$FT" check-withdrawn --stats "$T/written-stats.json" --link leaf0:u0 ||
+	fail "written-out fabric around a link down"
 
 # 4. generated traffic (--traffic): what the hosts get is RoCEv2 scapy accepts
 mkdir -p "$T/gen"

@@ -10,7 +10,8 @@ SEEDS_DIR gets every config of config/ (a file with "switches" or
 "topology"), the README's configuration example, and variants of them: each
 load-balancing scheme and its options, the QoS of config/example.json with
 the ns-3 buffer and PFC modes, wire models, small generated fabrics (leaf-spine
-with planes, links down and a split, fat-trees with planes).  DICT_FILE gets
+with planes, links down and a split, fat-trees with planes) and written-out
+leaf-spines (tests/e2e/fabric_traffic.py written).  DICT_FILE gets
 every field and value name the README's configuration reference spells in
 backquotes, as libFuzzer's dictionary entries.
 
@@ -182,6 +183,12 @@ def main():
             out["wire_ns3.json"] = c
     for i, t in enumerate(TOPOLOGIES):
         out["topology_%d.json" % i] = {"topology": t}
+    # leaf-spines written out (switches, links, hosts; no generator)
+    sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+    import fabric_traffic
+    for leaves, spines in ((2, 2), (3, 2)):
+        out["written_%dx%d.json" % (leaves, spines)] = fabric_traffic.written_config(leaves,
+                                                                                     spines)
     write(seeds, out)
     # the dictionary: what the configuration reference names
     ref = readme.split("\n## Configuration", 1)[-1].split("\n## Performance", 1)[0]

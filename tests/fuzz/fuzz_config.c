@@ -7,7 +7,9 @@
  * switch into tables as a load does (control/compile.c, over switches made
  * with its ports), its QoS state created where enabled, compiled again over
  * the tables it published (a reload of the same file), and a generated
- * fabric routed again around a link down (control/reroute.c).  A finding is
+ * fabric routed again around a link down (control/reroute.c), a written-out
+ * one's routes withdrawn around it (control/withdraw.c: every route keeps a
+ * member up, copies keep their group's members).  A finding is
  * any fault, a leak, or:
  *
  *   a refusal without a reason, or one that names neither a JSON path
@@ -42,6 +44,7 @@
 #include "qos.h"
 #include "reroute.h"
 #include "switch.h"
+#include "withdraw.h"
 
 #include "test_eal.h"
 
@@ -172,6 +175,54 @@ check_taken(const struct aif_config *cfg)
 	}
 }
 
+static void compile_one(const struct aif_config *cfg, uint16_t s);
+
+/* cfg's first link down: every route whose group has a member up keeps
+ * one, a copy keeps its group's name and members, and what it gives
+ * compiles. */
+static void
+withdraw_check(const struct aif_config *cfg)
+{
+	char err[AIF_ERR_MAX] = "";
+	uint8_t *up = malloc((size_t)cfg->n_switches * AIF_MAX_PORTS);
+	struct aif_config *w = NULL;
+
+	if (up == NULL)
+		finding("out of memory", NULL);
+	memset(up, 1, (size_t)cfg->n_switches * AIF_MAX_PORTS);
+	up[(size_t)cfg->links[0].a_switch * AIF_MAX_PORTS + cfg->links[0].a_port] = 0;
+	up[(size_t)cfg->links[0].b_switch * AIF_MAX_PORTS + cfg->links[0].b_port] = 0;
+	if (aif_withdraw(cfg, up, &w, err, sizeof(err)) != 0)
+		finding("routes not withdrawn", err);
+	for (uint16_t s = 0; w != NULL && s < w->n_switches; s++) {
+		const struct aif_switch_params *a = &cfg->switches[s], *b = &w->switches[s];
+		if (b->n_routes != a->n_routes || b->n_groups < a->n_groups ||
+		    b->n_groups > AIF_MAX_GROUPS)
+			finding("routes or groups lost in a withdrawal", a->name);
+		for (uint32_t r = 0; r < b->n_routes; r++) {
+			if (a->routes[r].kind != AIF_ROUTE_GROUP)
+				continue;
+			const struct aif_group_params *ga = &a->groups[a->routes[r].group];
+			const struct aif_group_params *gb = &b->groups[b->routes[r].group];
+			bool any = false, left = false;
+			for (uint16_t k = 0; k < ga->n_members; k++) {
+				bool on = up[(size_t)s * AIF_MAX_PORTS + ga->members[k].port];
+				any = any || on;
+				left = left || (on && !((gb->withdrawn >> k) & 1));
+			}
+			if (strcmp(ga->name, gb->name) != 0 || ga->n_members != gb->n_members ||
+			    memcmp(ga->members, gb->members, ga->n_members * sizeof(ga->members[0])))
+				finding("a route's copy of a group is another group", a->name);
+			if (any && !left)
+				finding("a route with a member up left with none", a->name);
+		}
+	}
+	for (uint16_t s = 0; w != NULL && s < w->n_switches && s < COMPILE_MAX; s++)
+		compile_one(w, s);
+	aif_withdraw_free(w, cfg);
+	free(up);
+}
+
 /* Switch s of cfg with its ports, its tables compiled and published, its
  * QoS state made as a load makes it. */
 static void
@@ -271,6 +322,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			compile_one(nc, s);
 		aif_config_free(nc);
 	}
+	/* a written-out fabric: its first link down, routes withdrawn */
+	if (cfg->topology == NULL && cfg->n_links > 0)
+		withdraw_check(cfg);
 	aif_config_free(cfg);
 	return 0;
 }

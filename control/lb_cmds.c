@@ -221,7 +221,8 @@ aif_ctl_show_lb(struct aif_ctl *c, const struct aif_switch *sw)
 				json_array_append_new(where, json_string(w));
 			}
 		for (uint32_t g = 0; g < t->n_groups; g++)
-			if (t->groups[g].prog == slot + 1) {
+			/* (a route's copy of a group, withdraw.h: named once) */
+			if (t->groups[g].prog == slot + 1 && t->groups[g].withdrawn == 0) {
 				char w[AIF_NAME_MAX + 8];
 				snprintf(w, sizeof(w), "group %s", t->groups[g].name);
 				json_array_append_new(where, json_string(w));

@@ -431,8 +431,8 @@ withdraw_now(const struct aif_ctl *c, const struct aif_config *cfg, struct aif_c
 	     char *err, size_t err_len)
 {
 	*w = NULL;
-	if (cfg->n_links == 0 || cfg->topology != NULL)
-		return 0; /* no links, or a generated fabric (reroute.h) */
+	if (cfg->n_links == 0 || (cfg->topology != NULL && !cfg->topology_split))
+		return 0; /* no links, or a whole generated fabric (reroute.h) */
 	uint8_t *up = calloc((size_t)c->n_sw * AIF_MAX_PORTS, 1);
 	if (up == NULL) {
 		snprintf(err, err_len, "out of memory");
@@ -954,9 +954,9 @@ aif_ctl_link_set(struct aif_ctl *c, uint32_t k, int up, double loss_rate,
 	aif_link_set_up(l, up, now_ns);
 	for (int e = 0; e < 2; e++)
 		l->end[e].port->link_changes++;
-	/* A fabric split over daemons knows only its part: the groups here
-	 * follow their links (members on a link down are left out), as in a
-	 * hand-written fabric. */
+	/* A fabric split over daemons knows only its part: its routes are
+	 * withdrawn around the link as a written-out fabric's (withdraw.h),
+	 * a cut link's far end counted as reaching on. */
 	if (c->cfg != NULL && c->cfg->topology != NULL && !c->cfg->topology_split) {
 		/* routes around it, on every switch, in one update */
 		if (reroute(c, err, err_len) != 0)

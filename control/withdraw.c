@@ -223,8 +223,16 @@ aif_withdraw(const struct aif_config *cfg, const uint8_t *port_up, struct aif_co
 			   !port_up[(size_t)l->a_switch * AIF_MAX_PORTS + l->a_port] ||
 			   !port_up[(size_t)l->b_switch * AIF_MAX_PORTS + l->b_port];
 	}
-	if (!any_down || cfg->topology != NULL) {
-		rc = 0; /* every link up (or a generated fabric: reroute.h) */
+	/* and a next hop's port that is no link's end (a cut link's, a
+	 * device's to the outside) */
+	for (uint16_t s = 0; s < cfg->n_switches && !any_down; s++)
+		for (uint32_t g = 0; g < cfg->switches[s].n_groups && !any_down; g++)
+			for (uint16_t k = 0; k < cfg->switches[s].groups[g].n_members; k++)
+				any_down = any_down ||
+					   !port_up[(size_t)s * AIF_MAX_PORTS +
+						    cfg->switches[s].groups[g].members[k].port];
+	if (!any_down || (cfg->topology != NULL && !cfg->topology_split)) {
+		rc = 0; /* every link up (or a whole generated fabric: reroute.h) */
 		goto done;
 	}
 	x.idx = calloc(cfg->n_switches ? cfg->n_switches : 1, sizeof(*x.idx));

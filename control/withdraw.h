@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A written-out fabric (switches and links of a config, no generator)
- * routed around the links that are down, as a routing protocol would
+ * A written-out fabric (switches and links of a config, no generator; or
+ * the part of a generated one a daemon runs, "emulate") routed around the
+ * links that are down, as a routing protocol would
  * withdraw what they carried: a route's next hop through a link stays
  * while the switch behind the link can still reach the route's prefix.
  *
@@ -10,8 +11,9 @@
  *   - a switch reaches prefix P on its own when a port of it that is up
  *     has an address whose subnet overlaps P;
  *   - a route's next hop through port p is usable when p is up and p is
- *     no link's end (a next hop outside the fabric: nothing more is
- *     known), or the switch t behind p's link reaches the prefix: on its
+ *     no link's end (a next hop outside the fabric, or a cut link's end
+ *     to a switch another daemon runs: nothing more is known), or the
+ *     switch t behind p's link reaches the prefix: on its
  *     own, or by a route of t whose prefix overlaps it through a usable
  *     next hop that does not lead straight back (split horizon).
  * Overlap, not containment: an aggregate (10.0.0.0/8) reaches on as long

@@ -13,7 +13,8 @@
  * small fabrics written by hand: a diamond (a route to a prefix, and to a
  * part of one the next switch routes), a route that points back (split
  * horizon), an aggregate (overlap keeps it), routes that only point at
- * each other (they reach nothing), every link up (nothing to do).
+ * each other (they reach nothing), every link up (nothing to do); and the
+ * part of a generated fabric one daemon runs, a link down inside it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -351,6 +352,64 @@ test_nothing_usable(void **state)
 	aif_config_free(cfg);
 }
 
+/* The part of a generated leaf-spine one daemon runs ("emulate"): a link
+ * down inside it is withdrawn around as a written-out fabric's; a cut
+ * link's far end (another daemon's spine) counts as reaching on. */
+static void
+test_split_part(void **state)
+{
+	char err[128];
+	struct aif_config *cfg = parse_ok(
+		"{\"topology\": {\"leaf_spine\": {\"leaves\": 3, \"spines\": 2, "
+		"\"hosts_per_leaf\": 1, \"emulate\": [\"leaf0\", \"leaf1\", \"leaf2\", \"spine0\"], "
+		"\"link_devices\": {\"leaf0:u1\": \"net_x0\", \"leaf1:u1\": \"net_x1\", "
+		"\"leaf2:u1\": \"net_x2\"}}}}");
+	uint8_t *up = malloc((size_t)cfg->n_switches * AIF_MAX_PORTS);
+	struct aif_config *w = NULL;
+	int leaf0 = -1, leaf1 = -1;
+
+	(void)state;
+	assert_non_null(up);
+	assert_true(cfg->topology_split);
+	memset(up, 1, (size_t)cfg->n_switches * AIF_MAX_PORTS);
+	/* every link up: nothing */
+	assert_int_equal(aif_withdraw(cfg, up, &w, err, sizeof(err)), 0);
+	assert_null(w);
+	for (uint16_t s = 0; s < cfg->n_switches; s++) {
+		leaf0 = strcmp(cfg->switches[s].name, "leaf0") == 0 ? s : leaf0;
+		leaf1 = strcmp(cfg->switches[s].name, "leaf1") == 0 ? s : leaf1;
+	}
+	assert_true(leaf0 >= 0 && leaf1 >= 0);
+	for (uint32_t k = 0; k < cfg->n_links; k++) /* leaf0's link to spine0 down */
+		if (cfg->links[k].a_switch == leaf0 || cfg->links[k].b_switch == leaf0) {
+			up[(size_t)cfg->links[k].a_switch * AIF_MAX_PORTS + cfg->links[k].a_port] = 0;
+			up[(size_t)cfg->links[k].b_switch * AIF_MAX_PORTS + cfg->links[k].b_port] = 0;
+		}
+	assert_int_equal(aif_withdraw(cfg, up, &w, err, sizeof(err)), 0);
+	assert_non_null(w);
+	/* leaf1 to leaf0's host: spine1 (the cut link) only; to leaf2's: both */
+	for (uint32_t h = 0; h < cfg->n_hosts; h++) {
+		if (cfg->hosts[h].sw == leaf1)
+			continue;
+		const struct aif_switch_params *sp = &w->switches[leaf1];
+		const struct aif_route_params *r = lpm(sp, &cfg->hosts[h].ip);
+		assert_non_null(r);
+		uint64_t used = ports_used(&sp->groups[r->group], up, (uint16_t)leaf1);
+		const struct aif_port_params *u1 = NULL;
+		for (uint64_t m = used; m; m &= m - 1)
+			u1 = &sp->ports[__builtin_ctzll(m)];
+		if (cfg->hosts[h].sw == leaf0) {
+			assert_int_equal(__builtin_popcountll(used), 1);
+			assert_string_equal(u1->name, "u1");
+		} else {
+			assert_int_equal(__builtin_popcountll(used), 2);
+		}
+	}
+	aif_withdraw_free(w, cfg);
+	aif_config_free(cfg);
+	free(up);
+}
+
 int
 main(void)
 {
@@ -361,6 +420,7 @@ main(void)
 		cmocka_unit_test(test_split_horizon),
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_nothing_usable),
+		cmocka_unit_test(test_split_part),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,13 +84,14 @@ struct aif_group {
 	 * have it in their buckets).  n_up == 0: no member is up; they then
 	 * choose among all, and the packets meet the port_down drop. */
 	uint64_t up_mask;
-	uint64_t withdrawn; /* members left out though their link is up: the
-			     * switch behind cannot reach this copy's routes
-			     * (control/withdraw.h); not in up_mask */
 	uint16_t n_up;
 	uint8_t prog;     /* AIF_LB_PROG_NONE (0), or 1 + an lb_progs[] index */
 	char name[AIF_NAME_MAX];
 	uint8_t up[AIF_MAX_MEMBERS];
+	/* (control's, past what packets read) members left out though their
+	 * link is up: the switch behind cannot reach this copy's routes
+	 * (control/withdraw.h); not in up_mask */
+	uint64_t withdrawn;
 };
 
 /*

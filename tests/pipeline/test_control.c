@@ -42,6 +42,7 @@
 #include "trace.h"
 
 #include "ring_switch.h"
+#include "ctl_reply.h"
 
 #define N_PORTS 3
 #define RING_SIZE 256
@@ -166,14 +167,7 @@ test_links_changed_reuses_parsed_config(void **state)
 static json_t *
 ctl_request(const char *line)
 {
-	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &H.ctl);
-	json_t *j;
-
-	assert_non_null(reply);
-	j = json_loads(reply, 0, NULL);
-	free(reply);
-	assert_non_null(j);
-	return j;
+	return ctl_reply(&H.ctl, line);
 }
 
 /* The result of a request that must succeed (the reply is kept in *reply). */

@@ -47,6 +47,7 @@
 #include "summary.h"
 
 #include "test_eal.h"
+#include "ctl_reply.h"
 
 #define RATE_BPS 10000000000ull
 #define DELAY_NS 5000
@@ -417,15 +418,7 @@ test_summary_from_its_counters(void **state)
 static json_t *
 ctl(const char *line)
 {
-	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &F.ctl);
-	json_t *j;
-
-	assert_non_null(reply);
-	j = json_loads(reply, 0, NULL);
-	if (j == NULL)
-		fail_msg("reply is not JSON: %s", reply);
-	free(reply);
-	return j;
+	return ctl_reply(&F.ctl, line);
 }
 
 static const char *

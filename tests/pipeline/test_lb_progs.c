@@ -43,6 +43,7 @@
 #include "tables.h"
 
 #include "ring_switch.h"
+#include "ctl_reply.h"
 
 #if !defined(AIF_LB_EXAMPLES_DIR) || !defined(AIF_LB_TESTS_DIR)
 #error "AIF_LB_EXAMPLES_DIR, AIF_LB_TESTS_DIR: where the compiled programs are"
@@ -138,14 +139,7 @@ frame(uint8_t *f, unsigned flow)
 static json_t *
 ctl_request(const char *line)
 {
-	char *reply = aif_ctl_handle_line(line, strlen(line), aif_ctl_dispatch, &H.ctl);
-	json_t *j;
-
-	assert_non_null(reply);
-	j = json_loads(reply, 0, NULL);
-	free(reply);
-	assert_non_null(j);
-	return j;
+	return ctl_reply(&H.ctl, line);
 }
 
 /* {"cmd":"lb_load", "object": <path's bytes>, extra...}: the reply. */

@@ -141,11 +141,20 @@ route_json(const char *type, json_t *prefix, const char *group, const char *port
 	return o;
 }
 
+static int withdraw_now(const struct aif_ctl *c, const struct aif_config *cfg,
+			struct aif_config **w, char *err, size_t err_len);
+
 static json_t *
 cmd_show_routes(struct aif_ctl *c, struct aif_switch *sw)
 {
 	const struct aif_switch_params *sp = &c->cfg->switches[sw->index];
 	json_t *arr = json_array();
+	/* what the links down withdraw now (withdraw.h), as the tables have it */
+	struct aif_config *w = NULL;
+	char err[AIF_ERR_MAX];
+	if (withdraw_now(c, c->cfg, &w, err, sizeof(err)) != 0)
+		w = NULL; /* out of memory: the routes as configured */
+	const struct aif_switch_params *wp = w != NULL ? &w->switches[sw->index] : sp;
 
 	for (uint16_t p = 0; p < sp->n_ports; p++)
 		for (unsigned a = 0; a < sp->ports[p].n_addrs; a++) {
@@ -160,11 +169,23 @@ cmd_show_routes(struct aif_ctl *c, struct aif_switch *sw)
 	for (uint32_t r = 0; r < sp->n_routes; r++) {
 		const struct aif_route_params *rp = &sp->routes[r];
 		bool grp = rp->kind == AIF_ROUTE_GROUP;
-		json_array_append_new(arr, route_json(grp ? "group" : "drop",
-						      prefix_json(&rp->prefix),
-						      grp ? sp->groups[rp->group].name : NULL,
-						      NULL));
+		json_t *o = route_json(grp ? "group" : "drop", prefix_json(&rp->prefix),
+				       grp ? sp->groups[rp->group].name : NULL, NULL);
+		const struct aif_group_params *g = grp ? &wp->groups[wp->routes[r].group] : NULL;
+		if (g != NULL && g->withdrawn != 0) {
+			/* the next hops it leaves out: the switch behind them
+			 * no longer reaches the prefix */
+			json_t *out = json_array();
+			for (uint16_t k = 0; k < g->n_members; k++)
+				if ((g->withdrawn >> k) & 1)
+					json_array_append_new(out, json_pack("{s:o, s:s}",
+						"ip", ip_json(&g->members[k].ip),
+						"port", sw->ports[g->members[k].port].name));
+			json_object_set_new(o, "withdrawn", out);
+		}
+		json_array_append_new(arr, o);
 	}
+	aif_withdraw_free(w, c->cfg);
 	return arr;
 }
 

@@ -686,8 +686,9 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 		}
 	}
 	/* Bucket tables: weights count for WCMP only; members on ports whose link
-	 * is down get none, nor those withdrawn (withdraw.h); the running table of a group with the same name and
-	 * members is the starting point, so only the flows that must move do. */
+	 * is down get none, nor those withdrawn (withdraw.h); the running table
+	 * of a group with the same name and members is the starting point, so
+	 * only the flows that must move do. */
 	for (uint32_t g = 0; g < t->n_groups; g++) {
 		struct aif_group *gr = &t->groups[g];
 		uint32_t weights[AIF_MAX_MEMBERS];

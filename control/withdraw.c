@@ -161,8 +161,8 @@ switch_withdraw(const struct reach *x, uint16_t s, struct aif_switch_params *to)
 		if (rt->kind != AIF_ROUTE_GROUP)
 			continue;
 		const struct aif_group_params *g = &from->groups[rt->group];
-		uint64_t up = members_up(x, s, g), use = x->usable[s][r] & up;
-		uint64_t out = up & ~use;
+		/* (only members on ports that are up become usable) */
+		uint64_t use = x->usable[s][r], out = members_up(x, s, g) & ~use;
 		if (out == 0 || use == 0)
 			continue; /* nothing withdrawn, or nothing left: as it is */
 		if (groups == NULL) {
@@ -226,11 +226,11 @@ aif_withdraw(const struct aif_config *cfg, const uint8_t *port_up, struct aif_co
 	/* and a next hop's port that is no link's end (a cut link's, a
 	 * device's to the outside) */
 	for (uint16_t s = 0; s < cfg->n_switches && !any_down; s++)
-		for (uint32_t g = 0; g < cfg->switches[s].n_groups && !any_down; g++)
-			for (uint16_t k = 0; k < cfg->switches[s].groups[g].n_members; k++)
-				any_down = any_down ||
-					   !port_up[(size_t)s * AIF_MAX_PORTS +
-						    cfg->switches[s].groups[g].members[k].port];
+		for (uint32_t i = 0; i < cfg->switches[s].n_groups && !any_down; i++) {
+			const struct aif_group_params *g = &cfg->switches[s].groups[i];
+			uint64_t all = g->n_members >= 64 ? ~0ull : (1ull << g->n_members) - 1;
+			any_down = members_up(&x, s, g) != all;
+		}
 	if (!any_down || (cfg->topology != NULL && !cfg->topology_split)) {
 		rc = 0; /* every link up (or a whole generated fabric: reroute.h) */
 		goto done;

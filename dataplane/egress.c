@@ -467,6 +467,19 @@ watchdog(struct aif_shard *sh, struct aif_qos *q, uint16_t p, uint8_t rx_paused,
 		q->wd_storm_ports &= ~(1ull << p);
 }
 
+/* The queues of port p a pause holds (paused, bit k), less those whose
+ * pause the watchdog ignores in a storm (read only while one is on). */
+static inline uint8_t
+storm_unpaused(const struct aif_qos *q, uint16_t p, uint8_t paused)
+{
+	if (likely(paused == 0 || !((q->wd_storm_ports >> p) & 1)))
+		return paused;
+	for (uint8_t k = 0; k < AIF_QOS_NQ; k++)
+		if (aif_pfcwd_ignore_pause(&q->port[p].wd[k], &q->cfg.wd))
+			paused &= (uint8_t)~(1u << k);
+	return paused;
+}
+
 /* Send the port's cut-through list, unless a pause arrived for its queue. */
 static void
 serve_through(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q,
@@ -643,9 +656,7 @@ aif_egress_service(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *
 
 		if (unlikely(wd_tick))
 			watchdog(sh, q, p, paused, now_ns);
-		for (uint8_t k = 0; paused && ((q->wd_storm_ports >> p) & 1) && k < AIF_QOS_NQ; k++)
-			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
-				paused &= (uint8_t)~(1u << k);
+		paused = storm_unpaused(q, p, paused);
 		struct aif_port *port = &sw->ports[p];
 		const struct aif_port_ops *ops = aif_port_ops(port);
 		if (ops->tx_ready_ns != NULL) {
@@ -776,9 +787,7 @@ port_next_ns(struct aif_switch *sw, struct aif_shard *sh, struct aif_qos *q, uin
 		if (aif_sched_idle(&qp->sched))
 			return next;
 		uint8_t paused = aif_pfc_rx_paused_mask(&qp->pfc_rx, now_ns);
-		for (uint8_t k = 0; paused && ((q->wd_storm_ports >> p) & 1) && k < AIF_QOS_NQ; k++)
-			if (aif_pfcwd_ignore_pause(&qp->wd[k], &q->cfg.wd))
-				paused &= (uint8_t)~(1u << k);
+		paused = storm_unpaused(q, p, paused);
 		/* a paused queue holding packets: its pause ends */
 		for (uint8_t k = 0; paused >> k; k++)
 			if (((paused >> k) & 1) && aif_sched_qlen_pkts(&qp->sched, k) != 0)

@@ -201,7 +201,7 @@ aif_prefix_normalize(struct aif_prefix *p)
 	}
 }
 
-/* True if addr lies inside p (same family, first p->len bits equal). */
+/* Family, address, then length. */
 int
 aif_prefix_cmp(const struct aif_prefix *a, const struct aif_prefix *b)
 {
@@ -213,6 +213,7 @@ aif_prefix_cmp(const struct aif_prefix *a, const struct aif_prefix *b)
 	return a->len < b->len ? -1 : a->len > b->len;
 }
 
+/* True if addr lies inside p (same family, first p->len bits equal). */
 bool
 aif_prefix_contains(const struct aif_prefix *p, const struct aif_ip *addr)
 {

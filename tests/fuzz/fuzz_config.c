@@ -47,6 +47,7 @@
 #include "withdraw.h"
 
 #include "test_eal.h"
+#include "fuzz_util.h"
 
 #define TEXT_MAX 65536   /* longer inputs are cut */
 #define COMPILE_MAX 8    /* switches compiled per input */
@@ -57,8 +58,7 @@ static bool say; /* FUZZ_CONFIG_SAY set: each input's outcome on stderr */
 static void
 finding(const char *what, const char *err)
 {
-	fprintf(stderr, "fuzz_config: %s%s%s\n", what, err ? ": " : "", err ? err : "");
-	abort();
+	fuzz_finding("fuzz_config", what, err);
 }
 
 /* A refusal's reason: a JSON path, or the JSON parser's line. */

@@ -40,6 +40,7 @@
 #include "lsan_dpdk.h"
 
 #include "test_eal.h"
+#include "fuzz_util.h"
 
 #define LINE_MAX_BYTES 65536 /* longer inputs are cut */
 
@@ -54,8 +55,7 @@ static bool say; /* FUZZ_CTL_SAY set: each reply on stderr */
 static void
 finding(const char *what, const char *line)
 {
-	fprintf(stderr, "fuzz_ctl: %s%s%s\n", what, line ? ": " : "", line ? line : "");
-	abort();
+	fuzz_finding("fuzz_ctl", what, line);
 }
 
 static void
@@ -72,14 +72,9 @@ put(const char *path, const char *text)
 static void
 at_exit(void)
 {
-	char cmd[128];
-
-	/* the captures' files closed, then the folder */
+	/* the captures' files closed (the folder goes after: fuzz_tmpdir) */
 	for (uint16_t i = 0; i < fab.n_sw; i++)
 		aif_capture_free(fab.sw[i]);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "fuzz_ctl: %s left behind\n", dir);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -102,11 +97,11 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	lsan_dpdk_roots();
 	struct rte_mempool *pool = rte_pktmbuf_pool_create("fz_ctl", 4095, 0, 0,
 							   RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	snprintf(dir, sizeof(dir), "/tmp/aif-fuzz-ctl.XXXXXX");
-	if (pool == NULL || mkdtemp(dir) == NULL) {
-		fprintf(stderr, "fuzz_ctl: no pool or folder\n");
+	if (pool == NULL) {
+		fprintf(stderr, "fuzz_ctl: no pool\n");
 		exit(2);
 	}
+	fuzz_tmpdir("fuzz_ctl", dir, sizeof(dir));
 	snprintf(cap_dir, sizeof(cap_dir), "%s/captures", dir);
 	snprintf(cfg_dir, sizeof(cfg_dir), "%s/configs", dir);
 	if (mkdir(cap_dir, 0700) != 0 || mkdir(cfg_dir, 0700) != 0) {

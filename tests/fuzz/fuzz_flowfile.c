@@ -29,21 +29,14 @@
 
 #include "flowfile.h"
 #include "jobs.h"
+#include "fuzz_util.h"
 
 static char dir[64], path[96];
 
 static void
 finding(const char *what, const char *err)
 {
-	fprintf(stderr, "fuzz_flowfile: %s%s%s\n", what, err ? ": " : "", err ? err : "");
-	abort();
-}
-
-static void
-remove_dir(void)
-{
-	unlink(path);
-	rmdir(dir);
+	fuzz_finding("fuzz_flowfile", what, err);
 }
 
 static void
@@ -106,13 +99,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	snprintf(dir, sizeof(dir), "/tmp/aif-fuzz-flowfile.XXXXXX");
-	if (mkdtemp(dir) == NULL) {
-		fprintf(stderr, "fuzz_flowfile: no folder\n");
-		exit(2);
-	}
+	fuzz_tmpdir("fuzz_flowfile", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/flows.txt", dir);
-	atexit(remove_dir);
 	return 0;
 }
 

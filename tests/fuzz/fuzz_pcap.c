@@ -29,6 +29,7 @@
 #include "pcap_port.h"
 
 #include "test_eal.h"
+#include "fuzz_util.h"
 
 #define MAX_FRAMES 4096
 
@@ -38,15 +39,7 @@ static char dir[64], path[96];
 static void
 finding(const char *what, const char *err)
 {
-	fprintf(stderr, "fuzz_pcap: %s%s%s\n", what, err ? ": " : "", err ? err : "");
-	abort();
-}
-
-static void
-remove_dir(void)
-{
-	unlink(path);
-	rmdir(dir);
+	fuzz_finding("fuzz_pcap", what, err);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -65,13 +58,12 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	test_eal_rmdir_at_exit();
 	pool = rte_pktmbuf_pool_create("fz_pcap", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);
-	snprintf(dir, sizeof(dir), "/tmp/aif-fuzz-pcap.XXXXXX");
-	if (pool == NULL || mkdtemp(dir) == NULL) {
-		fprintf(stderr, "fuzz_pcap: no pool or folder\n");
+	if (pool == NULL) {
+		fprintf(stderr, "fuzz_pcap: no pool\n");
 		exit(2);
 	}
+	fuzz_tmpdir("fuzz_pcap", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/in.pcap", dir);
-	atexit(remove_dir);
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "workload.h"
+#include "fuzz_util.h"
 
 static char dir[64], jobs[96];
 static bool say; /* FUZZ_WORKLOAD_SAY set: each input's outcome on stderr */
@@ -29,8 +30,7 @@ static bool say; /* FUZZ_WORKLOAD_SAY set: each input's outcome on stderr */
 static void
 finding(const char *what, const char *err)
 {
-	fprintf(stderr, "fuzz_workload: %s%s%s\n", what, err ? ": " : "", err ? err : "");
-	abort();
+	fuzz_finding("fuzz_workload", what, err);
 }
 
 static void
@@ -46,16 +46,6 @@ put(const char *name, const void *data, size_t n)
 	}
 }
 
-static void
-remove_dir(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "fuzz_workload: %s left behind\n", dir);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -68,12 +58,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	say = getenv("FUZZ_WORKLOAD_SAY") != NULL;
-	snprintf(dir, sizeof(dir), "/tmp/aif-fuzz-workload.XXXXXX");
-	if (mkdtemp(dir) == NULL) {
-		fprintf(stderr, "fuzz_workload: no folder\n");
-		exit(2);
-	}
-	atexit(remove_dir);
+	fuzz_tmpdir("fuzz_workload", dir, sizeof(dir));
 	snprintf(jobs, sizeof(jobs), "%s/jobs.json", dir);
 	snprintf(path, sizeof(path), "%s/workloads", dir);
 	snprintf(src, sizeof(src), "%s/config/workloads/AliStorage2019.txt", AIF_SOURCE_ROOT);

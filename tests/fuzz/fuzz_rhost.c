@@ -30,6 +30,7 @@
 #include "rhost.h"
 #include "roce.h"
 
+#include "rhost_params.h"
 #include "test_eal.h"
 
 #define N_HOSTS 3
@@ -46,12 +47,7 @@ static const struct aif_port_ops *ops = &aif_port_rhost_ops;
 static void
 params(struct aif_rhost_params *p, int i, bool ooo)
 {
-	aif_rhost_params_default(p, RATE);
-	p->ip = 0x0a000002 + ((uint32_t)i << 8);
-	p->mac.b[0] = 2, p->mac.b[5] = (uint8_t)(i + 1);
-	p->gw_mac.b[0] = 2, p->gw_mac.b[5] = 0x10;
-	p->ooo = ooo;
-	p->seed = 7;
+	rhost_test_params(p, i, ooo, RATE);
 }
 
 /* Messages again where they finished: A to B and C, B to A. */

@@ -42,6 +42,7 @@
 #include "roce.h"
 #include "wire.h"
 
+#include "rhost_params.h"
 #include "test_eal.h"
 
 #define RATE 100000000000ull
@@ -107,12 +108,7 @@ on_event(struct aif_rhost *h, enum aif_rhost_event ev, uint32_t qp, uint64_t coo
 static void
 params(struct aif_rhost_params *p, int i, bool ooo)
 {
-	aif_rhost_params_default(p, RATE);
-	p->ip = 0x0a000002 + ((uint32_t)i << 8);
-	p->mac.b[0] = 2, p->mac.b[5] = (uint8_t)(i + 1);
-	p->gw_mac.b[0] = 2, p->gw_mac.b[5] = 0x10;
-	p->ooo = ooo;
-	p->seed = 7;
+	rhost_test_params(p, i, ooo, RATE);
 }
 
 static void

@@ -500,7 +500,9 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 		i = 0;
 		goto undo;
 	}
-	if (withdraw_now(c, cfg, &wc, err, err_len) != 0) {
+	struct aif_bfd_env bv = aif_ctl_bfd_env(c);
+	if (withdraw_now(c, cfg, &wc, err, err_len) != 0 ||
+	    (c->bfd != NULL && aif_bfd_sessions_prepare(&bv, cfg, err, err_len) != 0)) {
 		i = 0;
 		goto undo;
 	}
@@ -543,6 +545,8 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	aif_withdraw_free(wc, cfg);
 	aif_config_free(c->cfg);
 	c->cfg = cfg;
+	bv.running = cfg;
+	aif_bfd_sessions_sync(c->bfd, &bv); /* its BFD ports' sessions */
 	lbv.running = cfg;
 	aif_lb_progs_gc(&c->lb, &lbv); /* what only the old tables ran */
 	return 0;
@@ -558,6 +562,41 @@ undo:
 reject:
 	aif_config_free(cfg);
 	return -1;
+}
+
+struct aif_bfd_env
+aif_ctl_bfd_env(const struct aif_ctl *c)
+{
+	/* the wall clock's time (bfd_sessions.h), not the emulation's */
+	return (struct aif_bfd_env){ .sws = c->sws, .n_sw = c->n_sw, .running = c->cfg,
+				     .now_ns = aif_clock_now(&c->clock) };
+}
+
+int
+aif_ctl_bfd_start(struct aif_ctl *c, char *err, size_t err_len)
+{
+	struct aif_bfd_env bv = aif_ctl_bfd_env(c);
+	bool nomem;
+
+	if (c->bfd != NULL || c->cfg == NULL)
+		return 0;
+	/* the rings first, then tables that send the ports' packets there */
+	if (aif_bfd_sessions_prepare(&bv, c->cfg, err, err_len) != 0)
+		return -1;
+	c->bfd = aif_bfd_sessions_create(&bv, &nomem);
+	if (nomem) {
+		snprintf(err, err_len, "BFD: out of memory for its sessions");
+		return -1;
+	}
+	return c->bfd != NULL ? aif_ctl_links_changed(c, err, err_len) : 0;
+}
+
+void
+aif_ctl_bfd_poll(struct aif_ctl *c)
+{
+	struct aif_bfd_env bv = aif_ctl_bfd_env(c);
+
+	aif_bfd_sessions_poll(c->bfd, &bv);
 }
 
 struct aif_lb_env
@@ -1003,11 +1042,6 @@ ctl_link_set(CTL_ARGS)
 			 "(\"leaf0:u0\"), as show links names them");
 		return NULL;
 	}
-	int k = aif_ctl_find_link(c, name);
-	if (k < 0) {
-		snprintf(err, err_len, "no emulated link '%s' (show links names them)", name);
-		return NULL;
-	}
 	if (st != NULL) {
 		const char *v = json_string_value(st);
 		if (v == NULL || (strcmp(v, "up") != 0 && strcmp(v, "down") != 0)) {
@@ -1015,6 +1049,28 @@ ctl_link_set(CTL_ARGS)
 			return NULL;
 		}
 		up = strcmp(v, "up") == 0;
+	}
+	int k = aif_ctl_find_link(c, name);
+	if (k < 0 && up >= 0 && json_object_get(req, keys[0]) == NULL &&
+	    json_object_get(req, keys[1]) == NULL) {
+		/* a port's BFD session, administratively (a link to elsewhere) */
+		struct aif_bfd_env bv = aif_ctl_bfd_env(c);
+		uint16_t p;
+		int s = aif_bfd_admin(c->bfd, &bv, name, up == 0, &p);
+		if (s >= 0 && s < c->n_sw) { /* no traffic from now: routes around it */
+			aif_port_set_link_up(&c->sws[s]->ports[p], false);
+			c->sws[s]->ports[p].link_changes++;
+			if (aif_ctl_links_changed(c, err, err_len) != 0)
+				return NULL;
+		}
+		if (s >= 0)
+			return json_pack("{s:s, s:s, s:s}", "link", name, "state",
+					 up ? "up" : "down", "bfd", up ? "down" : "admin_down");
+	}
+	if (k < 0) {
+		snprintf(err, err_len, "no emulated link '%s' (show links names them), nor a "
+			 "port running BFD (show bfd)", name);
+		return NULL;
 	}
 	for (int i = 0; i < 2; i++) {
 		const json_t *r = json_object_get(req, keys[i]);
@@ -1107,6 +1163,13 @@ ctl_show_pfc(CTL_ARGS)
 static json_t *ctl_show_queues(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_queues(sw, err, err_len); }
 static json_t *ctl_show_buffer(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_buffer(sw, err, err_len); }
 static json_t *ctl_show_pfcwd(CTL_ARGS) { CTL_UNUSED; return aif_ctl_show_pfcwd(sw, err, err_len); }
+static json_t *
+ctl_show_bfd(CTL_ARGS)
+{
+	CTL_UNUSED;
+	struct aif_bfd_env bv = aif_ctl_bfd_env(c);
+	return aif_bfd_sessions_show(c->bfd, &bv, sw);
+}
 static json_t *
 ctl_clear_watermarks(CTL_ARGS)
 {

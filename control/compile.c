@@ -609,6 +609,7 @@ aif_tables_compile(struct aif_switch *sw, const struct aif_config *cfg,
 		l3->vlan_id = pp->vlan;
 		l3->n_addrs = pp->n_addrs;
 		memcpy(l3->addrs, pp->addrs, sizeof(l3->addrs));
+		l3->bfd = pp->bfd_interval_us != 0 && sw->bfd_rx != NULL; /* (sessions run) */
 	}
 
 	const struct aif_policy_params *pol = &cfg->policies[sp->policy];

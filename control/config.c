@@ -132,6 +132,13 @@
  *                                 longer than the policy's cable_delay_ns
  *                                 (SONiC's per-port cable length); the
  *                                 generator sets it on a cut link's port
+ *           "bfd": {"interval_ms": 50, "multiplier": 3}
+ *                                 optional: a BFD session with the port's
+ *                                 peer (dataplane/bfd.h), 10..10000 ms and
+ *                                 1..255, those the defaults; only with a
+ *                                 "device", the peer the first static
+ *                                 neighbour on the port in one of its IPv4
+ *                                 subnets (config_ports.c aif_cfg_check_bfd)
  *           "addresses": ["10.0.0.1/24", "2001:db8::1/64"]
  *                                 optional, at most AIF_MAX_PORT_ADDRS;
  *                                 address with its prefix length (required,
@@ -359,7 +366,8 @@ parse_switch_base(struct pctx *c, json_t *j, const char *path, uint16_t idx)
 	if (aif_cfg_get_bool(c, j, path, "proxy_arp", &sw->proxy_arp) < 0 ||
 	    parse_neighbor_learning(c, j, path, &sw->neigh) < 0 ||
 	    aif_cfg_parse_ports(c, j, path, sw) < 0 ||
-	    aif_cfg_parse_neighbors(c, j, path, sw) < 0)
+	    aif_cfg_parse_neighbors(c, j, path, sw) < 0 ||
+	    aif_cfg_check_bfd(c, path, sw) < 0)
 		return -1;
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "../dataplane/bfd.h"
 #include "../dataplane/sched.h"
 #include "../dataplane/link.h"
 #include "../dataplane/tables.h"
@@ -283,6 +284,31 @@ check_port_mac(struct pctx *c, const char *path,
 	return 0;
 }
 
+/* "bfd": {"interval_ms": 50, "multiplier": 3}: a BFD session with the
+ * port's peer (its neighbour: aif_cfg_check_bfd, once they are read). */
+static int
+parse_port_bfd(struct pctx *c, json_t *j, const char *path, struct aif_port_params *port)
+{
+	static const char *const keys[] = {"interval_ms", "multiplier", NULL};
+	long long ms = 50, mult = 3;
+	char fp[PATH_LEN];
+	json_t *o;
+	int rc = aif_cfg_get_object(c, j, path, "bfd", keys, fp, &o);
+
+	if (rc <= 0)
+		return rc;
+	if (aif_cfg_get_int(c, o, fp, "interval_ms", false, AIF_BFD_INTERVAL_MIN_MS,
+			    AIF_BFD_INTERVAL_MAX_MS, &ms) < 0 ||
+	    aif_cfg_get_int(c, o, fp, "multiplier", false, 1, 255, &mult) < 0)
+		return -1;
+	if (port->device[0] == '\0')
+		return aif_cfg_fail(c, fp, "BFD runs on a port with a \"device\" (a link to "
+				    "another daemon or machine)");
+	port->bfd_interval_us = (uint32_t)ms * 1000;
+	port->bfd_mult = (uint8_t)mult;
+	return 0;
+}
+
 /* sw->ports[idx]; sw->n_ports already counts it (zeroed). */
 static int
 parse_port(struct pctx *c, json_t *j, const char *path,
@@ -291,7 +317,7 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 	static const char *const keys[] = {"name", "device", "mac", "mtu",
 					   "vlan", "speed_gbps", "shaper_gbps",
 					   "shaper_burst_bytes", "pfc_mode", "cable_delay_ns",
-					   "addresses", NULL};
+					   "addresses", "bfd", NULL};
 	static const char *const pfc_modes[] = {"software", "hardware", NULL};
 	struct aif_port_params *port = &sw->ports[idx];
 	char fp[PATH_LEN];
@@ -344,7 +370,7 @@ parse_port(struct pctx *c, json_t *j, const char *path,
 	aif_cfg_path_key(fp, path, "addresses");
 	if (rc > 0 && parse_port_addrs(c, arr, fp, sw, idx) < 0)
 		return -1;
-	return 0;
+	return parse_port_bfd(c, j, path, port);
 }
 
 int
@@ -371,6 +397,43 @@ aif_cfg_parse_ports(struct pctx *c, json_t *j, const char *path,
 }
 
 /* ---- neighbours ---- */
+
+/*
+ * A port's BFD session goes to its peer: the first static neighbour on the
+ * port whose IPv4 address is in one of the port's IPv4 subnets (what the
+ * generator writes for a link's far end), from that address of the port.
+ */
+int
+aif_cfg_check_bfd(struct pctx *c, const char *path, struct aif_switch_params *sw)
+{
+	char fp[PATH_LEN], pp[PATH_LEN];
+
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		struct aif_port_params *port = &sw->ports[p];
+		if (port->bfd_interval_us == 0)
+			continue;
+		for (uint32_t i = 0; i < sw->n_neighbors; i++) {
+			const struct aif_neighbor_params *n = &sw->neighbors[i];
+			if (n->port != p || n->learned || n->ip.family != AIF_AF_INET4)
+				continue;
+			for (uint16_t a = 0; a < port->n_addrs; a++)
+				if (aif_prefix_contains(&port->addrs[a], &n->ip)) {
+					port->bfd_neighbor = i;
+					port->bfd_addr = (uint8_t)a;
+					goto found;
+				}
+		}
+		aif_cfg_path_key(pp, path, "ports");
+		aif_cfg_path_idx(fp, pp, p);
+		aif_cfg_path_key(pp, fp, "bfd");
+		return aif_cfg_fail(c, pp, "a BFD session needs its peer: a static neighbor on "
+				    "port %s with an IPv4 address in one of the port's IPv4 "
+				    "subnets (the generator writes one for a link's far end)",
+				    port->name);
+found:;
+	}
+	return 0;
+}
 
 int
 aif_cfg_find_neighbor(const struct aif_switch_params *sw, const struct aif_ip *ip)

@@ -97,6 +97,8 @@ int aif_cfg_parse_ports(struct pctx *c, json_t *j, const char *path,
 			struct aif_switch_params *sw);
 int aif_cfg_parse_neighbors(struct pctx *c, json_t *j, const char *path,
 			    struct aif_switch_params *sw);
+/* Each BFD port's peer and own address, once its neighbours are read. */
+int aif_cfg_check_bfd(struct pctx *c, const char *path, struct aif_switch_params *sw);
 /* The static neighbour of sw with address ip, or -1. */
 int aif_cfg_find_neighbor(const struct aif_switch_params *sw, const struct aif_ip *ip);
 /* The "port" field of j, as an index into sw->ports. */

@@ -44,13 +44,16 @@
 	_(show_links, "show links", "", AIF_CTL_F_WORDS,                                 \
 	  "emulated links: packets, bytes, utilization, pauses (--switch: its links)")   \
 	_(link_set, "link", "NAME [up|down] [loss=RATE] [corrupt=RATE]", 0,             \
-	  "take an emulated link down or up, set its loss and corruption rates")       \
+	  "take an emulated link (or a port's BFD session) down or up, set its loss and " \
+	  "corruption rates")                                                           \
 	_(show_counters, "show counters", "", AIF_CTL_VIEW, "port counters and drops by reason") \
 	_(clear_counters, "clear counters", "", AIF_CTL_VIEW, "counters start from zero") \
 	_(show_pfc, "show pfc", "", AIF_CTL_VIEW, "PFC and PAUSE frames, time paused")   \
 	_(show_queues, "show queues", "", AIF_CTL_VIEW, "egress queues: depth, ECN, drops") \
 	_(show_buffer, "show buffer", "", AIF_CTL_VIEW, "shared buffer and headroom")    \
 	_(show_pfcwd, "show pfcwd", "", AIF_CTL_VIEW, "PFC watchdog")                    \
+	_(show_bfd, "show bfd", "", AIF_CTL_VIEW,                                        \
+	  "BFD sessions on links to elsewhere: state, peer, packets, refusals")         \
 	_(clear_watermarks, "clear watermarks", "", AIF_CTL_VIEW, "buffer watermarks start over") \
 	_(capture_start, "capture start",                                                \
 	  "PORT NAME [--drops] [--snaplen N] [--max-bytes N] [--max-packets N]",         \

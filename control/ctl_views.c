@@ -157,6 +157,21 @@ static const struct col pfcwd_cols[] = {
 	{ "DROPS", "drop_packets", NULL, F_NUM },
 };
 
+static const struct col bfd_cols[] = {
+	{ "PORT", "port", NULL, F_STR },
+	{ "PEER", "peer", NULL, F_STR },
+	{ "STATE", "state", NULL, F_STR },
+	{ "REMOTE", "remote_state", NULL, F_STR },
+	{ "DIAG", "diag", NULL, F_STR },
+	{ "TX_US", "tx_interval_us", NULL, F_NUM },
+	{ "DETECT_US", "detect_us", NULL, F_NUM },
+	{ "TX", "tx", NULL, F_NUM },
+	{ "RX", "rx", NULL, F_NUM },
+	{ "BAD", "rx_bad_total", NULL, F_NUM },
+	{ "UPS", "ups", NULL, F_NUM },
+	{ "DOWNS", "downs", NULL, F_NUM },
+};
+
 static const struct col trace_cols[] = {
 	{ "T_NS", "t_ns", NULL, F_NUM },
 	{ "SRC", "src", NULL, F_STR },
@@ -821,6 +836,7 @@ static const struct view views[] = {
 	{ "show_queues", render_rows, COLS(queue_cols) },
 	{ "show_buffer", render_buffer, NULL, 0 },
 	{ "show_pfcwd", render_rows, COLS(pfcwd_cols) },
+	{ "show_bfd", render_rows, COLS(bfd_cols) },
 	{ "show_captures", render_rows, COLS(capture_cols) },
 	{ "show_trace", render_trace, NULL, 0 },
 };

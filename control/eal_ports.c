@@ -381,15 +381,18 @@ aif_eal_links_poll(struct aif_ctl *c)
 		for (uint16_t p = 0; p < sw->n_ports; p++) {
 			struct aif_port *port = &sw->ports[p];
 			if (!is_dpdk(port) ||
-			    rte_eth_link_get_nowait(port->dpdk_port, &link) != 0 ||
-			    link.link_status == port->link_up)
+			    rte_eth_link_get_nowait(port->dpdk_port, &link) != 0)
 				continue;
-			aif_port_set_link_up(port, link.link_status != 0);
+			/* the carrier, and where a BFD session runs, its word */
+			bool bfd = aif_bfd_port_up(c->bfd, s, p), up = link.link_status != 0 && bfd;
+			if (up == (port->link_up != 0))
+				continue;
+			aif_port_set_link_up(port, up);
 			port->link_changes++;
 			changed = true;
-			printf("%s%s%s: link %s\n", c->n_sw > 1 ? sw->name : "",
-			       c->n_sw > 1 ? ":" : "port ", port->name,
-			       link.link_status ? "up" : "down");
+			printf("%s%s%s: link %s%s\n", c->n_sw > 1 ? sw->name : "",
+			       c->n_sw > 1 ? ":" : "port ", port->name, up ? "up" : "down",
+			       link.link_status && !bfd ? " (BFD not up)" : "");
 		}
 	}
 	if (changed && aif_ctl_links_changed(c, err, sizeof(err)) != 0)

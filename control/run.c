@@ -604,6 +604,8 @@ aif_run_end(struct aif_run *r, int rc)
 		aif_capture_free(r->fab.sw[s]);
 	struct aif_lb_env lbv = aif_ctl_lb_env(ctl);
 	aif_lb_progs_free(&ctl->lb, &lbv); /* (its states are per switch shard) */
+	aif_bfd_sessions_free(ctl->bfd);
+	ctl->bfd = NULL;
 	if (r->built) /* (the process ends after this) */
 		aif_fabric_free_at_exit(&r->fab);
 	aif_workload_free(&r->wl); /* the hosts, after the ports that were theirs */

@@ -4,7 +4,8 @@
  * of its own (dataplane/evloop.h) whose only source is the runner, on
  * control's real clock (one time base for the process); control on the
  * main lcore in another loop: the socket (waiting up to 10 ms for a
- * client), control's tick, the DPDK ports' links every 10 ms.  It ends on
+ * client), control's tick, the BFD sessions and the DPDK ports' links
+ * every 10 ms.  It ends on
  * SIGINT/SIGTERM, at --duration, or when the jobs are done; then the
  * runners stop and flush their TX buffers.
  */
@@ -33,11 +34,16 @@ runner_main(void *arg)
 	return 0;
 }
 
+/* The BFD sessions, then the ports' links (their carrier and, where a
+ * session runs, its state). */
 static void
 links_poll(aif_time_ns t, void *arg)
 {
+	struct aif_ctl *c = arg;
+
 	(void)t;
-	aif_eal_links_poll(arg);
+	aif_ctl_bfd_poll(c);
+	aif_eal_links_poll(c);
 }
 
 struct until {
@@ -94,6 +100,10 @@ aif_run_real(struct aif_run *r)
 
 	if (socket_open(r) != 0)
 		return -1;
+	if (aif_ctl_bfd_start(ctl, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
 	/* the jobs' times count from now, as the runners start, and so does
 	 * the paced emulation: a runner launched later starts behind */
 	aif_time_ns start_ns = aif_clock_now(&ctl->clock);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dataplane/bfd.h"
 #include "../dataplane/capacity.h"
 #include "../dataplane/types.h"
 #include "prefix_agg.h"
@@ -339,6 +340,7 @@ struct common {
 	const json_t *down;     /* "down_links": names of links that are down */
 	const json_t *emulate;  /* "emulate": the switches run here (NULL: all) */
 	const json_t *link_devs; /* "link_devices": cut links' ends here -> device */
+	long long bfd_ms, bfd_mult; /* "bfd": on every cut link's end here (0: none) */
 };
 
 static int
@@ -411,7 +413,23 @@ get_common(const json_t *o, const char *path, const char *link_key, struct commo
 		return fail(err, err_len, p, "only with \"emulate\": links are cut where the "
 			    "fabric is split over daemons");
 	}
-	return 0;
+	/* "bfd": {"interval_ms", "multiplier"}: a session on each cut link */
+	static const char *const bfd_keys[] = { "interval_ms", "multiplier", NULL };
+	const json_t *bfd = json_object_get(o, "bfd");
+	c->bfd_ms = 0;
+	if (bfd == NULL)
+		return 0;
+	snprintf(p, sizeof(p), "%s.bfd", path);
+	if (!json_is_object(bfd))
+		return fail(err, err_len, p, "must be an object ({\"interval_ms\": 50, "
+			    "\"multiplier\": 3})");
+	if (c->emulate == NULL)
+		return fail(err, err_len, p, "only with \"emulate\": BFD runs on the links cut "
+			    "between daemons");
+	return check_keys(bfd, p, bfd_keys, "interval_ms, multiplier", err, err_len) ||
+	       get_uint(bfd, "interval_ms", AIF_BFD_INTERVAL_MIN_MS, AIF_BFD_INTERVAL_MAX_MS, 50,
+			&c->bfd_ms, p, err, err_len) ||
+	       get_uint(bfd, "multiplier", 1, 255, 3, &c->bfd_mult, p, err, err_len) ? -1 : 0;
 }
 
 /* The switch called name, or -1. */
@@ -668,9 +686,14 @@ emit(json_t *root, struct topo *t, const struct common *c, const char *path, cha
 				json_object_set_new(o, "device", json_string(tp->device));
 			/* a cut link's end: its cable is the fabric's link (the
 			 * PFC headroom's), as an emulated link's end counts it */
-			if (tp->device != NULL && tp->peer >= 0 && !here[tp->peer])
+			if (tp->device != NULL && tp->peer >= 0 && !here[tp->peer]) {
 				json_object_set_new(o, "cable_delay_ns",
 						    json_integer((json_int_t)c->delay_ns));
+				if (c->bfd_ms != 0)
+					json_object_set_new(o, "bfd", json_pack(
+						"{s:I, s:I}", "interval_ms", (json_int_t)c->bfd_ms,
+						"multiplier", (json_int_t)c->bfd_mult));
+			}
 			json_array_append_new(ports, o);
 			if (tp->peer < 0)
 				continue;
@@ -765,13 +788,13 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
 	static const char *const keys[] = { "leaves", "spines", "hosts_per_leaf", "planes",
 					    "host_gbps", "uplink_gbps", "delay_ns", "policy",
 					    "host_devices", "down_links", "emulate", "link_devices",
-					    NULL };
+					    "bfd", NULL };
 	long long leaves, spines, hosts, planes;
 	struct common c;
 
 	if (check_keys(ls, path, keys, "leaves, spines, hosts_per_leaf, planes, host_gbps, "
 		       "uplink_gbps, delay_ns, policy, host_devices, down_links, emulate, "
-		       "link_devices", err, err_len) ||
+		       "link_devices, bfd", err, err_len) ||
 	    get_uint(ls, "leaves", 1, AIF_MAX_PORTS, 2, &leaves, path, err, err_len) ||
 	    get_uint(ls, "spines", 1, AIF_MAX_PORTS - 1, 1, &spines, path, err, err_len) ||
 	    get_uint(ls, "hosts_per_leaf", 1, AIF_MAX_PORTS - spines, 1, &hosts, path, err,
@@ -890,12 +913,12 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 	static const char *const path = "$.topology.fat_tree";
 	static const char *const keys[] = { "k", "planes", "host_gbps", "link_gbps", "delay_ns",
 					    "policy", "host_devices", "down_links", "emulate",
-					    "link_devices", NULL };
+					    "link_devices", "bfd", NULL };
 	long long k, planes;
 	struct common c;
 
 	if (check_keys(ft, path, keys, "k, planes, host_gbps, link_gbps, delay_ns, policy, "
-		       "host_devices, down_links, emulate, link_devices", err, err_len) ||
+		       "host_devices, down_links, emulate, link_devices, bfd", err, err_len) ||
 	    get_uint(ft, "k", 2, AIF_MAX_PORTS, 4, &k, path, err, err_len) ||
 	    get_uint(ft, "planes", 1, 8, 1, &planes, path, err, err_len) ||
 	    get_common(ft, path, "link_gbps", &c, err, err_len))

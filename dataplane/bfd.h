@@ -93,7 +93,9 @@ enum aif_bfd_diag {
 	_(MY_DISC, "my discriminator 0")              \
 	_(AUTH, "authentication (not configured)")    \
 	_(YOUR_DISC, "your discriminator not ours")   \
-	_(NO_DISC, "your discriminator 0 while not down")
+	_(NO_DISC, "your discriminator 0 while not down") \
+	_(BAD_TTL, "TTL not 255")                     \
+	_(ADDRESS, "not from the port's peer")
 enum aif_bfd_bad {
 #define AIF_BFD_BAD_ENUM(n, s) AIF_BFD_##n,
 	AIF_FOREACH_BFD_BAD(AIF_BFD_BAD_ENUM)
@@ -176,6 +178,17 @@ void aif_bfd_sent(struct aif_bfd_session *s, aif_time_ns now_ns);
 /* Its next deadline: a packet to send or the detection time (0: a packet
  * is due now). */
 aif_time_ns aif_bfd_next_ns(const struct aif_bfd_session *s);
+
+/* A packet a switch's port heard, from the data path to control (a ring
+ * element: 32 bytes; control times it as it takes it: see
+ * control/bfd_sessions.h). */
+struct aif_bfd_heard {
+	uint32_t src_ip;             /* host order */
+	uint16_t port;               /* the switch's */
+	uint8_t ttl;
+	uint8_t len;                 /* UDP payload bytes (at most 255) */
+	uint8_t pkt[AIF_BFD_PKT_LEN]; /* its first bytes, zeros past len */
+};
 
 /* The addresses a frame goes between. */
 struct aif_bfd_addrs {

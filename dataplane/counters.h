@@ -29,7 +29,9 @@
 	_(icmp_echo_replies)    \
 	_(icmp_time_exceeded)   \
 	_(icmp_too_big)         \
-	_(icmp_ratelimited)
+	_(icmp_ratelimited)     \
+	_(bfd_rx)               \
+	_(bfd_ring_full)
 
 struct aif_port_ctr {
 #define AIF_CTR_FIELD(n) uint64_t n;

@@ -176,6 +176,11 @@ struct aif_port_params {
 					* 0: the policy's */
 	uint16_t n_addrs;
 	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS]; /* interface addresses with subnet */
+	uint32_t bfd_interval_us;      /* "bfd": {"interval_ms"}: a BFD session with the
+					* port's peer (bfd.h); 0: none */
+	uint8_t bfd_mult;              /* {"multiplier"} */
+	uint8_t bfd_addr;              /* its own address: addrs[bfd_addr] */
+	uint32_t bfd_neighbor;         /* its peer: the switch's neighbors[bfd_neighbor] */
 };
 
 #endif /* AIF_PARAMS_H */

@@ -10,6 +10,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "../pipelines/lb.h"
 #include "../pipelines/pipeline.h"
@@ -431,6 +432,25 @@ drive_own_next_ns(const struct aif_drive *d, aif_time_ns now_ns)
 	return next;
 }
 
+/* The BFD frames control left for the switch (switch.h bfd_tx), sent by
+ * the shard that drives its QoS, as its own answers are (real time). */
+static inline void
+bfd_send(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
+{
+	struct rte_ring *r = __atomic_load_n(&sw->bfd_tx, __ATOMIC_ACQUIRE);
+	struct rte_mbuf *mb[8];
+
+	if (likely(r == NULL) || !sh->drives_qos)
+		return;
+	unsigned n = rte_ring_sc_dequeue_burst(r, (void **)mb, RTE_DIM(mb), NULL);
+	for (unsigned i = 0; i < n; i++) {
+		if (mb[i]->port < sw->n_ports)
+			aif_shard_send(sh, sw->ports, mb[i]->port, mb[i], now_ns);
+		else
+			rte_pktmbuf_free(mb[i]);
+	}
+}
+
 unsigned
 aif_runner_step(struct aif_runner *w, aif_time_ns now_ns)
 {
@@ -443,8 +463,10 @@ aif_runner_step(struct aif_runner *w, aif_time_ns now_ns)
 		drive_begin(w->drive[d].sw, w->drive[d].sh, now_ns);
 	for (uint16_t i = 0; i < w->n_rxq; i++)
 		total += poll_rxq(w, &w->drive[w->rxq[i].drive], &w->rxq[i], now_ns);
-	for (uint16_t d = 0; d < w->n_drive; d++)
+	for (uint16_t d = 0; d < w->n_drive; d++) {
+		bfd_send(w->drive[d].sw, w->drive[d].sh, now_ns);
 		drive_end(w->drive[d].sw, w->drive[d].sh, now_ns);
+	}
 	return total;
 }
 

@@ -13,12 +13,14 @@
 #include <rte_ring.h>
 
 #include "../pipelines/lb.h"
+#include "bfd.h"
 #include "qos.h"
 #include "shard.h"
 #include "switch.h"
 #include "trace.h"
 
 #define LEARN_RING_SIZE 1024
+#define BFD_RING_SIZE 256 /* heard or to send between two control polls */
 
 struct aif_switch *
 aif_switch_create(const char *name, uint16_t index, uint16_t n_shards,
@@ -98,6 +100,13 @@ switch_free(struct aif_switch *sw, bool at_exit)
 	else
 		aif_neigh_free(sw->neigh);
 	rte_free(sw->learn_ring);
+	if (sw->bfd_tx != NULL) {
+		struct rte_mbuf *mb;
+		while (rte_ring_dequeue(sw->bfd_tx, (void **)&mb) == 0)
+			rte_pktmbuf_free(mb);
+	}
+	rte_free(sw->bfd_tx);
+	rte_free(sw->bfd_rx);
 	free(sw->member_keys);
 	free(sw->member_base);
 	rte_free(sw->qsv);
@@ -114,6 +123,38 @@ void
 aif_switch_free_at_exit(struct aif_switch *sw)
 {
 	switch_free(sw, true);
+}
+
+int
+aif_switch_bfd_rings(struct aif_switch *sw)
+{
+	char rname[RTE_RING_NAMESIZE];
+	struct rte_ring *rx = NULL, *tx = NULL;
+
+	if (sw->bfd_rx != NULL)
+		return 0;
+	snprintf(rname, sizeof(rname), "aif_bfdr_%u", sw->index);
+	ssize_t rsz = rte_ring_get_memsize_elem(sizeof(struct aif_bfd_heard), BFD_RING_SIZE);
+	ssize_t tsz = rte_ring_get_memsize(BFD_RING_SIZE);
+	if (rsz < 0 || tsz < 0 ||
+	    (rx = rte_zmalloc(rname, (size_t)rsz, RTE_CACHE_LINE_SIZE)) == NULL ||
+	    rte_ring_init(rx, rname, BFD_RING_SIZE, RING_F_SC_DEQ) != 0)
+		goto err;
+	snprintf(rname, sizeof(rname), "aif_bfdt_%u", sw->index);
+	if ((tx = rte_zmalloc(rname, (size_t)tsz, RTE_CACHE_LINE_SIZE)) == NULL ||
+	    rte_ring_init(tx, rname, BFD_RING_SIZE, RING_F_SP_ENQ | RING_F_SC_DEQ) != 0)
+		goto err;
+	sw->bfd_tx = tx;
+	for (uint16_t i = 0; i < sw->n_shards; i++)
+		sw->shards[i]->fwd.bfd_rx = rx;
+	/* the runners look at bfd_tx, and the pipeline at bfd_rx only
+	 * through tables published after this (aif_tables_compile) */
+	__atomic_store_n(&sw->bfd_rx, rx, __ATOMIC_RELEASE);
+	return 0;
+err:
+	rte_free(rx);
+	rte_free(tx);
+	return -1;
 }
 
 void

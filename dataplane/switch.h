@@ -13,7 +13,11 @@
  *   runner:  the shards it drives and everything in them (counters, TX
  *            buffers); the QoS state, for the shard that drives_qos;
  *   runners -> control: learn_ring (ARP/ND sender addresses, MP/SC),
- *            capture rings (packet copies, SP/SC per shard, capture.h).
+ *            capture rings (packet copies, SP/SC per shard, capture.h),
+ *            bfd_rx (BFD control packets heard on the ports, MP/SC);
+ *   control -> runners: bfd_tx (BFD frames to send, mbufs with the
+ *            switch's port in mb->port, SP/SC: the shard that drives_qos
+ *            takes them, in real time).
  * Captures wrap ports (capture.h): stop them (aif_capture_free) before
  * aif_switch_free.
  */
@@ -72,6 +76,7 @@ struct aif_switch {
 	struct aif_neigh *neigh;
 	struct rte_rcu_qsbr *qsv;
 	struct rte_ring *learn_ring;
+	struct rte_ring *bfd_rx, *bfd_tx; /* NULL until a BFD session runs here */
 	struct rte_mempool *pool;   /* for packets the switch builds (ARP, ND) */
 	struct aif_trace *trace;    /* path trace, created by control (trace.h) */
 	struct aif_qos *qos;        /* egress QoS state: created by control, then
@@ -113,6 +118,10 @@ void aif_switch_free(struct aif_switch *sw);
  * pool), the neighbour slots and the shards' memory left to the exit
  * (aif_neigh_free_at_exit, aif_shard_free_at_exit). */
 void aif_switch_free_at_exit(struct aif_switch *sw);
+
+/* Control: the BFD rings (switch.h above), made once; every shard hears
+ * into bfd_rx.  0, or -1 out of memory. */
+int aif_switch_bfd_rings(struct aif_switch *sw);
 
 /* Control: publish new tables and free the old ones once no worker uses them. */
 void aif_switch_publish(struct aif_switch *sw, struct aif_tables *t);

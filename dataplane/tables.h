@@ -105,6 +105,8 @@ struct aif_port_l3 {
 	uint16_t n_addrs;
 	uint16_t vlan_id;  /* 0..4094, valid when tagged */
 	uint8_t tagged;    /* 0 or 1: a single load and OR in the rewrite */
+	uint8_t bfd;       /* a BFD session runs on it: its control packets go
+			    * to control (switch.h bfd_rx) */
 	struct aif_prefix addrs[AIF_MAX_PORT_ADDRS];
 };
 

@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "../dataplane/bfd.h"
 #include "../dataplane/mbuf.h"
 #include "../dataplane/neigh.h"
 #include "arp_nd.h"
@@ -256,6 +257,26 @@ aif_nd_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
 	aif_fwd_to(o, i, AIF_NEXT_REPLY, port);
 }
 
+/* A BFD control packet to the switch on port: to control (bfd.h). */
+static void
+bfd_heard(struct aif_fwd *f, uint16_t port, const struct rte_mbuf *mb, const struct aif_pkt *m)
+{
+	const uint8_t *udp = rte_pktmbuf_mtod(mb, const uint8_t *) + m->l4_off;
+	uint32_t have = rte_pktmbuf_data_len(mb) > m->l4_off + 8u
+			? rte_pktmbuf_data_len(mb) - m->l4_off - 8u : 0;
+	uint32_t udp_len = (uint32_t)udp[4] << 8 | udp[5];
+	uint32_t len = RTE_MIN(have, udp_len >= 8 ? udp_len - 8 : 0);
+	struct aif_bfd_heard h = {
+		.src_ip = aif_ip4_host(&m->src), .port = port, .ttl = m->ttl,
+		.len = (uint8_t)RTE_MIN(len, 255u),
+	};
+
+	memcpy(h.pkt, udp + 8, RTE_MIN(len, (uint32_t)AIF_BFD_PKT_LEN));
+	f->port_ctr[port].bfd_rx++;
+	if (f->bfd_rx == NULL || rte_ring_mp_enqueue_elem(f->bfd_rx, &h, sizeof(h)) != 0)
+		f->port_ctr[port].bfd_ring_full++;
+}
+
 void
 aif_local_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
 		struct rte_mbuf *mb, const struct aif_pkt *m, struct aif_fwd_out *o,
@@ -265,6 +286,12 @@ aif_local_input(struct aif_fwd *f, const struct aif_tables *t, uint16_t port,
 	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)data;
 	uint8_t *icmp = data + m->l4_off;
 
+	if (unlikely(t->ports[port].bfd) && m->kind == AIF_PKT_IPV4 && m->l4_off != 0 &&
+	    m->l4_proto == IPPROTO_UDP && m->dst_port == RTE_BE16(AIF_BFD_UDP_PORT)) {
+		bfd_heard(f, port, mb, m);
+		aif_fwd_to(o, i, AIF_NEXT_CONSUMED, port);
+		return;
+	}
 	if (!(m->flags & AIF_PKT_F_ICMP_ECHO) || m->l4_off == 0) {
 		aif_fwd_drop(f, o, i, port, AIF_DROP_TO_SWITCH);
 		return;

@@ -10,13 +10,18 @@
  * switch (other hosts are only refreshed: neigh.h); solicit unknown and
  * stale next hops, at most once per AIF_ARP_RL_NS per hash bucket, tagged
  * as the port is (its "vlan", PCP 0; answers keep the request's tag).
- * ICMP/ICMPv6 echo requests to an interface address are answered.  Every
+ * ICMP/ICMPv6 echo requests to an interface address are answered.  BFD
+ * control packets (UDP to port 3784) to a port that runs a BFD session
+ * (tables.h bfd) go to control through the switch's bfd_rx ring with their
+ * source, TTL and first 24 bytes (bfd.h aif_bfd_heard); control's sessions
+ * judge them.  Every
  * input function gives its packet a verdict (fwd.h): REPLY (answered in
  * place, back out of the port), CONSUMED (learned from, nothing to say),
  * or DROP.
  * Counters: arp_rx/arp_tx, nd_rx/nd_tx, icmp_echo_replies,
  * learn_ratelimited, learn_ring_full (a learn event lost: control had not
- * emptied the ring; the host's next ARP/ND retries); drops "malformed" (bad
+ * emptied the ring; the host's next ARP/ND retries), bfd_rx and
+ * bfd_ring_full (heard, and of those lost the same way); drops "malformed" (bad
  * ND) and "to_switch" (other traffic to the switch).
  */
 #ifndef AIF_ARP_ND_H

@@ -72,6 +72,8 @@ struct aif_fwd {
 	uint64_t link_up;                /* bit p: port p's link is up (per step) */
 	const struct aif_neigh *neigh;   /* the switch's neighbour table */
 	struct rte_ring *learn_ring;     /* ARP/ND senders for control (MP) */
+	struct rte_ring *bfd_rx;         /* BFD packets heard, for control (MP; NULL
+					  * until a session runs: switch.h) */
 	struct rte_mempool *pool;        /* for the frames the stages build */
 	struct aif_trace *trace;         /* the switch's path trace, or NULL */
 	struct aif_port_ctr *port_ctr;   /* [AIF_MAX_PORTS], this shard's */

@@ -19,7 +19,12 @@
 #     of leaf1's host port on the second, every frame, TTL 61 (leaf0, then
 #     across the wire spine0 and leaf1), ICRC valid; with leaf1's host at
 #     1 Gb/s and a small buffer, spine0's PFC frames (XOFF, XON) cross the
-#     wire and leaf0 takes every one as PFC.  SKIP (not a failure) where
+#     wire and leaf0 takes every one as PFC; with BFD on both ends of the
+#     cut link (20 ms): the link down until the sessions are up, leaf0's
+#     end taken down by hand and spine0 told (AdminDown), leaf0's daemon
+#     stopped and spine0 finding it gone (detection time), up again each
+#     time, and tshark reading the packets (RFC 5880: states, poll and
+#     final, TTL 255, checksums).  SKIP (not a failure) where
 #     this user may not create a veth pair or a network namespace;
 #  3. a spine link taken down mid-run (--link): only the frames on its wire
 #     lost, nothing dropped by a switch, the other spine takes the rest;
@@ -318,14 +323,134 @@ EOF
 	wait "$pa" || rca=$?
 	wait "$pb" || rcb=$?
 	pa= pb=
-	split_cleanup
-	SPLIT_VETH= SPLIT_NS=
-	trap - EXIT
 	[ "$rca" -eq 0 ] && [ "$rcb" -eq 0 ] ||
 		fail "split, PFC: the daemons exited with status $rca and $rcb"
 	grep -q '^  ok   PFC over the wire' "$T/split_pfc.txt" ||
 		fail "split: PFC over the wire: $(tail -n 1 "$T/split_pfc.txt")"
 	cat "$T/split_pfc.txt"
+	split_bfd "$A" "$B" "$NS" "$CTL"
+	split_cleanup
+	SPLIT_VETH= SPLIT_NS=
+	trap - EXIT
+}
+
+# bfd_state SOCK CTL SWITCH: "state remote_state diag" of the switch's one
+# BFD session, as show bfd says
+bfd_state() {
+	"$2" -s "$1" --json --switch "$3" show bfd 2>/dev/null | "$PY" -c '
+import json, sys
+s = json.load(sys.stdin)[0]
+print(s["state"], s["remote_state"], s["diag"])' 2>/dev/null || echo "none"
+}
+# bfd_wait SOCK CTL SWITCH WANT: until the session's "state remote diag"
+# starts with WANT (at most 10 s)
+bfd_wait() {
+	local i
+	for i in $(seq 1 100); do
+		case "$(bfd_state "$1" "$2" "$3")" in "$4"*) return 0 ;; esac
+		sleep 0.1
+	done
+	return 1
+}
+# bfd_link SOCK CTL SWITCH PORT: the port's link as show ports says
+bfd_link() {
+	"$2" -s "$1" --json --switch "$3" show ports 2>/dev/null | "$PY" -c '
+import json, sys
+print({p["name"]: p["link"] for p in json.load(sys.stdin)}[sys.argv[1]])' "$4" 2>/dev/null ||
+		echo "none"
+}
+
+# The cut link with BFD on both ends (20 ms, x3): the handshake on the wire
+# as tshark reads it (Down, Init, Up; the poll that moves to 20 ms answered
+# by a final; TTL 255, CS6, both checksums good), the link in use only while
+# Up; leaf0's end taken down by hand (aifabricctl link) and spine0 on the
+# other daemon told so; leaf0's daemon stopped and spine0 finding it gone
+# within its detection time, and both back once it runs again.
+split_bfd() {
+	local A=$1 B=$2 NS=$3 CTL=$4 rca=0 rcb=0 tpa tpb cpid f
+	local SA="$T/split_bfd_a.sock" SB="$T/split_bfd_b.sock"
+	for f in a b; do
+		sed 's/"leaf_spine": {/"leaf_spine": {"bfd": {"interval_ms": 20}, /' \
+			"$T/split_$f.json" > "$T/split_bfd_$f.json"
+	done
+	# what each end receives (a packet socket's own frames bypass the
+	# others on its side): spine0's on A, leaf0's on B
+	timeout -k 5 30 tshark -i "$A" -f "udp port 3784" -a duration:20 \
+		-w "$T/split_bfd_a.pcapng" > "$T/split_bfd_tshark_a.log" 2>&1 &
+	tpa=$!
+	ip netns exec "$NS" timeout -k 5 30 tshark -i "$B" -f "udp port 3784" -a duration:20 \
+		-w "$T/split_bfd_b.pcapng" > "$T/split_bfd_tshark_b.log" 2>&1 &
+	tpb=$!
+	for _ in $(seq 1 100); do
+		grep -q "Capturing on" "$T/split_bfd_tshark_a.log" &&
+			grep -q "Capturing on" "$T/split_bfd_tshark_b.log" && break
+		sleep 0.1
+	done
+	split_eal b "net_pcap1,tx_pcap=$T/split_bfd_b.pcap" "$B"
+	ip netns exec "$NS" timeout -k 5 40 "$BIN" "${EAL_SPLIT[@]}" -- \
+		--config "$T/split_bfd_b.json" --socket "$SB" \
+		> "$T/split_bfd_b.log" 2>&1 < /dev/null &
+	pb=$!
+	split_eal a "net_pcap0,tx_pcap=$T/split_bfd_a.pcap" "$A"
+	timeout -k 5 40 "$BIN" "${EAL_SPLIT[@]}" -- --config "$T/split_bfd_a.json" \
+		--socket "$SA" > "$T/split_bfd_a.log" 2>&1 < /dev/null &
+	pa=$!
+	bfd_wait "$SA" "$CTL" leaf0 "up up" && bfd_wait "$SB" "$CTL" spine0 "up up" ||
+		fail "split, BFD: not up on both ends: leaf0 $(bfd_state "$SA" "$CTL" leaf0)," \
+			"spine0 $(bfd_state "$SB" "$CTL" spine0)"
+	for _ in $(seq 1 20); do [ "$(bfd_link "$SB" "$CTL" spine0 d0)" = up ] && break; sleep 0.1; done
+	[ "$(bfd_link "$SB" "$CTL" spine0 d0)" = up ] || fail "split, BFD: spine0:d0 not up once BFD is"
+	grep -q 'spine0:d0: link down (BFD not up)' "$T/split_bfd_b.log" ||
+		fail "split, BFD: spine0:d0 was not down before its session came up"
+	echo "  ok   BFD on the cut link: leaf0:u0 and spine0:d0 down until they heard each other, then up"
+	# by hand: leaf0's end down, spine0 told, both out of use; then up
+	"$CTL" -s "$SA" link leaf0:u0 down > /dev/null || fail "split, BFD: link leaf0:u0 down"
+	[ "$(bfd_link "$SA" "$CTL" leaf0 u0)" = down ] || fail "split, BFD: leaf0:u0 still up"
+	bfd_wait "$SB" "$CTL" spine0 "down admin_down neighbor_signaled_session_down" ||
+		fail "split, BFD: spine0 not told: $(bfd_state "$SB" "$CTL" spine0)"
+	for _ in $(seq 1 20); do [ "$(bfd_link "$SB" "$CTL" spine0 d0)" = down ] && break; sleep 0.1; done
+	[ "$(bfd_link "$SB" "$CTL" spine0 d0)" = down ] ||
+		fail "split, BFD: spine0:d0 stayed up with its session down"
+	echo "  ok   leaf0:u0 down by hand (AdminDown): spine0 on the other daemon took d0 down"
+	"$CTL" -s "$SA" link leaf0:u0 up > /dev/null || fail "split, BFD: link leaf0:u0 up"
+	bfd_wait "$SB" "$CTL" spine0 "up up" && bfd_wait "$SA" "$CTL" leaf0 "up up" ||
+		fail "split, BFD: not up again after leaf0:u0 up"
+	echo "  ok   leaf0:u0 up again: the handshake once more, both ends up"
+	# leaf0's daemon stopped: nothing on the wire, spine0 gives up on it
+	cpid=$(pgrep -P "$pa" | head -n 1)
+	kill -STOP "$cpid"
+	bfd_wait "$SB" "$CTL" spine0 "down down control_detection_time_expired" || {
+		kill -CONT "$cpid"
+		fail "split, BFD: spine0 did not find leaf0's daemon gone:" \
+			"$(bfd_state "$SB" "$CTL" spine0)"
+	}
+	kill -CONT "$cpid"
+	bfd_wait "$SB" "$CTL" spine0 "up up" && bfd_wait "$SA" "$CTL" leaf0 "up up" ||
+		fail "split, BFD: not up again after leaf0's daemon went on"
+	echo "  ok   leaf0's daemon stopped: spine0 took the link down (detection time expired)," \
+		"and up again when it went on"
+	kill -TERM "$pa" "$pb" 2>/dev/null
+	wait "$pa" || rca=$?
+	wait "$pb" || rcb=$?
+	pa= pb=
+	kill -TERM "$tpa" "$tpb" 2>/dev/null
+	wait "$tpa" 2>/dev/null || true
+	wait "$tpb" 2>/dev/null || true
+	[ "$rca" -eq 0 ] && [ "$rcb" -eq 0 ] ||
+		fail "split, BFD: the daemons exited with status $rca and $rcb"
+	: > "$T/split_bfd_fields.txt"
+	for f in a b; do
+		tshark -r "$T/split_bfd_$f.pcapng" -o ip.check_checksum:TRUE \
+			-o udp.check_checksum:TRUE -T fields -E separator=, -e ip.src -e ip.ttl \
+			-e ip.dsfield.dscp -e ip.checksum.status -e udp.checksum.status -e udp.dstport \
+			-e bfd.version -e bfd.sta -e bfd.flags.p -e bfd.flags.f \
+			-e bfd.detect_time_multiplier -e bfd.desired_min_tx_interval \
+			-e bfd.my_discriminator -e bfd.your_discriminator -e bfd.diag \
+			>> "$T/split_bfd_fields.txt" 2> /dev/null ||
+			fail "split, BFD: tshark cannot read the capture on $f"
+	done
+	"$PY" "$HERE/check_bfd_wire.py" "$T/split_bfd_fields.txt" ||
+		fail "split, BFD: the packets on the wire"
 }
 if [ "${FABRIC_VT_ONLY:-0}" != 1 ]; then
 	split_run

@@ -10,7 +10,7 @@ SEEDS_DIR gets every config of config/ (a file with "switches" or
 "topology"), the README's configuration example, and variants of them: each
 load-balancing scheme and its options, the QoS of config/example.json with
 the ns-3 buffer and PFC modes, wire models, small generated fabrics (leaf-spine
-with planes, links down and a split, fat-trees with planes) and written-out
+with planes, links down and a split (with BFD on its cut link), fat-trees with planes) and written-out
 leaf-spines (tests/e2e/fabric_traffic.py written).  DICT_FILE gets
 every field and value name the README's configuration reference spells in
 backquotes, as libFuzzer's dictionary entries.
@@ -99,6 +99,9 @@ TOPOLOGIES = [
                     "down_links": ["leaf0:u1-spine1:d0", "leaf2:u0"]}},
     {"leaf_spine": {"leaves": 2, "spines": 1, "emulate": ["leaf0"],
                     "link_devices": {"leaf0:u0": "net_af_packet0"}}},
+    {"leaf_spine": {"leaves": 2, "spines": 1, "emulate": ["leaf1", "spine0"],
+                    "link_devices": {"spine0:d0": "net_af_packet0"},
+                    "bfd": {"interval_ms": 20, "multiplier": 3}}},
     {"fat_tree": {"k": 4}},
     {"fat_tree": {"k": 4, "down_links": ["pod0-agg0:u0"]}},
     {"fat_tree": {"k": 4, "planes": 2}},

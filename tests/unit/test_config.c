@@ -553,6 +553,36 @@ test_policies(void **state)
 }
 
 /* Port "vlan": a VID 0..4094 (0: priority tag); absent: untagged. */
+/* "bfd" on a port: its knobs and its peer, the static neighbour on the
+ * port in its subnet (not one elsewhere, not a host learned). */
+static void
+test_port_bfd(void **state)
+{
+	struct aif_config *cfg;
+
+	(void)state;
+	cfg = parse_ok("{'switches':[{'name':'s0','ports':["
+		       "{'name':'p0','device':'d0','addresses':['10.0.0.1/24']},"
+		       "{'name':'p1','device':'d1','addresses':['2001:db8::1/64','10.0.1.0/31'],"
+		       "'bfd':{'interval_ms':100,'multiplier':5}},"
+		       "{'name':'p2','device':'d2','addresses':['10.0.2.0/31'],'bfd':{}}],"
+		       "'neighbors':[{'ip':'10.0.0.9','mac':'02:00:00:00:00:09','port':'p0'},"
+		       "{'ip':'2001:db8::2','mac':'02:00:00:00:00:08','port':'p1'},"
+		       "{'ip':'10.0.1.1','mac':'02:00:00:00:00:07','port':'p1'},"
+		       "{'ip':'10.0.2.1','mac':'02:00:00:00:00:06','port':'p2'}]}]}");
+	const struct aif_port_params *p = cfg->switches[0].ports;
+	assert_int_equal(p[0].bfd_interval_us, 0);
+	assert_int_equal(p[1].bfd_interval_us, 100000);
+	assert_int_equal(p[1].bfd_mult, 5);
+	assert_int_equal(p[1].bfd_neighbor, 2);
+	assert_int_equal(p[1].bfd_addr, 1);
+	assert_int_equal(p[2].bfd_interval_us, 50000); /* the defaults */
+	assert_int_equal(p[2].bfd_mult, 3);
+	assert_int_equal(p[2].bfd_neighbor, 3);
+	assert_int_equal(p[2].bfd_addr, 0);
+	aif_config_free(cfg);
+}
+
 static void
 test_port_vlan(void **state)
 {
@@ -1127,6 +1157,27 @@ static const struct bad_case bad_cases[] = {
 	  "$.links[0].rate_gbps: must be 1e-09..1600, got 1e-12" },
 	{ TWO(",'links':[{'a':'s0:p0','b':'s1:p0','rate_gbps':2000}]"),
 	  "$.links[0].rate_gbps: must be 1e-09..1600, got 2000" },
+	/* a BFD session: its knobs, a device, a peer to talk to */
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':"
+	  "['10.0.1.1/31'],'bfd':{'interval_ms':9}}]}]}",
+	  "$.switches[0].ports[0].bfd.interval_ms: must be 10..10000, got 9" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':"
+	  "['10.0.1.1/31'],'bfd':{'multiplier':0}}]}]}",
+	  "$.switches[0].ports[0].bfd.multiplier: must be 1..255, got 0" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':"
+	  "['10.0.1.1/31'],'bfd':{'auth':true}}]}]}",
+	  "$.switches[0].ports[0].bfd: unknown field 'auth'" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':"
+	  "['10.0.1.1/31'],'bfd':{}}]}]}",
+	  "$.switches[0].ports[0].bfd: a BFD session needs its peer: a static neighbor on port "
+	  "p0 with an IPv4 address in one of the port's IPv4 subnets (the generator writes one "
+	  "for a link's far end)" },
+	{ "{'switches':[{'name':'s0','ports':[{'name':'p0','device':'d0','addresses':"
+	  "['10.0.1.1/31'],'bfd':{}},{'name':'p1','device':'d1','addresses':['10.0.2.1/24']}],"
+	  "'neighbors':[{'ip':'10.0.2.2','mac':'02:00:00:00:00:09','port':'p0'}]}]}",
+	  "$.switches[0].ports[0].bfd: a BFD session needs its peer: a static neighbor on port "
+	  "p0 with an IPv4 address in one of the port's IPv4 subnets (the generator writes one "
+	  "for a link's far end)" },
 };
 
 static void
@@ -1469,6 +1520,7 @@ main(void)
 		cmocka_unit_test(test_host_learned),
 		cmocka_unit_test(test_hash_field_names),
 		cmocka_unit_test(test_fuzz_mutated),
+		cmocka_unit_test(test_port_bfd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

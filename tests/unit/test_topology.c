@@ -341,7 +341,7 @@ test_leaf_spine_errors(void **state)
 		{ "{\"topology\": {\"leaf_spine\": {\"racks\": 2}}}",
 		  "$.topology.leaf_spine.racks: unknown field (leaves, spines, hosts_per_leaf, "
 		  "planes, host_gbps, uplink_gbps, delay_ns, policy, host_devices, down_links, "
-		  "emulate, link_devices)" },
+		  "emulate, link_devices, bfd)" },
 		{ "{\"topology\": {\"leaf_spine\": {\"down_links\": [\"leaf0:u7\"]}}}",
 		  "$.topology.leaf_spine.down_links[0]: no link 'leaf0:u7' (\"leaf0:u0-spine0:d0\", "
 		  "or an end, \"leaf0:u0\")" },
@@ -622,6 +622,9 @@ test_leaf_spine_split(void **state)
 	struct aif_config *b = parse_ok(SPLIT_LS "\"emulate\": [\"spine0\", \"leaf1\"],"
 		" \"link_devices\": {\"spine0:d0\": \"net_af_packet1\"}}}}");
 	struct aif_config *whole = parse_ok(SPLIT_LS "\"delay_ns\": 1000}}}");
+	struct aif_config *bfd = parse_ok(SPLIT_LS "\"emulate\": [\"spine0\", \"leaf1\"],"
+		" \"link_devices\": {\"spine0:d0\": \"net_af_packet1\"},"
+		" \"bfd\": {\"interval_ms\": 20}}}}");
 	char buf[64];
 
 	(void)state;
@@ -678,9 +681,23 @@ test_leaf_spine_split(void **state)
 	assert_non_null(g);
 	assert_int_equal(g->members[0].port, 0); /* d0: the wire to leaf0 */
 	assert_string_equal(aif_ip_fmt(&g->members[0].ip, buf, sizeof(buf)), "172.16.0.0");
+	/* "bfd": a session on the cut link's end alone, to the far end's
+	 * address (the neighbour the generator writes), from its own */
+	assert_int_equal(a->switches[0].ports[1].bfd_interval_us, 0);
+	const struct aif_switch_params *sp0 = &bfd->switches[1];
+	assert_int_equal(sp0->ports[0].bfd_interval_us, 20000);
+	assert_int_equal(sp0->ports[0].bfd_mult, 3);
+	assert_int_equal(sp0->ports[1].bfd_interval_us, 0); /* the emulated link */
+	assert_int_equal(bfd->switches[0].ports[0].bfd_interval_us, 0); /* a host */
+	const struct aif_neighbor_params *peer = &sp0->neighbors[sp0->ports[0].bfd_neighbor];
+	assert_int_equal(peer->port, 0);
+	assert_string_equal(aif_ip_fmt(&peer->ip, buf, sizeof(buf)), "172.16.0.0");
+	assert_string_equal(aif_ip_fmt(&sp0->ports[0].addrs[sp0->ports[0].bfd_addr].addr, buf,
+				       sizeof(buf)), "172.16.0.1");
 	aif_config_free(a);
 	aif_config_free(b);
 	aif_config_free(whole);
+	aif_config_free(bfd);
 }
 
 /* What a split refuses, with the path: a cut link without a device, a
@@ -726,6 +743,15 @@ test_leaf_spine_split_errors(void **state)
 		{ SPLIT_LS "\"emulate\": [\"leaf0\"], \"link_devices\": "
 		  "{\"leaf0:u0\": \"net_pcap0\"}}}}",
 		  "$.switches[0].ports[1].device: device 'net_pcap0' is already used by leaf0:h0" },
+		{ SPLIT_LS "\"bfd\": {}}}}",
+		  "$.topology.leaf_spine.bfd: only with \"emulate\": BFD runs on the links cut "
+		  "between daemons" },
+		{ SPLIT_LS "\"emulate\": [\"leaf0\"], \"link_devices\": {\"leaf0:u0\": \"d0\"}, "
+		  "\"bfd\": {\"interval_ms\": 5}}}}",
+		  "$.topology.leaf_spine.bfd.interval_ms: must be an integer 10..10000" },
+		{ SPLIT_LS "\"emulate\": [\"leaf0\"], \"link_devices\": {\"leaf0:u0\": \"d0\"}, "
+		  "\"bfd\": {\"every_ms\": 5}}}}",
+		  "$.topology.leaf_spine.bfd.every_ms: unknown field (interval_ms, multiplier)" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 4, \"emulate\": [\"core0\"]}}}",
 		  "$.topology.fat_tree.link_devices: no device for core0:d0, this daemon's end of "
 		  "the link to pod0-agg0, which runs elsewhere (\"core0:d0\": \"net_af_packet0\")" },

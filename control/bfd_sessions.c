@@ -272,6 +272,15 @@ aif_bfd_admin(struct aif_bfd_sessions *b, const struct aif_bfd_env *v, const cha
 	return -1;
 }
 
+void
+aif_bfd_sessions_goodbye(struct aif_bfd_sessions *b, const struct aif_bfd_env *v)
+{
+	for (unsigned i = 0; b != NULL && i < b->n; i++) {
+		aif_bfd_set_admin(&b->v[i].s, true, v->now_ns);
+		send_now(v, &b->v[i], v->now_ns);
+	}
+}
+
 json_t *
 aif_bfd_sessions_show(const struct aif_bfd_sessions *b, const struct aif_bfd_env *v,
 		      const struct aif_switch *sw)

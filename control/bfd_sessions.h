@@ -76,6 +76,10 @@ bool aif_bfd_port_up(const struct aif_bfd_sessions *b, uint16_t s, uint16_t p);
 int aif_bfd_admin(struct aif_bfd_sessions *b, const struct aif_bfd_env *v, const char *name,
 		  bool down, uint16_t *port);
 
+/* The end: every session AdminDown, a packet of it to every peer now (left
+ * for the runners to send), so that each takes its end down at once. */
+void aif_bfd_sessions_goodbye(struct aif_bfd_sessions *b, const struct aif_bfd_env *v);
+
 /* show bfd: sw's sessions. */
 json_t *aif_bfd_sessions_show(const struct aif_bfd_sessions *b, const struct aif_bfd_env *v,
 			      const struct aif_switch *sw);

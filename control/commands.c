@@ -11,7 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_ring.h>
 
 #include "../dataplane/capture.h"
 #include "../dataplane/qos.h"
@@ -502,7 +504,7 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	}
 	struct aif_bfd_env bv = aif_ctl_bfd_env(c);
 	if (withdraw_now(c, cfg, &wc, err, err_len) != 0 ||
-	    (c->bfd != NULL && aif_bfd_sessions_prepare(&bv, cfg, err, err_len) != 0)) {
+	    (c->bfd_on && aif_bfd_sessions_prepare(&bv, cfg, err, err_len) != 0)) {
 		i = 0;
 		goto undo;
 	}
@@ -546,7 +548,14 @@ aif_ctl_apply_config(struct aif_ctl *c, struct aif_config *cfg, char *err,
 	aif_config_free(c->cfg);
 	c->cfg = cfg;
 	bv.running = cfg;
-	aif_bfd_sessions_sync(c->bfd, &bv); /* its BFD ports' sessions */
+	if (c->bfd_on && c->bfd == NULL) { /* its BFD ports' sessions */
+		bool nomem;
+		c->bfd = aif_bfd_sessions_create(&bv, &nomem);
+		if (nomem)
+			fprintf(stderr, "BFD: out of memory for the sessions of the config loaded\n");
+	} else {
+		aif_bfd_sessions_sync(c->bfd, &bv);
+	}
 	lbv.running = cfg;
 	aif_lb_progs_gc(&c->lb, &lbv); /* what only the old tables ran */
 	return 0;
@@ -575,20 +584,31 @@ aif_ctl_bfd_env(const struct aif_ctl *c)
 int
 aif_ctl_bfd_start(struct aif_ctl *c, char *err, size_t err_len)
 {
-	struct aif_bfd_env bv = aif_ctl_bfd_env(c);
-	bool nomem;
-
-	if (c->bfd != NULL || c->cfg == NULL)
+	if (c->bfd_on)
 		return 0;
-	/* the rings first, then tables that send the ports' packets there */
-	if (aif_bfd_sessions_prepare(&bv, c->cfg, err, err_len) != 0)
-		return -1;
-	c->bfd = aif_bfd_sessions_create(&bv, &nomem);
-	if (nomem) {
-		snprintf(err, err_len, "BFD: out of memory for its sessions");
-		return -1;
+	c->bfd_on = true;
+	/* the running config again: its BFD ports' rings, tables that send
+	 * their packets there, the sessions (aif_ctl_apply_config) */
+	return aif_ctl_links_changed(c, err, err_len);
+}
+
+void
+aif_ctl_bfd_stop(struct aif_ctl *c)
+{
+	struct aif_bfd_env bv = aif_ctl_bfd_env(c);
+
+	if (c->bfd == NULL)
+		return;
+	aif_bfd_sessions_goodbye(c->bfd, &bv);
+	/* the runners send them: at most 50 ms */
+	for (int i = 0; i < 250; i++) {
+		bool left = false;
+		for (uint16_t s = 0; s < c->n_sw; s++)
+			left |= c->sws[s]->bfd_tx != NULL && !rte_ring_empty(c->sws[s]->bfd_tx);
+		if (!left)
+			break;
+		rte_delay_us_sleep(200);
 	}
-	return c->bfd != NULL ? aif_ctl_links_changed(c, err, err_len) : 0;
 }
 
 void

@@ -79,6 +79,7 @@ struct aif_ctl {
 	uint32_t n_links;
 	struct aif_lb_progs lb;        /* load-balancing programs (lb_progs.h) */
 	struct aif_bfd_sessions *bfd;  /* BFD sessions (bfd_sessions.h); NULL: none run */
+	bool bfd_on;                   /* real time: the config's BFD ports run sessions */
 };
 
 /* The dataplane's time now: the clock less what the runners fell behind
@@ -97,12 +98,15 @@ int aif_ctl_add_switch(struct aif_ctl *c, struct aif_switch *sw);
 json_t *aif_ctl_dispatch(void *ctx, const char *cmd, json_t *req, char *err,
 			 size_t err_len);
 
-/* BFD (bfd_sessions.h): what its sessions see of the daemon now; start
- * them (real time, the config loaded: 0, or -1 with err); a poll (every
- * 10 ms, before the links'). */
+/* BFD (bfd_sessions.h): what its sessions see of the daemon now; sessions
+ * on from now (real time: for the running config's BFD ports and every
+ * load's; 0, or -1 with err); a poll (every 10 ms, before the links'); at
+ * the end, AdminDown to every peer (it takes its end down at once, not
+ * after its detection time), sent before the runners stop. */
 struct aif_bfd_env aif_ctl_bfd_env(const struct aif_ctl *c);
 int aif_ctl_bfd_start(struct aif_ctl *c, char *err, size_t err_len);
 void aif_ctl_bfd_poll(struct aif_ctl *c);
+void aif_ctl_bfd_stop(struct aif_ctl *c);
 
 /* Load-balancing programs (lb_cmds.c, lb_progs.h): lb load, lb unload,
  * show lb; and what the registry is given of the daemon. */

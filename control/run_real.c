@@ -159,6 +159,7 @@ aif_run_real(struct aif_run *r)
 	}
 	r->ran = true;
 	aif_evloop_run(&cloop);
+	aif_ctl_bfd_stop(ctl); /* the peers told, while the runners still send */
 	runners_stop = 1;
 	rte_eal_mp_wait_lcore();
 	r->elapsed_s = aif_report_mono_s() - u.t0;

@@ -429,10 +429,18 @@ split_bfd() {
 		fail "split, BFD: not up again after leaf0's daemon went on"
 	echo "  ok   leaf0's daemon stopped: spine0 took the link down (detection time expired)," \
 		"and up again when it went on"
-	kill -TERM "$pa" "$pb" 2>/dev/null
+	# leaf0's daemon ends: it tells spine0 (AdminDown), which does not wait
+	# for its detection time
+	kill -TERM "$pa" 2>/dev/null
 	wait "$pa" || rca=$?
+	pa=
+	bfd_wait "$SB" "$CTL" spine0 "down admin_down neighbor_signaled_session_down" ||
+		fail "split, BFD: leaf0's daemon ended without telling spine0:" \
+			"$(bfd_state "$SB" "$CTL" spine0)"
+	echo "  ok   leaf0's daemon ended: spine0 told at once (AdminDown), its end down"
+	kill -TERM "$pb" 2>/dev/null
 	wait "$pb" || rcb=$?
-	pa= pb=
+	pb=
 	kill -TERM "$tpa" "$tpb" 2>/dev/null
 	wait "$tpa" 2>/dev/null || true
 	wait "$tpb" 2>/dev/null || true

@@ -255,6 +255,7 @@ test_session(void **state)
 	assert_true(aif_bfd_port_up(H.ctl.bfd, 0, 1));
 	aif_bfd_sessions_free(H.ctl.bfd);
 	H.ctl.bfd = NULL;
+	H.ctl.bfd_on = false;
 	assert_clean();
 }
 

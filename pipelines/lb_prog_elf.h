@@ -8,7 +8,9 @@
  * "aifabric/lb" or "aifabric/lb/NAME" (include/aifabric/lb_prog.h,
  * AIF_LB_PROG) are load-balancing programs, named by NAME (else by the
  * function's name).  Objects with maps or global variables are refused:
- * their instructions refer to memory that is not there.
+ * their instructions refer to memory that is not there.  An object's
+ * section headers, symbols and relocations are checked before libbpf
+ * reads it (lb_prog_elf.c: libbpf trusts them).
  */
 #ifndef AIF_LB_PROG_ELF_H
 #define AIF_LB_PROG_ELF_H

@@ -26,6 +26,11 @@
  *     another eBPF function, a global variable, no lb section, several
  *     programs and no name, a file that is not an object.  The same
  *     division tested against 0 first loads.
+ *   - Section headers libbpf would follow into bad memory (past the end,
+ *     a relocation for a section without data, links and entry sizes
+ *     that are wrong, a symbol in no section, section 0 with bytes), one
+ *     field of the ECMP example changed at a time, and the fuzzer's
+ *     finding: refused with the reason before libbpf reads the object.
  *   - A program answering a member out of range: counted, and ECMP's
  *     member taken instead.
  *   - DRILL and REPS examples: only members that are up, and the expected
@@ -49,6 +54,7 @@
 #include "lb.h"
 #include "lb_buckets.h"
 #include "lb_prog.h"
+#include "lb_prog_elf.h"
 #include "rng.h"
 
 #if !defined(AIF_LB_EXAMPLES_DIR) || !defined(AIF_LB_TESTS_DIR)
@@ -350,6 +356,110 @@ test_rejects(void **state)
 	aif_lb_prog_free(p);
 }
 
+/* An object's bytes, read whole. */
+static uint8_t *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	uint8_t *b = malloc(1 << 20);
+	assert_non_null(b);
+	*len = fread(b, 1, 1 << 20, f);
+	fclose(f);
+	assert_true(*len > 64 && *len < (1 << 20));
+	return b;
+}
+
+static void
+put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * Headers a client's object may carry that libbpf (1.1) would follow into
+ * a NULL or wild pointer: each refused, with the reason, before libbpf
+ * reads the object.  The example ECMP object with one field changed each
+ * time (its section headers at e_shoff, 64 bytes each: type at +4, offset
+ * +24, size +32, link +40, info +44, entry size +56), and the fuzzer's
+ * finding (sections past the end, a relocation for one of them).
+ */
+static void
+test_hostile_headers(void **state)
+{
+	char path[512], err[512];
+	size_t len;
+	struct aif_lb_elf_prog e;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ecmp.o", AIF_LB_EXAMPLES_DIR);
+	uint8_t *orig = slurp(path, &len), *b = malloc(len);
+	assert_non_null(b);
+	uint64_t shoff = orig[40] | (uint64_t)orig[41] << 8 | (uint64_t)orig[42] << 16;
+	unsigned n = orig[60] | orig[61] << 8, symtab = 0, rel = 0;
+	for (unsigned i = 1; i < n; i++) {
+		const uint8_t *h = orig + shoff + 64 * i;
+		symtab = h[4] == 2 ? i : symtab;
+		rel = h[4] == 9 && rel == 0 ? i : rel;
+	}
+	assert_true(symtab != 0 && rel != 0);
+	/* as it is: read */
+	assert_int_equal(aif_lb_elf_read(orig, len, "ecmp.o", NULL, &e, err, sizeof(err)), 0);
+	aif_lb_elf_prog_free(&e);
+	static const struct {
+		unsigned field, width; /* offset in the header named below, bytes */
+		int sect;              /* -1: the ELF header; 0: the symbol table; 1: a REL;
+					* 2: section 0 */
+		uint64_t v;
+		const char *why;
+	} cases[] = {
+		{ 40, 8, -1, 1u << 20, "section headers past the end" },
+		{ 60, 2, -1, 0, "0 section headers" },
+		{ 62, 2, -1, 0xfff, "section name table 4095" },
+		{ 18, 2, -1, 62, "not a relocatable eBPF object" },
+		{ 24, 8, 0, 1u << 30, "past the end" },
+		{ 56, 8, 0, 16, "a symbol table of entries of 16 bytes" },
+		{ 40, 4, 0, 9999, "links to section 9999" },
+		{ 44, 4, 1, 0, "relocations of 16 bytes, for section 0" },
+		{ 44, 4, 1, 2, "past its section's 0 bytes" }, /* .text: no data */
+		{ 40, 4, 1, 1, "with symbols of section 1" },
+		{ 32, 8, 1, 7, "relocations of 16 bytes" },
+		{ 48, 8, 1, 3, "alignment 3" },
+		/* section 0 made a string table far past the end (the fuzzer's) */
+		{ 4, 4, 2, 3, "section 0: bytes 1073741824..1073741825 past the end" },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		memcpy(b, orig, len);
+		static const unsigned none = 0;
+		const unsigned *which[] = { &symtab, &rel, &none };
+		uint64_t at = cases[c].sect < 0 ? 0 : shoff + 64 * *which[cases[c].sect];
+		put_le(b + at + cases[c].field, cases[c].v, cases[c].width);
+		if (cases[c].sect == 2) /* its bytes at 1 GiB, one of them */
+			put_le(b + at + 24, 1u << 30, 8), put_le(b + at + 32, 1, 8);
+		err[0] = '\0';
+		assert_int_equal(aif_lb_elf_read(b, len, "x.o", NULL, &e, err, sizeof(err)), -1);
+		if (strstr(err, cases[c].why) == NULL || strstr(err, "x.o: not an eBPF object") == NULL)
+			fail_msg("case %zu: %s (want: %s)", c, err, cases[c].why);
+	}
+	/* a symbol in a section the object does not have */
+	memcpy(b, orig, len);
+	const uint8_t *sh = orig + shoff + 64 * symtab;
+	uint64_t sym_off = sh[24] | (uint64_t)sh[25] << 8 | (uint64_t)sh[26] << 16;
+	put_le(b + sym_off + 24 + 6, 300, 2);
+	assert_int_equal(aif_lb_elf_read(b, len, "x.o", NULL, &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "in section 300"));
+	free(b);
+	free(orig);
+	/* the fuzzer's finding */
+	snprintf(path, sizeof(path), "%s/tests/fuzz/regressions/sections-past-the-end.bin",
+		 AIF_SOURCE_ROOT);
+	b = slurp(path, &len);
+	assert_int_equal(aif_lb_elf_read(b, len, "found.o", NULL, &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "past the end"));
+	free(b);
+}
+
 static void
 test_out_of_range_falls_back(void **state)
 {
@@ -603,6 +713,7 @@ main(void)
 		cmocka_unit_test(test_flowlet_matches_builtin),
 		cmocka_unit_test(test_flowlet_interpreter),
 		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_hostile_headers),
 		cmocka_unit_test(test_out_of_range_falls_back),
 		cmocka_unit_test(test_drill_reps),
 		cmocka_unit_test(test_ctx_tc_queued_bytes),

@@ -7,7 +7,8 @@
  * ports on ring ethdevs, IPv4 and IPv6 addresses, an ECMP group of each
  * family, a drop route, a configured host, ECMP, flowlet, spray and
  * adaptive load balancing by traffic class, lossless QoS with PFC on two
- * classes) takes it through the parser, its own ARP, ND, ICMP and PFC handling,
+ * classes, a BFD session on p1 run by control after every input) takes it
+ * through the parser, its own ARP, ND, ICMP, BFD and PFC handling,
  * routing, rewrite, the buffer and the egress queues, stepped in virtual
  * time; then every frame it sent is read back from the TX rings.  Its state
  * carries over from one input to the next, as a switch's does (neighbours,
@@ -49,7 +50,8 @@ static const char config[] =
 	"  {\"name\": \"p0\", \"device\": \"net_ring_fz0\", \"mac\": \"02:00:00:00:00:10\","
 	"   \"addresses\": [\"10.0.0.1/24\", \"2001:db8::1/64\"]},"
 	"  {\"name\": \"p1\", \"device\": \"net_ring_fz1\", \"mac\": \"02:00:00:00:00:11\","
-	"   \"addresses\": [\"10.0.1.1/31\", \"2001:db8:ff::1/127\"]},"
+	"   \"addresses\": [\"10.0.1.1/31\", \"2001:db8:ff::1/127\"],"
+	"   \"bfd\": {\"interval_ms\": 10, \"multiplier\": 2}},"
 	"  {\"name\": \"p2\", \"device\": \"net_ring_fz2\", \"mac\": \"02:00:00:00:00:12\","
 	"   \"addresses\": [\"10.0.1.3/31\", \"2001:db8:ff::3/127\"]},"
 	"  {\"name\": \"p3\", \"device\": \"net_ring_fz3\", \"mac\": \"02:00:00:00:00:13\","
@@ -156,6 +158,12 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	test_eal_rmdir_at_exit();
 	lsan_dpdk_roots();
+	char err[AIF_ERR_MAX];
+	if (aif_ctl_bfd_start(&H.ctl, err, sizeof(err)) != 0 || H.ctl.bfd == NULL) {
+		fprintf(stderr, "fuzz_switch: no BFD session: %s\n", err);
+		exit(2);
+	}
+	aif_ctl_bfd_poll(&H.ctl);
 	rs_step(&H, 1000);
 	drain(0);
 	pool_base = rte_mempool_in_use_count(H.pool);
@@ -178,6 +186,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rte_ring_enqueue(H.rx[data[0] % N_PORTS], m) != 0)
 		finding("the RX ring is full", size);
 	rs_step(&H, 1000);
+	rs_step(&H, 1000);
+	/* what p1's BFD session heard, and what it sends (the runner's step
+	 * puts it out) */
+	aif_ctl_bfd_poll(&H.ctl);
 	rs_step(&H, 1000);
 	drain(size);
 	/* pauses run out, queues empty */

@@ -8,8 +8,9 @@ their DSCP), to the configured host, to a host whose MAC is learned, to
 the drop route, with TTL 1 (ICMP time exceeded), too long for the port
 (fragmentation needed), ICMP and ICMPv6 echo to the switch, ARP requests and
 replies, neighbour solicitations and advertisements, PFC and PAUSE frames,
-tagged frames on the tagged port p3 and on untagged ones, and an IPv4
-fragment.
+tagged frames on the tagged port p3 and on untagged ones, an IPv4
+fragment, and BFD control packets from p1's peer (its session's Down, Init,
+Up, AdminDown, a poll, one with TTL 254) and to p2, which runs no session.
 
     tests/fuzz/switch_seeds.py OUT_DIR
 """
@@ -21,6 +22,7 @@ logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
 from scapy.all import (ARP, Dot1Q, Ether, ICMP, ICMPv6EchoRequest,  # noqa: E402
                        ICMPv6ND_NA, ICMPv6ND_NS, ICMPv6NDOptSrcLLAddr, IP, IPv6, Raw, TCP,
                        UDP, raw)
+from scapy.contrib.bfd import BFD  # noqa: E402
 from scapy.contrib.roce import BTH  # noqa: E402
 
 P0, P1, P3 = "02:00:00:00:00:10", "02:00:00:00:00:11", "02:00:00:00:00:13"
@@ -87,6 +89,20 @@ def frames():
             IPv6(src="2001:db8::2", dst="2001:db8:1::5", tc=dscp << 2) / roce
     yield 1, "pfc_tc4", pfc(0x10, [0, 0, 0, 0, 0x100, 0, 0, 0])
     yield 0, "prio_tag", Ether(dst=P0, src=H0) / Dot1Q(vlan=0, prio=5) / v4 / roce
+    # BFD (RFC 5880/5881) from p1's peer; the switch's discriminator for p1
+    # is 2 (switch 0, port 1)
+    for name, sta, your, flags, ttl in (("down", 1, 0, "", 255), ("init", 2, 2, "", 255),
+                                        ("up", 3, 2, "", 255), ("admin_down", 0, 0, "", 255),
+                                        ("poll", 3, 2, "P", 255), ("ttl254", 1, 0, "", 254)):
+        yield 1, "bfd_" + name, Ether(dst=P1, src=N1) / \
+            IP(src="10.0.1.0", dst="10.0.1.1", ttl=ttl, tos=48 << 2) / \
+            UDP(sport=49200, dport=3784) / \
+            BFD(sta=sta, flags=flags, my_discriminator=0x77, your_discriminator=your,
+                detect_mult=3, min_tx_interval=10000, min_rx_interval=10000,
+                echo_rx_interval=0)
+    yield 2, "bfd_no_session", Ether(dst="02:00:00:00:00:12", src="02:00:00:00:01:02") / \
+        IP(src="10.0.1.2", dst="10.0.1.3", ttl=255) / UDP(sport=49200, dport=3784) / \
+        BFD(sta=1, my_discriminator=0x78)
 
 
 def main():

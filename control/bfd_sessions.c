@@ -16,7 +16,7 @@
 
 struct sess {
 	uint16_t sw, port;
-	uint32_t peer_ip;            /* host order */
+	struct aif_ip peer;          /* (addrs.dst_ip, for show bfd) */
 	struct aif_bfd_addrs addrs;
 	struct aif_bfd_session s;
 	bool was_up;
@@ -47,11 +47,11 @@ addrs_of(const struct aif_bfd_env *v, uint16_t s, uint16_t p, struct sess *x)
 
 	x->sw = s;
 	x->port = p;
-	x->peer_ip = aif_ip4_host(&nb->ip);
+	x->peer = nb->ip;
 	x->addrs.src_mac = pp->mac_set ? pp->mac : v->sws[s]->ports[p].dev_mac;
 	x->addrs.dst_mac = nb->mac;
 	x->addrs.src_ip = aif_ip4_host(&pp->addrs[pp->bfd_addr].addr);
-	x->addrs.dst_ip = x->peer_ip;
+	x->addrs.dst_ip = aif_ip4_host(&nb->ip);
 }
 
 /* Our discriminator: one per switch and port, never 0. */
@@ -100,7 +100,7 @@ aif_bfd_sessions_sync(struct aif_bfd_sessions *b, const struct aif_bfd_env *v)
 			struct sess *x = &nv[k++], *old = find(b, s, p);
 			addrs_of(v, s, p, x);
 			x->addrs.src_port = (uint16_t)(AIF_BFD_SRC_PORT_MIN + disc_of(s, p) % 16384);
-			if (old != NULL && old->peer_ip == x->peer_ip &&
+			if (old != NULL && old->addrs.dst_ip == x->addrs.dst_ip &&
 			    old->addrs.src_ip == x->addrs.src_ip) {
 				/* the same session, its params as the config has them now */
 				struct aif_bfd_addrs a = x->addrs;
@@ -192,7 +192,7 @@ heard(struct aif_bfd_sessions *b, const struct aif_bfd_env *v, uint16_t s)
 		}
 		if (h.ttl != AIF_BFD_TTL) /* one hop only (RFC 5881 5) */
 			r = AIF_BFD_BAD_TTL;
-		else if (h.src_ip != x->peer_ip)
+		else if (h.src_ip != x->addrs.dst_ip)
 			r = AIF_BFD_ADDRESS;
 		else
 			r = aif_bfd_decode(h.pkt, h.len, &pkt);
@@ -293,10 +293,7 @@ aif_bfd_sessions_show(const struct aif_bfd_sessions *b, const struct aif_bfd_env
 		if (v->sws[x->sw] != sw)
 			continue;
 		const struct aif_bfd_session *s = &x->s;
-		struct aif_ip peer = { .family = AIF_AF_INET4 };
 		char ip[48];
-		for (int k = 0; k < 4; k++)
-			peer.b[k] = (uint8_t)(x->peer_ip >> (24 - 8 * k));
 		json_t *bad = json_object();
 		uint64_t n_bad = 0;
 		for (unsigned r = 1; r < AIF_BFD_N_BAD; r++)
@@ -305,18 +302,17 @@ aif_bfd_sessions_show(const struct aif_bfd_sessions *b, const struct aif_bfd_env
 						    json_integer((json_int_t)s->rx_bad[r]));
 				n_bad += s->rx_bad[r];
 			}
-		uint32_t tx_us = s->tx_use_us > s->remote_rx_us ? s->tx_use_us : s->remote_rx_us;
 		json_t *o = json_pack(
 			"{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:I, "
 			"s:o, s:I, s:I, s:f}",
-			"port", sw->ports[x->port].name, "peer", aif_ip_fmt(&peer, ip, sizeof(ip)),
+			"port", sw->ports[x->port].name, "peer", aif_ip_fmt(&x->peer, ip, sizeof(ip)),
 			"state", aif_bfd_state_name(s->state),
 			"remote_state", aif_bfd_state_name(s->remote_state),
 			"diag", aif_bfd_diag_name(s->diag),
 			"my_discriminator", (json_int_t)s->my_disc,
 			"your_discriminator", (json_int_t)s->your_disc,
 			"interval_us", (json_int_t)s->p.interval_us, "multiplier", s->p.detect_mult,
-			"tx_interval_us", (json_int_t)tx_us,
+			"tx_interval_us", (json_int_t)aif_bfd_tx_interval_us(s),
 			"detect_us", (json_int_t)(aif_bfd_detect_ns(s) / 1000),
 			"tx", (json_int_t)s->tx, "rx", (json_int_t)s->rx, "ups", (json_int_t)s->ups,
 			"downs", (json_int_t)s->downs, "rx_bad", bad, "rx_bad_total", (json_int_t)n_bad,

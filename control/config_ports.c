@@ -290,7 +290,7 @@ static int
 parse_port_bfd(struct pctx *c, json_t *j, const char *path, struct aif_port_params *port)
 {
 	static const char *const keys[] = {"interval_ms", "multiplier", NULL};
-	long long ms = 50, mult = 3;
+	long long ms = AIF_BFD_INTERVAL_DEFAULT_MS, mult = AIF_BFD_MULT_DEFAULT;
 	char fp[PATH_LEN];
 	json_t *o;
 	int rc = aif_cfg_get_object(c, j, path, "bfd", keys, fp, &o);
@@ -299,7 +299,7 @@ parse_port_bfd(struct pctx *c, json_t *j, const char *path, struct aif_port_para
 		return rc;
 	if (aif_cfg_get_int(c, o, fp, "interval_ms", false, AIF_BFD_INTERVAL_MIN_MS,
 			    AIF_BFD_INTERVAL_MAX_MS, &ms) < 0 ||
-	    aif_cfg_get_int(c, o, fp, "multiplier", false, 1, 255, &mult) < 0)
+	    aif_cfg_get_int(c, o, fp, "multiplier", false, 1, AIF_BFD_MULT_MAX, &mult) < 0)
 		return -1;
 	if (port->device[0] == '\0')
 		return aif_cfg_fail(c, fp, "BFD runs on a port with a \"device\" (a link to "

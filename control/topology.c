@@ -427,9 +427,10 @@ get_common(const json_t *o, const char *path, const char *link_key, struct commo
 		return fail(err, err_len, p, "only with \"emulate\": BFD runs on the links cut "
 			    "between daemons");
 	return check_keys(bfd, p, bfd_keys, "interval_ms, multiplier", err, err_len) ||
-	       get_uint(bfd, "interval_ms", AIF_BFD_INTERVAL_MIN_MS, AIF_BFD_INTERVAL_MAX_MS, 50,
-			&c->bfd_ms, p, err, err_len) ||
-	       get_uint(bfd, "multiplier", 1, 255, 3, &c->bfd_mult, p, err, err_len) ? -1 : 0;
+	       get_uint(bfd, "interval_ms", AIF_BFD_INTERVAL_MIN_MS, AIF_BFD_INTERVAL_MAX_MS,
+			AIF_BFD_INTERVAL_DEFAULT_MS, &c->bfd_ms, p, err, err_len) ||
+	       get_uint(bfd, "multiplier", 1, AIF_BFD_MULT_MAX, AIF_BFD_MULT_DEFAULT,
+			&c->bfd_mult, p, err, err_len) ? -1 : 0;
 }
 
 /* The switch called name, or -1. */

@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include <rte_ip.h>
+
 #include "bfd.h"
 
 #define NS_PER_US 1000ull
@@ -237,10 +239,16 @@ aif_bfd_encode(const struct aif_bfd_session *s, uint8_t out[AIF_BFD_PKT_LEN])
 	wr32(out + 20, 0); /* no echo */
 }
 
+uint32_t
+aif_bfd_tx_interval_us(const struct aif_bfd_session *s)
+{
+	return s->tx_use_us > s->remote_rx_us ? s->tx_use_us : s->remote_rx_us;
+}
+
 void
 aif_bfd_sent(struct aif_bfd_session *s, aif_time_ns now_ns)
 {
-	uint32_t us = s->tx_use_us > s->remote_rx_us ? s->tx_use_us : s->remote_rx_us;
+	uint32_t us = aif_bfd_tx_interval_us(s);
 	uint64_t x = s->rng;
 
 	s->tx++;
@@ -269,17 +277,6 @@ aif_bfd_next_ns(const struct aif_bfd_session *s)
 	return next;
 }
 
-/* The Internet checksum of n bytes (even) plus sum. */
-static uint16_t
-csum(const uint8_t *b, uint32_t n, uint32_t sum)
-{
-	for (uint32_t i = 0; i + 1 < n; i += 2)
-		sum += (uint32_t)b[i] << 8 | b[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 uint32_t
 aif_bfd_frame_build(uint8_t *f, const struct aif_bfd_addrs *a, const uint8_t pkt[AIF_BFD_PKT_LEN])
 {
@@ -299,17 +296,17 @@ aif_bfd_frame_build(uint8_t *f, const struct aif_bfd_addrs *a, const uint8_t pkt
 	wr16(ip + 10, 0);
 	wr32(ip + 12, a->src_ip);
 	wr32(ip + 16, a->dst_ip);
-	wr16(ip + 10, csum(ip, 20, 0));
 	wr16(udp, a->src_port);
 	wr16(udp + 2, AIF_BFD_UDP_PORT);
 	wr16(udp + 4, udp_len);
 	wr16(udp + 6, 0);
 	memcpy(udp + 8, pkt, AIF_BFD_PKT_LEN);
-	/* the pseudo-header: addresses, protocol, UDP length */
-	uint32_t ph = (a->src_ip >> 16) + (a->src_ip & 0xffff) + (a->dst_ip >> 16) +
-		      (a->dst_ip & 0xffff) + 17 + udp_len;
-	uint16_t c = csum(udp, udp_len, ph);
-	wr16(udp + 6, c != 0 ? c : 0xffff);
+	/* (both stored as the sums come: they are byte-order free) */
+	const struct rte_ipv4_hdr *h = (const struct rte_ipv4_hdr *)ip;
+	uint16_t ck = rte_ipv4_cksum(h);
+	memcpy(ip + 10, &ck, 2);
+	ck = rte_ipv4_udptcp_cksum(h, udp); /* (0xffff for 0) */
+	memcpy(udp + 6, &ck, 2);
 	return AIF_BFD_FRAME_LEN;
 }
 

@@ -2,9 +2,9 @@
 /*
  * BFD (RFC 5880, asynchronous mode; single hop over IPv4, RFC 5881): the
  * wire format of a control packet, one session's state machine and timers,
- * and the frame that carries it.  Plain C, no EAL.  A primitive: it knows
- * nothing of switches, ports or threads (control/bfd_sessions.c runs the
- * sessions of a switch's ports).
+ * and the frame that carries it.  No EAL (DPDK's checksums, rte_ip.h).  A
+ * primitive: it knows nothing of switches, ports or threads
+ * (control/bfd_sessions.c runs the sessions of a switch's ports).
  *
  * Control packet (24 bytes, the mandatory section; no authentication):
  *
@@ -64,8 +64,11 @@
 #define AIF_BFD_PKT_LEN 24
 #define AIF_BFD_FRAME_LEN (14 + 20 + 8 + AIF_BFD_PKT_LEN) /* Ethernet, IPv4, UDP */
 #define AIF_BFD_SLOW_TX_US 1000000     /* the TX interval while not Up */
-#define AIF_BFD_INTERVAL_MIN_MS 10
+#define AIF_BFD_INTERVAL_MIN_MS 10    /* "bfd": {"interval_ms"}: its range and default */
 #define AIF_BFD_INTERVAL_MAX_MS 10000
+#define AIF_BFD_INTERVAL_DEFAULT_MS 50
+#define AIF_BFD_MULT_MAX 255          /* {"multiplier"}: 1..this, and its default */
+#define AIF_BFD_MULT_DEFAULT 3
 
 enum aif_bfd_state {
 	AIF_BFD_ADMIN_DOWN = 0,
@@ -171,6 +174,10 @@ bool aif_bfd_tx_due(const struct aif_bfd_session *s, aif_time_ns now_ns);
 
 /* The packet the session sends now, 24 bytes into out. */
 void aif_bfd_encode(const struct aif_bfd_session *s, uint8_t out[AIF_BFD_PKT_LEN]);
+
+/* The TX interval in force: the slower of the one it goes by and the
+ * remote's required RX (6.8.7). */
+uint32_t aif_bfd_tx_interval_us(const struct aif_bfd_session *s);
 
 /* It was sent at now_ns: the next one's time (interval less jitter). */
 void aif_bfd_sent(struct aif_bfd_session *s, aif_time_ns now_ns);

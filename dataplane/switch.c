@@ -144,12 +144,12 @@ aif_switch_bfd_rings(struct aif_switch *sw)
 	if ((tx = rte_zmalloc(rname, (size_t)tsz, RTE_CACHE_LINE_SIZE)) == NULL ||
 	    rte_ring_init(tx, rname, BFD_RING_SIZE, RING_F_SP_ENQ | RING_F_SC_DEQ) != 0)
 		goto err;
-	sw->bfd_tx = tx;
 	for (uint16_t i = 0; i < sw->n_shards; i++)
 		sw->shards[i]->fwd.bfd_rx = rx;
-	/* the runners look at bfd_tx, and the pipeline at bfd_rx only
-	 * through tables published after this (aif_tables_compile) */
-	__atomic_store_n(&sw->bfd_rx, rx, __ATOMIC_RELEASE);
+	/* the pipeline reaches bfd_rx only through tables published after
+	 * this (aif_tables_compile); the runners load bfd_tx (acquire) */
+	sw->bfd_rx = rx;
+	__atomic_store_n(&sw->bfd_tx, tx, __ATOMIC_RELEASE);
 	return 0;
 err:
 	rte_free(rx);

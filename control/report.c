@@ -196,13 +196,14 @@ aif_report_fabric(const struct aif_ctl *ctl, const struct aif_config *cfg,
 /* The runners' pacing over the run: the lag, late steps, the worst. */
 static void
 pace_sum(struct aif_runner *const *runners, unsigned n_run, uint64_t *steps, uint64_t *late,
-	 aif_time_ns *late_max)
+	 aif_time_ns *late_max, uint64_t *held)
 {
-	*steps = *late = 0;
+	*steps = *late = *held = 0;
 	*late_max = 0;
 	for (unsigned r = 0; r < n_run; r++) {
 		*steps += runners[r]->steps;
 		*late += runners[r]->pace.late_steps;
+		*held += runners[r]->pace.held_steps;
 		*late_max = RTE_MAX(*late_max, runners[r]->pace.late_max_ns);
 	}
 }
@@ -211,14 +212,14 @@ json_t *
 aif_report_pace_json(struct aif_runner *const *runners, unsigned n_run,
 		     aif_time_ns quantum, aif_time_ns behind_ns)
 {
-	uint64_t steps, late;
+	uint64_t steps, late, held;
 	aif_time_ns late_max;
 
-	pace_sum(runners, n_run, &steps, &late, &late_max);
-	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "quantum_ns", (json_int_t)quantum,
+	pace_sum(runners, n_run, &steps, &late, &late_max, &held);
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "quantum_ns", (json_int_t)quantum,
 			 "behind_ns", (json_int_t)behind_ns,
 			 "steps", (json_int_t)steps, "late_steps", (json_int_t)late,
-			 "late_max_ns", (json_int_t)late_max);
+			 "late_max_ns", (json_int_t)late_max, "held_steps", (json_int_t)held);
 }
 
 /* "fell behind real time by X ms (Y% of the run)", and why. */
@@ -226,16 +227,18 @@ void
 aif_report_pace(struct aif_runner *const *runners, unsigned n_run, aif_time_ns quantum,
 		aif_time_ns behind_ns, double elapsed_s)
 {
-	uint64_t steps, late;
+	uint64_t steps, late, held;
 	aif_time_ns late_max;
 	double behind_ms = (double)behind_ns / 1e6;
 
-	pace_sum(runners, n_run, &steps, &late, &late_max);
+	pace_sum(runners, n_run, &steps, &late, &late_max, &held);
 	printf("  real time: the emulation fell behind real time by %.1f ms (%.1f%% of the run): "
 	       "%" PRIu64 " of %" PRIu64 " steps came more than %" PRIu64 " ns after the one "
 	       "before (the most by %.3f ms more); it ran that much slower instead of "
 	       "catching up\n", behind_ms, elapsed_s > 0 ? behind_ms / 10.0 / elapsed_s : 0.0,
 	       late, steps, (uint64_t)quantum, (double)late_max / 1e6);
+	if (held)
+		printf("  real time: %" PRIu64 " steps held back for a slower runner\n", held);
 }
 
 /*

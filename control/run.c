@@ -343,56 +343,130 @@ runners_build_vtime(struct aif_run *r)
 	return 0;
 }
 
+/* Switches a and b in one group (union-find over arg, roots the lower). */
+static void
+tie_join(uint16_t a, uint16_t b, void *arg)
+{
+	uint16_t *up = arg;
+
+	while (up[a] != a)
+		a = up[a];
+	while (up[b] != b)
+		b = up[b];
+	if (a < b)
+		up[b] = a;
+	else if (b < a)
+		up[a] = b;
+}
+
+/* Real time: the groups of switches one runner drives together, numbered
+ * in the order of their first switch: every switch alone but those whose
+ * virtual hosts hand each other work without a packet (a multi-plane
+ * host's ports, control/workload.h), whose jobs' callbacks run on the
+ * runner of the hosts they touch.  How many groups. */
+static uint16_t
+groups_real(struct aif_run *r, uint16_t *group_of)
+{
+	uint16_t n = r->fab.n_sw, n_groups = 0;
+	uint16_t *up = group_of; /* union-find first, then the numbers */
+
+	for (uint16_t s = 0; s < n; s++)
+		up[s] = s;
+	if (r->o.jobs != NULL)
+		aif_workload_plane_ties(&r->wl, r->cfg, tie_join, up);
+	for (uint16_t s = 0; s < n; s++) {
+		uint16_t root = s;
+		while (up[root] != root)
+			root = up[root];
+		/* a root is its group's first switch: numbered before the rest */
+		group_of[s] = root == s ? n_groups++ : group_of[root];
+	}
+	return n_groups;
+}
+
+/* Real time: the shortest delay of a link between two runners
+ * (runner_of); AIF_TIME_NS_NEVER when none crosses. */
+static aif_time_ns
+lookahead_real(const struct aif_run *r)
+{
+	aif_time_ns la = AIF_TIME_NS_NEVER;
+
+	for (uint32_t k = 0; k < r->fab.n_links; k++) {
+		const struct aif_link *l = r->fab.link[k];
+		const struct aif_port *a = l->end[0].port, *b = l->end[1].port;
+		if (a != NULL && b != NULL &&
+		    r->runner_of[a->sw->index] != r->runner_of[b->sw->index])
+			la = RTE_MIN(la, l->p.delay_ns);
+	}
+	return la;
+}
+
 /* Runners: which drives what (runner_of), and their RX queues.  One switch
  * in real time: every runner drives a shard of it (RSS).  A fabric: each
- * switch has one shard, on one runner; real time with virtual hosts: one
- * runner (their jobs' callbacks there run on one). */
+ * switch has one shard, on one runner: in real time the groups above in
+ * turn over the worker lcores (a fabric without ties: switch s on runner
+ * s mod the runners), virtual hosts and their jobs' callbacks run by the
+ * runner of their switch. */
 static int
 runners_build(struct aif_run *r)
 {
 	struct aif_fabric *fab = &r->fab;
 	bool single = r->single;
 	uint64_t seed = r->o.seed;
+	uint16_t group_of[AIF_MAX_SWITCHES];
 
 	if (r->o.vtime)
 		return runners_build_vtime(r);
-	r->n_run = r->o.jobs != NULL ? 1 : single ? r->n_workers
-				     : RTE_MIN(r->n_workers, (unsigned)fab->n_sw);
-	if (!r->o.vtime && r->o.jobs != NULL && r->n_workers > 1)
-		printf("--jobs: one runner drives every switch and virtual host (the jobs are "
-		       "single-threaded); %u worker lcore%s idle\n", r->n_workers - 1,
-		       r->n_workers == 2 ? "" : "s");
-	for (unsigned i = 0; i < r->n_run; i++) {
-		uint16_t first = single ? 0 : (uint16_t)i;
-		r->runners[i] = aif_runner_create(fab->sw[first], single ? (uint16_t)i : 0, seed + i);
-		if (r->runners[i] == NULL) {
-			fprintf(stderr, "cannot create runner %u\n", i);
-			return -1;
+	if (single) {
+		r->n_run = r->n_workers;
+		for (unsigned i = 0; i < r->n_run; i++) {
+			r->runners[i] = aif_runner_create(fab->sw[0], (uint16_t)i, seed + i);
+			if (r->runners[i] == NULL) {
+				fprintf(stderr, "cannot create runner %u\n", i);
+				return -1;
+			}
+			aif_runner_set_clock(r->runners[i], &r->ctl.clock);
 		}
-		/* real time: control's clock, one time base for all */
-		aif_runner_set_clock(r->runners[i], &r->ctl.clock);
+		for (uint16_t p = 0; p < fab->sw[0]->n_ports; p++)
+			for (unsigned w = 0; w < r->n_run; w++)
+				if (w < fab->sw[0]->ports[p].n_rxq)
+					aif_runner_add_rxq(r->runners[w], p, (uint16_t)w);
+		return 0;
+	}
+	r->n_run = RTE_MIN(r->n_workers, (unsigned)groups_real(r, group_of));
+	for (uint16_t s = 0; s < fab->n_sw; s++)
+		r->runner_of[s] = (uint16_t)(group_of[s] % r->n_run);
+	r->lookahead_ns = lookahead_real(r);
+	if (r->n_run > 1 && r->lookahead_ns == 0 && r->o.jobs != NULL) {
+		/* nothing to hold the runners together by (run_real.c) */
+		printf("--jobs: one runner drives every switch and virtual host: a link between "
+		       "runners would have no delay\n");
+		r->n_run = 1;
+		memset(r->runner_of, 0, sizeof(r->runner_of));
+		r->lookahead_ns = AIF_TIME_NS_NEVER;
 	}
 	for (uint16_t s = 0; s < fab->n_sw; s++) {
 		struct aif_switch *sw = fab->sw[s];
-		unsigned i = single ? 0 : s % r->n_run;
-		int d = 0;
-		r->runner_of[s] = (uint16_t)i;
-		if (!single && s >= r->n_run &&
-		    (d = aif_runner_add_switch(r->runners[i], sw, 0, seed + s)) < 0) {
+		unsigned i = r->runner_of[s];
+		int d;
+		if (r->runners[i] == NULL) {
+			r->runners[i] = aif_runner_create(sw, 0, seed + s);
+			d = r->runners[i] != NULL ? 0 : -1;
+			if (d == 0) /* real time: control's clock, one time base for all */
+				aif_runner_set_clock(r->runners[i], &r->ctl.clock);
+		} else {
+			d = aif_runner_add_switch(r->runners[i], sw, 0, seed + s);
+		}
+		if (d < 0) {
 			fprintf(stderr, "cannot add switch %s to runner %u\n", sw->name, i);
 			return -1;
 		}
-		for (uint16_t p = 0; p < sw->n_ports; p++) {
-			if (single) {
-				for (unsigned w = 0; w < r->n_run; w++)
-					if (w < sw->ports[p].n_rxq)
-						aif_runner_add_rxq(r->runners[w], p, (uint16_t)w);
-			} else if (sw->ports[p].base != &aif_port_detached_ops &&
-				   aif_runner_add_rxq_of(r->runners[i], (uint16_t)d, p, 0) != 0) {
+		for (uint16_t p = 0; p < sw->n_ports; p++)
+			if (sw->ports[p].base != &aif_port_detached_ops &&
+			    aif_runner_add_rxq_of(r->runners[i], (uint16_t)d, p, 0) != 0) {
 				fprintf(stderr, "runner %u: too many RX queues\n", i);
 				return -1;
 			}
-		}
 	}
 	return 0;
 }

@@ -34,6 +34,7 @@
 #include <rte_ethdev.h>
 
 #include "../dataplane/capacity.h"
+#include "../dataplane/clock.h"
 #include "../dataplane/egress.h"
 #include "../dataplane/types.h"
 #include "commands.h"
@@ -80,6 +81,10 @@ struct aif_run {
 	json_t *vt_runners;             /* virtual time, several runners: their shares */
 	aif_time_ns quantum_ns;         /* real time: the pacing quantum (NEVER: none) */
 	aif_time_ns behind_ns;          /* real time, paced: the runners' lag */
+	/* real time, paced, several runners: each one's emulated time, and
+	 * the shortest delay of a link between two (NEVER: none) */
+	struct aif_clock_peer peers[AIF_MAX_RUNNERS];
+	aif_time_ns lookahead_ns;
 	struct aif_pool_port pool_ports[RTE_MAX_ETHPORTS];
 	unsigned n_pool_ports;
 };

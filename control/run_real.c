@@ -118,12 +118,28 @@ aif_run_real(struct aif_run *r)
 	for (unsigned i = 0; i < r->n_run; i++)
 		r->quantum_ns = RTE_MIN(r->quantum_ns, aif_runner_pace_quantum_ns(r->runners[i]));
 	if (r->quantum_ns != AIF_TIME_NS_NEVER) {
-		for (unsigned i = 0; i < r->n_run; i++)
+		/* runners joined by links: each held within the shortest delay
+		 * of one of them of the others (clock.h) */
+		bool hold = r->n_run > 1 && r->lookahead_ns != 0 &&
+			    r->lookahead_ns != AIF_TIME_NS_NEVER;
+		memset(r->peers, 0, sizeof(r->peers));
+		for (unsigned i = 0; i < r->n_run; i++) {
 			aif_runner_set_pace(r->runners[i], r->quantum_ns, start_ns, &r->behind_ns);
+			if (hold)
+				aif_runner_set_pace_hold(r->runners[i], r->peers, r->n_run, i,
+							 r->lookahead_ns);
+		}
 		ctl->behind_ns = &r->behind_ns;
 		printf("  paced: the emulation advances at most %" PRIu64 " ns per step (3840 "
 		       "bit times at its fastest emulated port); a runner that falls behind "
 		       "slows it\n", (uint64_t)r->quantum_ns);
+		if (hold)
+			printf("  %u runners held within %" PRIu64 " ns of one another (the "
+			       "shortest delay of a link between two)\n", r->n_run,
+			       (uint64_t)r->lookahead_ns);
+		else if (r->n_run > 1 && r->lookahead_ns == 0)
+			printf("  the runners are not held together: a link between two has no "
+			       "delay\n");
 		fflush(stdout);
 	}
 	for (unsigned i = 0; i < r->n_run; i++) {

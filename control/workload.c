@@ -1002,6 +1002,24 @@ aif_workload_ties(const struct aif_workload *w,
 	}
 }
 
+void
+aif_workload_plane_ties(const struct aif_workload *w, const struct aif_config *cfg,
+			void (*tie)(uint16_t sw_a, uint16_t sw_b, void *arg), void *arg)
+{
+	uint32_t P = planes_of(&w->v, cfg);
+
+	for (uint32_t i = 0; P > 1 && i < w->v.n; i++) {
+		if (strncmp(cfg->hosts[w->v.cfg_host[i]].name, "p0-", 3) != 0)
+			continue;
+		const char *name = logical_name(cfg, &w->v, i, P);
+		for (uint32_t k = 1; k < P; k++) {
+			int hk = plane_host(&w->v, cfg, P, k, name);
+			if (hk >= 0)
+				tie(w->v.sw[i], w->v.sw[hk], arg);
+		}
+	}
+}
+
 int
 aif_workload_idle(void *arg)
 {

@@ -170,6 +170,11 @@ int aif_workload_monitors(struct aif_workload *w, const struct aif_ctl *ctl);
  * one runner drives both (control/partition.h).  After aif_workload_jobs. */
 void aif_workload_ties(const struct aif_workload *w,
 		       void (*tie)(uint16_t sw_a, uint16_t sw_b, void *arg), void *arg);
+/* The same before the jobs are made (real time makes them as the runners
+ * start): every host's ports on every plane tied, whichever jobs use them
+ * (what aif_workload_ties ties, and more).  After aif_workload_hosts. */
+void aif_workload_plane_ties(const struct aif_workload *w, const struct aif_config *cfg,
+			     void (*tie)(uint16_t sw_a, uint16_t sw_b, void *arg), void *arg);
 /* Every job done and every host idle (for the virtual-time loop). */
 int aif_workload_idle(void *w);
 /* Jobs unfinished and no host with anything left to do: waiting forever. */

@@ -52,20 +52,87 @@ aif_clock_pace_init(struct aif_clock_pace *p, aif_time_ns quantum_ns, aif_time_n
 		    aif_time_ns *shared_ns)
 {
 	*p = (struct aif_clock_pace){ .quantum_ns = quantum_ns, .now_ns = start_ns,
-				      .shared_ns = shared_ns };
+				      .cap_ns = start_ns + quantum_ns, .shared_ns = shared_ns };
+}
+
+void
+aif_clock_pace_hold(struct aif_clock_pace *p, struct aif_clock_peer *peers, unsigned n,
+		    unsigned self, aif_time_ns lookahead_ns)
+{
+	p->peers = peers;
+	p->n_peers = n;
+	p->self = self;
+	p->lookahead_ns = lookahead_ns;
+	__atomic_store_n(&peers[self].now_ns, p->now_ns, __ATOMIC_RELAXED);
+}
+
+/* The latest time the others let this runner reach (AIF_TIME_NS_NEVER:
+ * not held). */
+static inline aif_time_ns
+held_to(const struct aif_clock_pace *p)
+{
+	aif_time_ns slowest = AIF_TIME_NS_NEVER;
+
+	for (unsigned i = 0; i < p->n_peers; i++)
+		if (i != p->self) {
+			aif_time_ns t = __atomic_load_n(&p->peers[i].now_ns, __ATOMIC_RELAXED);
+			slowest = t < slowest ? t : slowest;
+		}
+	return slowest == AIF_TIME_NS_NEVER ? slowest : slowest + p->lookahead_ns;
+}
+
+/* The lag is behind from now on (shared: raised to it); returns it. */
+static aif_time_ns
+lag_raise(struct aif_clock_pace *p, aif_time_ns behind)
+{
+	if (p->shared_ns != NULL) {
+		aif_time_ns cur = __atomic_load_n(p->shared_ns, __ATOMIC_RELAXED);
+		while (cur < behind &&
+		       !__atomic_compare_exchange_n(p->shared_ns, &cur, behind, true,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+	}
+	return behind;
+}
+
+/* The step's time t and its stamps' cap, published. */
+static inline aif_time_ns
+step_at(struct aif_clock_pace *p, aif_time_ns t, aif_time_ns limit)
+{
+	aif_time_ns cap = t + p->quantum_ns;
+
+	p->now_ns = t;
+	p->cap_ns = cap < limit ? cap : limit > t ? limit : t;
+	if (p->peers != NULL)
+		__atomic_store_n(&p->peers[p->self].now_ns, t, __ATOMIC_RELAXED);
+	return t;
 }
 
 aif_time_ns
 aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns)
 {
 	if (p->quantum_ns == 0)
-		return p->now_ns = real_ns;
+		return p->now_ns = p->cap_ns = real_ns;
 	aif_time_ns behind = p->shared_ns != NULL
 		? __atomic_load_n(p->shared_ns, __ATOMIC_RELAXED) : p->behind_ns;
 	if (behind < p->behind_ns)
 		behind = p->behind_ns;
 	aif_time_ns t = real_ns > behind ? real_ns - behind : 0;
+	aif_time_ns limit = p->peers != NULL ? held_to(p) : AIF_TIME_NS_NEVER;
 
+	if (t > limit && limit <= p->now_ns + p->quantum_ns) {
+		/* a slower runner holds this one at its time; held more than a
+		 * quantum short of real time, the emulation is that late: the
+		 * lag (shared) grows by the rest, as on a late step */
+		aif_time_ns at = limit > p->now_ns ? limit : p->now_ns;
+		p->held_steps++;
+		p->held_run++;
+		if (t > at + p->quantum_ns)
+			behind = lag_raise(p, real_ns - at - p->quantum_ns);
+		p->behind_ns = behind;
+		return step_at(p, at, limit);
+	}
+	p->held_run = 0;
 	if (t > p->now_ns + p->quantum_ns) {
 		/* late: the emulation moves one quantum, the rest is lag */
 		aif_time_ns late = t - p->now_ns - p->quantum_ns;
@@ -73,18 +140,10 @@ aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns)
 		if (late > p->late_max_ns)
 			p->late_max_ns = late;
 		t = p->now_ns + p->quantum_ns;
-		behind = real_ns - t;
-		if (p->shared_ns != NULL) {
-			aif_time_ns cur = __atomic_load_n(p->shared_ns, __ATOMIC_RELAXED);
-			while (cur < behind &&
-			       !__atomic_compare_exchange_n(p->shared_ns, &cur, behind, true,
-							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-				;
-		}
+		behind = lag_raise(p, real_ns - t);
 	} else if (t < p->now_ns) {
 		t = p->now_ns; /* another runner's lag grew, or before the start: wait */
 	}
 	p->behind_ns = behind;
-	p->now_ns = t;
-	return t;
+	return step_at(p, t, limit);
 }

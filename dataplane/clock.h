@@ -71,17 +71,44 @@ void aif_clock_set(struct aif_clock *c, aif_time_ns t_ns);
  * the switch the frames of that whole gap in one step, before a pause
  * could stop any of them: far past the headroom.
  *
+ * The shared lag keeps runners together only once a late one has stepped
+ * again: while one is off its core (descheduled, stopped), the others
+ * would run on, and the frames they send it, the pauses it would have sent
+ * them, are then far apart in emulated time (a lossless fabric overflows).
+ * So runners joined by links also hold each other (aif_clock_pace_hold):
+ * each publishes its emulated time after every step, and a step goes no
+ * further than the slowest other runner's time plus the lookahead, the
+ * shortest delay of a link between two runners; a frame or a pause sent by
+ * the slowest then reaches every other no earlier than its own time.  A
+ * held step is not late (the lag is the late runner's to raise when it
+ * steps again); a held runner keeps polling, at its time.
+ *
  *	struct aif_clock_pace p;
  *	aif_clock_pace_init(&p, 3840, aif_clock_now(&real), NULL);
  *	aif_runner_step(w, aif_clock_pace_step(&p, aif_clock_now(&real)));
  */
+
+/* A runner's emulated time as the others read it (atomic; a cache line of
+ * its own). */
+struct aif_clock_peer {
+	aif_time_ns now_ns;
+} __attribute__((aligned(64)));
+
 struct aif_clock_pace {
 	aif_time_ns quantum_ns;  /* the most a step advances; 0: not paced */
 	aif_time_ns now_ns;      /* emulated time of the last step */
+	aif_time_ns cap_ns;      /* the latest stamp within that step */
 	aif_time_ns behind_ns;   /* real - emulated, as of the last step */
 	aif_time_ns *shared_ns;  /* the lag of all runners (atomic), or NULL */
 	uint64_t late_steps;     /* steps that would have advanced more */
 	aif_time_ns late_max_ns; /* the most one step came late by, past quantum */
+	/* holding (aif_clock_pace_hold): every runner's published time, this
+	 * one's slot, the lookahead */
+	struct aif_clock_peer *peers;
+	unsigned n_peers, self;
+	aif_time_ns lookahead_ns;
+	uint64_t held_steps;     /* steps held back for a slower runner */
+	uint32_t held_run;       /* ... one after the other, up to the last */
 };
 
 /* Pacing by quantum_ns (0: none, every step at real time), the emulation
@@ -89,10 +116,16 @@ struct aif_clock_pace {
  * zeroes it). */
 void aif_clock_pace_init(struct aif_clock_pace *p, aif_time_ns quantum_ns,
 			 aif_time_ns start_ns, aif_time_ns *shared_ns);
+/* Hold this runner within lookahead_ns (> 0) of the others: peers[n]
+ * every runner's published time, peers[self] this one's (published from
+ * here on; the caller zeroes the array).  After aif_clock_pace_init. */
+void aif_clock_pace_hold(struct aif_clock_pace *p, struct aif_clock_peer *peers, unsigned n,
+			 unsigned self, aif_time_ns lookahead_ns);
 /* The emulated time of a step that starts at real time real_ns. */
 aif_time_ns aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns);
 /* The emulated time of an event within the step (a received burst) at
- * real time real_ns: real - behind, kept within [now, now + quantum]. */
+ * real time real_ns: real - behind, kept within [now, now + quantum] (and
+ * the others' time plus the lookahead, when held). */
 static inline aif_time_ns
 aif_clock_pace_stamp(const struct aif_clock_pace *p, aif_time_ns real_ns)
 {
@@ -101,7 +134,7 @@ aif_clock_pace_stamp(const struct aif_clock_pace *p, aif_time_ns real_ns)
 	aif_time_ns t = real_ns > p->behind_ns ? real_ns - p->behind_ns : 0;
 	if (t < p->now_ns)
 		return p->now_ns;
-	return t > p->now_ns + p->quantum_ns ? p->now_ns + p->quantum_ns : t;
+	return t > p->cap_ns ? p->cap_ns : t;
 }
 
 #endif /* AIF_CLOCK_H */

@@ -4,6 +4,7 @@
  * buffers -> flush (runner.h).  The stages live in pipelines/; this file
  * moves the packets they gave a verdict to.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,13 @@ aif_runner_set_pace(struct aif_runner *w, aif_time_ns quantum_ns, aif_time_ns st
 		    aif_time_ns *shared_ns)
 {
 	aif_clock_pace_init(&w->pace, quantum_ns, start_ns, shared_ns);
+}
+
+void
+aif_runner_set_pace_hold(struct aif_runner *w, struct aif_clock_peer *peers, unsigned n,
+			 unsigned self, aif_time_ns lookahead_ns)
+{
+	aif_clock_pace_hold(&w->pace, peers, n, self, lookahead_ns);
 }
 
 aif_time_ns
@@ -451,13 +459,22 @@ bfd_send(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	}
 }
 
+/* Steps held one after the other before the runner gives its core to a
+ * thread that may share it (the slower runner, on a core short of them). */
+#define HELD_YIELD_STEPS 16
+
 unsigned
 aif_runner_step(struct aif_runner *w, aif_time_ns now_ns)
 {
 	unsigned total = 0;
 
-	if (w->pace.quantum_ns != 0)
+	if (w->pace.quantum_ns != 0) {
 		now_ns = aif_clock_pace_step(&w->pace, now_ns);
+		/* held long by a slower runner (clock.h): it may be waiting for
+		 * this one's core */
+		if (unlikely(w->pace.held_run >= HELD_YIELD_STEPS))
+			sched_yield();
+	}
 	w->steps++;
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		drive_begin(w->drive[d].sw, w->drive[d].sh, now_ns);

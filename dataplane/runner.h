@@ -41,7 +41,10 @@
  * than the headroom allows for (aif_runner_pace_quantum_ns).  The first
  * step too: the emulation starts when the hosts' jobs were given their
  * times, and a runner launched later is late by that much.  Received
- * bursts are stamped in emulated time too.
+ * bursts are stamped in emulated time too.  Runners joined by links hold
+ * each other within the shortest delay of a link between them
+ * (aif_runner_set_pace_hold): one off its core holds the others at its
+ * time, instead of their running on while it sends no pause.
  */
 #ifndef AIF_RUNNER_H
 #define AIF_RUNNER_H
@@ -148,6 +151,13 @@ void aif_runner_set_clock(struct aif_runner *w, const struct aif_clock *clock);
  */
 void aif_runner_set_pace(struct aif_runner *w, aif_time_ns quantum_ns, aif_time_ns start_ns,
 			 aif_time_ns *shared_ns);
+/* Real time, paced, several runners joined by links: each step held to
+ * the slowest other runner's emulated time plus lookahead_ns (> 0), the
+ * shortest delay of a link between two of them (clock.h,
+ * aif_clock_pace_hold); peers[n] every runner's published time, peers[self]
+ * this one's.  After aif_runner_set_pace, before the runner runs. */
+void aif_runner_set_pace_hold(struct aif_runner *w, struct aif_clock_peer *peers, unsigned n,
+			      unsigned self, aif_time_ns lookahead_ns);
 /* The quantum the runner's emulated ports need: 3840 bit times (the
  * headroom's response term) at the fastest of them, at least 1 ns;
  * AIF_TIME_NS_NEVER when it drives none (DPDK ports only: nothing to pace). */

@@ -19,7 +19,8 @@
 #  6. real time, eight virtual hosts at 1 Gb/s, an all-to-all into a
 #     256 KiB buffer with DCQCN off: PFC pauses, nothing is dropped or sent
 #     again (the runner paces the emulation however far it falls behind,
-#     and says by how much at the end);
+#     and says by how much at the end); then on two runners sharing a
+#     core, each held within the links' delay of the other: the same;
 #  7. a k=16 fat-tree (320 switches, 1,024 virtual hosts, one runner
 #     polling 5,120 ports): a permutation across pods finishes; a k=34 one
 #     (1,445 switches: more than a fabric could have while each switch
@@ -244,6 +245,43 @@ print("  ok   real time: 8 virtual hosts, all-to-all at 1 Gb/s into a 256 KiB bu
       "%d PFC pauses, no drop, no retransmission; the emulation fell %.1f ms behind "
       "real time in %.2f s" % (w["fabric"]["pfc_xoff_sent"], p["behind_ns"] / 1e6,
                                d["elapsed_s"]))
+EOF
+
+# 6b. the same on two runners (lcores 1 and 2 both on CPU 1): the leaves
+# and spines split between them, each held within the links' 1 us of the
+# other (one off the core holds the other at its time): still lossless
+PREFIX=aif-hosts-rt6b-$$
+rc=0
+timeout -k 5 60 "$BIN" --lcores '0@0,1@1,2@1' --no-huge -m 1024 --no-pci --no-shconf \
+	--no-telemetry --file-prefix "$PREFIX" --log-level 'pmd.*:error' \
+	-- --config "$T/rt6.json" --jobs "$T/rt6jobs.json" \
+	--socket "$T/rt6b.sock" --duration 30 --stats "$T/rt6b-stats.json" > "$T/rt6b.log" 2>&1 < /dev/null || rc=$?
+rm -rf "/var/run/dpdk/$PREFIX"
+[ "$rc" -eq 0 ] || fail "real-time all-to-all on two runners exited with status $rc"
+grep -q 'runner 0 (lcore 1): leaf0 leaf2 spine0' "$T/rt6b.log" &&
+	grep -q 'runner 1 (lcore 2): leaf1 leaf3 spine1' "$T/rt6b.log" ||
+	fail "real time, virtual hosts: not the switches spread over two runners"
+grep -q '2 runners held within 1000 ns of one another' "$T/rt6b.log" ||
+	fail "real time, two runners: not said to be held together"
+"$PY" - "$T/rt6b-stats.json" <<'EOF' || fail "real-time all-to-all on two runners: results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workload"]
+j = w["jobs"][0]
+drops = {}
+for s in d["switches"]:
+    for k, v in s["drops"].items():
+        drops[k] = drops.get(k, 0) + v
+assert d["workers"] == 2, d["workers"]
+assert j["finished"] == 1, j
+assert sum(drops.values()) == 0, {k: v for k, v in drops.items() if v}
+assert w["hosts"]["retx"] == 0 and w["hosts"]["rx_ooo"] == 0, w["hosts"]
+assert w["fabric"]["pfc_xoff_sent"] > 0, w["fabric"]
+p = d["pace"]
+assert p["held_steps"] > 0, p
+print("  ok   real time, two runners on one core: the same all-to-all, %d PFC pauses, no "
+      "drop, no retransmission; %d of %d steps held for the other runner" %
+      (w["fabric"]["pfc_xoff_sent"], p["held_steps"], p["steps"]))
 EOF
 
 # 7. generated fat-trees in virtual time, each a job in $T/NAME.json and

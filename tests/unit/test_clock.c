@@ -12,7 +12,9 @@
  *    time never goes back but waits for real time to catch up;
  *  - a burst's stamp is real - lag, within [now, now + quantum];
  *  - the emulation starts at its start, not the first step: a late
- *    launch is a late step.
+ *    launch is a late step;
+ *  - runners held together: none past the slowest's time plus the
+ *    lookahead, the lag grown when held long, progress by turns.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -154,6 +156,66 @@ test_pace_start(void **state)
 	assert_int_equal(aif_clock_pace_step(&b, 1000400), 1400);
 }
 
+/*
+ * Runners held together (aif_clock_pace_hold): a step goes no further than
+ * the slowest other runner's published time plus the lookahead; its
+ * stamps neither.  A held step is not late; held more than a quantum short
+ * of real time, the shared lag grows by the rest.  Two runners held by
+ * each other still advance, by turns.
+ */
+static void
+test_pace_hold(void **state)
+{
+	aif_time_ns shared = 0;
+	struct aif_clock_peer peers[2] = { { 0 }, { 0 } }, one[1] = { { 0 } };
+	struct aif_clock_pace a, b, c;
+
+	(void)state;
+	aif_clock_pace_init(&a, 4000, 1000000, &shared);
+	aif_clock_pace_init(&b, 4000, 1000000, &shared);
+	aif_clock_pace_hold(&a, peers, 2, 0, 1000);
+	aif_clock_pace_hold(&b, peers, 2, 1, 1000);
+	assert_int_equal(peers[0].now_ns, 1000000);
+	assert_int_equal(peers[1].now_ns, 1000000);
+	/* within the lookahead of b: on time; its stamps not past b's + 1 us */
+	assert_int_equal(aif_clock_pace_step(&a, 1000500), 1000500);
+	assert_int_equal(peers[0].now_ns, 1000500);
+	assert_int_equal(aif_clock_pace_stamp(&a, 1000700), 1000700);
+	assert_int_equal(aif_clock_pace_stamp(&a, 1003000), 1001000);
+	/* b off its core: a held at b's time + 1 us, not late */
+	assert_int_equal(aif_clock_pace_step(&a, 1003000), 1001000);
+	assert_int_equal(a.held_steps, 1);
+	assert_int_equal(a.late_steps, 0);
+	assert_int_equal(shared, 0);
+	/* held 9 us, more than a quantum short of real time: the lag grows
+	 * by the rest (9 us - 4 us) */
+	assert_int_equal(aif_clock_pace_step(&a, 1010000), 1001000);
+	assert_int_equal(a.held_steps, 2);
+	assert_int_equal(a.late_steps, 0);
+	assert_int_equal(shared, 5000);
+	/* b back: held by a in turn; each goes 1 us past the other */
+	assert_int_equal(aif_clock_pace_step(&b, 1010000), 1002000);
+	assert_int_equal(b.held_steps, 1);
+	assert_int_equal(b.late_steps, 0);
+	assert_int_equal(aif_clock_pace_step(&a, 1010100), 1003000);
+	assert_int_equal(aif_clock_pace_step(&b, 1010200), 1004000);
+	assert_int_equal(aif_clock_pace_step(&a, 1010300), 1005000);
+	/* caught up: b's time is real - lag again, a's is within 1 us */
+	assert_int_equal(aif_clock_pace_step(&b, 1010400), 1005400);
+	assert_int_equal(b.held_run, 0);
+	assert_int_equal(aif_clock_pace_step(&a, 1010900), 1005900);
+	assert_int_equal(shared, 5000);
+	assert_int_equal(a.late_steps + b.late_steps, 0);
+	/* a runner alone in its array is never held: late as without */
+	aif_clock_pace_init(&c, 4000, 0, NULL);
+	aif_clock_pace_hold(&c, one, 1, 0, 1000);
+	assert_int_equal(aif_clock_pace_step(&c, 3000), 3000);
+	assert_int_equal(aif_clock_pace_step(&c, 20000), 7000);
+	assert_int_equal(c.held_steps, 0);
+	assert_int_equal(c.late_steps, 1);
+	assert_int_equal(one[0].now_ns, 7000);
+}
+
 int
 main(void)
 {
@@ -163,6 +225,7 @@ main(void)
 		cmocka_unit_test(test_pace_late),
 		cmocka_unit_test(test_pace_shared),
 		cmocka_unit_test(test_pace_start),
+		cmocka_unit_test(test_pace_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

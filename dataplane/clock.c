@@ -75,7 +75,8 @@ held_to(const struct aif_clock_pace *p)
 
 	for (unsigned i = 0; i < p->n_peers; i++)
 		if (i != p->self) {
-			aif_time_ns t = __atomic_load_n(&p->peers[i].now_ns, __ATOMIC_RELAXED);
+			/* (acquire: what it sent before, on the links, is seen) */
+			aif_time_ns t = __atomic_load_n(&p->peers[i].now_ns, __ATOMIC_ACQUIRE);
 			slowest = t < slowest ? t : slowest;
 		}
 	return slowest == AIF_TIME_NS_NEVER ? slowest : slowest + p->lookahead_ns;
@@ -103,8 +104,8 @@ step_at(struct aif_clock_pace *p, aif_time_ns t, aif_time_ns limit)
 
 	p->now_ns = t;
 	p->cap_ns = cap < limit ? cap : limit > t ? limit : t;
-	if (p->peers != NULL)
-		__atomic_store_n(&p->peers[p->self].now_ns, t, __ATOMIC_RELAXED);
+	if (p->peers != NULL) /* (release: after what the last step sent) */
+		__atomic_store_n(&p->peers[p->self].now_ns, t, __ATOMIC_RELEASE);
 	return t;
 }
 

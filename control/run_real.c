@@ -86,6 +86,39 @@ socket_open(struct aif_run *r)
 	return 0;
 }
 
+/* The worker lcore runner i runs on (launched in order, below). */
+static unsigned
+runner_lcore(unsigned i)
+{
+	unsigned lcore, w = 0;
+
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		if (w++ == i)
+			return lcore;
+	return RTE_MAX_LCORE;
+}
+
+/* May another runner run on a CPU runner i may run on? */
+static bool
+shares_core(const struct aif_run *r, unsigned i)
+{
+	unsigned li = runner_lcore(i);
+
+	if (li == RTE_MAX_LCORE)
+		return false;
+	rte_cpuset_t mine = rte_lcore_cpuset(li);
+	for (unsigned j = 0; j < r->n_run; j++) {
+		unsigned lj = runner_lcore(j);
+		if (j == i || lj == RTE_MAX_LCORE)
+			continue;
+		rte_cpuset_t theirs = rte_lcore_cpuset(lj), both;
+		CPU_AND(&both, &mine, &theirs);
+		if (CPU_COUNT(&both) != 0)
+			return true;
+	}
+	return false;
+}
+
 int
 aif_run_real(struct aif_run *r)
 {
@@ -127,7 +160,7 @@ aif_run_real(struct aif_run *r)
 			aif_runner_set_pace(r->runners[i], r->quantum_ns, start_ns, &r->behind_ns);
 			if (hold)
 				aif_runner_set_pace_hold(r->runners[i], r->peers, r->n_run, i,
-							 r->lookahead_ns);
+							 r->lookahead_ns, shares_core(r, i));
 		}
 		ctl->behind_ns = &r->behind_ns;
 		printf("  paced: the emulation advances at most %" PRIu64 " ns per step (3840 "

@@ -52,7 +52,8 @@ aif_clock_pace_init(struct aif_clock_pace *p, aif_time_ns quantum_ns, aif_time_n
 		    aif_time_ns *shared_ns)
 {
 	*p = (struct aif_clock_pace){ .quantum_ns = quantum_ns, .now_ns = start_ns,
-				      .cap_ns = start_ns + quantum_ns, .shared_ns = shared_ns };
+				      .cap_ns = start_ns + quantum_ns, .shared_ns = shared_ns,
+				      .limit_ns = AIF_TIME_NS_NEVER };
 }
 
 void
@@ -63,6 +64,7 @@ aif_clock_pace_hold(struct aif_clock_pace *p, struct aif_clock_peer *peers, unsi
 	p->n_peers = n;
 	p->self = self;
 	p->lookahead_ns = lookahead_ns;
+	p->limit_ns = 0; /* asked at the first step */
 	__atomic_store_n(&peers[self].now_ns, p->now_ns, __ATOMIC_RELAXED);
 }
 
@@ -119,7 +121,12 @@ aif_clock_pace_step(struct aif_clock_pace *p, aif_time_ns real_ns)
 	if (behind < p->behind_ns)
 		behind = p->behind_ns;
 	aif_time_ns t = real_ns > behind ? real_ns - behind : 0;
-	aif_time_ns limit = p->peers != NULL ? held_to(p) : AIF_TIME_NS_NEVER;
+	/* the others' times only grow: asked again only when t passes what
+	 * they allowed when last asked (a line of another core's read per
+	 * step no more than needed) */
+	aif_time_ns limit = p->limit_ns;
+	if (t > limit && p->peers != NULL)
+		limit = p->limit_ns = held_to(p);
 
 	if (t > limit && limit <= p->now_ns + p->quantum_ns) {
 		/* a slower runner holds this one at its time; held more than a

@@ -107,6 +107,7 @@ struct aif_clock_pace {
 	struct aif_clock_peer *peers;
 	unsigned n_peers, self;
 	aif_time_ns lookahead_ns;
+	aif_time_ns limit_ns;    /* the others' times + lookahead, when last read */
 	uint64_t held_steps;     /* steps held back for a slower runner */
 	uint32_t held_run;       /* ... one after the other, up to the last */
 };

@@ -195,9 +195,10 @@ aif_runner_set_pace(struct aif_runner *w, aif_time_ns quantum_ns, aif_time_ns st
 
 void
 aif_runner_set_pace_hold(struct aif_runner *w, struct aif_clock_peer *peers, unsigned n,
-			 unsigned self, aif_time_ns lookahead_ns)
+			 unsigned self, aif_time_ns lookahead_ns, bool shares_core)
 {
 	aif_clock_pace_hold(&w->pace, peers, n, self, lookahead_ns);
+	w->held_yields = shares_core;
 }
 
 aif_time_ns
@@ -470,9 +471,9 @@ aif_runner_step(struct aif_runner *w, aif_time_ns now_ns)
 
 	if (w->pace.quantum_ns != 0) {
 		now_ns = aif_clock_pace_step(&w->pace, now_ns);
-		/* held long by a slower runner (clock.h): it may be waiting for
-		 * this one's core */
-		if (unlikely(w->pace.held_run >= HELD_YIELD_STEPS))
+		/* held long by a slower runner (clock.h) that may be waiting
+		 * for this one's core */
+		if (unlikely(w->pace.held_run >= HELD_YIELD_STEPS) && w->held_yields)
 			sched_yield();
 	}
 	w->steps++;

@@ -49,6 +49,7 @@
 #ifndef AIF_RUNNER_H
 #define AIF_RUNNER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -94,6 +95,7 @@ struct aif_runner {
 	struct aif_shard *sh;         /* its shard of sw */
 	const struct aif_clock *clock; /* read once per received burst, or NULL */
 	struct aif_clock_pace pace;   /* real time: the emulation's time (set_pace) */
+	bool held_yields;             /* held long, give the core (set_pace_hold) */
 	uint64_t steps;
 	uint16_t n_drive;
 	uint16_t n_rxq;
@@ -155,9 +157,13 @@ void aif_runner_set_pace(struct aif_runner *w, aif_time_ns quantum_ns, aif_time_
  * the slowest other runner's emulated time plus lookahead_ns (> 0), the
  * shortest delay of a link between two of them (clock.h,
  * aif_clock_pace_hold); peers[n] every runner's published time, peers[self]
- * this one's.  After aif_runner_set_pace, before the runner runs. */
+ * this one's.  shares_core: another runner may run on this one's core; a
+ * runner held for many steps in a row then yields it (the one it waits
+ * for may be waiting for the core), where one alone on its core keeps it
+ * (yielding would hand it to another process for a time slice).  After
+ * aif_runner_set_pace, before the runner runs. */
 void aif_runner_set_pace_hold(struct aif_runner *w, struct aif_clock_peer *peers, unsigned n,
-			      unsigned self, aif_time_ns lookahead_ns);
+			      unsigned self, aif_time_ns lookahead_ns, bool shares_core);
 /* The quantum the runner's emulated ports need: 3840 bit times (the
  * headroom's response term) at the fastest of them, at least 1 ns;
  * AIF_TIME_NS_NEVER when it drives none (DPDK ports only: nothing to pace). */

@@ -16,6 +16,7 @@
 #  5. real time: leaf0-0 a net_pcap device sending a scapy capture, the
 #     other hosts virtual, running a ring all-reduce: the run stops by
 #     itself when it is done, every iteration finished, nothing dropped;
+#     and on two runners;
 #  6. real time, eight virtual hosts at 1 Gb/s, an all-to-all into a
 #     256 KiB buffer with DCQCN off: PFC pauses, nothing is dropped or sent
 #     again (the runner paces the emulation however far it falls behind,
@@ -204,6 +205,30 @@ assert d["elapsed_s"] < 25, d["elapsed_s"]  # stopped when done, not at --durati
 print("  ok   real time: a net_pcap port and 7 virtual hosts, ring all-reduce done in %.1f ms "
       "per iteration (x%.2f of its ideal), no drop, stopped when done" %
       (j["jct_us_mean"] / 1e3, j["x_ideal_mean"]))
+EOF
+
+# 5b. the same on two runners (lcores 1 and 2 both on CPU 1), the device's
+# leaf on one of them: the DPDK port and the hosts on either runner
+PREFIX=aif-hosts-rt5b-$$
+rc=0
+timeout -k 5 60 "$BIN" --lcores '0@0,1@1,2@1' --no-huge -m 1024 --no-pci --no-shconf \
+	--no-telemetry --file-prefix "$PREFIX" --log-level 'pmd.*:error' \
+	--vdev "net_pcap0,rx_pcap=$T/flows.pcap,tx_pcap=$T/rt5b-out.pcap" \
+	-- --config "$T/rt.json" --jobs "$T/rtjobs.json" --results "$T/rt5b" \
+	--socket "$T/rt5b.sock" --duration 30 --stats "$T/rt5b-stats.json" > "$T/rt5b.log" 2>&1 < /dev/null || rc=$?
+rm -rf "/var/run/dpdk/$PREFIX"
+[ "$rc" -eq 0 ] || fail "real-time run on two runners exited with status $rc"
+"$PY" - "$T/rt5b-stats.json" <<'EOF' || fail "real-time results on two runners"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workload"]
+j = w["jobs"][0]
+assert d["workers"] == 2, d["workers"]
+assert j["finished"] == 2, j
+assert w["fabric"]["drops"] == 0 and w["hosts"]["icrc_bad"] == 0, w
+assert d["elapsed_s"] < 25, d["elapsed_s"]
+print("  ok   real time, two runners: the net_pcap port and 7 virtual hosts, ring all-reduce "
+      "done (x%.2f of its ideal), no drop, stopped when done" % j["x_ideal_mean"])
 EOF
 
 # 6. real time, virtual hosts only, congested: lossless however slow the runner

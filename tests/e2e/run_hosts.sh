@@ -22,6 +22,7 @@
 #     again (the runner paces the emulation however far it falls behind,
 #     and says by how much at the end); then on two runners sharing a
 #     core, each held within the links' delay of the other: the same;
+#     two planes on two runners, a host's two leaves on one;
 #  7. a k=16 fat-tree (320 switches, 1,024 virtual hosts, one runner
 #     polling 5,120 ports): a permutation across pods finishes; a k=34 one
 #     (1,445 switches: more than a fabric could have while each switch
@@ -307,6 +308,38 @@ assert p["held_steps"] > 0, p
 print("  ok   real time, two runners on one core: the same all-to-all, %d PFC pauses, no "
       "drop, no retransmission; %d of %d steps held for the other runner" %
       (w["fabric"]["pfc_xoff_sent"], p["held_steps"], p["steps"]))
+EOF
+
+# 6c. two planes on two runners: a host's ports on both planes' leaves, so
+# its jobs' callbacks touch both: those leaves on one runner
+cat > "$T/rtp.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 2, "spines": 1, "hosts_per_leaf": 2, "planes": 2,
+  "host_gbps": 1, "uplink_gbps": 1, "delay_ns": 1000}}}
+EOF
+cat > "$T/rtpjobs.json" <<'EOF'
+{"hosts": {"dcqcn": false, "rto_us": 50000},
+ "jobs": [{"name": "ar", "kind": "allreduce_ring", "hosts": "all", "bytes": 262144}]}
+EOF
+PREFIX=aif-hosts-rtp-$$
+rc=0
+timeout -k 5 60 "$BIN" --lcores '0@0,1@1,2@1' --no-huge -m 1024 --no-pci --no-shconf \
+	--no-telemetry --file-prefix "$PREFIX" --log-level 'pmd.*:error' \
+	-- --config "$T/rtp.json" --jobs "$T/rtpjobs.json" \
+	--socket "$T/rtp.sock" --duration 30 --stats "$T/rtp-stats.json" > "$T/rtp.log" 2>&1 < /dev/null || rc=$?
+rm -rf "/var/run/dpdk/$PREFIX"
+[ "$rc" -eq 0 ] || fail "real-time two planes on two runners exited with status $rc"
+grep -q 'runner 0 (lcore 1): p0-leaf0 p0-spine0 p1-leaf0$' "$T/rtp.log" &&
+	grep -q 'runner 1 (lcore 2): p0-leaf1 p1-leaf1 p1-spine0$' "$T/rtp.log" ||
+	fail "real time, two planes: a host's leaves not on one runner ($(grep 'runner [01] ' "$T/rtp.log" | tr '\n' ' '))"
+"$PY" - "$T/rtp-stats.json" <<'EOF' || fail "real-time two planes on two runners: results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workload"]
+j = w["jobs"][0]
+assert d["workers"] == 2 and j["finished"] == 1, (d["workers"], j)
+assert w["fabric"]["drops"] == 0 and w["hosts"]["retx"] == 0, w
+print("  ok   real time, two planes on two runners: each host's two leaves on one runner, "
+      "ring all-reduce done (x%.2f of its ideal), no drop" % j["x_ideal_mean"])
 EOF
 
 # 7. generated fat-trees in virtual time, each a job in $T/NAME.json and

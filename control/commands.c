@@ -75,7 +75,7 @@ cmd_status(struct aif_ctl *c)
 	}
 	json_t *st = json_pack("{s:s, s:f, s:i, s:i, s:I, s:I, s:I}",
 			 "version", AIF_VERSION, "uptime_s", up,
-			 "workers", c->sw->n_shards, "ports", ports,
+			 "workers", c->n_runners ? c->n_runners : c->sw->n_shards, "ports", ports,
 			 "config_generation", (json_int_t)(t ? t->generation : 0),
 			 "loads_ok", (json_int_t)c->loads_ok,
 			 "loads_rejected", (json_int_t)c->loads_rejected);
@@ -84,6 +84,9 @@ cmd_status(struct aif_ctl *c)
 	else
 		json_object_set_new(st, "links", json_integer(c->n_links));
 	json_object_set_new(st, "link_rebuilds", json_integer((json_int_t)c->link_rebuilds));
+	if (c->behind_ns != NULL) /* real time, paced: the emulation's lag so far */
+		json_object_set_new(st, "behind_ns", json_integer((json_int_t)__atomic_load_n(
+						   c->behind_ns, __ATOMIC_RELAXED)));
 	json_object_set_new(st, "switches", names);
 	return st;
 }

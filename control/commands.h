@@ -71,6 +71,8 @@ struct aif_ctl {
 	/* real time, paced runners (runner.h): how far their emulated time is
 	 * behind the clock (NULL: not paced); aif_ctl_now() takes it off */
 	const aif_time_ns *behind_ns;
+	unsigned n_runners;            /* worker lcores running switches (0: the
+					* first switch's shards) */
 	uint64_t loads_ok, loads_rejected;
 	const char *capture_dir;       /* --capture-dir: captures go here; NULL: refused */
 	const char *config_dir;        /* --config-dir: load by name; NULL: refused */

@@ -529,6 +529,7 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	ctl->loads_ok++;
 	if (runners_build(r) != 0)
 		return -1;
+	ctl->n_runners = r->n_run;
 	if (r->single)
 		aif_report_ports(ctl);
 	else

@@ -483,7 +483,22 @@ test_control_many_switches(void **state)
 	r = ctl("{\"cmd\": \"status\"}");
 	assert_int_equal(json_array_size(json_object_get(json_object_get(r, "result"),
 							 "switches")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "result"),
+							    "workers")), 1);
+	assert_null(json_object_get(json_object_get(r, "result"), "behind_ns"));
 	json_decref(r);
+	/* paced real time on two runners: the runners and the emulation's lag */
+	aif_time_ns behind = 123456;
+	F.ctl.behind_ns = &behind;
+	F.ctl.n_runners = 2;
+	r = ctl("{\"cmd\": \"status\"}");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "result"),
+							    "workers")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "result"),
+							    "behind_ns")), 123456);
+	json_decref(r);
+	F.ctl.behind_ns = NULL;
+	F.ctl.n_runners = 0;
 
 	assert_string_equal(ctl_error("{\"cmd\": \"show_pfc\", \"switch\": \"spine9\"}"),
 			    "unknown switch 'spine9' (switches: leaf0 leaf1)");

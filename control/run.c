@@ -343,20 +343,11 @@ runners_build_vtime(struct aif_run *r)
 	return 0;
 }
 
-/* Switches a and b in one group (union-find over arg, roots the lower). */
+/* Switches a and b in one group (arg: the union-find, partition.h). */
 static void
 tie_join(uint16_t a, uint16_t b, void *arg)
 {
-	uint16_t *up = arg;
-
-	while (up[a] != a)
-		a = up[a];
-	while (up[b] != b)
-		b = up[b];
-	if (a < b)
-		up[b] = a;
-	else if (b < a)
-		up[a] = b;
+	aif_partition_join(arg, a, b);
 }
 
 /* Real time: the groups of switches one runner drives together, numbered
@@ -367,21 +358,13 @@ tie_join(uint16_t a, uint16_t b, void *arg)
 static uint16_t
 groups_real(struct aif_run *r, uint16_t *group_of)
 {
-	uint16_t n = r->fab.n_sw, n_groups = 0;
-	uint16_t *up = group_of; /* union-find first, then the numbers */
+	uint16_t up[AIF_MAX_SWITCHES];
 
-	for (uint16_t s = 0; s < n; s++)
+	for (uint16_t s = 0; s < r->fab.n_sw; s++)
 		up[s] = s;
 	if (r->o.jobs != NULL)
 		aif_workload_plane_ties(&r->wl, r->cfg, tie_join, up);
-	for (uint16_t s = 0; s < n; s++) {
-		uint16_t root = s;
-		while (up[root] != root)
-			root = up[root];
-		/* a root is its group's first switch: numbered before the rest */
-		group_of[s] = root == s ? n_groups++ : group_of[root];
-	}
-	return n_groups;
+	return aif_partition_groups(up, r->fab.n_sw, group_of);
 }
 
 /* Real time: the shortest delay of a link between two runners
@@ -417,6 +400,7 @@ runners_build(struct aif_run *r)
 
 	if (r->o.vtime)
 		return runners_build_vtime(r);
+	r->lookahead_ns = AIF_TIME_NS_NEVER; /* (one switch: no link) */
 	if (single) {
 		r->n_run = r->n_workers;
 		for (unsigned i = 0; i < r->n_run; i++) {

@@ -152,7 +152,7 @@ aif_run_real(struct aif_run *r)
 		r->quantum_ns = RTE_MIN(r->quantum_ns, aif_runner_pace_quantum_ns(r->runners[i]));
 	if (r->quantum_ns != AIF_TIME_NS_NEVER) {
 		/* runners joined by links: each held within the shortest delay
-		 * of one of them of the others (clock.h) */
+		 * of a link between two of them (clock.h) */
 		bool hold = r->n_run > 1 && r->lookahead_ns != 0 &&
 			    r->lookahead_ns != AIF_TIME_NS_NEVER;
 		memset(r->peers, 0, sizeof(r->peers));

@@ -43,6 +43,26 @@ aif_partition_groups(uint16_t *up, uint16_t n, uint16_t *group_of)
 	return k;
 }
 
+aif_time_ns
+aif_partition_lookahead(const struct aif_config *cfg, const uint16_t *runner_of,
+			uint32_t *n_cut)
+{
+	aif_time_ns la = AIF_TIME_NS_NEVER;
+	uint32_t cut = 0;
+
+	for (uint32_t k = 0; k < cfg->n_links; k++) {
+		const struct aif_topo_link *l = &cfg->links[k];
+		if (runner_of[l->a_switch] == runner_of[l->b_switch])
+			continue;
+		cut++;
+		if (l->delay_ns < la)
+			la = l->delay_ns;
+	}
+	if (n_cut != NULL)
+		*n_cut = cut;
+	return la;
+}
+
 /* Tiers: 0 for switches with a port that is no link's end, else the
  * distance in links from one (UINT16_MAX: not reached); the top tier. */
 static uint16_t
@@ -194,15 +214,7 @@ aif_partition_make(struct aif_partition *pt, const struct aif_config *cfg, unsig
 	for (uint16_t s = 0; s < n; s++)
 		pt->runner_of[s] = renum[pt->runner_of[s]];
 	pt->n_run = used ? used : 1;
-	/* the cut and its lookahead */
-	for (uint32_t k = 0; k < cfg->n_links; k++) {
-		const struct aif_topo_link *l = &cfg->links[k];
-		if (pt->runner_of[l->a_switch] == pt->runner_of[l->b_switch])
-			continue;
-		pt->n_cut++;
-		if (l->delay_ns < pt->lookahead_ns)
-			pt->lookahead_ns = l->delay_ns;
-	}
+	pt->lookahead_ns = aif_partition_lookahead(cfg, pt->runner_of, &pt->n_cut);
 	if (pt->n_run > 1 && pt->lookahead_ns == 0) {
 		pt->why_one = "a link between runners has no delay: no lookahead";
 		memset(pt->runner_of, 0, sizeof(pt->runner_of));

@@ -66,6 +66,11 @@ void aif_partition_join(uint16_t *up, uint16_t a, uint16_t b);
 /* The groups of up[0..n) numbered in the order of their lowest switch,
  * into group_of[] (another array than up); how many. */
 uint16_t aif_partition_groups(uint16_t *up, uint16_t n, uint16_t *group_of);
+/* The links between two runners (runner_of: each switch's) and the
+ * shortest delay of one, the lookahead (AIF_TIME_NS_NEVER: none);
+ * *n_cut how many, if n_cut is not NULL. */
+aif_time_ns aif_partition_lookahead(const struct aif_config *cfg, const uint16_t *runner_of,
+				    uint32_t *n_cut);
 /* What each runner drives (switches, hosts, ports) and the lookahead. */
 void aif_partition_print(const struct aif_partition *pt, const struct aif_config *cfg,
 			 FILE *f);

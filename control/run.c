@@ -367,23 +367,6 @@ groups_real(struct aif_run *r, uint16_t *group_of)
 	return aif_partition_groups(up, r->fab.n_sw, group_of);
 }
 
-/* Real time: the shortest delay of a link between two runners
- * (runner_of); AIF_TIME_NS_NEVER when none crosses. */
-static aif_time_ns
-lookahead_real(const struct aif_run *r)
-{
-	aif_time_ns la = AIF_TIME_NS_NEVER;
-
-	for (uint32_t k = 0; k < r->fab.n_links; k++) {
-		const struct aif_link *l = r->fab.link[k];
-		const struct aif_port *a = l->end[0].port, *b = l->end[1].port;
-		if (a != NULL && b != NULL &&
-		    r->runner_of[a->sw->index] != r->runner_of[b->sw->index])
-			la = RTE_MIN(la, l->p.delay_ns);
-	}
-	return la;
-}
-
 /* Runners: which drives what (runner_of), and their RX queues.  One switch
  * in real time: every runner drives a shard of it (RSS).  A fabric: each
  * switch has one shard, on one runner: in real time the groups above in
@@ -420,7 +403,7 @@ runners_build(struct aif_run *r)
 	r->n_run = RTE_MIN(r->n_workers, (unsigned)groups_real(r, group_of));
 	for (uint16_t s = 0; s < fab->n_sw; s++)
 		r->runner_of[s] = (uint16_t)(group_of[s] % r->n_run);
-	r->lookahead_ns = lookahead_real(r);
+	r->lookahead_ns = aif_partition_lookahead(r->cfg, r->runner_of, NULL);
 	if (r->n_run > 1 && r->lookahead_ns == 0 && r->o.jobs != NULL) {
 		/* nothing to hold the runners together by (run_real.c) */
 		printf("--jobs: one runner drives every switch and virtual host: a link between "

@@ -300,17 +300,21 @@ runners_build_vtime(struct aif_run *r)
 	uint64_t seed = r->o.seed;
 	int d;
 
-	if (want > 1 && r->o.jobs != NULL)
+	/* (the ties also keep a runner's switches in one time order) */
+	if (r->o.jobs != NULL)
 		aif_workload_ties(&r->wl, tie_add, &ties);
-	int rc = aif_partition_make(&r->part, r->cfg, want, ties.t, ties.n);
-	free(ties.t);
+	uint16_t *drive_of = calloc(fab->n_sw ? fab->n_sw : 1, sizeof(*drive_of));
+	int rc = drive_of != NULL ? aif_partition_make(&r->part, r->cfg, want, ties.t, ties.n)
+				  : -1;
 	if (rc != 0) {
 		fprintf(stderr, "runners: out of memory\n");
+		free(ties.t);
+		free(drive_of);
 		return -1;
 	}
 	r->n_run = r->part.n_run;
 	if (aif_ranks_check_parts(r->n_run, r->part.lookahead_ns) != 0)
-		return -1;
+		goto fail;
 	/* several ranks: this one's parts (ranks.h) */
 	r->n_mine = 0;
 	for (unsigned i = 0; i < r->n_run; i++)
@@ -329,18 +333,30 @@ runners_build_vtime(struct aif_run *r)
 		}
 		if (d < 0) {
 			fprintf(stderr, "cannot add switch %s to runner %u\n", sw->name, i);
-			return -1;
+			goto fail;
 		}
+		drive_of[s] = (uint16_t)d;
 		for (uint16_t p = 0; p < sw->n_ports; p++)
 			if (sw->ports[p].base != &aif_port_detached_ops &&
 			    aif_runner_add_rxq_of(r->runners[i], (uint16_t)d, p, 0) != 0) {
 				fprintf(stderr, "runner %u: too many RX queues\n", i);
-				return -1;
+				goto fail;
 			}
 	}
+	for (unsigned k = 0; k < ties.n; k++) {
+		uint16_t a = ties.t[k].a, b = ties.t[k].b;
+		if (a < fab->n_sw && b < fab->n_sw && r->runner_of[a] == r->runner_of[b])
+			aif_runner_tie(r->runners[r->runner_of[a]], drive_of[a], drive_of[b]);
+	}
+	free(ties.t);
+	free(drive_of);
 	for (unsigned k = 0; k < r->n_mine; k++)
 		r->mine_run[k] = r->runners[r->mine[k]];
 	return 0;
+fail:
+	free(ties.t);
+	free(drive_of);
+	return -1;
 }
 
 /* Switches a and b in one group (arg: the union-find, partition.h). */

@@ -162,6 +162,14 @@ aif_link_peer(const struct aif_port *p)
 }
 
 aif_time_ns
+aif_link_delay_ns(const struct aif_port *p)
+{
+	const struct aif_link_end *e = p->ctx;
+
+	return e->link->p.delay_ns;
+}
+
+aif_time_ns
 aif_link_peer_rx_next_ns(const struct aif_port *p)
 {
 	const struct aif_link_end *e = p->ctx;

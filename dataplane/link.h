@@ -173,6 +173,8 @@ void aif_link_attach(struct aif_link *l, uint8_t side, struct aif_port *port);
 bool aif_link_is_end(const struct aif_port *p);
 struct aif_port *aif_link_peer(const struct aif_port *p);
 aif_time_ns aif_link_peer_rx_next_ns(const struct aif_port *p);
+/* The propagation delay of link end p's link (aif_link_is_end(p)). */
+aif_time_ns aif_link_delay_ns(const struct aif_port *p);
 /* The sender's side of port p's link, for a runner that sends to another
  * runner's switch (windows.h): frames p has put on its wire so far (a
  * count that wraps), and when the first one put since count *mark arrives

@@ -152,6 +152,7 @@ aif_runner_free(struct aif_runner *w)
 	for (uint16_t d = 0; d < w->n_drive; d++)
 		rte_rcu_qsbr_thread_unregister(w->drive[d].sw->qsv, w->drive[d].sh->id);
 	source_free(w->ev);
+	free(w->tie_up);
 	rte_free(w->drive);
 	rte_free(w->rxq);
 	rxt_free(w);
@@ -670,7 +671,18 @@ struct aif_runner_ev {
 	struct aif_ev_source src;
 	struct aif_runner *w;
 	uint64_t packets;
-	struct aif_mintree next; /* slot d: drive d's next event */
+	/* each drive's next event: in windows (runner.h) dnext[d], else the
+	 * min tree's slot d */
+	bool windows;
+	aif_time_ns *dnext;
+	struct aif_mintree next;
+	/* the groups, in the order of their first drive: group g's drives are
+	 * grp_drive[grp_first[g] .. grp_first[g + 1]), in drive order; the
+	 * lookahead, the shortest delay of a link between two (NEVER: none) */
+	uint16_t n_grp;
+	uint16_t *grp_first;
+	uint16_t *grp_drive;
+	aif_time_ns lookahead_ns;
 	/* the links between two of its drives, entry k for each: the drive at
 	 * the far end (list), its RX queue there, the near end's port; k_of
 	 * [n_drive * AIF_MAX_PORTS]: drive d's port p's entry k + 1, or 0 */
@@ -697,6 +709,9 @@ source_free(struct aif_runner_ev *ev)
 	if (ev == NULL)
 		return;
 	aif_mintree_free(&ev->next);
+	free(ev->dnext);
+	free(ev->grp_first);
+	free(ev->grp_drive);
 	free(ev->list);
 	free(ev->far_rxq);
 	free(ev->near);
@@ -807,6 +822,28 @@ aif_runner_wake(struct aif_runner *w, uint16_t rxq)
 	ev->woken[ev->n_woken++] = rxq;
 }
 
+/* The earliest next event of all drives, and (d not NULL) the first
+ * drive that has it. */
+static aif_time_ns
+next_min(const struct aif_runner_ev *ev, uint16_t *d)
+{
+	if (!ev->windows) {
+		if (d != NULL)
+			*d = (uint16_t)aif_mintree_argmin(&ev->next);
+		return aif_mintree_min(&ev->next);
+	}
+	aif_time_ns t = AIF_TIME_NS_NEVER;
+	uint16_t first = 0;
+	for (uint16_t x = 0; x < ev->w->n_drive; x++)
+		if (ev->dnext[x] < t) {
+			t = ev->dnext[x];
+			first = x;
+		}
+	if (d != NULL)
+		*d = first;
+	return t;
+}
+
 static aif_time_ns
 source_next(struct aif_ev_source *s, aif_time_ns now_ns)
 {
@@ -814,22 +851,29 @@ source_next(struct aif_ev_source *s, aif_time_ns now_ns)
 
 	if (ev->w->clock != NULL)
 		return now_ns; /* real time: always (a NIC cannot say) */
-	return aif_mintree_min(&ev->next);
+	return next_min(ev, NULL);
 }
 
 /* Drive d's next event is t now. */
 static inline void
 next_set(struct aif_runner_ev *ev, uint16_t d, aif_time_ns t)
 {
-	aif_mintree_set(&ev->next, d, t);
+	if (ev->windows)
+		ev->dnext[d] = t;
+	else
+		aif_mintree_set(&ev->next, d, t);
 }
 
 /* Drive d's next event is t, if that is sooner (not before now). */
 static inline void
 next_sooner(struct aif_runner_ev *ev, uint16_t d, aif_time_ns t, aif_time_ns now_ns)
 {
-	if (t < aif_mintree_get(&ev->next, d))
+	if (ev->windows) {
+		if (t < ev->dnext[d])
+			ev->dnext[d] = t < now_ns ? now_ns : t;
+	} else if (t < aif_mintree_get(&ev->next, d)) {
 		aif_mintree_set(&ev->next, d, t < now_ns ? now_ns : t);
+	}
 }
 
 /* Every drive's next event again (something outside changed). */
@@ -847,14 +891,12 @@ source_refresh(struct aif_ev_source *s, aif_time_ns now_ns)
 		next_set(ev, d, drive_next_ns(w, d, now_ns));
 }
 
-/* The earliest drive's step at now_ns (virtual time), and the next events
- * it moved. */
+/* Drive d's step at now_ns, its next event (virtual time), and the next
+ * events it moved. */
 static inline __attribute__((always_inline)) void
-fire_drive(struct aif_runner_ev *ev, aif_time_ns now_ns)
+fire_drive(struct aif_runner_ev *ev, uint16_t d, aif_time_ns now_ns)
 {
 	struct aif_runner *w = ev->w;
-	/* the earliest drive, the first of equals (as a scan would) */
-	uint16_t d = (uint16_t)aif_mintree_argmin(&ev->next);
 
 	ev->packets += step_drive(w, d, now_ns);
 	next_set(ev, d, drive_next_ns(w, d, now_ns));
@@ -888,11 +930,73 @@ source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 {
 	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
 
-	if (ev->w->clock != NULL)
+	uint16_t d;
+
+	if (ev->w->clock != NULL) {
 		ev->packets += aif_runner_step(ev->w, now_ns);
-	else
-		fire_drive(ev, now_ns);
+	} else {
+		/* the earliest drive, the first of equals (as a scan would) */
+		next_min(ev, &d);
+		fire_drive(ev, d, now_ns);
+	}
 	return 0;
+}
+
+/* Windows (runner.h): from the earliest next event t0, each group's
+ * events before t0 + lookahead (and before before_ns, up to end_ns), group
+ * by group; a window begun is run whole. */
+static unsigned
+run_windows(struct aif_runner_ev *ev, struct aif_clock *clock, aif_time_ns before_ns,
+	    aif_time_ns end_ns, unsigned max, aif_time_ns *last_ns)
+{
+	const aif_time_ns *dn = ev->dnext;
+	aif_time_ns last = 0;
+	unsigned n = 0;
+
+	while (n < max) {
+		aif_time_ns t0 = next_min(ev, NULL);
+		if (t0 >= before_ns || t0 > end_ns || t0 == AIF_TIME_NS_NEVER)
+			break;
+		/* the window [t0, e) */
+		aif_time_ns e = ev->lookahead_ns < AIF_TIME_NS_NEVER - t0 ? t0 + ev->lookahead_ns
+									 : AIF_TIME_NS_NEVER;
+		e = RTE_MIN(e, before_ns);
+		if (end_ns < e)
+			e = end_ns + 1; /* (end_ns < e <= NEVER) */
+		for (uint16_t g = 0; g < ev->n_grp; g++) {
+			const uint16_t *gd = &ev->grp_drive[ev->grp_first[g]];
+			unsigned k = ev->grp_first[g + 1] - ev->grp_first[g];
+			aif_time_ns t;
+			if (k == 1) {
+				uint16_t d = gd[0];
+				while ((t = dn[d]) < e) {
+					aif_clock_set(clock, t);
+					fire_drive(ev, d, t);
+					last = RTE_MAX(last, t);
+					n++;
+				}
+				continue;
+			}
+			for (;;) { /* the group's earliest, the first of equals */
+				uint16_t d = gd[0];
+				t = dn[d];
+				for (unsigned i = 1; i < k; i++)
+					if (dn[gd[i]] < t) {
+						d = gd[i];
+						t = dn[d];
+					}
+				if (t >= e)
+					break;
+				aif_clock_set(clock, t);
+				fire_drive(ev, d, t);
+				last = RTE_MAX(last, t);
+				n++;
+			}
+		}
+	}
+	if (n != 0)
+		*last_ns = last;
+	return n;
 }
 
 /* The loop's fires one after the other, without the loop (evloop.h). */
@@ -905,12 +1009,14 @@ source_run(struct aif_ev_source *s, struct aif_clock *clock, aif_time_ns before_
 
 	if (ev->w->clock != NULL)
 		return 0; /* real time: one step at a time */
+	if (ev->windows)
+		return run_windows(ev, clock, before_ns, end_ns, max, last_ns);
 	for (; n < max; n++) {
 		aif_time_ns t = aif_mintree_min(&ev->next);
 		if (t >= before_ns || t > end_ns || t == AIF_TIME_NS_NEVER)
 			break;
 		aif_clock_set(clock, t);
-		fire_drive(ev, t);
+		fire_drive(ev, (uint16_t)aif_mintree_argmin(&ev->next), t);
 		*last_ns = t;
 	}
 	return n;
@@ -920,6 +1026,105 @@ static const struct aif_ev_ops source_ops = {
 	.next_ns = source_next, .fire = source_fire, .refresh = source_refresh,
 	.run = source_run,
 };
+
+/* A drive's group's root (union-find, the lowest drive the root). */
+static uint16_t
+up_find(uint16_t *up, uint16_t x)
+{
+	while (up[x] != x) {
+		up[x] = up[up[x]];
+		x = up[x];
+	}
+	return x;
+}
+
+static void
+up_join(uint16_t *up, uint16_t a, uint16_t b)
+{
+	a = up_find(up, a);
+	b = up_find(up, b);
+	if (a < b)
+		up[b] = a;
+	else if (b < a)
+		up[a] = b;
+}
+
+void
+aif_runner_tie(struct aif_runner *w, uint16_t a, uint16_t b)
+{
+	if (a >= w->n_drive || b >= w->n_drive)
+		return;
+	if (w->cap_tie < w->n_drive) {
+		uint16_t *up = realloc(w->tie_up, sizeof(*up) * w->n_drive);
+		if (up == NULL) {
+			w->tie_nomem = 1; /* one time order for all, then */
+			return;
+		}
+		for (uint16_t x = w->cap_tie; x < w->n_drive; x++)
+			up[x] = x;
+		w->tie_up = up;
+		w->cap_tie = w->n_drive;
+	}
+	up_join(w->tie_up, a, b);
+}
+
+/*
+ * The groups and the lookahead (runner.h: which switch steps next): the
+ * ties, joined again along links without delay, numbered in the order of
+ * their first drive; windows unless a group is too large to scan.
+ */
+static int
+groups_build(struct aif_runner_ev *ev, const struct aif_runner *w)
+{
+	uint16_t n = w->n_drive, *up = calloc(n ? n : 1, sizeof(*up));
+	uint16_t *num = calloc(n ? n : 1, sizeof(*num));
+	int rc = -1;
+
+	ev->dnext = calloc(n ? n : 1, sizeof(*ev->dnext));
+	ev->grp_first = calloc(n + 1u, sizeof(*ev->grp_first));
+	ev->grp_drive = calloc(n ? n : 1, sizeof(*ev->grp_drive));
+	if (up == NULL || num == NULL || ev->dnext == NULL || ev->grp_first == NULL ||
+	    ev->grp_drive == NULL)
+		goto out;
+	for (uint16_t d = 0; d < n; d++)
+		up[d] = d < w->cap_tie ? w->tie_up[d] : d;
+	for (uint16_t d = 0; d < n; d++)
+		for (uint16_t p = 0; p < AIF_MAX_PORTS; p++) {
+			uint32_t k = ev->k_of[(size_t)d * AIF_MAX_PORTS + p];
+			if (k != 0 && aif_link_delay_ns(ev->near[k - 1]) == 0)
+				up_join(up, d, ev->list[k - 1]);
+		}
+	/* numbered by first drive; counted, then placed in drive order */
+	uint16_t g = 0, most = 0;
+	for (uint16_t d = 0; d < n; d++) {
+		uint16_t r = up_find(up, d);
+		num[d] = r == d ? g++ : num[r];
+		ev->grp_first[num[d] + 1]++;
+	}
+	ev->n_grp = g;
+	for (uint16_t x = 0; x < g; x++) {
+		most = RTE_MAX(most, ev->grp_first[x + 1]);
+		ev->grp_first[x + 1] = (uint16_t)(ev->grp_first[x + 1] + ev->grp_first[x]);
+	}
+	uint16_t *at = up; /* (the roots are no longer needed) */
+	memcpy(at, ev->grp_first, sizeof(*at) * g);
+	for (uint16_t d = 0; d < n; d++)
+		ev->grp_drive[at[num[d]]++] = d;
+	ev->lookahead_ns = AIF_TIME_NS_NEVER;
+	for (uint16_t d = 0; d < n; d++)
+		for (uint16_t p = 0; p < AIF_MAX_PORTS; p++) {
+			uint32_t k = ev->k_of[(size_t)d * AIF_MAX_PORTS + p];
+			if (k != 0 && num[d] != num[ev->list[k - 1]])
+				ev->lookahead_ns = RTE_MIN(ev->lookahead_ns,
+							   aif_link_delay_ns(ev->near[k - 1]));
+		}
+	ev->windows = !w->tie_nomem && most <= AIF_RUNNER_GROUP_MAX;
+	rc = 0;
+out:
+	free(up);
+	free(num);
+	return rc;
+}
 
 struct aif_ev_source *
 aif_runner_source(struct aif_runner *w)
@@ -934,7 +1139,7 @@ aif_runner_source(struct aif_runner *w)
 	ev->w = w;
 	ev->src = (struct aif_ev_source){ .ops = &source_ops, .flags = AIF_EV_WORK };
 	if (aif_mintree_init(&ev->next, w->n_drive, 0) != 0 || peers_build(ev, w) != 0 ||
-	    cut_build(ev, w) != 0) {
+	    cut_build(ev, w) != 0 || groups_build(ev, w) != 0) {
 		source_free(ev);
 		return NULL;
 	}

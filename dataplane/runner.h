@@ -120,6 +120,11 @@ struct aif_runner {
 	uint16_t *rxq_by_drive;
 	uint16_t *rxq_pos;
 	uint8_t by_drive_ok;
+	/* drives that must step in one time order (aif_runner_tie): a
+	 * union-find over them [cap_tie], or NULL (none tied) */
+	uint16_t *tie_up;
+	uint16_t cap_tie;
+	uint8_t tie_nomem;            /* a tie was lost for memory: no windows */
 	struct aif_runner_ev *ev;     /* as an event source (aif_runner_source) */
 };
 
@@ -190,19 +195,40 @@ aif_time_ns aif_runner_next_event_ns(struct aif_runner *w, aif_time_ns now_ns);
  * The runner as an event source of a loop (evloop.h), an AIF_EV_WORK one.
  * In virtual time (no clock of its own: aif_runner_set_clock not called)
  * it is stepped one switch at a time: each switch keeps its next event,
- * the earliest is stepped (the first in drive order on a tie), and then
- * only that switch and the switches at the far ends of the links it sent
- * on are asked again (what it sent may arrive there sooner): a step costs
- * the ports of one switch, not of the fabric.  In real time (a clock:
- * NICs cannot say when their frames come, and the paced emulation moves by
- * quanta) its next event is always now and an event is a whole step.
+ * and after a step only that switch and the switches at the far ends of
+ * the links it sent on are asked again (what it sent may arrive there
+ * sooner): a step costs the ports of one switch, not of the fabric.
+ *
+ * Which switch steps next: the runner's own windows, as several runners
+ * have theirs (windows.h).  Its switches fall into groups: those joined by
+ * a link without delay, and those tied (aif_runner_tie: virtual hosts that
+ * hand each other work without a packet).  With L the shortest delay of a
+ * link between two groups, nothing a group does at or after T reaches
+ * another before T + L; so from T, the earliest next event, each group in
+ * turn (in drive order) runs its events before T + L, in time order (the
+ * first in drive order on a tie), with its switches' state in the cache
+ * through its share of the window rather than interleaved with every
+ * other switch's.  What each switch sees, and in what order, is what one
+ * time order over all of them gives it, so the results are the same byte
+ * for byte (the hosts run: 4x fewer L1 misses).  A window is run whole
+ * once begun; none reaches past the loop's next other event.  Where a
+ * group has more than AIF_RUNNER_GROUP_MAX switches, the earliest switch
+ * of all is stepped each time instead, from a min tree.
+ *
+ * In real time (a clock: NICs cannot say when their frames come, and the
+ * paced emulation moves by quanta) its next event is always now and an
+ * event is a whole step.
  *
  *	aif_evloop_add(&loop, aif_runner_source(w));
  *
- * NULL when out of memory; built once, after the switches and queues were
- * added; freed with the runner.
+ * NULL when out of memory; built once, after the switches, queues and ties
+ * were added; freed with the runner.
  */
 struct aif_ev_source *aif_runner_source(struct aif_runner *w);
+/* Drives a and b step in one time order (a virtual host on one hands one
+ * on the other work without a packet).  Before aif_runner_source. */
+void aif_runner_tie(struct aif_runner *w, uint16_t a, uint16_t b);
+#define AIF_RUNNER_GROUP_MAX 16 /* a group's switches, scanned at each event */
 /* Packets its switches received in the source's events. */
 uint64_t aif_runner_source_packets(const struct aif_runner *w);
 /* RX queue rxq may have its next frame sooner than the runner knows: its

@@ -219,6 +219,7 @@ run_with(unsigned planes, unsigned n, struct rte_mempool *pool, struct run_out *
 							     v.sw[all[r * planes + 1]] };
 	assert_int_equal(aif_partition_make(&pt, cfg, n, ties, n_ties), 0);
 	out->n_run = pt.n_run;
+	uint16_t drive_of[AIF_MAX_SWITCHES];
 	for (uint16_t s = 0; s < fab.n_sw; s++) {
 		unsigned i = pt.runner_of[s];
 		int d = 0;
@@ -226,9 +227,15 @@ run_with(unsigned planes, unsigned n, struct rte_mempool *pool, struct run_out *
 			assert_non_null(w[i] = aif_runner_create(fab.sw[s], 0, 0x5eed + s));
 		else
 			assert_true((d = aif_runner_add_switch(w[i], fab.sw[s], 0, 0x5eed + s)) > 0);
+		drive_of[s] = (uint16_t)d;
 		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++)
 			assert_int_equal(aif_runner_add_rxq_of(w[i], (uint16_t)d, p, 0), 0);
 	}
+	/* tied switches on one runner step in one time order (runner.h) */
+	for (unsigned k = 0; k < n_ties; k++)
+		if (pt.runner_of[ties[k].a] == pt.runner_of[ties[k].b])
+			aif_runner_tie(w[pt.runner_of[ties[k].a]], drive_of[ties[k].a],
+				       drive_of[ties[k].b]);
 	for (unsigned i = 0; i < pt.n_run; i++)
 		assert_int_equal(aif_vhosts_wake_by(&v, w[i]), 0);
 

@@ -347,34 +347,30 @@ aif_runner_process(struct aif_runner *w, uint16_t in_port, struct rte_mbuf **pkt
 		qos_of(w->sw, w->sh), in_port, pkts, n, now_ns);
 }
 
-/* Start of a step for one switch: the RCU read side, QoS config, what
- * the stages see this step. */
+/*
+ * Start of a switch's steps: the RCU read side, the tables and QoS config,
+ * the ports' link states, the trace -- what only control changes, so that
+ * it holds through a run of the switch's steps where control does not run
+ * between them (a runner's window, runner.h).
+ */
 static inline __attribute__((always_inline)) void
-drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
+drive_open(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 {
-	sh->steps++;
-	/* The step is the RCU read-side critical section (tables.h). */
+	/* The steps are the RCU read-side critical section (tables.h). */
 	rte_rcu_qsbr_thread_online(sw->qsv, sh->id);
 	const struct aif_tables *t = __atomic_load_n(&sw->tables, __ATOMIC_ACQUIRE);
-	sh->tables = t; /* the step's bursts all see this version */
+	sh->tables = t; /* the steps' bursts all see this version */
 	struct aif_qos *qos = sh->drives_qos ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE)
 					     : NULL;
 	if (qos != NULL) {
 		if (t != NULL && t->generation != qos->generation)
 			aif_qos_apply(qos, t->qos, t->generation, now_ns);
 		/* what DRILL and least_loaded read: the MMU's live count per
-		 * port ("queue_read": "packet"), or the copy below */
+		 * port ("queue_read": "packet"), or the copy a step makes */
 		sh->fwd.port_qbytes = t != NULL && t->lb.queue_read == AIF_LB_QREAD_PACKET
 				      ? qos->mmu.port_bytes : sh->port_qbytes;
-		/* what the load-aware schemes see: bytes queued per port */
-		for (uint16_t p = 0; t != NULL && t->lb_load_aware && p < qos->n_ports; p++) {
-			const uint32_t *qb = qos->mmu.port[p].queue_bytes;
-			sh->port_qbytes[p] = qb[0] + qb[1] + qb[2] + qb[3] +
-					     qb[4] + qb[5] + qb[6] + qb[7];
-			memcpy(sh->port_tc_qbytes[p], qb, sizeof(sh->port_tc_qbytes[p]));
-		}
 	}
-	sh->qos = qos != NULL && qos->cfg.enable ? qos : NULL; /* (qos_of, this step) */
+	sh->qos = qos != NULL && qos->cfg.enable ? qos : NULL; /* (qos_of, these steps) */
 	/* the ports' link states, when one changed (port.h) */
 	uint64_t gen = __atomic_load_n(&sw->link_gen, __ATOMIC_ACQUIRE);
 	if (unlikely(gen != sh->link_gen)) {
@@ -386,8 +382,29 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 		sh->link_gen = gen;
 	}
 	sh->fwd.trace = trace_on(sw);
+}
+
+/* Start of each step: what the load-aware schemes see of the queues, the
+ * adaptive bands. */
+static inline __attribute__((always_inline)) void
+drive_step_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
+{
+	const struct aif_tables *t = sh->tables;
+
+	sh->steps++;
+	if (t == NULL)
+		return;
+	/* what the load-aware schemes see: bytes queued per port */
+	struct aif_qos *qos = t->lb_load_aware && sh->drives_qos
+			      ? __atomic_load_n(&sw->qos, __ATOMIC_ACQUIRE) : NULL;
+	for (uint16_t p = 0; qos != NULL && p < qos->n_ports; p++) {
+		const uint32_t *qb = qos->mmu.port[p].queue_bytes;
+		sh->port_qbytes[p] = qb[0] + qb[1] + qb[2] + qb[3] +
+				     qb[4] + qb[5] + qb[6] + qb[7];
+		memcpy(sh->port_tc_qbytes[p], qb, sizeof(sh->port_tc_qbytes[p]));
+	}
 	/* adaptive load balancing: quality bands, refreshed every period */
-	if (t != NULL && t->lb_adaptive && now_ns >= sh->fwd.lb->next_band_ns) {
+	if (t->lb_adaptive && now_ns >= sh->fwd.lb->next_band_ns) {
 		uint64_t tx[AIF_MAX_PORTS], speed[AIF_MAX_PORTS];
 		for (uint16_t p = 0; p < t->n_ports; p++) {
 			tx[p] = sh->port_ctr[p].tx_bytes; /* this shard's share */
@@ -398,16 +415,38 @@ drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 	}
 }
 
-/* End of a step for one switch: egress QoS, TX buffers, quiescent state. */
-static void
-drive_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
+/* Start of a step for one switch: both. */
+static inline __attribute__((always_inline)) void
+drive_begin(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
+{
+	drive_open(sw, sh, now_ns);
+	drive_step_begin(sw, sh, now_ns);
+}
+
+/* End of each step: egress QoS, TX buffers. */
+static inline __attribute__((always_inline)) void
+drive_step_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
 {
 	if (sh->qos != NULL)
 		aif_egress_service(sw, sh, sh->qos, now_ns);
 	aif_shard_flush(sh, sw->ports, sw->n_ports, now_ns);
+}
+
+/* End of a switch's steps: the quiescent state. */
+static inline __attribute__((always_inline)) void
+drive_close(struct aif_switch *sw, struct aif_shard *sh)
+{
 	sh->tables = NULL; /* not to be read past the critical section */
 	sh->qos = NULL;
 	rte_rcu_qsbr_thread_offline(sw->qsv, sh->id);
+}
+
+/* End of a step for one switch: both. */
+static void
+drive_end(struct aif_switch *sw, struct aif_shard *sh, aif_time_ns now_ns)
+{
+	drive_step_end(sw, sh, now_ns);
+	drive_close(sw, sh);
 }
 
 /* One burst from RX queue q of drive d, through the stages; how many. */
@@ -560,7 +599,7 @@ drive_all_bits(const struct aif_runner *w, uint16_t d)
  * egress's) looks at none.  ~10 instructions per queue when any is due.
  */
 static inline __attribute__((always_inline)) unsigned
-step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
+step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns, bool held)
 {
 	const struct aif_drive *dr = &w->drive[d];
 	unsigned total = 0;
@@ -568,7 +607,10 @@ step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 	if (unlikely(!w->by_drive_ok))
 		index_by_drive(w);
 	w->steps++;
-	drive_begin(dr->sw, dr->sh, now_ns);
+	if (held) /* the caller opened it (drive_open) and closes it */
+		drive_step_begin(dr->sw, dr->sh, now_ns);
+	else
+		drive_begin(dr->sw, dr->sh, now_ns);
 	uint16_t f = w->drive_rxq_first[d];
 	uint64_t due = w->drive_stale[d] | aif_mintree_due(&w->drive_rxt[d], now_ns);
 	w->drive_stale[d] = due; /* polled: ask again */
@@ -577,7 +619,10 @@ step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 		due &= due - 1;
 		total += poll_rxq(w, dr, &w->rxq[w->rxq_by_drive[f + j]], now_ns);
 	}
-	drive_end(dr->sw, dr->sh, now_ns);
+	if (held)
+		drive_step_end(dr->sw, dr->sh, now_ns);
+	else
+		drive_end(dr->sw, dr->sh, now_ns);
 	return total;
 }
 
@@ -586,7 +631,7 @@ step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 unsigned
 aif_runner_step_drive(struct aif_runner *w, uint16_t d, aif_time_ns now_ns)
 {
-	return step_drive(w, d, now_ns);
+	return step_drive(w, d, now_ns, false);
 }
 
 static aif_time_ns
@@ -894,11 +939,11 @@ source_refresh(struct aif_ev_source *s, aif_time_ns now_ns)
 /* Drive d's step at now_ns, its next event (virtual time), and the next
  * events it moved. */
 static inline __attribute__((always_inline)) void
-fire_drive(struct aif_runner_ev *ev, uint16_t d, aif_time_ns now_ns)
+fire_drive(struct aif_runner_ev *ev, uint16_t d, aif_time_ns now_ns, bool held)
 {
 	struct aif_runner *w = ev->w;
 
-	ev->packets += step_drive(w, d, now_ns);
+	ev->packets += step_drive(w, d, now_ns, held);
 	next_set(ev, d, drive_next_ns(w, d, now_ns));
 	/* queues woken from outside: their drives' next events again */
 	for (uint32_t i = 0; i < ev->n_woken; i++) {
@@ -937,7 +982,7 @@ source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 	} else {
 		/* the earliest drive, the first of equals (as a scan would) */
 		next_min(ev, &d);
-		fire_drive(ev, d, now_ns);
+		fire_drive(ev, d, now_ns, false);
 	}
 	return 0;
 }
@@ -968,13 +1013,19 @@ run_windows(struct aif_runner_ev *ev, struct aif_clock *clock, aif_time_ns befor
 			unsigned k = ev->grp_first[g + 1] - ev->grp_first[g];
 			aif_time_ns t;
 			if (k == 1) {
+				/* its steps in one critical section: nothing but
+				 * they run until it closes (drive_open) */
 				uint16_t d = gd[0];
-				while ((t = dn[d]) < e) {
+				if ((t = dn[d]) >= e)
+					continue;
+				drive_open(ev->w->drive[d].sw, ev->w->drive[d].sh, t);
+				do {
 					aif_clock_set(clock, t);
-					fire_drive(ev, d, t);
+					fire_drive(ev, d, t, true);
 					last = RTE_MAX(last, t);
 					n++;
-				}
+				} while ((t = dn[d]) < e);
+				drive_close(ev->w->drive[d].sw, ev->w->drive[d].sh);
 				continue;
 			}
 			for (;;) { /* the group's earliest, the first of equals */
@@ -988,7 +1039,7 @@ run_windows(struct aif_runner_ev *ev, struct aif_clock *clock, aif_time_ns befor
 				if (t >= e)
 					break;
 				aif_clock_set(clock, t);
-				fire_drive(ev, d, t);
+				fire_drive(ev, d, t, false);
 				last = RTE_MAX(last, t);
 				n++;
 			}
@@ -1016,7 +1067,7 @@ source_run(struct aif_ev_source *s, struct aif_clock *clock, aif_time_ns before_
 		if (t >= before_ns || t > end_ns || t == AIF_TIME_NS_NEVER)
 			break;
 		aif_clock_set(clock, t);
-		fire_drive(ev, (uint16_t)aif_mintree_argmin(&ev->next), t);
+		fire_drive(ev, (uint16_t)aif_mintree_argmin(&ev->next), t, false);
 		*last_ns = t;
 	}
 	return n;

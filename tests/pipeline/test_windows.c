@@ -146,6 +146,7 @@ fake_window_end(void *arg, aif_time_ns t)
 
 /* Threads the next run's runners go on (0: one each). */
 static unsigned run_threads;
+static bool run_tie_all;  /* every switch of a runner tied (one group) */
 
 /* Jobs on planes (1 or 2) run by n runners (1: one loop, as the daemon's),
  * their frames from pool. */
@@ -231,7 +232,12 @@ run_with(unsigned planes, unsigned n, struct rte_mempool *pool, struct run_out *
 		for (uint16_t p = 0; p < fab.sw[s]->n_ports; p++)
 			assert_int_equal(aif_runner_add_rxq_of(w[i], (uint16_t)d, p, 0), 0);
 	}
-	/* tied switches on one runner step in one time order (runner.h) */
+	/* tied switches on one runner step in one time order (runner.h);
+	 * every switch of a runner tied: one order over all of them, as a
+	 * runner stepped before its own windows */
+	for (unsigned i = 0; run_tie_all && i < pt.n_run; i++)
+		for (uint16_t d = 1; d < w[i]->n_drive; d++)
+			aif_runner_tie(w[i], 0, d);
 	for (unsigned k = 0; k < n_ties; k++)
 		if (pt.runner_of[ties[k].a] == pt.runner_of[ties[k].b])
 			aif_runner_tie(w[pt.runner_of[ties[k].a]], drive_of[ties[k].a],
@@ -398,6 +404,35 @@ test_same_for_any_split(void **state)
 	}
 }
 
+/*
+ * One runner's own windows (runner.h): each switch's steps in a window
+ * together, switch by switch, give what one time order over all its
+ * switches gives (every switch tied into one group), on one plane and on
+ * two (a rank's leaves tied), and on several runners.
+ */
+static void
+test_runner_windows(void **state)
+{
+	static const unsigned ns[] = { 1, 3 };
+	struct run_out win, one_order;
+
+	(void)state;
+	for (unsigned planes = 1; planes <= 2; planes++)
+		for (unsigned k = 0; k < RTE_DIM(ns); k++) {
+			run(planes, ns[k], &win);
+			run_tie_all = true;
+			run(planes, ns[k], &one_order);
+			run_tie_all = false;
+			print_message("%u plane(s), %u runner(s): end %.3f us, %" PRIu64
+				      " pauses, in windows and in one order\n", planes, win.n_run,
+				      win.end_ns / 1e3, win.pauses);
+			assert_int_equal(win.n_run, one_order.n_run);
+			assert_int_equal(win.end_ns, one_order.end_ns);
+			assert_int_equal(win.pauses, one_order.pauses);
+			assert_int_equal(win.digest, one_order.digest);
+		}
+}
+
 /* Frames between runners taken off their lines and put back, copied,
  * after every window, as between processes: the same run. */
 static void
@@ -494,6 +529,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_for_any_split),
 		cmocka_unit_test(test_planes_tied),
+		cmocka_unit_test(test_runner_windows),
 		cmocka_unit_test(test_frames_between_processes),
 		cmocka_unit_test(test_pool_dry),
 	};

@@ -6,42 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dataplane/groups.h"
 #include "partition.h"
-
-uint16_t
-aif_partition_find(uint16_t *up, uint16_t x)
-{
-	while (up[x] != x) {
-		up[x] = up[up[x]];
-		x = up[x];
-	}
-	return x;
-}
-
-void
-aif_partition_join(uint16_t *up, uint16_t a, uint16_t b)
-{
-	a = aif_partition_find(up, a);
-	b = aif_partition_find(up, b);
-	/* the smaller index is the root: a group is named by its first switch */
-	if (a < b)
-		up[b] = a;
-	else if (b < a)
-		up[a] = b;
-}
-
-uint16_t
-aif_partition_groups(uint16_t *up, uint16_t n, uint16_t *group_of)
-{
-	uint16_t k = 0;
-
-	for (uint16_t s = 0; s < n; s++) {
-		/* a root is its group's lowest switch: numbered before the rest */
-		uint16_t root = aif_partition_find(up, s);
-		group_of[s] = root == s ? k++ : group_of[root];
-	}
-	return k;
-}
 
 aif_time_ns
 aif_partition_lookahead(const struct aif_config *cfg, const uint16_t *runner_of,
@@ -145,20 +111,20 @@ aif_partition_make(struct aif_partition *pt, const struct aif_config *cfg, unsig
 		for (uint32_t k = 0; k < cfg->n_links && !by_switch; k++) {
 			const struct aif_topo_link *l = &cfg->links[k];
 			if (top != 0 && tier[l->a_switch] < top && tier[l->b_switch] < top) {
-				aif_partition_join(up, l->a_switch, l->b_switch);
+				aif_groups_join(up, l->a_switch, l->b_switch);
 				joined = true;
 			}
 		}
 		for (unsigned i = 0; i < n_ties; i++)
 			if (ties[i].a < n && ties[i].b < n)
-				aif_partition_join(up, ties[i].a, ties[i].b);
+				aif_groups_join(up, ties[i].a, ties[i].b);
 		/* a group's weight: its switches' ports; a top switch alone is
 		 * spread after the groups (tied to a group, it is of the group) */
 		memset(size, 0, n * sizeof(*size));
 		memset(weight, 0, n * sizeof(*weight));
 		for (uint16_t s = 0; s < n; s++) {
-			weight[aif_partition_find(up, s)] += cfg->switches[s].n_ports;
-			size[aif_partition_find(up, s)]++;
+			weight[aif_groups_find(up, s)] += cfg->switches[s].n_ports;
+			size[aif_groups_find(up, s)]++;
 			total += cfg->switches[s].n_ports;
 		}
 		for (uint16_t s = 0; s < n; s++)
@@ -170,7 +136,7 @@ aif_partition_make(struct aif_partition *pt, const struct aif_config *cfg, unsig
 #define ALONE_TOP(s) (top != 0 && tier[s] == top && size[s] == 1)
 	uint16_t n_order = 0;
 	for (uint16_t s = 0; s < n; s++) {
-		if (aif_partition_find(up, s) != s)
+		if (aif_groups_find(up, s) != s)
 			continue;
 		if (ALONE_TOP(s))
 			pt->n_top++;
@@ -194,14 +160,14 @@ aif_partition_make(struct aif_partition *pt, const struct aif_config *cfg, unsig
 		load[r] += weight[order[i]];
 	}
 	for (uint16_t s = 0; s < n; s++)
-		if (aif_partition_find(up, s) == s && ALONE_TOP(s)) {
+		if (aif_groups_find(up, s) == s && ALONE_TOP(s)) {
 			unsigned r = least(load, nr);
 			group_run[s] = (uint16_t)r;
 			load[r] += weight[s];
 		}
 #undef ALONE_TOP
 	for (uint16_t s = 0; s < n; s++)
-		pt->runner_of[s] = group_run[aif_partition_find(up, s)];
+		pt->runner_of[s] = group_run[aif_groups_find(up, s)];
 	/* runners that got nothing are not used: the others renumbered in order */
 	uint16_t renum[AIF_MAX_RUNNERS];
 	unsigned used = 0;

@@ -59,13 +59,6 @@ int aif_partition_make(struct aif_partition *pt, const struct aif_config *cfg, u
 /* The runners the fabric can use: groups + top switches (1 when nothing
  * can be cut). */
 unsigned aif_partition_max(const struct aif_partition *pt);
-/* Groups of switches, union-find over up[] (up[s] == s: s is a root, the
- * lowest switch of its group): s's root; a's and b's groups joined. */
-uint16_t aif_partition_find(uint16_t *up, uint16_t x);
-void aif_partition_join(uint16_t *up, uint16_t a, uint16_t b);
-/* The groups of up[0..n) numbered in the order of their lowest switch,
- * into group_of[] (another array than up); how many. */
-uint16_t aif_partition_groups(uint16_t *up, uint16_t n, uint16_t *group_of);
 /* The links between two runners (runner_of: each switch's) and the
  * shortest delay of one, the lookahead (AIF_TIME_NS_NEVER: none);
  * *n_cut how many, if n_cut is not NULL. */

@@ -26,6 +26,7 @@
 
 #include "../dataplane/capture.h"
 #include "../dataplane/clock.h"
+#include "../dataplane/groups.h"
 #include "../dataplane/link.h"
 #include "../dataplane/mbuf.h"
 #include "../dataplane/roce.h"
@@ -359,11 +360,11 @@ fail:
 	return -1;
 }
 
-/* Switches a and b in one group (arg: the union-find, partition.h). */
+/* Switches a and b in one group (arg: the union-find, dataplane/groups.h). */
 static void
 tie_join(uint16_t a, uint16_t b, void *arg)
 {
-	aif_partition_join(arg, a, b);
+	aif_groups_join(arg, a, b);
 }
 
 /* Real time: the groups of switches one runner drives together, numbered
@@ -380,7 +381,7 @@ groups_real(struct aif_run *r, uint16_t *group_of)
 		up[s] = s;
 	if (r->o.jobs != NULL)
 		aif_workload_plane_ties(&r->wl, r->cfg, tie_join, up);
-	return aif_partition_groups(up, r->fab.n_sw, group_of);
+	return aif_groups_number(up, r->fab.n_sw, group_of);
 }
 
 /* Runners: which drives what (runner_of), and their RX queues.  One switch

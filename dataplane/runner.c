@@ -17,6 +17,7 @@
 #include "../pipelines/pipeline.h"
 #include "clock.h"
 #include "evloop.h"
+#include "groups.h"
 #include "link.h"
 #include "egress.h"
 #include "mintree.h"
@@ -974,7 +975,6 @@ static unsigned
 source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 {
 	struct aif_runner_ev *ev = (struct aif_runner_ev *)s;
-
 	uint16_t d;
 
 	if (ev->w->clock != NULL) {
@@ -1078,28 +1078,6 @@ static const struct aif_ev_ops source_ops = {
 	.run = source_run,
 };
 
-/* A drive's group's root (union-find, the lowest drive the root). */
-static uint16_t
-up_find(uint16_t *up, uint16_t x)
-{
-	while (up[x] != x) {
-		up[x] = up[up[x]];
-		x = up[x];
-	}
-	return x;
-}
-
-static void
-up_join(uint16_t *up, uint16_t a, uint16_t b)
-{
-	a = up_find(up, a);
-	b = up_find(up, b);
-	if (a < b)
-		up[b] = a;
-	else if (b < a)
-		up[a] = b;
-}
-
 void
 aif_runner_tie(struct aif_runner *w, uint16_t a, uint16_t b)
 {
@@ -1116,7 +1094,7 @@ aif_runner_tie(struct aif_runner *w, uint16_t a, uint16_t b)
 		w->tie_up = up;
 		w->cap_tie = w->n_drive;
 	}
-	up_join(w->tie_up, a, b);
+	aif_groups_join(w->tie_up, a, b);
 }
 
 /*
@@ -1143,15 +1121,12 @@ groups_build(struct aif_runner_ev *ev, const struct aif_runner *w)
 		for (uint16_t p = 0; p < AIF_MAX_PORTS; p++) {
 			uint32_t k = ev->k_of[(size_t)d * AIF_MAX_PORTS + p];
 			if (k != 0 && aif_link_delay_ns(ev->near[k - 1]) == 0)
-				up_join(up, d, ev->list[k - 1]);
+				aif_groups_join(up, d, ev->list[k - 1]);
 		}
 	/* numbered by first drive; counted, then placed in drive order */
-	uint16_t g = 0, most = 0;
-	for (uint16_t d = 0; d < n; d++) {
-		uint16_t r = up_find(up, d);
-		num[d] = r == d ? g++ : num[r];
+	uint16_t g = aif_groups_number(up, n, num), most = 0;
+	for (uint16_t d = 0; d < n; d++)
 		ev->grp_first[num[d] + 1]++;
-	}
 	ev->n_grp = g;
 	for (uint16_t x = 0; x < g; x++) {
 		most = RTE_MAX(most, ev->grp_first[x + 1]);

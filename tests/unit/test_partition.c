@@ -222,29 +222,6 @@ test_no_delay_one_runner(void **state)
 	aif_config_free(cfg);
 }
 
-/*
- * Groups numbered in the order of their lowest switch, whatever the
- * union-find's chains: {0, 1} and {2, 3} are groups 0 and 1 (switch 3's
- * chain runs through 2, numbered 1; numbers written over the parents still
- * to be read put 3 in group 0).
- */
-static void
-test_groups(void **state)
-{
-	uint16_t up[6], g[6];
-
-	(void)state;
-	for (uint16_t s = 0; s < 6; s++)
-		up[s] = s;
-	aif_partition_join(up, 0, 1);
-	aif_partition_join(up, 2, 3);
-	aif_partition_join(up, 5, 3);
-	assert_int_equal(aif_partition_groups(up, 6, g), 3);
-	static const uint16_t want[6] = { 0, 0, 1, 1, 2, 1 };
-	for (unsigned s = 0; s < 6; s++)
-		assert_int_equal(g[s], want[s]);
-}
-
 int
 main(void)
 {
@@ -255,7 +232,6 @@ main(void)
 		cmocka_unit_test(test_fat_tree_by_switch),
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_no_delay_one_runner),
-		cmocka_unit_test(test_groups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 void
 aif_evloop_init(struct aif_evloop *loop, struct aif_clock *clock, aif_time_ns end_ns)
 {
-	*loop = (struct aif_evloop){ .clock = clock, .end_ns = end_ns,
+	*loop = (struct aif_evloop){ .clock = clock, .end_ns = end_ns, .stop_ns = end_ns,
 				     .check_every = AIF_EVLOOP_CHECK_EVENTS };
 }
 
@@ -117,6 +117,7 @@ run_one(struct aif_evloop *loop, aif_time_ns now)
 	struct aif_ev_source *e = loop->src[0];
 	aif_time_ns t;
 
+	loop->stop_ns = loop->end_ns;
 	while ((t = e->next_ns) <= loop->end_ns && t != AIF_TIME_NS_NEVER) {
 		if (e->ops->run != NULL) {
 			unsigned n = e->ops->run(e, loop->clock, AIF_TIME_NS_NEVER, loop->end_ns,
@@ -169,14 +170,17 @@ aif_evloop_run(struct aif_evloop *loop)
 			if ((s->flags & AIF_EV_TICK) && s->next_ns < tick)
 				tick = s->next_ns;
 		}
+		loop->stop_ns = loop->end_ns;
 		if (e == NULL)
 			break;
 		if (!(e->flags & (AIF_EV_URGENT | AIF_EV_QUIET)) &&
 		    (work > tick || ++loop->since_check >= loop->check_every)) {
 			loop->since_check = 0;
 			if ((loop->stop != NULL && *loop->stop) ||
-			    (loop->idle != NULL && loop->idle(loop->idle_arg)))
+			    (loop->idle != NULL && loop->idle(loop->idle_arg))) {
+				loop->stop_ns = t < loop->end_ns ? t : loop->end_ns;
 				break;
+			}
 		}
 		if (t > loop->end_ns || t == AIF_TIME_NS_NEVER)
 			break;

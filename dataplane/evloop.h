@@ -104,6 +104,9 @@ struct aif_evloop {
 	struct aif_ev_source *src[AIF_EVLOOP_MAX_SOURCES];
 	/* out */
 	aif_time_ns now_ns;       /* the last event's time */
+	aif_time_ns stop_ns;      /* where the last run stopped: the time of the
+				   * event it did not fire (asked idle, or
+				   * stopped, there), or end_ns (none before it) */
 	uint64_t events;          /* work events fired */
 	/* kept between runs */
 	uint32_t since_check;

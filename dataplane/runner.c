@@ -739,6 +739,12 @@ struct aif_runner_ev {
 	/* RX queues woken from outside (aif_runner_wake) */
 	uint16_t *woken;
 	uint32_t n_woken, cap_woken;
+	/* per-drive times (aif_runner_drive_ticks): drive d's next dtick[d]
+	 * (NULL: none asked), what is called then, the latest done */
+	aif_time_ns *dtick;
+	aif_time_ns (*tick_fn)(void *arg, uint16_t d, aif_time_ns t);
+	void *tick_arg;
+	aif_time_ns tick_last;
 	/* links to switches other runners drive (windows.h): the RX queues
 	 * they deliver to here, and the ports that send there with how many
 	 * frames each had put when last asked */
@@ -756,6 +762,7 @@ source_free(struct aif_runner_ev *ev)
 		return;
 	aif_mintree_free(&ev->next);
 	free(ev->dnext);
+	free(ev->dtick);
 	free(ev->grp_first);
 	free(ev->grp_drive);
 	free(ev->list);
@@ -971,6 +978,20 @@ fire_drive(struct aif_runner_ev *ev, uint16_t d, aif_time_ns now_ns, bool held)
 	}
 }
 
+/* Drive d's own times at or before t (aif_runner_drive_ticks): before
+ * its events at t, after those before. */
+static inline void
+drive_ticks_to(struct aif_runner_ev *ev, uint16_t d, aif_time_ns t)
+{
+	while (ev->dtick[d] <= t) {
+		aif_time_ns at = ev->dtick[d];
+		ev->tick_last = RTE_MAX(ev->tick_last, at);
+		ev->dtick[d] = ev->tick_fn(ev->tick_arg, d, at);
+		if (ev->dtick[d] <= at)
+			ev->dtick[d] = AIF_TIME_NS_NEVER; /* (never back in time) */
+	}
+}
+
 static unsigned
 source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 {
@@ -982,6 +1003,8 @@ source_fire(struct aif_ev_source *s, aif_time_ns now_ns)
 	} else {
 		/* the earliest drive, the first of equals (as a scan would) */
 		next_min(ev, &d);
+		if (ev->dtick != NULL)
+			drive_ticks_to(ev, d, now_ns);
 		fire_drive(ev, d, now_ns, false);
 	}
 	return 0;
@@ -1014,18 +1037,27 @@ run_windows(struct aif_runner_ev *ev, struct aif_clock *clock, aif_time_ns befor
 			aif_time_ns t;
 			if (k == 1) {
 				/* its steps in one critical section: nothing but
-				 * they run until it closes (drive_open) */
+				 * they run until it closes (drive_open); its own
+				 * times (drive_ticks_to) between them, outside */
 				uint16_t d = gd[0];
-				if ((t = dn[d]) >= e)
-					continue;
-				drive_open(ev->w->drive[d].sw, ev->w->drive[d].sh, t);
-				do {
-					aif_clock_set(clock, t);
-					fire_drive(ev, d, t, true);
-					last = RTE_MAX(last, t);
-					n++;
-				} while ((t = dn[d]) < e);
-				drive_close(ev->w->drive[d].sw, ev->w->drive[d].sh);
+				for (;;) {
+					aif_time_ns tk = ev->dtick != NULL ? ev->dtick[d]
+									  : AIF_TIME_NS_NEVER;
+					aif_time_ns lim = RTE_MIN(e, tk);
+					if ((t = dn[d]) < lim) {
+						drive_open(ev->w->drive[d].sw, ev->w->drive[d].sh, t);
+						do {
+							aif_clock_set(clock, t);
+							fire_drive(ev, d, t, true);
+							last = RTE_MAX(last, t);
+							n++;
+						} while ((t = dn[d]) < lim);
+						drive_close(ev->w->drive[d].sw, ev->w->drive[d].sh);
+					}
+					if (tk >= e)
+						break;
+					drive_ticks_to(ev, d, tk);
+				}
 				continue;
 			}
 			for (;;) { /* the group's earliest, the first of equals */
@@ -1036,6 +1068,17 @@ run_windows(struct aif_runner_ev *ev, struct aif_clock *clock, aif_time_ns befor
 						d = gd[i];
 						t = dn[d];
 					}
+				if (ev->dtick != NULL) { /* its own times before */
+					bool took = false;
+					for (unsigned i = 0; i < k; i++)
+						if (ev->dtick[gd[i]] <= t && ev->dtick[gd[i]] < e) {
+							drive_ticks_to(ev, gd[i],
+								       RTE_MIN(t, e - 1));
+							took = true;
+						}
+					if (took)
+						continue;
+				}
 				if (t >= e)
 					break;
 				aif_clock_set(clock, t);
@@ -1077,6 +1120,37 @@ static const struct aif_ev_ops source_ops = {
 	.next_ns = source_next, .fire = source_fire, .refresh = source_refresh,
 	.run = source_run,
 };
+
+int
+aif_runner_drive_ticks(struct aif_runner *w, aif_time_ns first_ns,
+		       aif_time_ns (*fn)(void *arg, uint16_t d, aif_time_ns t), void *arg)
+{
+	struct aif_runner_ev *ev = w->ev;
+
+	if (ev == NULL || !ev->windows || w->clock != NULL || ev->dtick != NULL)
+		return -1;
+	ev->dtick = malloc((w->n_drive ? w->n_drive : 1) * sizeof(*ev->dtick));
+	if (ev->dtick == NULL)
+		return -1;
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		ev->dtick[d] = first_ns;
+	ev->tick_fn = fn;
+	ev->tick_arg = arg;
+	ev->tick_last = 0;
+	return 0;
+}
+
+aif_time_ns
+aif_runner_drive_ticks_until(struct aif_runner *w, aif_time_ns until_ns)
+{
+	struct aif_runner_ev *ev = w->ev;
+
+	if (ev == NULL || ev->dtick == NULL)
+		return 0;
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		drive_ticks_to(ev, d, until_ns);
+	return ev->tick_last;
+}
 
 void
 aif_runner_tie(struct aif_runner *w, uint16_t a, uint16_t b)

@@ -229,6 +229,23 @@ struct aif_ev_source *aif_runner_source(struct aif_runner *w);
  * on the other work without a packet).  Before aif_runner_source. */
 void aif_runner_tie(struct aif_runner *w, uint16_t a, uint16_t b);
 #define AIF_RUNNER_GROUP_MAX 16 /* a group's switches, scanned at each event */
+/*
+ * Virtual time, a runner in windows (its groups no larger than
+ * AIF_RUNNER_GROUP_MAX): fn(arg, d, t) for each drive d at times of its own
+ * (first_ns, then what fn returns, later each time; AIF_TIME_NS_NEVER: no
+ * more), each in its place in d's time order: after d's events before t,
+ * before those at t and later -- what a periodic source of the loop that
+ * reads every switch at once does (a queue monitor), without cutting every
+ * drive's windows at each of its times.  A time with nothing of d's after
+ * it waits for aif_runner_drive_ticks_until, at the end: every drive's
+ * times at or before until_ns (a time by which all their events before it
+ * have run), and the latest done so far (0: none).  After
+ * aif_runner_source; 0, or -1 (no windows, real time, out of memory: the
+ * caller keeps its source).
+ */
+int aif_runner_drive_ticks(struct aif_runner *w, aif_time_ns first_ns,
+			   aif_time_ns (*fn)(void *arg, uint16_t d, aif_time_ns t), void *arg);
+aif_time_ns aif_runner_drive_ticks_until(struct aif_runner *w, aif_time_ns until_ns);
 /* Packets its switches received in the source's events. */
 uint64_t aif_runner_source_packets(const struct aif_runner *w);
 /* RX queue rxq may have its next frame sooner than the runner knows: its

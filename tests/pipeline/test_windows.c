@@ -14,6 +14,8 @@
  *    ring all-reduce: the same;
  *  - the windows skip time with nothing in it (the jobs start late), no
  *    window is longer than the lookahead, and every runner worked;
+ *  - a runner's own times for each switch (a queue monitor's samples) see
+ *    what a source of the loop sampling every switch at once sees;
  *  - a pool an eighth the size of what the jobs hold at once, given spares
  *    as virtual time gives its pool (dataplane/mbuf.h): no host waits for
  *    an mbuf, and 1, 2, 3 and 6 runners, three times over, give the
@@ -144,6 +146,58 @@ fake_window_end(void *arg, aif_time_ns t)
 	return t;
 }
 
+/*
+ * A sample of every switch every TICK_NS (what the queue monitor takes):
+ * 0 none; 1 a source of the loop, every switch at once; 2 the runner's own
+ * times, each switch in its own time order (runner.h
+ * aif_runner_drive_ticks).  What each saw: its port counters and its
+ * buffer's bytes, at each time.
+ */
+#define TICK_NS 250
+static int tick_mode;
+struct tick_rec {
+	aif_time_ns t;
+	uint64_t seen;
+};
+static struct tick_rec *recs[AIF_MAX_SWITCHES];
+static uint32_t n_recs[AIF_MAX_SWITCHES], cap_recs[AIF_MAX_SWITCHES];
+
+static void
+record(const struct aif_switch *sw, uint16_t s, aif_time_ns t)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (uint16_t p = 0; p < sw->n_ports; p++) {
+		fold(&h, sw->shards[0]->port_ctr[p].rx_packets);
+		fold(&h, sw->shards[0]->port_ctr[p].tx_packets);
+	}
+	fold(&h, sw->qos->mmu.used_bytes);
+	if (n_recs[s] == cap_recs[s]) {
+		cap_recs[s] = cap_recs[s] ? 2 * cap_recs[s] : 1024;
+		assert_non_null(recs[s] = realloc(recs[s], cap_recs[s] * sizeof(*recs[s])));
+	}
+	recs[s][n_recs[s]++] = (struct tick_rec){ t, h };
+}
+
+static void
+loop_tick(aif_time_ns t, void *arg)
+{
+	const struct aif_fabric *fab = arg;
+
+	for (uint16_t s = 0; s < fab->n_sw; s++)
+		record(fab->sw[s], s, t);
+}
+
+static const struct aif_fabric *tick_fab;
+
+static aif_time_ns
+drive_tick(void *arg, uint16_t d, aif_time_ns t)
+{
+	(void)arg;
+	record(tick_fab->sw[d], d, t); /* (one runner: drive d is switch d) */
+	return t + TICK_NS;
+}
+
 /* Threads the next run's runners go on (0: one each). */
 static unsigned run_threads;
 static bool run_tie_all;  /* every switch of a runner tied (one group) */
@@ -250,12 +304,29 @@ run_with(unsigned planes, unsigned n, struct rte_mempool *pool, struct run_out *
 	aif_ctl_tick_init(&tick, &ctl, 0, AIF_CTL_TICK_NS);
 	if (pt.n_run == 1) {
 		struct aif_evloop loop;
+		struct aif_ev_periodic per;
 		aif_evloop_init(&loop, &ctl.clock, 100 * AIF_NS_PER_MS);
+		if (tick_mode == 1) { /* control's sources first on a tie */
+			aif_ev_periodic_init(&per, 0, TICK_NS, loop_tick, &fab);
+			per.src.flags |= AIF_EV_QUIET;
+			assert_int_equal(aif_evloop_add(&loop, &per.src), 0);
+		}
 		assert_int_equal(aif_evloop_add(&loop, &tick.src), 0);
 		assert_int_equal(aif_evloop_add(&loop, aif_runner_source(w[0])), 0);
+		tick_fab = &fab;
+		if (tick_mode == 2)
+			assert_int_equal(aif_runner_drive_ticks(w[0], 0, drive_tick, NULL), 0);
 		loop.idle = idle;
 		loop.idle_arg = &ia;
 		out->end_ns = aif_evloop_run(&loop);
+		if (tick_mode == 2) {
+			/* those after each switch's last event, to where the loop
+			 * stopped, as the loop's source took them (its last time
+			 * the loop's) */
+			aif_time_ns last = loop.stop_ns / TICK_NS * TICK_NS;
+			aif_runner_drive_ticks_until(w[0], last);
+			out->end_ns = RTE_MAX(out->end_ns, last);
+		}
 		out->part_events[0] = loop.events;
 	} else {
 		struct aif_windows win;
@@ -433,6 +504,57 @@ test_runner_windows(void **state)
 		}
 }
 
+/*
+ * A runner's own times for each switch (runner.h aif_runner_drive_ticks)
+ * see each switch as a source of the loop sampling all at once sees it:
+ * at every time, in the same state (its events before the time done,
+ * none at or after it), from the start to where the loop stopped; the
+ * run's results the same.  With the switches in windows of their own and
+ * all in one group.
+ */
+static void
+test_drive_ticks(void **state)
+{
+	struct run_out loop, own;
+	struct tick_rec *a[AIF_MAX_SWITCHES];
+	uint32_t na[AIF_MAX_SWITCHES];
+
+	(void)state;
+	for (int tie = 0; tie <= 1; tie++) {
+		run_tie_all = tie;
+		memset(n_recs, 0, sizeof(n_recs));
+		tick_mode = 1;
+		run(1, 1, &loop);
+		memcpy(a, recs, sizeof(a));
+		memcpy(na, n_recs, sizeof(na));
+		memset(recs, 0, sizeof(recs));
+		memset(cap_recs, 0, sizeof(cap_recs));
+		memset(n_recs, 0, sizeof(n_recs));
+		tick_mode = 2;
+		run(1, 1, &own);
+		tick_mode = 0;
+		run_tie_all = false;
+		print_message("%s: %u samples a switch to %.3f us\n",
+			      tie ? "one group" : "a group a switch", na[0], own.end_ns / 1e3);
+		assert_int_equal(own.end_ns, loop.end_ns);
+		assert_int_equal(own.digest, loop.digest);
+		for (uint16_t s = 0; s < AIF_MAX_SWITCHES; s++) {
+			assert_int_equal(n_recs[s], na[s]);
+			for (uint32_t i = 0; i < na[s]; i++) {
+				assert_int_equal(recs[s][i].t, a[s][i].t);
+				assert_int_equal(recs[s][i].seen, a[s][i].seen);
+			}
+			free(a[s]);
+			free(recs[s]);
+			recs[s] = NULL;
+			cap_recs[s] = n_recs[s] = 0;
+		}
+		/* from the start to past the jobs' start, every switch */
+		assert_true(na[0] > START_NS / TICK_NS);
+		assert_int_equal(na[5], na[0]);
+	}
+}
+
 /* Frames between runners taken off their lines and put back, copied,
  * after every window, as between processes: the same run. */
 static void
@@ -530,6 +652,7 @@ main(void)
 		cmocka_unit_test(test_same_for_any_split),
 		cmocka_unit_test(test_planes_tied),
 		cmocka_unit_test(test_runner_windows),
+		cmocka_unit_test(test_drive_ticks),
 		cmocka_unit_test(test_frames_between_processes),
 		cmocka_unit_test(test_pool_dry),
 	};

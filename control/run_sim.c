@@ -548,11 +548,10 @@ aif_run_virtual(struct aif_run *r)
 	} else {
 		aif_evloop_run(&loop);
 		if (qd != NULL && loop.stop_ns != AIF_TIME_NS_NEVER && loop.stop_ns >= now) {
-			/* the samples that no event of their switch's came after:
-			 * those the tick would have taken before the loop stopped,
-			 * and the tick's last time the run's end, as it was */
-			aif_time_ns last = now + (loop.stop_ns - now) / qlen_tick_ns * qlen_tick_ns;
-			aif_runner_drive_ticks_until(r->runners[0], last);
+			/* the samples that no event of their switch's came after,
+			 * to where the loop stopped; the last sample an event of
+			 * the run's, as several runners' own sources are */
+			aif_time_ns last = aif_runner_drive_ticks_until(r->runners[0], loop.stop_ns);
 			if (last > aif_clock_now(&ctl->clock))
 				aif_clock_set(&ctl->clock, last);
 		}

@@ -412,6 +412,8 @@ cat > "$T/ffjobs.json" <<'EOF'
  "qlen_monitor": {"interval_ns": 100},
  "jobs": [{"name": "trace", "kind": "flow_file", "file": "flows.txt", "format": "conweave"}]}
 EOF
+sed 's/"interval_ns": 100}/"interval_ns": 300, "start_us": 2000001, "end_us": 2000004}/' \
+	"$T/ffjobs.json" > "$T/ffqjobs.json"
 timeout -k 5 60 "$BIN" -- --config "$T/ff.json" --virtual-time --jobs "$T/ffjobs.json" \
 	--results "$T/ff" > "$T/ff.log" 2>&1 < /dev/null || fail "flow file run exited with status $?"
 TOOL=${AIF_FCT_SLOWDOWN:-$ROOT/../../shared/tools/fct-slowdown}
@@ -488,6 +490,11 @@ for n in 1 2 3; do
 	timeout -k 5 60 "$BIN" -- --config "$T/ff.json" --virtual-time --jobs "$T/ffjobs.json" \
 		--results "$T/inc$n" --runners $n > "$T/inc$n.log" 2>&1 < /dev/null ||
 		fail "incast on $n runners exited with status $?"
+	# the queue monitor for 3 us of it, every 300 ns: its samples, and the
+	# run's end after it (the last event, not a tick's time)
+	timeout -k 5 60 "$BIN" -- --config "$T/ff.json" --virtual-time --jobs "$T/ffqjobs.json" \
+		--results "$T/incq$n" --runners $n > "$T/incq$n.log" 2>&1 < /dev/null ||
+		fail "incast with a monitor window on $n runners exited with status $?"
 done
 grep -q '^  3 runners, window by window: lookahead 1.000 us' "$T/main3.log" ||
 	fail "3 runners: the partition is not said"
@@ -537,7 +544,12 @@ for n in 2 3; do
 	done
 	for f in fct.txt jobs.csv qps.csv pfc.txt qlen.txt summary.json; do
 		cmp -s "$T/inc1/$f" "$T/inc$n/$f" || fail "incast: $f differs on $n runners"
+		cmp -s "$T/incq1/$f" "$T/incq$n/$f" ||
+			fail "incast with a monitor window: $f differs on $n runners"
 	done
+	[ "$(grep '^summary:' "$T/incq1.log" | cut -d' ' -f2)" = \
+	  "$(grep '^summary:' "$T/incq$n.log" | cut -d' ' -f2)" ] ||
+		fail "incast with a monitor window: the end differs on $n runners"
 done
 "$PY" - "$T/main1" "$T/inc1" <<'EOF' || fail "runners: what was compared"
 import json, sys
@@ -545,7 +557,8 @@ m, i = (json.load(open(d + "/summary.json")) for d in sys.argv[1:3])
 assert all(j["finished"] == j["iterations"] for j in m["jobs"]), m["jobs"]
 assert i["fabric"]["pfc_xoff_sent"] > 0, i["fabric"]
 print("  ok   1, 2 and 3 runners: identical fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt, "
-      "summary.json and samples (main job: %d flows; incast: %d PFC pauses)"
+      "summary.json and samples (main job: %d flows; incast: %d PFC pauses; and with the "
+      "queue monitor for 3 us of it, the end too)"
       % (m["flows"]["count"], i["fabric"]["pfc_xoff_sent"]))
 EOF
 
@@ -593,8 +606,9 @@ else
 		done
 	done
 	# by default every part the fabric has, the ranks taking turns: several
-	# runners a rank; 3 runners: 2 on rank 0, 1 on rank 1
-	grep -q '^  rank 1 of 2: [0-9]* windows of at most [0-9.]* us, runners 1,3' \
+	# runners a rank; 3 runners: 2 on rank 0, 1 on rank 1 (the ranks write
+	# to one output: a rank's line may follow another's unfinished one)
+	grep -q '  rank 1 of 2: [0-9]* windows of at most [0-9.]* us, runners 1,3' \
 		"$T/mpimain2.log" || fail "2 MPI ranks: rank 1 did not say its runners"
 	ASAN_OPTIONS=$MPI_ASAN timeout -k 5 120 mpirun --oversubscribe -np 2 "$BIN" -- \
 		--config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" --runners 3 \
@@ -604,7 +618,7 @@ else
 		cmp -s "$T/main1/$f" "$T/mpimain3/$f" ||
 			fail "main job: $f differs on 3 runners over 2 MPI ranks"
 	done
-	grep -q '^  rank 0 of 2: [0-9]* windows of at most [0-9.]* us, runners 0,2 on' \
+	grep -q '  rank 0 of 2: [0-9]* windows of at most [0-9.]* us, runners 0,2 on' \
 		"$T/mpimain3.log" || fail "3 runners on 2 MPI ranks: rank 0 did not run 0 and 2"
 	ASAN_OPTIONS=$MPI_ASAN timeout -k 5 60 mpirun --oversubscribe -np 2 "$BIN" -- \
 		--config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" --runners 1 \

@@ -321,11 +321,10 @@ run_with(unsigned planes, unsigned n, struct rte_mempool *pool, struct run_out *
 		out->end_ns = aif_evloop_run(&loop);
 		if (tick_mode == 2) {
 			/* those after each switch's last event, to where the loop
-			 * stopped, as the loop's source took them (its last time
-			 * the loop's) */
-			aif_time_ns last = loop.stop_ns / TICK_NS * TICK_NS;
-			aif_runner_drive_ticks_until(w[0], last);
-			out->end_ns = RTE_MAX(out->end_ns, last);
+			 * stopped, as the loop's source took them (the last, as
+			 * the source's, an event of the run's) */
+			out->end_ns = RTE_MAX(out->end_ns,
+					      aif_runner_drive_ticks_until(w[0], loop.stop_ns));
 		}
 		out->part_events[0] = loop.events;
 	} else {

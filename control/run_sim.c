@@ -104,15 +104,24 @@ qlen_fire(struct aif_ev_source *s, aif_time_ns t)
 
 static const struct aif_ev_ops qlen_ops = { .next_ns = qlen_next, .fire = qlen_fire };
 
+static struct qlen_drives *qlen_drives(const struct aif_run *r, struct aif_runner *w,
+				       struct aif_monitors *mon, aif_time_ns base_ns,
+				       aif_time_ns tick_ns);
+
+/* Each part's runner samples its switches (qd[k], the k-th part of this
+ * rank's) where it can (qlen_drives), a source of the part's loop where it
+ * cannot. */
 static struct qlen_src *
 qlen_srcs(const struct aif_run *r, struct aif_monitors *mon, aif_time_ns base_ns,
-	  aif_time_ns tick_ns, struct aif_windows *win)
+	  aif_time_ns tick_ns, struct aif_windows *win, struct qlen_drives **qd)
 {
 	struct qlen_src *q = calloc(r->n_run, sizeof(*q));
 
 	/* several ranks: this one's parts' (its windows' k-th: part mine[k]) */
 	for (unsigned k = 0; q != NULL && k < r->n_mine; k++) {
 		unsigned i = r->mine[k];
+		if ((qd[k] = qlen_drives(r, r->mine_run[k], mon, base_ns, tick_ns)) != NULL)
+			continue;
 		q[i] = (struct qlen_src){ .src = { .ops = &qlen_ops, .flags = AIF_EV_QUIET },
 					  .mon = mon, .base_ns = base_ns, .tick_ns = tick_ns,
 					  .due_ns = aif_monitors_qlen_first_ns(mon) };
@@ -154,12 +163,11 @@ qlen_drive_tick(void *arg, uint16_t d, aif_time_ns t)
 	return on_tick(q->base_ns, q->tick_ns, aif_monitors_qlen_after(q->mon, t));
 }
 
-/* The runner samples (NULL: it cannot, a tick of the loop does). */
+/* Runner w samples its switches (NULL: it cannot, a source does). */
 static struct qlen_drives *
-qlen_drives(const struct aif_run *r, struct aif_monitors *mon, aif_time_ns base_ns,
-	    aif_time_ns tick_ns)
+qlen_drives(const struct aif_run *r, struct aif_runner *w, struct aif_monitors *mon,
+	    aif_time_ns base_ns, aif_time_ns tick_ns)
 {
-	struct aif_runner *w = r->runners[0];
 	struct qlen_drives *q = calloc(1, sizeof(*q));
 
 	if (q == NULL)
@@ -408,7 +416,7 @@ aif_run_virtual(struct aif_run *r)
 	struct ticks tk = { 0 };
 	struct aif_windows win = { 0 };
 	struct qlen_src *qlen = NULL;
-	struct qlen_drives *qd = NULL;
+	struct qlen_drives *qd = NULL, *qdp[AIF_MAX_RUNNERS] = { NULL };
 	struct aif_ctl *ctl = &r->ctl;
 	struct aif_workload *wl = &r->wl;
 	unsigned n_acts = o->n_link_ev + o->n_lb_ev;
@@ -473,7 +481,7 @@ aif_run_virtual(struct aif_run *r)
 	/* one runner: the queue monitor in the runner, the loop's tick for
 	 * --samples alone */
 	if (!par && qlen_tick_ns && tk.mon != NULL &&
-	    (qd = qlen_drives(r, tk.mon, now, qlen_tick_ns)) != NULL) {
+	    (qd = qlen_drives(r, r->runners[0], tk.mon, now, qlen_tick_ns)) != NULL) {
 		tk.mon = NULL;
 		tick_ns = o->samples != NULL ? sample_ns : 0;
 	}
@@ -498,7 +506,7 @@ aif_run_virtual(struct aif_run *r)
 	if (!par)
 		aif_evloop_add(&loop, rs);
 	if (par && qlen_tick_ns && wl->mon != NULL &&
-	    (qlen = qlen_srcs(r, wl->mon, now, qlen_tick_ns, &win)) == NULL) {
+	    (qlen = qlen_srcs(r, wl->mon, now, qlen_tick_ns, &win, qdp)) == NULL) {
 		fprintf(stderr, "virtual time: out of memory\n");
 		goto out;
 	}
@@ -538,6 +546,14 @@ aif_run_virtual(struct aif_run *r)
 		if (aif_windows_run(&win) == AIF_TIME_NS_NEVER) {
 			fprintf(stderr, "virtual time: cannot start the runners' threads\n");
 			goto out;
+		}
+		/* the samples that no event of their switch's came after, to
+		 * where the windows stopped; the last an event of the run's */
+		for (unsigned k = 0; k < r->n_mine && win.stop_ns != AIF_TIME_NS_NEVER; k++) {
+			aif_time_ns last = qdp[k] != NULL
+				? aif_runner_drive_ticks_until(r->mine_run[k], win.stop_ns) : 0;
+			if (last > aif_clock_now(&ctl->clock))
+				aif_clock_set(&ctl->clock, last);
 		}
 		r->events = aif_windows_events(&win);
 		r->packets = aif_windows_packets(&win);
@@ -592,6 +608,8 @@ out:
 	aif_windows_free(&win);
 	free(qlen);
 	free(qd);
+	for (unsigned k = 0; k < AIF_MAX_RUNNERS; k++)
+		free(qdp[k]);
 	if (acts != NULL)
 		aif_schedule_free(acts, n_acts);
 	free(acts);

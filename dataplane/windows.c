@@ -397,6 +397,7 @@ aif_windows_run(struct aif_windows *win)
 		uint64_t s0 = wall_ns();
 		/* the next boundary: the earliest work or control event */
 		t = RTE_MAX(edge, RTE_MIN(work, ctl_next(win, 0)));
+		win->stop_ns = RTE_MIN(t, win->end_ns);
 		if (t == AIF_TIME_NS_NEVER || t > win->end_ns || stopped(win))
 			break;
 		if (boundary(win, t, &work))

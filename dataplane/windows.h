@@ -158,6 +158,9 @@ struct aif_windows {
 	int quit;
 	/* out */
 	aif_time_ns now_ns;              /* the last event's time */
+	aif_time_ns stop_ns;             /* where the run stopped: the boundary
+					  * it did not pass (idle, stopped
+					  * there), or end_ns (none before it) */
 	uint64_t windows;                /* windows run */
 	uint64_t crit_cpu_ns;            /* sum over windows of the busiest runner's CPU */
 	uint64_t work_cpu_ns;            /* sum over windows of all runners' CPU */

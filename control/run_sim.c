@@ -57,9 +57,11 @@ tick(aif_time_ns t, void *arg)
 		aif_samples_take(k->sm, t);
 }
 
-/* Several runners: each samples its own switches' queues for qlen.txt, in
- * its own loop, at the times the one loop's tick would (every tick_ns from
- * base_ns, from the monitors' next sample on). */
+/* Several runners, a runner without windows among them (AIF_RUNNER_GROUP_MAX):
+ * its part samples its switches' queues for qlen.txt, in the part's own
+ * loop, at the times the one loop's tick would (every tick_ns from base_ns,
+ * from the monitors' next sample on).  The others' runners do it
+ * themselves (qlen_drives). */
 struct qlen_src {
 	struct aif_ev_source src;
 	struct aif_monitors *mon;
@@ -137,14 +139,14 @@ qlen_srcs(const struct aif_run *r, struct aif_monitors *mon, aif_time_ns base_ns
 }
 
 /*
- * One runner: each switch's queues sampled for qlen.txt by the runner, in
- * that switch's own time order (runner.h aif_runner_drive_ticks), at the
- * times the loop's tick would.  As a tick of the loop, every 100 ns by
- * default, it ended every switch's window there: the runner went through
- * all its switches ten times a microsecond, their state out of the caches
- * each time (a k=16 fat-tree's all-to-all on one runner 1.6 times as long
- * as with the monitor off, a k=12 one's 1.15 times; on 36 runners taking
- * turns on one thread, each a few switches, 1.02 times).
+ * A runner samples its switches' queues for qlen.txt itself, each in that
+ * switch's own time order (runner.h aif_runner_drive_ticks), at the times
+ * the loop's tick would.  As a source of the loop, every 100 ns by
+ * default, the samples ended every window of the runner there: one runner
+ * went through all its switches ten times a microsecond, their state out
+ * of the caches each time (a k=16 fat-tree's all-to-all on one runner 1.6
+ * times as long as with the monitor off, a k=12 one's 1.15 times; on 36
+ * runners taking turns on one thread, each a few switches, 1.02 times).
  */
 struct qlen_drives {
 	struct aif_monitors *mon;
@@ -447,8 +449,8 @@ aif_run_virtual(struct aif_run *r)
 			qlen_tick_ns = tick_ns ? gcd_ns(tick_ns, wl->mon_params.qlen_interval_ns)
 					       : wl->mon_params.qlen_interval_ns;
 	}
-	/* one loop: the monitors on the samples' tick; several runners: each
-	 * samples its own switches' queues on that tick in its own loop */
+	/* the queue monitor on the samples' tick: each runner's own (below,
+	 * qlen_drives), else one loop's tick or each part's source */
 	bool par = r->n_run > 1;
 	if (qlen_tick_ns && !par)
 		tick_ns = qlen_tick_ns;

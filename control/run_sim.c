@@ -193,6 +193,21 @@ qlen_drives(const struct aif_run *r, struct aif_runner *w, struct aif_monitors *
 	return q;
 }
 
+/* The samples that no event of their switch's came after, to where the run
+ * stopped; the last of them an event of the run's (clock), as a source's
+ * is. */
+static void
+qlen_drives_end(const struct aif_run *r, struct qlen_drives *const *qd, aif_time_ns stop_ns,
+		struct aif_clock *clock)
+{
+	for (unsigned k = 0; k < r->n_mine && stop_ns != AIF_TIME_NS_NEVER; k++) {
+		aif_time_ns last = qd[k] != NULL ? aif_runner_drive_ticks_until(r->mine_run[k], stop_ns)
+						 : 0;
+		if (last > aif_clock_now(clock))
+			aif_clock_set(clock, last);
+	}
+}
+
 static aif_time_ns
 gcd_ns(aif_time_ns a, aif_time_ns b)
 {
@@ -418,7 +433,7 @@ aif_run_virtual(struct aif_run *r)
 	struct ticks tk = { 0 };
 	struct aif_windows win = { 0 };
 	struct qlen_src *qlen = NULL;
-	struct qlen_drives *qd = NULL, *qdp[AIF_MAX_RUNNERS] = { NULL };
+	struct qlen_drives *qd[AIF_MAX_RUNNERS] = { NULL }; /* this rank's k-th runner's */
 	struct aif_ctl *ctl = &r->ctl;
 	struct aif_workload *wl = &r->wl;
 	unsigned n_acts = o->n_link_ev + o->n_lb_ev;
@@ -452,8 +467,6 @@ aif_run_virtual(struct aif_run *r)
 	/* the queue monitor on the samples' tick: each runner's own (below,
 	 * qlen_drives), else one loop's tick or each part's source */
 	bool par = r->n_run > 1;
-	if (qlen_tick_ns && !par)
-		tick_ns = qlen_tick_ns;
 	if (par)
 		tk.mon = NULL;
 	if (captures_start(r) != 0)
@@ -480,13 +493,12 @@ aif_run_virtual(struct aif_run *r)
 	}
 	if (par)
 		win.n_threads = r->n_threads;
-	/* one runner: the queue monitor in the runner, the loop's tick for
-	 * --samples alone */
+	/* one runner: the queue monitor in the runner, else on the loop's tick */
 	if (!par && qlen_tick_ns && tk.mon != NULL &&
-	    (qd = qlen_drives(r, r->runners[0], tk.mon, now, qlen_tick_ns)) != NULL) {
+	    (qd[0] = qlen_drives(r, r->runners[0], tk.mon, now, qlen_tick_ns)) != NULL)
 		tk.mon = NULL;
-		tick_ns = o->samples != NULL ? sample_ns : 0;
-	}
+	if (tk.mon != NULL && qlen_tick_ns)
+		tick_ns = qlen_tick_ns;
 	aif_evloop_init(&loop, &ctl->clock, end);
 	aif_ctl_schedule_init(&sched, ctl, acts, n_acts, now);
 	/* control's sources, in this order on a tie, before the runners */
@@ -508,7 +520,7 @@ aif_run_virtual(struct aif_run *r)
 	if (!par)
 		aif_evloop_add(&loop, rs);
 	if (par && qlen_tick_ns && wl->mon != NULL &&
-	    (qlen = qlen_srcs(r, wl->mon, now, qlen_tick_ns, &win, qdp)) == NULL) {
+	    (qlen = qlen_srcs(r, wl->mon, now, qlen_tick_ns, &win, qd)) == NULL) {
 		fprintf(stderr, "virtual time: out of memory\n");
 		goto out;
 	}
@@ -549,14 +561,7 @@ aif_run_virtual(struct aif_run *r)
 			fprintf(stderr, "virtual time: cannot start the runners' threads\n");
 			goto out;
 		}
-		/* the samples that no event of their switch's came after, to
-		 * where the windows stopped; the last an event of the run's */
-		for (unsigned k = 0; k < r->n_mine && win.stop_ns != AIF_TIME_NS_NEVER; k++) {
-			aif_time_ns last = qdp[k] != NULL
-				? aif_runner_drive_ticks_until(r->mine_run[k], win.stop_ns) : 0;
-			if (last > aif_clock_now(&ctl->clock))
-				aif_clock_set(&ctl->clock, last);
-		}
+		qlen_drives_end(r, qd, win.stop_ns, &ctl->clock);
 		r->events = aif_windows_events(&win);
 		r->packets = aif_windows_packets(&win);
 		if (ranks)
@@ -565,14 +570,7 @@ aif_run_virtual(struct aif_run *r)
 			r->vt_runners = windows_report(&win);
 	} else {
 		aif_evloop_run(&loop);
-		if (qd != NULL && loop.stop_ns != AIF_TIME_NS_NEVER && loop.stop_ns >= now) {
-			/* the samples that no event of their switch's came after,
-			 * to where the loop stopped; the last sample an event of
-			 * the run's, as several runners' own sources are */
-			aif_time_ns last = aif_runner_drive_ticks_until(r->runners[0], loop.stop_ns);
-			if (last > aif_clock_now(&ctl->clock))
-				aif_clock_set(&ctl->clock, last);
-		}
+		qlen_drives_end(r, qd, loop.stop_ns, &ctl->clock);
 		r->events = loop.events;
 		r->packets = aif_runner_source_packets(r->runners[0]);
 	}
@@ -609,9 +607,8 @@ aif_run_virtual(struct aif_run *r)
 out:
 	aif_windows_free(&win);
 	free(qlen);
-	free(qd);
 	for (unsigned k = 0; k < AIF_MAX_RUNNERS; k++)
-		free(qdp[k]);
+		free(qd[k]);
 	if (acts != NULL)
 		aif_schedule_free(acts, n_acts);
 	free(acts);

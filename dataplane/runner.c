@@ -1061,23 +1061,22 @@ run_windows(struct aif_runner_ev *ev, struct aif_clock *clock, aif_time_ns befor
 				continue;
 			}
 			for (;;) { /* the group's earliest, the first of equals */
-				uint16_t d = gd[0];
+				uint16_t d = gd[0], x = gd[0];
 				t = dn[d];
-				for (unsigned i = 1; i < k; i++)
+				aif_time_ns tk = ev->dtick != NULL ? ev->dtick[x] : AIF_TIME_NS_NEVER;
+				for (unsigned i = 1; i < k; i++) {
 					if (dn[gd[i]] < t) {
 						d = gd[i];
 						t = dn[d];
 					}
-				if (ev->dtick != NULL) { /* its own times before */
-					bool took = false;
-					for (unsigned i = 0; i < k; i++)
-						if (ev->dtick[gd[i]] <= t && ev->dtick[gd[i]] < e) {
-							drive_ticks_to(ev, gd[i],
-								       RTE_MIN(t, e - 1));
-							took = true;
-						}
-					if (took)
-						continue;
+					if (ev->dtick != NULL && ev->dtick[gd[i]] < tk) {
+						x = gd[i];
+						tk = ev->dtick[x];
+					}
+				}
+				if (tk <= t && tk < e) { /* its own time first */
+					drive_ticks_to(ev, x, tk);
+					continue;
 				}
 				if (t >= e)
 					break;

@@ -76,6 +76,14 @@ fold(uint64_t *h, uint64_t v)
 	*h = (*h ^ v) * 0x100000001b3ull;
 }
 
+/* b is the run a was: its end and everything it did (the digest). */
+static void
+assert_same_run(const struct run_out *a, const struct run_out *b)
+{
+	assert_int_equal(a->end_ns, b->end_ns);
+	assert_int_equal(a->digest, b->digest);
+}
+
 struct idle_arg {
 	struct aif_jobs *js;
 	struct aif_vhosts *v;
@@ -443,9 +451,8 @@ test_same_for_any_split(void **state)
 		print_message("%u runners: %" PRIu64 " windows, end %.3f us, %" PRIu64
 			      " pauses\n", par.n_run, par.windows, par.end_ns / 1e3, par.pauses);
 		assert_int_equal(par.n_run, ns[k]);
-		assert_int_equal(par.end_ns, one.end_ns);
 		assert_int_equal(par.pauses, one.pauses);
-		assert_int_equal(par.digest, one.digest);
+		assert_same_run(&par, &one);
 		uint64_t sum = 0;
 		for (unsigned i = 0; i < par.n_run; i++) {
 			assert_true(par.part_events[i] > 0);
@@ -466,9 +473,8 @@ test_same_for_any_split(void **state)
 		print_message("%u runners on %u thread(s): end %.3f us\n", par.n_run, tr[k][1],
 			      par.end_ns / 1e3);
 		assert_int_equal(par.n_run, tr[k][0]);
-		assert_int_equal(par.end_ns, one.end_ns);
 		assert_int_equal(par.pauses, one.pauses);
-		assert_int_equal(par.digest, one.digest);
+		assert_same_run(&par, &one);
 		for (unsigned i = 0; i < par.n_run; i++)
 			assert_true(par.part_events[i] > 0);
 	}
@@ -497,9 +503,8 @@ test_runner_windows(void **state)
 				      " pauses, in windows and in one order\n", planes, win.n_run,
 				      win.end_ns / 1e3, win.pauses);
 			assert_int_equal(win.n_run, one_order.n_run);
-			assert_int_equal(win.end_ns, one_order.end_ns);
 			assert_int_equal(win.pauses, one_order.pauses);
-			assert_int_equal(win.digest, one_order.digest);
+			assert_same_run(&win, &one_order);
 		}
 }
 
@@ -535,8 +540,7 @@ test_drive_ticks(void **state)
 		run_tie_all = false;
 		print_message("%s: %u samples a switch to %.3f us\n",
 			      tie ? "one group" : "a group a switch", na[0], own.end_ns / 1e3);
-		assert_int_equal(own.end_ns, loop.end_ns);
-		assert_int_equal(own.digest, loop.digest);
+		assert_same_run(&own, &loop);
 		for (uint16_t s = 0; s < AIF_MAX_SWITCHES; s++) {
 			assert_int_equal(n_recs[s], na[s]);
 			for (uint32_t i = 0; i < na[s]; i++) {
@@ -571,9 +575,8 @@ test_frames_between_processes(void **state)
 		      "%" PRIu64 " other agreements\n", f.window_ends, f.frames, f.min_calls);
 	assert_true(f.frames > 1000);
 	assert_true(f.min_calls > 0);
-	assert_int_equal(par.end_ns, one.end_ns);
 	assert_int_equal(par.pauses, one.pauses);
-	assert_int_equal(par.digest, one.digest);
+	assert_same_run(&par, &one);
 }
 
 static void
@@ -585,8 +588,7 @@ test_planes_tied(void **state)
 	run(2, 1, &one);
 	run(2, 2, &par);
 	assert_int_equal(par.n_run, 2);
-	assert_int_equal(par.end_ns, one.end_ns);
-	assert_int_equal(par.digest, one.digest);
+	assert_same_run(&par, &one);
 }
 
 /*
@@ -618,8 +620,7 @@ test_pool_dry(void **state)
 			assert_true(one.spares > 0); /* it ran dry */
 			assert_int_equal(one.n_run, ns[k]);
 			assert_int_equal(one.nombuf, 0);
-			assert_int_equal(one.end_ns, big.end_ns);
-			assert_int_equal(one.digest, big.digest);
+			assert_same_run(&one, &big);
 		}
 	aif_mbuf_spares_free(dry);
 	rte_mempool_free(dry);

@@ -35,9 +35,13 @@ main(int argc, char **argv)
 		return 1;
 	/* options, config, jobs, socket, outputs: before EAL touches a device */
 	rc = aif_run_prepare(&r, argc, argv);
+	/* several ranks: each step of the start taken by all or by none, from
+	 * the same inputs (ranks.h aif_ranks_agree) */
+	rc = aif_ranks_agree(rc, rc == 0 && aif_ranks_on() ? aif_run_inputs_digest(&r) : 0);
 	/* EAL, pool, fabric, ports, hosts, config applied, runners */
 	if (rc == 0)
 		rc = aif_run_build(&r, argc, argv);
+	rc = aif_ranks_agree(rc, 0);
 	if (rc == 0)
 		rc = r.o.vtime ? aif_run_virtual(&r) : aif_run_real(&r);
 	/* captures, XON to paused peers, counters, jobs' results, stats */

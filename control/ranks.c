@@ -176,6 +176,13 @@ aif_ranks_end(int status, bool ran)
 	(void)ran;
 }
 
+int
+aif_ranks_agree(int rc, uint64_t digest)
+{
+	(void)digest;
+	return rc;
+}
+
 #else /* AIF_HAVE_MPI */
 
 static bool g_mpi;
@@ -201,6 +208,47 @@ aif_ranks_start(int *argc, char ***argv)
 	if (g_rank == 0)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	return 0;
+}
+
+int
+aif_ranks_agree(int rc, uint64_t digest)
+{
+	struct { int64_t rc; uint64_t digest; } me = { rc, digest }, *all;
+	int first = -1;
+
+	if (!g_mpi || g_size < 2)
+		return rc;
+	all = calloc((size_t)g_size, sizeof(*all));
+	if (all == NULL) {
+		fprintf(stderr, "mpirun: rank %d: out of memory at the start\n", g_rank);
+		MPI_Abort(MPI_COMM_WORLD, 1); /* (the others cannot be told otherwise) */
+	}
+	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE,
+		      MPI_COMM_WORLD);
+	/* a rank that failed, else one whose status or inputs are not rank 0's */
+	for (int k = 0; k < g_size && first < 0; k++)
+		if (all[k].rc < 0)
+			first = k;
+	if (first >= 0) {
+		if (g_rank == 0 && rc >= 0)
+			fprintf(stderr, "mpirun: rank %d stopped at the start (it says why): "
+				"every rank stops\n", first);
+		rc = -1;
+	} else {
+		for (int k = 1; k < g_size && first < 0; k++)
+			if (all[k].rc != all[0].rc || all[k].digest != all[0].digest)
+				first = k;
+		if (first >= 0) {
+			if (g_rank == 0)
+				fprintf(stderr, "mpirun: rank %d's inputs differ from rank 0's: every "
+					"rank needs the same config, jobs file (and the CDF and flow "
+					"files it names) and options (--runners, --seed, --duration, "
+					"--results or not, ...): every rank stops\n", first);
+			rc = -1;
+		}
+	}
+	free(all);
+	return rc;
 }
 
 void

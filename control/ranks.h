@@ -35,6 +35,10 @@
  *     host's and each switch's counters, each device's PFC log and each
  *     switch's queue-length dumps from the rank that ran it (MPI_Bcast); rank 0 reports and writes the results,
  *     byte for byte those of one process.
+ * The start is taken together (aif_ranks_agree): after the options and
+ * inputs are read (with a digest of them, the same on every rank or none
+ * goes on), after EAL and the fabric are built, and before the first
+ * window; a rank that stops there stops them all.
  * The other ranks print nothing on stdout.  What would need more than that
  * is refused under mpirun, with its option named: --samples, --capture,
  * --link, --lb, --pcap-in, --pcap-out, --traffic, --stats; --runners
@@ -87,6 +91,16 @@ bool aif_ranks_on(void);
  * it did not split in as many parts as there are ranks). */
 int aif_ranks_check_opts(const struct aif_opts *o);
 int aif_ranks_check_parts(unsigned n_parts, aif_time_ns lookahead_ns);
+/* Every rank at the same step of the start, with its status there (rc:
+ * 0 good, -1 failed having said why, 1 --help done) and a digest of the
+ * inputs that shape the run (aif_run_inputs_digest; 0 where not asked):
+ * rc when every rank has the same and, with rc 0, the same digest; else -1,
+ * rank 0 saying which rank stopped or differs.  A rank that stops alone
+ * would leave the others waiting for it in their first window, and ranks
+ * started from different inputs would run one fabric that is none of
+ * theirs.  Every rank calls it at each step (main.c, and before the first
+ * window: run_sim.c), whatever its own status; one rank: rc. */
+int aif_ranks_agree(int rc, uint64_t digest);
 /* The rank that runs part i: i modulo the ranks' number (0: one rank). */
 int aif_ranks_of_part(unsigned i);
 /* The windows joined to the other ranks' (win->net, win->idle): 0, or -1

@@ -11,12 +11,15 @@
  * is freed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -105,6 +108,86 @@ aif_run_prepare(struct aif_run *r, int argc, char **argv)
 	if (aif_ranks_check_opts(o) != 0)
 		return -1;
 	return aif_opts_make_dirs(o);
+}
+
+/* FNV-1a (64 bits) of n bytes, on from h. */
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* h on over the regular file's bytes (what cannot be read: its error). */
+static uint64_t
+fnv_file(uint64_t h, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	uint8_t buf[65536];
+	ssize_t got;
+	int e = 0;
+
+	if (fd < 0 || fstat(fd, &st) != 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	while (e == 0 && (got = read(fd, buf, sizeof(buf))) != 0) {
+		if (got > 0)
+			h = fnv(h, buf, (size_t)got);
+		else if (errno != EINTR)
+			e = errno;
+	}
+	if (fd >= 0)
+		close(fd);
+	return e != 0 ? fnv(h, &e, sizeof(e)) : h;
+}
+
+uint64_t
+aif_run_inputs_digest(const struct aif_run *r)
+{
+	const struct aif_opts *o = &r->o;
+	uint64_t h = fnv_file(0xcbf29ce484222325ull, o->config);
+
+	if (o->jobs != NULL) {
+		h = fnv_file(h, o->jobs);
+		for (uint32_t i = 0; i < r->wl.n_jobs; i++) {
+			const struct aif_workload_job *j = &r->wl.job[i];
+			if (j->p.kind == AIF_JOB_POISSON)
+				h = fnv_file(h, j->cdf_path);
+			else if (j->p.kind == AIF_JOB_FLOW_FILE)
+				h = fnv_file(h, j->file_path);
+		}
+	}
+	struct {
+		double duration_s, traffic_load, sample_us;
+		uint64_t seed;
+		uint32_t traffic_bytes, runners;
+		uint8_t vtime, jobs, results, samples;
+	} v;
+	memset(&v, 0, sizeof(v)); /* (the padding too) */
+	v.duration_s = o->duration_s;
+	v.traffic_load = o->traffic_load;
+	v.sample_us = o->sample_us;
+	v.seed = o->seed;
+	v.traffic_bytes = o->traffic_bytes;
+	v.runners = o->runners;
+	v.vtime = o->vtime;
+	v.jobs = o->jobs != NULL;
+	v.results = o->results != NULL;
+	v.samples = o->samples != NULL;
+	h = fnv(h, &v, sizeof(v));
+	const char *const *lists[] = { o->link_ev, o->lb_ev, o->pcap_in, o->capture };
+	const unsigned ns[] = { o->n_link_ev, o->n_lb_ev, o->n_pcap_in, o->n_capture };
+	for (unsigned l = 0; l < RTE_DIM(lists); l++) {
+		h = fnv(h, &ns[l], sizeof(ns[l]));
+		for (unsigned i = 0; i < ns[l]; i++)
+			h = fnv(h, lists[l][i], strlen(lists[l][i]) + 1);
+	}
+	return h;
 }
 
 /* The cores this process may run on (at most AIF_MAX_RUNNERS): those it

@@ -439,6 +439,7 @@ aif_run_virtual(struct aif_run *r)
 	unsigned n_acts = o->n_link_ev + o->n_lb_ev;
 	char err[AIF_ERR_MAX];
 	int rc = -1;
+	bool agreed = false;
 
 	if (acts == NULL || aif_schedule_parse(o, ctl, acts) != 0)
 		goto out;
@@ -555,6 +556,11 @@ aif_run_virtual(struct aif_run *r)
 	else if (o->jobs != NULL)
 		printf("  %u virtual hosts, %u job%s from %s\n", wl->v.n, wl->n_jobs,
 		       wl->n_jobs == 1 ? "" : "s", o->jobs);
+	/* several ranks: the first window taken by all or by none (a rank
+	 * that stopped before says so at out) */
+	agreed = true;
+	if (aif_ranks_agree(0, 0) != 0)
+		goto out;
 	r->ran = true;
 	if (par) {
 		if (aif_windows_run(&win) == AIF_TIME_NS_NEVER) {
@@ -605,6 +611,8 @@ aif_run_virtual(struct aif_run *r)
 		}
 	}
 out:
+	if (!agreed)
+		(void)aif_ranks_agree(-1, 0);
 	aif_windows_free(&win);
 	free(qlen);
 	for (unsigned k = 0; k < AIF_MAX_RUNNERS; k++)

@@ -43,8 +43,10 @@
 # 10. the same two as MPI ranks (mpirun -np 1 and -np 2, control/ranks.h;
 #     by default several runners a rank, and the main job on 3 runners over
 #     2 ranks): the result files of one runner, byte for byte; fewer runners
-#     than ranks refused (skipped, and said so, without mpirun or with a
-#     daemon built without MPI).
+#     than ranks refused; ranks that cannot start alike (one without its
+#     config, one with another config or seed) all stop at the start,
+#     saying which rank, none waiting for another (skipped, and said so,
+#     without mpirun or with a daemon built without MPI).
 #
 #   tests/e2e/run_hosts.sh [path/to/aifabric]      (default build/aifabric)
 set -euo pipefail
@@ -626,9 +628,34 @@ else
 		fail "2 MPI ranks took --runners 1"
 	grep -q 'mpirun -np 2: --runners 1: fewer runners than ranks' "$T/mpimain4.log" ||
 		fail "2 MPI ranks, --runners 1: not said why"
+	# ranks that cannot start alike stop together at the start, saying
+	# why, where one used to wait for the other for ever: rank 1's config
+	# missing; rank 1 given another config (its links' delay 2 us), then
+	# another seed (mpirun's MPMD form: each rank its own arguments)
+	sed 's/"delay_ns": 1000/"delay_ns": 2000/' "$T/main.json" > "$T/main2us.json"
+	bad=0
+	for case in "nonexistent.json:rank 1 stopped at the start" \
+		"main2us.json:rank 1's inputs differ from rank 0's" \
+		"main.json --seed 7:rank 1's inputs differ from rank 0's"; do
+		rc=0
+		# shellcheck disable=SC2086 # (the case's words: a config and options)
+		ASAN_OPTIONS=$MPI_ASAN timeout -k 5 60 mpirun --oversubscribe -np 1 "$BIN" -- \
+			--config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" \
+			--results "$T/mpibad" : -np 1 "$BIN" -- --config "$T/"${case%%:*} \
+			--virtual-time --jobs "$T/mainjobs.json" --results "$T/mpibad" \
+			> "$T/mpibad$bad.log" 2>&1 < /dev/null || rc=$?
+		[ "$rc" = 1 ] || fail "2 MPI ranks, rank 1 with --config ${case%%:*}: exit status" \
+			"$rc, not 1 (124: a rank waited for the other until the timeout)"
+		grep -q "mpirun: ${case#*:}" "$T/mpibad$bad.log" ||
+			fail "2 MPI ranks, rank 1 with --config ${case%%:*}: not said why" \
+			"(\"${case#*:}\")"
+		[ ! -e "$T/mpibad/fct.txt" ] || fail "2 MPI ranks that differ wrote results"
+		bad=$((bad + 1))
+	done
 	echo "  ok   mpirun -np 1 and -np 2 (every part, several a rank), 3 runners on 2 ranks:" \
 		"fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt, summary.json of one runner, main" \
-		"job and incast; --runners 1 on 2 ranks refused"
+		"job and incast; --runners 1 on 2 ranks refused; a rank without its config, or" \
+		"with another config or seed, stops every rank at the start"
 fi
 
 rm -rf "$T"

@@ -241,9 +241,10 @@ aif_ranks_agree(int rc, uint64_t digest)
 		if (first >= 0) {
 			if (g_rank == 0)
 				fprintf(stderr, "mpirun: rank %d's inputs differ from rank 0's: every "
-					"rank needs the same config, jobs file (and the CDF and flow "
-					"files it names) and options (--runners, --seed, --duration, "
-					"--results or not, ...): every rank stops\n", first);
+					"rank needs the same build (commit), config, jobs file (and "
+					"the CDF and flow files it names) and options (--runners, "
+					"--seed, --duration, --results or not, ...): every rank "
+					"stops\n", first);
 			rc = -1;
 		}
 	}

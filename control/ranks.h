@@ -36,9 +36,9 @@
  *     switch's queue-length dumps from the rank that ran it (MPI_Bcast); rank 0 reports and writes the results,
  *     byte for byte those of one process.
  * The start is taken together (aif_ranks_agree): after the options and
- * inputs are read (with a digest of them, the same on every rank or none
- * goes on), after EAL and the fabric are built, and before the first
- * window; a rank that stops there stops them all.
+ * inputs are read (with a digest of them and of the build, the same on
+ * every rank or none goes on), after EAL and the fabric are built, and
+ * before the first window; a rank that stops there stops them all.
  * The other ranks print nothing on stdout.  What would need more than that
  * is refused under mpirun, with its option named: --samples, --capture,
  * --link, --lb, --pcap-in, --pcap-out, --traffic, --stats; --runners

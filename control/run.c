@@ -36,6 +36,7 @@
 #include "../dataplane/runner.h"
 #include "../dataplane/switch.h"
 #include "../pipelines/lb_prog.h"
+#include "build_id.h"
 #include "ctl_server.h"
 #include "eal_ports.h"
 #include "ranks.h"
@@ -150,7 +151,9 @@ uint64_t
 aif_run_inputs_digest(const struct aif_run *r)
 {
 	const struct aif_opts *o = &r->o;
-	uint64_t h = fnv_file(0xcbf29ce484222325ull, o->config);
+	uint64_t h = fnv(0xcbf29ce484222325ull, AIF_BUILD_ID, sizeof(AIF_BUILD_ID));
+
+	h = fnv_file(h, o->config);
 
 	if (o->jobs != NULL) {
 		h = fnv_file(h, o->jobs);

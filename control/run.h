@@ -94,10 +94,10 @@ extern volatile sig_atomic_t aif_run_stop;
 
 int aif_run_prepare(struct aif_run *r, int argc, char **argv);
 /* After aif_run_prepare: a digest of what shapes the run, for several
- * ranks to compare (ranks.h aif_ranks_agree): the bytes of the config, of
- * the jobs file and of the CDF and flow files it names (not their paths),
- * and the options that change the results (not where outputs go, nor the
- * threads). */
+ * ranks to compare (ranks.h aif_ranks_agree): the commit the daemon was
+ * built from (build_id.h), the bytes of the config, of the jobs file and
+ * of the CDF and flow files it names (not their paths), and the options
+ * that change the results (not where outputs go, nor the threads). */
 uint64_t aif_run_inputs_digest(const struct aif_run *r);
 int aif_run_build(struct aif_run *r, int argc, char **argv);
 int aif_run_real(struct aif_run *r);

@@ -44,7 +44,7 @@
 #     by default several runners a rank, and the main job on 3 runners over
 #     2 ranks): the result files of one runner, byte for byte; fewer runners
 #     than ranks refused; ranks that cannot start alike (one without its
-#     config, one with another config or seed) all stop at the start,
+#     config, one with another config, seed or build) all stop at the start,
 #     saying which rank, none waiting for another (skipped, and said so,
 #     without mpirun or with a daemon built without MPI).
 #
@@ -652,10 +652,32 @@ else
 		[ ! -e "$T/mpibad/fct.txt" ] || fail "2 MPI ranks that differ wrote results"
 		bad=$((bad + 1))
 	done
+	# rank 1 a daemon of another build: a copy with another commit in it
+	# (build_id.h's, its first character changed, the length kept)
+	mkdir -p "$T/other"
+	cp "$BIN" "$(dirname "$BIN")/aifabric-mpi" "$T/other/"
+	"$PY" - "$(dirname "$BIN")/build_id.h" "$T/other/aifabric-mpi" <<'EOF' ||
+import re, sys
+bid = re.search(r'#define AIF_BUILD_ID "([^"]+)"', open(sys.argv[1]).read()).group(1).encode()
+other = (b"1" if bid[:1] != b"1" else b"2") + bid[1:]
+data = open(sys.argv[2], "rb").read()
+assert data.count(bid) >= 1, "the build id is not in the daemon"
+open(sys.argv[2], "wb").write(data.replace(bid, other))
+EOF
+		fail "could not make a daemon of another build"
+	rc=0
+	ASAN_OPTIONS=$MPI_ASAN timeout -k 5 60 mpirun --oversubscribe -np 1 "$BIN" -- \
+		--config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" \
+		--results "$T/mpibad" : -np 1 "$T/other/$(basename "$BIN")" -- \
+		--config "$T/main.json" --virtual-time --jobs "$T/mainjobs.json" \
+		--results "$T/mpibad" > "$T/mpibuild.log" 2>&1 < /dev/null || rc=$?
+	[ "$rc" = 1 ] || fail "2 MPI ranks of two builds: exit status $rc, not 1"
+	grep -q "mpirun: rank 1's inputs differ from rank 0's" "$T/mpibuild.log" ||
+		fail "2 MPI ranks of two builds: not said why"
 	echo "  ok   mpirun -np 1 and -np 2 (every part, several a rank), 3 runners on 2 ranks:" \
 		"fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt, summary.json of one runner, main" \
 		"job and incast; --runners 1 on 2 ranks refused; a rank without its config, or" \
-		"with another config or seed, stops every rank at the start"
+		"with another config, seed or build, stops every rank at the start"
 fi
 
 rm -rf "$T"

@@ -106,9 +106,8 @@ qlen_fire(struct aif_ev_source *s, aif_time_ns t)
 
 static const struct aif_ev_ops qlen_ops = { .next_ns = qlen_next, .fire = qlen_fire };
 
-static struct qlen_drives *qlen_drives(const struct aif_run *r, struct aif_runner *w,
-				       struct aif_monitors *mon, aif_time_ns base_ns,
-				       aif_time_ns tick_ns);
+static struct qlen_drives *qlen_drives(struct aif_runner *w, struct aif_monitors *mon,
+				       aif_time_ns base_ns, aif_time_ns tick_ns);
 
 /* Each part's runner samples its switches (qd[k], the k-th part of this
  * rank's) where it can (qlen_drives), a source of the part's loop where it
@@ -122,7 +121,7 @@ qlen_srcs(const struct aif_run *r, struct aif_monitors *mon, aif_time_ns base_ns
 	/* several ranks: this one's parts' (its windows' k-th: part mine[k]) */
 	for (unsigned k = 0; q != NULL && k < r->n_mine; k++) {
 		unsigned i = r->mine[k];
-		if ((qd[k] = qlen_drives(r, r->mine_run[k], mon, base_ns, tick_ns)) != NULL)
+		if ((qd[k] = qlen_drives(r->mine_run[k], mon, base_ns, tick_ns)) != NULL)
 			continue;
 		q[i] = (struct qlen_src){ .src = { .ops = &qlen_ops, .flags = AIF_EV_QUIET },
 					  .mon = mon, .base_ns = base_ns, .tick_ns = tick_ns,
@@ -167,24 +166,16 @@ qlen_drive_tick(void *arg, uint16_t d, aif_time_ns t)
 
 /* Runner w samples its switches (NULL: it cannot, a source does). */
 static struct qlen_drives *
-qlen_drives(const struct aif_run *r, struct aif_runner *w, struct aif_monitors *mon,
-	    aif_time_ns base_ns, aif_time_ns tick_ns)
+qlen_drives(struct aif_runner *w, struct aif_monitors *mon, aif_time_ns base_ns,
+	    aif_time_ns tick_ns)
 {
 	struct qlen_drives *q = calloc(1, sizeof(*q));
 
 	if (q == NULL)
 		return NULL;
 	*q = (struct qlen_drives){ .mon = mon, .base_ns = base_ns, .tick_ns = tick_ns };
-	for (uint16_t d = 0; d < w->n_drive; d++) {
-		uint16_t s = 0;
-		while (s < r->fab.n_sw && r->fab.sw[s] != w->drive[d].sw)
-			s++;
-		if (s == r->fab.n_sw) {
-			free(q);
-			return NULL;
-		}
-		q->sw[d] = s;
-	}
+	for (uint16_t d = 0; d < w->n_drive; d++)
+		q->sw[d] = w->drive[d].sw->index; /* (its place in the fabric: fabric.c) */
 	if (aif_runner_drive_ticks(w, on_tick(base_ns, tick_ns, aif_monitors_qlen_first_ns(mon)),
 				   qlen_drive_tick, q) != 0) {
 		free(q);
@@ -496,7 +487,7 @@ aif_run_virtual(struct aif_run *r)
 		win.n_threads = r->n_threads;
 	/* one runner: the queue monitor in the runner, else on the loop's tick */
 	if (!par && qlen_tick_ns && tk.mon != NULL &&
-	    (qd[0] = qlen_drives(r, r->runners[0], tk.mon, now, qlen_tick_ns)) != NULL)
+	    (qd[0] = qlen_drives(r->runners[0], tk.mon, now, qlen_tick_ns)) != NULL)
 		tk.mon = NULL;
 	if (tk.mon != NULL && qlen_tick_ns)
 		tick_ns = qlen_tick_ns;

@@ -150,6 +150,7 @@ aif_evloop_run(struct aif_evloop *loop)
 	if (virt && loop->n_src == 1 && loop->idle == NULL && loop->stop == NULL &&
 	    loop->progress == NULL)
 		return run_one(loop, now);
+	loop->stop_ns = loop->end_ns; /* (else where the idle question stopped it) */
 	for (;;) {
 		/* the earliest (the first added on a tie); the work's and the
 		 * tick's for the idle question */
@@ -170,7 +171,6 @@ aif_evloop_run(struct aif_evloop *loop)
 			if ((s->flags & AIF_EV_TICK) && s->next_ns < tick)
 				tick = s->next_ns;
 		}
-		loop->stop_ns = loop->end_ns;
 		if (e == NULL)
 			break;
 		if (!(e->flags & (AIF_EV_URGENT | AIF_EV_QUIET)) &&

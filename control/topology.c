@@ -780,7 +780,10 @@ plane_prefix(char pre[8], unsigned planes, unsigned m)
 
 /*
  * Leaf-spine, in planes parallel copies ("p<k>-leaf<i>" when planes > 1): a
- * host has one port per plane, on leaf i of each, at 10.<k * leaves + i>.<j>.2.
+ * host has one port per plane, on leaf i of each.  Host j of leaf g = k *
+ * leaves + i at 10.<g>.<j>.2 while the leaves fit an octet (planes x leaves
+ * <= 256), else 6 bits for j (a leaf has at most 63 hosts): 10.<g / 4>.<(g
+ * % 4) x 64 + j>.2, up to 8 planes of 64 leaves.
  */
 static int
 leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
@@ -803,13 +806,16 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
 	    get_uint(ls, "planes", 1, 8, 1, &planes, path, err, err_len) ||
 	    get_common(ls, path, "uplink_gbps", &c, err, err_len))
 		return -1;
-	if (planes * (leaves + spines) > MAX_SW || planes * leaves > 256) {
-		char why[160];
+	if (planes * (leaves + spines) > MAX_SW) {
+		char why[128];
 		snprintf(why, sizeof(why), "%lld switches: planes x (leaves + spines) must be at "
-			 "most %u (switches in a fabric), and planes x leaves at most 256 (host "
-			 "addresses 10.<leaf>.x.x)", planes * (leaves + spines), MAX_SW);
+			 "most %u (switches in a fabric)", planes * (leaves + spines), MAX_SW);
 		return fail(err, err_len, "$.topology.leaf_spine.planes", why);
 	}
+	/* host j of leaf g: ((g << jbits) | j) << 8, 10.g.j.0/24 as long as
+	 * the leaves fit an octet (today's fabrics keep their addresses) */
+	unsigned jbits = planes * leaves <= 256 ? 8 : 6;
+	_Static_assert(AIF_MAX_PORTS <= 64, "a leaf's hosts in 6 bits, 8 x 64 leaves in 10");
 	struct topo *t = calloc(1, sizeof(*t));
 	if (t == NULL)
 		return fail(err, err_len, path, "out of memory");
@@ -826,7 +832,8 @@ leaf_spine(json_t *root, const json_t *ls, char *err, size_t err_len)
 				snprintf(pn, sizeof(pn), "h%u", j);
 				snprintf(hn, sizeof(hn), "%sleaf%u-%u", pre, i, j);
 				add_host_port(t, s, pn, (10u << 24) |
-					      ((k * (unsigned)leaves + i) << 16) | (j << 8), hn);
+					      ((((k * (unsigned)leaves + i) << jbits) | j) << 8),
+					      hn);
 			}
 		}
 		unsigned spine0 = t->n_sw;
@@ -935,14 +942,21 @@ fat_tree(json_t *root, const json_t *ft, char *err, size_t err_len)
 	unsigned h = (unsigned)k / 2;
 	/* host i of a pod (e x h + x): 10.p.i.0/24 while a pod's hosts fit
 	 * one octet (k <= 32), else 10 bits for i: 10.(4p + i / 256).(i %
-	 * 256).0/24 (k <= 56: 64 pods of up to 784); plane m's pod p is pod
-	 * m * k + p there */
+	 * 256).0/24 (k <= 56: 64 pods of up to 784), or 9 where 10 leave too
+	 * few for the pods; plane m's pod p is pod m * k + p there */
 	unsigned ibits = h * h <= 256 ? 8 : 10;
-	if (planes * 5 * k * k / 4 > MAX_SW || (planes * k) << ibits > 65536) {
-		char why[192];
+	if (ibits == 10 && (planes * k) << ibits > 65536 && h * h <= 512)
+		ibits = 9; /* two planes of k = 34 .. 40: 10.(2p + i / 256).(i % 256) */
+	if (planes * 5 * k * k / 4 > MAX_SW) {
+		char why[128];
 		snprintf(why, sizeof(why), "%lld switches: planes x 5k^2/4 must be at most %u "
-			 "(switches in a fabric), and planes x k at most 256, 64 past k=32 (host "
-			 "addresses 10.<pod>.x.x)", planes * 5 * k * k / 4, MAX_SW);
+			 "(switches in a fabric)", planes * 5 * k * k / 4, MAX_SW);
+		return fail(err, err_len, "$.topology.fat_tree.planes", why);
+	}
+	if ((planes * k) << ibits > 65536) { /* (none within the switches' bound) */
+		char why[128];
+		snprintf(why, sizeof(why), "%lld pods of %u hosts: more host /24s than 10.0.0.0/8 "
+			 "holds", planes * k, h * h);
 		return fail(err, err_len, "$.topology.fat_tree.planes", why);
 	}
 	struct topo *t = calloc(1, sizeof(*t));

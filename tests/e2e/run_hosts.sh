@@ -29,7 +29,8 @@
 #     took DPDK memzones; 9,826 hosts, addressed past an octet a pod):
 #     two hosts in its first and last pods exchange at their ideal; two
 #     planes of a k=4 one run a ring all-reduce over hosts with a port on
-#     each;
+#     each; 8 planes of a 64-leaf leaf-spine (512 leaves, addressed past
+#     an octet) carry an all-to-all on every plane;
 #  8. a ConWeave flow file (an incast into a small buffer, and a few more
 #     flows) replayed in virtual time: fct.txt has one line per flow with
 #     ns-3's identities and start times, and the fct-slowdown tool (env
@@ -392,6 +393,26 @@ cat > "$T/ft4p2jobs.json" <<'EOF'
 EOF
 vt_job ft4p2 60 '16 virtual hosts, each with a port on 2 planes (32 host ports)' 1.2 \
 	"two planes of a k=4 fat-tree: 16 hosts with a port on each, a ring all-reduce"
+
+# 8 planes of 64 leaves: 512 leaves, their hosts at 10.<g / 4>.<(g % 4) x 64 + j>
+cat > "$T/ls8p.json" <<'EOF'
+{"topology": {"leaf_spine": {"leaves": 64, "spines": 1, "planes": 8}},
+ "policies": {"default": {"load_balancing": {"scheme": "spray"}}}}
+EOF
+cat > "$T/ls8pjobs.json" <<'EOF'
+{"jobs": [{"name": "x", "kind": "alltoall", "bytes": 65536,
+           "hosts": ["leaf0-0", "leaf44-0", "leaf63-0"]}]}
+EOF
+vt_job ls8p 60 '64 virtual hosts, each with a port on 8 planes (512 host ports)' 1.1 \
+	"8 planes of a 64-leaf leaf-spine: an all-to-all over 512 leaves' addresses"
+"$PY" - "$T/ls8p/qps.csv" <<'EOF' || fail "8 planes of 64 leaves: not every plane carried"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+planes = {r["host"].split("-")[0] for r in rows if int(r["rx_packets"]) > 0}
+assert planes == {"p%d" % m for m in range(8)}, planes
+assert any(r["host"] == "p7-leaf63-0" and int(r["rx_packets"]) > 0 for r in rows), rows
+print("  ok   8 planes of 64 leaves: every plane carried, p7-leaf63-0 (10.127.192.2) too")
+EOF
 
 # 8. a flow file, ns-3's outputs
 cat > "$T/ff.json" <<'EOF'

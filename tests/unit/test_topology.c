@@ -357,21 +357,14 @@ test_leaf_spine_errors(void **state)
 		  "(4096): k is at most 56" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 32, \"planes\": 4}}}",
 		  "$.topology.fat_tree.planes: 5120 switches: planes x 5k^2/4 must be at most 4096 "
-		  "(switches in a fabric), and planes x k at most 256, 64 past k=32 (host addresses "
-		  "10.<pod>.x.x)" },
-		{ "{\"topology\": {\"fat_tree\": {\"k\": 34, \"planes\": 2}}}",
-		  "$.topology.fat_tree.planes: 2890 switches: planes x 5k^2/4 must be at most 4096 "
-		  "(switches in a fabric), and planes x k at most 256, 64 past k=32 (host addresses "
-		  "10.<pod>.x.x)" },
+		  "(switches in a fabric)" },
+		{ "{\"topology\": {\"fat_tree\": {\"k\": 42, \"planes\": 2}}}",
+		  "$.topology.fat_tree.planes: 4410 switches: planes x 5k^2/4 must be at most 4096 "
+		  "(switches in a fabric)" },
 		{ "{\"topology\": {\"fat_tree\": {\"planes\": 9}}}",
 		  "$.topology.fat_tree.planes: must be an integer 1..8" },
 		{ "{\"topology\": {\"fat_tree\": {\"k\": 66}}}",
 		  "$.topology.fat_tree.k: must be an integer 2..64" },
-		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 5, \"leaves\": 60, "
-		  "\"spines\": 4, \"hosts_per_leaf\": 4}}}",
-		  "$.topology.leaf_spine.planes: 320 switches: planes x (leaves + spines) must be at "
-		  "most 4096 (switches in a fabric), and planes x leaves at most 256 (host addresses "
-		  "10.<leaf>.x.x)" },
 		{ "{\"topology\": {\"leaf_spine\": {\"planes\": 9}}}",
 		  "$.topology.leaf_spine.planes: must be an integer 1..8" },
 		{ "{\"topology\": {\"leaf_spine\": {\"host_devices\": [\"a\", \"b\", \"c\"]}}}",
@@ -605,6 +598,107 @@ test_leaf_spine_planes(void **state)
 	aif_config_free(cfg);
 }
 
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every host port's address its own. */
+static void
+assert_host_ips_distinct(const struct aif_config *cfg)
+{
+	uint32_t *ip = malloc(cfg->n_hosts * sizeof(*ip));
+	assert_non_null(ip);
+	for (uint32_t h = 0; h < cfg->n_hosts; h++)
+		memcpy(&ip[h], cfg->hosts[h].ip.b, 4);
+	qsort(ip, cfg->n_hosts, sizeof(*ip), cmp_u32);
+	for (uint32_t h = 1; h < cfg->n_hosts; h++)
+		assert_true(ip[h] != ip[h - 1]);
+	free(ip);
+}
+
+/*
+ * Leaf-spines past 256 leaves in all (8 planes of 64): host j of leaf g
+ * at 10.<g / 4>.<(g % 4) x 64 + j>.2; up to 256 leaves the addresses of
+ * before, 10.<g>.<j>.2.  Routes as the rule makes them.
+ */
+static void
+test_leaf_spine_planes_wide(void **state)
+{
+	struct aif_config *cfg = parse_ok(
+		"{\"topology\": {\"leaf_spine\": {\"leaves\": 64, \"spines\": 1, \"planes\": 8,"
+		" \"hosts_per_leaf\": 2}}}");
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 520);
+	assert_int_equal(cfg->n_hosts, 1024);
+	/* host (g = plane x 64 + leaf) x 2 + j */
+	assert_string_equal(cfg->hosts[0].name, "p0-leaf0-0");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[0].ip, buf, sizeof(buf)), "10.0.0.2");
+	assert_string_equal(cfg->hosts[601].name, "p4-leaf44-1");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[601].ip, buf, sizeof(buf)), "10.75.1.2");
+	assert_string_equal(cfg->hosts[1023].name, "p7-leaf63-1");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[1023].ip, buf, sizeof(buf)), "10.127.193.2");
+	assert_host_ips_distinct(cfg);
+	/* plane 4's spine: its own plane's 64 leaves, each one /23, through
+	 * the one leaf */
+	const struct aif_switch_params *spine =
+		&cfg->switches[aif_config_switch_find(cfg, "p4-spine0")];
+	const struct aif_group_params *g = group_of(spine, "10.75.1.0/24");
+	assert_non_null(g);
+	assert_int_equal(g->n_members, 1);
+	assert_string_equal(spine->ports[g->members[0].port].name, "d44");
+	g = group_of(spine, "10.64.0.0/24"); /* plane 4's leaf 0 (g = 256) */
+	assert_non_null(g);
+	assert_string_equal(spine->ports[g->members[0].port].name, "d0");
+	assert_null(group_of(spine, "10.63.193.0/24")); /* plane 3's last */
+	assert_routes_exact(cfg);
+	aif_config_free(cfg);
+	/* 256 leaves in all: the octet's addresses */
+	cfg = parse_ok("{\"topology\": {\"leaf_spine\": {\"leaves\": 64, \"spines\": 1,"
+		       " \"planes\": 4}}}");
+	assert_string_equal(cfg->hosts[255].name, "p3-leaf63-0");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[255].ip, buf, sizeof(buf)), "10.255.0.2");
+	aif_config_free(cfg);
+}
+
+/*
+ * Two planes of k = 34 .. 40 (a pod's hosts past an octet, 68 to 80 pods):
+ * 9 bits for a pod's host, 10.<2p + i / 256>.<i % 256>.2 (10 would need
+ * more /24s than 10/8 has); one plane of k = 34 keeps its 10 bits.
+ */
+static void
+test_fat_tree_planes_wide(void **state)
+{
+	struct aif_config *cfg =
+		parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 36, \"planes\": 2}}}");
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cfg->n_switches, 2 * 1620);
+	assert_int_equal(cfg->n_hosts, 2 * 11664);
+	/* plane 1's pod 35 (pod 71), edge 17's host 17: i = 17 x 18 + 17 = 323 */
+	assert_string_equal(cfg->hosts[23327].name, "p1-pod35-edge17-17");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[23327].ip, buf, sizeof(buf)), "10.143.67.2");
+	assert_host_ips_distinct(cfg);
+	const struct aif_switch_params *core =
+		&cfg->switches[aif_config_switch_find(cfg, "p1-core0")];
+	const struct aif_group_params *g = group_of(core, "10.143.67.0/24");
+	assert_non_null(g);
+	assert_string_equal(core->ports[g->members[0].port].name, "d35");
+	assert_null(group_of(core, "10.71.67.0/24")); /* plane 0's */
+	aif_config_free(cfg);
+	cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 34}}}");
+	/* pod 33, edge 16's host 16: i = 16 x 17 + 16 = 288: 10.(4 x 33 + 1).32 */
+	assert_string_equal(cfg->hosts[9825].name, "pod33-edge16-16");
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[9825].ip, buf, sizeof(buf)), "10.133.32.2");
+	aif_config_free(cfg);
+}
+
 /*
  * A 2 x 1 leaf-spine split over two daemons: one runs leaf0, the other
  * leaf1 and spine0.  Each has only its switches, the links between two of
@@ -786,6 +880,8 @@ main(void)
 		cmocka_unit_test(test_fat_tree_k28),
 		cmocka_unit_test(test_fat_tree_k34),
 		cmocka_unit_test(test_leaf_spine_planes),
+		cmocka_unit_test(test_leaf_spine_planes_wide),
+		cmocka_unit_test(test_fat_tree_planes_wide),
 		cmocka_unit_test(test_fat_tree_planes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,24 +60,43 @@ free_hugepages_2m(void)
 	return mounted ? n : 0;
 }
 
+long
+aif_eal_free_hugepages_mb(void)
+{
+	return 2 * free_hugepages_2m();
+}
+
+unsigned
+aif_eal_no_huge_mb(unsigned need_mb)
+{
+	uint64_t m = (uint64_t)need_mb + need_mb / 2;
+
+	m = (m + 1023) / 1024 * 1024;
+	return (unsigned)RTE_MIN(RTE_MAX(m, 4096ull), 1ull << 30);
+}
+
 /*
  * Default EAL arguments for a virtual-time run given none: no devices, one
  * lcore, nothing left behind; hugepages (--in-memory: no file is kept) when
- * at least 1 GiB of 2 MiB pages is free, else 4 KiB pages (--no-huge).  The
+ * at least 1 GiB of 2 MiB pages is free and a quarter more than the run's
+ * DPDK memory (need_mb), else 4 KiB pages (--no-huge).  The
  * mbuf pool and tables are touched once at start-up: on 4 KiB pages that is
  * some 100,000 page faults, 2.5 s of a 128-host run's 5 s on this class of
- * machine, against 0.3 s on hugepages.
+ * machine, against 0.3 s on hugepages.  A fabric larger than the free
+ * hugepages (a k=56 fat-tree's 2.7 GiB on a machine with 2 GiB of them)
+ * ran out of memory as its links were made.
  */
 static char **
 vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix_len,
-	       unsigned lcore)
+	       unsigned lcore, unsigned need_mb)
 {
-	static char lc[16];
+	static char lc[16], msz[16];
 	static char *huge[] = { "--in-memory" }; /* on demand, no -m */
-	static char *small[] = { "--no-huge", "-m", "4096" };
+	static char *small[] = { "--no-huge", "-m", msz };
 	static char *rest[] = { "--no-pci", "--no-shconf", "--no-telemetry", "-l", lc,
 				"--log-level", "error", "--file-prefix" };
-	bool use_huge = free_hugepages_2m() >= 512;
+	long free_mb = aif_eal_free_hugepages_mb();
+	bool use_huge = free_mb >= 1024 && (uint64_t)free_mb >= (uint64_t)need_mb + need_mb / 4;
 	char **mem = use_huge ? huge : small;
 	size_t n_mem = use_huge ? RTE_DIM(huge) : RTE_DIM(small), k = 0;
 	char **av = calloc(1 + n_mem + RTE_DIM(rest) + 1 + (size_t)argc, sizeof(*av));
@@ -85,6 +104,11 @@ vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix
 	if (av == NULL)
 		return NULL;
 	snprintf(lc, sizeof(lc), "%u", lcore);
+	snprintf(msz, sizeof(msz), "%u", aif_eal_no_huge_mb(need_mb));
+	if (!use_huge && free_mb >= 1024)
+		printf("memory: 4 KiB pages (EAL --no-huge -m %s): the fabric takes about %u MiB "
+		       "of DPDK memory, more than the %ld MiB of free 2 MiB hugepages allow\n",
+		       msz, need_mb, free_mb);
 	snprintf(prefix, prefix_len, "aif-vt-%d", (int)getpid());
 	av[k++] = argv[0];
 	for (size_t i = 0; i < n_mem; i++)
@@ -99,7 +123,8 @@ vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix
 }
 
 int
-aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, char ***eal_argv)
+aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, unsigned need_mb,
+	      char ***eal_argv)
 {
 	static char prefix[64];
 	int eal_argc = argc;
@@ -109,7 +134,8 @@ aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, char ***eal_arg
 	given_known = sched_getaffinity(0, sizeof(given_cores), &given_cores) == 0 &&
 		      CPU_COUNT(&given_cores) > 0;
 	if (vtime && (argc < 2 || strcmp(argv[1], "--") == 0)) {
-		*eal_argv = vtime_eal_args(argc, argv, &eal_argc, prefix, sizeof(prefix), lcore);
+		*eal_argv = vtime_eal_args(argc, argv, &eal_argc, prefix, sizeof(prefix), lcore,
+					   need_mb);
 		if (*eal_argv == NULL)
 			return -1;
 	}

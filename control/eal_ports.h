@@ -27,10 +27,20 @@ struct rte_mempool;
 /*
  * EAL with argv; in virtual time with no EAL arguments given, the defaults
  * of a run with no devices (*eal_argv: what was made of them, the
- * caller's to free), lcore the main one.  The runtime directory is
- * removed at exit when empty.  0, or -1 with a message.
+ * caller's to free), lcore the main one, on 2 MiB hugepages where enough
+ * are free for need_mb MiB of DPDK memory (and 1 GiB at least), else on 4
+ * KiB pages (aif_eal_no_huge_mb(need_mb)), which it says.  The runtime
+ * directory is removed at exit when empty.  0, or -1 with a message.
  */
-int aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, char ***eal_argv);
+int aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, unsigned need_mb,
+		  char ***eal_argv);
+
+/* MiB of free 2 MiB hugepages (0: none, or hugetlbfs not mounted). */
+long aif_eal_free_hugepages_mb(void);
+
+/* EAL's -m on 4 KiB pages for need_mb MiB of DPDK memory: half again as
+ * much, in GiB, 4 GiB at least (it costs only what is touched). */
+unsigned aif_eal_no_huge_mb(unsigned need_mb);
 
 /* How many cores the process was given (its affinity before EAL pinned the
  * main thread to one lcore; in virtual time every thread runs on them

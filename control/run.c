@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,10 +229,11 @@ rank_lcore(void)
 	return 0;
 }
 
-/* The mbuf pool: the NICs' rings, the packets the egress queues may hold,
- * the caches; one frame of the largest MTU, tagged, in one mbuf. */
-static struct rte_mempool *
-pool_create(const struct aif_run *r, uint16_t n_shards, struct rte_mempool **small)
+/* The mbuf pools' sizes: *n_mbufs mbufs of *room bytes, and in virtual
+ * time *n_small small ones (pool_create). */
+static void
+pool_sizes(const struct aif_run *r, uint16_t n_shards, unsigned *n_mbufs_out,
+	   uint16_t *room_out, unsigned *n_small_out)
 {
 	const struct aif_config *cfg = r->cfg;
 	bool vtime = r->o.vtime;
@@ -270,6 +272,21 @@ pool_create(const struct aif_run *r, uint16_t n_shards, struct rte_mempool **sma
 	unsigned n_small = vtime ? n_mbufs : 0, least = 1024 + caches * POOL_CACHE * 2;
 	if (vtime)
 		n_mbufs = RTE_MAX(n_mbufs / 4, least);
+	*n_mbufs_out = n_mbufs;
+	*room_out = room;
+	*n_small_out = n_small;
+}
+
+/* The mbuf pool: the NICs' rings, the packets the egress queues may hold,
+ * the caches; one frame of the largest MTU, tagged, in one mbuf. */
+static struct rte_mempool *
+pool_create(const struct aif_run *r, uint16_t n_shards, struct rte_mempool **small)
+{
+	bool vtime = r->o.vtime;
+	unsigned n_mbufs, n_small;
+	uint16_t room;
+
+	pool_sizes(r, n_shards, &n_mbufs, &room, &n_small);
 	struct rte_mempool *pool = rte_pktmbuf_pool_create("aif_pool", n_mbufs, POOL_CACHE, 0,
 							   room, rte_socket_id());
 	if (pool == NULL) {
@@ -541,6 +558,58 @@ runners_build(struct aif_run *r)
 	return 0;
 }
 
+/*
+ * The DPDK memory a virtual-time run will take, about, in MiB: the links'
+ * rings (aif_link_mem_bytes: 25 KiB a 100 Gb/s 1 us link, 2.1 GiB of a
+ * k=56 fat-tree), the switches (their tables, QoS state and shard, 0.13 to
+ * 0.15 MiB each measured: 0.25 counted), the mbuf pools, and room for EAL.
+ * What picks hugepages or 4 KiB pages for the default EAL arguments
+ * (eal_ports.h).
+ */
+static unsigned
+dpdk_need_mb(const struct aif_run *r)
+{
+	const struct aif_config *cfg = r->cfg;
+	unsigned n_mbufs, n_small;
+	uint16_t room;
+	uint64_t b = 64ull << 20;
+
+	for (uint32_t k = 0; k < cfg->n_links; k++) {
+		const struct aif_link_params lp = {
+			.rate_bps = aif_fabric_link_rate_bps(cfg, k),
+			.delay_ns = cfg->links[k].delay_ns,
+			.wire_model = cfg->links[k].wire_model,
+		};
+		b += aif_link_mem_bytes(&lp) + 2 * RTE_CACHE_LINE_SIZE;
+	}
+	b += (uint64_t)cfg->n_switches * (256u << 10);
+	pool_sizes(r, 1, &n_mbufs, &room, &n_small);
+	b += (uint64_t)n_mbufs * (sizeof(struct rte_mbuf) + room + 2 * RTE_CACHE_LINE_SIZE);
+	b += (uint64_t)n_small * (sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM +
+				  AIF_MBUF_SMALL_DATA + 2 * RTE_CACHE_LINE_SIZE);
+	return (unsigned)RTE_MIN((b + (1u << 20) - 1) >> 20, (uint64_t)UINT_MAX);
+}
+
+/* What fabric building said (err), and when DPDK's memory ran out, what
+ * to give it. */
+static void
+build_failed(const struct aif_run *r, const char *err)
+{
+	fprintf(stderr, "config %s: %s\n", r->o.config, err);
+	if (strstr(err, "out of memory") == NULL)
+		return;
+	unsigned need = dpdk_need_mb(r);
+	if (rte_eal_has_hugepages())
+		fprintf(stderr, "  DPDK's memory ran out: this fabric takes about %u MiB of it, "
+			"more than EAL's 2 MiB hugepages hold: free more (%ld MiB free now), or "
+			"run it on 4 KiB pages (EAL --no-huge -m %u)\n", need,
+			aif_eal_free_hugepages_mb(), aif_eal_no_huge_mb(need));
+	else
+		fprintf(stderr, "  DPDK's memory ran out: this fabric takes about %u MiB of it, "
+			"more than EAL's -m gives (--no-huge -m %u)\n", need,
+			aif_eal_no_huge_mb(need));
+}
+
 int
 aif_run_build(struct aif_run *r, int argc, char **argv)
 {
@@ -548,7 +617,8 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	struct aif_ctl *ctl = &r->ctl;
 	char err[AIF_ERR_MAX];
 
-	if (aif_eal_start(argc, argv, o->vtime, rank_lcore(), &r->eal_argv) != 0)
+	if (aif_eal_start(argc, argv, o->vtime, rank_lcore(), o->vtime ? dpdk_need_mb(r) : 0,
+			  &r->eal_argv) != 0)
 		return -1;
 	r->eal_up = true;
 	aif_roce_init();
@@ -569,7 +639,7 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	if (r->pool == NULL)
 		return -1;
 	if (aif_fabric_build(&r->fab, r->cfg, r->pool, n_shards, o->seed, err, sizeof(err)) != 0) {
-		fprintf(stderr, "config %s: %s\n", o->config, err);
+		build_failed(r, err);
 		return -1;
 	}
 	r->built = true;
@@ -593,7 +663,7 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	int n = aif_ctl_apply_config(ctl, aif_config_ref(r->cfg), err, sizeof(err));
 	ctl->lb.objects_by_path = false;
 	if (n != 0) {
-		fprintf(stderr, "config %s: %s\n", o->config, err);
+		build_failed(r, err);
 		return -1;
 	}
 	ctl->loads_ok++;

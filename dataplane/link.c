@@ -50,6 +50,15 @@ slots_for(const struct aif_link_params *p)
 	return s;
 }
 
+size_t
+aif_link_mem_bytes(const struct aif_link_params *p)
+{
+	if (p->rate_bps == 0 || p->rate_bps > AIF_LINK_RATE_MAX_BPS ||
+	    p->delay_ns > AIF_LINK_DELAY_MAX_NS || p->horizon_ns > AIF_LINK_DELAY_MAX_NS)
+		return sizeof(struct aif_link); /* (refused) */
+	return sizeof(struct aif_link) + 2 * (size_t)slots_for(p) * sizeof(struct aif_link_slot);
+}
+
 struct aif_link *
 aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 		size_t err_len)

@@ -156,6 +156,9 @@ extern const struct aif_port_ops aif_port_link_ops;
  * AIF_LINK_NAME_MAX characters or more, or no memory. */
 struct aif_link *aif_link_create(const char *name, const struct aif_link_params *p,
 				 char *err, size_t err_len);
+/* The DPDK memory aif_link_create takes for a link of p (its rings, as
+ * many frames in flight as its delay holds, and itself), in bytes. */
+size_t aif_link_mem_bytes(const struct aif_link_params *p);
 /* Frees the link and the frames still on it. */
 void aif_link_free(struct aif_link *l);
 /* At the process's end: the frames on the wire back to their pools, the

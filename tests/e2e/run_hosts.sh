@@ -30,7 +30,8 @@
 #     two hosts in its first and last pods exchange at their ideal; two
 #     planes of a k=4 one run a ring all-reduce over hosts with a port on
 #     each; 8 planes of a 64-leaf leaf-spine (512 leaves, addressed past
-#     an octet) carry an all-to-all on every plane;
+#     an octet) carry an all-to-all on every plane; a fabric that takes
+#     more DPDK memory than the free hugepages hold runs on 4 KiB pages;
 #  8. a ConWeave flow file (an incast into a small buffer, and a few more
 #     flows) replayed in virtual time: fct.txt has one line per flow with
 #     ns-3's identities and start times, and the fct-slowdown tool (env
@@ -413,6 +414,38 @@ assert planes == {"p%d" % m for m in range(8)}, planes
 assert any(r["host"] == "p7-leaf63-0" and int(r["rx_packets"]) > 0 for r in rows), rows
 print("  ok   8 planes of 64 leaves: every plane carried, p7-leaf63-0 (10.127.192.2) too")
 EOF
+
+# A fabric that takes more DPDK memory than the free hugepages hold (its 10 ms
+# 400G links' rings: 3.2 GiB, barely touched): by default it runs on 4 KiB
+# pages and says so (it ran out of memory making its links); given too
+# little memory it says how much it takes
+cat > "$T/far.json" <<'EOF'
+{"policies": {"default": {"qos": {"buffer": {"size_bytes": 8589934592}}}},
+ "topology": {"leaf_spine": {"leaves": 2, "spines": 2, "uplink_gbps": 400,
+  "delay_ns": 10000000}}}
+EOF
+cat > "$T/farjobs.json" <<'EOF'
+{"jobs": [{"name": "x", "kind": "alltoall", "bytes": 65536, "hosts": "all"}]}
+EOF
+free_mb=$(( 2 * $(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages 2>/dev/null || echo 0) ))
+mountpoint -q /dev/hugepages 2>/dev/null || free_mb=0
+vt_job far 60 '^fabric: 4 switches, 4 links, 2 hosts' "" \
+	"a fabric of 10 ms links, 3.2 GiB of rings: the all-to-all done with the default memory"
+if [ "$free_mb" -ge 1024 ] && [ "$free_mb" -lt 3500 ]; then
+	grep -q '^memory: 4 KiB pages (EAL --no-huge -m [0-9]*): the fabric takes about 3[0-9]\{3\} MiB' \
+		"$T/far.log" || fail "10 ms links: not on 4 KiB pages ($free_mb MiB of hugepages free)"
+	echo "  ok   ... on 4 KiB pages, $free_mb MiB of hugepages being free, and said so"
+elif [ "$free_mb" -ge 5000 ] && grep -q '^memory:' "$T/far.log"; then
+	fail "10 ms links: 4 KiB pages with $free_mb MiB of hugepages free"
+fi
+rc=0
+timeout -k 5 60 "$BIN" --no-huge -m 1024 --no-pci --no-shconf --no-telemetry -l 0 \
+	--log-level error --file-prefix "aif-hosts-far-$$" -- --config "$T/far.json" \
+	--virtual-time --jobs "$T/farjobs.json" > "$T/far-m.log" 2>&1 < /dev/null || rc=$?
+rm -rf "/var/run/dpdk/aif-hosts-far-$$"
+[ "$rc" -eq 1 ] && grep -q "DPDK's memory ran out: this fabric takes about 3[0-9]\{3\} MiB of it, more than EAL's -m gives (--no-huge -m [0-9]*)" "$T/far-m.log" ||
+	fail "10 ms links on -m 1024: exit $rc, not the memory it takes: $(tail -1 "$T/far-m.log")"
+echo "  ok   ... and on EAL's -m 1024, refused with the memory it takes"
 
 # 8. a flow file, ns-3's outputs
 cat > "$T/ff.json" <<'EOF'

@@ -88,7 +88,7 @@ aif_eal_no_huge_mb(unsigned need_mb)
  */
 static char **
 vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix_len,
-	       unsigned lcore, unsigned need_mb)
+	       unsigned lcore, unsigned need_mb, unsigned sharers)
 {
 	static char lc[16], msz[16];
 	static char *huge[] = { "--in-memory" }; /* on demand, no -m */
@@ -96,7 +96,8 @@ vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix
 	static char *rest[] = { "--no-pci", "--no-shconf", "--no-telemetry", "-l", lc,
 				"--log-level", "error", "--file-prefix" };
 	long free_mb = aif_eal_free_hugepages_mb();
-	bool use_huge = free_mb >= 1024 && (uint64_t)free_mb >= (uint64_t)need_mb + need_mb / 4;
+	bool use_huge = free_mb >= 1024 &&
+			(uint64_t)free_mb >= ((uint64_t)need_mb + need_mb / 4) * RTE_MAX(sharers, 1u);
 	char **mem = use_huge ? huge : small;
 	size_t n_mem = use_huge ? RTE_DIM(huge) : RTE_DIM(small), k = 0;
 	char **av = calloc(1 + n_mem + RTE_DIM(rest) + 1 + (size_t)argc, sizeof(*av));
@@ -107,8 +108,8 @@ vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix
 	snprintf(msz, sizeof(msz), "%u", aif_eal_no_huge_mb(need_mb));
 	if (!use_huge && free_mb >= 1024)
 		printf("memory: 4 KiB pages (EAL --no-huge -m %s): the fabric takes about %u MiB "
-		       "of DPDK memory, more than the %ld MiB of free 2 MiB hugepages allow\n",
-		       msz, need_mb, free_mb);
+		       "of DPDK memory%s, more than the %ld MiB of free 2 MiB hugepages allow\n",
+		       msz, need_mb, sharers > 1 ? " on each rank here" : "", free_mb);
 	snprintf(prefix, prefix_len, "aif-vt-%d", (int)getpid());
 	av[k++] = argv[0];
 	for (size_t i = 0; i < n_mem; i++)
@@ -124,7 +125,7 @@ vtime_eal_args(int argc, char **argv, int *eal_argc, char *prefix, size_t prefix
 
 int
 aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, unsigned need_mb,
-	      char ***eal_argv)
+	      unsigned sharers, char ***eal_argv)
 {
 	static char prefix[64];
 	int eal_argc = argc;
@@ -135,7 +136,7 @@ aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, unsigned need_m
 		      CPU_COUNT(&given_cores) > 0;
 	if (vtime && (argc < 2 || strcmp(argv[1], "--") == 0)) {
 		*eal_argv = vtime_eal_args(argc, argv, &eal_argc, prefix, sizeof(prefix), lcore,
-					   need_mb);
+					   need_mb, sharers);
 		if (*eal_argv == NULL)
 			return -1;
 	}

@@ -28,12 +28,14 @@ struct rte_mempool;
  * EAL with argv; in virtual time with no EAL arguments given, the defaults
  * of a run with no devices (*eal_argv: what was made of them, the
  * caller's to free), lcore the main one, on 2 MiB hugepages where enough
- * are free for need_mb MiB of DPDK memory (and 1 GiB at least), else on 4
- * KiB pages (aif_eal_no_huge_mb(need_mb)), which it says.  The runtime
- * directory is removed at exit when empty.  0, or -1 with a message.
+ * are free for need_mb MiB of DPDK memory for each of the sharers
+ * processes starting alike on this machine (MPI ranks), and 1 GiB at
+ * least, else on 4 KiB pages (aif_eal_no_huge_mb(need_mb)), which it says.
+ * The runtime directory is removed at exit when empty.  0, or -1 with a
+ * message.
  */
 int aif_eal_start(int argc, char **argv, bool vtime, unsigned lcore, unsigned need_mb,
-		  char ***eal_argv);
+		  unsigned sharers, char ***eal_argv);
 
 /* MiB of free 2 MiB hugepages (0: none, or hugetlbfs not mounted). */
 long aif_eal_free_hugepages_mb(void);

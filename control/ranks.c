@@ -41,8 +41,14 @@
 #include <mpi.h>
 #endif
 
-static int g_rank, g_size = 1;
+static int g_rank, g_size = 1, g_local = 1;
 static bool g_jobs_idle;
+
+int
+aif_ranks_local(void)
+{
+	return g_local;
+}
 
 bool
 aif_ranks_jobs_idle(void)
@@ -199,6 +205,12 @@ aif_ranks_start(int *argc, char ***argv)
 	g_mpi = true;
 	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+	MPI_Comm local;
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+				&local) == MPI_SUCCESS) {
+		MPI_Comm_size(local, &g_local);
+		MPI_Comm_free(&local);
+	}
 	/* one voice: rank 0's, a line at a time, so that mpirun, which passes
 	 * on each rank's stdout and stderr as it reads them, never puts a
 	 * rank's stderr line inside one of rank 0's (a log of both had

@@ -86,6 +86,9 @@ int aif_ranks_rank(void);
 int aif_ranks_size(void);
 /* Several ranks run (mpirun -np N, N > 1). */
 bool aif_ranks_on(void);
+/* The ranks on this machine, this one among them (they share its
+ * hugepages); 1 without mpirun. */
+int aif_ranks_local(void);
 /* The options a run on several ranks cannot take refused (0, or -1 with a
  * message naming one); the parts, once the partition is made (0, or -1:
  * it did not split in as many parts as there are ranks). */

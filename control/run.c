@@ -618,7 +618,7 @@ aif_run_build(struct aif_run *r, int argc, char **argv)
 	char err[AIF_ERR_MAX];
 
 	if (aif_eal_start(argc, argv, o->vtime, rank_lcore(), o->vtime ? dpdk_need_mb(r) : 0,
-			  &r->eal_argv) != 0)
+			  (unsigned)aif_ranks_local(), &r->eal_argv) != 0)
 		return -1;
 	r->eal_up = true;
 	aif_roce_init();

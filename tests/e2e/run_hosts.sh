@@ -728,6 +728,21 @@ EOF
 	[ "$rc" = 1 ] || fail "2 MPI ranks of two builds: exit status $rc, not 1"
 	grep -q "mpirun: rank 1's inputs differ from rank 0's" "$T/mpibuild.log" ||
 		fail "2 MPI ranks of two builds: not said why"
+	# two ranks on one machine share its hugepages: a fabric that fits
+	# them once (its six 2.5 ms 400G links' rings: 1.3 GiB counted) but
+	# not twice goes to 4 KiB pages on both, where both ranks used to run
+	# out of memory
+	sed 's/"delay_ns": 10000000/"delay_ns": 2500000/; s/"leaves": 2/"leaves": 3/' \
+		"$T/far.json" > "$T/far2.json"
+	if [ "$free_mb" -ge 1800 ] && [ "$free_mb" -lt 3000 ]; then
+		ASAN_OPTIONS=$MPI_ASAN timeout -k 5 60 mpirun --oversubscribe -np 2 "$BIN" -- \
+			--config "$T/far2.json" --virtual-time --jobs "$T/farjobs.json" \
+			--results "$T/mpifar" > "$T/mpifar.log" 2>&1 < /dev/null ||
+			fail "2 MPI ranks of a 1.3 GiB fabric: exit status $? ($(grep -m1 -i memory "$T/mpifar.log"))"
+		grep -q '^memory: 4 KiB pages (EAL --no-huge -m [0-9]*): the fabric takes about [0-9]* MiB of DPDK memory on each rank here' \
+			"$T/mpifar.log" || fail "2 MPI ranks of a 1.3 GiB fabric: not on 4 KiB pages"
+		echo "  ok   2 MPI ranks of a 1.3 GiB fabric with $free_mb MiB of hugepages free: 4 KiB pages"
+	fi
 	echo "  ok   mpirun -np 1 and -np 2 (every part, several a rank), 3 runners on 2 ranks:" \
 		"fct.txt, jobs.csv, qps.csv, pfc.txt, qlen.txt, summary.json of one runner, main" \
 		"job and incast; --runners 1 on 2 ranks refused; a rank without its config, or" \

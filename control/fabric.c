@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_eal.h>
+
+#include "../dataplane/lazymem.h"
 #include "fabric.h"
 
 int
@@ -37,6 +40,20 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 		snprintf(err, err_len, "$.links: out of memory");
 		goto err;
 	}
+	size_t at = 0;
+	if (!rte_eal_has_hugepages() && cfg->n_links > 0) {
+		for (uint32_t k = 0; k < cfg->n_links; k++)
+			f->rings_len += aif_link_rings_bytes(&(struct aif_link_params){
+				.rate_bps = aif_fabric_link_rate_bps(cfg, k),
+				.delay_ns = cfg->links[k].delay_ns,
+				.wire_model = cfg->links[k].wire_model });
+		f->rings = aif_lazy_zalloc(f->rings_len);
+		if (f->rings == NULL) {
+			snprintf(err, err_len, "$.links: out of memory for their rings (%zu MiB)",
+				 f->rings_len >> 20);
+			goto err;
+		}
+	}
 	for (uint32_t k = 0; k < cfg->n_links; k++) {
 		const struct aif_topo_link *tl = &cfg->links[k];
 		struct aif_switch *a = f->sw[tl->a_switch], *b = f->sw[tl->b_switch];
@@ -47,10 +64,12 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 			.seed = seed * 0x9E3779B97F4A7C15ull + k,
 			.wire_model = tl->wire_model,
 		};
+		void *rings = f->rings != NULL ? (char *)f->rings + at : NULL;
 
 		snprintf(name, sizeof(name), "%s:%s-%s:%s", a->name, a->ports[tl->a_port].name,
 			 b->name, b->ports[tl->b_port].name);
-		f->link[k] = aif_link_create(name, &lp, why, sizeof(why));
+		at += aif_link_rings_bytes(&lp); /* (as counted above) */
+		f->link[k] = aif_link_create_at(name, &lp, rings, why, sizeof(why));
 		if (f->link[k] == NULL) {
 			snprintf(err, err_len, "$.links[%u]: %s", k, why);
 			goto err;
@@ -87,6 +106,8 @@ fabric_free(struct aif_fabric *f, void (*sw_free)(struct aif_switch *),
 	for (uint32_t k = 0; k < f->n_links; k++)
 		link_free(f->link[k]);
 	free(f->link);
+	if (link_free == aif_link_free) /* (at exit, left to the exit) */
+		aif_lazy_free(f->rings, f->rings_len);
 	memset(f, 0, sizeof(*f));
 }
 

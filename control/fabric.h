@@ -35,11 +35,19 @@ struct aif_fabric {
 	struct aif_switch *sw[AIF_MAX_SWITCHES];
 	uint32_t n_links;
 	struct aif_link **link;      /* [n_links], as cfg->links */
+	/* on 4 KiB pages (EAL --no-huge) the links' rings, one mapping (NULL:
+	 * each link's in DPDK's heap, on its hugepages) */
+	void *rings;
+	size_t rings_len;
 };
 
 /* Build cfg's switches (n_shards each) and links (link k's loss and
  * corruption draws seeded from seed and k); 0, or -1 with err (the JSON
- * path of what could not be built) and nothing left behind. */
+ * path of what could not be built) and nothing left behind.  On 4 KiB
+ * pages the links' rings share one anonymous mapping, whose pages cost
+ * only when traffic reaches them (a k=56 fat-tree's 2.1 GiB: its two-host
+ * all-to-all 9.4 -> 7.5 s, 3.9 -> 3.2 GB resident); on hugepages each
+ * link's are in DPDK's heap, within the hugepages' TLB reach. */
 int aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 		     struct rte_mempool *pool, uint16_t n_shards, uint64_t seed, char *err,
 		     size_t err_len);

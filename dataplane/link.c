@@ -50,18 +50,38 @@ slots_for(const struct aif_link_params *p)
 	return s;
 }
 
+/* One direction's ring, on cache lines. */
+static size_t
+ring_bytes(uint32_t slots)
+{
+	return RTE_ALIGN_CEIL((size_t)slots * sizeof(struct aif_link_slot), RTE_CACHE_LINE_SIZE);
+}
+
 size_t
-aif_link_mem_bytes(const struct aif_link_params *p)
+aif_link_rings_bytes(const struct aif_link_params *p)
 {
 	if (p->rate_bps == 0 || p->rate_bps > AIF_LINK_RATE_MAX_BPS ||
 	    p->delay_ns > AIF_LINK_DELAY_MAX_NS || p->horizon_ns > AIF_LINK_DELAY_MAX_NS)
-		return sizeof(struct aif_link); /* (refused) */
-	return sizeof(struct aif_link) + 2 * (size_t)slots_for(p) * sizeof(struct aif_link_slot);
+		return 0; /* (refused) */
+	return 2 * ring_bytes(slots_for(p));
+}
+
+size_t
+aif_link_mem_bytes(const struct aif_link_params *p)
+{
+	return sizeof(struct aif_link) + aif_link_rings_bytes(p);
 }
 
 struct aif_link *
 aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 		size_t err_len)
+{
+	return aif_link_create_at(name, p, NULL, err, err_len);
+}
+
+struct aif_link *
+aif_link_create_at(const char *name, const struct aif_link_params *p, void *rings,
+		   char *err, size_t err_len)
 {
 	struct aif_link *l;
 
@@ -95,6 +115,7 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 	snprintf(l->name, sizeof(l->name), "%s", name);
 	l->p = *p;
 	l->up = 1;
+	l->own_rings = rings == NULL;
 	aif_link_set_faults(l, p->loss_rate, p->corrupt_rate);
 	uint32_t n = slots_for(p);
 	for (int d = 0; d < 2; d++) {
@@ -109,8 +130,11 @@ aif_link_create(const char *name, const struct aif_link_params *p, char *err,
 		 * so a ring costs only the pages its traffic reaches (on 4 KiB
 		 * pages a k=56 fat-tree's 2.1 GiB of rings were all touched at
 		 * start-up, 1.9 s of it, where a two-host job reaches a few) */
-		l->dir[d].slot = rte_malloc("aif_link_slots", n * sizeof(struct aif_link_slot),
-					    RTE_CACHE_LINE_SIZE);
+		if (rings != NULL)
+			l->dir[d].slot = (struct aif_link_slot *)((char *)rings + d * ring_bytes(n));
+		else
+			l->dir[d].slot = rte_malloc("aif_link_slots", ring_bytes(n),
+						    RTE_CACHE_LINE_SIZE);
 		if (l->dir[d].slot == NULL)
 			goto nomem;
 		l->dir[d].sslot = l->dir[d].slot;
@@ -140,7 +164,7 @@ aif_link_free(struct aif_link *l)
 	if (l == NULL)
 		return;
 	link_drain(l);
-	for (int d = 0; d < 2; d++)
+	for (int d = 0; d < 2 && l->own_rings; d++)
 		rte_free(l->dir[d].slot);
 	rte_free(l);
 }

@@ -146,6 +146,8 @@ struct aif_link {
 	uint64_t loss_thresh, corrupt_thresh; /* the rates, as 2^64 fractions */
 	struct aif_link_end end[2];
 	struct aif_link_dir dir[2];  /* dir[0]: end 0 -> end 1 */
+	bool own_rings;              /* dir[].slot its own (DPDK's heap), else the
+				      * caller's (aif_link_create_at) */
 	char name[AIF_LINK_NAME_MAX]; /* (last: no frame reads it) */
 };
 
@@ -156,8 +158,19 @@ extern const struct aif_port_ops aif_port_link_ops;
  * AIF_LINK_NAME_MAX characters or more, or no memory. */
 struct aif_link *aif_link_create(const char *name, const struct aif_link_params *p,
 				 char *err, size_t err_len);
-/* The DPDK memory aif_link_create takes for a link of p (its rings, as
- * many frames in flight as its delay holds, and itself), in bytes. */
+/* The same with its two rings at rings, aif_link_rings_bytes(p) bytes on
+ * a cache line, the caller's (to free after aif_link_free; they need not
+ * be zeroed: a slot is read once written).  A fabric's links' rings in
+ * one mapping of its own cost only the pages their traffic reaches, where
+ * rings in DPDK's heap on 4 KiB pages are mostly touched by the heap's
+ * own element headers between them (control/fabric.c). */
+struct aif_link *aif_link_create_at(const char *name, const struct aif_link_params *p,
+				    void *rings, char *err, size_t err_len);
+/* The bytes of a link's two rings (as many frames in flight as its delay
+ * holds, each direction), on cache lines; 0 for parameters it refuses. */
+size_t aif_link_rings_bytes(const struct aif_link_params *p);
+/* The DPDK memory aif_link_create takes for a link of p (its rings and
+ * itself), in bytes. */
 size_t aif_link_mem_bytes(const struct aif_link_params *p);
 /* Frees the link and the frames still on it. */
 void aif_link_free(struct aif_link *l);

@@ -42,11 +42,10 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 	}
 	size_t at = 0;
 	if (!rte_eal_has_hugepages() && cfg->n_links > 0) {
-		for (uint32_t k = 0; k < cfg->n_links; k++)
-			f->rings_len += aif_link_rings_bytes(&(struct aif_link_params){
-				.rate_bps = aif_fabric_link_rate_bps(cfg, k),
-				.delay_ns = cfg->links[k].delay_ns,
-				.wire_model = cfg->links[k].wire_model });
+		for (uint32_t k = 0; k < cfg->n_links; k++) {
+			const struct aif_link_params lp = aif_fabric_link_params(cfg, k, seed);
+			f->rings_len += aif_link_rings_bytes(&lp);
+		}
 		f->rings = aif_lazy_zalloc(f->rings_len);
 		if (f->rings == NULL) {
 			snprintf(err, err_len, "$.links: out of memory for their rings (%zu MiB)",
@@ -58,12 +57,7 @@ aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 		const struct aif_topo_link *tl = &cfg->links[k];
 		struct aif_switch *a = f->sw[tl->a_switch], *b = f->sw[tl->b_switch];
 		char name[4 * AIF_NAME_MAX + 8];
-		const struct aif_link_params lp = {
-			.rate_bps = aif_fabric_link_rate_bps(cfg, k), .delay_ns = tl->delay_ns, .loss_rate = tl->loss_rate,
-			.corrupt_rate = tl->corrupt_rate,
-			.seed = seed * 0x9E3779B97F4A7C15ull + k,
-			.wire_model = tl->wire_model,
-		};
+		const struct aif_link_params lp = aif_fabric_link_params(cfg, k, seed);
 		void *rings = f->rings != NULL ? (char *)f->rings + at : NULL;
 
 		snprintf(name, sizeof(name), "%s:%s-%s:%s", a->name, a->ports[tl->a_port].name,
@@ -86,6 +80,18 @@ err:
 	return -1;
 }
 
+struct aif_link_params
+aif_fabric_link_params(const struct aif_config *cfg, uint32_t k, uint64_t seed)
+{
+	const struct aif_topo_link *tl = &cfg->links[k];
+
+	return (struct aif_link_params){
+		.rate_bps = aif_fabric_link_rate_bps(cfg, k), .delay_ns = tl->delay_ns,
+		.loss_rate = tl->loss_rate, .corrupt_rate = tl->corrupt_rate,
+		.seed = seed * 0x9E3779B97F4A7C15ull + k, .wire_model = tl->wire_model,
+	};
+}
+
 uint64_t
 aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k)
 {
@@ -97,16 +103,17 @@ aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k)
 	return (uint64_t)(mbps ? mbps : 100000) * 1000000;
 }
 
+/* The switches and links freed, or at the process's end (at_exit) what
+ * the exit gives back faster left to it. */
 static void
-fabric_free(struct aif_fabric *f, void (*sw_free)(struct aif_switch *),
-	    void (*link_free)(struct aif_link *))
+fabric_free(struct aif_fabric *f, bool at_exit)
 {
 	for (uint16_t i = 0; i < f->n_sw; i++)
-		sw_free(f->sw[i]);
+		(at_exit ? aif_switch_free_at_exit : aif_switch_free)(f->sw[i]);
 	for (uint32_t k = 0; k < f->n_links; k++)
-		link_free(f->link[k]);
+		(at_exit ? aif_link_free_at_exit : aif_link_free)(f->link[k]);
 	free(f->link);
-	if (link_free == aif_link_free) /* (at exit, left to the exit) */
+	if (!at_exit)
 		aif_lazy_free(f->rings, f->rings_len);
 	memset(f, 0, sizeof(*f));
 }
@@ -114,11 +121,11 @@ fabric_free(struct aif_fabric *f, void (*sw_free)(struct aif_switch *),
 void
 aif_fabric_free(struct aif_fabric *f)
 {
-	fabric_free(f, aif_switch_free, aif_link_free);
+	fabric_free(f, false);
 }
 
 void
 aif_fabric_free_at_exit(struct aif_fabric *f)
 {
-	fabric_free(f, aif_switch_free_at_exit, aif_link_free_at_exit);
+	fabric_free(f, true);
 }

@@ -51,6 +51,10 @@ struct aif_fabric {
 int aif_fabric_build(struct aif_fabric *f, const struct aif_config *cfg,
 		     struct rte_mempool *pool, uint16_t n_shards, uint64_t seed, char *err,
 		     size_t err_len);
+/* What link k of cfg is made with (its loss and corruption draws seeded
+ * from seed and k). */
+struct aif_link_params aif_fabric_link_params(const struct aif_config *cfg, uint32_t k,
+					      uint64_t seed);
 /* The rate link k of cfg runs at: its rate_gbps, else its first end's
  * port speed, else 100 Gb/s. */
 uint64_t aif_fabric_link_rate_bps(const struct aif_config *cfg, uint32_t k);

@@ -575,11 +575,7 @@ dpdk_need_mb(const struct aif_run *r)
 	uint64_t b = 64ull << 20;
 
 	for (uint32_t k = 0; k < cfg->n_links; k++) {
-		const struct aif_link_params lp = {
-			.rate_bps = aif_fabric_link_rate_bps(cfg, k),
-			.delay_ns = cfg->links[k].delay_ns,
-			.wire_model = cfg->links[k].wire_model,
-		};
+		const struct aif_link_params lp = aif_fabric_link_params(cfg, k, 0);
 		b += aif_link_mem_bytes(&lp) + 2 * RTE_CACHE_LINE_SIZE;
 	}
 	b += (uint64_t)cfg->n_switches * (256u << 10);

@@ -606,6 +606,30 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Host port i is name, at ip. */
+static void
+assert_host(const struct aif_config *cfg, uint32_t i, const char *name, const char *ip)
+{
+	char buf[64];
+
+	assert_string_equal(cfg->hosts[i].name, name);
+	assert_string_equal(aif_ip_fmt(&cfg->hosts[i].ip, buf, sizeof(buf)), ip);
+}
+
+/* The port of switch sw_name that the longest route holding prefix's
+ * address leaves by, its only way (NULL: no route). */
+static const char *
+way_out(const struct aif_config *cfg, const char *sw_name, const char *prefix)
+{
+	const struct aif_switch_params *sw = &cfg->switches[aif_config_switch_find(cfg, sw_name)];
+	const struct aif_group_params *g = group_of(sw, prefix);
+
+	if (g == NULL)
+		return NULL;
+	assert_int_equal(g->n_members, 1);
+	return sw->ports[g->members[0].port].name;
+}
+
 /* Every host port's address its own. */
 static void
 assert_host_ips_distinct(const struct aif_config *cfg)
@@ -631,38 +655,27 @@ test_leaf_spine_planes_wide(void **state)
 	struct aif_config *cfg = parse_ok(
 		"{\"topology\": {\"leaf_spine\": {\"leaves\": 64, \"spines\": 1, \"planes\": 8,"
 		" \"hosts_per_leaf\": 2}}}");
-	char buf[64];
 
 	(void)state;
 	assert_int_equal(cfg->n_switches, 520);
 	assert_int_equal(cfg->n_hosts, 1024);
 	/* host (g = plane x 64 + leaf) x 2 + j */
-	assert_string_equal(cfg->hosts[0].name, "p0-leaf0-0");
-	assert_string_equal(aif_ip_fmt(&cfg->hosts[0].ip, buf, sizeof(buf)), "10.0.0.2");
-	assert_string_equal(cfg->hosts[601].name, "p4-leaf44-1");
-	assert_string_equal(aif_ip_fmt(&cfg->hosts[601].ip, buf, sizeof(buf)), "10.75.1.2");
-	assert_string_equal(cfg->hosts[1023].name, "p7-leaf63-1");
-	assert_string_equal(aif_ip_fmt(&cfg->hosts[1023].ip, buf, sizeof(buf)), "10.127.193.2");
+	assert_host(cfg, 0, "p0-leaf0-0", "10.0.0.2");
+	assert_host(cfg, 601, "p4-leaf44-1", "10.75.1.2");
+	assert_host(cfg, 1023, "p7-leaf63-1", "10.127.193.2");
 	assert_host_ips_distinct(cfg);
 	/* plane 4's spine: its own plane's 64 leaves, each one /23, through
 	 * the one leaf */
-	const struct aif_switch_params *spine =
-		&cfg->switches[aif_config_switch_find(cfg, "p4-spine0")];
-	const struct aif_group_params *g = group_of(spine, "10.75.1.0/24");
-	assert_non_null(g);
-	assert_int_equal(g->n_members, 1);
-	assert_string_equal(spine->ports[g->members[0].port].name, "d44");
-	g = group_of(spine, "10.64.0.0/24"); /* plane 4's leaf 0 (g = 256) */
-	assert_non_null(g);
-	assert_string_equal(spine->ports[g->members[0].port].name, "d0");
-	assert_null(group_of(spine, "10.63.193.0/24")); /* plane 3's last */
+	assert_string_equal(way_out(cfg, "p4-spine0", "10.75.1.0/24"), "d44");
+	/* plane 4's leaf 0 (g = 256) */
+	assert_string_equal(way_out(cfg, "p4-spine0", "10.64.0.0/24"), "d0");
+	assert_null(way_out(cfg, "p4-spine0", "10.63.193.0/24")); /* plane 3's last */
 	assert_routes_exact(cfg);
 	aif_config_free(cfg);
 	/* 256 leaves in all: the octet's addresses */
 	cfg = parse_ok("{\"topology\": {\"leaf_spine\": {\"leaves\": 64, \"spines\": 1,"
 		       " \"planes\": 4}}}");
-	assert_string_equal(cfg->hosts[255].name, "p3-leaf63-0");
-	assert_string_equal(aif_ip_fmt(&cfg->hosts[255].ip, buf, sizeof(buf)), "10.255.0.2");
+	assert_host(cfg, 255, "p3-leaf63-0", "10.255.0.2");
 	aif_config_free(cfg);
 }
 
@@ -676,26 +689,19 @@ test_fat_tree_planes_wide(void **state)
 {
 	struct aif_config *cfg =
 		parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 36, \"planes\": 2}}}");
-	char buf[64];
 
 	(void)state;
 	assert_int_equal(cfg->n_switches, 2 * 1620);
 	assert_int_equal(cfg->n_hosts, 2 * 11664);
 	/* plane 1's pod 35 (pod 71), edge 17's host 17: i = 17 x 18 + 17 = 323 */
-	assert_string_equal(cfg->hosts[23327].name, "p1-pod35-edge17-17");
-	assert_string_equal(aif_ip_fmt(&cfg->hosts[23327].ip, buf, sizeof(buf)), "10.143.67.2");
+	assert_host(cfg, 23327, "p1-pod35-edge17-17", "10.143.67.2");
 	assert_host_ips_distinct(cfg);
-	const struct aif_switch_params *core =
-		&cfg->switches[aif_config_switch_find(cfg, "p1-core0")];
-	const struct aif_group_params *g = group_of(core, "10.143.67.0/24");
-	assert_non_null(g);
-	assert_string_equal(core->ports[g->members[0].port].name, "d35");
-	assert_null(group_of(core, "10.71.67.0/24")); /* plane 0's */
+	assert_string_equal(way_out(cfg, "p1-core0", "10.143.67.0/24"), "d35");
+	assert_null(way_out(cfg, "p1-core0", "10.71.67.0/24")); /* plane 0's */
 	aif_config_free(cfg);
 	cfg = parse_ok("{\"topology\": {\"fat_tree\": {\"k\": 34}}}");
 	/* pod 33, edge 16's host 16: i = 16 x 17 + 16 = 288: 10.(4 x 33 + 1).32 */
-	assert_string_equal(cfg->hosts[9825].name, "pod33-edge16-16");
-	assert_string_equal(aif_ip_fmt(&cfg->hosts[9825].ip, buf, sizeof(buf)), "10.133.32.2");
+	assert_host(cfg, 9825, "pod33-edge16-16", "10.133.32.2");
 	aif_config_free(cfg);
 }
 
